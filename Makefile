@@ -1,0 +1,24 @@
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+
+.PHONY: demo test install install-test clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+
+install: $(BIN)/python
+	$(BIN)/pip install --quiet -e .
+
+install-test: $(BIN)/python
+	$(BIN)/pip install --quiet -e ".[test]"
+
+demo: install
+	$(BIN)/python examples/run_examples.py
+
+test: install-test
+	$(BIN)/python -m pytest
+
+clean:
+	rm -rf $(VENV) *.egg-info

@@ -1,0 +1,27 @@
+"""taihu's pure scoring core: notation, arrangement search, rule sets.
+
+No I/O and no printing here; the CLI and the HTTP API are thin shells over
+`score_hand` (and, later, `settle_table`).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from .errors import HandError
+from .models import HandScore, RuleSetInfo, ScoreItem
+from .notation import parse, to_text
+from .rulesets import RULESETS, get
+
+
+def score_hand(hand: str, rules: str = "lingxi", options: Mapping[str, Any] | None = None) -> HandScore:
+    """Scores one hand line under a rule set; raises HandError on bad input."""
+    ruleset = get(rules)
+    return ruleset.score(parse(hand), options)
+
+
+def rule_sets() -> list[RuleSetInfo]:
+    return [r.info() for r in RULESETS.values()]
+
+
+__all__ = ["HandError", "HandScore", "ScoreItem", "RuleSetInfo", "score_hand", "rule_sets", "parse", "to_text"]

@@ -1,0 +1,193 @@
+"""The arrangement search every rule set shares.
+
+A reading is one way to see a hand as sets + pair, with each wildcard
+standing for some tile (or, three together, for nothing: 财神汇/百搭汇).
+The search works on a 34-count array and a number of wildcards; wildcards
+are interchangeable while grouping, and the physical wildcard tiles are
+placed on the wildcard slots afterwards (each on its own kind first), since
+only a few items care which wildcard stood where.
+
+Completeness: the lowest natural tile left must sit in some group standing
+for itself; we try every group shape through it (pair, pung, the three chows)
+and fill the other places with natural tiles where there are any, otherwise
+with wildcards. Using a wildcard where a natural tile of the same kind is
+left only relabels tiles between groups, so nothing distinct is lost.
+All-wildcard groups take the representative kinds the rule set names
+instead of all 34 (ENGINE.md).
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from itertools import combinations_with_replacement
+from typing import Iterator, NamedTuple
+
+from . import tiles as T
+
+PAIR, PUNG, KONG, CHOW, WILD_SET = "pair", "pung", "kong", "chow", "wild"
+
+
+class Group(NamedTuple):
+    """One group of a reading.
+
+    `kind` is the pair/pung/kong kind or a chow's lowest kind (-1 for a
+    wild set). `slots` are the kinds the wildcards stand for, in order
+    (-1: standing for nothing). `wilds` pairs each physical wildcard tile
+    with what it stood for once the tiles are placed.
+    """
+
+    shape: str
+    kind: int
+    slots: tuple[int, ...] = ()
+    exposed: bool = False
+    concealed_kong: bool = False
+    wilds: tuple[tuple[int, int], ...] = ()
+
+    @property
+    def kinds(self) -> tuple[int, ...]:
+        """The kinds the group's tiles stand for (empty for a wild set)."""
+        if self.shape == CHOW:
+            return (self.kind, self.kind + 1, self.kind + 2)
+        if self.shape == WILD_SET:
+            return ()
+        size = {PAIR: 2, PUNG: 3, KONG: 4}[self.shape]
+        return (self.kind,) * size
+
+    @property
+    def is_triplet(self) -> bool:
+        return self.shape in (PUNG, KONG)
+
+    def text(self) -> str:
+        """The group as players read it: wildcards shown as `2m=C`."""
+        if self.shape == WILD_SET:
+            return "".join(T.name(w) for w, _ in self.wilds)
+        stood = [w for w in self.wilds if w[0] != w[1]]
+        if not stood:
+            body = T.group_text(self.kinds)
+        else:
+            natural = list(self.kinds)
+            for _, kind in self.wilds:
+                natural.remove(kind)
+            parts = [T.name(k) for k in natural]
+            parts += [T.name(w) if w == k else f"{T.name(w)}={T.name(k)}" for w, k in self.wilds]
+            body = " ".join(parts)
+        if self.exposed:
+            return f"[{body}]"
+        if self.concealed_kong:
+            return f"({body})"
+        return body
+
+
+class JokerOptions(NamedTuple):
+    """What all-wildcard groups may stand for (the rule set's representatives)."""
+
+    pairs: tuple[int, ...]
+    sets: tuple[tuple[str, int], ...]  # (PUNG|CHOW|WILD_SET, kind)
+
+
+@lru_cache(maxsize=200_000)
+def _decompose(
+    counts: tuple[int, ...], jokers: int, sets: int, pair: bool, options: JokerOptions
+) -> tuple[tuple[Group, ...], ...]:
+    first = next((i for i, c in enumerate(counts) if c), -1)
+    if first < 0:
+        return _joker_only(jokers, sets, pair, options)
+    if 3 * sets + 2 * pair < sum(counts) + jokers:
+        return ()
+    out: list[tuple[Group, ...]] = []
+    c = counts[first]
+
+    def take(places: tuple[int, ...], shape: str, kind: int) -> None:
+        rest = list(counts)
+        slots: list[int] = []
+        for p in places:
+            if rest[p] > 0:
+                rest[p] -= 1
+            else:
+                slots.append(p)
+        if len(slots) > jokers:
+            return
+        group = Group(shape, kind, tuple(slots))
+        left_sets = sets - (shape != PAIR)
+        left_pair = pair and shape != PAIR
+        for tail in _decompose(tuple(rest), jokers - len(slots), left_sets, left_pair, options):
+            out.append((group,) + tail)
+
+    if pair:
+        take((first, first), PAIR, first)
+    if sets:
+        take((first, first, first), PUNG, first)
+        if T.is_suited(first):
+            r = T.rank(first)
+            for start_rank in (r - 2, r - 1, r):
+                if 1 <= start_rank <= 7:
+                    start = first - (r - start_rank)
+                    take((start, start + 1, start + 2), CHOW, start)
+    return tuple(out)
+
+
+def _joker_only(
+    jokers: int, sets: int, pair: bool, options: JokerOptions
+) -> tuple[tuple[Group, ...], ...]:
+    if jokers != 3 * sets + 2 * pair:
+        return ()
+    pair_groups: list[tuple[Group, ...]] = (
+        [(Group(PAIR, k, (k, k)),) for k in options.pairs] if pair else [()]
+    )
+    set_groups = []
+    for shape, kind in options.sets:
+        if shape == WILD_SET:
+            set_groups.append(Group(WILD_SET, -1, (-1, -1, -1)))
+        elif shape == CHOW:
+            set_groups.append(Group(CHOW, kind, (kind, kind + 1, kind + 2)))
+        else:
+            set_groups.append(Group(shape, kind, (kind, kind, kind)))
+    out = []
+    for chosen in combinations_with_replacement(set_groups, sets):
+        for p in pair_groups:
+            out.append(p + chosen)
+    return tuple(out)
+
+
+def place_wildcards(groups: tuple[Group, ...], wild_tiles: tuple[int, ...]) -> tuple[Group, ...]:
+    """Puts the physical wildcard tiles on the slots of a reading.
+
+    A wildcard goes first where it stands for its own kind; wind wildcards
+    go last onto wind slots, since some rules (四风齐) count a wind wildcard
+    only as itself.
+    """
+    pool = list(wild_tiles)
+    placed: list[list[tuple[int, int]]] = [[] for _ in groups]
+    pending: list[tuple[int, int]] = []  # (group index, stood-for)
+    for gi, group in enumerate(groups):
+        for kind in group.slots:
+            if kind >= 0 and kind in pool:
+                pool.remove(kind)
+                placed[gi].append((kind, kind))
+            else:
+                pending.append((gi, kind))
+    pending.sort(key=lambda p: not T.is_wind(p[1]))  # wind slots first
+    pool.sort(key=lambda w: T.is_wind(w))  # non-wind wildcards first
+    for (gi, kind), tile in zip(pending, pool):
+        placed[gi].append((tile, kind))
+    return tuple(
+        g._replace(wilds=tuple(placed[i])) if g.slots else g for i, g in enumerate(groups)
+    )
+
+
+def standard_readings(
+    counts: list[int] | tuple[int, ...],
+    wild_tiles: tuple[int, ...],
+    sets: int,
+    options: JokerOptions,
+) -> Iterator[tuple[Group, ...]]:
+    """Every pair + `sets` sets reading of the concealed tiles, wildcards placed."""
+    for groups in _decompose(tuple(counts[: T.PLAYABLE]), len(wild_tiles), sets, True, options):
+        yield place_wildcards(groups, wild_tiles)
+
+
+def to_counts(kinds: list[int] | tuple[int, ...]) -> list[int]:
+    counts = [0] * T.KIND_COUNT
+    for k in kinds:
+        counts[k] += 1
+    return counts

@@ -1,0 +1,361 @@
+"""The hand notation of NOTATION.md: parser and canonical printer.
+
+The parser knows tiles, brackets and condition words, but no rule set: what
+a tile *means* (白 as a flower, a wildcard kind, a legal hand size) is
+decided later by the rule set, so every rule set shares one grammar.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from . import tiles as T
+from .errors import HandError
+
+FLAG_CONDITIONS = ("self", "kong-draw", "rob-kong", "last-tile", "heaven", "earth", "human")
+VALUE_CONDITIONS = ("seat", "wild", "flip", "declare")
+DECLARED_WINS = ("sha-zhu", "hua-hu", "san-jin-dao", "qiang-jin", "you-jin", "san-jin-you")
+CONDITION_ORDER = ("seat", "wild", "flip") + FLAG_CONDITIONS + ("declare",)
+
+
+@dataclass(frozen=True)
+class Meld:
+    """A group on the table or a declared concealed group.
+
+    `concealed` is True for `( )` groups: concealed kongs, and flower groups
+    held from the deal.
+    """
+
+    tiles: tuple[int, ...]
+    concealed: bool
+    source: str = field(default="", compare=False)
+    column: int = field(default=0, compare=False)
+
+    @property
+    def is_kong(self) -> bool:
+        return len(self.tiles) == 4 and len(set(self.tiles)) == 1
+
+    @property
+    def is_chow(self) -> bool:
+        return len(set(self.tiles)) == 3
+
+    @property
+    def is_flower_set(self) -> bool:
+        return all(T.is_flower(t) for t in self.tiles)
+
+    def text(self) -> str:
+        if self.is_flower_set:
+            body = "".join(T.name(t) for t in self.tiles)
+        else:
+            body = T.group_text(self.tiles)
+        return f"({body})" if self.concealed else f"[{body}]"
+
+
+@dataclass(frozen=True)
+class ParsedHand:
+    """One player's hand as written, before any rule set reads it."""
+
+    tiles: tuple[int, ...]  # bare tiles in hand, sorted (flowers and 白 included)
+    melds: tuple[Meld, ...]  # sorted by canonical text
+    win: int | None  # the `+` tile
+    seat: str | None  # None: not written (the rule set defaults to E)
+    wild: tuple[int, ...] | None
+    flip: int | None
+    flags: frozenset[str]
+    declare: str | None
+    columns: dict[str, int] = field(default_factory=dict, compare=False, hash=False)
+
+    @property
+    def conditions(self) -> list[str]:
+        """Names of the conditions written, as the user wrote them."""
+        out = [name for name in ("seat", "wild", "flip") if getattr(self, name) is not None]
+        out += [f for f in FLAG_CONDITIONS if f in self.flags]
+        if self.declare is not None:
+            out.append("declare")
+        return out
+
+
+def _tile_error(token: str, column: int) -> HandError:
+    return HandError(f"unknown tile '{token}' at column {column}")
+
+
+class _Scanner:
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.pos = 0
+
+    @property
+    def column(self) -> int:
+        return self.pos + 1
+
+    def peek(self) -> str:
+        return self.text[self.pos] if self.pos < len(self.text) else ""
+
+    def skip_space(self) -> None:
+        while self.pos < len(self.text) and self.text[self.pos].isspace():
+            self.pos += 1
+
+    def tiles(self, stop: str = "") -> list[tuple[int, int]]:
+        """Tiles from here up to whitespace, a bracket, `+` or `stop`.
+
+        Returns (kind, column) pairs.
+        """
+        out: list[tuple[int, int]] = []
+        text = self.text
+        while self.pos < len(text):
+            ch = text[self.pos]
+            col = self.pos + 1
+            if ch.isspace() or ch in "[]()+" or (stop and ch in stop):
+                break
+            if ch.isdigit():
+                start = self.pos
+                while self.pos < len(text) and text[self.pos].isdigit():
+                    self.pos += 1
+                digits = text[start : self.pos]
+                suit = text[self.pos] if self.pos < len(text) else ""
+                if suit not in ("m", "p", "s", "z"):
+                    shown = digits + (suit if suit and not suit.isspace() else "")
+                    raise HandError(
+                        f"tiles '{shown}' at column {col} need a suit letter "
+                        f"(m, p, s or z) right after the digits"
+                    )
+                self.pos += 1
+                for offset, digit in enumerate(digits):
+                    value = int(digit)
+                    dcol = start + offset + 1
+                    if value == 0:
+                        raise HandError(
+                            f"'0{suit}' at column {dcol}: there are no red fives in these rules"
+                        )
+                    if suit == "z":
+                        if value > 7:
+                            raise _tile_error(f"{value}z", dcol)
+                        out.append((T.HONOR_DIGITS[value], dcol))
+                    else:
+                        out.append(("mps".index(suit) * 9 + value - 1, dcol))
+            elif ch == "f":
+                nxt = text[self.pos + 1] if self.pos + 1 < len(text) else ""
+                if nxt.isdigit() and "1" <= nxt <= "8":
+                    out.append((T.FIRST_FLOWER + int(nxt) - 1, col))
+                    self.pos += 2
+                else:
+                    raise _tile_error("f" + nxt if nxt and not nxt.isspace() else "f", col)
+            elif ch in T.LETTER:
+                out.append((T.LETTER[ch], col))
+                self.pos += 1
+            elif ch in T.CHINESE:
+                out.append((T.CHINESE[ch], col))
+                self.pos += 1
+            else:
+                raise _tile_error(ch, col)
+        return out
+
+
+def _condition_word(scanner: _Scanner) -> tuple[str, str | None, int, int]:
+    """Reads `word` or `word:value`; returns (word, value, column, value column)."""
+    text = scanner.text
+    start = scanner.pos
+    while scanner.pos < len(text) and (text[scanner.pos].isalpha() or text[scanner.pos] == "-"):
+        if not text[scanner.pos].isascii():
+            break
+        scanner.pos += 1
+    word = text[start : scanner.pos]
+    value = None
+    value_col = 0
+    if scanner.peek() == ":":
+        scanner.pos += 1
+        value_col = scanner.column
+        vstart = scanner.pos
+        while scanner.pos < len(text) and not text[scanner.pos].isspace():
+            scanner.pos += 1
+        value = text[vstart : scanner.pos]
+    return word, value, start + 1, value_col
+
+
+def _single_tile(text: str, column: int, what: str) -> int:
+    scanner = _Scanner(text)
+    found = scanner.tiles()
+    if scanner.pos != len(text) or len(found) != 1:
+        raise HandError(f"{what} at column {column} must be one tile, got '{text}'")
+    return found[0][0]
+
+
+def _parse_meld(scanner: _Scanner) -> Meld:
+    opener = scanner.peek()
+    closer = "]" if opener == "[" else ")"
+    column = scanner.column
+    scanner.pos += 1
+    found: list[tuple[int, int]] = []
+    while True:
+        scanner.skip_space()
+        ch = scanner.peek()
+        if ch == closer:
+            scanner.pos += 1
+            break
+        if ch == "":
+            raise HandError(f"'{opener}' at column {column} is never closed with '{closer}'")
+        if ch in "[]()+":
+            raise HandError(f"unexpected '{ch}' at column {scanner.column} inside the group opened at column {column}")
+        found.extend(scanner.tiles(stop=closer))
+    source = scanner.text[column - 1 : scanner.pos]
+    kinds = tuple(k for k, _ in found)
+    concealed = opener == "("
+    meld = Meld(tuple(sorted(kinds)), concealed, source, column)
+    flowers = [k for k in kinds if T.is_flower(k)]
+    if flowers:
+        if not concealed:
+            raise HandError(f"flowers cannot be melded: {source} at column {column}")
+        groups = {(k - T.FIRST_FLOWER) // 4 for k in kinds if T.is_flower(k)}
+        if len(kinds) != 4 or len(flowers) != 4 or len(groups) != 1 or len(set(kinds)) != 4:
+            raise HandError(
+                f"{source} at column {column}: a flower group held from the deal "
+                f"is four different flowers of one group (f1f2f3f4 or f5f6f7f8)"
+            )
+        return meld
+    if concealed:
+        if len(kinds) != 4 or len(set(kinds)) != 1:
+            raise HandError(
+                f"{source} at column {column}: a concealed group must be a kong "
+                f"(four alike) or a flower group held from the deal"
+            )
+        return meld
+    ordered = sorted(kinds)
+    if len(kinds) == 4 and len(set(kinds)) == 1:
+        return meld
+    if len(kinds) == 3 and len(set(kinds)) == 1:
+        return meld
+    if (
+        len(kinds) == 3
+        and all(T.is_suited(k) for k in ordered)
+        and T.suit_of(ordered[0]) == T.suit_of(ordered[2])
+        and ordered[1] == ordered[0] + 1
+        and ordered[2] == ordered[0] + 2
+    ):
+        return meld
+    raise HandError(
+        f"{source} at column {column} is not a meld: an exposed group is a chow "
+        f"(three in sequence of one suit), a pung (three alike) or a kong (four alike)"
+    )
+
+
+def parse(text: str) -> ParsedHand:
+    """Parses one hand line; raises HandError naming the column of any problem."""
+    if not isinstance(text, str):
+        raise HandError("a hand must be a string of notation")
+    if not text.strip():
+        raise HandError("empty hand: write the tiles, e.g. '123m 456p ... +5p'")
+    scanner = _Scanner(text)
+    bare: list[int] = []
+    melds: list[Meld] = []
+    win: int | None = None
+    seen: dict[str, int] = {}
+    values: dict[str, object] = {}
+    flags: set[str] = set()
+    while True:
+        scanner.skip_space()
+        ch = scanner.peek()
+        if ch == "":
+            break
+        col = scanner.column
+        if ch in "[(":
+            melds.append(_parse_meld(scanner))
+        elif ch in "])":
+            raise HandError(f"'{ch}' at column {col} closes a group that was never opened")
+        elif ch == "+":
+            scanner.pos += 1
+            found = scanner.tiles()
+            if win is not None:
+                raise HandError(f"second winning tile at column {col}: a hand wins on one tile")
+            if len(found) != 1:
+                raise HandError(f"'+' at column {col} must be followed by exactly one tile")
+            win = found[0][0]
+        elif ch.isascii() and ch.islower() and not (ch == "f" and scanner.text[scanner.pos + 1 : scanner.pos + 2].isdigit()):
+            word, value, wcol, vcol = _condition_word(scanner)
+            if word not in FLAG_CONDITIONS and word not in VALUE_CONDITIONS:
+                if len(word) <= 1:
+                    raise _tile_error(word or ch, wcol)
+                raise HandError(f"unknown condition '{word}' at column {wcol}")
+            if word in seen:
+                raise HandError(f"condition '{word}' at column {wcol} is already given at column {seen[word]}")
+            seen[word] = wcol
+            if word in FLAG_CONDITIONS:
+                if value is not None:
+                    raise HandError(f"condition '{word}' at column {wcol} takes no value")
+                flags.add(word)
+                continue
+            if not value:
+                raise HandError(f"condition '{word}' at column {wcol} needs a value, e.g. '{word}:{_EXAMPLE[word]}'")
+            values[word] = _condition_value(word, value, vcol)
+        else:
+            bare.extend(k for k, _ in scanner.tiles())
+    return ParsedHand(
+        tiles=tuple(sorted(bare)),
+        melds=tuple(sorted(melds, key=lambda m: (m.concealed, m.tiles))),
+        win=win,
+        seat=values.get("seat"),  # type: ignore[arg-type]
+        wild=values.get("wild"),  # type: ignore[arg-type]
+        flip=values.get("flip"),  # type: ignore[arg-type]
+        flags=frozenset(flags),
+        declare=values.get("declare"),  # type: ignore[arg-type]
+        columns=seen,
+    )
+
+
+_EXAMPLE = {"seat": "S", "wild": "5m,E", "flip": "1m", "declare": "sha-zhu"}
+_SEAT_NAMES = {"E": "E", "S": "S", "W": "W", "N": "N", "东": "E", "東": "E", "南": "S", "西": "W", "北": "N"}
+
+
+def _condition_value(word: str, value: str, column: int) -> object:
+    if word == "seat":
+        if value not in _SEAT_NAMES:
+            raise HandError(f"seat '{value}' at column {column} must be one of E, S, W, N")
+        return _SEAT_NAMES[value]
+    if word == "wild":
+        kinds = []
+        offset = 0
+        for part in value.split(","):
+            kinds.append(_single_tile(part, column + offset, "each wildcard in wild:"))
+            offset += len(part) + 1
+        return tuple(kinds)
+    if word == "flip":
+        return _single_tile(value, column, "flip:")
+    if value not in DECLARED_WINS:
+        raise HandError(
+            f"unknown declared win '{value}' at column {column}; known: {', '.join(DECLARED_WINS)}"
+        )
+    return value
+
+
+def _bare_text(kinds: tuple[int, ...]) -> str:
+    parts: list[str] = []
+    for suit in range(3):
+        run = [k for k in kinds if T.suit_of(k) == suit]
+        if run:
+            parts.append(T.group_text(run))
+    honors = [k for k in kinds if T.is_honor(k)]
+    if honors:
+        parts.append("".join(T.name(k) for k in honors))
+    flowers = [k for k in kinds if T.is_flower(k)]
+    if flowers:
+        parts.append("".join(T.name(k) for k in flowers))
+    return " ".join(parts)
+
+
+def to_text(hand: ParsedHand) -> str:
+    """The canonical notation: parse(to_text(h)) == h."""
+    parts = []
+    if hand.tiles:
+        parts.append(_bare_text(hand.tiles))
+    parts.extend(m.text() for m in hand.melds)
+    if hand.win is not None:
+        parts.append("+" + T.name(hand.win))
+    if hand.seat is not None:
+        parts.append(f"seat:{hand.seat}")
+    if hand.wild is not None:
+        parts.append("wild:" + ",".join(T.name(k) for k in hand.wild))
+    if hand.flip is not None:
+        parts.append("flip:" + T.name(hand.flip))
+    parts.extend(f for f in FLAG_CONDITIONS if f in hand.flags)
+    if hand.declare is not None:
+        parts.append(f"declare:{hand.declare}")
+    return " ".join(parts)

@@ -1,0 +1,15 @@
+"""The rule sets by name."""
+
+from __future__ import annotations
+
+from ..errors import HandError
+from .base import RuleSet
+from .lingxi import LINGXI
+
+RULESETS: dict[str, RuleSet] = {r.name: r for r in (LINGXI,)}
+
+
+def get(name: str) -> RuleSet:
+    if name not in RULESETS:
+        raise HandError(f"unknown rule set '{name}'; known: {', '.join(RULESETS)}")
+    return RULESETS[name]

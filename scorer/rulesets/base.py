@@ -1,0 +1,199 @@
+"""What a rule set is made of, and the one scoring loop they all share.
+
+A rule set module declares its items (key, names, value, a finder), its
+exclusions and its house options as data; `score()` below does the rest:
+validation through the rule set's `prepare`, the search over readings, the
+exclusions, and the rule set's own way of turning items into a total.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterable, Mapping
+
+from ..engine import Group
+from ..errors import HandError
+from ..models import HandScore, ItemInfo, OptionInfo, RuleSetInfo, ScoreItem, Unit
+from ..notation import ParsedHand, to_text
+
+# Who an item is for.
+ALL = "base"  # every player, winner or not
+LOSER = "non-winner"  # non-winners only
+WINNER = "bonus"  # the winner only
+DECLARED = "declared"  # a declared win: nothing else counts
+
+Reading = tuple[Group, ...]
+Found = list[tuple[str, int, str]]  # (key, value, detail)
+Finder = Callable[[Any, "Reading | None"], Iterable[tuple[int, str]]]
+
+
+@dataclass(frozen=True)
+class Item:
+    """One scoring item of a rules table.
+
+    `find(hand, reading)` yields one (value, detail) per occurrence; reading
+    is None for a non-winner. `per_reading` marks items whose answer depends
+    on the grouping, so the others are computed once per hand.
+    """
+
+    key: str
+    name: str
+    name_en: str
+    value: str
+    scope: str
+    find: Finder
+    per_reading: bool = False
+
+
+@dataclass(frozen=True)
+class Exclusion:
+    """When `present` is scored, `removes` are not (the table's "no X" notes)."""
+
+    present: str
+    removes: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Option:
+    name: str
+    default: int
+    alternatives: tuple[int, ...]
+    description: str
+
+
+@dataclass
+class Outcome:
+    subtotal: int
+    doubled: bool
+    total: int
+    legal: bool = True
+    notes: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Prepared:
+    """What every rule set's `prepare` hands to the scoring loop."""
+
+    parsed: ParsedHand
+    winner: bool
+    declared: bool
+    options: dict[str, int]
+    notes: list[str] = field(default_factory=list)
+
+
+class RuleSet:
+    """Base of a rule set; subclasses set the data and `prepare`/`readings`/`finish`."""
+
+    name: str = ""
+    chinese: str = ""
+    unit: Unit = "tai"
+    items: tuple[Item, ...] = ()
+    exclusions: tuple[Exclusion, ...] = ()
+    options: tuple[Option, ...] = ()
+
+    def prepare(self, parsed: ParsedHand, options: dict[str, int]) -> Prepared:
+        raise NotImplementedError
+
+    def readings(self, hand: Any) -> Iterable[Reading]:
+        raise NotImplementedError
+
+    def finish(self, hand: Any, found: Found) -> Outcome:
+        raise NotImplementedError
+
+    def no_shape_message(self, hand: Any) -> str:
+        return f"the tiles form no winning {self.chinese} shape"
+
+    def arrangement(self, hand: Any, reading: Reading) -> list[str]:
+        return [g.text() for g in reading]
+
+    # -- shared machinery -------------------------------------------------
+
+    def resolve_options(self, given: Mapping[str, Any] | None) -> dict[str, int]:
+        known = {o.name: o for o in self.options}
+        resolved = {o.name: o.default for o in self.options}
+        for key, value in (given or {}).items():
+            if key not in known:
+                names = ", ".join(known) or "none"
+                raise HandError(f"unknown option '{key}' for {self.name}; known options: {names}")
+            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+                raise HandError(f"option '{key}' must be a whole number ≥ 0, got {value!r}")
+            resolved[key] = value
+        return resolved
+
+    def info(self) -> RuleSetInfo:
+        return RuleSetInfo(
+            name=self.name,
+            chinese=self.chinese,
+            unit=self.unit,
+            items=[
+                ItemInfo(key=i.key, name=i.name, name_en=i.name_en, value=i.value, scope=i.scope)
+                for i in self.items
+            ],
+            options=[
+                OptionInfo(
+                    name=o.name,
+                    default=o.default,
+                    alternatives=list(o.alternatives),
+                    description=o.description,
+                )
+                for o in self.options
+            ],
+            exclusions=[f"{e.present} excludes {', '.join(e.removes)}" for e in self.exclusions],
+        )
+
+    def _evaluate(self, items: Iterable[Item], hand: Any, reading: Reading | None) -> Found:
+        return [(i.key, v, d) for i in items for v, d in i.find(hand, reading)]
+
+    def _exclude(self, found: Found) -> Found:
+        present = {key for key, _, _ in found}
+        removed = {r for e in self.exclusions if e.present in present for r in e.removes}
+        return [f for f in found if f[0] not in removed] if removed else found
+
+    def score(self, parsed: ParsedHand, options: Mapping[str, Any] | None = None) -> HandScore:
+        hand = self.prepare(parsed, self.resolve_options(options))
+        arrangement: list[str] = []
+        if hand.declared:
+            found = self._evaluate([i for i in self.items if i.scope == DECLARED], hand, None)
+        elif not hand.winner:
+            scoped = [i for i in self.items if i.scope in (ALL, LOSER)]
+            found = self._exclude(self._evaluate(scoped, hand, None))
+        else:
+            scoped = [i for i in self.items if i.scope in (ALL, WINNER)]
+            fixed = self._evaluate([i for i in scoped if not i.per_reading], hand, None)
+            varying = [i for i in scoped if i.per_reading]
+            best: tuple[tuple[int, int], Found, Reading] | None = None
+            for reading in self.readings(hand):
+                candidate = self._exclude(fixed + self._evaluate(varying, hand, reading))
+                outcome = self.finish(hand, candidate)
+                rank = (outcome.total, outcome.subtotal)
+                if best is None or rank > best[0]:
+                    best = (rank, candidate, reading)
+            if best is None:
+                raise HandError(self.no_shape_message(hand))
+            found = best[1]
+            arrangement = self.arrangement(hand, best[2])
+        outcome = self.finish(hand, found)
+        names = {i.key: i for i in self.items}
+        return HandScore(
+            rules=self.name,
+            hand=to_text(parsed),
+            winner=hand.winner,
+            legal=outcome.legal,
+            items=[
+                ScoreItem(key=k, name=names[k].name, name_en=names[k].name_en, value=v, detail=d)
+                for k, v, d in found
+            ],
+            subtotal=outcome.subtotal,
+            doubled=outcome.doubled,
+            total=outcome.total,
+            unit=self.unit,
+            arrangement=arrangement,
+            notes=hand.notes + outcome.notes,
+        )
+
+
+def once(value: int, detail: str = "") -> list[tuple[int, str]]:
+    return [(value, detail)]
+
+
+NONE: list[tuple[int, str]] = []

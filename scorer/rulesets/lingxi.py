@@ -1,0 +1,558 @@
+"""Lingxi 灵溪 — the table of ../shared/rules/lingxi.md as data.
+
+Read top to bottom like the rules page: the hand as Lingxi sees it
+(`LingxiHand`, built and validated by `prepare`), then the items, the
+exclusions, the house options, doubling.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Iterable
+
+from .. import tiles as T
+from ..engine import CHOW, KONG, PAIR, PUNG, WILD_SET, Group, JokerOptions, standard_readings, to_counts
+from ..errors import HandError
+from ..notation import ParsedHand
+from .base import (
+    ALL,
+    DECLARED,
+    LOSER,
+    NONE,
+    WINNER,
+    Exclusion,
+    Item,
+    Option,
+    Outcome,
+    Prepared,
+    Reading,
+    RuleSet,
+    Found,
+    once,
+)
+
+SETS = 5  # 1 pair + 5 sets
+WIN_SIZE, HAND_SIZE = 17, 16
+FLOWER_GROUPS = (("seasons", (34, 35, 36, 37)), ("plants", (38, 39, 40, 41)), ("whites", (T.WHITE,)))
+CONDITIONS = {"seat", "wild", "self", "kong-draw", "rob-kong", "last-tile", "heaven", "earth", "declare"}
+DECLARES = {"sha-zhu", "hua-hu"}
+# Conditions that cannot stand together, with the reason.
+CONFLICTS = (
+    ("rob-kong", "self", "robbing a kong is a win on another player's tile, not self-drawn"),
+    ("rob-kong", "kong-draw", "a hand wins either on a kong replacement or by robbing a kong"),
+    ("rob-kong", "last-tile", "last-tile is a win on a draw; robbing a kong is not"),
+    ("kong-draw", "last-tile", "no kong is declared among the last tiles"),
+    ("heaven", "earth", "天胡 is the dealer's, 地胡 a non-dealer's"),
+    ("heaven", "rob-kong", "天胡 is won on the dealt hand"),
+    ("heaven", "kong-draw", "天胡 is won on the dealt hand"),
+    ("heaven", "last-tile", "天胡 is won on the dealt hand"),
+    ("earth", "self", "地胡 is won on the dealer's first discard"),
+    ("earth", "kong-draw", "地胡 is won on the dealer's first discard"),
+    ("earth", "rob-kong", "地胡 is won on the dealer's first discard"),
+    ("earth", "last-tile", "地胡 is won on the dealer's first discard"),
+)
+WIN_CONDITIONS = ("self", "kong-draw", "rob-kong", "last-tile", "heaven", "earth")
+
+
+@dataclass(frozen=True)
+class WildFamily:
+    """The tiles one revealed wildcard makes wild (a kind, or the rest of a flower group)."""
+
+    kinds: frozenset[int]
+    label: str
+    honor_like: bool  # wind/dragon/flower kind: 3/7/11 instead of 2/5/8
+
+
+@dataclass
+class LingxiHand(Prepared):
+    seat_wind: int = T.EAST
+    families: tuple[WildFamily, ...] = ()
+    same_kind: bool = False  # both revealed tiles of one kind
+    wild_kinds: frozenset[int] = frozenset()
+    wild_tiles: tuple[int, ...] = ()  # held wildcard tiles, the winning tile included
+    naturals: list[int] = field(default_factory=list)  # count array, winning tile included
+    melds: tuple[Group, ...] = ()  # exposed melds and concealed kongs as groups
+    set_aside: dict[str, list[int]] = field(default_factory=dict)  # flower group -> tiles
+    from_deal: set[str] = field(default_factory=set)  # flower groups held four from the deal
+    before_win: tuple[int, ...] = ()  # tiles in hand before the winning tile
+
+    def has(self, flag: str) -> bool:
+        return flag in self.parsed.flags
+
+
+# -- validation -------------------------------------------------------------
+
+
+def _families(revealed: tuple[int, ...]) -> tuple[tuple[WildFamily, ...], bool]:
+    def group_of(kind: int) -> tuple[int, ...]:
+        if T.is_flower(kind):
+            return FLOWER_GROUPS[(kind - T.FIRST_FLOWER) // 4][1]
+        return (kind,)
+
+    groups = [group_of(k) for k in revealed]
+    same = groups[0] == groups[1]
+    families = []
+    for members in dict.fromkeys(groups):
+        kinds = frozenset(k for k in members if k not in revealed or not T.is_flower(k))
+        label = T.name(members[0]) if len(members) == 1 else "/".join(T.name(k) for k in sorted(kinds))
+        families.append(WildFamily(kinds, label, not T.is_suited(members[0])))
+    return tuple(families), same
+
+
+def _copies(kind: int, revealed: tuple[int, ...]) -> int:
+    base = 1 if T.is_flower(kind) else 4
+    return base - revealed.count(kind)
+
+
+def prepare(parsed: ParsedHand, options: dict[str, int]) -> LingxiHand:
+    for cond in parsed.conditions:
+        if cond not in CONDITIONS:
+            col = parsed.columns.get(cond, 0)
+            raise HandError(f"condition '{cond}' at column {col} is not used in Lingxi")
+    if parsed.declare is not None and parsed.declare not in DECLARES:
+        col = parsed.columns.get("declare", 0)
+        raise HandError(
+            f"declare:{parsed.declare} at column {col} is not a Lingxi declared win (sha-zhu, hua-hu)"
+        )
+    notes: list[str] = []
+    revealed: tuple[int, ...] = ()
+    families: tuple[WildFamily, ...] = ()
+    same = False
+    if parsed.wild is None:
+        notes.append("no wild: given — scored with no wildcards")
+    else:
+        revealed = parsed.wild
+        if len(revealed) != 2:
+            raise HandError(
+                f"Lingxi reveals two wildcard tiles, e.g. wild:5m,E; got {len(revealed)} "
+                f"at column {parsed.columns.get('wild', 0)}"
+            )
+        families, same = _families(revealed)
+    wild_kinds = frozenset(k for f in families for k in f.kinds)
+
+    everything = list(parsed.tiles) + [t for m in parsed.melds for t in m.tiles]
+    if parsed.win is not None:
+        everything.append(parsed.win)
+    for kind in sorted(set(everything)):
+        seen, limit = everything.count(kind), _copies(kind, revealed)
+        if seen > limit:
+            why = "" if limit == (1 if T.is_flower(kind) else 4) else " (revealed wildcard tiles are out of play)"
+            raise HandError(f"{T.name(kind)} appears {seen} times; at most {limit} exist{why}")
+
+    seat = parsed.seat or "E"
+    melds: list[Group] = []
+    from_deal: set[str] = set()
+    set_aside: dict[str, list[int]] = {name: [] for name, _ in FLOWER_GROUPS}
+    for meld in parsed.melds:
+        wild_in = [t for t in meld.tiles if t in wild_kinds]
+        where = "concealed kong" if meld.concealed else "exposed meld"
+        if wild_in:
+            raise HandError(f"wildcard {T.name(wild_in[0])} used in {where} {meld.source or meld.text()}")
+        if meld.is_flower_set or (meld.tiles[0] == T.WHITE):
+            if not meld.concealed:
+                raise HandError(
+                    f"白 is a flower in Lingxi and never melds: {meld.source or meld.text()}; "
+                    f"write 白 collected in play bare (P P P P), or (PPPP) if held from the deal"
+                )
+            group = _flower_group(meld.tiles[0])
+            from_deal.add(group)
+            set_aside[group].extend(meld.tiles)
+            continue
+        kind = meld.tiles[0]
+        if meld.is_kong:
+            melds.append(Group(KONG, kind, exposed=not meld.concealed, concealed_kong=meld.concealed))
+        elif meld.is_chow:
+            melds.append(Group(CHOW, kind, exposed=True))
+        else:
+            melds.append(Group(PUNG, kind, exposed=True))
+
+    wild_tiles: list[int] = []
+    naturals: list[int] = []
+    for kind in parsed.tiles:
+        if kind in wild_kinds:
+            wild_tiles.append(kind)
+        elif T.is_flower(kind) or kind == T.WHITE:
+            set_aside[_flower_group(kind)].append(kind)
+        else:
+            naturals.append(kind)
+    before_win = tuple(wild_tiles + naturals)
+    if parsed.win is not None:
+        if parsed.win in wild_kinds:
+            wild_tiles.append(parsed.win)
+        elif T.is_flower(parsed.win) or parsed.win == T.WHITE:
+            raise HandError(
+                f"the winning tile +{T.name(parsed.win)} is a flower in Lingxi; flowers are set aside, never won on"
+            )
+        else:
+            naturals.append(parsed.win)
+
+    size = len(wild_tiles) + len(naturals) + 3 * len(melds)
+    declared = parsed.declare is not None
+    winner = parsed.win is not None or declared
+    if declared:
+        if size not in (HAND_SIZE, WIN_SIZE):
+            raise HandError(f"hand has {size} tiles, a declared Lingxi win holds 16 or 17 (相公)")
+    elif winner and size != WIN_SIZE:
+        raise HandError(f"hand has {size} tiles, a winning Lingxi hand needs 17 (16 + winning tile) (相公)")
+    elif not winner and size != HAND_SIZE:
+        raise HandError(f"hand has {size} tiles, a non-winning Lingxi hand holds 16 (相公)")
+
+    flags = parsed.flags
+    if not winner:
+        for cond in WIN_CONDITIONS:
+            if cond in flags:
+                raise HandError(f"condition '{cond}' needs a winning tile (+tile) or a declared win")
+    for a, b, why in CONFLICTS:
+        if a in flags and b in flags:
+            raise HandError(f"conditions '{a}' and '{b}' contradict each other: {why}")
+    if "heaven" in flags and seat != "E":
+        raise HandError("condition 'heaven' needs seat:E (the dealer)")
+    if "earth" in flags and seat == "E":
+        raise HandError("condition 'earth' is for a non-dealer: it needs seat S, W or N")
+    if "kong-draw" in flags and not any(g.shape == KONG for g in melds):
+        raise HandError("condition 'kong-draw' needs a kong in the hand ([5555p] or (5555p))")
+
+    hand = LingxiHand(
+        parsed=parsed,
+        winner=winner,
+        declared=declared,
+        options=options,
+        notes=notes,
+        seat_wind=T.SEAT_WIND[seat],
+        families=families,
+        same_kind=same,
+        wild_kinds=wild_kinds,
+        wild_tiles=tuple(wild_tiles),
+        naturals=to_counts(naturals),
+        melds=tuple(melds),
+        set_aside={k: v for k, v in set_aside.items() if v},
+        from_deal=from_deal,
+        before_win=before_win,
+    )
+    if parsed.declare == "sha-zhu" and not _sha_zhu_holding(hand):
+        raise HandError(
+            "declare:sha-zhu needs AAA+B wildcards held (three of one wildcard kind and one of the "
+            f"other, or both when the kinds are the same); this hand holds {_held_text(hand) or 'none'}"
+        )
+    if parsed.declare == "hua-hu" and not _all_flowers(hand):
+        raise HandError("declare:hua-hu needs all eight flowers f1–f8 set aside")
+    return hand
+
+
+def _flower_group(kind: int) -> str:
+    return FLOWER_GROUPS[2 if kind == T.WHITE else (kind - T.FIRST_FLOWER) // 4][0]
+
+
+def _held(hand: LingxiHand) -> list[tuple[WildFamily, list[int]]]:
+    return [(f, [t for t in hand.wild_tiles if t in f.kinds]) for f in hand.families]
+
+
+def _held_text(hand: LingxiHand) -> str:
+    return ", ".join(f"{f.label} ×{len(tiles)}" for f, tiles in _held(hand) if tiles)
+
+
+def _sha_zhu_holding(hand: LingxiHand) -> int:
+    """How many wildcards make the 杀猪 holding (0: none)."""
+    held = [len(tiles) for _, tiles in _held(hand)]
+    if hand.same_kind:
+        return held[0] if held and held[0] >= 2 else 0
+    if len(held) == 2 and max(held) == 3 and min(held) >= 1:
+        return sum(held)
+    return 0
+
+
+def _all_flowers(hand: LingxiHand) -> bool:
+    aside = set(hand.set_aside.get("seasons", [])) | set(hand.set_aside.get("plants", []))
+    return len(aside) == 8
+
+
+# -- the readings ------------------------------------------------------------
+
+
+def _joker_options(hand: LingxiHand) -> JokerOptions:
+    """Representatives for all-wildcard groups (ENGINE.md): what can change the tai."""
+    present = {T.suit_of(k) for k in range(27) if hand.naturals[k]}
+    present |= {T.suit_of(g.kind) for g in hand.melds if T.is_suited(g.kind)}
+    suits = present or {0, 1, 2}
+    kinds = [s * 9 + 4 for s in sorted(suits)] + [T.EAST, T.SOUTH, T.WEST, T.NORTH, T.RED, T.GREEN]
+    return JokerOptions(
+        pairs=tuple(kinds),
+        sets=tuple([(WILD_SET, -1)] + [(PUNG, k) for k in kinds]),
+    )
+
+
+def readings(hand: LingxiHand) -> Iterable[Reading]:
+    sets = SETS - len(hand.melds)
+    for groups in standard_readings(hand.naturals, hand.wild_tiles, sets, _joker_options(hand)):
+        yield hand.melds + groups
+
+
+# -- items ---------------------------------------------------------------------
+
+
+def _groups(hand: LingxiHand, reading: Reading | None) -> Reading:
+    """The reading, or for a non-winner its melds and concealed natural triples."""
+    if reading is not None:
+        return reading
+    triples = tuple(
+        Group(PUNG, k) for k in (hand.seat_wind, T.RED, T.GREEN) if hand.naturals[k] >= 3
+    )
+    return hand.melds + triples
+
+
+def _pungs_of(kinds: Iterable[int]):
+    wanted = set(kinds)
+
+    def find(hand: LingxiHand, reading: Reading | None) -> list[tuple[int, str]]:
+        return [(1, g.text()) for g in _groups(hand, reading) if g.shape == PUNG and g.kind in wanted]
+
+    return find
+
+
+def feng_ke(hand: LingxiHand, reading: Reading | None) -> list[tuple[int, str]]:
+    return _pungs_of([hand.seat_wind])(hand, reading)
+
+
+def _kongs(concealed: bool, value: int):
+    def find(hand: LingxiHand, reading: Reading | None) -> list[tuple[int, str]]:
+        out = []
+        for g in hand.melds:
+            if g.shape == KONG and g.concealed_kong == concealed:
+                honored = g.kind in (hand.seat_wind, T.RED, T.GREEN)
+                out.append((value + honored, g.text() + (" +1" if honored else "")))
+        return out
+
+    return find
+
+
+HUA_VALUES = {1: 1, 2: 3, 3: 5, 4: 10}
+
+
+def hua(hand: LingxiHand, reading: Reading | None) -> list[tuple[int, str]]:
+    out = []
+    for group, _ in FLOWER_GROUPS:
+        tiles = hand.set_aside.get(group, [])
+        if not tiles:
+            continue
+        text = " ".join(T.name(t) for t in sorted(tiles))
+        if group in hand.from_deal:
+            out.append((13, f"({''.join(T.name(t) for t in sorted(tiles))}) held from the deal"))
+        else:
+            out.append((HUA_VALUES[len(tiles)], text + (" collected in play" if len(tiles) == 4 else "")))
+    return out
+
+
+def cai_shen(hand: LingxiHand, reading: Reading | None) -> list[tuple[int, str]]:
+    out = []
+    for family, tiles in _held(hand):
+        n = len(tiles)
+        if not n:
+            continue
+        if hand.same_kind:
+            value = (7, 15)[n - 1]
+        else:
+            value = ((3, 7, 11) if family.honor_like else (2, 5, 8))[n - 1]
+        detail = f"{family.label} ×{n}" if len(family.kinds) == 1 else " ".join(T.name(t) for t in sorted(tiles))
+        out.append((value, detail))
+    return out
+
+
+def cai_shen_ke(hand: LingxiHand, reading: Reading | None) -> list[tuple[int, str]]:
+    """Pairs first (one wildcard each), then singles (two each)."""
+    kinds = [k for k in (hand.seat_wind, T.RED, T.GREEN) if k not in hand.wild_kinds]
+    pairs = [k for k in kinds if hand.naturals[k] == 2]
+    singles = [k for k in kinds if hand.naturals[k] == 1]
+    spare = len(hand.wild_tiles)
+    out = []
+    for k in pairs:
+        if spare >= 1:
+            spare -= 1
+            out.append((1, f"{T.name(k)}{T.name(k)} + 1 wildcard"))
+    for k in singles:
+        if spare >= 2:
+            spare -= 2
+            out.append((1, f"{T.name(k)} + 2 wildcards"))
+    return out
+
+
+def _flag(condition: str, value: int):
+    def find(hand: LingxiHand, reading: Reading | None) -> list[tuple[int, str]]:
+        return once(value) if hand.has(condition) else NONE
+
+    return find
+
+
+def zi_mo(hand: LingxiHand, reading: Reading | None) -> list[tuple[int, str]]:
+    """kong-draw and last-tile are self-drawn by nature (Decision)."""
+    self_drawn = hand.has("self") or hand.has("kong-draw") or hand.has("last-tile")
+    return once(1) if self_drawn else NONE
+
+
+def _suits_and_honors(reading: Reading) -> tuple[set[int], bool]:
+    kinds = [k for g in reading for k in g.kinds]
+    return {T.suit_of(k) for k in kinds if T.is_suited(k)}, any(T.is_honor(k) for k in kinds)
+
+
+def hun_yi_se(hand: LingxiHand, reading: Reading | None) -> list[tuple[int, str]]:
+    suits, honors = _suits_and_honors(reading or ())
+    return once(7, f"{T.SUITS[suits.pop()]} + honors") if len(suits) == 1 and honors else NONE
+
+
+def qing_yi_se(hand: LingxiHand, reading: Reading | None) -> list[tuple[int, str]]:
+    suits, honors = _suits_and_honors(reading or ())
+    return once(13, f"all {T.SUITS[suits.pop()]}") if len(suits) == 1 and not honors else NONE
+
+
+def dui_dui_hu(hand: LingxiHand, reading: Reading | None) -> list[tuple[int, str]]:
+    return NONE if any(g.shape == CHOW for g in reading or ()) else once(7)
+
+
+def ying_da_ying(hand: LingxiHand, reading: Reading | None) -> list[tuple[int, str]]:
+    return NONE if hand.wild_tiles else once(7)
+
+
+def cai_shen_hui(hand: LingxiHand, reading: Reading | None) -> list[tuple[int, str]]:
+    """Counts once even when six wildcards make two such sets (Decision)."""
+    wild_sets = [g for g in reading or () if g.shape == WILD_SET]
+    return once(7, wild_sets[0].text()) if wild_sets else NONE
+
+
+def dan_diao(hand: LingxiHand, reading: Reading | None) -> list[tuple[int, str]]:
+    if len(hand.before_win) != 1:
+        return NONE
+    tile = hand.before_win[0]
+    if tile in hand.wild_kinds:
+        return once(7, f"waiting on wildcard {T.name(tile)}")
+    return once(13, f"waiting on {T.name(tile)}")
+
+
+def _wind_of(group: Group) -> int:
+    """The wind a group counts as for 四风齐, or -1.
+
+    A wind that is a wildcard kind counts only where it stands for itself
+    (Decision); any other wildcard may stand for a wind.
+    """
+    if not T.is_wind(group.kind) or group.shape == CHOW:
+        return -1
+    if any(T.is_wind(w) and w != k for w, k in group.wilds):
+        return -1
+    return group.kind
+
+
+def si_feng_qi(hand: LingxiHand, reading: Reading | None) -> list[tuple[int, str]]:
+    triplets = {_wind_of(g) for g in reading or () if g.is_triplet} - {-1}
+    pairs = {_wind_of(g) for g in reading or () if g.shape == PAIR} - {-1}
+    if len(triplets) == 4 or (len(triplets) == 3 and pairs - triplets):
+        return once(13)
+    return NONE
+
+
+def ping_hu(hand: LingxiHand, reading: Reading | None) -> list[tuple[int, str]]:
+    """No pung, no kong, no flower/白, no wildcard: a fixed 13 (Decision)."""
+    if hand.wild_tiles or hand.set_aside or hand.from_deal:
+        return NONE
+    if any(g.shape in (PUNG, KONG, WILD_SET) for g in reading or ()):
+        return NONE
+    return once(13)
+
+
+def sha_zhu_hu(hand: LingxiHand, reading: Reading | None) -> list[tuple[int, str]]:
+    n = _sha_zhu_holding(hand)
+    if not n:
+        return NONE
+    base = hand.options["sha_zhu_hu"]
+    factor = {5: 2, 6: 4}.get(n, 1)
+    return once(base * factor, _held_text(hand))
+
+
+def hua_hu(hand: LingxiHand, reading: Reading | None) -> list[tuple[int, str]]:
+    return once(hand.options["hua_hu"], "f1–f8") if _all_flowers(hand) else NONE
+
+
+def sha_zhu(hand: LingxiHand, reading: Reading | None) -> list[tuple[int, str]]:
+    return once(13, _held_text(hand)) if hand.parsed.declare == "sha-zhu" else NONE
+
+
+def declared_hua_hu(hand: LingxiHand, reading: Reading | None) -> list[tuple[int, str]]:
+    return once(hand.options["hua_hu"], "declared, f1–f8") if hand.parsed.declare == "hua-hu" else NONE
+
+
+ITEMS = (
+    # Base tai — every player
+    Item("feng_ke", "风刻", "Seat-wind pung", "1", ALL, feng_ke, per_reading=True),
+    Item("jian_ke", "箭刻", "Dragon pung (中/发)", "1", ALL, _pungs_of([T.RED, T.GREEN]), per_reading=True),
+    Item("ming_gang", "明杠", "Open kong", "3, +1 if seat wind/中/发", ALL, _kongs(False, 3)),
+    Item("an_gang", "暗杠", "Concealed kong", "4, +1 if seat wind/中/发", ALL, _kongs(True, 4)),
+    Item("hua", "花", "Flowers (per group)", "1/3/5; four: 10 in play, 13 from the deal", ALL, hua),
+    Item("cai_shen", "财神", "Wildcards held", "2/5/8 suited; 3/7/11 honor/flower; 7/15 same kind", ALL, cai_shen),
+    Item("cai_shen_ke", "财神刻", "Wildcard-completable pung", "1 each", LOSER, cai_shen_ke),
+    # Bonus tai — the winner
+    Item("zi_mo", "自摸", "Self-drawn", "+1", WINNER, zi_mo),
+    Item("gang_kai", "杠开", "Win on a kong replacement", "+3", WINNER, _flag("kong-draw", 3)),
+    Item("qiang_gang", "抢杠", "Robbing a kong", "+3", WINNER, _flag("rob-kong", 3)),
+    Item("hai_di", "海底捞月", "Last tile", "+3", WINNER, _flag("last-tile", 3)),
+    Item("hun_yi_se", "混一色", "One suit with honors", "+7", WINNER, hun_yi_se, per_reading=True),
+    Item("dui_dui_hu", "对对胡", "All pungs", "+7", WINNER, dui_dui_hu, per_reading=True),
+    Item("qing_yi_se", "清一色", "One suit", "+13", WINNER, qing_yi_se, per_reading=True),
+    Item("ying_da_ying", "硬打硬", "No wildcard held", "+7", WINNER, ying_da_ying),
+    Item("cai_shen_hui", "财神汇", "Three wildcards as a set", "+7", WINNER, cai_shen_hui, per_reading=True),
+    Item("dan_diao", "单钓将", "Single-tile wait", "+7 wildcard / +13", WINNER, dan_diao),
+    Item("si_feng_qi", "四风齐", "All four winds", "+13", WINNER, si_feng_qi, per_reading=True),
+    Item("ping_hu", "平胡", "Plain hand", "13", WINNER, ping_hu, per_reading=True),
+    Item("tian_hu", "天胡", "Heavenly hand", "+13", WINNER, _flag("heaven", 13)),
+    Item("di_hu", "地胡", "Earthly hand", "+13", WINNER, _flag("earth", 13)),
+    Item("sha_zhu_hu", "杀猪胡", "Win holding AAA+B wildcards", "+13 / 5 held ×2 / 6 held ×4", WINNER, sha_zhu_hu),
+    Item("hua_hu", "花胡", "Win holding all eight flowers", "+52", WINNER, hua_hu),
+    # Declared wins — nothing else counts
+    Item("sha_zhu", "杀猪", "Declared: AAA+B wildcards", "13", DECLARED, sha_zhu),
+    Item("hua_hu", "花胡", "Declared: all eight flowers", "52", DECLARED, declared_hua_hu),
+)
+
+EXCLUSIONS = (
+    Exclusion("gang_kai", ("zi_mo",)),
+    Exclusion("hai_di", ("zi_mo",)),
+    Exclusion("qing_yi_se", ("hun_yi_se",)),
+    Exclusion("ping_hu", ("ying_da_ying",)),
+)
+
+OPTIONS = (
+    Option("double_at", 13, (10,), "the winner's total at or above this is doubled"),
+    Option("sha_zhu_hu", 13, (20,), "杀猪胡 bonus (5 wildcards ×2, 6 ×4)"),
+    Option("hua_hu", 52, (100,), "花胡 value, won or declared"),
+)
+
+
+class Lingxi(RuleSet):
+    name = "lingxi"
+    chinese = "灵溪"
+    unit = "tai"
+    items = ITEMS
+    exclusions = EXCLUSIONS
+    options = OPTIONS
+
+    def prepare(self, parsed: ParsedHand, options: dict[str, int]) -> LingxiHand:
+        return prepare(parsed, options)
+
+    def readings(self, hand: LingxiHand) -> Iterable[Reading]:
+        return readings(hand)
+
+    def finish(self, hand: LingxiHand, found: Found) -> Outcome:
+        subtotal = sum(v for _, v, _ in found)
+        doubled = hand.winner and subtotal >= hand.options["double_at"]
+        return Outcome(subtotal, doubled, subtotal * 2 if doubled else subtotal)
+
+    def no_shape_message(self, hand: LingxiHand) -> str:
+        return "no winning shape: the tiles do not form 1 pair + 5 sets (Lingxi has no special shapes)"
+
+    def arrangement(self, hand: LingxiHand, reading: Reading) -> list[str]:
+        melds = reading[: len(hand.melds)]
+        rest = reading[len(hand.melds) :]
+        pair = [g for g in rest if g.shape == PAIR]
+        sets = sorted(
+            (g for g in rest if g.shape != PAIR),
+            key=lambda g: g.kind if g.shape != WILD_SET else min(w for w, _ in g.wilds),
+        )
+        return [g.text() for g in list(melds) + sets + pair]
+
+
+LINGXI = Lingxi()
