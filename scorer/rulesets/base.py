@@ -23,7 +23,7 @@ WINNER = "bonus"  # the winner only
 DECLARED = "declared"  # a declared win: nothing else counts
 
 Reading = tuple[Group, ...]
-Found = list[tuple[str, int, str]]  # (key, value, detail)
+Found = list[tuple["Item", int, str]]  # (item, value, detail)
 Finder = Callable[[Any, "Reading | None"], Iterable[tuple[int, str]]]
 
 
@@ -142,12 +142,12 @@ class RuleSet:
         )
 
     def _evaluate(self, items: Iterable[Item], hand: Any, reading: Reading | None) -> Found:
-        return [(i.key, v, d) for i in items for v, d in i.find(hand, reading)]
+        return [(i, v, d) for i in items for v, d in i.find(hand, reading)]
 
     def _exclude(self, found: Found) -> Found:
-        present = {key for key, _, _ in found}
+        present = {item.key for item, _, _ in found}
         removed = {r for e in self.exclusions if e.present in present for r in e.removes}
-        return [f for f in found if f[0] not in removed] if removed else found
+        return [f for f in found if f[0].key not in removed] if removed else found
 
     def score(self, parsed: ParsedHand, options: Mapping[str, Any] | None = None) -> HandScore:
         hand = self.prepare(parsed, self.resolve_options(options))
@@ -173,15 +173,16 @@ class RuleSet:
             found = best[1]
             arrangement = self.arrangement(hand, best[2])
         outcome = self.finish(hand, found)
-        names = {i.key: i for i in self.items}
+        order = {id(item): n for n, item in enumerate(self.items)}
+        found = sorted(found, key=lambda f: order[id(f[0])])
         return HandScore(
             rules=self.name,
             hand=to_text(parsed),
             winner=hand.winner,
             legal=outcome.legal,
             items=[
-                ScoreItem(key=k, name=names[k].name, name_en=names[k].name_en, value=v, detail=d)
-                for k, v, d in found
+                ScoreItem(key=i.key, name=i.name, name_en=i.name_en, value=v, detail=d)
+                for i, v, d in found
             ],
             subtotal=outcome.subtotal,
             doubled=outcome.doubled,

@@ -1,0 +1,134 @@
+"""The `taihu` command: parse the arguments, call the core, format the answer."""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Any, Callable, Optional
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from scorer import HandError, HandScore, rule_sets, score_hand
+from scorer.rulesets import get
+
+app = typer.Typer(
+    help="Score and settle hands of Zhejiang/Fujian regional mahjong (Lingxi and friends).",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+out = Console()
+
+
+def answer(call: Callable[[], Any]) -> Any:
+    """Runs a core call; bad input becomes exit 2 with the message, no traceback."""
+    try:
+        return call()
+    except HandError as exc:
+        fail(str(exc))
+
+
+def fail(message: str) -> None:
+    """Bad input: the message on stderr, unwrapped, and exit 2."""
+    sys.stderr.write(f"error: {message}\n")
+    raise typer.Exit(2)
+
+
+def parse_options(pairs: list[str] | None) -> dict[str, int]:
+    options: dict[str, int] = {}
+    for pair in pairs or []:
+        name, sep, value = pair.partition("=")
+        if not sep or not value.strip().lstrip("-").isdigit():
+            fail(f"option '{pair}' must be NAME=NUMBER, e.g. double_at=10")
+        options[name.strip()] = int(value)
+    return options
+
+
+def print_json(data: Any) -> None:
+    sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=2) + "\n")
+
+
+def hand_table(result: HandScore) -> Table:
+    title = f"{result.rules} — {result.hand}"
+    table = Table(title=title, title_justify="left")
+    table.add_column("key")
+    table.add_column("中文")
+    table.add_column("English")
+    table.add_column(result.unit, justify="right")
+    table.add_column("detail")
+    for item in result.items:
+        table.add_row(item.key, item.name, item.name_en, str(item.value), item.detail)
+    table.add_section()
+    table.add_row("subtotal", "", "", str(result.subtotal), "")
+    if result.doubled:
+        table.add_row("doubled", "翻", "", "×2", "")
+    table.add_row("total", "", "", str(result.total), "" if result.legal else "not a legal win")
+    return table
+
+
+@app.command()
+def score(
+    hand: str = typer.Argument(..., help="the hand in taihu notation, quoted"),
+    rules: str = typer.Option("lingxi", "--rules", "-r", help="rule set"),
+    option: Optional[list[str]] = typer.Option(None, "--option", "-o", help="house option NAME=VALUE"),
+    as_json: bool = typer.Option(False, "--json", help="print the HandScore JSON"),
+) -> None:
+    """Score one hand: the items, the doubling, the total and the arrangement."""
+    options = parse_options(option)
+    result: HandScore = answer(lambda: score_hand(hand, rules=rules, options=options))
+    if as_json:
+        print_json(result.model_dump())
+        return
+    out.print(hand_table(result))
+    if result.arrangement:
+        out.print("arrangement: " + "  ".join(result.arrangement), markup=False, highlight=False)
+    elif not result.winner:
+        out.print("non-winning hand: base tai only", highlight=False)
+    for note in result.notes:
+        out.print(f"note: {note}", markup=False, highlight=False)
+
+
+@app.command()
+def rules(
+    name: Optional[str] = typer.Argument(None, help="a rule set; omit to list them all"),
+    as_json: bool = typer.Option(False, "--json", help="print as JSON"),
+) -> None:
+    """List the rule sets, or one rule set's items and house options."""
+    if name is None:
+        infos = rule_sets()
+        if as_json:
+            print_json([i.model_dump() for i in infos])
+            return
+        table = Table(title="rule sets")
+        table.add_column("name")
+        table.add_column("中文")
+        table.add_column("unit")
+        table.add_column("items", justify="right")
+        for info in infos:
+            table.add_row(info.name, info.chinese, info.unit, str(len(info.items)))
+        out.print(table)
+        return
+    info = answer(lambda: get(name).info())
+    if as_json:
+        print_json(info.model_dump())
+        return
+    table = Table(title=f"{info.name} {info.chinese} — items ({info.unit})", title_justify="left")
+    for col in ("key", "中文", "English", "value", "for"):
+        table.add_column(col)
+    for item in info.items:
+        table.add_row(item.key, item.name, item.name_en, item.value, item.scope)
+    out.print(table)
+    options = Table(title="house options", title_justify="left")
+    for col in ("option", "default", "alternatives", "meaning"):
+        options.add_column(col)
+    for opt in info.options:
+        options.add_row(opt.name, str(opt.default), ", ".join(map(str, opt.alternatives)), opt.description)
+    out.print(options)
+    for line in info.exclusions:
+        out.print(f"exclusion: {line}", markup=False, highlight=False)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    app()
