@@ -51,8 +51,7 @@ def print_json(data: Any) -> None:
 
 
 def hand_table(result: HandScore) -> Table:
-    title = f"{result.rules} — {result.hand}"
-    table = Table(title=title, title_justify="left")
+    table = Table(title=f"{result.rules}: {'winning hand' if result.winner else 'non-winning hand'}", title_justify="left")
     table.add_column("key")
     table.add_column("中文")
     table.add_column("English")
@@ -81,6 +80,7 @@ def score(
     if as_json:
         print_json(result.model_dump())
         return
+    out.print(f"hand: {result.hand}", markup=False, highlight=False, soft_wrap=True)
     out.print(hand_table(result))
     if result.arrangement:
         out.print("arrangement: " + "  ".join(result.arrangement), markup=False, highlight=False)
