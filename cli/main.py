@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import json
 import sys
+from pathlib import Path
 from typing import Any, Callable, Optional
 
 import typer
 from rich.console import Console
 from rich.table import Table
+from rich.text import Text
 
-from scorer import HandError, HandScore, rule_sets, score_hand
+from scorer import HandError, HandScore, Settlement, rule_sets, score_hand, settle_table
 from scorer.rulesets import get
 
 app = typer.Typer(
@@ -128,6 +130,70 @@ def rules(
     out.print(options)
     for line in info.exclusions:
         out.print(f"exclusion: {line}", markup=False, highlight=False)
+
+
+def read_table(path: str) -> Any:
+    """The table JSON from a file or stdin (`-`); unreadable or malformed is bad input."""
+    try:
+        text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        fail(f"cannot read {path}: {getattr(exc, 'strerror', None) or exc}")
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        fail(f"{'stdin' if path == '-' else path} is not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}")
+
+
+def settlement_tables(result: Settlement) -> list[Table]:
+    unit = next((s.unit for s in result.scores.values() if isinstance(s, HandScore)), "total")
+    scores = Table(title=f"{result.rules} — settlement", title_justify="left")
+    scores.add_column("seat")
+    scores.add_column("hand", overflow="fold")
+    scores.add_column(unit, justify="right")
+    scores.add_column("note", overflow="fold")
+    for seat, score in result.scores.items():
+        hand = score.hand if isinstance(score, HandScore) else "(total only)"
+        notes = "; ".join(score.notes) if isinstance(score, HandScore) else ""
+        scores.add_row(seat + (" (dealer)" if seat == "E" else ""), Text(hand), str(score.total), Text(notes))
+    payments = Table(title="payments", title_justify="left")
+    for col in ("from", "to", "amount", "reason"):
+        payments.add_column(col, justify="right" if col == "amount" else "left")
+    for p in result.payments:
+        payments.add_row(p.from_, p.to, str(p.amount), p.reason)
+    if not result.payments:
+        payments.add_row("—", "—", "0", "no payments")
+    net = Table(title="net", title_justify="left")
+    for seat in result.net:
+        net.add_column(seat, justify="right")
+    net.add_row(*(f"{v:+d}" if v else "0" for v in result.net.values()))
+    return [scores, payments, net]
+
+
+@app.command()
+def settle(
+    table: str = typer.Argument(..., metavar="TABLE.json", help="the table as JSON; - reads stdin"),
+    as_json: bool = typer.Option(False, "--json", help="print the Settlement JSON"),
+) -> None:
+    """Settle one deal: each seat's tai, who pays whom and why, and the net per seat."""
+    data = read_table(table)
+    result: Settlement = answer(lambda: settle_table(data))
+    if as_json:
+        print_json(result.model_dump(mode="json", by_alias=True))
+        return
+    for part in settlement_tables(result):
+        out.print(part)
+    out.print(f"next dealer: {result.next_dealer}", highlight=False)
+
+
+@app.command()
+def serve(
+    host: str = typer.Option("127.0.0.1", "--host", help="address to listen on"),
+    port: int = typer.Option(8000, "--port", help="port to listen on"),
+) -> None:
+    """Run the HTTP API (FastAPI; docs at /docs)."""
+    import uvicorn  # only this command needs the server
+
+    uvicorn.run("api.app:app", host=host, port=port)
 
 
 if __name__ == "__main__":  # pragma: no cover

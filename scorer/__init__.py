@@ -1,7 +1,7 @@
 """taihu's pure scoring core: notation, arrangement search, rule sets.
 
 No I/O and no printing here; the CLI and the HTTP API are thin shells over
-`score_hand` (and, later, `settle_table`).
+`score_hand` and `settle_table`.
 """
 
 from __future__ import annotations
@@ -9,9 +9,10 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from .errors import HandError
-from .models import HandScore, RuleSetInfo, ScoreItem
+from .models import Event, HandScore, Payment, PlayerTotal, RuleSetInfo, ScoreItem, ScoreRequest, Settlement, Table
 from .notation import parse, to_text
 from .rulesets import RULESETS, get
+from .settlement import settle_table
 
 
 def score_hand(hand: str, rules: str = "lingxi", options: Mapping[str, Any] | None = None) -> HandScore:
@@ -24,4 +25,20 @@ def rule_sets() -> list[RuleSetInfo]:
     return [r.info() for r in RULESETS.values()]
 
 
-__all__ = ["HandError", "HandScore", "ScoreItem", "RuleSetInfo", "score_hand", "rule_sets", "parse", "to_text"]
+__all__ = [
+    "HandError",
+    "HandScore",
+    "ScoreItem",
+    "RuleSetInfo",
+    "score_hand",
+    "rule_sets",
+    "parse",
+    "to_text",
+    "settle_table",
+    "Table",
+    "PlayerTotal",
+    "Event",
+    "Payment",
+    "Settlement",
+    "ScoreRequest",
+]

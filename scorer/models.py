@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal, Optional, Union
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from .tiles import SEATS
 
 Unit = Literal["tai", "hu", "fen", "bei", "points"]
+Seat = Literal["E", "S", "W", "N"]
+MAX_HAND_LENGTH = 256  # a hand line is ~60 characters; far longer is not a hand but abuse
 
 
 class ScoreItem(BaseModel):
@@ -36,7 +40,7 @@ class HandScore(BaseModel):
 
 class ScoreRequest(BaseModel):
     rules: str = "lingxi"
-    hand: str
+    hand: str = Field(max_length=MAX_HAND_LENGTH)
     options: dict[str, int] = Field(default_factory=dict)
 
 
@@ -62,3 +66,91 @@ class RuleSetInfo(BaseModel):
     items: list[ItemInfo]
     options: list[OptionInfo]
     exclusions: list[str]
+
+
+# -- settlement (API.md "Table" and "Settlement") ------------------------------
+
+
+
+class PlayerTotal(BaseModel):
+    """A player known only by the count (Lingxi: tai), not by the hand."""
+
+    model_config = ConfigDict(extra="forbid")
+    total: int = Field(ge=0, description="the player's count in the rule set's unit")
+
+
+class Event(BaseModel):
+    """A side event of the deal: false-win, foul, liable (or a rule set's own)."""
+
+    model_config = ConfigDict(extra="forbid")
+    type: str = Field(description="false-win, foul, liable, or a rule set's own event")
+    seat: Seat
+
+
+Player = Union[str, PlayerTotal]
+
+
+class Table(BaseModel):
+    """One finished deal at a four-player table: the input of settle_table."""
+
+    model_config = ConfigDict(extra="forbid")
+    rules: str = "lingxi"
+    wild: Optional[list[str]] = Field(default=None, description="revealed wildcard tiles, for every hand")
+    flip: Optional[str] = Field(default=None, description="flipped indicator, for every hand")
+    winner: Optional[Seat] = Field(default=None, description="null: a drawn hand")
+    discarder: Optional[Seat] = Field(default=None, description="null: self-drawn (or drawn hand)")
+    players: dict[Seat, Player] = Field(description="E S W N: a hand string, or {\"total\": N}")
+    events: list[Event] = Field(default_factory=list)
+    options: dict[str, int] = Field(default_factory=dict, description="house options of the rule set")
+
+    @field_validator("players", mode="before")
+    @classmethod
+    def _four_seats(cls, value: Any) -> Any:
+        """Checked by hand so a bad player reads as one sentence, not a union's error list."""
+        if not isinstance(value, dict):
+            raise ValueError('must be an object with the seats E, S, W, N')
+        keys = list(value)
+        if set(keys) != set(SEATS):
+            extra = [k for k in keys if k not in SEATS]
+            missing = [s for s in SEATS if s not in keys]
+            parts = []
+            if missing:
+                parts.append("missing " + ", ".join(missing))
+            if extra:
+                parts.append("unknown seat " + ", ".join(map(repr, extra)))
+            raise ValueError(f"must be exactly the seats E, S, W, N ({'; '.join(parts)})")
+        for seat, player in value.items():
+            if isinstance(player, str):
+                if len(player) > MAX_HAND_LENGTH:
+                    raise ValueError(
+                        f"{seat} is a hand string of {len(player)} characters; at most {MAX_HAND_LENGTH}"
+                    )
+            elif isinstance(player, PlayerTotal):
+                continue
+            elif isinstance(player, dict):
+                total = player.get("total")
+                if set(player) != {"total"} or isinstance(total, bool) or not isinstance(total, int) or total < 0:
+                    raise ValueError(f'{seat} must be a hand string or {{"total": N}} with N a whole number ≥ 0')
+            else:
+                raise ValueError(f'{seat} must be a hand string or {{"total": N}}, got {type(player).__name__}')
+        return value
+
+
+class Payment(BaseModel):
+    """One transfer of the settlement; `from` in JSON (a Python keyword, hence the alias)."""
+
+    model_config = ConfigDict(populate_by_name=True, serialize_by_alias=True)
+    from_: Seat = Field(alias="from")
+    to: Seat
+    amount: int = Field(gt=0)
+    reason: str
+
+
+class Settlement(BaseModel):
+    rules: str
+    scores: dict[Seat, Union[HandScore, PlayerTotal]] = Field(
+        description="each seat's score; `total` is the count settled (0 after a foul, a declared win, a draw)"
+    )
+    payments: list[Payment]
+    net: dict[Seat, int] = Field(description="what each seat wins (+) or pays (−); sums to 0")
+    next_dealer: Seat

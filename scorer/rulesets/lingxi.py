@@ -99,7 +99,8 @@ def _families(revealed: tuple[int, ...]) -> tuple[tuple[WildFamily, ...], bool]:
     return tuple(families), same
 
 
-def _copies(kind: int, revealed: tuple[int, ...]) -> int:
+def copies(kind: int, revealed: tuple[int, ...]) -> int:
+    """4 of a kind, 1 of a flower; a revealed wildcard tile is out of play."""
     base = 1 if T.is_flower(kind) else 4
     return base - revealed.count(kind)
 
@@ -134,7 +135,7 @@ def prepare(parsed: ParsedHand, options: dict[str, int]) -> LingxiHand:
     if parsed.win is not None:
         everything.append(parsed.win)
     for kind in sorted(set(everything)):
-        seen, limit = everything.count(kind), _copies(kind, revealed)
+        seen, limit = everything.count(kind), copies(kind, revealed)
         if seen > limit:
             why = "" if limit == (1 if T.is_flower(kind) else 4) else " (revealed wildcard tiles are out of play)"
             raise HandError(f"{T.name(kind)} appears {seen} times; at most {limit} exist{why}")

@@ -1,0 +1,133 @@
+"""The HTTP API (API.md "HTTP"): parse the request, call the core, return its model.
+
+Request and response types are the core's pydantic models, so /docs shows
+the real schemas. Every input problem is a 422 whose `detail` is one string —
+the library's own message — never a 500.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from pydantic import ValidationError
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from scorer import HandError, HandScore, RuleSetInfo, ScoreRequest, Settlement, Table, rule_sets, score_hand, settle_table
+from scorer.errors import describe_validation
+
+MAX_BODY = 64 * 1024  # a table is ~1 KB; the cap keeps a single request from tying up the server
+log = logging.getLogger("taihu.api")
+
+
+def too_large(size: int | None) -> JSONResponse:
+    shown = f"{size} bytes" if size is not None else f"over {MAX_BODY} bytes"
+    return JSONResponse(
+        {"detail": f"request body is {shown}; at most {MAX_BODY} bytes (64 KB) are accepted"}, status_code=413
+    )
+
+
+class BodyLimit:
+    """Refuses big bodies before parsing: by Content-Length, then by counting what arrives.
+
+    Counting matters because a chunked request has no Content-Length, and a
+    client may send more than it announced.
+    """
+
+    def __init__(self, app: ASGIApp, limit: int = MAX_BODY) -> None:
+        self.app = app
+        self.limit = limit
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        declared = dict(scope["headers"]).get(b"content-length")
+        if declared is not None and declared.isdigit() and int(declared) > self.limit:
+            await too_large(int(declared))(scope, receive, send)
+            return
+        chunks: list[bytes] = []
+        size = 0
+        while True:
+            message = await receive()
+            if message["type"] != "http.request":
+                return  # the client went away
+            chunks.append(message.get("body", b""))
+            size += len(chunks[-1])
+            if size > self.limit:
+                await too_large(None)(scope, receive, send)
+                return
+            if not message.get("more_body", False):
+                break
+        replayed = False
+
+        async def replay() -> Message:
+            nonlocal replayed
+            if replayed:
+                return await receive()
+            replayed = True
+            return {"type": "http.request", "body": b"".join(chunks), "more_body": False}
+
+        await self.app(scope, replay, send)
+
+
+app = FastAPI(
+    title="taihu",
+    summary="Score and settle hands of Zhejiang/Fujian regional mahjong",
+    description="The same answers as the `taihu` command and the `scorer` library. "
+    "Bad input is a 422 whose `detail` is one readable string.",
+    version="0.1.0",
+)
+app.add_middleware(BodyLimit)
+
+
+def unprocessable(detail: str) -> JSONResponse:
+    return JSONResponse({"detail": detail}, status_code=422)
+
+
+@app.exception_handler(HandError)
+async def hand_error(request: Request, exc: HandError) -> JSONResponse:
+    return unprocessable(str(exc))
+
+
+@app.exception_handler(RequestValidationError)
+async def request_invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
+    return unprocessable(describe_validation(exc.errors(), what="body"))
+
+
+@app.exception_handler(ValidationError)
+async def model_invalid(request: Request, exc: ValidationError) -> JSONResponse:
+    return unprocessable(describe_validation(exc.errors()))
+
+
+@app.exception_handler(Exception)
+async def unexpected(request: Request, exc: Exception) -> JSONResponse:
+    """The contract is "never 500": an input the core did not foresee is still a 422 (and logged)."""
+    log.error("unexpected error for %s %s", request.method, request.url.path, exc_info=exc)
+    return unprocessable(f"could not process this input ({type(exc).__name__}: {exc})")
+
+
+@app.post("/score", response_model=HandScore)
+def score(request: ScoreRequest) -> HandScore:
+    """Score one hand line (HandScore)."""
+    return score_hand(request.hand, rules=request.rules, options=request.options)
+
+
+@app.post("/settle", response_model=Settlement)
+def settle(table: Table) -> Settlement:
+    """Settle one deal at a four-player table."""
+    return settle_table(table)
+
+
+@app.get("/rules", response_model=list[RuleSetInfo])
+def rules() -> list[RuleSetInfo]:
+    """The rule sets with their items and house options."""
+    return rule_sets()
+
+
+@app.get("/health")
+def health() -> dict[str, Any]:
+    return {"status": "ok"}

@@ -1,0 +1,43 @@
+"""Settling one finished deal at a four-player table (API.md "Table").
+
+The shared reading and checking of the table is in `common`; each rule set
+settles with its own function (`SETTLERS`), because who pays whom is where
+the regional rules differ most.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Mapping
+
+from pydantic import ValidationError
+
+from ..errors import HandError, describe_validation
+from ..models import Settlement, Table
+from ..rulesets import get
+from .lingxi import settle_lingxi
+
+SETTLERS: dict[str, Callable[[Table], Settlement]] = {"lingxi": settle_lingxi}
+
+
+def settle_table(table: Table | Mapping[str, Any]) -> Settlement:
+    """Scores every hand of a deal and says who pays whom; raises HandError on bad input."""
+    model = load_table(table)
+    settle = SETTLERS.get(model.rules)
+    if settle is None:
+        get(model.rules)  # an unknown name gets the usual "unknown rule set" message
+        raise HandError(f"settlement for {model.rules} is not available yet")
+    return settle(model)
+
+
+def load_table(table: Table | Mapping[str, Any]) -> Table:
+    """A Table from a model or a dict; pydantic's errors become one HandError."""
+    if isinstance(table, Table):
+        return table
+    if not isinstance(table, Mapping):
+        raise HandError(f"table: must be a JSON object, got {type(table).__name__}")
+    try:
+        return Table.model_validate(dict(table))
+    except ValidationError as exc:
+        raise HandError(describe_validation(exc.errors())) from None
+
+

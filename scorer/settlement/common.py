@@ -1,0 +1,192 @@
+"""What every rule set's settlement shares: reading the table, checking it, paying.
+
+Each hand is parsed, checked against the table's wild/flip and its seat, and
+given them, so a hand never needs to repeat what the table already says.
+Every bad input is a HandError whose message starts with the field it is
+about (`players.S: ...`, `events[0]: ...`).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import replace
+from typing import Any, Callable, TypeVar
+
+from .. import tiles as T
+from ..errors import HandError
+from ..models import Payment, PlayerTotal, Table
+from ..notation import ParsedHand, parse
+
+DEALER = "E"
+SEATS = T.SEATS
+Hands = dict[str, "ParsedHand | PlayerTotal"]
+R = TypeVar("R")
+
+
+
+def in_seat(seat: str, call: Callable[[], R]) -> R:
+    """Runs a per-hand call so its error names the seat it came from."""
+    try:
+        return call()
+    except HandError as exc:
+        raise HandError(f"players.{seat}: {exc}") from None
+
+
+def _one_tile(text: str, where: str) -> int:
+    try:
+        hand = parse(text)
+    except HandError as exc:
+        raise HandError(f"{where}: {exc}") from None
+    if len(hand.tiles) != 1 or hand.melds or hand.win is not None or hand.conditions:
+        raise HandError(f"{where}: '{text}' must be one tile, e.g. '5m' or 'E'")
+    return hand.tiles[0]
+
+
+def _wild_text(kinds: tuple[int, ...]) -> str:
+    return ",".join(T.name(k) for k in kinds)
+
+
+def _agreed(name: str, table_value: Any, hands: dict[str, ParsedHand], show: Callable[[Any], str]) -> Any:
+    """The one value of wild/flip for the table: the table's, or the hands' if they all agree."""
+    source, agreed = ("the table's", table_value) if table_value is not None else ("", None)
+    same = (lambda a, b: sorted(a) == sorted(b)) if name == "wild" else (lambda a, b: a == b)
+    for seat, hand in hands.items():
+        value = getattr(hand, name)
+        if value is None:
+            continue
+        if agreed is None:
+            source, agreed = f"players.{seat}'s", value
+        elif not same(value, agreed):
+            raise HandError(
+                f"players.{seat}: {name}:{show(value)} disagrees with {source} {name}:{show(agreed)}; "
+                f"every hand at a table shares the same {name}"
+            )
+    return agreed
+
+
+def seat_hands(table: Table) -> tuple[Hands, tuple[int, ...] | None, int | None]:
+    """Parses every hand and gives it its seat and the table's wild/flip.
+
+    Returns the hands by seat (PlayerTotal where only the count is known),
+    and the agreed wild and flip.
+    """
+    hands: Hands = {}
+    for seat in SEATS:
+        player = table.players[seat]
+        hands[seat] = in_seat(seat, lambda: parse(player)) if isinstance(player, str) else player
+    parsed = {s: h for s, h in hands.items() if isinstance(h, ParsedHand)}
+    table_wild = None
+    if table.wild is not None:
+        table_wild = tuple(_one_tile(t, f"wild[{i}]") for i, t in enumerate(table.wild))
+    table_flip = _one_tile(table.flip, "flip") if table.flip is not None else None
+    wild = _agreed("wild", table_wild, parsed, _wild_text)
+    flip = _agreed("flip", table_flip, parsed, T.name)
+    for seat, hand in parsed.items():
+        if hand.seat is not None and hand.seat != seat:
+            raise HandError(f"players.{seat}: the hand says seat:{hand.seat} but sits at {seat}")
+        hands[seat] = replace(hand, seat=seat, wild=wild, flip=flip)
+    return hands, wild, flip
+
+
+def is_win(hand: ParsedHand | PlayerTotal) -> bool:
+    return isinstance(hand, ParsedHand) and (hand.win is not None or hand.declare is not None)
+
+
+def check_events(table: Table, known: tuple[str, ...]) -> None:
+    seen: set[tuple[str, str]] = set()
+    for i, event in enumerate(table.events):
+        if event.type not in known:
+            raise HandError(
+                f"events[{i}]: event type '{event.type}' is not used in {table.rules}; known: {', '.join(known)}"
+            )
+        if (event.type, event.seat) in seen:
+            raise HandError(f"events[{i}]: {event.type} for {event.seat} is given twice")
+        seen.add((event.type, event.seat))
+
+
+def check_winner(table: Table, hands: Hands) -> None:
+    """Exactly the winner's hand is a win; a drawn hand has none."""
+    winner = table.winner
+    for seat, hand in hands.items():
+        if seat == winner or not is_win(hand):
+            continue
+        assert isinstance(hand, ParsedHand)
+        what = f"a winning tile +{T.name(hand.win)}" if hand.win is not None else f"declare:{hand.declare}"
+        if winner is None:
+            raise HandError(
+                f"players.{seat}: the hand has {what}, but winner is null (a drawn hand); "
+                f"set winner to {seat} or drop it"
+            )
+        raise HandError(f"players.{seat}: the hand has {what}, but the winner is {winner}; only the winner's hand wins")
+    if winner is not None and isinstance(hands[winner], ParsedHand) and not is_win(hands[winner]):
+        raise HandError(
+            f"players.{winner}: {winner} is the winner, but the hand has no winning tile (+tile) "
+            f"and no declare:"
+        )
+
+
+SELF_DRAWN = ("self", "kong-draw", "last-tile", "heaven")
+
+
+def check_discarder(table: Table, hands: Hands) -> None:
+    """A discarder only for a win on another player's tile."""
+    winner, discarder = table.winner, table.discarder
+    if discarder is not None and winner is None:
+        raise HandError("discarder: there is no winner (a drawn hand or a false win), so no discarder")
+    if discarder is not None and discarder == winner:
+        raise HandError(f"discarder: {discarder} is the winner; a winner does not discard its winning tile")
+    hand = hands[winner] if winner is not None else None
+    if not isinstance(hand, ParsedHand):
+        return
+    own = [f for f in SELF_DRAWN if f in hand.flags] + ([f"declare:{hand.declare}"] if hand.declare else [])
+    if own and discarder is not None:
+        raise HandError(
+            f"discarder: {winner}'s win is on its own turn ({', '.join(own)}), so there is no discarder; "
+            f"set discarder to null"
+        )
+    if not own and discarder is None:
+        raise HandError(
+            f"discarder: {winner} won on a discard (its hand has no 'self'), so name the discarder, "
+            f"or write 'self' in the hand for a self-drawn win"
+        )
+    if "earth" in hand.flags and discarder != DEALER:
+        raise HandError(f"discarder: 地胡 (earth) is won on the dealer's first discard, so the discarder is {DEALER}")
+
+
+def check_tile_counts(hands: Hands, copies: Callable[[int], int]) -> None:
+    """No tile beyond its copies over all four hands together."""
+    per_seat: dict[str, Counter[int]] = {}
+    for seat, hand in hands.items():
+        if isinstance(hand, ParsedHand):
+            kinds = list(hand.tiles) + [t for m in hand.melds for t in m.tiles]
+            kinds += [hand.win] if hand.win is not None else []
+            per_seat[seat] = Counter(kinds)
+    total = sum(per_seat.values(), Counter())
+    for kind in sorted(total):
+        limit = copies(kind)
+        if total[kind] > limit:
+            where = ", ".join(f"{s} {c[kind]}" for s, c in per_seat.items() if c[kind])
+            raise HandError(
+                f"players: {T.name(kind)} appears {total[kind]} times across the table ({where}); "
+                f"at most {limit} exist"
+                + ("" if limit == (1 if T.is_flower(kind) else 4) else " (revealed wildcard tiles are out of play)")
+            )
+
+
+def next_seat(seat: str) -> str:
+    return SEATS[(SEATS.index(seat) + 1) % len(SEATS)]
+
+
+def dealer_x2(a: str, b: str, amount: int, reason: str) -> tuple[int, str]:
+    """Every payment to or from the dealer is doubled (Lingxi Settlement 3)."""
+    return (amount * 2, f"{reason}; dealer x2") if DEALER in (a, b) else (amount, reason)
+
+
+def net_of(payments: list[Payment]) -> dict[str, int]:
+    net = {s: 0 for s in SEATS}
+    for p in payments:
+        net[p.from_] -= p.amount
+        net[p.to] += p.amount
+    return net
+
+

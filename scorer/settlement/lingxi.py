@@ -1,0 +1,162 @@
+"""Lingxi settlement (rules/lingxi.md, "Settlement" 1–8)."""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from .. import tiles as T
+from ..errors import HandError
+from ..models import HandScore, Payment, PlayerTotal, Settlement, Table
+from ..notation import ParsedHand, to_text
+from ..rulesets.lingxi import LINGXI, copies
+from .common import (
+    DEALER,
+    SEATS,
+    Hands,
+    check_discarder,
+    check_events,
+    check_tile_counts,
+    check_winner,
+    dealer_x2,
+    in_seat,
+    net_of,
+    next_seat,
+    seat_hands,
+)
+
+LINGXI_EVENTS = ("false-win", "foul", "liable")
+FALSE_WIN_PENALTY = 26
+
+
+def settle_lingxi(table: Table) -> Settlement:
+    try:
+        options = LINGXI.resolve_options(table.options)
+    except HandError as exc:
+        raise HandError(f"options: {exc}") from None
+    check_events(table, LINGXI_EVENTS)
+    hands, wild, flip = seat_hands(table)
+    if flip is not None:
+        raise HandError(
+            f"flip: Lingxi has no flipped indicator (flip:{T.name(flip)} given); "
+            f"give the two revealed wildcards as wild"
+        )
+    if wild is not None and len(wild) != 2:
+        raise HandError(f"wild: Lingxi reveals two wildcard tiles, e.g. [\"5m\", \"E\"]; got {len(wild)}")
+    events = _lingxi_events(table)
+    check_winner(table, hands)
+    check_discarder(table, hands)
+    check_tile_counts(hands, lambda kind: copies(kind, wild or ()))
+    scores: dict[str, HandScore | PlayerTotal] = {
+        seat: in_seat(seat, lambda: LINGXI.score(hand, options)) if isinstance(hand, ParsedHand) else hand
+        for seat, hand in hands.items()
+    }
+    winner = table.winner
+    liable = events.get("liable")
+    if liable is not None and isinstance(hands[winner], ParsedHand):
+        _check_liable(liable, winner, hands[winner], scores[winner])
+
+    def done(payments: list[Payment], next_dealer: str) -> Settlement:
+        return Settlement(
+            rules=table.rules, scores=scores, payments=payments, net=net_of(payments), next_dealer=next_dealer
+        )
+
+    if "false-win" in events:  # 5: the penalty and nothing else; the deal passes on
+        offender = table.events[events["false-win"]].seat
+        return done(_penalty(offender), next_seat(DEALER))
+    for seat, why in _zeroed(table, hands).items():  # 6, declared wins, 7
+        score = scores[seat]
+        scores[seat] = (
+            score.model_copy(update={"total": 0, "notes": [*score.notes, why]})
+            if isinstance(score, HandScore)
+            else PlayerTotal(total=0)
+        )
+    if winner is None:
+        return done([], DEALER)
+    tai = {seat: score.total for seat, score in scores.items()}
+    liable_seat = table.events[liable].seat if liable is not None else None
+    payments = _to_winner(winner, tai[winner], liable_seat) + _differences(winner, tai)
+    return done(payments, DEALER if winner == DEALER else next_seat(DEALER))  # 8
+
+
+def _lingxi_events(table: Table) -> dict[str, int]:
+    """Checks the events against the deal; returns the index of the false win and the liable one."""
+    winner = table.winner
+    found: dict[str, int] = {}
+    for i, event in enumerate(table.events):
+        if event.type in ("false-win", "liable") and event.type in found:
+            what = "only one false win can end a deal" if event.type == "false-win" else "only one player can be liable (包赔)"
+            raise HandError(f"events[{i}]: {what}")
+        if event.type == "false-win" and winner is not None:
+            raise HandError(f"events[{i}]: a false win ends the deal with no winner; set winner to null")
+        if event.type == "liable" and winner is None:
+            raise HandError(f"events[{i}]: liable (包赔) pays for the winner, but there is no winner")
+        if event.type == "liable" and event.seat == winner:
+            raise HandError(f"events[{i}]: liable {event.seat} is the winner; the liable player pays the winner")
+        if event.type == "foul" and event.seat == winner:
+            raise HandError(f"events[{i}]: {event.seat} fouled (诈胡) and counts 0, so {event.seat} cannot be the winner")
+        found.setdefault(event.type, i)
+    return found
+
+
+def _zeroed(table: Table, hands: Hands) -> dict[str, str]:
+    """Who counts 0 tai, and why: everyone in a drawn hand, all but a declared winner, a foul."""
+    winner = table.winner
+    if winner is None:
+        return {seat: "drawn hand (流局): everyone counts 0" for seat in SEATS}
+    zeroed: dict[str, str] = {}
+    hand = hands[winner]
+    if isinstance(hand, ParsedHand) and hand.declare:
+        zeroed = {s: f"{winner} declared {hand.declare}: every other player counts 0" for s in SEATS if s != winner}
+    for event in table.events:
+        if event.type == "foul":
+            zeroed[event.seat] = "foul (诈胡): counts 0 tai"
+    return zeroed
+
+
+def _penalty(offender: str) -> list[Payment]:
+    """5: a false win pays 26 to each other player, doubled to or from the dealer."""
+    payments = []
+    for other in SEATS:
+        if other != offender:
+            amount, reason = dealer_x2(offender, other, FALSE_WIN_PENALTY, "false win")
+            payments.append(Payment(from_=offender, to=other, amount=amount, reason=reason))
+    return payments
+
+
+def _to_winner(winner: str, tai: int, liable: str | None) -> list[Payment]:
+    """1, 3, 4: each other player pays the winner's tai (x2 with the dealer), or the liable one pays it all."""
+    payments = []
+    for seat in SEATS:
+        if seat == winner or not tai:
+            continue
+        amount, reason = dealer_x2(seat, winner, tai, "winner")
+        if liable is not None and liable != seat:
+            reason = reason.replace("winner", f"winner; liable for {seat}", 1)
+        payments.append(Payment(from_=liable or seat, to=winner, amount=amount, reason=reason))
+    return payments
+
+
+def _differences(winner: str, tai: dict[str, int]) -> list[Payment]:
+    """2, 3: each pair of non-winners settles the difference, x2 with the dealer."""
+    others = [s for s in SEATS if s != winner]
+    payments = []
+    for n, a in enumerate(others):
+        for b in others[n + 1 :]:
+            diff = tai[a] - tai[b]
+            if diff:
+                payer, payee = (b, a) if diff > 0 else (a, b)
+                amount, reason = dealer_x2(payer, payee, abs(diff), f"difference {abs(diff)}")
+                payments.append(Payment(from_=payer, to=payee, amount=amount, reason=reason))
+    return payments
+
+
+def _check_liable(index: int, winner: str, hand: ParsedHand, score: HandScore) -> None:
+    """Lingxi's 包赔 is only for 四风齐 on three wind pungs/kongs already on the table."""
+    wind_melds = [m for m in hand.melds if T.is_wind(m.tiles[0]) and len(set(m.tiles)) == 1]
+    if not any(item.key == "si_feng_qi" for item in score.items) or len(wind_melds) < 3:
+        raise HandError(
+            f"events[{index}]: liable (包赔) in Lingxi is for a 四风齐 win with three wind pungs/kongs "
+            f"exposed; {winner}'s hand {to_text(hand)} is not one"
+        )
+
+

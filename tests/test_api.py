@@ -1,0 +1,280 @@
+"""The HTTP API: four endpoints, one-string 422s for every bad input, never a 500."""
+
+from __future__ import annotations
+
+import copy
+import json
+import shutil
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any, Iterator
+
+import httpx
+import pytest
+from fastapi.testclient import TestClient
+
+import api.app as api_module
+from api.app import MAX_BODY, app
+from scorer import HandError, score_hand, settle_table
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLE: dict[str, Any] = json.loads((ROOT / "examples/tables/normal-win.json").read_text(encoding="utf-8"))  # API.md's
+EXAMPLE_NET = {"E": -120, "S": 224, "W": -52, "N": -52}
+EXAMPLE_PAYMENTS = [
+    {"from": "E", "to": "S", "amount": 112, "reason": "winner; dealer x2"},
+    {"from": "W", "to": "S", "amount": 56, "reason": "winner"},
+    {"from": "N", "to": "S", "amount": 56, "reason": "winner"},
+    {"from": "E", "to": "W", "amount": 4, "reason": "difference 2; dealer x2"},
+    {"from": "E", "to": "N", "amount": 4, "reason": "difference 2; dealer x2"},
+]
+HAND_56 = "555m 222p 777p 333s 888s 9m f1 f2 P P +9m wild:5m,E seat:S"
+
+
+@pytest.fixture
+def client() -> TestClient:
+    # The catch-all handler re-raises after answering (Starlette's design); look at the answer.
+    return TestClient(app, raise_server_exceptions=False)
+
+
+def library_message(call: Any) -> str:
+    with pytest.raises(HandError) as info:
+        call()
+    return str(info.value)
+
+
+# -- the four endpoints ------------------------------------------------------------
+
+
+def test_health(client: TestClient) -> None:
+    reply = client.get("/health")
+    assert reply.status_code == 200
+    assert reply.json() == {"status": "ok"}
+
+
+def test_rules(client: TestClient) -> None:
+    reply = client.get("/rules")
+    assert reply.status_code == 200
+    lingxi = next(r for r in reply.json() if r["name"] == "lingxi")
+    assert {"feng_ke", "cai_shen", "sha_zhu"} <= {i["key"] for i in lingxi["items"]}
+    assert {o["name"] for o in lingxi["options"]} == {"double_at", "sha_zhu_hu", "hua_hu"}
+
+
+def test_score_matches_the_library(client: TestClient) -> None:
+    reply = client.post("/score", json={"rules": "lingxi", "hand": HAND_56, "options": {}})
+    assert reply.status_code == 200
+    assert reply.json() == score_hand(HAND_56).model_dump(mode="json")
+    assert reply.json()["total"] == 56
+
+
+def test_score_rules_and_options_default(client: TestClient) -> None:
+    assert client.post("/score", json={"hand": HAND_56}).json()["total"] == 56
+    reply = client.post("/score", json={"hand": "123m 456m 789p 234s 678s 5p +5p wild:9s,N", "options": {"double_at": 14}})
+    assert reply.json()["total"] == 13
+
+
+def test_settle(client: TestClient) -> None:
+    reply = client.post("/settle", json=EXAMPLE)
+    assert reply.status_code == 200
+    body = reply.json()
+    assert body["payments"] == EXAMPLE_PAYMENTS
+    assert body["net"] == EXAMPLE_NET
+    assert body["next_dealer"] == "S"
+    assert body["scores"]["W"] == {"total": 4}
+    assert body["scores"]["S"]["total"] == 56
+    assert body == settle_table(EXAMPLE).model_dump(mode="json")
+
+
+def test_docs_show_the_core_models(client: TestClient) -> None:
+    schemas = client.get("/openapi.json").json()["components"]["schemas"]
+    assert {"Table", "Settlement", "Payment", "HandScore", "ScoreRequest", "RuleSetInfo"} <= set(schemas)
+    assert "from" in schemas["Payment"]["properties"]
+
+
+# -- 422 with the library's message -----------------------------------------------------
+
+
+def test_bad_hand_is_422_with_the_library_message(client: TestClient) -> None:
+    reply = client.post("/score", json={"hand": "123m x"})
+    assert reply.status_code == 422
+    assert reply.json() == {"detail": library_message(lambda: score_hand("123m x"))}
+
+
+def test_unknown_rules_is_422(client: TestClient) -> None:
+    reply = client.post("/score", json={"rules": "mars", "hand": HAND_56})
+    assert reply.status_code == 422
+    assert reply.json()["detail"].startswith("unknown rule set 'mars'; known: lingxi")
+    reply = client.post("/settle", json={**EXAMPLE, "rules": "mars"})
+    assert reply.status_code == 422
+    assert "unknown rule set 'mars'" in reply.json()["detail"]
+
+
+def test_unknown_option_is_422(client: TestClient) -> None:
+    reply = client.post("/score", json={"hand": HAND_56, "options": {"nope": 1}})
+    assert reply.status_code == 422
+    assert "unknown option 'nope'" in reply.json()["detail"]
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        {"winner": "N"},  # the + hand is S's
+        {"discarder": "S"},
+        {"players": {**EXAMPLE["players"], "E": "[CCC] 123p"}},
+        {"events": [{"type": "foul", "seat": "S"}]},
+        {"wild": ["5m"]},
+    ],
+)
+def test_bad_table_is_422_with_the_library_message(client: TestClient, change: dict[str, Any]) -> None:
+    data = {**copy.deepcopy(EXAMPLE), **change}
+    reply = client.post("/settle", json=data)
+    assert reply.status_code == 422
+    assert reply.json() == {"detail": library_message(lambda: settle_table(data))}
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        {"winner": "X"},
+        {"players": {"E": "1m"}},
+        {"players": {**EXAMPLE["players"], "W": {"total": -3}}},
+        {"events": [{"type": "foul"}]},
+        {"extra": True},
+    ],
+)
+def test_schema_errors_read_the_same_as_the_library(client: TestClient, change: dict[str, Any]) -> None:
+    data = {**copy.deepcopy(EXAMPLE), **change}
+    reply = client.post("/settle", json=data)
+    assert reply.status_code == 422
+    detail = reply.json()["detail"]
+    assert isinstance(detail, str)
+    assert detail == library_message(lambda: settle_table(data))
+
+
+def test_long_hand_is_refused(client: TestClient) -> None:
+    reply = client.post("/score", json={"hand": "1m" * 129})
+    assert reply.status_code == 422
+    assert reply.json() == {"detail": "hand: String should have at most 256 characters"}
+    data = copy.deepcopy(EXAMPLE)
+    data["players"]["E"] = "1m " * 100
+    reply = client.post("/settle", json=data)
+    assert reply.status_code == 422
+    assert "at most 256" in reply.json()["detail"]
+
+
+def test_huge_body_is_refused_by_content_length(client: TestClient) -> None:
+    body = json.dumps({"hand": HAND_56, "padding": "x" * MAX_BODY})
+    reply = client.post("/score", content=body, headers={"content-type": "application/json"})
+    assert reply.status_code == 413
+    assert "at most 65536 bytes" in reply.json()["detail"]
+
+
+def test_huge_body_is_refused_while_streaming(client: TestClient) -> None:
+    def chunks() -> Iterator[bytes]:
+        yield b'{"hand": "'
+        for _ in range(100):
+            yield b"1" * 1024
+        yield b'"}'
+
+    reply = client.post("/score", content=chunks(), headers={"content-type": "application/json"})
+    assert reply.status_code == 413
+    assert "at most 65536 bytes" in reply.json()["detail"]
+
+
+def test_body_just_under_the_limit_is_read(client: TestClient) -> None:
+    body = json.dumps({"hand": HAND_56, "rules": "lingxi"})
+    body = body[:-1] + " " * (MAX_BODY - len(body)) + "}"
+    assert len(body) == MAX_BODY
+    assert client.post("/score", content=body, headers={"content-type": "application/json"}).status_code == 200
+
+
+def test_malformed_json_is_422(client: TestClient) -> None:
+    reply = client.post("/settle", content=b'{"rules": ', headers={"content-type": "application/json"})
+    assert reply.status_code == 422
+    assert reply.json()["detail"].startswith("the request body is not valid JSON")
+
+
+@pytest.mark.parametrize(
+    "path, body",
+    [
+        ("/score", b""),
+        ("/score", b"null"),
+        ("/score", b"[]"),
+        ("/score", b'{"hand": 5}'),
+        ("/score", b'{"hand": "\\u0000"}'),
+        ("/score", b'{"hand": "+"}'),
+        ("/score", b'{"hand": "[[[[(((("}'),
+        ("/score", b'{"hand": "wild:,,,,"}'),
+        ("/score", b'{"hand": "123m", "options": {"double_at": -1}}'),
+        ("/settle", b"{}"),
+        ("/settle", b'"table"'),
+        ("/settle", b'{"players": {"E": {}, "S": [], "W": null, "N": 1.5}}'),
+        ("/settle", b'{"players": {"E": "", "S": " ", "W": "+", "N": "f9"}}'),
+        ("/settle", b'{"wild": [""], "players": {"E": "1m", "S": "1m", "W": "1m", "N": "1m"}}'),
+        ("/settle", b'{"flip": "1m", "players": {"E": "1m", "S": "1m", "W": "1m", "N": "1m"}}'),
+        ("/settle", b'{"events": "foul", "players": {}}'),
+        ("/settle", b"\xff\xfe"),
+    ],
+)
+def test_never_500(client: TestClient, path: str, body: bytes) -> None:
+    reply = client.post(path, content=body, headers={"content-type": "application/json"})
+    assert reply.status_code == 422, reply.text
+    assert isinstance(reply.json()["detail"], str)
+
+
+def test_unexpected_errors_are_still_422(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    def broken(*args: Any, **kwargs: Any) -> Any:
+        raise KeyError("surprise")
+
+    monkeypatch.setattr(api_module, "score_hand", broken)
+    reply = client.post("/score", json={"hand": HAND_56})
+    assert reply.status_code == 422
+    assert "could not process this input" in reply.json()["detail"]
+
+
+# -- a real server -----------------------------------------------------------------------
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def taihu_command() -> list[str]:
+    found = shutil.which("taihu", path=str(Path(sys.executable).parent))
+    return [found] if found else [sys.executable, "-m", "cli.main"]
+
+
+def test_taihu_serve_answers_over_http() -> None:
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    server = subprocess.Popen(
+        [*taihu_command(), "serve", "--host", "127.0.0.1", "--port", str(port)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        cwd=ROOT,
+    )
+    try:
+        deadline = time.monotonic() + 10
+        while True:
+            assert server.poll() is None, server.stderr.read().decode() if server.stderr else "server exited"
+            try:
+                if httpx.get(f"{base}/health", timeout=1).json() == {"status": "ok"}:
+                    break
+            except httpx.HTTPError:
+                pass
+            assert time.monotonic() < deadline, "taihu serve did not answer /health within 10 s"
+            time.sleep(0.1)
+        reply = httpx.post(f"{base}/settle", json=EXAMPLE, timeout=10)
+        assert reply.status_code == 200
+        assert reply.json()["net"] == EXAMPLE_NET
+    finally:
+        server.terminate()
+        try:
+            server.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            server.kill()
+            server.wait()
