@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 from itertools import combinations_with_replacement
-from typing import Iterator, NamedTuple
+from typing import Iterable, Iterator, NamedTuple
 
 from . import tiles as T
 
@@ -191,3 +191,59 @@ def to_counts(kinds: list[int] | tuple[int, ...]) -> list[int]:
     for k in kinds:
         counts[k] += 1
     return counts
+
+
+def win_places(
+    reading: tuple[Group, ...], win: int, win_is_wild: bool
+) -> Iterator[tuple[int, int]]:
+    """Where the winning tile can sit in a reading: (group index, kind it stands for).
+
+    Melds on the table (exposed, or concealed kongs) were there before the
+    win, so only concealed groups count. A natural winning tile sits where a
+    natural tile of its kind is; a winning wildcard may take any wildcard
+    slot, since wildcards are interchangeable. Wait bonuses (Luoshan) depend
+    on this place, so each one is a separate reading to score.
+    """
+    seen: set[tuple[int, int]] = set()
+    for index, group in enumerate(reading):
+        if group.exposed or group.concealed_kong:
+            continue
+        if win_is_wild:
+            places: Iterable[int] = group.slots
+        else:
+            natural = list(group.kinds)
+            for kind in group.slots:
+                if kind in natural:
+                    natural.remove(kind)
+            places = (win,) if win in natural else ()
+        for kind in places:
+            if (index, kind) not in seen:
+                seen.add((index, kind))
+                yield index, kind
+
+
+def seven_pairs_readings(
+    counts: list[int] | tuple[int, ...],
+    wild_tiles: tuple[int, ...],
+    options: JokerOptions,
+    pairs: int = 7,
+) -> Iterator[tuple[Group, ...]]:
+    """The seven-pairs readings of the concealed tiles, wildcards placed.
+
+    Four alike are two pairs. Each natural single takes one wildcard; spare
+    wildcards pair among themselves as the rule set's representative kinds.
+    """
+    counts = counts[: T.PLAYABLE]
+    if sum(counts) + len(wild_tiles) != 2 * pairs:
+        return
+    natural: list[Group] = []
+    for kind, count in enumerate(counts):
+        natural += [Group(PAIR, kind)] * (count // 2)
+        if count % 2:
+            natural.append(Group(PAIR, kind, (kind,)))
+    spare = len(wild_tiles) - sum(len(g.slots) for g in natural)
+    if spare < 0 or spare % 2:
+        return
+    for extra in combinations_with_replacement(options.pairs, spare // 2):
+        groups = tuple(natural) + tuple(Group(PAIR, k, (k, k)) for k in extra)
+        yield place_wildcards(groups, wild_tiles)

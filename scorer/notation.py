@@ -43,9 +43,22 @@ class Meld:
     def is_flower_set(self) -> bool:
         return all(T.is_flower(t) for t in self.tiles)
 
+    @property
+    def is_stand_in_pung(self) -> bool:
+        """Two alike and one other (`[CC2m]`): a pung completed by a wildcard.
+
+        Only a rule set that allows it (Luoshan 花碰) accepts one; the others
+        reject it through `reject_stand_in_pungs`.
+        """
+        return len(self.tiles) == 3 and len(set(self.tiles)) == 2
+
     def text(self) -> str:
         if self.is_flower_set:
             body = "".join(T.name(t) for t in self.tiles)
+        elif self.is_stand_in_pung:
+            pair = max(set(self.tiles), key=self.tiles.count)
+            odd = next(t for t in self.tiles if t != pair)
+            body = T.group_text([pair, pair]) + T.name(odd)
         else:
             body = T.group_text(self.tiles)
         return f"({body})" if self.concealed else f"[{body}]"
@@ -222,8 +235,8 @@ def _parse_meld(scanner: _Scanner) -> Meld:
     ordered = sorted(kinds)
     if len(kinds) == 4 and len(set(kinds)) == 1:
         return meld
-    if len(kinds) == 3 and len(set(kinds)) == 1:
-        return meld
+    if len(kinds) == 3 and len(set(kinds)) <= 2:
+        return meld  # a pung, or one completed by a wildcard (checked by the rule set)
     if (
         len(kinds) == 3
         and all(T.is_suited(k) for k in ordered)
@@ -232,10 +245,21 @@ def _parse_meld(scanner: _Scanner) -> Meld:
         and ordered[2] == ordered[0] + 2
     ):
         return meld
-    raise HandError(
+    raise not_a_meld(source, column)
+
+
+def not_a_meld(source: str, column: int) -> HandError:
+    return HandError(
         f"{source} at column {column} is not a meld: an exposed group is a chow "
         f"(three in sequence of one suit), a pung (three alike) or a kong (four alike)"
     )
+
+
+def reject_stand_in_pungs(hand: ParsedHand) -> None:
+    """The parser's own check for rule sets with no 花碰: `[CC2m]` is no meld."""
+    for meld in hand.melds:
+        if meld.is_stand_in_pung:
+            raise not_a_meld(meld.source or meld.text(), meld.column)
 
 
 def parse(text: str) -> ParsedHand:

@@ -5,8 +5,10 @@ from __future__ import annotations
 from ..errors import HandError
 from .base import RuleSet
 from .lingxi import LINGXI
+from .luoshan import LUOSHAN
+from .guannan import GUANNAN
 
-RULESETS: dict[str, RuleSet] = {r.name: r for r in (LINGXI,)}
+RULESETS: dict[str, RuleSet] = {r.name: r for r in (LINGXI, LUOSHAN, GUANNAN)}
 
 
 def get(name: str) -> RuleSet:

@@ -14,7 +14,7 @@ from typing import Any, Callable, Iterable, Mapping
 from ..engine import Group
 from ..errors import HandError
 from ..models import HandScore, ItemInfo, OptionInfo, RuleSetInfo, ScoreItem, Unit
-from ..notation import ParsedHand, to_text
+from ..notation import ParsedHand, reject_stand_in_pungs, to_text
 
 # Who an item is for.
 ALL = "base"  # every player, winner or not
@@ -90,6 +90,7 @@ class RuleSet:
     items: tuple[Item, ...] = ()
     exclusions: tuple[Exclusion, ...] = ()
     options: tuple[Option, ...] = ()
+    stand_in_pungs: bool = False  # 花碰 `[CC2m]` allowed (Luoshan); else it is no meld
 
     def prepare(self, parsed: ParsedHand, options: dict[str, int]) -> Prepared:
         raise NotImplementedError
@@ -150,6 +151,8 @@ class RuleSet:
         return [f for f in found if f[0].key not in removed] if removed else found
 
     def score(self, parsed: ParsedHand, options: Mapping[str, Any] | None = None) -> HandScore:
+        if not self.stand_in_pungs:
+            reject_stand_in_pungs(parsed)
         hand = self.prepare(parsed, self.resolve_options(options))
         arrangement: list[str] = []
         if hand.declared:
@@ -165,7 +168,7 @@ class RuleSet:
             for reading in self.readings(hand):
                 candidate = self._exclude(fixed + self._evaluate(varying, hand, reading))
                 outcome = self.finish(hand, candidate)
-                rank = (outcome.total, outcome.subtotal)
+                rank = (outcome.total, outcome.subtotal)  # most points, ties: higher subtotal
                 if best is None or rank > best[0]:
                     best = (rank, candidate, reading)
             if best is None:

@@ -1,0 +1,209 @@
+"""Guannan 灌南 — the hand types of ../shared/rules/guannan.md as data.
+
+The seed names the tiles and four hand types and gives no values, so every
+value is a house option; exactly one type applies to a reading (the best
+reading wins), and the notes say which values were used.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable, Iterable
+
+from .. import tiles as T
+from ..engine import CHOW, KONG, PAIR, PUNG, Group, JokerOptions, seven_pairs_readings, standard_readings, to_counts
+from ..errors import HandError
+from ..notation import ParsedHand
+from .base import NONE, WINNER, Exclusion, Finder, Found, Item, Option, Outcome, Prepared, Reading, RuleSet, once
+
+SETS = 4  # 4 sets + 1 pair, or seven pairs
+WIN_SIZE, HAND_SIZE = 14, 13
+CONDITIONS = {"seat", "self", "kong-draw", "rob-kong"}  # how the hand was won decides who pays
+WIN_CONDITIONS = ("self", "kong-draw", "rob-kong")
+CONFLICTS = (
+    ("rob-kong", "self", "robbing a kong is a win on another player's tile, not self-drawn"),
+    ("rob-kong", "kong-draw", "a hand wins either on a kong replacement or by robbing a kong"),
+)
+NO_WILDCARDS = JokerOptions(pairs=(), sets=())
+
+
+@dataclass
+class GuannanHand(Prepared):
+    naturals: list[int] = field(default_factory=list)  # count array, winning tile included
+    melds: tuple[Group, ...] = ()
+    winds: tuple[int, ...] = ()  # winds held in hand: such a hand cannot win
+
+
+def _copies(kind: int) -> int:
+    """112 tiles: suited ×4, one of each wind; no dragons, no flowers."""
+    return 1 if T.is_wind(kind) else 4
+
+
+def prepare(parsed: ParsedHand, options: dict[str, int]) -> GuannanHand:
+    for cond in parsed.conditions:
+        if cond not in CONDITIONS:
+            col = parsed.columns.get(cond, 0)
+            why = ": Guannan has no wildcards" if cond in ("wild", "flip") else ""
+            raise HandError(f"condition '{cond}' at column {col} is not used in Guannan{why}")
+
+    everything = list(parsed.tiles) + [t for m in parsed.melds for t in m.tiles]
+    if parsed.win is not None:
+        everything.append(parsed.win)
+    for kind in sorted(set(everything)):
+        if T.is_flower(kind) or kind in (T.RED, T.GREEN, T.WHITE):
+            what = "flower" if T.is_flower(kind) else "dragon"
+            raise HandError(
+                f"{what} {T.name(kind)} is not a Guannan tile: Guannan plays 112 tiles "
+                f"(m/p/s ×4 and one each of E S W N; no dragons, no flowers)"
+            )
+        seen = everything.count(kind)
+        if seen > _copies(kind):
+            if T.is_wind(kind):
+                raise HandError(f"{T.name(kind)} appears {seen} times; Guannan has one of each wind")
+            raise HandError(f"{T.name(kind)} appears {seen} times; at most 4 exist")
+
+    melds: list[Group] = []
+    for meld in parsed.melds:
+        kind = meld.tiles[0]
+        if meld.is_kong:
+            melds.append(Group(KONG, kind, exposed=not meld.concealed, concealed_kong=meld.concealed))
+        elif meld.is_chow:
+            melds.append(Group(CHOW, kind, exposed=True))
+        else:
+            melds.append(Group(PUNG, kind, exposed=True))
+    held = list(parsed.tiles) + ([parsed.win] if parsed.win is not None else [])
+
+    size = len(held) + 3 * len(melds)
+    winner = parsed.win is not None
+    if winner and size != WIN_SIZE:
+        raise HandError(f"hand has {size} tiles, a winning Guannan hand needs 14 (13 + winning tile; a kong counts 3)")
+    if not winner and size != HAND_SIZE:
+        raise HandError(f"hand has {size} tiles, a non-winning Guannan hand holds 13 (a kong counts 3)")
+
+    flags = parsed.flags
+    if not winner:
+        for cond in WIN_CONDITIONS:
+            if cond in flags:
+                raise HandError(f"condition '{cond}' needs a winning tile (+tile)")
+    for a, b, why in CONFLICTS:
+        if a in flags and b in flags:
+            raise HandError(f"conditions '{a}' and '{b}' contradict each other: {why}")
+    if "kong-draw" in flags and not any(g.shape == KONG for g in melds):
+        raise HandError("condition 'kong-draw' needs a kong in the hand ([5555p] or (5555p))")
+
+    values = ", ".join(f"{o.name} {options[o.name]}" for o in OPTIONS)
+    return GuannanHand(
+        parsed=parsed,
+        winner=winner,
+        declared=False,
+        options=options,
+        notes=[f"house values used: {values}"] if winner else [],
+        naturals=to_counts(held),
+        melds=tuple(melds),
+        winds=tuple(k for k in held if T.is_wind(k)),
+    )
+
+
+def readings(hand: GuannanHand) -> Iterable[Reading]:
+    sets = SETS - len(hand.melds)
+    for groups in standard_readings(hand.naturals, (), sets, NO_WILDCARDS):
+        yield hand.melds + groups
+    if not hand.melds:
+        yield from seven_pairs_readings(hand.naturals, (), NO_WILDCARDS)
+
+
+# -- hand types ------------------------------------------------------------------
+
+
+def _is_seven_pairs(reading: Reading) -> bool:
+    return sum(g.shape == PAIR for g in reading) == 7
+
+
+def _house(key: str, applies: Callable[[Reading], bool]) -> Finder:
+    """A finder giving the house value of `key` when `applies(reading)`."""
+
+    def find(hand: GuannanHand, reading: Reading | None) -> list[tuple[int, str]]:
+        return once(hand.options[key], f"house value {hand.options[key]}") if applies(reading or ()) else NONE
+
+    return find
+
+
+def _no_chow(reading: Reading) -> bool:
+    return not _is_seven_pairs(reading) and all(g.shape != CHOW for g in reading)
+
+
+def _straight(reading: Reading) -> bool:
+    """一条龙: 123 456 789 of one suit among the sets (exposed chows too)."""
+    starts = {g.kind for g in reading if g.shape == CHOW}
+    return any({s, s + 3, s + 6} <= starts for s in (0, 9, 18))
+
+
+def _standard(reading: Reading) -> bool:
+    return not _is_seven_pairs(reading)
+
+
+OPTIONS = (
+    Option("ping_pai", 1, (2,), "平牌 value (any other 4 sets + pair)"),
+    Option("qi_dui", 2, (4,), "七对 value (seven pairs; four alike are two pairs)"),
+    Option("peng_peng_he", 2, (4,), "碰碰和 value (pungs/kongs + a pair)"),
+    Option("yi_tiao_long", 2, (4,), "一条龙 value (123 456 789 of one suit)"),
+)
+
+
+DEFAULTS = {o.name: o.default for o in OPTIONS}
+
+
+def _hand_type(key: str, name: str, name_en: str, applies: Callable[[Reading], bool]) -> Item:
+    value = f"house option {key} (default {DEFAULTS[key]})"
+    return Item(key, name, name_en, value, WINNER, _house(key, applies), per_reading=True)
+
+
+ITEMS = (
+    _hand_type("qi_dui", "七对", "Seven pairs", _is_seven_pairs),
+    _hand_type("peng_peng_he", "碰碰和", "All pungs", _no_chow),
+    _hand_type("yi_tiao_long", "一条龙", "Pure straight", _straight),
+    _hand_type("ping_pai", "平牌", "Plain hand", _standard),
+)
+
+# Exactly one type applies: 平牌 is "any other" 4 sets + pair.
+EXCLUSIONS = (
+    Exclusion("peng_peng_he", ("ping_pai",)),
+    Exclusion("yi_tiao_long", ("ping_pai",)),
+)
+
+
+class Guannan(RuleSet):
+    name = "guannan"
+    chinese = "灌南"
+    unit = "points"
+    items = ITEMS
+    exclusions = EXCLUSIONS
+    options = OPTIONS
+
+    def prepare(self, parsed: ParsedHand, options: dict[str, int]) -> GuannanHand:
+        return prepare(parsed, options)
+
+    def readings(self, hand: GuannanHand) -> Iterable[Reading]:
+        return readings(hand)
+
+    def finish(self, hand: GuannanHand, found: Found) -> Outcome:
+        total = sum(v for _, v, _ in found)
+        return Outcome(total, False, total)
+
+    def no_shape_message(self, hand: GuannanHand) -> str:
+        if hand.winds:
+            held = " ".join(T.name(k) for k in hand.winds)
+            return (
+                f"no winning shape: this hand holds {held}, and a wind can never pair or pung "
+                f"in Guannan (one of each), so it cannot win"
+            )
+        return "no winning shape: the tiles form neither 4 sets + a pair nor seven pairs"
+
+    def arrangement(self, hand: GuannanHand, reading: Reading) -> list[str]:
+        rest = reading[len(hand.melds) :]
+        sets = sorted((g for g in rest if g.shape != PAIR), key=lambda g: (g.kind, g.shape))
+        pairs = [g for g in rest if g.shape == PAIR]
+        return [g.text() for g in (*hand.melds, *sets, *pairs)]
+
+
+GUANNAN = Guannan()

@@ -1,0 +1,483 @@
+"""Luoshan 螺山 "打来干、自摸干" — the hu table of ../shared/rules/luoshan.md as data.
+
+Read top to bottom like the rules page: the hand as Luoshan sees it
+(`LuoshanHand`, built and validated by `prepare`), the readings (each with
+the place of the winning tile, since the wait bonuses depend on it), the
+hu items, the tai items, the special hands, and `finish`: the formula, the
+fixed totals and the minimums for a legal win.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Iterable
+
+from .. import tiles as T
+from ..engine import CHOW, KONG, PAIR, PUNG, Group, JokerOptions, standard_readings, to_counts, win_places
+from ..errors import HandError
+from ..notation import Meld, ParsedHand
+from .base import NONE, WINNER, Exclusion, Found, Item, Outcome, Prepared, Reading, RuleSet, once
+
+SETS = 4  # 4 sets + 1 pair
+WIN_SIZE, HAND_SIZE = 14, 13
+CONDITIONS = {"seat", "wild", "flip", "self", "kong-draw", "rob-kong"}
+WIN_CONDITIONS = ("self", "kong-draw", "rob-kong")
+SELF_DRAWN = WIN_CONDITIONS  # 抢杠当自摸; a kong replacement is a draw
+CONFLICTS = (
+    ("rob-kong", "self", "robbing a kong is a win on another player's tile (it only scores as self-drawn)"),
+    ("rob-kong", "kong-draw", "a hand wins either on a kong replacement or by robbing a kong"),
+)
+DRAGONS = (T.RED, T.GREEN, T.WHITE)  # 大料: 白 is an ordinary dragon here
+MINIMUM = {True: 100, False: 200}  # self-drawn / on a discard
+DI_HE = 10
+
+# hu of a pung or kong: (2–8, 1/9/winds/dragons)
+MELD_HU = {
+    "peng": (2, 4),
+    "an_ke": (4, 8),
+    "ming_gang": (8, 16),
+    "an_gang": (16, 32),
+    "zi_mo_liu": (6, 10),
+}
+DIAO_TOU = {True: (4, 6), False: (2, 4)}  # self-drawn? -> (2–8, others)
+BIAN_QIAN = {True: 4, False: 2}
+
+
+def wildcard_after(indicator: int) -> int:
+    """The kind a flipped indicator makes wild: the next tile, wrapping within its family."""
+    if T.is_suited(indicator):
+        return indicator - indicator % 9 + (indicator % 9 + 1) % 9
+    if T.is_wind(indicator):
+        return T.EAST + (indicator - T.EAST + 1) % 4
+    return T.RED + (indicator - T.RED + 1) % 3
+
+
+@dataclass
+class LuoshanHand(Prepared):
+    seat_wind: int = T.EAST
+    wild_kind: int | None = None
+    wild_tiles: tuple[int, ...] = ()  # held wildcards, the winning tile included
+    naturals: list[int] = field(default_factory=list)  # count array, winning tile included
+    melds: tuple[Group, ...] = ()  # exposed melds (花碰 included) and concealed kongs
+    win: int = -1
+    self_drawn: bool = False
+
+    def has(self, flag: str) -> bool:
+        return flag in self.parsed.flags
+
+
+class WinReading(tuple):
+    """A reading (its groups) plus where the winning tile sits in it.
+
+    `win_at` is the group's index, `win_as` the kind the winning tile stands
+    for there (itself, unless it is a wildcard).
+    """
+
+    win_at: int
+    win_as: int
+
+    def __new__(cls, groups: Reading, win_at: int, win_as: int) -> "WinReading":
+        reading = super().__new__(cls, groups)
+        reading.win_at, reading.win_as = win_at, win_as
+        return reading
+
+
+# -- validation -------------------------------------------------------------
+
+
+def _wild_kind(parsed: ParsedHand, notes: list[str]) -> int | None:
+    if parsed.wild is not None and parsed.flip is not None:
+        raise HandError(
+            f"give either flip: (column {parsed.columns['flip']}) or wild: (column {parsed.columns['wild']}), "
+            f"not both: Luoshan has one wildcard kind"
+        )
+    if parsed.flip is not None:
+        if T.is_flower(parsed.flip):
+            raise HandError(f"flip:{T.name(parsed.flip)} is a flower; Luoshan plays 136 tiles, no flowers")
+        kind = wildcard_after(parsed.flip)
+        notes.append(f"flipped {T.name(parsed.flip)}: the wildcard is {T.name(kind)}")
+        return kind
+    if parsed.wild is not None:
+        if len(parsed.wild) != 1:
+            raise HandError(
+                f"Luoshan has one wildcard kind, e.g. wild:2m or flip:1m; got {len(parsed.wild)} "
+                f"at column {parsed.columns.get('wild', 0)}"
+            )
+        if T.is_flower(parsed.wild[0]):
+            raise HandError(f"wild:{T.name(parsed.wild[0])} is a flower; Luoshan plays 136 tiles, no flowers")
+        return parsed.wild[0]
+    notes.append("no wild: or flip: given — scored with no wildcards")
+    return None
+
+
+def _meld_group(meld: Meld, wild_kind: int | None, seat: str) -> Group:
+    """A meld as a group; a wildcard may sit only in a 花碰 (`[CC2m]`)."""
+    source = meld.source or meld.text()
+    wild = [t for t in meld.tiles if t == wild_kind]
+    natural = [t for t in meld.tiles if t != wild_kind]
+    if wild or meld.is_stand_in_pung:
+        honored = (*DRAGONS, T.SEAT_WIND[seat])
+        if (
+            not meld.concealed
+            and len(meld.tiles) == 3
+            and len(wild) == 1
+            and len(set(natural)) == 1
+            and natural[0] in honored
+        ):
+            kind = natural[0]
+            return Group(PUNG, kind, (kind,), exposed=True, wilds=((wild[0], kind),))
+        rule = (
+            f"only 花碰 — an exposed pung of a dragon or one's seat wind ({seat}) completed by "
+            f"one wildcard — may hold a wildcard"
+        )
+        if wild:
+            where = "concealed kong" if meld.concealed else "exposed meld"
+            raise HandError(f"wildcard {T.name(wild[0])} used in {where} {source}: {rule}")
+        odd = min(set(meld.tiles), key=meld.tiles.count)
+        held = f"the wildcard is {T.name(wild_kind)}" if wild_kind is not None else "no wildcard is given"
+        raise HandError(
+            f"{source} at column {meld.column} is not a meld: {T.name(odd)} is not a wildcard ({held}); {rule}"
+        )
+    kind = meld.tiles[0]
+    if meld.is_kong:
+        return Group(KONG, kind, exposed=not meld.concealed, concealed_kong=meld.concealed)
+    if meld.is_chow:
+        return Group(CHOW, kind, exposed=True)
+    return Group(PUNG, kind, exposed=True)
+
+
+def prepare(parsed: ParsedHand, options: dict[str, int]) -> LuoshanHand:
+    for cond in parsed.conditions:
+        if cond not in CONDITIONS:
+            col = parsed.columns.get(cond, 0)
+            raise HandError(f"condition '{cond}' at column {col} is not used in Luoshan")
+    notes: list[str] = []
+    wild_kind = _wild_kind(parsed, notes)
+
+    everything = list(parsed.tiles) + [t for m in parsed.melds for t in m.tiles]
+    if parsed.win is not None:
+        everything.append(parsed.win)
+    for kind in sorted(set(everything)):
+        if T.is_flower(kind):
+            raise HandError(f"flower {T.name(kind)} is not a Luoshan tile: Luoshan plays 136 tiles, no flowers")
+        # the flipped indicator stays in play: four of every kind can be held
+        if everything.count(kind) > 4:
+            raise HandError(f"{T.name(kind)} appears {everything.count(kind)} times; at most 4 exist")
+
+    seat = parsed.seat or "E"
+    melds = tuple(_meld_group(m, wild_kind, seat) for m in parsed.melds)
+    held = list(parsed.tiles) + ([parsed.win] if parsed.win is not None else [])
+    wild_tiles = tuple(t for t in held if t == wild_kind)
+    naturals = [t for t in held if t != wild_kind]
+
+    size = len(held) + 3 * len(melds)
+    winner = parsed.win is not None
+    if winner and size != WIN_SIZE:
+        raise HandError(
+            f"hand has {size} tiles, a winning Luoshan hand needs 14 (13 + winning tile; a kong counts 3)"
+        )
+    if not winner and size != HAND_SIZE:
+        raise HandError(f"hand has {size} tiles, a non-winning Luoshan hand holds 13 (a kong counts 3)")
+
+    flags = parsed.flags
+    if not winner:
+        for cond in WIN_CONDITIONS:
+            if cond in flags:
+                raise HandError(f"condition '{cond}' needs a winning tile (+tile)")
+        notes.append("Luoshan non-winners score 0")
+    for a, b, why in CONFLICTS:
+        if a in flags and b in flags:
+            raise HandError(f"conditions '{a}' and '{b}' contradict each other: {why}")
+    if "kong-draw" in flags and not any(g.shape == KONG for g in melds):
+        raise HandError("condition 'kong-draw' needs a kong in the hand ([5555p] or (5555p))")
+
+    return LuoshanHand(
+        parsed=parsed,
+        winner=winner,
+        declared=False,
+        options=options,
+        notes=notes,
+        seat_wind=T.SEAT_WIND[seat],
+        wild_kind=wild_kind,
+        wild_tiles=wild_tiles,
+        naturals=to_counts(naturals),
+        melds=melds,
+        win=parsed.win if parsed.win is not None else -1,
+        self_drawn=any(f in flags for f in SELF_DRAWN),
+    )
+
+
+# -- the readings ------------------------------------------------------------
+
+
+def _joker_options(hand: LuoshanHand) -> JokerOptions:
+    """Representatives for all-wildcard groups: only these can change the hu.
+
+    A dragon (as good as the seat wind: hu, 台, 对子), and per suit in the
+    hand its 1 (a terminal pung/pair beats 2–8, keeps 清/凑) and a 234 chow
+    (平和, or a closed/two-sided place for a winning wildcard).
+    """
+    suits = {T.suit_of(k) for k in range(27) if hand.naturals[k]}
+    suits |= {T.suit_of(g.kind) for g in hand.melds if T.is_suited(g.kind)}
+    ones = [s * 9 for s in sorted(suits or {0})]
+    return JokerOptions(
+        pairs=(T.RED, *ones),
+        sets=((PUNG, T.RED), *((PUNG, k) for k in ones), *((CHOW, k + 1) for k in ones)),
+    )
+
+
+def readings(hand: LuoshanHand) -> Iterable[WinReading]:
+    win_is_wild = hand.win == hand.wild_kind
+    sets = SETS - len(hand.melds)
+    for groups in standard_readings(hand.naturals, hand.wild_tiles, sets, _joker_options(hand)):
+        full = hand.melds + groups
+        for at, stands_for in win_places(full, hand.win, win_is_wild):
+            yield WinReading(full, at, stands_for)
+
+
+def win_role(reading: WinReading) -> str:
+    """What the winning tile did: pung, pair, edge, closed or two-sided."""
+    group = reading[reading.win_at]
+    if group.shape == PAIR:
+        return "pair"
+    if group.shape == PUNG:
+        return "pung"
+    place, start = reading.win_as - group.kind, T.rank(group.kind)
+    if place == 1:
+        return "closed"
+    if (place == 2 and start == 1) or (place == 0 and start == 7):
+        return "edge"
+    return "two-sided"
+
+
+# -- hu items ------------------------------------------------------------------
+
+
+def _hu(key: str, kind: int) -> int:
+    return MELD_HU[key][T.is_terminal_or_honor(kind)]
+
+
+def peng(hand: LuoshanHand, reading: WinReading) -> list[tuple[int, str]]:
+    """Exposed pungs, and the pung a discard completed (Decision: it counts as exposed)."""
+    out = []
+    for i, g in enumerate(reading):
+        if g.shape != PUNG:
+            continue
+        if g.exposed:
+            out.append((_hu("peng", g.kind), g.text() + (" 花碰" if g.wilds else "")))
+        elif i == reading.win_at and not hand.self_drawn:
+            out.append((_hu("peng", g.kind), f"{g.text()} completed by the discarded {T.name(hand.win)}"))
+    return out
+
+
+def an_ke(hand: LuoshanHand, reading: WinReading) -> list[tuple[int, str]]:
+    """Concealed pungs the winning tile did not complete (that one is peng or zi_mo_liu)."""
+    return [
+        (_hu("an_ke", g.kind), g.text())
+        for i, g in enumerate(reading)
+        if g.shape == PUNG and not g.exposed and i != reading.win_at
+    ]
+
+
+def _kongs(concealed: bool, key: str):
+    def find(hand: LuoshanHand, reading: WinReading) -> list[tuple[int, str]]:
+        return [
+            (_hu(key, g.kind), g.text())
+            for g in reading
+            if g.shape == KONG and g.concealed_kong == concealed
+        ]
+
+    return find
+
+
+def _is_honored(hand: LuoshanHand, kind: int) -> bool:
+    """A dragon or one's seat wind: 对子 hu, 台."""
+    return kind in DRAGONS or kind == hand.seat_wind
+
+
+def dui_zi(hand: LuoshanHand, reading: WinReading) -> list[tuple[int, str]]:
+    return [(2, g.text()) for g in reading if g.shape == PAIR and _is_honored(hand, g.kind)]
+
+
+def zi_mo_liu(hand: LuoshanHand, reading: WinReading) -> list[tuple[int, str]]:
+    group = reading[reading.win_at]
+    if not hand.self_drawn or win_role(reading) != "pung":
+        return NONE
+    return once(_hu("zi_mo_liu", group.kind), f"{group.text()} completed by the self-drawn {T.name(hand.win)}")
+
+
+def diao_tou(hand: LuoshanHand, reading: WinReading) -> list[tuple[int, str]]:
+    group = reading[reading.win_at]
+    if win_role(reading) != "pair":
+        return NONE
+    value = DIAO_TOU[hand.self_drawn][T.is_terminal_or_honor(group.kind)]
+    return once(value, f"{T.name(hand.win)} completes the pair {group.text()}")
+
+
+def bian_qian(hand: LuoshanHand, reading: WinReading) -> list[tuple[int, str]]:
+    role = win_role(reading)
+    if role not in ("edge", "closed"):
+        return NONE
+    group = reading[reading.win_at]
+    return once(BIAN_QIAN[hand.self_drawn], f"{role} wait: {T.name(reading.win_as)} in {group.text()}")
+
+
+def di_he(hand: LuoshanHand, reading: WinReading | None) -> list[tuple[int, str]]:
+    return once(DI_HE)
+
+
+# -- tai items (value in tai, said in detail) ------------------------------------
+
+
+def jian_feng_ke(hand: LuoshanHand, reading: WinReading) -> list[tuple[int, str]]:
+    return [
+        (1, f"tai: {'kong' if g.shape == KONG else 'pung'} of {T.name(g.kind)}")
+        for g in reading
+        if g.is_triplet and _is_honored(hand, g.kind)
+    ]
+
+
+def _no_chow(reading: WinReading) -> bool:
+    return all(g.shape != CHOW for g in reading)
+
+
+def _suits_and_honors(reading: WinReading) -> tuple[set[int], bool]:
+    """After the wildcards are assigned: what each group stood for."""
+    kinds = [k for g in reading for k in g.kinds]
+    return {T.suit_of(k) for k in kinds if T.is_suited(k)}, any(T.is_honor(k) for k in kinds)
+
+
+def _one_suit(reading: WinReading) -> str:
+    """The suit letter if the hand is one suit with no honors, else ''."""
+    suits, honors = _suits_and_honors(reading)
+    return T.SUITS[min(suits)] if len(suits) == 1 and not honors else ""
+
+
+def dui_dui_hu(hand: LuoshanHand, reading: WinReading) -> list[tuple[int, str]]:
+    return once(1, "tai: no chows") if _no_chow(reading) else NONE
+
+
+def cou_yi_tai(hand: LuoshanHand, reading: WinReading) -> list[tuple[int, str]]:
+    suits, honors = _suits_and_honors(reading)
+    return once(1, f"tai: {T.SUITS[min(suits)]} + honors") if len(suits) == 1 and honors else NONE
+
+
+def gang_kai(hand: LuoshanHand, reading: WinReading | None) -> list[tuple[int, str]]:
+    return once(1, "tai: won on a kong replacement") if hand.has("kong-draw") else NONE
+
+
+def qing_san_tai(hand: LuoshanHand, reading: WinReading) -> list[tuple[int, str]]:
+    suit = _one_suit(reading)
+    return once(3, f"tai: all {suit}") if suit else NONE
+
+
+def qing_si_tai(hand: LuoshanHand, reading: WinReading) -> list[tuple[int, str]]:
+    suit = _one_suit(reading)
+    return once(4, f"tai: all {suit}, no chows") if suit and _no_chow(reading) else NONE
+
+
+# -- special hands (fixed totals) ----------------------------------------------------
+
+
+def _ping_he(reading: WinReading) -> str:
+    """平和: four chows + pair and a two-sided wait; the detail, or ''."""
+    if sum(g.shape == CHOW for g in reading) != SETS or win_role(reading) != "two-sided":
+        return ""
+    return f"four chows, two-sided wait: {T.name(reading.win_as)} in {reading[reading.win_at].text()}"
+
+
+def ping_he(hand: LuoshanHand, reading: WinReading) -> list[tuple[int, str]]:
+    detail = _ping_he(reading)
+    return once(30, detail) if detail else NONE
+
+
+def qing_san_tai_ping_he(hand: LuoshanHand, reading: WinReading) -> list[tuple[int, str]]:
+    detail = _ping_he(reading)
+    suit = _one_suit(reading)
+    return once(240, f"{detail}; all {suit}") if detail and suit else NONE
+
+
+ITEMS = (
+    # Base hu (基本和数)
+    Item("peng", "碰", "Exposed pung", "2 / 4 (1, 9, honors)", WINNER, peng, per_reading=True),
+    Item("an_ke", "暗刻", "Concealed pung", "4 / 8", WINNER, an_ke, per_reading=True),
+    Item("ming_gang", "明杠", "Open kong", "8 / 16", WINNER, _kongs(False, "ming_gang"), per_reading=True),
+    Item("an_gang", "暗杠", "Concealed kong", "16 / 32", WINNER, _kongs(True, "an_gang"), per_reading=True),
+    Item("dui_zi", "对子", "Pair of a dragon or seat wind", "2", WINNER, dui_zi, per_reading=True),
+    Item("zi_mo_liu", "自摸六/十", "Self-drawn tile completes a pung", "6 / 10", WINNER, zi_mo_liu, per_reading=True),
+    Item("diao_tou", "吊头", "Pair wait", "self-drawn +4 / +6; discard +2 / +4", WINNER, diao_tou, per_reading=True),
+    Item("bian_qian", "边张/嵌张", "Edge or closed wait", "self-drawn +4; discard +2", WINNER, bian_qian, per_reading=True),
+    Item("di_he", "底和", "Base for winning", "+10", WINNER, di_he),
+    # Tai (台): each doubles the hu
+    Item("jian_feng_ke", "大料/座风刻", "Pung/kong of a dragon or seat wind", "1 tai each", WINNER, jian_feng_ke, per_reading=True),
+    Item("dui_dui_hu", "对对胡", "No chows", "1 tai", WINNER, dui_dui_hu, per_reading=True),
+    Item("cou_yi_tai", "凑一台", "One suit plus honors", "1 tai", WINNER, cou_yi_tai, per_reading=True),
+    Item("gang_kai", "杠开", "Won on a kong replacement", "1 tai", WINNER, gang_kai),
+    Item("qing_san_tai", "清三台", "One suit only", "3 tai", WINNER, qing_san_tai, per_reading=True),
+    Item("qing_si_tai", "清四台", "One suit only, no chows", "4 tai", WINNER, qing_si_tai, per_reading=True),
+    # Special hands: a fixed total instead of the formula
+    Item("ping_he", "平和", "Four chows, two-sided wait", "30 total", WINNER, ping_he, per_reading=True),
+    Item(
+        "qing_san_tai_ping_he", "清三台平和", "平和 in one suit", "240 total", WINNER,
+        qing_san_tai_ping_he, per_reading=True,
+    ),
+)
+TAI = frozenset({"jian_feng_ke", "dui_dui_hu", "cou_yi_tai", "gang_kai", "qing_san_tai", "qing_si_tai"})
+SPECIAL = ("qing_san_tai_ping_he", "ping_he")  # the first found gives the total
+
+EXCLUSIONS = (
+    Exclusion("qing_si_tai", ("qing_san_tai", "dui_dui_hu")),
+    Exclusion("ping_he", ("di_he", "dui_zi", "cou_yi_tai")),
+    Exclusion("qing_san_tai_ping_he", ("ping_he", "di_he", "dui_zi", "qing_san_tai")),
+)
+
+
+def roundup_to_10(hu: int) -> int:
+    return -(-hu // 10) * 10
+
+
+class Luoshan(RuleSet):
+    name = "luoshan"
+    chinese = "螺山"
+    unit = "hu"
+    items = ITEMS
+    exclusions = EXCLUSIONS
+    options = ()
+    stand_in_pungs = True  # 花碰
+
+    def prepare(self, parsed: ParsedHand, options: dict[str, int]) -> LuoshanHand:
+        return prepare(parsed, options)
+
+    def readings(self, hand: LuoshanHand) -> Iterable[WinReading]:
+        return readings(hand)
+
+    def finish(self, hand: LuoshanHand, found: Found) -> Outcome:
+        if not hand.winner:
+            return Outcome(0, False, 0)
+        values = {item.key: value for item, value, _ in found}
+        for key in SPECIAL:
+            if key in values:  # named special hands: legal at any total (Decision)
+                return Outcome(values[key], False, values[key])
+        hu = sum(v for item, v, _ in found if item.key not in TAI)
+        tai = sum(v for item, v, _ in found if item.key in TAI)
+        total = roundup_to_10(hu * 2**tai)
+        minimum = MINIMUM[hand.self_drawn]
+        if total >= minimum:
+            return Outcome(hu, tai > 0, total)
+        how = "a win on a discard"
+        if hand.self_drawn:
+            how = "a self-drawn win (rob-kong and kong-draw count as self-drawn)"
+        note = f"not a legal win: {how} needs at least {minimum} hu; this hand makes {total}"
+        return Outcome(hu, tai > 0, total, legal=False, notes=[note])
+
+    def no_shape_message(self, hand: LuoshanHand) -> str:
+        return "no winning shape: the tiles do not form 4 sets + a pair (Luoshan has no seven pairs)"
+
+    def arrangement(self, hand: LuoshanHand, reading: Reading) -> list[str]:
+        rest = reading[len(hand.melds) :]
+        sets = sorted((g for g in rest if g.shape != PAIR), key=lambda g: (g.kind, g.shape))
+        pair = [g for g in rest if g.shape == PAIR]
+        return [g.text() for g in (*hand.melds, *sets, *pair)]
+
+
+LUOSHAN = Luoshan()
