@@ -2,7 +2,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: demo test install install-test clean
+.PHONY: demo test bench install install-test clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -19,6 +19,10 @@ demo: install
 
 test: install-test
 	$(BIN)/python -m pytest
+
+bench: $(BIN)/python
+	$(BIN)/pip install --quiet -e ".[bench]"
+	$(BIN)/python bench/bench.py
 
 clean:
 	rm -rf $(VENV) *.egg-info

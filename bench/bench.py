@@ -1,0 +1,145 @@
+"""Speed of the scoring core, side by side with `mahjong` (riichi) 2.1.0.
+
+Run with `make bench`. Not a test: figures depend on the machine. Every
+hand is scored once by each library, after a warm-up on other hands.
+"""
+
+from __future__ import annotations
+
+import argparse
+import platform
+import random
+import statistics
+import time
+from typing import Callable
+
+from scorer import score_hand
+from scorer import tiles as T
+
+# our kinds 31 C, 32 F, 33 P are haku/hatsu/chun = 33, 32, 31 in mahjong's 34-order
+TO_MAHJONG_34 = list(range(31)) + [33, 32, 31]
+
+
+def random_closed_hand(rng: random.Random) -> list[int]:
+    """Four sets (no kongs) and a pair, within four copies of each kind."""
+    while True:
+        tiles: list[int] = []
+        for _ in range(4):
+            if rng.random() < 0.5:
+                start = rng.randrange(3) * 9 + rng.randrange(7)
+                tiles += [start, start + 1, start + 2]
+            else:
+                tiles += [rng.randrange(34)] * 3
+        tiles += [rng.randrange(34)] * 2
+        if all(tiles.count(k) <= 4 for k in set(tiles)):
+            return sorted(tiles)
+
+
+def distinct_hands(rng: random.Random, count: int, seen: set[tuple[int, ...]]) -> list[tuple[list[int], int]]:
+    """(tiles, winning tile) pairs, none repeated and none in `seen`."""
+    out = []
+    while len(out) < count:
+        tiles = random_closed_hand(rng)
+        win = rng.choice(tiles)
+        key = (*tiles, win)
+        if key not in seen:
+            seen.add(key)
+            out.append((tiles, win))
+    return out
+
+
+def luoshan_line(tiles: list[int], win: int) -> str:
+    rest = list(tiles)
+    rest.remove(win)
+    absent = next(k for k in range(34) if k not in tiles)  # a wildcard kind the hand does not hold
+    return f"{' '.join(T.name(k) for k in rest)} +{T.name(win)} self wild:{T.name(absent)}"
+
+
+def mahjong_call() -> Callable[[list[int], int], object]:
+    from mahjong.hand_calculating.hand import HandCalculator
+    from mahjong.hand_calculating.hand_config import HandConfig
+
+    calculator = HandCalculator()
+    config = HandConfig(is_tsumo=True)
+
+    def call(tiles: list[int], win: int) -> object:
+        used: dict[int, int] = {}
+        ids = []
+        for kind in tiles:
+            k34 = TO_MAHJONG_34[kind]
+            ids.append(k34 * 4 + used.get(k34, 0))
+            used[k34] = used.get(k34, 0) + 1
+        win34 = TO_MAHJONG_34[win]
+        win_id = next(i for i in ids if i // 4 == win34)
+        return calculator.estimate_hand_value(ids, win_id, config=config)
+
+    return call
+
+
+def timed(call: Callable[[], object]) -> float:
+    start = time.perf_counter()
+    call()
+    return time.perf_counter() - start
+
+
+def percentile(values: list[float], p: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(len(ordered) * p))]
+
+
+def lingxi_line(rng: random.Random, wildcards: int) -> str:
+    """A 17-tile Lingxi winning hand holding `wildcards` of 5m/E (wild:5m,E)."""
+    while True:
+        tiles: list[int] = []
+        for _ in range(5):
+            if rng.random() < 0.5:
+                start = rng.randrange(3) * 9 + rng.randrange(7)
+                tiles += [start, start + 1, start + 2]
+            else:
+                tiles += [rng.choice(range(33))] * 3
+        tiles += [rng.choice(range(33))] * 2
+        natural = [k for k in tiles if k not in (4, T.EAST) and k != T.WHITE]
+        if any(tiles.count(k) > 4 for k in set(tiles)) or len(natural) < 17 - wildcards:
+            continue
+        rng.shuffle(natural)
+        held = natural[: 17 - wildcards] + rng.sample([4, 4, 4, T.EAST, T.EAST, T.EAST], wildcards)
+        win = held.pop()
+        return f"{' '.join(T.name(k) for k in held)} +{T.name(win)} wild:5m,E seat:S"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--hands", type=int, default=1000)
+    parser.add_argument("--seed", type=int, default=2026)
+    args = parser.parse_args()
+    rng = random.Random(args.seed)
+    seen: set[tuple[int, ...]] = set()
+    warmup = distinct_hands(rng, 200, seen)
+    hands = distinct_hands(rng, args.hands, seen)
+    mahjong = mahjong_call()
+    for tiles, win in warmup:
+        score_hand(luoshan_line(tiles, win), rules="luoshan")
+        mahjong(tiles, win)
+    ours = [timed(lambda: score_hand(luoshan_line(t, w), rules="luoshan")) for t, w in hands]
+    theirs = [timed(lambda: mahjong(t, w)) for t, w in hands]
+    ours_med, theirs_med = statistics.median(ours), statistics.median(theirs)
+    print(f"machine: {platform.machine()}, {platform.python_implementation()} {platform.python_version()}")
+    print(f"{len(hands)} distinct closed 14-tile winning hands, self-drawn, each scored once")
+    print(f"  taihu  score_hand(luoshan)            median {ours_med * 1e3:7.3f} ms  p99 {percentile(ours, 0.99) * 1e3:7.3f} ms")
+    print(f"  mahjong 2.1.0 estimate_hand_value     median {theirs_med * 1e3:7.3f} ms  p99 {percentile(theirs, 0.99) * 1e3:7.3f} ms")
+    print(f"  ratio taihu/mahjong (medians)         {ours_med / theirs_med:.3f}  (target ≤ 0.5)")
+    print("Lingxi 17-tile winning hands (wild:5m,E), 300 each")
+    for wildcards in (0, 2, 4, 6):
+        lines = [lingxi_line(rng, wildcards) for _ in range(330)]
+        for line in lines[:30]:
+            score_hand(line)
+        times = [timed(lambda: score_hand(line)) for line in lines[30:]]
+        print(
+            f"  {wildcards} wildcards  median {statistics.median(times) * 1e3:7.3f} ms"
+            f"  p99 {percentile(times, 0.99) * 1e3:7.3f} ms"
+            + ("  (target p99 ≤ 10 ms)" if wildcards == 6 else "")
+        )
+
+
+if __name__ == "__main__":
+    main()
