@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import sys
 from pathlib import Path
 from typing import Any, Callable, Optional
@@ -42,7 +43,7 @@ def parse_options(pairs: list[str] | None) -> dict[str, int]:
     options: dict[str, int] = {}
     for pair in pairs or []:
         name, sep, value = pair.partition("=")
-        if not sep or not value.strip().lstrip("-").isdigit():
+        if not sep or not re.fullmatch(r"-?[0-9]+", value.strip()):
             fail(f"option '{pair}' must be NAME=NUMBER, e.g. double_at=10")
         options[name.strip()] = int(value)
     return options

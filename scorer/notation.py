@@ -92,14 +92,22 @@ def _tile_error(token: str, column: int) -> HandError:
     return HandError(f"unknown tile '{token}' at column {column}")
 
 
+def _is_digit(ch: str) -> bool:
+    """ASCII 0–9 only: `str.isdigit` also takes ² and ١, which are no tiles."""
+    return len(ch) == 1 and "0" <= ch <= "9"
+
+
 class _Scanner:
-    def __init__(self, text: str) -> None:
+    """Reads tiles from `text`; `origin` is where `text` starts in the hand line, for columns."""
+
+    def __init__(self, text: str, origin: int = 0) -> None:
         self.text = text
         self.pos = 0
+        self.origin = origin
 
     @property
     def column(self) -> int:
-        return self.pos + 1
+        return self.pos + 1 + self.origin
 
     def peek(self) -> str:
         return self.text[self.pos] if self.pos < len(self.text) else ""
@@ -117,12 +125,12 @@ class _Scanner:
         text = self.text
         while self.pos < len(text):
             ch = text[self.pos]
-            col = self.pos + 1
+            col = self.column
             if ch.isspace() or ch in "[]()+" or (stop and ch in stop):
                 break
-            if ch.isdigit():
+            if _is_digit(ch):
                 start = self.pos
-                while self.pos < len(text) and text[self.pos].isdigit():
+                while self.pos < len(text) and _is_digit(text[self.pos]):
                     self.pos += 1
                 digits = text[start : self.pos]
                 suit = text[self.pos] if self.pos < len(text) else ""
@@ -135,7 +143,7 @@ class _Scanner:
                 self.pos += 1
                 for offset, digit in enumerate(digits):
                     value = int(digit)
-                    dcol = start + offset + 1
+                    dcol = start + offset + 1 + self.origin
                     if value == 0:
                         raise HandError(
                             f"'0{suit}' at column {dcol}: there are no red fives in these rules"
@@ -148,7 +156,7 @@ class _Scanner:
                         out.append(("mps".index(suit) * 9 + value - 1, dcol))
             elif ch == "f":
                 nxt = text[self.pos + 1] if self.pos + 1 < len(text) else ""
-                if nxt.isdigit() and "1" <= nxt <= "8":
+                if "1" <= nxt <= "8" and len(nxt) == 1:
                     out.append((T.FIRST_FLOWER + int(nxt) - 1, col))
                     self.pos += 2
                 else:
@@ -186,7 +194,7 @@ def _condition_word(scanner: _Scanner) -> tuple[str, str | None, int, int]:
 
 
 def _single_tile(text: str, column: int, what: str) -> int:
-    scanner = _Scanner(text)
+    scanner = _Scanner(text, origin=column - 1)
     found = scanner.tiles()
     if scanner.pos != len(text) or len(found) != 1:
         raise HandError(f"{what} at column {column} must be one tile, got '{text}'")
@@ -293,7 +301,7 @@ def parse(text: str) -> ParsedHand:
             if len(found) != 1:
                 raise HandError(f"'+' at column {col} must be followed by exactly one tile")
             win = found[0][0]
-        elif ch.isascii() and ch.islower() and not (ch == "f" and scanner.text[scanner.pos + 1 : scanner.pos + 2].isdigit()):
+        elif ch.isascii() and ch.islower() and not (ch == "f" and _is_digit(scanner.text[scanner.pos + 1 : scanner.pos + 2])):
             word, value, wcol, vcol = _condition_word(scanner)
             if word not in FLAG_CONDITIONS and word not in VALUE_CONDITIONS:
                 if len(word) <= 1:

@@ -418,5 +418,5 @@ def test_options_reach_every_hand() -> None:
 
 
 def test_settlement_for_a_rule_set_without_one(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(rulesets.RULESETS, "putian", rulesets.RULESETS["lingxi"])
-    assert error(table(rules="putian")) == "settlement for putian is not available yet"
+    monkeypatch.setitem(rulesets.RULESETS, "unsettled", rulesets.RULESETS["lingxi"])
+    assert error(table(rules="unsettled")) == "settlement for unsettled is not available yet"

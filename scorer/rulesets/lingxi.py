@@ -128,6 +128,12 @@ def prepare(parsed: ParsedHand, options: dict[str, int]) -> LingxiHand:
                 f"Lingxi reveals two wildcard tiles, e.g. wild:5m,E; got {len(revealed)} "
                 f"at column {parsed.columns.get('wild', 0)}"
             )
+        for kind in set(revealed):
+            if revealed.count(kind) > copies(kind, ()):
+                raise HandError(
+                    f"wild: reveals {T.name(kind)} {revealed.count(kind)} times at column "
+                    f"{parsed.columns.get('wild', 0)}; only {copies(kind, ())} {T.name(kind)} exists"
+                )
         families, same = _families(revealed)
     wild_kinds = frozenset(k for f in families for k in f.kinds)
 
