@@ -247,3 +247,54 @@ def seven_pairs_readings(
     for extra in combinations_with_replacement(options.pairs, spare // 2):
         groups = tuple(natural) + tuple(Group(PAIR, k, (k, k)) for k in extra)
         yield place_wildcards(groups, wild_tiles)
+
+
+def set_readings(
+    counts: list[int] | tuple[int, ...],
+    wild_tiles: tuple[int, ...],
+    sets: int,
+    options: JokerOptions,
+) -> Iterator[tuple[Group, ...]]:
+    """Every reading of the concealed tiles as exactly `sets` sets and no pair, wildcards placed.
+
+    For shapes whose pair is not made of hand tiles: Putian 游金 keeps a
+    lone wildcard whose partner was discarded, so the rest must be sets only.
+    """
+    for groups in _decompose(tuple(counts[: T.PLAYABLE]), len(wild_tiles), sets, False, options):
+        yield place_wildcards(groups, wild_tiles)
+
+
+@lru_cache(maxsize=64)
+def _spaced_masks(gap: int) -> tuple[int, ...]:
+    """Every set of ranks 0–8 whose members lie at least `gap` apart, as bit masks."""
+    masks = []
+    for mask in range(1 << 9):
+        ranks = [r for r in range(9) if mask >> r & 1]
+        if all(b - a >= gap for a, b in zip(ranks, ranks[1:])):
+            masks.append(mask)
+    return tuple(masks)
+
+
+@lru_cache(maxsize=20_000)
+def spaced_fill(suited: tuple[int, ...], wilds: int, gap: int = 3) -> tuple[int, ...] | None:
+    """十三不靠/七风 (Jinhua): suited tiles of one suit at least `gap` ranks apart.
+
+    `suited` is the 27-count array of the suited tiles held. Returns the kinds
+    `wilds` wildcards can stand for so every suit stays spaced (one answer:
+    which spaced tile a wildcard is never changes a score), or None when the
+    held tiles are not spaced or the wildcards do not fit. Honors are the
+    rule set's business.
+    """
+    fill: list[int] = []
+    for suit in range(3):
+        counts = suited[suit * 9 : suit * 9 + 9]
+        if any(c > 1 for c in counts):
+            return None
+        held = sum(1 << r for r in range(9) if counts[r])
+        room = [m for m in _spaced_masks(gap) if m & held == held]
+        if not room:
+            return None
+        widest = max(room, key=lambda m: bin(m).count("1"))
+        free = [suit * 9 + r for r in range(9) if widest >> r & 1 and not held >> r & 1]
+        fill += free[: wilds - len(fill)]
+    return tuple(fill) if len(fill) == wilds else None

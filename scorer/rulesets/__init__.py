@@ -7,8 +7,10 @@ from .base import RuleSet
 from .lingxi import LINGXI
 from .luoshan import LUOSHAN
 from .guannan import GUANNAN
+from .jinhua import JINHUA
+from .putian import PUTIAN
 
-RULESETS: dict[str, RuleSet] = {r.name: r for r in (LINGXI, LUOSHAN, GUANNAN)}
+RULESETS: dict[str, RuleSet] = {r.name: r for r in (LINGXI, LUOSHAN, GUANNAN, PUTIAN, JINHUA)}
 
 
 def get(name: str) -> RuleSet:

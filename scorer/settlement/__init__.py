@@ -14,9 +14,19 @@ from pydantic import ValidationError
 from ..errors import HandError, describe_validation
 from ..models import Settlement, Table
 from ..rulesets import get
+from .guannan import settle_guannan
+from .jinhua import settle_jinhua
 from .lingxi import settle_lingxi
+from .putian import settle_putian
+from .luoshan import settle_luoshan
 
-SETTLERS: dict[str, Callable[[Table], Settlement]] = {"lingxi": settle_lingxi}
+SETTLERS: dict[str, Callable[[Table], Settlement]] = {
+    "lingxi": settle_lingxi,
+    "luoshan": settle_luoshan,
+    "guannan": settle_guannan,
+    "putian": settle_putian,
+    "jinhua": settle_jinhua,
+}
 
 
 def settle_table(table: Table | Mapping[str, Any]) -> Settlement:

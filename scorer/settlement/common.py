@@ -97,7 +97,8 @@ def check_events(table: Table, known: tuple[str, ...]) -> None:
     for i, event in enumerate(table.events):
         if event.type not in known:
             raise HandError(
-                f"events[{i}]: event type '{event.type}' is not used in {table.rules}; known: {', '.join(known)}"
+                f"events[{i}]: event type '{event.type}' is not used in {table.rules}; "
+                + (f"known: {', '.join(known)}" if known else f"{table.rules} has no side events")
             )
         if (event.type, event.seat) in seen:
             raise HandError(f"events[{i}]: {event.type} for {event.seat} is given twice")
@@ -153,8 +154,8 @@ def check_discarder(table: Table, hands: Hands) -> None:
         raise HandError(f"discarder: 地胡 (earth) is won on the dealer's first discard, so the discarder is {DEALER}")
 
 
-def check_tile_counts(hands: Hands, copies: Callable[[int], int]) -> None:
-    """No tile beyond its copies over all four hands together."""
+def check_tile_counts(hands: Hands, copies: Callable[[int], int], why: Callable[[int], str] | None = None) -> None:
+    """No tile beyond its copies over all four hands together; `why` explains a rule set's own limit."""
     per_seat: dict[str, Counter[int]] = {}
     for seat, hand in hands.items():
         if isinstance(hand, ParsedHand):
@@ -169,7 +170,7 @@ def check_tile_counts(hands: Hands, copies: Callable[[int], int]) -> None:
             raise HandError(
                 f"players: {T.name(kind)} appears {total[kind]} times across the table ({where}); "
                 f"at most {limit} exist"
-                + ("" if limit == (1 if T.is_flower(kind) else 4) else " (revealed wildcard tiles are out of play)")
+                + (why(kind) if why else "" if limit == (1 if T.is_flower(kind) else 4) else " (revealed wildcard tiles are out of play)")
             )
 
 
@@ -190,3 +191,19 @@ def net_of(payments: list[Payment]) -> dict[str, int]:
     return net
 
 
+def check_non_winners(table: Table, hands: Hands, why: str) -> None:
+    """Where non-winners count nothing, a non-zero total is a mistake, not something to ignore."""
+    for seat, hand in hands.items():
+        if seat != table.winner and isinstance(hand, PlayerTotal) and hand.total:
+            raise HandError(f'players.{seat}: {why}; give {{"total": 0}} or the hand, not {{"total": {hand.total}}}')
+
+
+def check_winner_hand(table: Table, hands: Hands, name: str) -> None:
+    """Where the win is settled from the hand (legal? which type?), a bare total will not do."""
+    winner = table.winner
+    hand = hands[winner] if winner is not None else None
+    if isinstance(hand, PlayerTotal):
+        raise HandError(
+            f"players.{winner}: {winner} is the winner; give the winning hand (a {name} win is settled "
+            f"from the hand itself, not from {{\"total\": {hand.total}}})"
+        )

@@ -1,0 +1,502 @@
+"""Jinhua 金华 — the multiplier (倍) table of ../shared/rules/jinhua.md as data.
+
+Read top to bottom like the rules page: the hand as Jinhua sees it
+(`JinhuaHand`: one 财神 kind, 白 turned into the 财神's face), the shapes a
+hand can be read as (`Shape`: sets + pair, seven pairs, 十三不靠/七风, 乱风),
+the items, the exclusions; `finish` multiplies every item that applies.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from math import prod
+from typing import Iterable, Iterator, NamedTuple
+
+from .. import tiles as T
+from ..engine import (
+    CHOW,
+    KONG,
+    PAIR,
+    PUNG,
+    Group,
+    JokerOptions,
+    seven_pairs_readings,
+    spaced_fill,
+    standard_readings,
+    to_counts,
+)
+from ..errors import HandError
+from ..notation import ParsedHand
+from .base import NONE, WINNER, Exclusion, Found, Item, Option, Outcome, Prepared, RuleSet, once
+
+SETS = 4  # 4 sets + 1 pair
+WIN_SIZE, HAND_SIZE = 14, 13
+CONDITIONS = {"seat", "wild", "self", "kong-draw", "last-tile", "heaven", "earth", "human"}
+WIN_CONDITIONS = ("self", "kong-draw", "last-tile", "heaven", "earth", "human")
+# Won on the player's own draw: no 全求人, and the settlement's "each pays 2X".
+SELF_DRAWN = ("self", "kong-draw", "last-tile", "heaven", "human")
+CONFLICTS = (
+    ("kong-draw", "last-tile", "no kong is declared among the last tiles"),
+    ("heaven", "earth", "天胡 is the dealer's, 地胡 a non-dealer's"),
+    ("heaven", "human", "天胡 is the dealer's, 人胡 a non-dealer's"),
+    ("earth", "human", "地胡 is won on a discard, 人胡 self-drawn"),
+    ("heaven", "kong-draw", "天胡 is won on the dealt hand"),
+    ("heaven", "last-tile", "天胡 is won on the dealt hand"),
+    ("earth", "self", "地胡 is won on the dealer's first discard"),
+    ("earth", "kong-draw", "地胡 is won on the dealer's first discard"),
+    ("earth", "last-tile", "地胡 is won on the dealer's first discard"),
+    ("human", "last-tile", "人胡 is won in the first go-round"),
+)
+STANDARD, SEVEN_PAIRS, BU_KAO, LUAN_FENG = "4 sets + pair", "seven pairs", "十三不靠/七风", "乱风"
+MIN_HONORS_BU_KAO, ALL_HONORS = 5, 7
+BU_KAO_GAP = 3  # 至少相隔两张: ranks 1-4-7
+
+
+class Shape(NamedTuple):
+    """One reading of a winning hand.
+
+    `groups` are the melds and the concealed sets + pair (or the seven
+    pairs); 不靠 and 乱风 have no sets, so `shown` carries their tiles as
+    printed and `honors` the distinct honors of a 不靠.
+    """
+
+    name: str
+    groups: tuple[Group, ...] = ()
+    shown: tuple[str, ...] = ()
+    honors: int = 0
+
+
+@dataclass
+class JinhuaHand(Prepared):
+    wild_kind: int | None = None  # the 财神 kind (`wild:T`)
+    face: int | None = None  # what every 白 plays as: the 财神's own face
+    wild_tiles: tuple[int, ...] = ()  # 财神 held, the winning tile included
+    naturals: list[int] = field(default_factory=list)  # count array, 白 as the face, winning tile included
+    whites: int = 0  # 白 held as plain tiles (they may be 白 in a 不靠)
+    melds: tuple[Group, ...] = ()
+    win_kind: int = -1  # the winning tile as it plays (白 → the face); -1: a 财神 or no win
+    self_drawn: bool = False
+
+    def has(self, flag: str) -> bool:
+        return flag in self.parsed.flags
+
+
+# -- validation -------------------------------------------------------------
+
+
+def copies(kind: int, wild: tuple[int, ...] | None) -> int:
+    """4 of each kind; the flipped 财神 is out of play, so three remain."""
+    return 3 if wild and kind == wild[0] else 4
+
+
+def _flower_error(kind: int) -> HandError:
+    return HandError(f"flower {T.name(kind)} is not a Jinhua tile: Jinhua plays 136 tiles (no flowers)")
+
+
+def prepare(parsed: ParsedHand, options: dict[str, int]) -> JinhuaHand:
+    for cond in parsed.conditions:
+        if cond not in CONDITIONS:
+            col = parsed.columns.get(cond, 0)
+            why = ": give the 财神 as wild:T" if cond == "flip" else ""
+            raise HandError(f"condition '{cond}' at column {col} is not used in Jinhua{why}")
+    notes: list[str] = []
+    wild_kind: int | None = None
+    if parsed.wild is None:
+        notes.append("no wild: given — scored with no 财神, 白 as itself")
+    else:
+        if len(parsed.wild) != 1:
+            raise HandError(
+                f"Jinhua flips one 财神 tile, e.g. wild:3m; got {len(parsed.wild)} "
+                f"at column {parsed.columns.get('wild', 0)}"
+            )
+        wild_kind = parsed.wild[0]
+        if T.is_flower(wild_kind):
+            raise _flower_error(wild_kind)
+    face = wild_kind
+
+    everything = list(parsed.tiles) + [t for m in parsed.melds for t in m.tiles]
+    if parsed.win is not None:
+        everything.append(parsed.win)
+    for kind in sorted(set(everything)):
+        if T.is_flower(kind):
+            raise _flower_error(kind)
+        seen, limit = everything.count(kind), copies(kind, parsed.wild)
+        if seen > limit:
+            why = " (the flipped 财神 is out of play)" if limit == 3 else ""
+            raise HandError(f"{T.name(kind)} appears {seen} times; at most {limit} exist{why}")
+
+    def plays_as(kind: int) -> int:
+        return face if kind == T.WHITE and face is not None else kind
+
+    melds: list[Group] = []
+    for meld in parsed.melds:
+        if wild_kind in meld.tiles:
+            where = "concealed kong" if meld.concealed else "exposed meld"
+            raise HandError(
+                f"财神 {T.name(wild_kind)} used in {where} {meld.source or meld.text()}: "
+                f"a 财神 never melds in Jinhua"
+            )
+        kind = plays_as(meld.tiles[0])
+        if meld.is_kong:
+            melds.append(Group(KONG, kind, exposed=not meld.concealed, concealed_kong=meld.concealed))
+        elif meld.is_chow:
+            melds.append(Group(CHOW, kind, exposed=True))
+        else:
+            melds.append(Group(PUNG, kind, exposed=True))
+
+    held = list(parsed.tiles) + ([parsed.win] if parsed.win is not None else [])
+    wild_tiles = tuple(k for k in held if k == wild_kind)
+    naturals = [plays_as(k) for k in held if k != wild_kind]
+    size = len(held) + 3 * len(melds)
+    winner = parsed.win is not None
+    if winner and size != WIN_SIZE:
+        raise HandError(f"hand has {size} tiles, a winning Jinhua hand needs 14 (13 + winning tile; a kong counts 3)")
+    if not winner and size != HAND_SIZE:
+        raise HandError(f"hand has {size} tiles, a non-winning Jinhua hand holds 13 (a kong counts 3)")
+
+    flags = parsed.flags
+    seat = parsed.seat or "E"
+    if not winner:
+        for cond in WIN_CONDITIONS:
+            if cond in flags:
+                raise HandError(f"condition '{cond}' needs a winning tile (+tile)")
+    for a, b, why in CONFLICTS:
+        if a in flags and b in flags:
+            raise HandError(f"conditions '{a}' and '{b}' contradict each other: {why}")
+    if "heaven" in flags and seat != "E":
+        raise HandError("condition 'heaven' needs seat:E (the dealer)")
+    for cond in ("earth", "human"):
+        if cond in flags and seat == "E":
+            raise HandError(f"condition '{cond}' is for a non-dealer: it needs seat S, W or N")
+    if "human" in flags and "self" not in flags:
+        raise HandError("condition 'human' (人胡) is a non-dealer's self-drawn win in Jinhua: write 'self' with it")
+    if "kong-draw" in flags and not any(g.shape == KONG for g in melds):
+        raise HandError("condition 'kong-draw' needs a kong in the hand ([5555p] or (5555p))")
+
+    self_drawn = any(f in flags for f in SELF_DRAWN)
+    if winner and self_drawn and _quan_qiu_ren_shape(parsed, wild_kind):
+        notes.append("全求人 self-drawn counts ×1 (ping_hu only)")
+    win_kind = -1 if parsed.win is None or parsed.win == wild_kind else plays_as(parsed.win)
+    return JinhuaHand(
+        parsed=parsed,
+        winner=winner,
+        declared=False,
+        options=options,
+        notes=notes,
+        wild_kind=wild_kind,
+        face=face,
+        wild_tiles=wild_tiles,
+        naturals=to_counts(naturals),
+        whites=held.count(T.WHITE) if face not in (None, T.WHITE) else 0,
+        melds=tuple(melds),
+        win_kind=win_kind,
+        self_drawn=self_drawn,
+    )
+
+
+def _quan_qiu_ren_shape(parsed: ParsedHand, wild_kind: int | None) -> bool:
+    """One tile left in hand before the win, and not a 财神 (that is 爆头)."""
+    return len(parsed.tiles) == 1 and parsed.tiles[0] != wild_kind
+
+
+# -- the readings ------------------------------------------------------------
+
+
+def _joker_options(hand: JinhuaHand) -> JokerOptions:
+    """Representatives for all-财神 groups (ENGINE.md): the 财神 as itself
+    (财神头, 三财一刻), one tile per suit held (清一色) and one honor (清风);
+    a chow of 财神 never beats their pung, so only pungs are offered."""
+    suits = {T.suit_of(k) for k in range(27) if hand.naturals[k]}
+    suits |= {T.suit_of(g.kind) for g in hand.melds if T.is_suited(g.kind)}
+    kinds = [s * 9 + 4 for s in sorted(suits)] + [T.EAST]
+    if hand.wild_kind is not None:
+        kinds = [hand.wild_kind] + [k for k in kinds if k != hand.wild_kind]
+    return JokerOptions(pairs=tuple(kinds), sets=tuple((PUNG, k) for k in kinds))
+
+
+def readings(hand: JinhuaHand) -> Iterator[Shape]:
+    options = _joker_options(hand)
+    for groups in standard_readings(hand.naturals, hand.wild_tiles, SETS - len(hand.melds), options):
+        yield Shape(STANDARD, hand.melds + groups)
+    if not hand.melds:
+        for groups in seven_pairs_readings(hand.naturals, hand.wild_tiles, options):
+            yield Shape(SEVEN_PAIRS, groups)
+        yield from _bu_kao(hand)
+    yield from _luan_feng(hand)
+
+
+def _bu_kao(hand: JinhuaHand) -> Iterator[Shape]:
+    """十三不靠/七风: distinct honors, spaced suited tiles; a 财神 fills only a
+    suited place, and a 白 may be 白 itself here (Decision: the seed's "wind
+    财神 needs two 白 for 七风" — one as the wind, one as 白)."""
+    for as_bai in range(min(hand.whites, 1) + 1):
+        counts = list(hand.naturals[: T.PLAYABLE])
+        if as_bai:
+            counts[hand.face] -= 1  # type: ignore[index]
+            counts[T.WHITE] += 1
+        honors = counts[27:34]
+        if max(honors) > 1 or sum(honors) < MIN_HONORS_BU_KAO:
+            continue
+        fill = spaced_fill(tuple(counts[:27]), len(hand.wild_tiles), BU_KAO_GAP)
+        if fill is None:
+            continue
+        shown = _tiles_shown(hand, counts)
+        shown += [f"{T.name(w)}={T.name(k)}" for w, k in zip(hand.wild_tiles, fill)]
+        yield Shape(BU_KAO, shown=tuple(shown), honors=sum(honors))
+
+
+def _tiles_shown(hand: JinhuaHand, counts: list[int]) -> list[str]:
+    """Concealed natural tiles one by one; a 白 playing the face shows as `P=3m`.
+
+    Every natural tile of the face kind is a 白: the face's own tiles are 财神.
+    """
+    shown = []
+    for kind in range(T.PLAYABLE):
+        text = f"P={T.name(kind)}" if kind == hand.face and kind != T.WHITE else T.name(kind)
+        shown += [text] * counts[kind]
+    return shown
+
+
+def _luan_feng(hand: JinhuaHand) -> Iterator[Shape]:
+    """乱风 needs no shape: every tile an honor, each 财神 standing for one."""
+    if any(hand.naturals[:27]) or any(T.is_suited(g.kind) for g in hand.melds):
+        return
+    wilds = [f"{T.name(w)}=honor" for w in hand.wild_tiles]
+    yield Shape(LUAN_FENG, hand.melds, tuple(_tiles_shown(hand, hand.naturals[: T.PLAYABLE]) + wilds))
+
+
+# -- items ---------------------------------------------------------------------
+
+
+def _kinds(reading: Shape) -> list[int]:
+    return [k for g in reading.groups for k in g.kinds]
+
+
+def _all_honors(reading: Shape) -> bool:
+    if reading.name == LUAN_FENG:
+        return True
+    return reading.name != BU_KAO and all(T.is_honor(k) for k in _kinds(reading))
+
+
+def _shape_is(name: str, value: int):
+    def find(hand: JinhuaHand, reading: Shape | None) -> list[tuple[int, str]]:
+        return once(value) if reading is not None and reading.name == name else NONE
+
+    return find
+
+
+def _flag(condition: str, value: int):
+    def find(hand: JinhuaHand, reading: Shape | None) -> list[tuple[int, str]]:
+        return once(value) if hand.has(condition) else NONE
+
+    return find
+
+
+def ping_hu(hand: JinhuaHand, reading: Shape | None) -> list[tuple[int, str]]:
+    return once(1, reading.name) if reading is not None else NONE
+
+
+def peng_peng_hu(hand: JinhuaHand, reading: Shape | None) -> list[tuple[int, str]]:
+    if reading is None or reading.name != STANDARD:
+        return NONE
+    return NONE if any(g.shape == CHOW for g in reading.groups) else once(2)
+
+
+def quan_qiu_ren(hand: JinhuaHand, reading: Shape | None) -> list[tuple[int, str]]:
+    """Won on a discard only: self-drawn it counts ×1 (a note says so)."""
+    if hand.self_drawn or not _quan_qiu_ren_shape(hand.parsed, hand.wild_kind):
+        return NONE
+    return once(2, f"waiting on {T.name(hand.parsed.tiles[0])}")
+
+
+def qing_qi_dui(hand: JinhuaHand, reading: Shape | None) -> list[tuple[int, str]]:
+    if reading is None or reading.name != SEVEN_PAIRS or hand.wild_tiles:
+        return NONE
+    return once(4)
+
+
+def _bao_tou(hand: JinhuaHand, reading: Shape) -> bool:
+    """Before the win a 财神 stood alone and the rest was complete (敲响).
+
+    In a reading that is: the winning tile pairs with one 财神 standing for
+    it, or a winning 财神 pairs with another. Tiles of one kind are
+    interchangeable, so any such pair means the 财神 waited alone.
+    """
+    for g in reading.groups:
+        if g.shape != PAIR or g.exposed:
+            continue
+        if hand.win_kind < 0 and hand.wild_tiles and len(g.slots) == 2:
+            return True
+        if hand.win_kind >= 0 and g.kind == hand.win_kind and len(g.slots) == 1:
+            return True
+    return False
+
+
+def qi_dui_bao_tou(hand: JinhuaHand, reading: Shape | None) -> list[tuple[int, str]]:
+    if reading is None or reading.name != SEVEN_PAIRS or not _bao_tou(hand, reading):
+        return NONE
+    return once(8, "six pairs + a lone 财神")
+
+
+def bao_tou(hand: JinhuaHand, reading: Shape | None) -> list[tuple[int, str]]:
+    if reading is None or reading.name != STANDARD or not _bao_tou(hand, reading):
+        return NONE
+    return once(2, "four sets + a lone 财神")
+
+
+def gang_bao(hand: JinhuaHand, reading: Shape | None) -> list[tuple[int, str]]:
+    if not hand.has("kong-draw") or not bao_tou(hand, reading):
+        return NONE
+    return once(4, "bao_tou ×2 × gang_kai ×2")
+
+
+def shi_san_bu_kao(hand: JinhuaHand, reading: Shape | None) -> list[tuple[int, str]]:
+    if reading is None or reading.name != BU_KAO:
+        return NONE
+    return once(1, f"{reading.honors} honors")
+
+
+def qi_feng(hand: JinhuaHand, reading: Shape | None) -> list[tuple[int, str]]:
+    if reading is None or reading.name != BU_KAO or reading.honors != ALL_HONORS:
+        return NONE
+    return once(2, "all 7 honors")
+
+
+def qing_yi_se(hand: JinhuaHand, reading: Shape | None) -> list[tuple[int, str]]:
+    """One suit once the 财神 are assigned; 2 with a 财神 held, 4 without."""
+    if reading is None or reading.name not in (STANDARD, SEVEN_PAIRS):
+        return NONE
+    kinds = _kinds(reading)
+    suits = {T.suit_of(k) for k in kinds}
+    if len(suits) != 1 or not T.is_suited(kinds[0]):
+        return NONE
+    suit = T.SUITS[suits.pop()]
+    return once(2, f"all {suit}, with 财神") if hand.wild_tiles else once(4, f"all {suit}, no 财神")
+
+
+def luan_feng(hand: JinhuaHand, reading: Shape | None) -> list[tuple[int, str]]:
+    return once(8) if reading is not None and _all_honors(reading) else NONE
+
+
+def qing_feng(hand: JinhuaHand, reading: Shape | None) -> list[tuple[int, str]]:
+    if reading is None or reading.name != STANDARD or not _all_honors(reading):
+        return NONE
+    return once(16)
+
+
+def _as_themselves(group: Group, size: int) -> bool:
+    """`size` 财神 in the group, each standing for its own kind (no stand-in role)."""
+    return len(group.wilds) == size == len(group.kinds) and all(w == k for w, k in group.wilds)
+
+
+def cai_shen_tou(hand: JinhuaHand, reading: Shape | None) -> list[tuple[int, str]]:
+    if reading is None or reading.name != STANDARD:
+        return NONE
+    pairs = [g for g in reading.groups if g.shape == PAIR and _as_themselves(g, 2)]
+    return once(4, pairs[0].text()) if pairs else NONE
+
+
+def san_cai_yi_ke(hand: JinhuaHand, reading: Shape | None) -> list[tuple[int, str]]:
+    if reading is None or reading.name != STANDARD:
+        return NONE
+    pungs = [g for g in reading.groups if g.shape == PUNG and _as_themselves(g, 3)]
+    return once(8, pungs[0].text()) if pungs else NONE
+
+
+ITEMS = (
+    Item("ping_hu", "平胡", "Any winning hand (the base)", "×1", WINNER, ping_hu, per_reading=True),
+    Item("peng_peng_hu", "碰碰胡", "No chows", "×2", WINNER, peng_peng_hu, per_reading=True),
+    Item("quan_qiu_ren", "全求人", "One tile left, won on a discard", "×2 (self-drawn ×1)", WINNER, quan_qiu_ren),
+    Item("qi_dui", "七对子", "Seven pairs", "×2", WINNER, _shape_is(SEVEN_PAIRS, 2), per_reading=True),
+    Item("qing_qi_dui", "清七对", "Seven pairs without 财神", "×4", WINNER, qing_qi_dui, per_reading=True),
+    Item("qi_dui_bao_tou", "七对子爆头", "Six pairs + a lone 财神", "×8", WINNER, qi_dui_bao_tou, per_reading=True),
+    Item("shi_san_bu_kao", "十三不靠", "≥5 honors + spaced suited tiles", "×1", WINNER, shi_san_bu_kao, per_reading=True),
+    Item("qi_feng", "七风", "All 7 honors + spaced suited tiles", "×2", WINNER, qi_feng, per_reading=True),
+    Item("gang_kai", "杠上开花", "Won on a kong replacement", "×2", WINNER, _flag("kong-draw", 2)),
+    Item("qing_yi_se", "清一色", "One suit", "×2 with 财神 / ×4 without", WINNER, qing_yi_se, per_reading=True),
+    Item("luan_feng", "乱风", "All honors, any shape", "×8", WINNER, luan_feng, per_reading=True),
+    Item("qing_feng", "清风", "All honors in 4 sets + pair", "×16", WINNER, qing_feng, per_reading=True),
+    Item("cai_shen_tou", "财神头", "Two 财神 as the pair, as themselves", "×4", WINNER, cai_shen_tou, per_reading=True),
+    Item("san_cai_yi_ke", "三财一刻", "Three 财神 as a pung, as themselves", "×8", WINNER, san_cai_yi_ke, per_reading=True),
+    Item("bao_tou", "爆头", "Four sets + a lone 财神, any tile wins (敲响)", "×2", WINNER, bao_tou, per_reading=True),
+    Item("gang_bao", "杠爆", "Kong while waiting 爆头, won on it", "bao_tou × gang_kai (×4)", WINNER, gang_bao, per_reading=True),
+    Item("tian_hu", "天胡", "Heavenly hand", "×2", WINNER, _flag("heaven", 2)),
+    Item("di_hu", "地胡", "Earthly hand", "×2", WINNER, _flag("earth", 2)),
+    Item("ren_hu", "人胡", "Non-dealer self-draw in the first go-round", "×2", WINNER, _flag("human", 2)),
+    Item("hai_di", "海底捞月", "Self-drawn among the last four tiles", "×2", WINNER, _flag("last-tile", 2)),
+)
+
+EXCLUSIONS = (
+    Exclusion("qing_qi_dui", ("qi_dui",)),
+    Exclusion("qi_dui_bao_tou", ("qi_dui",)),
+    Exclusion("qi_feng", ("shi_san_bu_kao",)),
+    Exclusion("qing_feng", ("luan_feng", "peng_peng_hu")),
+    Exclusion("gang_bao", ("bao_tou", "gang_kai")),
+)
+
+OPTIONS = (Option("unit", 1, (2, 5, 10), "X = unit × multiplier: what one 倍 is worth at the table"),)
+
+BAO_TOU_HAI_DI = (
+    "爆头 + 海底: the seed says 爆头的海捞 is 八倍; the product rule stands (Decision): "
+    "bao_tou ×2 × hai_di ×2 = 4"
+)
+
+
+class Jinhua(RuleSet):
+    name = "jinhua"
+    chinese = "金华"
+    unit = "bei"
+    items = ITEMS
+    exclusions = EXCLUSIONS
+    options = OPTIONS
+
+    def prepare(self, parsed: ParsedHand, options: dict[str, int]) -> JinhuaHand:
+        return prepare(parsed, options)
+
+    def readings(self, hand: JinhuaHand) -> Iterable[Shape]:  # type: ignore[override]
+        return readings(hand)
+
+    def finish(self, hand: JinhuaHand, found: Found) -> Outcome:
+        """The multipliers multiply (Decision); a non-winner counts 0."""
+        if not hand.winner:
+            return Outcome(0, False, 0)
+        total = prod(v for _, v, _ in found)
+        keys = {item.key for item, _, _ in found}
+        notes = [BAO_TOU_HAI_DI] if {"bao_tou", "hai_di"} <= keys else []
+        return Outcome(total, False, total, notes=notes)
+
+    def no_shape_message(self, hand: JinhuaHand) -> str:
+        return (
+            "no winning shape: the tiles form none of 4 sets + pair, seven pairs, "
+            "十三不靠/七风 or 乱风 (all honors)"
+        )
+
+    def arrangement(self, hand: JinhuaHand, reading: Shape) -> list[str]:  # type: ignore[override]
+        melds = [g for g in reading.groups if g.exposed or g.concealed_kong]
+        if reading.name in (BU_KAO, LUAN_FENG):
+            return [_text(hand, g) for g in melds] + list(reading.shown)
+        rest = [g for g in reading.groups if not (g.exposed or g.concealed_kong)]
+        sets = sorted((g for g in rest if g.shape != PAIR), key=lambda g: g.kind)
+        pairs = [g for g in rest if g.shape == PAIR]
+        if reading.name == SEVEN_PAIRS:
+            pairs.sort(key=lambda g: g.kind)
+        return [_text(hand, g) for g in melds + sets + pairs]
+
+
+def _text(hand: JinhuaHand, group: Group) -> str:
+    """A group as players read it; a 白 playing the 财神's face shows as `P=3m`."""
+    face = hand.face
+    natural = list(group.kinds)
+    for _, kind in group.wilds:
+        natural.remove(kind)
+    if face is None or face == T.WHITE or face not in natural:
+        return group.text()
+    parts = [f"P={T.name(k)}" if k == face else T.name(k) for k in natural]
+    parts += [T.name(w) if w == k else f"{T.name(w)}={T.name(k)}" for w, k in group.wilds]
+    body = " ".join(parts)
+    if group.exposed:
+        return f"[{body}]"
+    return f"({body})" if group.concealed_kong else body
+
+
+JINHUA = Jinhua()

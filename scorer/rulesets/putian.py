@@ -1,0 +1,386 @@
+"""Putian 莆田 — the 底分 and winning types of ../shared/rules/putian.md as data.
+
+A Putian hand scores no pattern: its `total` is the player's 底分
+(底 + 分), and the winning type is a multiplier the settlement applies.
+So the winning type is an item whose value is its multiplier, and `finish`
+leaves it out of the sum (`total` stays the 底分). Nothing here depends on
+the grouping, so the search only has to prove a winning shape exists.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Iterable, NamedTuple
+
+from .. import tiles as T
+from ..engine import CHOW, KONG, PAIR, PUNG, Group, JokerOptions, set_readings, standard_readings, to_counts
+from ..errors import HandError
+from ..notation import ParsedHand
+from .base import ALL, NONE, WINNER, Found, Item, Outcome, Prepared, Reading, RuleSet, once
+
+SETS = 5  # 5 sets + 1 pair
+WIN_SIZE, HAND_SIZE = 17, 16
+CONDITIONS = {"seat", "wild", "self", "rob-kong", "heaven", "declare"}
+DECLARES = ("san-jin-dao", "qiang-jin", "you-jin", "san-jin-you")
+WIN_CONDITIONS = ("self", "rob-kong", "heaven")
+ALL_WHITES = 5  # four 白 score 5, not 4
+# Conditions that cannot stand together, with the reason.
+CONFLICTS = (
+    ("rob-kong", "self", "robbing a kong is a win on another player's tile, not self-drawn"),
+    ("rob-kong", "heaven", "天胡 is won on the dealt hand"),
+)
+
+
+class WinType(NamedTuple):
+    """A winning type: what the winner's 底分 is multiplied by, and who pays how much."""
+
+    name: str
+    name_en: str
+    multiplier: int  # the winner gets 底分 × this
+    pays: int  # each payer pays 底分 × this
+    payers: str  # "discarder" (ping_hu, qiang_gang: the robbed kong player) or "each"
+
+
+# Highest priority first (seed: 游金/三金游 > 三金倒 > 天胡 > 閒家搶金 > 莊家搶金 > 自摸/平胡/搶槓胡).
+WIN_TYPES: dict[str, WinType] = {
+    "san_jin_you": WinType("三金游", "游金 holding three 金", 12, 4, "each"),
+    "you_jin": WinType("游金", "Five sets and a lone 金", 9, 3, "each"),
+    "san_jin_dao": WinType("三金倒", "Three 金 held", 9, 3, "each"),
+    "tian_hu": WinType("天胡", "Heavenly hand", 9, 3, "each"),
+    "qiang_jin": WinType("搶金", "Took the flipped 金", 9, 3, "each"),
+    "zi_mo": WinType("自摸", "Self-drawn", 6, 2, "each"),
+    "qiang_gang": WinType("搶槓胡", "Robbed a kong", 6, 6, "discarder"),
+    "ping_hu": WinType("平胡", "Won on a discard", 1, 1, "discarder"),
+}
+
+
+def pay_text(key: str) -> str:
+    """`×6: each other pays ×2` — the detail of a winning-type item."""
+    wt = WIN_TYPES[key]
+    who = {"each": "each other pays", "discarder": "the discarder pays"}[wt.payers]
+    if key == "qiang_gang":
+        who = "the kong player pays"
+    return f"×{wt.multiplier}: {who} ×{wt.pays}"
+
+
+@dataclass
+class PutianHand(Prepared):
+    seat: str = "E"
+    jin: int | None = None  # the 金 kind (wild:T)
+    jin_tiles: tuple[int, ...] = ()  # 金 held, the winning tile included
+    naturals: list[int] = field(default_factory=list)  # count array of suited non-金 tiles, win included
+    melds: tuple[Group, ...] = ()  # exposed melds and concealed kongs as groups
+    whites: int = 0  # 白 held: set aside, or held as 金 when 白 is 金
+    you_jin: bool = False  # 游金 shape: five sets + a lone 金
+    shapeless: bool = False  # declare:san-jin-dao: the shape is ignored
+
+
+# -- validation -------------------------------------------------------------
+
+
+def is_putian_tile(kind: int) -> bool:
+    return T.is_suited(kind) or kind == T.WHITE
+
+
+def _not_putian(kind: int, where: str) -> HandError:
+    what = "a flower" if T.is_flower(kind) else "a wind" if T.is_wind(kind) else "a dragon"
+    return HandError(
+        f"{T.name(kind)}{where} is {what}, not a Putian tile: Putian plays 112 tiles, "
+        f"m/p/s 1–9 and 白 (P), four of each"
+    )
+
+
+def prepare(parsed: ParsedHand, options: dict[str, int]) -> PutianHand:
+    for cond in parsed.conditions:
+        if cond not in CONDITIONS:
+            col = parsed.columns.get(cond, 0)
+            raise HandError(f"condition '{cond}' at column {col} is not used in Putian")
+    if parsed.declare is not None and parsed.declare not in DECLARES:
+        col = parsed.columns.get("declare", 0)
+        raise HandError(
+            f"declare:{parsed.declare} at column {col} is not a Putian declared win ({', '.join(DECLARES)})"
+        )
+    everything = list(parsed.tiles) + [t for m in parsed.melds for t in m.tiles]
+    if parsed.win is not None:
+        everything.append(parsed.win)
+    for kind in everything:
+        if not is_putian_tile(kind):
+            raise _not_putian(kind, "")
+    for kind in sorted(set(everything)):
+        if everything.count(kind) > 4:
+            raise HandError(f"{T.name(kind)} appears {everything.count(kind)} times; at most 4 exist")
+
+    notes: list[str] = []
+    jin: int | None = None
+    if parsed.wild is None:
+        notes.append("no wild: given — scored with no 金")
+    else:
+        col = parsed.columns.get("wild", 0)
+        at = f" at column {col}" if col else ""
+        if len(parsed.wild) != 1:
+            raise HandError(f"Putian flips one 金, e.g. wild:5m; got {len(parsed.wild)} tiles{at}")
+        jin = parsed.wild[0]
+        if not is_putian_tile(jin):
+            raise _not_putian(jin, f" (wild:{at})")
+
+    melds: list[Group] = []
+    for meld in parsed.melds:
+        text = meld.source or meld.text()
+        where = "concealed kong" if meld.concealed else "exposed meld"
+        if jin is not None and jin in meld.tiles:
+            raise HandError(
+                f"金 {T.name(jin)} used in {where} {text}: 金 may not be chowed, punged or melded (打金)"
+            )
+        if T.WHITE in meld.tiles:
+            raise HandError(f"白 is set aside in Putian and never melds: {text}; write each 白 bare (P P)")
+        kind = meld.tiles[0]
+        if meld.is_kong:
+            melds.append(Group(KONG, kind, exposed=not meld.concealed, concealed_kong=meld.concealed))
+        elif meld.is_chow:
+            melds.append(Group(CHOW, kind, exposed=True))
+        else:
+            melds.append(Group(PUNG, kind, exposed=True))
+
+    jin_tiles = [k for k in parsed.tiles if k == jin]
+    naturals = [k for k in parsed.tiles if k != jin and k != T.WHITE]
+    whites = parsed.tiles.count(T.WHITE)
+    if parsed.win is not None:
+        if parsed.win == jin:
+            jin_tiles.append(parsed.win)
+        elif parsed.win == T.WHITE:
+            raise HandError("the winning tile +P is 白, which is set aside in Putian (补牌), never won on")
+        else:
+            naturals.append(parsed.win)
+    if jin == T.WHITE:
+        whites = len(jin_tiles)  # 白 is 金: each one held scores as both 白 and 金 (Decision)
+    if len(jin_tiles) == 4:
+        notes.append(f"four 金 {T.name(jin or 0)}: the flipped one was taken by 抢金 (Decision)")
+
+    declare = parsed.declare
+    winner = parsed.win is not None or declare is not None
+    you_jin = declare in ("you-jin", "san-jin-you")
+    size = len(jin_tiles) + len(naturals) + 3 * len(melds)
+    if you_jin:
+        if parsed.win is not None:
+            raise HandError(
+                f"declare:{declare} is five sets and a lone 金 after the pair's partner was discarded; "
+                f"it has no winning tile (+{T.name(parsed.win)})"
+            )
+        if size != HAND_SIZE:
+            raise HandError(f"hand has {size} tiles, a 游金 hand holds 16 (five sets + a lone 金)")
+    elif declare == "san-jin-dao":
+        if size not in (HAND_SIZE, WIN_SIZE):
+            raise HandError(f"hand has {size} tiles, a declared 三金倒 holds 16 or 17")
+    elif winner and size != WIN_SIZE:
+        raise HandError(f"hand has {size} tiles, a winning Putian hand needs 17 (16 + winning tile)")
+    elif not winner and size != HAND_SIZE:
+        raise HandError(f"hand has {size} tiles, a non-winning Putian hand holds 16")
+
+    flags = parsed.flags
+    seat = parsed.seat or "E"
+    if not winner:
+        for cond in WIN_CONDITIONS:
+            if cond in flags:
+                raise HandError(f"condition '{cond}' needs a winning tile (+tile) or a declared win")
+    for a, b, why in CONFLICTS:
+        if a in flags and b in flags:
+            raise HandError(f"conditions '{a}' and '{b}' contradict each other: {why}")
+    if declare is not None and "rob-kong" in flags:
+        raise HandError(f"declare:{declare} is won on the player's own turn; it cannot rob a kong")
+    if declare in ("qiang-jin", "you-jin", "san-jin-you") and "heaven" in flags:
+        raise HandError(f"declare:{declare} and 'heaven' contradict each other: 天胡 is complete on the dealt hand")
+    if "heaven" in flags and seat != "E":
+        raise HandError("condition 'heaven' needs seat:E (the dealer)")
+    if declare is not None and jin is None:
+        raise HandError(f"declare:{declare} needs the 金, e.g. wild:5m")
+    if declare == "qiang-jin" and parsed.win != jin:
+        raise HandError(
+            f"declare:qiang-jin takes the flipped 金 to complete the hand: the winning tile must be "
+            f"+{T.name(jin or 0)}"
+        )
+    if declare in ("san-jin-dao", "san-jin-you") and len(jin_tiles) < 3:
+        raise HandError(f"declare:{declare} needs three 金 held; this hand holds {len(jin_tiles)}")
+    if you_jin and not jin_tiles:
+        raise HandError(f"declare:{declare} needs a lone 金 held; this hand holds none")
+
+    return PutianHand(
+        parsed=parsed,
+        winner=winner,
+        declared=False,  # a declared Putian win still scores its 底分; see `readings`
+        options=options,
+        notes=notes,
+        seat=seat,
+        jin=jin,
+        jin_tiles=tuple(jin_tiles),
+        naturals=to_counts(naturals),
+        melds=tuple(melds),
+        whites=whites,
+        you_jin=you_jin,
+        shapeless=declare == "san-jin-dao",
+    )
+
+
+# -- the readings ------------------------------------------------------------
+
+def _jokers(hand: PutianHand) -> JokerOptions:
+    """All-金 groups stand for the 金 itself: nothing scored depends on what they stand for."""
+    kind = hand.jin if hand.jin is not None else 4
+    return JokerOptions(pairs=(kind,), sets=((PUNG, kind),))
+
+
+def readings(hand: PutianHand) -> Iterable[Reading]:
+    """One winning reading: no Putian item depends on the grouping, so only its display is chosen.
+
+    游金 sets one 金 aside as the pair's half and needs the rest as sets only;
+    a declared 三金倒 ignores the shape (one reading of just the melds).
+    """
+    sets = SETS - len(hand.melds)
+    if hand.shapeless:
+        yield hand.melds
+        return
+    if hand.you_jin:
+        kind = hand.jin_tiles[0]
+        lone = Group(PAIR, kind, (kind,), wilds=((kind, kind),))  # shown by `arrangement`, not as a pair
+        for groups in set_readings(hand.naturals, hand.jin_tiles[1:], sets, _jokers(hand)):
+            yield hand.melds + groups + (lone,)
+            return
+        return
+    found = list(standard_readings(hand.naturals, hand.jin_tiles, sets, _jokers(hand)))
+    if found:
+        yield hand.melds + min(found, key=_stand_ins)
+
+
+def _stand_ins(groups: Reading) -> tuple[int, int]:
+    """Orders readings for display: 金 standing for themselves first, then fewer slots in natural groups."""
+    moved = sum(w != k for g in groups for w, k in g.wilds)
+    mixed = sum(1 for g in groups if g.wilds and len(g.wilds) < len(g.kinds))
+    return moved, mixed
+
+
+# -- items ---------------------------------------------------------------------
+
+
+def di(hand: PutianHand, reading: Reading | None) -> list[tuple[int, str]]:
+    """A continuing dealer still has 底 2 (seed: 連莊莊家"底"仍為2分)."""
+    return once(2, "dealer") if hand.seat == "E" else once(1, "non-dealer")
+
+
+def bai(hand: PutianHand, reading: Reading | None) -> list[tuple[int, str]]:
+    n = hand.whites
+    if not n:
+        return NONE
+    as_jin = " (白 is 金)" if hand.jin == T.WHITE else ""
+    return once(ALL_WHITES if n == 4 else n, f"白 ×{n}{as_jin}" + (": all four" if n == 4 else ""))
+
+
+def jin(hand: PutianHand, reading: Reading | None) -> list[tuple[int, str]]:
+    n = len(hand.jin_tiles)
+    return once(n, f"{T.name(hand.jin or 0)} ×{n}") if n else NONE
+
+
+def _kongs(concealed: bool, value: int):
+    def find(hand: PutianHand, reading: Reading | None) -> list[tuple[int, str]]:
+        kongs = [g for g in hand.melds if g.shape == KONG and g.concealed_kong == concealed]
+        return once(value * len(kongs), " ".join(g.text() for g in kongs)) if kongs else NONE
+
+    return find
+
+
+def winning_type(hand: PutianHand) -> tuple[str, str]:
+    """The one winning type that pays, by the seed's priority, with why it applies."""
+    held = len(hand.jin_tiles)
+    flags = hand.parsed.flags
+    if hand.you_jin:
+        return ("san_jin_you", f"游金 with {held} 金") if held >= 3 else ("you_jin", "游金")
+    if held >= 3:
+        return "san_jin_dao", f"{held} 金 held"
+    if "heaven" in flags:
+        return "tian_hu", "dealer complete on the dealt hand"
+    if hand.parsed.declare == "qiang-jin":
+        return "qiang_jin", "莊家搶金" if hand.seat == "E" else "閒家搶金"
+    if "self" in flags:
+        return "zi_mo", ""
+    if "rob-kong" in flags:
+        return "qiang_gang", ""
+    return "ping_hu", ""
+
+
+def _win_type(key: str):
+    def find(hand: PutianHand, reading: Reading | None) -> list[tuple[int, str]]:
+        found, why = winning_type(hand)
+        if found != key:
+            return NONE
+        return once(WIN_TYPES[key].multiplier, pay_text(key) + (f" ({why})" if why else ""))
+
+    return find
+
+
+ITEMS = (
+    # 底分 = 底 + 分 — every player
+    Item("di", "底", "Base", "dealer 2, others 1", ALL, di),
+    Item("bai", "白", "白 set aside", "1 each; all four 5", ALL, bai),
+    Item("jin", "金", "金 held", "1 each", ALL, jin),
+    Item("ming_gang", "明槓", "Open or added kong", "1 each", ALL, _kongs(False, 1)),
+    Item("an_gang", "暗槓", "Concealed kong", "2 each", ALL, _kongs(True, 2)),
+    # The winning type — the winner only; value is the multiplier, not added to 底分
+    *(
+        Item(key, wt.name, wt.name_en, pay_text(key), WINNER, _win_type(key))
+        for key, wt in WIN_TYPES.items()
+    ),
+)
+FEN_KEYS = ("bai", "jin", "ming_gang", "an_gang")  # 分: everything but 底
+KONG_KEYS = ("ming_gang", "an_gang")  # counted for the winner and a false win only
+
+
+class Putian(RuleSet):
+    name = "putian"
+    chinese = "莆田"
+    unit = "fen"
+    items = ITEMS
+    exclusions = ()
+    options = ()
+
+    def prepare(self, parsed: ParsedHand, options: dict[str, int]) -> PutianHand:
+        return prepare(parsed, options)
+
+    def readings(self, hand: PutianHand) -> Iterable[Reading]:
+        return readings(hand)
+
+    def finish(self, hand: PutianHand, found: Found) -> Outcome:
+        """`total` is the 底分: the winning type's multiplier is applied in settlement, not added."""
+        base = sum(v for item, v, _ in found if item.key not in WIN_TYPES)
+        return Outcome(base, False, base)
+
+    def no_shape_message(self, hand: PutianHand) -> str:
+        if hand.you_jin:
+            return (
+                f"declare:{hand.parsed.declare}: without one 金 the tiles do not form five sets "
+                f"(游金 is five sets + a lone 金)"
+            )
+        hint = "; a hand holding three 金 can declare:san-jin-dao (shape ignored)" if len(hand.jin_tiles) >= 3 else ""
+        return f"no winning shape: the tiles do not form 1 pair + 5 sets{hint}"
+
+    def arrangement(self, hand: PutianHand, reading: Reading) -> list[str]:
+        melds = [g.text() for g in reading[: len(hand.melds)]]
+        rest = reading[len(hand.melds) :]
+        if hand.shapeless:
+            held = sorted(hand.jin_tiles + tuple(k for k in range(27) for _ in range(hand.naturals[k])))
+            return melds + [T.group_text(held) + " (三金倒: shape ignored)"]
+        if hand.you_jin:
+            lone, rest = rest[-1], rest[:-1]
+            sets = sorted(rest, key=lambda g: g.kind)
+            return melds + [g.text() for g in sets] + [f"{T.name(lone.kind)} (游金: lone 金, partner discarded)"]
+        pair = [g for g in rest if g.shape == PAIR]
+        sets = sorted((g for g in rest if g.shape != PAIR), key=lambda g: g.kind)
+        return melds + [g.text() for g in sets + pair]
+
+
+PUTIAN = Putian()
+
+
+def copies(kind: int) -> int:
+    """Four of every kind; of the 金 kind too, since 抢金 can take the flipped one (Decision).
+
+    A tile Putian does not play is reported by `prepare`, with a better message.
+    """
+    return 4

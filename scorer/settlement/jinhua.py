@@ -1,0 +1,96 @@
+"""Jinhua settlement (rules/jinhua.md "Settlement").
+
+Only the winner is paid: X = unit × the winner's multiplier. On a discard
+the discarder pays 2X and the other two X; self-drawn, each pays 2X; a
+liable player (承包) pays all of it.
+"""
+
+from __future__ import annotations
+
+from .. import tiles as T
+from ..errors import HandError
+from ..models import HandScore, Payment, PlayerTotal, Settlement, Table
+from ..notation import ParsedHand
+from ..rulesets.jinhua import JINHUA, copies
+from .common import (
+    DEALER,
+    SEATS,
+    check_discarder,
+    check_events,
+    check_non_winners,
+    check_tile_counts,
+    check_winner,
+    in_seat,
+    net_of,
+    next_seat,
+    seat_hands,
+)
+
+JINHUA_EVENTS = ("liable",)  # jinhua.md names 承包 only: no false-win or foul penalty
+
+
+def settle_jinhua(table: Table) -> Settlement:
+    try:
+        options = JINHUA.resolve_options(table.options)
+    except HandError as exc:
+        raise HandError(f"options: {exc}") from None
+    unit = options["unit"]
+    if unit < 1:
+        raise HandError("options: option 'unit' must be at least 1 (what one 倍 is worth)")
+    check_events(table, JINHUA_EVENTS)
+    liable = _liable(table)
+    hands, wild, flip = seat_hands(table)
+    if flip is not None:
+        raise HandError(f"flip: Jinhua has no flipped indicator (flip:{T.name(flip)} given); give the 财神 as wild")
+    if wild is not None and len(wild) != 1:
+        raise HandError(f"wild: Jinhua flips one 财神 tile, e.g. [\"3m\"]; got {len(wild)}")
+    check_winner(table, hands)
+    check_discarder(table, hands)
+    check_non_winners(table, hands, "Jinhua non-winners count nothing (only the winner is paid)")
+    check_tile_counts(hands, lambda kind: copies(kind, wild), lambda kind: " (the flipped 财神 is out of play)")
+    scores: dict[str, HandScore | PlayerTotal] = {
+        seat: in_seat(seat, lambda: JINHUA.score(hand, options)) if isinstance(hand, ParsedHand) else hand
+        for seat, hand in hands.items()
+    }
+    winner = table.winner
+    payments: list[Payment] = []
+    if winner is not None:
+        multiplier = scores[winner].total
+        if multiplier < 1:
+            raise HandError(f"players.{winner}: a Jinhua win is worth at least ×1 (平胡); got {{\"total\": 0}}")
+        payments = _to_winner(winner, table.discarder, unit, multiplier, liable)
+    # the seed is silent; Lingxi's rule: the dealer keeps the seat after winning or a drawn hand
+    next_dealer = DEALER if winner in (None, DEALER) else next_seat(DEALER)
+    return Settlement(rules=table.rules, scores=scores, payments=payments, net=net_of(payments), next_dealer=next_dealer)
+
+
+def _liable(table: Table) -> str | None:
+    """The one 承包 seat, checked against the deal."""
+    seats = [(i, e.seat) for i, e in enumerate(table.events) if e.type == "liable"]
+    if len(seats) > 1:
+        raise HandError(f"events[{seats[1][0]}]: only one player can be liable (承包)")
+    for i, seat in seats:
+        if table.winner is None:
+            raise HandError(f"events[{i}]: liable (承包) pays for the winner, but there is no winner")
+        if seat == table.winner:
+            raise HandError(f"events[{i}]: liable {seat} is the winner; the liable player pays the winner")
+    return seats[0][1] if seats else None
+
+
+def _to_winner(winner: str, discarder: str | None, unit: int, multiplier: int, liable: str | None) -> list[Payment]:
+    x = unit * multiplier
+    x_text = f"X = {unit} × {multiplier}"
+    payments = []
+    for seat in SEATS:
+        if seat == winner:
+            continue
+        if discarder is None:
+            amount, reason = 2 * x, f"self-drawn: 2X, {x_text}"
+        elif seat == discarder:
+            amount, reason = 2 * x, f"discarder: 2X, {x_text}"
+        else:
+            amount, reason = x, f"X, {x_text}"
+        if liable is not None and liable != seat:
+            reason = f"liable (承包) for {seat}: {reason}"
+        payments.append(Payment(from_=liable or seat, to=winner, amount=amount, reason=reason))
+    return payments

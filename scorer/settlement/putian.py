@@ -1,0 +1,171 @@
+"""Putian settlement (rules/putian.md "Winning types" to "Next dealer").
+
+Two steps, as the seed settles: the winner is paid its 底分 × the winning
+type's rate by the type's payers; then the three losers settle among
+themselves by 分 alone (白 and 金; kong points and 底 left out). Side
+events (false win, 小相公, 跟打, 打金) change who may win and what is paid.
+"""
+
+from __future__ import annotations
+
+from .. import tiles as T
+from ..errors import HandError
+from ..models import HandScore, Payment, PlayerTotal, Settlement, Table
+from ..notation import ParsedHand
+from ..rulesets.putian import KONG_KEYS, PUTIAN, WIN_TYPES, copies, is_putian_tile
+from .common import (
+    DEALER,
+    SEATS,
+    Hands,
+    check_discarder,
+    check_events,
+    check_tile_counts,
+    check_winner,
+    in_seat,
+    net_of,
+    seat_hands,
+)
+
+PUTIAN_EVENTS = ("false-win", "xiao-xiang-gong", "gen-da", "da-jin")
+FALSE_WIN_PENALTY = 9  # 詐胡: 9 + own 分 to each other player
+GEN_DA = 1  # 跟打: the dealer pays each non-dealer 1
+
+Score = HandScore | PlayerTotal
+
+
+def settle_putian(table: Table) -> Settlement:
+    try:
+        options = PUTIAN.resolve_options(table.options)
+    except HandError as exc:
+        raise HandError(f"options: {exc}") from None
+    check_events(table, PUTIAN_EVENTS)
+    hands, wild, flip = seat_hands(table)
+    if flip is not None:
+        raise HandError("flip: Putian gives the flipped 金 itself as wild, e.g. [\"5m\"]; it has no flip")
+    if wild is not None and len(wild) != 1:
+        raise HandError(f"wild: Putian flips one 金, e.g. [\"5m\"]; got {len(wild)}")
+    if wild is not None and not is_putian_tile(wild[0]):
+        raise HandError(f"wild: {T.name(wild[0])} is not a Putian tile; the 金 is a suited tile or 白 (P)")
+    events = _putian_events(table, hands)
+    check_winner(table, hands)
+    check_discarder(table, hands)
+    check_tile_counts(hands, copies)
+    scores: dict[str, Score] = {
+        seat: in_seat(seat, lambda: PUTIAN.score(hand, options)) if isinstance(hand, ParsedHand) else hand
+        for seat, hand in hands.items()
+    }
+    for seat in events.get("xiao-xiang-gong", []):
+        scores[seat] = _zeroed(scores[seat], "小相公 (wrong draw): cannot win, 底分 counts 0")
+
+    winner = table.winner
+    payments: list[Payment] = []
+    next_dealer = DEALER  # a drawn hand keeps the dealer
+    if winner is not None:
+        payments += _to_winner(table, scores)
+        payments += _losers(winner, scores)
+        next_dealer = winner
+    for offender in events.get("false-win", []):
+        payments += _false_win(offender, scores[offender])
+        if winner is None:
+            next_dealer = offender  # 詐胡 deals next; a self-draw that broke it deals instead
+    if events.get("gen-da"):
+        payments += [
+            Payment(from_=DEALER, to=s, amount=GEN_DA, reason="gen-da (跟打): dealer pays 1")
+            for s in SEATS
+            if s != DEALER
+        ]
+    return Settlement(
+        rules=table.rules, scores=scores, payments=payments, net=net_of(payments), next_dealer=next_dealer
+    )
+
+
+def _putian_events(table: Table, hands: Hands) -> dict[str, list[str]]:
+    """Checks the events against the deal; returns the seats of each event type."""
+    winner = table.winner
+    found: dict[str, list[str]] = {}
+    for i, event in enumerate(table.events):
+        seat = event.seat
+        if event.type == "false-win":
+            if found.get("false-win"):
+                raise HandError(f"events[{i}]: only one false win (詐胡) can end a deal")
+            if seat == winner:
+                raise HandError(f"events[{i}]: {seat} is the winner, so its win is not false")
+            if winner is not None and table.discarder is not None:
+                raise HandError(
+                    f"events[{i}]: a false win with a winner is a false 游金 broken by a self-draw; "
+                    f"the winner {winner} won on a discard"
+                )
+        if event.type == "xiao-xiang-gong" and seat == winner:
+            raise HandError(f"events[{i}]: {seat} drew wrongly (小相公) and cannot win this deal")
+        if event.type == "da-jin" and seat == winner:
+            # API.md's legal=false for 打金: the win is not allowed, so there is nothing to settle as a win
+            raise HandError(
+                f"events[{i}]: {seat} discarded or melded a 金 (打金) and cannot win this deal; "
+                f"set winner to null, or record the claim as a false-win"
+            )
+        if event.type == "gen-da" and seat != DEALER:
+            raise HandError(f"events[{i}]: gen-da (跟打) is paid by the dealer, so its seat is {DEALER}")
+        found.setdefault(event.type, []).append(seat)
+    if winner is not None and not isinstance(hands[winner], ParsedHand):
+        raise HandError(
+            f"players.{winner}: write the winner's hand; Putian pays by its winning type and 底分, "
+            f"and {{\"total\": N}} is only a loser's 分"
+        )
+    return found
+
+
+def _zeroed(score: Score, why: str) -> Score:
+    if isinstance(score, HandScore):
+        return score.model_copy(update={"total": 0, "notes": [*score.notes, why]})
+    return PlayerTotal(total=0)
+
+
+def _value(score: HandScore, keys: tuple[str, ...]) -> int:
+    return sum(item.value for item in score.items if item.key in keys)
+
+
+def fen(score: Score, with_kongs: bool) -> int:
+    """A player's 分: 白 + 金 (+ kong points for a false win); {"total": N} gives N.
+
+    A zeroed player (小相公) has 0.
+    """
+    if isinstance(score, PlayerTotal) or score.total == 0:
+        return score.total
+    keys = ("bai", "jin") + (KONG_KEYS if with_kongs else ())
+    return _value(score, keys)
+
+
+def _to_winner(table: Table, scores: dict[str, Score]) -> list[Payment]:
+    """The winner's 底分 × the type's rate, from the discarder (平胡, 搶槓胡) or from each other."""
+    winner = table.winner
+    score = scores[winner]  # type: ignore[index]
+    assert isinstance(score, HandScore) and winner is not None
+    key = next(item.key for item in score.items if item.key in WIN_TYPES)
+    wt = WIN_TYPES[key]
+    amount = score.total * wt.pays
+    reason = f"{key} ({wt.name}): 底分 {score.total} ×{wt.pays}"
+    payers = [table.discarder] if wt.payers == "discarder" else [s for s in SEATS if s != winner]
+    return [Payment(from_=p, to=winner, amount=amount, reason=reason) for p in payers if p is not None]
+
+
+def _losers(winner: str, scores: dict[str, Score]) -> list[Payment]:
+    """Each pair of losers: the one with less 分 pays the difference (kong points removed, no 底)."""
+    others = [s for s in SEATS if s != winner]
+    points = {s: fen(scores[s], with_kongs=False) for s in others}
+    payments = []
+    for n, a in enumerate(others):
+        for b in others[n + 1 :]:
+            diff = points[a] - points[b]
+            if diff:
+                payer, payee = (b, a) if diff > 0 else (a, b)
+                reason = f"losers: 分 {points[payee]} vs {points[payer]}"
+                payments.append(Payment(from_=payer, to=payee, amount=abs(diff), reason=reason))
+    return payments
+
+
+def _false_win(offender: str, score: Score) -> list[Payment]:
+    """詐胡: 9 + own 分, kong points included, to each other player."""
+    own = fen(score, with_kongs=True)
+    amount = FALSE_WIN_PENALTY + own
+    reason = f"false win (zha_hu): 9 + 分 {own}"
+    return [Payment(from_=offender, to=s, amount=amount, reason=reason) for s in SEATS if s != offender]
