@@ -65,7 +65,8 @@ def hand_table(result: HandScore) -> Table:
     table.add_section()
     table.add_row("subtotal", "", "", str(result.subtotal), "")
     if result.doubled:
-        table.add_row("doubled", "翻", "", "×2", "")
+        # Lingxi doubles once; Luoshan doubles the hu once per tai
+        table.add_row("doubled", "翻", "", "×2" if result.unit == "tai" else "×2 per tai", "")
     table.add_row("total", "", "", str(result.total), "" if result.legal else "not a legal win")
     return table
 
