@@ -196,6 +196,37 @@ class RuleSet:
         )
 
 
+def check_known_conditions(
+    parsed: ParsedHand, rule_set: str, known: Iterable[str], hints: Mapping[str, str] | None = None
+) -> None:
+    """A condition another rule set uses is an error naming it and this rule set."""
+    allowed = set(known)
+    for cond in parsed.conditions:
+        if cond not in allowed:
+            col = parsed.columns.get(cond, 0)
+            hint = (hints or {}).get(cond, "")
+            raise HandError(f"condition '{cond}' at column {col} is not used in {rule_set}{hint}")
+
+
+def check_win_conditions(
+    parsed: ParsedHand,
+    winner: bool,
+    win_conditions: Iterable[str],
+    conflicts: Iterable[tuple[str, str, str]],
+    declared_wins: bool = False,
+) -> None:
+    """How-it-was-won conditions need a win, and some cannot stand together."""
+    flags = parsed.flags
+    if not winner:
+        for cond in win_conditions:
+            if cond in flags:
+                alternative = " or a declared win" if declared_wins else ""
+                raise HandError(f"condition '{cond}' needs a winning tile (+tile){alternative}")
+    for a, b, why in conflicts:
+        if a in flags and b in flags:
+            raise HandError(f"conditions '{a}' and '{b}' contradict each other: {why}")
+
+
 def once(value: int, detail: str = "") -> list[tuple[int, str]]:
     return [(value, detail)]
 

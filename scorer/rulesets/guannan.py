@@ -14,7 +14,7 @@ from .. import tiles as T
 from ..engine import CHOW, KONG, PAIR, PUNG, Group, JokerOptions, seven_pairs_readings, standard_readings, to_counts
 from ..errors import HandError
 from ..notation import ParsedHand
-from .base import NONE, WINNER, Exclusion, Finder, Found, Item, Option, Outcome, Prepared, Reading, RuleSet, once
+from .base import NONE, WINNER, Exclusion, Finder, Found, Item, Option, Outcome, Prepared, Reading, RuleSet, once, check_known_conditions, check_win_conditions
 
 SETS = 4  # 4 sets + 1 pair, or seven pairs
 WIN_SIZE, HAND_SIZE = 14, 13
@@ -40,11 +40,8 @@ def _copies(kind: int) -> int:
 
 
 def prepare(parsed: ParsedHand, options: dict[str, int]) -> GuannanHand:
-    for cond in parsed.conditions:
-        if cond not in CONDITIONS:
-            col = parsed.columns.get(cond, 0)
-            why = ": Guannan has no wildcards" if cond in ("wild", "flip") else ""
-            raise HandError(f"condition '{cond}' at column {col} is not used in Guannan{why}")
+    no_wild = ": Guannan has no wildcards"
+    check_known_conditions(parsed, "Guannan", CONDITIONS, {"wild": no_wild, "flip": no_wild})
 
     everything = list(parsed.tiles) + [t for m in parsed.melds for t in m.tiles]
     if parsed.win is not None:
@@ -81,13 +78,7 @@ def prepare(parsed: ParsedHand, options: dict[str, int]) -> GuannanHand:
         raise HandError(f"hand has {size} tiles, a non-winning Guannan hand holds 13 (a kong counts 3)")
 
     flags = parsed.flags
-    if not winner:
-        for cond in WIN_CONDITIONS:
-            if cond in flags:
-                raise HandError(f"condition '{cond}' needs a winning tile (+tile)")
-    for a, b, why in CONFLICTS:
-        if a in flags and b in flags:
-            raise HandError(f"conditions '{a}' and '{b}' contradict each other: {why}")
+    check_win_conditions(parsed, winner, WIN_CONDITIONS, CONFLICTS)
     if "kong-draw" in flags and not any(g.shape == KONG for g in melds):
         raise HandError("condition 'kong-draw' needs a kong in the hand ([5555p] or (5555p))")
 

@@ -27,7 +27,7 @@ from ..engine import (
 )
 from ..errors import HandError
 from ..notation import ParsedHand
-from .base import NONE, WINNER, Exclusion, Found, Item, Option, Outcome, Prepared, RuleSet, once
+from .base import NONE, WINNER, Exclusion, Found, Item, Option, Outcome, Prepared, RuleSet, once, check_known_conditions, check_win_conditions
 
 SETS = 4  # 4 sets + 1 pair
 WIN_SIZE, HAND_SIZE = 14, 13
@@ -94,11 +94,7 @@ def _flower_error(kind: int) -> HandError:
 
 
 def prepare(parsed: ParsedHand, options: dict[str, int]) -> JinhuaHand:
-    for cond in parsed.conditions:
-        if cond not in CONDITIONS:
-            col = parsed.columns.get(cond, 0)
-            why = ": give the 财神 as wild:T" if cond == "flip" else ""
-            raise HandError(f"condition '{cond}' at column {col} is not used in Jinhua{why}")
+    check_known_conditions(parsed, "Jinhua", CONDITIONS, {"flip": ": give the 财神 as wild:T"})
     notes: list[str] = []
     wild_kind: int | None = None
     if parsed.wild is None:
@@ -156,13 +152,7 @@ def prepare(parsed: ParsedHand, options: dict[str, int]) -> JinhuaHand:
 
     flags = parsed.flags
     seat = parsed.seat or "E"
-    if not winner:
-        for cond in WIN_CONDITIONS:
-            if cond in flags:
-                raise HandError(f"condition '{cond}' needs a winning tile (+tile)")
-    for a, b, why in CONFLICTS:
-        if a in flags and b in flags:
-            raise HandError(f"conditions '{a}' and '{b}' contradict each other: {why}")
+    check_win_conditions(parsed, winner, WIN_CONDITIONS, CONFLICTS)
     if "heaven" in flags and seat != "E":
         raise HandError("condition 'heaven' needs seat:E (the dealer)")
     for cond in ("earth", "human"):

@@ -29,6 +29,8 @@ from .base import (
     RuleSet,
     Found,
     once,
+    check_known_conditions,
+    check_win_conditions,
 )
 
 SETS = 5  # 1 pair + 5 sets
@@ -106,10 +108,7 @@ def copies(kind: int, revealed: tuple[int, ...]) -> int:
 
 
 def prepare(parsed: ParsedHand, options: dict[str, int]) -> LingxiHand:
-    for cond in parsed.conditions:
-        if cond not in CONDITIONS:
-            col = parsed.columns.get(cond, 0)
-            raise HandError(f"condition '{cond}' at column {col} is not used in Lingxi")
+    check_known_conditions(parsed, "Lingxi", CONDITIONS)
     if parsed.declare is not None and parsed.declare not in DECLARES:
         col = parsed.columns.get("declare", 0)
         raise HandError(
@@ -205,13 +204,7 @@ def prepare(parsed: ParsedHand, options: dict[str, int]) -> LingxiHand:
         raise HandError(f"hand has {size} tiles, a non-winning Lingxi hand holds 16 (相公)")
 
     flags = parsed.flags
-    if not winner:
-        for cond in WIN_CONDITIONS:
-            if cond in flags:
-                raise HandError(f"condition '{cond}' needs a winning tile (+tile) or a declared win")
-    for a, b, why in CONFLICTS:
-        if a in flags and b in flags:
-            raise HandError(f"conditions '{a}' and '{b}' contradict each other: {why}")
+    check_win_conditions(parsed, winner, WIN_CONDITIONS, CONFLICTS, declared_wins=True)
     if "heaven" in flags and seat != "E":
         raise HandError("condition 'heaven' needs seat:E (the dealer)")
     if "earth" in flags and seat == "E":

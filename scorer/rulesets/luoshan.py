@@ -16,7 +16,7 @@ from .. import tiles as T
 from ..engine import CHOW, KONG, PAIR, PUNG, Group, JokerOptions, standard_readings, to_counts, win_places
 from ..errors import HandError
 from ..notation import Meld, ParsedHand
-from .base import NONE, WINNER, Exclusion, Found, Item, Outcome, Prepared, Reading, RuleSet, once
+from .base import NONE, WINNER, Exclusion, Found, Item, Outcome, Prepared, Reading, RuleSet, once, check_known_conditions, check_win_conditions
 
 SETS = 4  # 4 sets + 1 pair
 WIN_SIZE, HAND_SIZE = 14, 13
@@ -147,10 +147,7 @@ def _meld_group(meld: Meld, wild_kind: int | None, seat: str) -> Group:
 
 
 def prepare(parsed: ParsedHand, options: dict[str, int]) -> LuoshanHand:
-    for cond in parsed.conditions:
-        if cond not in CONDITIONS:
-            col = parsed.columns.get(cond, 0)
-            raise HandError(f"condition '{cond}' at column {col} is not used in Luoshan")
+    check_known_conditions(parsed, "Luoshan", CONDITIONS)
     notes: list[str] = []
     wild_kind = _wild_kind(parsed, notes)
 
@@ -180,14 +177,9 @@ def prepare(parsed: ParsedHand, options: dict[str, int]) -> LuoshanHand:
         raise HandError(f"hand has {size} tiles, a non-winning Luoshan hand holds 13 (a kong counts 3)")
 
     flags = parsed.flags
+    check_win_conditions(parsed, winner, WIN_CONDITIONS, CONFLICTS)
     if not winner:
-        for cond in WIN_CONDITIONS:
-            if cond in flags:
-                raise HandError(f"condition '{cond}' needs a winning tile (+tile)")
         notes.append("Luoshan non-winners score 0")
-    for a, b, why in CONFLICTS:
-        if a in flags and b in flags:
-            raise HandError(f"conditions '{a}' and '{b}' contradict each other: {why}")
     if "kong-draw" in flags and not any(g.shape == KONG for g in melds):
         raise HandError("condition 'kong-draw' needs a kong in the hand ([5555p] or (5555p))")
 

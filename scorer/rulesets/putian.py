@@ -16,7 +16,7 @@ from .. import tiles as T
 from ..engine import CHOW, KONG, PAIR, PUNG, Group, JokerOptions, set_readings, standard_readings, to_counts
 from ..errors import HandError
 from ..notation import ParsedHand
-from .base import ALL, NONE, WINNER, Found, Item, Outcome, Prepared, Reading, RuleSet, once
+from .base import ALL, NONE, WINNER, Found, Item, Outcome, Prepared, Reading, RuleSet, once, check_known_conditions, check_win_conditions
 
 SETS = 5  # 5 sets + 1 pair
 WIN_SIZE, HAND_SIZE = 17, 16
@@ -91,10 +91,7 @@ def _not_putian(kind: int, where: str) -> HandError:
 
 
 def prepare(parsed: ParsedHand, options: dict[str, int]) -> PutianHand:
-    for cond in parsed.conditions:
-        if cond not in CONDITIONS:
-            col = parsed.columns.get(cond, 0)
-            raise HandError(f"condition '{cond}' at column {col} is not used in Putian")
+    check_known_conditions(parsed, "Putian", CONDITIONS)
     if parsed.declare is not None and parsed.declare not in DECLARES:
         col = parsed.columns.get("declare", 0)
         raise HandError(
@@ -178,13 +175,7 @@ def prepare(parsed: ParsedHand, options: dict[str, int]) -> PutianHand:
 
     flags = parsed.flags
     seat = parsed.seat or "E"
-    if not winner:
-        for cond in WIN_CONDITIONS:
-            if cond in flags:
-                raise HandError(f"condition '{cond}' needs a winning tile (+tile) or a declared win")
-    for a, b, why in CONFLICTS:
-        if a in flags and b in flags:
-            raise HandError(f"conditions '{a}' and '{b}' contradict each other: {why}")
+    check_win_conditions(parsed, winner, WIN_CONDITIONS, CONFLICTS, declared_wins=True)
     if declare is not None and "rob-kong" in flags:
         raise HandError(f"declare:{declare} is won on the player's own turn; it cannot rob a kong")
     if declare in ("qiang-jin", "you-jin", "san-jin-you") and "heaven" in flags:
