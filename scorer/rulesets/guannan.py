@@ -34,7 +34,7 @@ class GuannanHand(Prepared):
     winds: tuple[int, ...] = ()  # winds held in hand: such a hand cannot win
 
 
-def _copies(kind: int) -> int:
+def copies(kind: int) -> int:
     """112 tiles: suited ×4, one of each wind; no dragons, no flowers."""
     return 1 if T.is_wind(kind) else 4
 
@@ -54,7 +54,7 @@ def prepare(parsed: ParsedHand, options: dict[str, int]) -> GuannanHand:
                 f"(m/p/s ×4 and one each of E S W N; no dragons, no flowers)"
             )
         seen = everything.count(kind)
-        if seen > _copies(kind):
+        if seen > copies(kind):
             if T.is_wind(kind):
                 raise HandError(f"{T.name(kind)} appears {seen} times; Guannan has one of each wind")
             raise HandError(f"{T.name(kind)} appears {seen} times; at most 4 exist")

@@ -16,12 +16,21 @@ from .. import tiles as T
 from ..errors import HandError
 from ..models import Payment, PlayerTotal, Table
 from ..notation import ParsedHand, parse
+from ..rulesets.base import RuleSet
 
 DEALER = "E"
 SEATS = T.SEATS
 Hands = dict[str, "ParsedHand | PlayerTotal"]
 R = TypeVar("R")
 
+
+
+def table_options(table: Table, rule_set: RuleSet) -> dict[str, int]:
+    """The table's house options with the rule set's defaults; an error names the field."""
+    try:
+        return rule_set.resolve_options(table.options)
+    except HandError as exc:
+        raise HandError(f"options: {exc}") from None
 
 
 def in_seat(seat: str, call: Callable[[], R]) -> R:

@@ -11,8 +11,9 @@ from ..errors import HandError
 from ..models import HandScore, Payment, PlayerTotal, Settlement, Table
 from ..notation import ParsedHand
 from ..rulesets.guannan import GUANNAN
-from ..rulesets.guannan import _copies as copies
+from ..rulesets.guannan import copies
 from .common import (
+    table_options,
     DEALER,
     SEATS,
     check_discarder,
@@ -31,10 +32,7 @@ GUANNAN_EVENTS: tuple[str, ...] = ()  # guannan.md names no false win, foul or å
 
 
 def settle_guannan(table: Table) -> Settlement:
-    try:
-        options = GUANNAN.resolve_options(table.options)
-    except HandError as exc:
-        raise HandError(f"options: {exc}") from None
+    options = table_options(table, GUANNAN)
     check_events(table, GUANNAN_EVENTS)
     hands, wild, flip = seat_hands(table)
     if wild is not None or flip is not None:  # the hands would not see them: say so rather than ignore them

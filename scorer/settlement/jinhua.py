@@ -13,6 +13,7 @@ from ..models import HandScore, Payment, PlayerTotal, Settlement, Table
 from ..notation import ParsedHand
 from ..rulesets.jinhua import JINHUA, copies
 from .common import (
+    table_options,
     DEALER,
     SEATS,
     check_discarder,
@@ -30,10 +31,7 @@ JINHUA_EVENTS = ("liable",)  # jinhua.md names 承包 only: no false-win or foul
 
 
 def settle_jinhua(table: Table) -> Settlement:
-    try:
-        options = JINHUA.resolve_options(table.options)
-    except HandError as exc:
-        raise HandError(f"options: {exc}") from None
+    options = table_options(table, JINHUA)
     unit = options["unit"]
     if unit < 1:
         raise HandError("options: option 'unit' must be at least 1 (what one 倍 is worth)")

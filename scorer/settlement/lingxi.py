@@ -10,6 +10,7 @@ from ..models import HandScore, Payment, PlayerTotal, Settlement, Table
 from ..notation import ParsedHand, to_text
 from ..rulesets.lingxi import LINGXI, copies
 from .common import (
+    table_options,
     DEALER,
     SEATS,
     Hands,
@@ -29,10 +30,7 @@ FALSE_WIN_PENALTY = 26
 
 
 def settle_lingxi(table: Table) -> Settlement:
-    try:
-        options = LINGXI.resolve_options(table.options)
-    except HandError as exc:
-        raise HandError(f"options: {exc}") from None
+    options = table_options(table, LINGXI)
     check_events(table, LINGXI_EVENTS)
     hands, wild, flip = seat_hands(table)
     if flip is not None:

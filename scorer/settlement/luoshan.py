@@ -13,6 +13,7 @@ from ..models import HandScore, Payment, PlayerTotal, Settlement, Table
 from ..notation import ParsedHand
 from ..rulesets.luoshan import LUOSHAN
 from .common import (
+    table_options,
     DEALER,
     SEATS,
     check_discarder,
@@ -30,10 +31,7 @@ LUOSHAN_EVENTS: tuple[str, ...] = ()  # luoshan.md has no false win, foul or 包
 
 
 def settle_luoshan(table: Table) -> Settlement:
-    try:
-        options = LUOSHAN.resolve_options(table.options)
-    except HandError as exc:
-        raise HandError(f"options: {exc}") from None
+    options = table_options(table, LUOSHAN)
     check_events(table, LUOSHAN_EVENTS)
     hands, wild, flip = seat_hands(table)
     check_wildcard(wild, flip)

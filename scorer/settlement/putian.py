@@ -14,6 +14,7 @@ from ..models import HandScore, Payment, PlayerTotal, Settlement, Table
 from ..notation import ParsedHand
 from ..rulesets.putian import KONG_KEYS, PUTIAN, WIN_TYPES, copies, is_putian_tile
 from .common import (
+    table_options,
     DEALER,
     SEATS,
     Hands,
@@ -34,10 +35,7 @@ Score = HandScore | PlayerTotal
 
 
 def settle_putian(table: Table) -> Settlement:
-    try:
-        options = PUTIAN.resolve_options(table.options)
-    except HandError as exc:
-        raise HandError(f"options: {exc}") from None
+    options = table_options(table, PUTIAN)
     check_events(table, PUTIAN_EVENTS)
     hands, wild, flip = seat_hands(table)
     if flip is not None:
