@@ -16,7 +16,17 @@ from fastapi.responses import JSONResponse
 from pydantic import ValidationError
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from scorer import HandError, HandScore, RuleSetInfo, ScoreRequest, Settlement, Table, rule_sets, score_hand, settle_table
+from scorer import (
+    HandError,
+    HandScore,
+    RuleSetInfo,
+    ScoreRequest,
+    Settlement,
+    Table,
+    rule_sets,
+    score_hand,
+    settle_table,
+)
 from scorer.errors import describe_validation
 
 MAX_BODY = 64 * 1024  # a table is ~1 KB; the cap keeps a single request from tying up the server

@@ -5,8 +5,9 @@ from __future__ import annotations
 import json
 import re
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable, Optional
+from typing import Any
 
 import typer
 from rich.console import Console
@@ -54,7 +55,9 @@ def print_json(data: Any) -> None:
 
 
 def hand_table(result: HandScore) -> Table:
-    table = Table(title=f"{result.rules}: {'winning hand' if result.winner else 'non-winning hand'}", title_justify="left")
+    table = Table(
+        title=f"{result.rules}: {'winning hand' if result.winner else 'non-winning hand'}", title_justify="left"
+    )
     table.add_column("key")
     table.add_column("中文")
     table.add_column("English")
@@ -75,7 +78,7 @@ def hand_table(result: HandScore) -> Table:
 def score(
     hand: str = typer.Argument(..., help="the hand in taihu notation, quoted"),
     rules: str = typer.Option("lingxi", "--rules", "-r", help="rule set"),
-    option: Optional[list[str]] = typer.Option(None, "--option", "-o", help="house option NAME=VALUE"),
+    option: list[str] | None = typer.Option(None, "--option", "-o", help="house option NAME=VALUE"),
     as_json: bool = typer.Option(False, "--json", help="print the HandScore JSON"),
 ) -> None:
     """Score one hand: the items, the doubling, the total and the arrangement."""
@@ -96,7 +99,7 @@ def score(
 
 @app.command()
 def rules(
-    name: Optional[str] = typer.Argument(None, help="a rule set; omit to list them all"),
+    name: str | None = typer.Argument(None, help="a rule set; omit to list them all"),
     as_json: bool = typer.Option(False, "--json", help="print as JSON"),
 ) -> None:
     """List the rule sets, or one rule set's items and house options."""

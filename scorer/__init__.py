@@ -6,7 +6,8 @@ No I/O and no printing here; the CLI and the HTTP API are thin shells over
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from .errors import HandError
 from .models import Event, HandScore, Payment, PlayerTotal, RuleSetInfo, ScoreItem, ScoreRequest, Settlement, Table

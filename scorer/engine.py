@@ -18,9 +18,10 @@ instead of all 34 (ENGINE.md).
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
 from functools import lru_cache
 from itertools import combinations_with_replacement
-from typing import Iterable, Iterator, NamedTuple
+from typing import NamedTuple
 
 from . import tiles as T
 
@@ -95,7 +96,6 @@ def _decompose(
     if 3 * sets + 2 * pair < sum(counts) + jokers:
         return ()
     out: list[tuple[Group, ...]] = []
-    c = counts[first]
 
     def take(places: tuple[int, ...], shape: str, kind: int) -> None:
         rest = list(counts)
@@ -126,14 +126,10 @@ def _decompose(
     return tuple(out)
 
 
-def _joker_only(
-    jokers: int, sets: int, pair: bool, options: JokerOptions
-) -> tuple[tuple[Group, ...], ...]:
+def _joker_only(jokers: int, sets: int, pair: bool, options: JokerOptions) -> tuple[tuple[Group, ...], ...]:
     if jokers != 3 * sets + 2 * pair:
         return ()
-    pair_groups: list[tuple[Group, ...]] = (
-        [(Group(PAIR, k, (k, k)),) for k in options.pairs] if pair else [()]
-    )
+    pair_groups: list[tuple[Group, ...]] = [(Group(PAIR, k, (k, k)),) for k in options.pairs] if pair else [()]
     set_groups = []
     for shape, kind in options.sets:
         if shape == WILD_SET:
@@ -168,11 +164,9 @@ def place_wildcards(groups: tuple[Group, ...], wild_tiles: tuple[int, ...]) -> t
                 pending.append((gi, kind))
     pending.sort(key=lambda p: not T.is_wind(p[1]))  # wind slots first
     pool.sort(key=lambda w: T.is_wind(w))  # non-wind wildcards first
-    for (gi, kind), tile in zip(pending, pool):
+    for (gi, kind), tile in zip(pending, pool, strict=False):
         placed[gi].append((tile, kind))
-    return tuple(
-        g._replace(wilds=tuple(placed[i])) if g.slots else g for i, g in enumerate(groups)
-    )
+    return tuple(g._replace(wilds=tuple(placed[i])) if g.slots else g for i, g in enumerate(groups))
 
 
 def standard_readings(
@@ -193,9 +187,7 @@ def to_counts(kinds: list[int] | tuple[int, ...]) -> list[int]:
     return counts
 
 
-def win_places(
-    reading: tuple[Group, ...], win: int, win_is_wild: bool
-) -> Iterator[tuple[int, int]]:
+def win_places(reading: tuple[Group, ...], win: int, win_is_wild: bool) -> Iterator[tuple[int, int]]:
     """Where the winning tile can sit in a reading: (group index, kind it stands for).
 
     Melds on the table (exposed, or concealed kongs) were there before the
@@ -270,7 +262,7 @@ def _spaced_masks(gap: int) -> tuple[int, ...]:
     masks = []
     for mask in range(1 << 9):
         ranks = [r for r in range(9) if mask >> r & 1]
-        if all(b - a >= gap for a, b in zip(ranks, ranks[1:])):
+        if all(b - a >= gap for a, b in zip(ranks, ranks[1:], strict=False)):
             masks.append(mask)
     return tuple(masks)
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal, Optional, Union
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
@@ -71,7 +71,6 @@ class RuleSetInfo(BaseModel):
 # -- settlement (API.md "Table" and "Settlement") ------------------------------
 
 
-
 class PlayerTotal(BaseModel):
     """A player known only by the count (Lingxi: tai), not by the hand."""
 
@@ -87,7 +86,7 @@ class Event(BaseModel):
     seat: Seat
 
 
-Player = Union[str, PlayerTotal]
+Player = str | PlayerTotal
 
 
 class Table(BaseModel):
@@ -95,11 +94,11 @@ class Table(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
     rules: str = "lingxi"
-    wild: Optional[list[str]] = Field(default=None, description="revealed wildcard tiles, for every hand")
-    flip: Optional[str] = Field(default=None, description="flipped indicator, for every hand")
-    winner: Optional[Seat] = Field(default=None, description="null: a drawn hand")
-    discarder: Optional[Seat] = Field(default=None, description="null: self-drawn (or drawn hand)")
-    players: dict[Seat, Player] = Field(description="E S W N: a hand string, or {\"total\": N}")
+    wild: list[str] | None = Field(default=None, description="revealed wildcard tiles, for every hand")
+    flip: str | None = Field(default=None, description="flipped indicator, for every hand")
+    winner: Seat | None = Field(default=None, description="null: a drawn hand")
+    discarder: Seat | None = Field(default=None, description="null: self-drawn (or drawn hand)")
+    players: dict[Seat, Player] = Field(description='E S W N: a hand string, or {"total": N}')
     events: list[Event] = Field(default_factory=list)
     options: dict[str, int] = Field(default_factory=dict, description="house options of the rule set")
 
@@ -108,7 +107,7 @@ class Table(BaseModel):
     def _four_seats(cls, value: Any) -> Any:
         """Checked by hand so a bad player reads as one sentence, not a union's error list."""
         if not isinstance(value, dict):
-            raise ValueError('must be an object with the seats E, S, W, N')
+            raise ValueError("must be an object with the seats E, S, W, N")
         keys = list(value)
         if set(keys) != set(SEATS):
             extra = [k for k in keys if k not in SEATS]
@@ -122,9 +121,7 @@ class Table(BaseModel):
         for seat, player in value.items():
             if isinstance(player, str):
                 if len(player) > MAX_HAND_LENGTH:
-                    raise ValueError(
-                        f"{seat} is a hand string of {len(player)} characters; at most {MAX_HAND_LENGTH}"
-                    )
+                    raise ValueError(f"{seat} is a hand string of {len(player)} characters; at most {MAX_HAND_LENGTH}")
             elif isinstance(player, PlayerTotal):
                 continue
             elif isinstance(player, dict):
@@ -148,7 +145,7 @@ class Payment(BaseModel):
 
 class Settlement(BaseModel):
     rules: str
-    scores: dict[Seat, Union[HandScore, PlayerTotal]] = Field(
+    scores: dict[Seat, HandScore | PlayerTotal] = Field(
         description="each seat's score; `total` is the count settled (0 after a foul, a declared win, a draw)"
     )
     payments: list[Payment]

@@ -137,17 +137,14 @@ class _Scanner:
                 if suit not in ("m", "p", "s", "z"):
                     shown = digits + (suit if suit and not suit.isspace() else "")
                     raise HandError(
-                        f"tiles '{shown}' at column {col} need a suit letter "
-                        f"(m, p, s or z) right after the digits"
+                        f"tiles '{shown}' at column {col} need a suit letter (m, p, s or z) right after the digits"
                     )
                 self.pos += 1
                 for offset, digit in enumerate(digits):
                     value = int(digit)
                     dcol = start + offset + 1 + self.origin
                     if value == 0:
-                        raise HandError(
-                            f"'0{suit}' at column {dcol}: there are no red fives in these rules"
-                        )
+                        raise HandError(f"'0{suit}' at column {dcol}: there are no red fives in these rules")
                     if suit == "z":
                         if value > 7:
                             raise _tile_error(f"{value}z", dcol)
@@ -301,7 +298,11 @@ def parse(text: str) -> ParsedHand:
             if len(found) != 1:
                 raise HandError(f"'+' at column {col} must be followed by exactly one tile")
             win = found[0][0]
-        elif ch.isascii() and ch.islower() and not (ch == "f" and _is_digit(scanner.text[scanner.pos + 1 : scanner.pos + 2])):
+        elif (
+            ch.isascii()
+            and ch.islower()
+            and not (ch == "f" and _is_digit(scanner.text[scanner.pos + 1 : scanner.pos + 2]))
+        ):
             word, value, wcol, vcol = _condition_word(scanner)
             if word not in FLAG_CONDITIONS and word not in VALUE_CONDITIONS:
                 if len(word) <= 1:
@@ -352,9 +353,7 @@ def _condition_value(word: str, value: str, column: int) -> object:
     if word == "flip":
         return _single_tile(value, column, "flip:")
     if value not in DECLARED_WINS:
-        raise HandError(
-            f"unknown declared win '{value}' at column {column}; known: {', '.join(DECLARED_WINS)}"
-        )
+        raise HandError(f"unknown declared win '{value}' at column {column}; known: {', '.join(DECLARED_WINS)}")
     return value
 
 

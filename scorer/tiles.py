@@ -20,18 +20,45 @@ SEATS = ("E", "S", "W", "N")
 SEAT_WIND = {"E": EAST, "S": SOUTH, "W": WEST, "N": NORTH}
 
 CHINESE = {
-    "东": EAST, "東": EAST, "南": SOUTH, "西": WEST, "北": NORTH,
-    "中": RED, "发": GREEN, "發": GREEN, "白": WHITE,
-    "春": 34, "夏": 35, "秋": 36, "冬": 37,
-    "梅": 38, "兰": 39, "蘭": 39, "菊": 40, "竹": 41,
+    "东": EAST,
+    "東": EAST,
+    "南": SOUTH,
+    "西": WEST,
+    "北": NORTH,
+    "中": RED,
+    "发": GREEN,
+    "發": GREEN,
+    "白": WHITE,
+    "春": 34,
+    "夏": 35,
+    "秋": 36,
+    "冬": 37,
+    "梅": 38,
+    "兰": 39,
+    "蘭": 39,
+    "菊": 40,
+    "竹": 41,
 }
 # tenhou order for 1z..7z: E S W N P F C
 HONOR_DIGITS = {1: EAST, 2: SOUTH, 3: WEST, 4: NORTH, 5: WHITE, 6: GREEN, 7: RED}
 LETTER = {"E": EAST, "S": SOUTH, "W": WEST, "N": NORTH, "C": RED, "F": GREEN, "P": WHITE}
 
 CHINESE_NAME = {
-    EAST: "东", SOUTH: "南", WEST: "西", NORTH: "北", RED: "中", GREEN: "发", WHITE: "白",
-    34: "春", 35: "夏", 36: "秋", 37: "冬", 38: "梅", 39: "兰", 40: "菊", 41: "竹",
+    EAST: "东",
+    SOUTH: "南",
+    WEST: "西",
+    NORTH: "北",
+    RED: "中",
+    GREEN: "发",
+    WHITE: "白",
+    34: "春",
+    35: "夏",
+    36: "秋",
+    37: "冬",
+    38: "梅",
+    39: "兰",
+    40: "菊",
+    41: "竹",
 }
 
 

@@ -9,8 +9,9 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import httpx
 import pytest
@@ -71,7 +72,9 @@ def test_score_matches_the_library(client: TestClient) -> None:
 
 def test_score_rules_and_options_default(client: TestClient) -> None:
     assert client.post("/score", json={"hand": HAND_56}).json()["total"] == 56
-    reply = client.post("/score", json={"hand": "123m 456m 789p 234s 678s 5p +5p wild:9s,N", "options": {"double_at": 14}})
+    reply = client.post(
+        "/score", json={"hand": "123m 456m 789p 234s 678s 5p +5p wild:9s,N", "options": {"double_at": 14}}
+    )
     assert reply.json()["total"] == 13
 
 

@@ -29,9 +29,12 @@ ERRORS = [
     # -- copies -----------------------------------------------------------------------------
     pytest.param("55555p 123m 456m 789m 12s", r"5p appears 5 times; at most 4 exist", id="five-of-a-kind"),
     pytest.param("[5555p] 5p 123m 456m 789m 1s", r"5p appears 5 times; at most 4 exist", id="five-with-a-kong"),
-    pytest.param(f"5m5m5m5m {REST} wild:5m,E", r"5m appears 4 times; at most 3 exist", id="four-of-a-revealed-wildcard-kind"),
-    pytest.param(f"5m5m5m {REST} 9s wild:5m,5m", r"5m appears 3 times; at most 2 exist",
-                 id="three-when-both-revealed-the-same"),
+    pytest.param(
+        f"5m5m5m5m {REST} wild:5m,E", r"5m appears 4 times; at most 3 exist", id="four-of-a-revealed-wildcard-kind"
+    ),
+    pytest.param(
+        f"5m5m5m {REST} 9s wild:5m,5m", r"5m appears 3 times; at most 2 exist", id="three-when-both-revealed-the-same"
+    ),
     pytest.param(f"f1 {REST} 99s 3s wild:f1,E", r"f1 appears 1 times; at most 0 exist", id="the-revealed-flower-held"),
     pytest.param(f"f1 f1 {REST} 99s 3s", r"f1 appears 2 times; at most 1 exist", id="two-of-one-flower"),
     # -- tile count (相公) -----------------------------------------------------------------
@@ -39,16 +42,27 @@ ERRORS = [
     pytest.param("123m 456m 789p 234s 678s 5p 5p +5p", r"hand has 18 tiles.*winning.*17", id="winner-18-tiles"),
     pytest.param("123m 456m 789p 12s 45s 99s", r"hand has 15 tiles.*non-winning.*16", id="nonwinner-15-tiles"),
     pytest.param("123m 456m 789p 12s 45s 99s 11p", r"hand has 17 tiles.*non-winning.*16", id="nonwinner-17-tiles"),
-    pytest.param("5m5m5m E 123p 456p 789s 11s wild:5m,E declare:sha-zhu", r"hand has 15 tiles.*16 or 17",
-                 id="declared-15-tiles"),
+    pytest.param(
+        "5m5m5m E 123p 456p 789s 11s wild:5m,E declare:sha-zhu", r"hand has 15 tiles.*16 or 17", id="declared-15-tiles"
+    ),
     # -- wildcards in melds ------------------------------------------------------------------
-    pytest.param(f"[555m] {REST} wild:5m,E", r"wildcard 5m used in exposed meld \[555m\]", id="wildcard-in-exposed-pung"),
-    pytest.param(f"[456m] {REST} wild:5m,E", r"wildcard 5m used in exposed meld \[456m\]", id="wildcard-in-exposed-chow"),
+    pytest.param(
+        f"[555m] {REST} wild:5m,E", r"wildcard 5m used in exposed meld \[555m\]", id="wildcard-in-exposed-pung"
+    ),
+    pytest.param(
+        f"[456m] {REST} wild:5m,E", r"wildcard 5m used in exposed meld \[456m\]", id="wildcard-in-exposed-chow"
+    ),
     # a kong holds four alike, but only three of a wildcard kind exist: the copies check names it
-    pytest.param(f"(5555m) {REST} wild:5m,E", r"5m appears 4 times; at most 3 exist|wildcard 5m used in concealed kong",
-                 id="wildcard-in-concealed-kong"),
-    pytest.param(f"[5555m] {REST} wild:5m,E", r"5m appears 4 times; at most 3 exist|wildcard 5m used in exposed meld",
-                 id="wildcard-in-open-kong"),
+    pytest.param(
+        f"(5555m) {REST} wild:5m,E",
+        r"5m appears 4 times; at most 3 exist|wildcard 5m used in concealed kong",
+        id="wildcard-in-concealed-kong",
+    ),
+    pytest.param(
+        f"[5555m] {REST} wild:5m,E",
+        r"5m appears 4 times; at most 3 exist|wildcard 5m used in exposed meld",
+        id="wildcard-in-open-kong",
+    ),
     # -- melds ---------------------------------------------------------------------------------
     pytest.param(f"[124m] {REST}", r"\[124m\] at column 1 is not a meld", id="invalid-meld-124m"),
     pytest.param(f"123m [135p] {REST}", r"\[135p\] at column 6 is not a meld", id="invalid-meld-135p"),
@@ -72,40 +86,66 @@ ERRORS = [
     pytest.param(PING + " flip:1m", rf"condition 'flip' at column {C} is not used in Lingxi", id="flip-not-lingxi"),
     pytest.param(PING + " human", rf"condition 'human' at column {C} is not used in Lingxi", id="human-not-lingxi"),
     pytest.param(PING + " declare:foo", rf"unknown declared win 'foo' at column {C + 8}", id="unknown-declare-name"),
-    pytest.param("123m 456m 789p 234s 678s 5p wild:9s,N declare:san-jin-dao",
-                 r"declare:san-jin-dao at column 39 is not a Lingxi declared win", id="putian-declare-in-lingxi"),
-    pytest.param(PING + " self self", rf"condition 'self' at column {C + 5} is already given at column {C}",
-                 id="duplicate-condition"),
-    pytest.param(PING + " seat:E", rf"condition 'seat' at column {C} is already given at column 43",
-                 id="duplicate-seat"),
+    pytest.param(
+        "123m 456m 789p 234s 678s 5p wild:9s,N declare:san-jin-dao",
+        r"declare:san-jin-dao at column 39 is not a Lingxi declared win",
+        id="putian-declare-in-lingxi",
+    ),
+    pytest.param(
+        PING + " self self",
+        rf"condition 'self' at column {C + 5} is already given at column {C}",
+        id="duplicate-condition",
+    ),
+    pytest.param(
+        PING + " seat:E", rf"condition 'seat' at column {C} is already given at column 43", id="duplicate-seat"
+    ),
     pytest.param(PING + " self:1", rf"condition 'self' at column {C} takes no value", id="flag-with-value"),
-    pytest.param("123m 456m 789p 234s 678s 5p +5p seat:", r"condition 'seat' at column 33 needs a value",
-                 id="seat-without-value"),
-    pytest.param("123m 456m 789p 234s 678s 5p +5p seat:X", r"seat 'X' at column 38 must be one of E, S, W, N",
-                 id="bad-seat"),
+    pytest.param(
+        "123m 456m 789p 234s 678s 5p +5p seat:", r"condition 'seat' at column 33 needs a value", id="seat-without-value"
+    ),
+    pytest.param(
+        "123m 456m 789p 234s 678s 5p +5p seat:X", r"seat 'X' at column 38 must be one of E, S, W, N", id="bad-seat"
+    ),
     pytest.param("123m 456m 789p 234s 678s 5p +5p wild:5m,x", r"unknown tile 'x'", id="bad-wild-tile"),
-    pytest.param("123m 456m 789p 234s 678s 5p +5p wild:5m,55m", r"wild: at column 41 must be one tile, got '55m'",
-                 id="wild-value-two-tiles"),
-    pytest.param("123m 456m 789p 12s 45s 99s 3s wild:9s,N self", r"condition 'self' needs a winning tile",
-                 id="self-without-winning-tile"),
-    pytest.param("123m 456m 789p 12s 45s 99s 3s wild:9s,N last-tile", r"condition 'last-tile' needs a winning tile",
-                 id="last-tile-without-winning-tile"),
+    pytest.param(
+        "123m 456m 789p 234s 678s 5p +5p wild:5m,55m",
+        r"wild: at column 41 must be one tile, got '55m'",
+        id="wild-value-two-tiles",
+    ),
+    pytest.param(
+        "123m 456m 789p 12s 45s 99s 3s wild:9s,N self",
+        r"condition 'self' needs a winning tile",
+        id="self-without-winning-tile",
+    ),
+    pytest.param(
+        "123m 456m 789p 12s 45s 99s 3s wild:9s,N last-tile",
+        r"condition 'last-tile' needs a winning tile",
+        id="last-tile-without-winning-tile",
+    ),
     pytest.param(PING + " rob-kong self", r"'rob-kong' and 'self' contradict", id="rob-kong-self"),
     pytest.param(PING + " rob-kong last-tile", r"'rob-kong' and 'last-tile' contradict", id="rob-kong-last-tile"),
     pytest.param(PING.replace("seat:W", "seat:S") + " heaven", r"'heaven' needs seat:E", id="heaven-not-dealer"),
     pytest.param(PING.replace("seat:W", "seat:E") + " earth", r"'earth' is for a non-dealer", id="earth-dealer"),
     pytest.param(PING.replace(" seat:W", "") + " earth", r"'earth' is for a non-dealer", id="earth-default-seat-E"),
-    pytest.param(PING.replace("seat:W", "seat:S") + " heaven earth", r"'heaven' and 'earth' contradict",
-                 id="heaven-and-earth"),
+    pytest.param(
+        PING.replace("seat:W", "seat:S") + " heaven earth", r"'heaven' and 'earth' contradict", id="heaven-and-earth"
+    ),
     pytest.param(PING + " kong-draw", r"'kong-draw' needs a kong", id="kong-draw-without-kong"),
-    pytest.param("123m 456m 789p 234s 678s 5p +5p wild:5m", r"two wildcard tiles.*got 1 at column 33",
-                 id="wild-with-one-tile"),
+    pytest.param(
+        "123m 456m 789p 234s 678s 5p +5p wild:5m", r"two wildcard tiles.*got 1 at column 33", id="wild-with-one-tile"
+    ),
     pytest.param("123m 456m 789p 234s 678s 5p +5p wild:5m,E,N", r"two wildcard tiles.*got 3", id="wild-with-three"),
     # -- declared wins need their holding --------------------------------------------------------
-    pytest.param("5m5m E 123p 456p 789s 11s 9p 9p wild:5m,E declare:sha-zhu", r"sha-zhu needs AAA\+B",
-                 id="sha-zhu-without-holding"),
-    pytest.param("123m 456m 789p 234s 678s 5p f1f2f3f4f5f6f7 wild:9s,N declare:hua-hu",
-                 r"hua-hu needs all eight flowers", id="hua-hu-without-eight"),
+    pytest.param(
+        "5m5m E 123p 456p 789s 11s 9p 9p wild:5m,E declare:sha-zhu",
+        r"sha-zhu needs AAA\+B",
+        id="sha-zhu-without-holding",
+    ),
+    pytest.param(
+        "123m 456m 789p 234s 678s 5p f1f2f3f4f5f6f7 wild:9s,N declare:hua-hu",
+        r"hua-hu needs all eight flowers",
+        id="hua-hu-without-eight",
+    ),
     # -- empty ----------------------------------------------------------------------------------
     pytest.param("", r"empty hand", id="empty"),
     pytest.param("   \t ", r"empty hand", id="blank"),
@@ -143,7 +183,7 @@ def test_unknown_rule_set() -> None:
         score_hand(PING, rules="nope")
 
 
-# -- found by this suite and fixed: non-ASCII digits, repeated reveals, columns in values ------------------------------------------------
+# -- found by this suite and fixed: non-ASCII digits, repeated reveals, columns in values
 
 
 @pytest.mark.parametrize("hand", ["²m", "1²m 23p", "[²m²m²m]", "+②p", "123m wild:²m,E"])

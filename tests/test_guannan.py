@@ -66,7 +66,9 @@ def test_seven_pairs_readings_with_wildcards() -> None:
     counts = to_counts([0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6])
     (reading,) = seven_pairs_readings(counts, (20,), JokerOptions((), ()))
     assert all(g.shape == PAIR for g in reading) and reading[-1].wilds == ((20, 6),)
-    two_spare = list(seven_pairs_readings(to_counts([0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5]), (20, 20), JokerOptions((27, 31), ())))
+    two_spare = list(
+        seven_pairs_readings(to_counts([0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5]), (20, 20), JokerOptions((27, 31), ()))
+    )
     assert sorted(r[-1].kind for r in two_spare) == [27, 31]
     assert list(seven_pairs_readings(counts, (), JokerOptions((), ()))) == []  # 13 tiles
 
@@ -77,7 +79,12 @@ ERRORS = [
     ("a flower", "123m 456p 789s 234m 5s f1 +5s", {}, "flower f1 is not a Guannan tile"),
     ("a winning hand holding a wind", "123m 456p 789s 234m E +5s", {}, "holds E, and a wind can never pair or pung"),
     ("no winning shape", "123m 456p 789s 235m 5s +6s", {}, "no winning shape"),
-    ("wild:", "123m 456p 789s 234m 5s +5s wild:1m", {}, "'wild' at column 28 is not used in Guannan: Guannan has no wildcards"),
+    (
+        "wild:",
+        "123m 456p 789s 234m 5s +5s wild:1m",
+        {},
+        "'wild' at column 28 is not used in Guannan: Guannan has no wildcards",
+    ),
     ("flip:", "123m 456p 789s 234m 5s +5s flip:1m", {}, "'flip' at column 28 is not used in Guannan"),
     ("declare", "123m 456p 789s 234m 5s +5s declare:sha-zhu", {}, "'declare' at column 28 is not used in Guannan"),
     ("heaven", "123m 456p 789s 234m 5s +5s heaven", {}, "'heaven' at column 28 is not used in Guannan"),

@@ -28,7 +28,9 @@ PAIRS_OR_CHOWS = "1122334455667m +7m"  # 七对, or 123 123 456 456 77 (平牌)
 KONG = "[5555m] 123p 456p 789s 1s +1s"  # 平牌 with an open kong
 
 
-def guannan(winner: str | None, hand: str | None = None, discarder: str | None = None, **changes: Any) -> dict[str, Any]:
+def guannan(
+    winner: str | None, hand: str | None = None, discarder: str | None = None, **changes: Any
+) -> dict[str, Any]:
     """A Guannan table: the winner's hand, everyone else {"total": 0} unless `players` says otherwise."""
     players: dict[str, Any] = {s: ZERO for s in SEATS}
     if winner is not None:
@@ -121,7 +123,11 @@ def test_a_value_of_zero_pays_nothing() -> None:
 @pytest.mark.parametrize(
     "options, expected",
     [
-        ({"double_at": 10}, "options: unknown option 'double_at' for guannan; known options: ping_pai, qi_dui, peng_peng_he, yi_tiao_long"),
+        (
+            {"double_at": 10},
+            "options: unknown option 'double_at' for guannan; "
+            "known options: ping_pai, qi_dui, peng_peng_he, yi_tiao_long",
+        ),
         ({"qi_dui": -1}, "options: option 'qi_dui' must be a whole number ≥ 0, got -1"),
     ],
 )
@@ -138,7 +144,9 @@ def test_drawn_hand_no_payments_dealer_keeps_the_seat() -> None:
     assert result.next_dealer == "E"
 
 
-@pytest.mark.parametrize("winner, discarder, expected", [("E", "S", "E"), ("S", "W", "S"), ("W", "E", "S"), ("N", "E", "S")])
+@pytest.mark.parametrize(
+    "winner, discarder, expected", [("E", "S", "E"), ("S", "W", "S"), ("W", "E", "S"), ("N", "E", "S")]
+)
 def test_next_dealer(winner: str, discarder: str, expected: str) -> None:
     assert settle_table(guannan(winner, PING_PAI, discarder=discarder)).next_dealer == expected
 
@@ -174,7 +182,9 @@ def test_winner_must_be_a_hand_and_non_winners_count_nothing() -> None:
 
 
 def test_one_of_each_wind_across_the_table() -> None:
-    data = guannan("S", PENG_PENG, discarder="W", players={"W": "E 123p 456p 789p 1s 23s", "N": "E 123m 567m 789p 1s 24s"})
+    data = guannan(
+        "S", PENG_PENG, discarder="W", players={"W": "E 123p 456p 789p 1s 23s", "N": "E 123m 567m 789p 1s 24s"}
+    )
     assert error(data) == (
         "players: E appears 2 times across the table (W 1, N 1); at most 1 exist (Guannan has one of each wind)"
     )
@@ -199,7 +209,10 @@ def test_cli_settle_json() -> None:
     data = json.loads(result.stdout)
     assert data["net"] == {"E": -4, "S": -4, "W": -4, "N": 12}
     assert data["payments"][0] == {
-        "from": "E", "to": "N", "amount": 4, "reason": "self-drawn: each pays peng_peng_he 4 (house value)"
+        "from": "E",
+        "to": "N",
+        "amount": 4,
+        "reason": "self-drawn: each pays peng_peng_he 4 (house value)",
     }
     assert data["next_dealer"] == "S"
 

@@ -26,7 +26,12 @@ CASES = [
     # -- one per item key ----------------------------------------------------------
     ("ping_hu: a plain win is ×1", "123m 456p 789s 234s 5s +5s wild:9m", [], 1),
     ("peng_peng_hu: no chows", "111m 222p 333s 444m 5s +5s wild:9p", [("peng_peng_hu", 2)], 2),
-    ("quan_qiu_ren: one tile left, won on a discard", "[123m] [456p] [789s] [234s] 5s +5s wild:9m", [("quan_qiu_ren", 2)], 2),
+    (
+        "quan_qiu_ren: one tile left, won on a discard",
+        "[123m] [456p] [789s] [234s] 5s +5s wild:9m",
+        [("quan_qiu_ren", 2)],
+        2,
+    ),
     ("qi_dui: seven pairs with a 财神", "11223344m 66p 7s 8s 9m +8s wild:9m", [("qi_dui", 2)], 2),
     ("qing_qi_dui: seven pairs, no 财神", "1122m 3344p 5566s 7s +7s wild:9m", [("qing_qi_dui", 4)], 4),
     ("qi_dui_bao_tou: six pairs + a lone 财神", "112233m 4455p 66s 9m +7s wild:9m", [("qi_dui_bao_tou", 8)], 8),
@@ -36,33 +41,108 @@ CASES = [
     ("qing_yi_se without 财神: ×4", "123m 456m 789m 234m 5m +5m wild:9s", [("qing_yi_se", 4)], 4),
     ("qing_yi_se with a 财神 held: ×2", "123m 456m 789m 23m 9s +5m 5m wild:9s", [("qing_yi_se", 2)], 2),
     ("luan_feng: all honors, no shape", "ESWNCF ESWNCF E +S wild:1p", [("luan_feng", 8)], 8),
-    ("qing_feng: honors in sets + pair (no luan_feng, no peng_peng_hu)", "EEE SSS WWW NNN C +C wild:1p", [("qing_feng", 16)], 16),
-    ("cai_shen_tou: two 财神 as the pair, as themselves", "123m 456p 789s 23s 9m9m +4s wild:9m", [("cai_shen_tou", 4)], 4),
-    ("san_cai_yi_ke: three 财神 as a pung of themselves", "9m9m9m 456p 789s 234s 5s +5s wild:9m", [("san_cai_yi_ke", 8)], 8),
+    (
+        "qing_feng: honors in sets + pair (no luan_feng, no peng_peng_hu)",
+        "EEE SSS WWW NNN C +C wild:1p",
+        [("qing_feng", 16)],
+        16,
+    ),
+    (
+        "cai_shen_tou: two 财神 as the pair, as themselves",
+        "123m 456p 789s 23s 9m9m +4s wild:9m",
+        [("cai_shen_tou", 4)],
+        4,
+    ),
+    (
+        "san_cai_yi_ke: three 财神 as a pung of themselves",
+        "9m9m9m 456p 789s 234s 5s +5s wild:9m",
+        [("san_cai_yi_ke", 8)],
+        8,
+    ),
     ("bao_tou: four sets + a lone 财神, any tile wins", "123m 456p 789s 234s 9m +5s wild:9m", [("bao_tou", 2)], 2),
-    ("gang_bao: kong while 敲响 = bao_tou × gang_kai", "[123m] [2222p] 456s 789s 9m +5s kong-draw wild:9m", [("gang_bao", 4)], 4),
+    (
+        "gang_bao: kong while 敲响 = bao_tou × gang_kai",
+        "[123m] [2222p] 456s 789s 9m +5s kong-draw wild:9m",
+        [("gang_bao", 4)],
+        4,
+    ),
     ("tian_hu", "123m 456p 789s 234s 5s +5s heaven wild:9m", [("tian_hu", 2)], 2),
     ("di_hu", "123m 456p 789s 234s 5s +5s earth seat:S wild:9m", [("di_hu", 2)], 2),
-    ("ren_hu: a non-dealer self-draw in the first go-round", "123m 456p 789s 234s 5s +5s self human seat:S wild:9m", [("ren_hu", 2)], 2),
-    ("hai_di: self-drawn among the last four tiles", "123m 456p 789s 234s 5s +5s last-tile wild:9m", [("hai_di", 2)], 2),
+    (
+        "ren_hu: a non-dealer self-draw in the first go-round",
+        "123m 456p 789s 234s 5s +5s self human seat:S wild:9m",
+        [("ren_hu", 2)],
+        2,
+    ),
+    (
+        "hai_di: self-drawn among the last four tiles",
+        "123m 456p 789s 234s 5s +5s last-tile wild:9m",
+        [("hai_di", 2)],
+        2,
+    ),
     # -- Decisions: multipliers multiply ---------------------------------------
     ("seed: 海捞七对 = 4", "11223344m 66p 7s 8s 9m +8s last-tile wild:9m", [("qi_dui", 2), ("hai_di", 2)], 4),
     ("seed: 海捞清七对 = 8", "1122m 3344p 5566s 7s +7s last-tile wild:9m", [("qing_qi_dui", 4), ("hai_di", 2)], 8),
-    ("爆头的海捞: the product rule gives 4, not the seed's 8", "123m 456p 789s 234s 9m +5s last-tile wild:9m", [("bao_tou", 2), ("hai_di", 2)], 4),
-    ("peng_peng_hu × quan_qiu_ren", "[111m] [222m] [333p] [444s] 5s +5s wild:9m", [("peng_peng_hu", 2), ("quan_qiu_ren", 2)], 4),
+    (
+        "爆头的海捞: the product rule gives 4, not the seed's 8",
+        "123m 456p 789s 234s 9m +5s last-tile wild:9m",
+        [("bao_tou", 2), ("hai_di", 2)],
+        4,
+    ),
+    (
+        "peng_peng_hu × quan_qiu_ren",
+        "[111m] [222m] [333p] [444s] 5s +5s wild:9m",
+        [("peng_peng_hu", 2), ("quan_qiu_ren", 2)],
+        4,
+    ),
     ("qing_yi_se × qing_qi_dui", "1122334455667m +7m wild:3p", [("qing_qi_dui", 4), ("qing_yi_se", 4)], 16),
-    ("cai_shen_tou × bao_tou: a drawn 财神 pairs the lone one", "123m 456p 789s 234s 9m +9m self wild:9m", [("cai_shen_tou", 4), ("bao_tou", 2)], 8),
+    (
+        "cai_shen_tou × bao_tou: a drawn 财神 pairs the lone one",
+        "123m 456p 789s 234s 9m +9m self wild:9m",
+        [("cai_shen_tou", 4), ("bao_tou", 2)],
+        8,
+    ),
     # -- Decisions: seven pairs, 财神 and 白 ---------------------------------------
     ("seven pairs: four alike are two pairs", "1111m 3355m 77p 99s 2s +2s wild:9p", [("qing_qi_dui", 4)], 4),
     ("quan_qiu_ren self-drawn counts ×1", "[123m] [456p] [789s] [234s] 5s +5s self wild:9m", [], 1),
-    ("a lone 财神 on four melds is bao_tou, not quan_qiu_ren", "[123m] [456p] [789s] [234s] 9m +5s wild:9m", [("bao_tou", 2)], 2),
-    ("白 plays as the 财神's face: P is a plain 3m, so 清一色 has no 财神", "12m P 456m 789m 567m 5m +5m wild:3m", [("qing_yi_se", 4)], 4),
+    (
+        "a lone 财神 on four melds is bao_tou, not quan_qiu_ren",
+        "[123m] [456p] [789s] [234s] 9m +5s wild:9m",
+        [("bao_tou", 2)],
+        2,
+    ),
+    (
+        "白 plays as the 财神's face: P is a plain 3m, so 清一色 has no 财神",
+        "12m P 456m 789m 567m 5m +5m wild:3m",
+        [("qing_yi_se", 4)],
+        4,
+    ),
     ("白 as the face of an honor 财神: PPP is a pung of E", "PPP SSS WWW NNN C +C wild:E", [("qing_feng", 16)], 16),
-    ("白 is the 财神 kind: no stand-in role, each P is a 财神", "123m 456p 789s 234s P +5s wild:P", [("bao_tou", 2)], 2),
-    ("a wind 财神 needs two 白 for 七风 (one as the wind, one as 白)", "SWNCF P P 147m 258p +3s wild:E", [("qi_feng", 2)], 2),
+    (
+        "白 is the 财神 kind: no stand-in role, each P is a 财神",
+        "123m 456p 789s 234s P +5s wild:P",
+        [("bao_tou", 2)],
+        2,
+    ),
+    (
+        "a wind 财神 needs two 白 for 七风 (one as the wind, one as 白)",
+        "SWNCF P P 147m 258p +3s wild:E",
+        [("qi_feng", 2)],
+        2,
+    ),
     ("one 白 and a wind 财神: six honors, 十三不靠 only", "SWNCF P 147m 258p 3s +E wild:E", [("shi_san_bu_kao", 1)], 1),
-    ("a 财神 never stands for an honor in 不靠: no 7th honor", "SWNCF 147m 258p 1p P +3s wild:1p", [("shi_san_bu_kao", 1)], 1),
-    ("乱风 in seven pairs multiplies with 七对爆头", "ESWNCF ESWNCF 1p +S wild:1p", [("qi_dui_bao_tou", 8), ("luan_feng", 8)], 64),
+    (
+        "a 财神 never stands for an honor in 不靠: no 7th honor",
+        "SWNCF 147m 258p 1p P +3s wild:1p",
+        [("shi_san_bu_kao", 1)],
+        1,
+    ),
+    (
+        "乱风 in seven pairs multiplies with 七对爆头",
+        "ESWNCF ESWNCF 1p +S wild:1p",
+        [("qi_dui_bao_tou", 8), ("luan_feng", 8)],
+        64,
+    ),
 ]
 
 
@@ -78,9 +158,26 @@ def test_every_item_key_has_a_case() -> None:
     (info,) = [r for r in rule_sets() if r.name == "jinhua"]
     keys = [i.key for i in info.items]
     assert keys == [
-        "ping_hu", "peng_peng_hu", "quan_qiu_ren", "qi_dui", "qing_qi_dui", "qi_dui_bao_tou",
-        "shi_san_bu_kao", "qi_feng", "gang_kai", "qing_yi_se", "luan_feng", "qing_feng",
-        "cai_shen_tou", "san_cai_yi_ke", "bao_tou", "gang_bao", "tian_hu", "di_hu", "ren_hu", "hai_di",
+        "ping_hu",
+        "peng_peng_hu",
+        "quan_qiu_ren",
+        "qi_dui",
+        "qing_qi_dui",
+        "qi_dui_bao_tou",
+        "shi_san_bu_kao",
+        "qi_feng",
+        "gang_kai",
+        "qing_yi_se",
+        "luan_feng",
+        "qing_feng",
+        "cai_shen_tou",
+        "san_cai_yi_ke",
+        "bao_tou",
+        "gang_bao",
+        "tian_hu",
+        "di_hu",
+        "ren_hu",
+        "hai_di",
     ]
     covered = {key for _, _, expected, _ in CASES for key, _ in expected} | {"ping_hu"}
     assert covered == set(keys)
@@ -96,25 +193,43 @@ def test_every_item_key_has_a_case() -> None:
 def test_bao_tou_hai_di_note() -> None:
     result = jinhua("123m 456p 789s 234s 9m +5s last-tile wild:9m")
     assert result.notes == [
-        "爆头 + 海底: the seed says 爆头的海捞 is 八倍; the product rule stands (Decision): "
-        "bao_tou ×2 × hai_di ×2 = 4"
+        "爆头 + 海底: the seed says 爆头的海捞 is 八倍; the product rule stands (Decision): bao_tou ×2 × hai_di ×2 = 4"
     ]
 
 
 def test_self_drawn_quan_qiu_ren_note() -> None:
-    assert jinhua("[123m] [456p] [789s] [234s] 5s +5s self wild:9m").notes == ["全求人 self-drawn counts ×1 (ping_hu only)"]
+    assert jinhua("[123m] [456p] [789s] [234s] 5s +5s self wild:9m").notes == [
+        "全求人 self-drawn counts ×1 (ping_hu only)"
+    ]
 
 
 ARRANGEMENTS = [
     ("白 shows as what it plays", "12m P 456m 789m 567m 5m +5m wild:3m", ["1m 2m P=3m", "456m", "567m", "789m", "55m"]),
-    ("a lone 财神 pairs the winning tile", "123m 456p 789s 234s 9m +5s wild:9m", ["123m", "456p", "234s", "789s", "5s 9m=5s"]),
-    ("four alike are two pairs", "1111m 3355m 77p 99s 2s +2s wild:9p", ["11m", "11m", "33m", "55m", "77p", "22s", "99s"]),
-    ("七风: one 白 as the wind 财神's face, one as 白", "SWNCF P P 147m 258p +3s wild:E",
-     ["1m", "4m", "7m", "2p", "5p", "8p", "3s", "P=E", "S", "W", "N", "C", "F", "P"]),
-    ("a 财神 fills a spaced suited place", "SWNCF P 147m 258p 3s +E wild:E",
-     ["1m", "4m", "7m", "2p", "5p", "8p", "3s", "P=E", "S", "W", "N", "C", "F", "E=6s"]),
-    ("乱风 needs no shape", "ESWNCF ESWNCF E +S wild:1p",
-     ["E", "E", "E", "S", "S", "S", "W", "W", "N", "N", "C", "C", "F", "F"]),
+    (
+        "a lone 财神 pairs the winning tile",
+        "123m 456p 789s 234s 9m +5s wild:9m",
+        ["123m", "456p", "234s", "789s", "5s 9m=5s"],
+    ),
+    (
+        "four alike are two pairs",
+        "1111m 3355m 77p 99s 2s +2s wild:9p",
+        ["11m", "11m", "33m", "55m", "77p", "22s", "99s"],
+    ),
+    (
+        "七风: one 白 as the wind 财神's face, one as 白",
+        "SWNCF P P 147m 258p +3s wild:E",
+        ["1m", "4m", "7m", "2p", "5p", "8p", "3s", "P=E", "S", "W", "N", "C", "F", "P"],
+    ),
+    (
+        "a 财神 fills a spaced suited place",
+        "SWNCF P 147m 258p 3s +E wild:E",
+        ["1m", "4m", "7m", "2p", "5p", "8p", "3s", "P=E", "S", "W", "N", "C", "F", "E=6s"],
+    ),
+    (
+        "乱风 needs no shape",
+        "ESWNCF ESWNCF E +S wild:1p",
+        ["E", "E", "E", "S", "S", "S", "W", "W", "N", "N", "C", "C", "F", "F"],
+    ),
 ]
 
 
@@ -154,26 +269,90 @@ def test_three_cai_shen_score_fast() -> None:
 
 
 ERRORS = [
-    ("a flower", "123m 456p 789s 234s 5s f1 +5s wild:9m", "flower f1 is not a Jinhua tile: Jinhua plays 136 tiles (no flowers)"),
+    (
+        "a flower",
+        "123m 456p 789s 234s 5s f1 +5s wild:9m",
+        "flower f1 is not a Jinhua tile: Jinhua plays 136 tiles (no flowers)",
+    ),
     ("a flower group", "123m 456p 789s 2s 5s (f1f2f3f4) +5s wild:9m", "flower f1 is not a Jinhua tile"),
-    ("a 财神 in an exposed meld", "[9m9m9m] 456p 789s 234s 5s +5s wild:9m", "财神 9m used in exposed meld [9m9m9m]: a 财神 never melds in Jinhua"),
+    (
+        "a 财神 in an exposed meld",
+        "[9m9m9m] 456p 789s 234s 5s +5s wild:9m",
+        "财神 9m used in exposed meld [9m9m9m]: a 财神 never melds in Jinhua",
+    ),
     ("a 财神 in an exposed chow", "[789m] 456p 789s 234s 5s +5s wild:9m", "财神 9m used in exposed meld [789m]"),
     ("白 as 财神 never melds either", "[PPP] 456p 789s 234s 5s +5s wild:P", "财神 P used in exposed meld [PPP]"),
-    ("too few tiles at the win", "123m 456p 789s 234s +5s wild:9m", "hand has 13 tiles, a winning Jinhua hand needs 14 (13 + winning tile; a kong counts 3)"),
-    ("too many tiles without a win", "123m 456p 789s 234s 5s5s wild:9m", "hand has 14 tiles, a non-winning Jinhua hand holds 13 (a kong counts 3)"),
-    ("the flipped 财神 is out of play", "9m9m9m9m 456p 789s 23s 5s +5s wild:9m", "9m appears 4 times; at most 3 exist (the flipped 财神 is out of play)"),
+    (
+        "too few tiles at the win",
+        "123m 456p 789s 234s +5s wild:9m",
+        "hand has 13 tiles, a winning Jinhua hand needs 14 (13 + winning tile; a kong counts 3)",
+    ),
+    (
+        "too many tiles without a win",
+        "123m 456p 789s 234s 5s5s wild:9m",
+        "hand has 14 tiles, a non-winning Jinhua hand holds 13 (a kong counts 3)",
+    ),
+    (
+        "the flipped 财神 is out of play",
+        "9m9m9m9m 456p 789s 23s 5s +5s wild:9m",
+        "9m appears 4 times; at most 3 exist (the flipped 财神 is out of play)",
+    ),
     ("a fifth tile", "11111m 456p 789s 23s 5s +5s wild:9m", "1m appears 5 times; at most 4 exist"),
-    ("two 财神 kinds", "123m 456p 789s 234s 5s +5s wild:9m,E", "Jinhua flips one 财神 tile, e.g. wild:3m; got 2 at column 28"),
-    ("rob-kong is not a Jinhua condition", "123m 456p 789s 234s 5s +5s rob-kong wild:9m", "condition 'rob-kong' at column 28 is not used in Jinhua"),
-    ("flip is not a Jinhua condition", "123m 456p 789s 234s 5s +5s flip:8m", "condition 'flip' at column 28 is not used in Jinhua: give the 财神 as wild:T"),
-    ("declare is not a Jinhua condition", "123m 456p 789s 234s 5s +5s declare:sha-zhu", "condition 'declare' at column 28 is not used in Jinhua"),
-    ("no winning shape", "123m 456p 789s 235s 5s +7s wild:9m", "no winning shape: the tiles form none of 4 sets + pair, seven pairs, 十三不靠/七风 or 乱风 (all honors)"),
-    ("a win condition without a win", "123m 456p 789s 234s 5s self wild:9m", "condition 'self' needs a winning tile (+tile)"),
-    ("heaven off the dealer's seat", "123m 456p 789s 234s 5s +5s heaven seat:S", "condition 'heaven' needs seat:E (the dealer)"),
-    ("earth for the dealer", "123m 456p 789s 234s 5s +5s earth", "condition 'earth' is for a non-dealer: it needs seat S, W or N"),
-    ("human without self", "123m 456p 789s 234s 5s +5s human seat:W", "condition 'human' (人胡) is a non-dealer's self-drawn win in Jinhua: write 'self' with it"),
-    ("kong-draw with no kong", "123m 456p 789s 234s 5s +5s kong-draw", "condition 'kong-draw' needs a kong in the hand ([5555p] or (5555p))"),
-    ("kong-draw and last-tile", "[2222m] 123p 456p 789s 5s +5s kong-draw last-tile", "conditions 'kong-draw' and 'last-tile' contradict each other"),
+    (
+        "two 财神 kinds",
+        "123m 456p 789s 234s 5s +5s wild:9m,E",
+        "Jinhua flips one 财神 tile, e.g. wild:3m; got 2 at column 28",
+    ),
+    (
+        "rob-kong is not a Jinhua condition",
+        "123m 456p 789s 234s 5s +5s rob-kong wild:9m",
+        "condition 'rob-kong' at column 28 is not used in Jinhua",
+    ),
+    (
+        "flip is not a Jinhua condition",
+        "123m 456p 789s 234s 5s +5s flip:8m",
+        "condition 'flip' at column 28 is not used in Jinhua: give the 财神 as wild:T",
+    ),
+    (
+        "declare is not a Jinhua condition",
+        "123m 456p 789s 234s 5s +5s declare:sha-zhu",
+        "condition 'declare' at column 28 is not used in Jinhua",
+    ),
+    (
+        "no winning shape",
+        "123m 456p 789s 235s 5s +7s wild:9m",
+        "no winning shape: the tiles form none of 4 sets + pair, seven pairs, 十三不靠/七风 or 乱风 (all honors)",
+    ),
+    (
+        "a win condition without a win",
+        "123m 456p 789s 234s 5s self wild:9m",
+        "condition 'self' needs a winning tile (+tile)",
+    ),
+    (
+        "heaven off the dealer's seat",
+        "123m 456p 789s 234s 5s +5s heaven seat:S",
+        "condition 'heaven' needs seat:E (the dealer)",
+    ),
+    (
+        "earth for the dealer",
+        "123m 456p 789s 234s 5s +5s earth",
+        "condition 'earth' is for a non-dealer: it needs seat S, W or N",
+    ),
+    (
+        "human without self",
+        "123m 456p 789s 234s 5s +5s human seat:W",
+        "condition 'human' (人胡) is a non-dealer's self-drawn win in Jinhua: write 'self' with it",
+    ),
+    (
+        "kong-draw with no kong",
+        "123m 456p 789s 234s 5s +5s kong-draw",
+        "condition 'kong-draw' needs a kong in the hand ([5555p] or (5555p))",
+    ),
+    (
+        "kong-draw and last-tile",
+        "[2222m] 123p 456p 789s 5s +5s kong-draw last-tile",
+        "conditions 'kong-draw' and 'last-tile' contradict each other",
+    ),
     ("a stand-in pung is no meld", "[CC9m] 456p 789s 234s 5s +5s wild:9m", "[CC9m] at column 1 is not a meld"),
 ]
 

@@ -99,23 +99,51 @@ def test_winner_known_by_total() -> None:
 ERRORS = [
     ("two wild tiles", jinhua("S", PENG_QUAN, discarder="W", wild=["9m", "E"]), "wild: Jinhua flips one 财神 tile"),
     ("a flip", jinhua("S", PENG_QUAN, discarder="W", wild=None, flip="8m"), "flip: Jinhua has no flipped indicator"),
-    ("foul is not a Jinhua event", jinhua("S", PENG_QUAN, discarder="W", events=[{"type": "foul", "seat": "E"}]),
-     "events[0]: event type 'foul' is not used in jinhua; known: liable"),
-    ("liable winner", jinhua("S", PENG_QUAN, discarder="W", events=[{"type": "liable", "seat": "S"}]),
-     "events[0]: liable S is the winner"),
-    ("two liable", jinhua("S", PENG_QUAN, discarder="W", events=[{"type": "liable", "seat": "E"}, {"type": "liable", "seat": "N"}]),
-     "events[1]: only one player can be liable (承包)"),
+    (
+        "foul is not a Jinhua event",
+        jinhua("S", PENG_QUAN, discarder="W", events=[{"type": "foul", "seat": "E"}]),
+        "events[0]: event type 'foul' is not used in jinhua; known: liable",
+    ),
+    (
+        "liable winner",
+        jinhua("S", PENG_QUAN, discarder="W", events=[{"type": "liable", "seat": "S"}]),
+        "events[0]: liable S is the winner",
+    ),
+    (
+        "two liable",
+        jinhua(
+            "S", PENG_QUAN, discarder="W", events=[{"type": "liable", "seat": "E"}, {"type": "liable", "seat": "N"}]
+        ),
+        "events[1]: only one player can be liable (承包)",
+    ),
     ("liable in a drawn hand", jinhua(None, events=[{"type": "liable", "seat": "E"}]), "there is no winner"),
-    ("a non-winner with a count", jinhua("S", PENG_QUAN, discarder="W", players={"E": {"total": 3}}),
-     "players.E: Jinhua non-winners count nothing"),
+    (
+        "a non-winner with a count",
+        jinhua("S", PENG_QUAN, discarder="W", players={"E": {"total": 3}}),
+        "players.E: Jinhua non-winners count nothing",
+    ),
     ("a winner worth nothing", jinhua("S", None, discarder="W"), "players.S: a Jinhua win is worth at least ×1"),
     ("unit 0", jinhua("S", PENG_QUAN, discarder="W", options={"unit": 0}), "options: option 'unit' must be at least 1"),
-    ("an unknown option", jinhua("S", PENG_QUAN, discarder="W", options={"dealer_x2": 1}), "options: unknown option 'dealer_x2' for jinhua"),
-    ("a self-drawn win with a discarder", jinhua("W", BAO_TOU_SELF, discarder="E"), "discarder: W's win is on its own turn"),
-    ("a flower in a hand", jinhua("S", PENG_QUAN, discarder="W", players={"E": LOSER.replace("7p", "f1")}),
-     "players.E: flower f1 is not a Jinhua tile"),
-    ("the 财神 beyond three across the table", jinhua("W", BAO_TOU_SELF, players={"E": "9m9m9m 123p 456p 789p 3s"}),
-     "players: 9m appears 4 times across the table (E 3, W 1); at most 3 exist (the flipped 财神 is out of play)"),
+    (
+        "an unknown option",
+        jinhua("S", PENG_QUAN, discarder="W", options={"dealer_x2": 1}),
+        "options: unknown option 'dealer_x2' for jinhua",
+    ),
+    (
+        "a self-drawn win with a discarder",
+        jinhua("W", BAO_TOU_SELF, discarder="E"),
+        "discarder: W's win is on its own turn",
+    ),
+    (
+        "a flower in a hand",
+        jinhua("S", PENG_QUAN, discarder="W", players={"E": LOSER.replace("7p", "f1")}),
+        "players.E: flower f1 is not a Jinhua tile",
+    ),
+    (
+        "the 财神 beyond three across the table",
+        jinhua("W", BAO_TOU_SELF, players={"E": "9m9m9m 123p 456p 789p 3s"}),
+        "players: 9m appears 4 times across the table (E 3, W 1); at most 3 exist (the flipped 财神 is out of play)",
+    ),
 ]
 
 

@@ -38,34 +38,57 @@ def check(hand: str, expected: list[tuple[str, int]], total: int, options: dict 
 CASES = [
     # -- Wildcards: a revealed flower / 白 makes the rest of its group wild ----------
     # f2 f3 are wildcards (flower kind, 2 held: 7), not flowers; f5 is still a flower
-    pytest.param("f2 f3 f5 123p 456p 789p 12s 45s 9s wild:f1,9m", [("cai_shen", 7), ("hua", 1)], 8,
-                 id="revealed-flower-makes-group-wild"),
-    pytest.param("P P 123p 456p 789p 12s 45s 9s wild:P,9m", [("cai_shen", 7)], 7,
-                 id="revealed-white-makes-whites-wild"),
+    pytest.param(
+        "f2 f3 f5 123p 456p 789p 12s 45s 9s wild:f1,9m",
+        [("cai_shen", 7), ("hua", 1)],
+        8,
+        id="revealed-flower-makes-group-wild",
+    ),
+    pytest.param(
+        "P P 123p 456p 789p 12s 45s 9s wild:P,9m", [("cai_shen", 7)], 7, id="revealed-white-makes-whites-wild"
+    ),
     # two seasons revealed: one group, "the same kind": 1 / 2 held -> 7 / 15
-    pytest.param("f3 123p 456p 789p 12s 45s 99s wild:f1,f2", [("cai_shen", 7)], 7,
-                 id="two-revealed-of-one-group-same-kind-1"),
-    pytest.param("f3f4 123p 456p 789p 12s 45s 9s wild:f1,f2", [("cai_shen", 15)], 15,
-                 id="two-revealed-of-one-group-same-kind-2"),
+    pytest.param(
+        "f3 123p 456p 789p 12s 45s 99s wild:f1,f2", [("cai_shen", 7)], 7, id="two-revealed-of-one-group-same-kind-1"
+    ),
+    pytest.param(
+        "f3f4 123p 456p 789p 12s 45s 9s wild:f1,f2", [("cai_shen", 15)], 15, id="two-revealed-of-one-group-same-kind-2"
+    ),
     # a wildcard flower is held in hand and stands for a suited tile (5s/8s) in a winner
-    pytest.param("123m 789m 789p 234s 67s f2 5p +5p wild:f1,5m seat:W", [("cai_shen", 3)], 3,
-                 id="wildcard-flower-stands-for-a-tile"),
+    pytest.param(
+        "123m 789m 789p 234s 67s f2 5p +5p wild:f1,5m seat:W",
+        [("cai_shen", 3)],
+        3,
+        id="wildcard-flower-stands-for-a-tile",
+    ),
     # a wildcard may stand for a tile whose four copies are all in sight: 23p + 5m needs a 5th 1p or 4p
-    pytest.param("[1111p] [4444p] 23p 5m 123m 789m 9s +9s wild:5m,E seat:W",
-                 [("ming_gang", 3), ("ming_gang", 3), ("cai_shen", 2)], 8, id="wildcard-as-fifth-copy"),
+    pytest.param(
+        "[1111p] [4444p] 23p 5m 123m 789m 9s +9s wild:5m,E seat:W",
+        [("ming_gang", 3), ("ming_gang", 3), ("cai_shen", 2)],
+        8,
+        id="wildcard-as-fifth-copy",
+    ),
     # -- 白 is a flower: set aside, scores as hua, never melds -----------------------
     pytest.param(f"{LOOSE} P P", [("hua", 3)], 3, id="white-is-a-flower"),
     pytest.param(f"{LOOSE} P f1", [("hua", 1), ("hua", 1)], 2, id="white-is-its-own-flower-group"),
     # a 白 kills 平胡: hua 1 + 硬打硬 7 = 8
-    pytest.param("123m 456m 789p 234s 678s 5p P +5p wild:9s,N seat:W", [("hua", 1), ("ying_da_ying", 7)], 8,
-                 id="white-flower-breaks-ping_hu"),
+    pytest.param(
+        "123m 456m 789p 234s 678s 5p P +5p wild:9s,N seat:W",
+        [("hua", 1), ("ying_da_ying", 7)],
+        8,
+        id="white-flower-breaks-ping_hu",
+    ),
     # -- a kong's +1 replaces feng_ke / jian_ke --------------------------------------
     pytest.param(f"[CCCC] {REST} wild:9s,N", [("ming_gang", 4)], 4, id="zhong-open-kong-is-4-not-5"),
     pytest.param(f"(CCCC) {REST} wild:9s,N", [("an_gang", 5)], 5, id="zhong-concealed-kong-is-5-not-6"),
     pytest.param(f"[SSSS] {REST} wild:9s,N seat:S", [("ming_gang", 4)], 4, id="seat-wind-open-kong-is-4"),
     # winner: ming_gang 4 + 硬打硬 7 = 11, still no jian_ke
-    pytest.param("[CCCC] 123m 456m 789p 234s 5p +5p wild:9s,N seat:W", [("ming_gang", 4), ("ying_da_ying", 7)], 11,
-                 id="zhong-open-kong-winner"),
+    pytest.param(
+        "[CCCC] 123m 456m 789p 234s 5p +5p wild:9s,N seat:W",
+        [("ming_gang", 4), ("ying_da_ying", 7)],
+        11,
+        id="zhong-open-kong-winner",
+    ),
     # -- a non-winner's concealed triple of seat wind / 中 / 发 -----------------------
     pytest.param(f"CCC {REST} wild:9s,N", [("jian_ke", 1)], 1, id="nonwinner-concealed-zhong-triple"),
     pytest.param(f"FFF {REST} wild:9s,N", [("jian_ke", 1)], 1, id="nonwinner-concealed-fa-triple"),
@@ -74,81 +97,165 @@ CASES = [
     pytest.param("CCCC 123m 456m 789p 12s 4s wild:9s,N", [("jian_ke", 1)], 1, id="nonwinner-four-zhong-in-hand"),
     # -- cai_shen_ke: pairs first (one wildcard each), then singles (two each) ----------
     # SS FF C + 2 wildcards: pairs first gives 2 (singles first would give 1)
-    pytest.param("SS FF C 5m5m 123p 456p 789p wild:5m,E seat:S",
-                 [("cai_shen", 5), ("cai_shen_ke", 1), ("cai_shen_ke", 1)], 7, id="cai_shen_ke-pairs-first"),
+    pytest.param(
+        "SS FF C 5m5m 123p 456p 789p wild:5m,E seat:S",
+        [("cai_shen", 5), ("cai_shen_ke", 1), ("cai_shen_ke", 1)],
+        7,
+        id="cai_shen_ke-pairs-first",
+    ),
     # one wildcard serves one pung
-    pytest.param("SS FF 5m 123p 456p 789p 12s wild:5m,E seat:S",
-                 [("cai_shen", 2), ("cai_shen_ke", 1)], 3, id="cai_shen_ke-one-wildcard-one-pung"),
+    pytest.param(
+        "SS FF 5m 123p 456p 789p 12s wild:5m,E seat:S",
+        [("cai_shen", 2), ("cai_shen_ke", 1)],
+        3,
+        id="cai_shen_ke-one-wildcard-one-pung",
+    ),
     # a single needs two wildcards
-    pytest.param("C 5m 123p 456p 789p 12s 45s 9s wild:5m,E seat:S", [("cai_shen", 2)], 2,
-                 id="cai_shen_ke-single-needs-two"),
+    pytest.param(
+        "C 5m 123p 456p 789p 12s 45s 9s wild:5m,E seat:S", [("cai_shen", 2)], 2, id="cai_shen_ke-single-needs-two"
+    ),
     # a pair of a wildcard kind is wildcards, not a pair to complete (seat E, E wild)
-    pytest.param("EE 5m 123p 456p 789p 12s 45s wild:5m,E seat:E", [("cai_shen", 2), ("cai_shen", 7)], 9,
-                 id="cai_shen_ke-not-for-wild-kind"),
+    pytest.param(
+        "EE 5m 123p 456p 789p 12s 45s wild:5m,E seat:E",
+        [("cai_shen", 2), ("cai_shen", 7)],
+        9,
+        id="cai_shen_ke-not-for-wild-kind",
+    ),
     # -- si_feng_qi with wind wildcards ------------------------------------------------
     # N is a wildcard kind; the two N held stand for N themselves: feng_ke 1 + cai_shen 7 + 13 = 21 -> 42
-    pytest.param("[EEE] [SSS] [WWW] 234m 567p N +N wild:N,C seat:S",
-                 [("feng_ke", 1), ("cai_shen", 7), ("si_feng_qi", 13)], 42, id="si_feng_qi-wind-wildcard-as-itself"),
+    pytest.param(
+        "[EEE] [SSS] [WWW] 234m 567p N +N wild:N,C seat:S",
+        [("feng_ke", 1), ("cai_shen", 7), ("si_feng_qi", 13)],
+        42,
+        id="si_feng_qi-wind-wildcard-as-itself",
+    ),
     # another wildcard (5m) stands for N: feng_ke 1 + cai_shen 2 + 13 = 16 -> 32
-    pytest.param("[SSS] [WWW] NN 5m E 234m 567p +E wild:C,5m seat:S",
-                 [("feng_ke", 1), ("cai_shen", 2), ("si_feng_qi", 13)], 32, id="si_feng_qi-other-wildcard-for-wind"),
+    pytest.param(
+        "[SSS] [WWW] NN 5m E 234m 567p +E wild:C,5m seat:S",
+        [("feng_ke", 1), ("cai_shen", 2), ("si_feng_qi", 13)],
+        32,
+        id="si_feng_qi-other-wildcard-for-wind",
+    ),
     # -- ping_hu: fixed 13, not with 硬打硬; stacks with zi_mo, qing_yi_se, hai_di --------
     pytest.param(PING, [("ping_hu", 13)], 26, id="ping_hu-no-ying_da_ying"),
     pytest.param(PING + " self", [("ping_hu", 13), ("zi_mo", 1)], 28, id="ping_hu-plus-zi_mo"),
     pytest.param(PING + " last-tile", [("ping_hu", 13), ("hai_di", 3)], 32, id="ping_hu-plus-hai_di"),
-    pytest.param("123m 456m 789m 234m 678m 5m +5m wild:9s,N seat:W", [("ping_hu", 13), ("qing_yi_se", 13)], 52,
-                 id="ping_hu-plus-qing_yi_se"),
+    pytest.param(
+        "123m 456m 789m 234m 678m 5m +5m wild:9s,N seat:W",
+        [("ping_hu", 13), ("qing_yi_se", 13)],
+        52,
+        id="ping_hu-plus-qing_yi_se",
+    ),
     # a wildcard held: no 平胡 (and no 硬打硬) -- W0 scores only its wildcard
     pytest.param(W0, [("cai_shen", 2)], 2, id="ping_hu-needs-no-wildcard"),
     # -- hun_yi_se / qing_yi_se: exactly one suit; honors = winds, 中, 发 --------------
     # all honors: feng_ke 1 + jian_ke 1 + 对对胡 7 + 硬打硬 7 + 四风齐 13 = 29 -> 58; no 混/清一色
-    pytest.param("EEE SSS WWW NNN CCC F +F wild:5m,9s seat:S",
-                 [("feng_ke", 1), ("jian_ke", 1), ("dui_dui_hu", 7), ("ying_da_ying", 7), ("si_feng_qi", 13)], 58,
-                 id="all-honors-neither-hun-nor-qing"),
+    pytest.param(
+        "EEE SSS WWW NNN CCC F +F wild:5m,9s seat:S",
+        [("feng_ke", 1), ("jian_ke", 1), ("dui_dui_hu", 7), ("ying_da_ying", 7), ("si_feng_qi", 13)],
+        58,
+        id="all-honors-neither-hun-nor-qing",
+    ),
     # two suits + honors: no 混一色: jian_ke 1 + 硬打硬 7 = 8
-    pytest.param("123m 456m 789m 789p CCC E +E wild:5s,N seat:W", [("jian_ke", 1), ("ying_da_ying", 7)], 8,
-                 id="two-suits-no-hun_yi_se"),
+    pytest.param(
+        "123m 456m 789m 789p CCC E +E wild:5s,N seat:W",
+        [("jian_ke", 1), ("ying_da_ying", 7)],
+        8,
+        id="two-suits-no-hun_yi_se",
+    ),
     # flowers never affect suit bonuses: hua 1 + 清一色 13 + 硬打硬 7 = 21 -> 42
-    pytest.param("123m 456m 789m 234m 678m 5m f1 +5m wild:9s,N seat:W",
-                 [("hua", 1), ("qing_yi_se", 13), ("ying_da_ying", 7)], 42, id="flowers-do-not-break-qing_yi_se"),
+    pytest.param(
+        "123m 456m 789m 234m 678m 5m f1 +5m wild:9s,N seat:W",
+        [("hua", 1), ("qing_yi_se", 13), ("ying_da_ying", 7)],
+        42,
+        id="flowers-do-not-break-qing_yi_se",
+    ),
     # judged after wildcard assignment: the 5p wildcard stands for an m tile -> 清一色, not 混/none
-    pytest.param("123m 456m 789m 234m 23m 6m 5p +6m wild:5p,N seat:W", [("cai_shen", 2), ("qing_yi_se", 13)], 30,
-                 id="suit-judged-after-wildcards"),
+    pytest.param(
+        "123m 456m 789m 234m 23m 6m 5p +6m wild:5p,N seat:W",
+        [("cai_shen", 2), ("qing_yi_se", 13)],
+        30,
+        id="suit-judged-after-wildcards",
+    ),
     # -- kong-draw / last-tile are self-drawn: no zi_mo, `self` may be given -------------
-    pytest.param("[1111p] 123m 789m 234s 67s 5m 5p +5p wild:5m,E seat:W kong-draw",
-                 [("ming_gang", 3), ("cai_shen", 2), ("gang_kai", 3)], 8, id="kong-draw-alone"),
-    pytest.param("[1111p] 123m 789m 234s 67s 5m 5p +5p wild:5m,E seat:W kong-draw self",
-                 [("ming_gang", 3), ("cai_shen", 2), ("gang_kai", 3)], 8, id="kong-draw-with-self"),
+    pytest.param(
+        "[1111p] 123m 789m 234s 67s 5m 5p +5p wild:5m,E seat:W kong-draw",
+        [("ming_gang", 3), ("cai_shen", 2), ("gang_kai", 3)],
+        8,
+        id="kong-draw-alone",
+    ),
+    pytest.param(
+        "[1111p] 123m 789m 234s 67s 5m 5p +5p wild:5m,E seat:W kong-draw self",
+        [("ming_gang", 3), ("cai_shen", 2), ("gang_kai", 3)],
+        8,
+        id="kong-draw-with-self",
+    ),
     pytest.param(W0 + " last-tile", [("cai_shen", 2), ("hai_di", 3)], 5, id="last-tile-alone"),
     pytest.param(W0 + " last-tile self", [("cai_shen", 2), ("hai_di", 3)], 5, id="last-tile-with-self"),
     pytest.param(W0 + " rob-kong", [("cai_shen", 2), ("qiang_gang", 3)], 5, id="rob-kong-not-self-drawn"),
     # -- declared wins: 16 or 17 tiles, the holding they name, no shape, nothing else ---
-    pytest.param("5m5m5m E 123p 456p 789s 11s 9p wild:5m,E seat:W declare:sha-zhu", [("sha_zhu", 13)], 26,
-                 id="declared-sha-zhu-16-tiles"),
-    pytest.param("5m5m5m E 123p 456p 789s 11s 9p +9p wild:5m,E seat:W declare:sha-zhu", [("sha_zhu", 13)], 26,
-                 id="declared-sha-zhu-17-tiles"),
+    pytest.param(
+        "5m5m5m E 123p 456p 789s 11s 9p wild:5m,E seat:W declare:sha-zhu",
+        [("sha_zhu", 13)],
+        26,
+        id="declared-sha-zhu-16-tiles",
+    ),
+    pytest.param(
+        "5m5m5m E 123p 456p 789s 11s 9p +9p wild:5m,E seat:W declare:sha-zhu",
+        [("sha_zhu", 13)],
+        26,
+        id="declared-sha-zhu-17-tiles",
+    ),
     # no winning shape at all, flowers held: still only sha_zhu
-    pytest.param("5m5m5m E 13579p 12468s 19m f1 wild:5m,E seat:W declare:sha-zhu", [("sha_zhu", 13)], 26,
-                 id="declared-sha-zhu-ignores-shape"),
-    pytest.param("5m5m 13579p 1234678s 19m wild:5m,5m seat:W declare:sha-zhu", [("sha_zhu", 13)], 26,
-                 id="declared-sha-zhu-same-kind-both"),
-    pytest.param("123m 456m 789p 234s 678s 5p f1f2f3f4f5f6f7f8 wild:9s,N seat:W declare:hua-hu",
-                 [("hua_hu", 52)], 104, id="declared-hua-hu-16-tiles"),
-    pytest.param("123m 456m 789p 234s 678s 5p f1f2f3f4f5f6f7f8 +5p wild:9s,N seat:W declare:hua-hu",
-                 [("hua_hu", 52)], 104, id="declared-hua-hu-17-tiles"),
+    pytest.param(
+        "5m5m5m E 13579p 12468s 19m f1 wild:5m,E seat:W declare:sha-zhu",
+        [("sha_zhu", 13)],
+        26,
+        id="declared-sha-zhu-ignores-shape",
+    ),
+    pytest.param(
+        "5m5m 13579p 1234678s 19m wild:5m,5m seat:W declare:sha-zhu",
+        [("sha_zhu", 13)],
+        26,
+        id="declared-sha-zhu-same-kind-both",
+    ),
+    pytest.param(
+        "123m 456m 789p 234s 678s 5p f1f2f3f4f5f6f7f8 wild:9s,N seat:W declare:hua-hu",
+        [("hua_hu", 52)],
+        104,
+        id="declared-hua-hu-16-tiles",
+    ),
+    pytest.param(
+        "123m 456m 789p 234s 678s 5p f1f2f3f4f5f6f7f8 +5p wild:9s,N seat:W declare:hua-hu",
+        [("hua_hu", 52)],
+        104,
+        id="declared-hua-hu-17-tiles",
+    ),
     # -- wild: absent -> no wildcards (5m5m5m is a plain pung) -----------------------
     pytest.param("5m5m5m 123p 456p 789s 234s 9p +9p seat:W", [("ying_da_ying", 7)], 7, id="no-wild-no-wildcards"),
     # -- best interpretation --------------------------------------------------------
     # 111 222 333m as pungs (对对胡), not three 123m chows: 7 + 硬打硬 7 = 14 -> 28
-    pytest.param("111222333m 444p 777s 9s +9s wild:5p,N seat:W", [("dui_dui_hu", 7), ("ying_da_ying", 7)], 28,
-                 id="best-reading-pungs-over-chows"),
+    pytest.param(
+        "111222333m 444p 777s 9s +9s wild:5p,N seat:W",
+        [("dui_dui_hu", 7), ("ying_da_ying", 7)],
+        28,
+        id="best-reading-pungs-over-chows",
+    ),
     # -- doubling at 13 ----------------------------------------------------------------
     # hua 5 + 硬打硬 7 = 12: not doubled
-    pytest.param("111m 234m 567p 789s 234s 9p f1 f2 f3 +9p wild:5m,E seat:W", [("hua", 5), ("ying_da_ying", 7)], 12,
-                 id="winner-12-not-doubled"),
+    pytest.param(
+        "111m 234m 567p 789s 234s 9p f1 f2 f3 +9p wild:5m,E seat:W",
+        [("hua", 5), ("ying_da_ying", 7)],
+        12,
+        id="winner-12-not-doubled",
+    ),
     # hua 3 + 3 + 硬打硬 7 = 13: doubled -> 26
-    pytest.param("111m 234m 567p 789s 234s 9p f1 f2 f5 f6 +9p wild:5m,E seat:W",
-                 [("hua", 3), ("hua", 3), ("ying_da_ying", 7)], 26, id="winner-13-doubled"),
+    pytest.param(
+        "111m 234m 567p 789s 234s 9p f1 f2 f5 f6 +9p wild:5m,E seat:W",
+        [("hua", 3), ("hua", 3), ("ying_da_ying", 7)],
+        26,
+        id="winner-13-doubled",
+    ),
     # non-winners never double
     pytest.param(f"{LOOSE} (f1f2f3f4) P P", [("hua", 13), ("hua", 3)], 16, id="nonwinner-16-not-doubled"),
 ]
@@ -209,12 +316,19 @@ def test_rob_kong_with_self_is_an_error() -> None:
     [
         pytest.param("5m5m5m E 123p 456p 789s 11s wild:5m,E seat:W declare:sha-zhu", r"15", id="15-tiles"),
         pytest.param("5m5m5m E 123p 456p 789s 11s 9p 9p 9p wild:5m,E seat:W declare:sha-zhu", r"18", id="18-tiles"),
-        pytest.param("5m5m E 123p 456p 789s 11s 9p 9p wild:5m,E seat:W declare:sha-zhu", r"sha-zhu",
-                     id="sha-zhu-without-AAA+B"),
-        pytest.param("5m 123p 456p 789s 11s 99p 9s 1m wild:5m,5m seat:W declare:sha-zhu", r"sha-zhu",
-                     id="sha-zhu-same-kind-one-held"),
-        pytest.param("123m 456m 789p 234s 678s 5p f1f2f3f4f5f6f7 wild:9s,N seat:W declare:hua-hu", r"hua-hu",
-                     id="hua-hu-seven-flowers"),
+        pytest.param(
+            "5m5m E 123p 456p 789s 11s 9p 9p wild:5m,E seat:W declare:sha-zhu", r"sha-zhu", id="sha-zhu-without-AAA+B"
+        ),
+        pytest.param(
+            "5m 123p 456p 789s 11s 99p 9s 1m wild:5m,5m seat:W declare:sha-zhu",
+            r"sha-zhu",
+            id="sha-zhu-same-kind-one-held",
+        ),
+        pytest.param(
+            "123m 456m 789p 234s 678s 5p f1f2f3f4f5f6f7 wild:9s,N seat:W declare:hua-hu",
+            r"hua-hu",
+            id="hua-hu-seven-flowers",
+        ),
     ],
 )
 def test_declared_win_needs_size_and_holding(hand: str, match: str) -> None:
@@ -251,33 +365,75 @@ def test_best_interpretation_shows_the_scored_grouping() -> None:
     ("hand", "options", "expected", "total"),
     [
         # double_at=10: hua 3 + 硬打硬 7 = 10 -> 20 (default: 10, not doubled)
-        pytest.param("111m 234m 567p 789s 234s 9p f1 f2 +9p wild:5m,E seat:W", {"double_at": 10},
-                     [("hua", 3), ("ying_da_ying", 7)], 20, id="double_at-10-doubles-10"),
-        pytest.param("111m 234m 567p 789s 234s 9p f1 f2 +9p wild:5m,E seat:W", {},
-                     [("hua", 3), ("ying_da_ying", 7)], 10, id="double_at-default-10-not-doubled"),
+        pytest.param(
+            "111m 234m 567p 789s 234s 9p f1 f2 +9p wild:5m,E seat:W",
+            {"double_at": 10},
+            [("hua", 3), ("ying_da_ying", 7)],
+            20,
+            id="double_at-10-doubles-10",
+        ),
+        pytest.param(
+            "111m 234m 567p 789s 234s 9p f1 f2 +9p wild:5m,E seat:W",
+            {},
+            [("hua", 3), ("ying_da_ying", 7)],
+            10,
+            id="double_at-default-10-not-doubled",
+        ),
         # W0 + zi_mo... 9 under double_at=10 stays 9: cai_shen 2 + 对对胡 7
-        pytest.param("111m 222p 333s 444s 77p 5m 9m +9m wild:5m,E seat:W", {"double_at": 10},
-                     [("cai_shen", 2), ("dui_dui_hu", 7)], 9, id="double_at-10-9-not-doubled"),
+        pytest.param(
+            "111m 222p 333s 444s 77p 5m 9m +9m wild:5m,E seat:W",
+            {"double_at": 10},
+            [("cai_shen", 2), ("dui_dui_hu", 7)],
+            9,
+            id="double_at-10-9-not-doubled",
+        ),
         # non-winners never double, whatever double_at
         pytest.param(f"{LOOSE} (f1f2f3f4)", {"double_at": 10}, [("hua", 13)], 13, id="double_at-10-nonwinner"),
         # 杀猪胡 option 20 -> 20 / 40 / 80
-        pytest.param("5m5m5m E 123p 456p 789s 11s 9p +9p wild:5m,E seat:W", {"sha_zhu_hu": 20},
-                     [("cai_shen", 8), ("cai_shen", 3), ("cai_shen_hui", 7), ("sha_zhu_hu", 20)], 76,
-                     id="sha_zhu_hu-option-20"),
-        pytest.param("5m5m5m EE 123p 456p 789s 1s 9p +9p wild:5m,E seat:W", {"sha_zhu_hu": 20},
-                     [("cai_shen", 8), ("cai_shen", 7), ("cai_shen_hui", 7), ("sha_zhu_hu", 40)], 124,
-                     id="sha_zhu_hu-option-20-five-40"),
-        pytest.param("5m5m5m EEE 13p 46p 79s 123m 9p +9p wild:5m,E seat:W", {"sha_zhu_hu": 20},
-                     [("cai_shen", 8), ("cai_shen", 11), ("cai_shen_hui", 7), ("sha_zhu_hu", 80)], 212,
-                     id="sha_zhu_hu-option-20-six-80"),
+        pytest.param(
+            "5m5m5m E 123p 456p 789s 11s 9p +9p wild:5m,E seat:W",
+            {"sha_zhu_hu": 20},
+            [("cai_shen", 8), ("cai_shen", 3), ("cai_shen_hui", 7), ("sha_zhu_hu", 20)],
+            76,
+            id="sha_zhu_hu-option-20",
+        ),
+        pytest.param(
+            "5m5m5m EE 123p 456p 789s 1s 9p +9p wild:5m,E seat:W",
+            {"sha_zhu_hu": 20},
+            [("cai_shen", 8), ("cai_shen", 7), ("cai_shen_hui", 7), ("sha_zhu_hu", 40)],
+            124,
+            id="sha_zhu_hu-option-20-five-40",
+        ),
+        pytest.param(
+            "5m5m5m EEE 13p 46p 79s 123m 9p +9p wild:5m,E seat:W",
+            {"sha_zhu_hu": 20},
+            [("cai_shen", 8), ("cai_shen", 11), ("cai_shen_hui", 7), ("sha_zhu_hu", 80)],
+            212,
+            id="sha_zhu_hu-option-20-six-80",
+        ),
         # 杀猪 (declared) stays 13 whatever the 杀猪胡 option
-        pytest.param("5m5m5m E 123p 456p 789s 11s 9p wild:5m,E seat:W declare:sha-zhu", {"sha_zhu_hu": 20},
-                     [("sha_zhu", 13)], 26, id="sha_zhu-declared-ignores-option"),
+        pytest.param(
+            "5m5m5m E 123p 456p 789s 11s 9p wild:5m,E seat:W declare:sha-zhu",
+            {"sha_zhu_hu": 20},
+            [("sha_zhu", 13)],
+            26,
+            id="sha_zhu-declared-ignores-option",
+        ),
         # 花胡 option 100, won and declared
-        pytest.param("123m 456m 789p 234s 678s 5p f1f2f3f4f5f6f7f8 +5p wild:9s,N seat:W", {"hua_hu": 100},
-                     [("hua", 10), ("hua", 10), ("ying_da_ying", 7), ("hua_hu", 100)], 254, id="hua_hu-option-100-won"),
-        pytest.param("123m 456m 789p 234s 678s 5p f1f2f3f4f5f6f7f8 wild:9s,N seat:W declare:hua-hu", {"hua_hu": 100},
-                     [("hua_hu", 100)], 200, id="hua_hu-option-100-declared"),
+        pytest.param(
+            "123m 456m 789p 234s 678s 5p f1f2f3f4f5f6f7f8 +5p wild:9s,N seat:W",
+            {"hua_hu": 100},
+            [("hua", 10), ("hua", 10), ("ying_da_ying", 7), ("hua_hu", 100)],
+            254,
+            id="hua_hu-option-100-won",
+        ),
+        pytest.param(
+            "123m 456m 789p 234s 678s 5p f1f2f3f4f5f6f7f8 wild:9s,N seat:W declare:hua-hu",
+            {"hua_hu": 100},
+            [("hua_hu", 100)],
+            200,
+            id="hua_hu-option-100-declared",
+        ),
     ],
 )
 def test_house_options(hand: str, options: dict, expected: list[tuple[str, int]], total: int) -> None:
@@ -290,17 +446,29 @@ EXAMPLES = [
     pytest.param(
         "555m 222p 777p 333s 888s 9m f1 f2 P P +9m wild:5m,E seat:S",
         [("cai_shen", 8), ("cai_shen_hui", 7), ("dui_dui_hu", 7), ("hua", 3), ("hua", 3)],
-        28, True, 56, True, id="example-1-56",
+        28,
+        True,
+        56,
+        True,
+        id="example-1-56",
     ),
     pytest.param(
         "123m 456m 789p 234s 678s 5p +5p wild:9s,N seat:W",
         [("ping_hu", 13)],
-        13, True, 26, True, id="example-2-26",
+        13,
+        True,
+        26,
+        True,
+        id="example-2-26",
     ),
     pytest.param(
         "3p3p 123m 456m 78m 11s 45s 99p f5f6f7f8 P wild:3p,W seat:N",
         [("cai_shen", 5), ("hua", 10), ("hua", 1)],
-        16, False, 16, False, id="example-3-16",
+        16,
+        False,
+        16,
+        False,
+        id="example-3-16",
     ),
 ]
 

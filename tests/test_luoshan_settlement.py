@@ -26,7 +26,9 @@ CC_FF = "[CCC] (FFFF) 123m 456m 1s +1s"  # 200 on a discard; 210 rob-kong or sel
 SMALL = "[CCC] [FFF] 123m 456m 9s +9s"  # 90 on a discard (< 200), 100 self-drawn (legal)
 
 
-def luoshan(winner: str | None, hand: str | None = None, discarder: str | None = None, **changes: Any) -> dict[str, Any]:
+def luoshan(
+    winner: str | None, hand: str | None = None, discarder: str | None = None, **changes: Any
+) -> dict[str, Any]:
     """A Luoshan table: the winner's hand, everyone else {"total": 0} unless `players` says otherwise."""
     players: dict[str, Any] = {s: ZERO for s in SEATS}
     if winner is not None:
@@ -132,7 +134,7 @@ def test_ping_he_is_legal_at_30() -> None:
 
 def test_winner_must_be_a_hand_not_a_total() -> None:
     assert error(luoshan("S", None, players={"S": {"total": 300}})) == (
-        'players.S: S is the winner; give the winning hand (a Luoshan win is settled from the hand itself, '
+        "players.S: S is the winner; give the winning hand (a Luoshan win is settled from the hand itself, "
         'not from {"total": 300})'
     )
 
@@ -183,7 +185,10 @@ def test_non_winner_with_a_count_is_an_error_not_ignored() -> None:
     "changes, expected",
     [
         ({"wild": ["6s", "E"]}, 'wild: Luoshan has one wildcard kind, e.g. ["2m"] or flip "1m"; got 2'),
-        ({"wild": ["6s"], "flip": "5s"}, "flip: give either flip (5s) or wild (6s), not both: Luoshan has one wildcard kind"),
+        (
+            {"wild": ["6s"], "flip": "5s"},
+            "flip: give either flip (5s) or wild (6s), not both: Luoshan has one wildcard kind",
+        ),
         ({"flip": "f1"}, "flip: f1 is a flower; Luoshan plays 136 tiles, no flowers"),
     ],
 )

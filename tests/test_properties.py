@@ -292,7 +292,7 @@ def test_a_flower_takes_ping_hu_away() -> None:
 # -- (d) any string: a score or a HandError ----------------------------------------------------
 
 NOTATION_ALPHABET = (
-    "0123456789mpszf ESWNCFP[]()+:,-\t" "selfkongdrawrobtiheavnrthumwdcpz" "东南西北中发白春夏秋冬梅兰菊竹東發蘭"
+    "0123456789mpszf ESWNCFP[]()+:,-\tselfkongdrawrobtiheavnrthumwdcpz东南西北中发白春夏秋冬梅兰菊竹東發蘭"
 )
 
 
@@ -320,10 +320,41 @@ def test_any_text_raises_only_hand_error(text: str) -> None:
 
 
 @SETTINGS
-@given(st.lists(st.sampled_from(
-    ["123m", "5p", "E", "C", "P", "f1", "[555p]", "(EEEE)", "[123s]", "+9m", "+P", "wild:5m,E", "wild:f1,f1",
-     "seat:S", "self", "rob-kong", "kong-draw", "last-tile", "heaven", "earth", "declare:sha-zhu",
-     "declare:hua-hu", "99s", "44p", "777s", "5m5m5m"]), max_size=14).map(" ".join))
+@given(
+    st.lists(
+        st.sampled_from(
+            [
+                "123m",
+                "5p",
+                "E",
+                "C",
+                "P",
+                "f1",
+                "[555p]",
+                "(EEEE)",
+                "[123s]",
+                "+9m",
+                "+P",
+                "wild:5m,E",
+                "wild:f1,f1",
+                "seat:S",
+                "self",
+                "rob-kong",
+                "kong-draw",
+                "last-tile",
+                "heaven",
+                "earth",
+                "declare:sha-zhu",
+                "declare:hua-hu",
+                "99s",
+                "44p",
+                "777s",
+                "5m5m5m",
+            ]
+        ),
+        max_size=14,
+    ).map(" ".join)
+)
 def test_token_soup_raises_only_hand_error(text: str) -> None:
     only_hand_errors(text)
 

@@ -50,57 +50,116 @@ CASES = [
     pytest.param("123m 456m 789p 12s 45s 9p 9m9m wild:9m seat:S", [("di", 1), ("jin", 2)], 3, id="jin-2-one-item"),
     # -- kongs: open 1, concealed 2 (one item per key, summed) ---------------------------
     pytest.param(f"[5555p] {REST} wild:9m seat:S", [("di", 1), ("ming_gang", 1)], 2, id="ming_gang-1"),
-    pytest.param("[5555p] [1111s] 123m 456m 789p 4s wild:9m seat:S", [("di", 1), ("ming_gang", 2)], 3,
-                 id="ming_gang-two-summed"),
+    pytest.param(
+        "[5555p] [1111s] 123m 456m 789p 4s wild:9m seat:S", [("di", 1), ("ming_gang", 2)], 3, id="ming_gang-two-summed"
+    ),
     pytest.param(f"(5555p) {REST} wild:9m seat:S", [("di", 1), ("an_gang", 2)], 3, id="an_gang-2"),
-    pytest.param("(5555p) (1111s) 123m 456m 789p 4s wild:9m seat:S", [("di", 1), ("an_gang", 4)], 5,
-                 id="an_gang-two-summed"),
+    pytest.param(
+        "(5555p) (1111s) 123m 456m 789p 4s wild:9m seat:S", [("di", 1), ("an_gang", 4)], 5, id="an_gang-two-summed"
+    ),
     # the seed's 底分 example: a non-dealer with 2 白 and 1 open kong has 底分 4
-    pytest.param(f"[5555p] {REST} P P wild:9m seat:S", [("di", 1), ("bai", 2), ("ming_gang", 1)], 4,
-                 id="seed-di-fen-example-4"),
+    pytest.param(
+        f"[5555p] {REST} P P wild:9m seat:S", [("di", 1), ("bai", 2), ("ming_gang", 1)], 4, id="seed-di-fen-example-4"
+    ),
     # -- winning types: value = multiplier, never added to the 底分 ---------------------
     pytest.param(f"{WIN} wild:9m seat:S", [("di", 1), ("ping_hu", 1)], 1, id="ping_hu"),
     pytest.param(f"{WIN} self wild:9m seat:S", [("di", 1), ("zi_mo", 6)], 1, id="zi_mo"),
     pytest.param(f"{WIN} rob-kong wild:9m seat:S", [("di", 1), ("qiang_gang", 6)], 1, id="qiang_gang"),
     pytest.param(f"{WIN} heaven wild:9m seat:E", [("di", 2), ("tian_hu", 9)], 2, id="tian_hu"),
     # 搶金: the flipped 9m completes the ready hand; it is a 金 held (jin 1)
-    pytest.param("123m 456m 789p 234s 567s 5p +9m wild:9m declare:qiang-jin seat:S",
-                 [("di", 1), ("jin", 1), ("qiang_jin", 9)], 2, id="qiang_jin-non-dealer"),
-    pytest.param("123m 456m 789p 234s 567s 5p +9m wild:9m declare:qiang-jin seat:E",
-                 [("di", 2), ("jin", 1), ("qiang_jin", 9)], 3, id="qiang_jin-dealer"),
+    pytest.param(
+        "123m 456m 789p 234s 567s 5p +9m wild:9m declare:qiang-jin seat:S",
+        [("di", 1), ("jin", 1), ("qiang_jin", 9)],
+        2,
+        id="qiang_jin-non-dealer",
+    ),
+    pytest.param(
+        "123m 456m 789p 234s 567s 5p +9m wild:9m declare:qiang-jin seat:E",
+        [("di", 2), ("jin", 1), ("qiang_jin", 9)],
+        3,
+        id="qiang_jin-dealer",
+    ),
     # three 金 on an ordinary win: paid as 三金倒
-    pytest.param("123m 456m 789p 234s 9m9m9m 5p +5p wild:9m seat:W",
-                 [("di", 1), ("jin", 3), ("san_jin_dao", 9)], 4, id="san_jin_dao-won"),
+    pytest.param(
+        "123m 456m 789p 234s 9m9m9m 5p +5p wild:9m seat:W",
+        [("di", 1), ("jin", 3), ("san_jin_dao", 9)],
+        4,
+        id="san_jin_dao-won",
+    ),
     # declared 三金倒: shape ignored (16 tiles of nothing + three 金)
-    pytest.param("9m9m9m 1m 3m 5m 7m 1p 3p 5p 7p 9p 2s 4s 6s 8s declare:san-jin-dao wild:9m",
-                 [("di", 2), ("jin", 3), ("san_jin_dao", 9)], 5, id="san_jin_dao-declared-shapeless"),
+    pytest.param(
+        "9m9m9m 1m 3m 5m 7m 1p 3p 5p 7p 9p 2s 4s 6s 8s declare:san-jin-dao wild:9m",
+        [("di", 2), ("jin", 3), ("san_jin_dao", 9)],
+        5,
+        id="san_jin_dao-declared-shapeless",
+    ),
     # 游金: five sets + the lone 金, 16 tiles, no winning tile
-    pytest.param("123m 456m 789p 234s 567s 9m declare:you-jin wild:9m seat:W",
-                 [("di", 1), ("jin", 1), ("you_jin", 9)], 2, id="you_jin"),
+    pytest.param(
+        "123m 456m 789p 234s 567s 9m declare:you-jin wild:9m seat:W",
+        [("di", 1), ("jin", 1), ("you_jin", 9)],
+        2,
+        id="you_jin",
+    ),
     # 三金游: two 金 complete 5p5p... as a pung, the third is the lone one
-    pytest.param("123m 456m 789p 234s 5p 9m9m9m declare:san-jin-you wild:9m seat:W",
-                 [("di", 1), ("jin", 3), ("san_jin_you", 12)], 4, id="san_jin_you"),
+    pytest.param(
+        "123m 456m 789p 234s 5p 9m9m9m declare:san-jin-you wild:9m seat:W",
+        [("di", 1), ("jin", 3), ("san_jin_you", 12)],
+        4,
+        id="san_jin_you",
+    ),
     # -- priority: only the top type pays -------------------------------------------------
-    pytest.param("123m 456m 789p 234s 5p 9m9m9m declare:you-jin wild:9m seat:W",
-                 [("di", 1), ("jin", 3), ("san_jin_you", 12)], 4, id="priority-you-jin-with-three-jin-is-san_jin_you"),
-    pytest.param("123m 456m 789p 234s 9m9m9m 5p +5p heaven wild:9m",
-                 [("di", 2), ("jin", 3), ("san_jin_dao", 9)], 5, id="priority-san_jin_dao-over-tian_hu"),
-    pytest.param("123m 456m 789p 234s 9m9m 55p +9m wild:9m declare:qiang-jin seat:S",
-                 [("di", 1), ("jin", 3), ("san_jin_dao", 9)], 4, id="priority-san_jin_dao-over-qiang_jin"),
-    pytest.param("123m 456m 789p 234s 9m9m9m 5p +5p self wild:9m seat:S",
-                 [("di", 1), ("jin", 3), ("san_jin_dao", 9)], 4, id="priority-san_jin_dao-over-zi_mo"),
+    pytest.param(
+        "123m 456m 789p 234s 5p 9m9m9m declare:you-jin wild:9m seat:W",
+        [("di", 1), ("jin", 3), ("san_jin_you", 12)],
+        4,
+        id="priority-you-jin-with-three-jin-is-san_jin_you",
+    ),
+    pytest.param(
+        "123m 456m 789p 234s 9m9m9m 5p +5p heaven wild:9m",
+        [("di", 2), ("jin", 3), ("san_jin_dao", 9)],
+        5,
+        id="priority-san_jin_dao-over-tian_hu",
+    ),
+    pytest.param(
+        "123m 456m 789p 234s 9m9m 55p +9m wild:9m declare:qiang-jin seat:S",
+        [("di", 1), ("jin", 3), ("san_jin_dao", 9)],
+        4,
+        id="priority-san_jin_dao-over-qiang_jin",
+    ),
+    pytest.param(
+        "123m 456m 789p 234s 9m9m9m 5p +5p self wild:9m seat:S",
+        [("di", 1), ("jin", 3), ("san_jin_dao", 9)],
+        4,
+        id="priority-san_jin_dao-over-zi_mo",
+    ),
     pytest.param(f"{WIN} heaven self wild:9m", [("di", 2), ("tian_hu", 9)], 2, id="priority-tian_hu-over-zi_mo"),
     # -- Decision: 白 is 金 — each 白 held scores as both bai and jin ---------------------
-    pytest.param("123m 456m 789p 12s 45s 9p P P wild:P seat:S", [("di", 1), ("bai", 2), ("jin", 2)], 5,
-                 id="decision-bai-is-jin-both"),
+    pytest.param(
+        "123m 456m 789p 12s 45s 9p P P wild:P seat:S",
+        [("di", 1), ("bai", 2), ("jin", 2)],
+        5,
+        id="decision-bai-is-jin-both",
+    ),
     # four 白 as 金 (the flipped one taken by 搶金): 5 + 4 = 9
-    pytest.param("123m 456m 789p 12s 4s P P P P wild:P seat:S", [("di", 1), ("bai", 5), ("jin", 4)], 10,
-                 id="decision-four-bai-jin-9"),
-    pytest.param("P P P 123m 456m 789p 234s 5s +P wild:P declare:qiang-jin seat:N",
-                 [("di", 1), ("bai", 5), ("jin", 4), ("san_jin_dao", 9)], 10, id="decision-four-bai-by-qiang-jin"),
+    pytest.param(
+        "123m 456m 789p 12s 4s P P P P wild:P seat:S",
+        [("di", 1), ("bai", 5), ("jin", 4)],
+        10,
+        id="decision-four-bai-jin-9",
+    ),
+    pytest.param(
+        "P P P 123m 456m 789p 234s 5s +P wild:P declare:qiang-jin seat:N",
+        [("di", 1), ("bai", 5), ("jin", 4), ("san_jin_dao", 9)],
+        10,
+        id="decision-four-bai-by-qiang-jin",
+    ),
     # when 白 is not 金 a 白 is never 金, and a 金 kind that is not 白 gives no bai
-    pytest.param("123m 456m 789p 12s 45s 9p 9m9m P wild:9m seat:S", [("di", 1), ("bai", 1), ("jin", 2)], 4,
-                 id="decision-bai-and-suited-jin-apart"),
+    pytest.param(
+        "123m 456m 789p 12s 45s 9p 9m9m P wild:9m seat:S",
+        [("di", 1), ("bai", 1), ("jin", 2)],
+        4,
+        id="decision-bai-and-suited-jin-apart",
+    ),
     # -- no wild given: no 金 at all --------------------------------------------------------
     pytest.param(f"{LOOSE} 9m seat:S".replace("99p", "9p"), [("di", 1)], 1, id="no-wild-no-jin"),
 ]
@@ -185,45 +244,81 @@ ERRORS = [
     pytest.param(f"[PPP] {REST} wild:P", "金 P used in exposed meld [PPP]", id="bai-jin-meld"),
     pytest.param("123m 456m 789p 234s 567s 5p +P wild:9m", "the winning tile +P is 白", id="win-on-bai"),
     # counts
-    pytest.param("123m 456m 789p 234s 56s 5p +5p wild:9m", "hand has 16 tiles, a winning Putian hand needs 17",
-                 id="winner-16"),
+    pytest.param(
+        "123m 456m 789p 234s 56s 5p +5p wild:9m", "hand has 16 tiles, a winning Putian hand needs 17", id="winner-16"
+    ),
     pytest.param(f"{LOOSE} 1p wild:9m", "hand has 17 tiles, a non-winning Putian hand holds 16", id="non-winner-17"),
     pytest.param(f"{LOOSE} P P P P P wild:9m", "P appears 5 times; at most 4 exist", id="five-bai"),
-    pytest.param("123m 456m 789p 234s 567s 5p 9m declare:you-jin wild:9m",
-                 "hand has 17 tiles, a 游金 hand holds 16", id="you-jin-17"),
-    pytest.param("123m 456m 789p 234s 567s +9m declare:you-jin wild:9m", "it has no winning tile",
-                 id="you-jin-with-win-tile"),
-    pytest.param("9m9m9m 1m 3m 5m 7m 1p 3p 5p 7p 2s 4s 6s 8s declare:san-jin-dao wild:9m",
-                 "hand has 15 tiles, a declared 三金倒 holds 16 or 17", id="san-jin-dao-15"),
+    pytest.param(
+        "123m 456m 789p 234s 567s 5p 9m declare:you-jin wild:9m",
+        "hand has 17 tiles, a 游金 hand holds 16",
+        id="you-jin-17",
+    ),
+    pytest.param(
+        "123m 456m 789p 234s 567s +9m declare:you-jin wild:9m", "it has no winning tile", id="you-jin-with-win-tile"
+    ),
+    pytest.param(
+        "9m9m9m 1m 3m 5m 7m 1p 3p 5p 7p 2s 4s 6s 8s declare:san-jin-dao wild:9m",
+        "hand has 15 tiles, a declared 三金倒 holds 16 or 17",
+        id="san-jin-dao-15",
+    ),
     # conditions
-    pytest.param(f"{WIN} kong-draw wild:9m", "condition 'kong-draw' at column 33 is not used in Putian",
-                 id="unknown-condition-kong-draw"),
+    pytest.param(
+        f"{WIN} kong-draw wild:9m",
+        "condition 'kong-draw' at column 33 is not used in Putian",
+        id="unknown-condition-kong-draw",
+    ),
     pytest.param(f"{WIN} flip:8m", "condition 'flip' at column 33 is not used in Putian", id="unknown-condition-flip"),
-    pytest.param(f"{WIN} earth seat:S wild:9m", "condition 'earth' at column 33 is not used in Putian",
-                 id="unknown-condition-earth"),
-    pytest.param(f"{WIN} last-tile wild:9m", "condition 'last-tile' at column 33 is not used in Putian",
-                 id="unknown-condition-last-tile"),
-    pytest.param(f"{WIN} wild:9m declare:sha-zhu", "declare:sha-zhu at column 41 is not a Putian declared win",
-                 id="lingxi-declare"),
+    pytest.param(
+        f"{WIN} earth seat:S wild:9m",
+        "condition 'earth' at column 33 is not used in Putian",
+        id="unknown-condition-earth",
+    ),
+    pytest.param(
+        f"{WIN} last-tile wild:9m",
+        "condition 'last-tile' at column 33 is not used in Putian",
+        id="unknown-condition-last-tile",
+    ),
+    pytest.param(
+        f"{WIN} wild:9m declare:sha-zhu",
+        "declare:sha-zhu at column 41 is not a Putian declared win",
+        id="lingxi-declare",
+    ),
     pytest.param(f"{LOOSE} self wild:9m", "condition 'self' needs a winning tile", id="self-without-win"),
     pytest.param(f"{WIN} self rob-kong wild:9m", "conditions 'rob-kong' and 'self' contradict", id="rob-kong-self"),
     pytest.param(f"{WIN} heaven seat:S wild:9m", "condition 'heaven' needs seat:E", id="heaven-non-dealer"),
     pytest.param("123m 456m 789p 234s 567s 9m declare:you-jin", "declare:you-jin needs the 金", id="declare-no-wild"),
     pytest.param(f"{WIN} wild:9m declare:qiang-jin", "the winning tile must be +9m", id="qiang-jin-not-jin"),
-    pytest.param("123m 456m 789p 234s 567s 9m declare:san-jin-you wild:9m",
-                 "declare:san-jin-you needs three 金 held; this hand holds 1", id="san-jin-you-one-jin"),
-    pytest.param("123m 456m 789p 12s 45s 3s 999m declare:san-jin-dao wild:6p",
-                 "declare:san-jin-dao needs three 金 held; this hand holds 0", id="san-jin-dao-no-jin"),
-    pytest.param("123m 456m 789p 234s 5p 9m9m9m rob-kong declare:san-jin-dao wild:9m",
-                 "cannot rob a kong", id="declare-rob-kong"),
+    pytest.param(
+        "123m 456m 789p 234s 567s 9m declare:san-jin-you wild:9m",
+        "declare:san-jin-you needs three 金 held; this hand holds 1",
+        id="san-jin-you-one-jin",
+    ),
+    pytest.param(
+        "123m 456m 789p 12s 45s 3s 999m declare:san-jin-dao wild:6p",
+        "declare:san-jin-dao needs three 金 held; this hand holds 0",
+        id="san-jin-dao-no-jin",
+    ),
+    pytest.param(
+        "123m 456m 789p 234s 5p 9m9m9m rob-kong declare:san-jin-dao wild:9m", "cannot rob a kong", id="declare-rob-kong"
+    ),
     # shapes
-    pytest.param("123m 456m 789p 234s 568s 5p +5p wild:9m", "no winning shape: the tiles do not form 1 pair + 5 sets",
-                 id="no-shape"),
-    pytest.param("123m 456m 789p 234s 568s 9m declare:you-jin wild:9m",
-                 "without one 金 the tiles do not form five sets", id="you-jin-no-shape"),
+    pytest.param(
+        "123m 456m 789p 234s 568s 5p +5p wild:9m",
+        "no winning shape: the tiles do not form 1 pair + 5 sets",
+        id="no-shape",
+    ),
+    pytest.param(
+        "123m 456m 789p 234s 568s 9m declare:you-jin wild:9m",
+        "without one 金 the tiles do not form five sets",
+        id="you-jin-no-shape",
+    ),
     # a lone natural tile is a ready hand, not 游金
-    pytest.param("123m 456m 789p 234s 57s 9m 5p declare:you-jin wild:9m",
-                 "without one 金 the tiles do not form five sets", id="you-jin-lone-natural"),
+    pytest.param(
+        "123m 456m 789p 234s 57s 9m 5p declare:you-jin wild:9m",
+        "without one 金 the tiles do not form five sets",
+        id="you-jin-lone-natural",
+    ),
 ]
 
 

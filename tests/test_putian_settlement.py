@@ -367,7 +367,10 @@ def loose_putian_tables(draw: st.DrawFn) -> dict[str, Any]:
     players: dict[str, Any] = {s: {"total": draw(st.integers(0, 9))} for s in SEATS}
     players[draw(st.sampled_from(SEATS))] = hand
     events = st.fixed_dictionaries(
-        {"type": st.sampled_from(("false-win", "xiao-xiang-gong", "gen-da", "da-jin", "foul")), "seat": st.sampled_from(SEATS)}
+        {
+            "type": st.sampled_from(("false-win", "xiao-xiang-gong", "gen-da", "da-jin", "foul")),
+            "seat": st.sampled_from(SEATS),
+        }
     )
     return {
         "rules": "putian",

@@ -156,7 +156,11 @@ def test_1_winner_collects_its_tai_from_each_whoever_discarded() -> None:
 
 
 def test_1_a_winner_known_only_by_its_total() -> None:
-    data = {"rules": "lingxi", "winner": "W", "players": {"E": {"total": 0}, "S": {"total": 0}, "W": {"total": 10}, "N": {"total": 0}}}
+    data = {
+        "rules": "lingxi",
+        "winner": "W",
+        "players": {"E": {"total": 0}, "S": {"total": 0}, "W": {"total": 10}, "N": {"total": 0}},
+    }
     assert settle_table(data).net == {"E": -20, "S": -10, "W": 40, "N": -10}
 
 
@@ -226,7 +230,9 @@ def test_4_liable_needs_a_si_feng_qi_win() -> None:
 
 
 def test_4_liable_without_a_winner_or_on_the_winner() -> None:
-    assert "no winner" in error(table(winner=None, discarder=None, players={"S": {"total": 3}}, events=[{"type": "liable", "seat": "W"}]))
+    assert "no winner" in error(
+        table(winner=None, discarder=None, players={"S": {"total": 3}}, events=[{"type": "liable", "seat": "W"}])
+    )
     assert "is the winner" in error(liable_table(events=[{"type": "liable", "seat": "S"}]))
     two = [{"type": "liable", "seat": "N"}, {"type": "liable", "seat": "W"}]
     assert "only one player can be liable" in error(liable_table(events=two))
@@ -316,7 +322,9 @@ def test_7_drawn_hand_everyone_zero_no_payments() -> None:
 # -- 8. next dealer ---------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("winner, discarder, expected", [("E", "S", "E"), ("S", "W", "S"), ("W", "E", "S"), ("N", "E", "S")])
+@pytest.mark.parametrize(
+    "winner, discarder, expected", [("E", "S", "E"), ("S", "W", "S"), ("W", "E", "S"), ("N", "E", "S")]
+)
 def test_8_next_dealer(winner: str, discarder: str, expected: str) -> None:
     others = {s: 0 for s in "ESWN" if s != winner}
     assert settle_table(totals(winner, WIN_56, others, discarder=discarder)).next_dealer == expected
@@ -340,16 +348,28 @@ def test_net_sums_to_zero(data: dict[str, Any]) -> None:
     "data, expected",
     [
         # copies across the table
-        (table(players={"E": "[222p] 123p 456p 78s 11s 34p 9s f3 C"}), "2p appears 7 times across the table (E 4, S 3); at most 4 exist"),
-        (table(players={"E": "[CCC] 123p 456p 78s 11s 34p 9s f1"}), "f1 appears 2 times across the table (E 1, S 1); at most 1"),
+        (
+            table(players={"E": "[222p] 123p 456p 78s 11s 34p 9s f3 C"}),
+            "2p appears 7 times across the table (E 4, S 3); at most 4 exist",
+        ),
+        (
+            table(players={"E": "[CCC] 123p 456p 78s 11s 34p 9s f1"}),
+            "f1 appears 2 times across the table (E 1, S 1); at most 1",
+        ),
         (
             table(players={"N": "5m 123m 789m 12s 33p 66p 99p 5s f4"}),
             "5m appears 4 times across the table (S 3, N 1); at most 3 exist (revealed wildcard tiles are out of play)",
         ),
         # the winning hand
-        (table(players={"N": "E 123m 789m 12s 33p 66p 99p 5s +5s"}), "players.N: the hand has a winning tile +5s, but the winner is S"),
+        (
+            table(players={"N": "E 123m 789m 12s 33p 66p 99p 5s +5s"}),
+            "players.N: the hand has a winning tile +5s, but the winner is S",
+        ),
         (table(winner="N", discarder="W"), "players.S: the hand has a winning tile +9m, but the winner is N"),
-        (table(players={"S": "555m 222p 777p 333s 888s 9m f1 f2 P P 9m"}), "players.S: S is the winner, but the hand has no winning tile"),
+        (
+            table(players={"S": "555m 222p 777p 333s 888s 9m f1 f2 P P 9m"}),
+            "players.S: S is the winner, but the hand has no winning tile",
+        ),
         (table(winner=None, discarder=None), "players.S: the hand has a winning tile +9m, but winner is null"),
         # the discarder
         (table(winner=None, discarder="W", players={"S": {"total": 1}}), "discarder: there is no winner"),
@@ -359,7 +379,10 @@ def test_net_sums_to_zero(data: dict[str, Any]) -> None:
         (table(discarder="W", players={"S": WIN_56 + " earth"}), "discarder: 地胡 (earth)"),
         # seats
         (table(players={"S": WIN_56 + " seat:W"}), "players.S: the hand says seat:W but sits at S"),
-        ({**EXAMPLE, "players": {k: v for k, v in EXAMPLE["players"].items() if k != "N"}}, "players: must be exactly the seats E, S, W, N (missing N)"),
+        (
+            {**EXAMPLE, "players": {k: v for k, v in EXAMPLE["players"].items() if k != "N"}},
+            "players: must be exactly the seats E, S, W, N (missing N)",
+        ),
         ({**EXAMPLE, "players": {**EXAMPLE["players"], "X": {"total": 1}}}, "unknown seat 'X'"),
         ({**EXAMPLE, "players": [1, 2]}, "players: must be an object"),
         (table(players={"W": {"total": -1}}), 'players: W must be a hand string or {"total": N}'),
@@ -369,20 +392,35 @@ def test_net_sums_to_zero(data: dict[str, Any]) -> None:
         # wild and flip
         (table(players={"S": WIN_56 + " wild:5m,W"}), "players.S: wild:5m,W disagrees with the table's wild:5m,E"),
         (
-            table(wild=None, players={"E": "[CCC] 123p 456p 78s 11s 34p 9s f3 wild:5m,E", "N": "E 123m 789m 12s 33p 66p 99p 5s f4 wild:3s,C"}),
+            table(
+                wild=None,
+                players={
+                    "E": "[CCC] 123p 456p 78s 11s 34p 9s f3 wild:5m,E",
+                    "N": "E 123m 789m 12s 33p 66p 99p 5s f4 wild:3s,C",
+                },
+            ),
             "players.N: wild:3s,C disagrees with players.E's wild:5m,E",
         ),
         (table(wild=["5m"]), "wild: Lingxi reveals two wildcard tiles"),
         (table(wild=["5m", "x"]), "wild[1]: unknown tile 'x'"),
         (table(wild=["5m", "56m"]), "wild[1]: '56m' must be one tile"),
         (table(flip="1m"), "flip: Lingxi has no flipped indicator"),
-        (table(players={"N": "E 123m 789m 12s 33p 66p 99p 5s f4 flip:1m"}), "flip: Lingxi has no flipped indicator (flip:1m given)"),
-        (table(flip="1m", players={"N": "E 123m 789m 12s 33p 66p 99p 5s f4 flip:2m"}), "players.N: flip:2m disagrees with the table's flip:1m"),
+        (
+            table(players={"N": "E 123m 789m 12s 33p 66p 99p 5s f4 flip:1m"}),
+            "flip: Lingxi has no flipped indicator (flip:1m given)",
+        ),
+        (
+            table(flip="1m", players={"N": "E 123m 789m 12s 33p 66p 99p 5s f4 flip:2m"}),
+            "players.N: flip:2m disagrees with the table's flip:1m",
+        ),
         # hands, events, options, rules
         (table(players={"E": "[CCC] 123p 456p 78s 11s 34p f3"}), "players.E: hand has 15 tiles"),
         (table(players={"E": "[CCC] 123p x"}), "players.E: unknown tile 'x' at column 12"),
         (table(events=[{"type": "gen-da", "seat": "W"}]), "events[0]: event type 'gen-da' is not used in lingxi"),
-        (table(events=[{"type": "foul", "seat": "W"}, {"type": "foul", "seat": "W"}]), "events[1]: foul for W is given twice"),
+        (
+            table(events=[{"type": "foul", "seat": "W"}, {"type": "foul", "seat": "W"}]),
+            "events[1]: foul for W is given twice",
+        ),
         (table(events=[{"type": "foul", "seat": "Q"}]), "events[0].seat: Input should be 'E', 'S', 'W' or 'N'"),
         (table(events=[{"type": "foul"}]), "events[0].seat: Field required"),
         (table(options={"double_at": 10, "nope": 1}), "options: unknown option 'nope' for lingxi"),

@@ -85,12 +85,17 @@ def loose_tables(draw: st.DrawFn) -> dict[str, Any]:
     players[draw(st.sampled_from(SEATS))] = hand
     table: dict[str, Any] = {
         "rules": draw(st.sampled_from(("lingxi", "lingxi", "lingxi", "luoshan", "mars"))),
-        "wild": draw(st.one_of(st.just(wild), st.none(), st.lists(st.sampled_from(("5m", "E", "C", "x", "f1")), max_size=3))),
+        "wild": draw(
+            st.one_of(st.just(wild), st.none(), st.lists(st.sampled_from(("5m", "E", "C", "x", "f1")), max_size=3))
+        ),
         "winner": draw(st.one_of(st.none(), st.sampled_from(SEATS))),
         "discarder": draw(st.one_of(st.none(), st.sampled_from(SEATS))),
         "players": players,
         "events": draw(
-            st.lists(st.fixed_dictionaries({"type": st.sampled_from(EVENT_TYPES), "seat": st.sampled_from(SEATS)}), max_size=3)
+            st.lists(
+                st.fixed_dictionaries({"type": st.sampled_from(EVENT_TYPES), "seat": st.sampled_from(SEATS)}),
+                max_size=3,
+            )
         ),
         "options": draw(st.sampled_from(({}, {"double_at": 10}, {"nope": 1}))),
     }

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from ..errors import HandError
 from .base import RuleSet
-from .lingxi import LINGXI
-from .luoshan import LUOSHAN
 from .guannan import GUANNAN
 from .jinhua import JINHUA
+from .lingxi import LINGXI
+from .luoshan import LUOSHAN
 from .putian import PUTIAN
 
 RULESETS: dict[str, RuleSet] = {r.name: r for r in (LINGXI, LUOSHAN, GUANNAN, PUTIAN, JINHUA)}

@@ -8,8 +8,9 @@ exclusions, and the rule set's own way of turning items into a total.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable, Mapping
+from typing import Any
 
 from ..engine import Group
 from ..errors import HandError
@@ -127,8 +128,7 @@ class RuleSet:
             chinese=self.chinese,
             unit=self.unit,
             items=[
-                ItemInfo(key=i.key, name=i.name, name_en=i.name_en, value=i.value, scope=i.scope)
-                for i in self.items
+                ItemInfo(key=i.key, name=i.name, name_en=i.name_en, value=i.value, scope=i.scope) for i in self.items
             ],
             options=[
                 OptionInfo(
@@ -183,10 +183,7 @@ class RuleSet:
             hand=to_text(parsed),
             winner=hand.winner,
             legal=outcome.legal,
-            items=[
-                ScoreItem(key=i.key, name=i.name, name_en=i.name_en, value=v, detail=d)
-                for i, v, d in found
-            ],
+            items=[ScoreItem(key=i.key, name=i.name, name_en=i.name_en, value=v, detail=d) for i, v, d in found],
             subtotal=outcome.subtotal,
             doubled=outcome.doubled,
             total=outcome.total,

@@ -7,14 +7,29 @@ reading wins), and the notes say which values were used.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Callable, Iterable
 
 from .. import tiles as T
 from ..engine import CHOW, KONG, PAIR, PUNG, Group, JokerOptions, seven_pairs_readings, standard_readings, to_counts
 from ..errors import HandError
 from ..notation import ParsedHand
-from .base import NONE, WINNER, Exclusion, Finder, Found, Item, Option, Outcome, Prepared, Reading, RuleSet, once, check_known_conditions, check_win_conditions
+from .base import (
+    NONE,
+    WINNER,
+    Exclusion,
+    Finder,
+    Found,
+    Item,
+    Option,
+    Outcome,
+    Prepared,
+    Reading,
+    RuleSet,
+    check_known_conditions,
+    check_win_conditions,
+    once,
+)
 
 SETS = 4  # 4 sets + 1 pair, or seven pairs
 WIN_SIZE, HAND_SIZE = 14, 13

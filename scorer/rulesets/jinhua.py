@@ -8,9 +8,10 @@ the items, the exclusions; `finish` multiplies every item that applies.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from math import prod
-from typing import Iterable, Iterator, NamedTuple
+from typing import NamedTuple
 
 from .. import tiles as T
 from ..engine import (
@@ -27,7 +28,20 @@ from ..engine import (
 )
 from ..errors import HandError
 from ..notation import ParsedHand
-from .base import NONE, WINNER, Exclusion, Found, Item, Option, Outcome, Prepared, RuleSet, once, check_known_conditions, check_win_conditions
+from .base import (
+    NONE,
+    WINNER,
+    Exclusion,
+    Found,
+    Item,
+    Option,
+    Outcome,
+    Prepared,
+    RuleSet,
+    check_known_conditions,
+    check_win_conditions,
+    once,
+)
 
 SETS = 4  # 4 sets + 1 pair
 WIN_SIZE, HAND_SIZE = 14, 13
@@ -129,8 +143,7 @@ def prepare(parsed: ParsedHand, options: dict[str, int]) -> JinhuaHand:
         if wild_kind in meld.tiles:
             where = "concealed kong" if meld.concealed else "exposed meld"
             raise HandError(
-                f"财神 {T.name(wild_kind)} used in {where} {meld.source or meld.text()}: "
-                f"a 财神 never melds in Jinhua"
+                f"财神 {T.name(wild_kind)} used in {where} {meld.source or meld.text()}: a 财神 never melds in Jinhua"
             )
         kind = plays_as(meld.tiles[0])
         if meld.is_kong:
@@ -231,7 +244,7 @@ def _bu_kao(hand: JinhuaHand) -> Iterator[Shape]:
         if fill is None:
             continue
         shown = _tiles_shown(hand, counts)
-        shown += [f"{T.name(w)}={T.name(k)}" for w, k in zip(hand.wild_tiles, fill)]
+        shown += [f"{T.name(w)}={T.name(k)}" for w, k in zip(hand.wild_tiles, fill, strict=False)]
         yield Shape(BU_KAO, shown=tuple(shown), honors=sum(honors))
 
 
@@ -400,16 +413,34 @@ ITEMS = (
     Item("qi_dui", "七对子", "Seven pairs", "×2", WINNER, _shape_is(SEVEN_PAIRS, 2), per_reading=True),
     Item("qing_qi_dui", "清七对", "Seven pairs without 财神", "×4", WINNER, qing_qi_dui, per_reading=True),
     Item("qi_dui_bao_tou", "七对子爆头", "Six pairs + a lone 财神", "×8", WINNER, qi_dui_bao_tou, per_reading=True),
-    Item("shi_san_bu_kao", "十三不靠", "≥5 honors + spaced suited tiles", "×1", WINNER, shi_san_bu_kao, per_reading=True),
+    Item(
+        "shi_san_bu_kao", "十三不靠", "≥5 honors + spaced suited tiles", "×1", WINNER, shi_san_bu_kao, per_reading=True
+    ),
     Item("qi_feng", "七风", "All 7 honors + spaced suited tiles", "×2", WINNER, qi_feng, per_reading=True),
     Item("gang_kai", "杠上开花", "Won on a kong replacement", "×2", WINNER, _flag("kong-draw", 2)),
     Item("qing_yi_se", "清一色", "One suit", "×2 with 财神 / ×4 without", WINNER, qing_yi_se, per_reading=True),
     Item("luan_feng", "乱风", "All honors, any shape", "×8", WINNER, luan_feng, per_reading=True),
     Item("qing_feng", "清风", "All honors in 4 sets + pair", "×16", WINNER, qing_feng, per_reading=True),
     Item("cai_shen_tou", "财神头", "Two 财神 as the pair, as themselves", "×4", WINNER, cai_shen_tou, per_reading=True),
-    Item("san_cai_yi_ke", "三财一刻", "Three 财神 as a pung, as themselves", "×8", WINNER, san_cai_yi_ke, per_reading=True),
+    Item(
+        "san_cai_yi_ke",
+        "三财一刻",
+        "Three 财神 as a pung, as themselves",
+        "×8",
+        WINNER,
+        san_cai_yi_ke,
+        per_reading=True,
+    ),
     Item("bao_tou", "爆头", "Four sets + a lone 财神, any tile wins (敲响)", "×2", WINNER, bao_tou, per_reading=True),
-    Item("gang_bao", "杠爆", "Kong while waiting 爆头, won on it", "bao_tou × gang_kai (×4)", WINNER, gang_bao, per_reading=True),
+    Item(
+        "gang_bao",
+        "杠爆",
+        "Kong while waiting 爆头, won on it",
+        "bao_tou × gang_kai (×4)",
+        WINNER,
+        gang_bao,
+        per_reading=True,
+    ),
     Item("tian_hu", "天胡", "Heavenly hand", "×2", WINNER, _flag("heaven", 2)),
     Item("di_hu", "地胡", "Earthly hand", "×2", WINNER, _flag("earth", 2)),
     Item("ren_hu", "人胡", "Non-dealer self-draw in the first go-round", "×2", WINNER, _flag("human", 2)),
@@ -427,8 +458,7 @@ EXCLUSIONS = (
 OPTIONS = (Option("unit", 1, (2, 5, 10), "X = unit × multiplier: what one 倍 is worth at the table"),)
 
 BAO_TOU_HAI_DI = (
-    "爆头 + 海底: the seed says 爆头的海捞 is 八倍; the product rule stands (Decision): "
-    "bao_tou ×2 × hai_di ×2 = 4"
+    "爆头 + 海底: the seed says 爆头的海捞 is 八倍; the product rule stands (Decision): bao_tou ×2 × hai_di ×2 = 4"
 )
 
 
@@ -456,10 +486,7 @@ class Jinhua(RuleSet):
         return Outcome(total, False, total, notes=notes)
 
     def no_shape_message(self, hand: JinhuaHand) -> str:
-        return (
-            "no winning shape: the tiles form none of 4 sets + pair, seven pairs, "
-            "十三不靠/七风 or 乱风 (all honors)"
-        )
+        return "no winning shape: the tiles form none of 4 sets + pair, seven pairs, 十三不靠/七风 or 乱风 (all honors)"
 
     def arrangement(self, hand: JinhuaHand, reading: Shape) -> list[str]:  # type: ignore[override]
         melds = [g for g in reading.groups if g.exposed or g.concealed_kong]

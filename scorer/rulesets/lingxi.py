@@ -7,8 +7,8 @@ exclusions, the house options, doubling.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Iterable
 
 from .. import tiles as T
 from ..engine import CHOW, KONG, PAIR, PUNG, WILD_SET, Group, JokerOptions, standard_readings, to_counts
@@ -21,16 +21,16 @@ from .base import (
     NONE,
     WINNER,
     Exclusion,
+    Found,
     Item,
     Option,
     Outcome,
     Prepared,
     Reading,
     RuleSet,
-    Found,
-    once,
     check_known_conditions,
     check_win_conditions,
+    once,
 )
 
 SETS = 5  # 1 pair + 5 sets
@@ -111,9 +111,7 @@ def prepare(parsed: ParsedHand, options: dict[str, int]) -> LingxiHand:
     check_known_conditions(parsed, "Lingxi", CONDITIONS)
     if parsed.declare is not None and parsed.declare not in DECLARES:
         col = parsed.columns.get("declare", 0)
-        raise HandError(
-            f"declare:{parsed.declare} at column {col} is not a Lingxi declared win (sha-zhu, hua-hu)"
-        )
+        raise HandError(f"declare:{parsed.declare} at column {col} is not a Lingxi declared win (sha-zhu, hua-hu)")
     notes: list[str] = []
     revealed: tuple[int, ...] = ()
     families: tuple[WildFamily, ...] = ()
@@ -294,9 +292,7 @@ def _groups(hand: LingxiHand, reading: Reading | None) -> Reading:
     """The reading, or for a non-winner its melds and concealed natural triples."""
     if reading is not None:
         return reading
-    triples = tuple(
-        Group(PUNG, k) for k in (hand.seat_wind, T.RED, T.GREEN) if hand.naturals[k] >= 3
-    )
+    triples = tuple(Group(PUNG, k) for k in (hand.seat_wind, T.RED, T.GREEN) if hand.naturals[k] >= 3)
     return hand.melds + triples
 
 

@@ -9,14 +9,27 @@ fixed totals and the minimums for a legal win.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Iterable
 
 from .. import tiles as T
 from ..engine import CHOW, KONG, PAIR, PUNG, Group, JokerOptions, standard_readings, to_counts, win_places
 from ..errors import HandError
 from ..notation import Meld, ParsedHand
-from .base import NONE, WINNER, Exclusion, Found, Item, Outcome, Prepared, Reading, RuleSet, once, check_known_conditions, check_win_conditions
+from .base import (
+    NONE,
+    WINNER,
+    Exclusion,
+    Found,
+    Item,
+    Outcome,
+    Prepared,
+    Reading,
+    RuleSet,
+    check_known_conditions,
+    check_win_conditions,
+    once,
+)
 
 SETS = 4  # 4 sets + 1 pair
 WIN_SIZE, HAND_SIZE = 14, 13
@@ -76,7 +89,7 @@ class WinReading(tuple):
     win_at: int
     win_as: int
 
-    def __new__(cls, groups: Reading, win_at: int, win_as: int) -> "WinReading":
+    def __new__(cls, groups: Reading, win_at: int, win_as: int) -> WinReading:
         reading = super().__new__(cls, groups)
         reading.win_at, reading.win_as = win_at, win_as
         return reading
@@ -170,9 +183,7 @@ def prepare(parsed: ParsedHand, options: dict[str, int]) -> LuoshanHand:
     size = len(held) + 3 * len(melds)
     winner = parsed.win is not None
     if winner and size != WIN_SIZE:
-        raise HandError(
-            f"hand has {size} tiles, a winning Luoshan hand needs 14 (13 + winning tile; a kong counts 3)"
-        )
+        raise HandError(f"hand has {size} tiles, a winning Luoshan hand needs 14 (13 + winning tile; a kong counts 3)")
     if not winner and size != HAND_SIZE:
         raise HandError(f"hand has {size} tiles, a non-winning Luoshan hand holds 13 (a kong counts 3)")
 
@@ -273,11 +284,7 @@ def an_ke(hand: LuoshanHand, reading: WinReading) -> list[tuple[int, str]]:
 
 def _kongs(concealed: bool, key: str):
     def find(hand: LuoshanHand, reading: WinReading) -> list[tuple[int, str]]:
-        return [
-            (_hu(key, g.kind), g.text())
-            for g in reading
-            if g.shape == KONG and g.concealed_kong == concealed
-        ]
+        return [(_hu(key, g.kind), g.text()) for g in reading if g.shape == KONG and g.concealed_kong == concealed]
 
     return find
 
@@ -398,10 +405,26 @@ ITEMS = (
     Item("dui_zi", "对子", "Pair of a dragon or seat wind", "2", WINNER, dui_zi, per_reading=True),
     Item("zi_mo_liu", "自摸六/十", "Self-drawn tile completes a pung", "6 / 10", WINNER, zi_mo_liu, per_reading=True),
     Item("diao_tou", "吊头", "Pair wait", "self-drawn +4 / +6; discard +2 / +4", WINNER, diao_tou, per_reading=True),
-    Item("bian_qian", "边张/嵌张", "Edge or closed wait", "self-drawn +4; discard +2", WINNER, bian_qian, per_reading=True),
+    Item(
+        "bian_qian",
+        "边张/嵌张",
+        "Edge or closed wait",
+        "self-drawn +4; discard +2",
+        WINNER,
+        bian_qian,
+        per_reading=True,
+    ),
     Item("di_he", "底和", "Base for winning", "+10", WINNER, di_he),
     # Tai (台): each doubles the hu
-    Item("jian_feng_ke", "大料/座风刻", "Pung/kong of a dragon or seat wind", "1 tai each", WINNER, jian_feng_ke, per_reading=True),
+    Item(
+        "jian_feng_ke",
+        "大料/座风刻",
+        "Pung/kong of a dragon or seat wind",
+        "1 tai each",
+        WINNER,
+        jian_feng_ke,
+        per_reading=True,
+    ),
     Item("dui_dui_hu", "对对胡", "No chows", "1 tai", WINNER, dui_dui_hu, per_reading=True),
     Item("cou_yi_tai", "凑一台", "One suit plus honors", "1 tai", WINNER, cou_yi_tai, per_reading=True),
     Item("gang_kai", "杠开", "Won on a kong replacement", "1 tai", WINNER, gang_kai),
@@ -410,8 +433,13 @@ ITEMS = (
     # Special hands: a fixed total instead of the formula
     Item("ping_he", "平和", "Four chows, two-sided wait", "30 total", WINNER, ping_he, per_reading=True),
     Item(
-        "qing_san_tai_ping_he", "清三台平和", "平和 in one suit", "240 total", WINNER,
-        qing_san_tai_ping_he, per_reading=True,
+        "qing_san_tai_ping_he",
+        "清三台平和",
+        "平和 in one suit",
+        "240 total",
+        WINNER,
+        qing_san_tai_ping_he,
+        per_reading=True,
     ),
 )
 TAI = frozenset({"jian_feng_ke", "dui_dui_hu", "cou_yi_tai", "gang_kai", "qing_san_tai", "qing_si_tai"})

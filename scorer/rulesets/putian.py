@@ -9,14 +9,28 @@ the grouping, so the search only has to prove a winning shape exists.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Iterable, NamedTuple
+from typing import NamedTuple
 
 from .. import tiles as T
 from ..engine import CHOW, KONG, PAIR, PUNG, Group, JokerOptions, set_readings, standard_readings, to_counts
 from ..errors import HandError
 from ..notation import ParsedHand
-from .base import ALL, NONE, WINNER, Found, Item, Outcome, Prepared, Reading, RuleSet, once, check_known_conditions, check_win_conditions
+from .base import (
+    ALL,
+    NONE,
+    WINNER,
+    Found,
+    Item,
+    Outcome,
+    Prepared,
+    Reading,
+    RuleSet,
+    check_known_conditions,
+    check_win_conditions,
+    once,
+)
 
 SETS = 5  # 5 sets + 1 pair
 WIN_SIZE, HAND_SIZE = 17, 16
@@ -125,9 +139,7 @@ def prepare(parsed: ParsedHand, options: dict[str, int]) -> PutianHand:
         text = meld.source or meld.text()
         where = "concealed kong" if meld.concealed else "exposed meld"
         if jin is not None and jin in meld.tiles:
-            raise HandError(
-                f"金 {T.name(jin)} used in {where} {text}: 金 may not be chowed, punged or melded (打金)"
-            )
+            raise HandError(f"金 {T.name(jin)} used in {where} {text}: 金 may not be chowed, punged or melded (打金)")
         if T.WHITE in meld.tiles:
             raise HandError(f"白 is set aside in Putian and never melds: {text}; write each 白 bare (P P)")
         kind = meld.tiles[0]
@@ -186,8 +198,7 @@ def prepare(parsed: ParsedHand, options: dict[str, int]) -> PutianHand:
         raise HandError(f"declare:{declare} needs the 金, e.g. wild:5m")
     if declare == "qiang-jin" and parsed.win != jin:
         raise HandError(
-            f"declare:qiang-jin takes the flipped 金 to complete the hand: the winning tile must be "
-            f"+{T.name(jin or 0)}"
+            f"declare:qiang-jin takes the flipped 金 to complete the hand: the winning tile must be +{T.name(jin or 0)}"
         )
     if declare in ("san-jin-dao", "san-jin-you") and len(jin_tiles) < 3:
         raise HandError(f"declare:{declare} needs three 金 held; this hand holds {len(jin_tiles)}")
@@ -212,6 +223,7 @@ def prepare(parsed: ParsedHand, options: dict[str, int]) -> PutianHand:
 
 
 # -- the readings ------------------------------------------------------------
+
 
 def _jokers(hand: PutianHand) -> JokerOptions:
     """All-金 groups stand for the 金 itself: nothing scored depends on what they stand for."""
@@ -314,10 +326,7 @@ ITEMS = (
     Item("ming_gang", "明槓", "Open or added kong", "1 each", ALL, _kongs(False, 1)),
     Item("an_gang", "暗槓", "Concealed kong", "2 each", ALL, _kongs(True, 2)),
     # The winning type — the winner only; value is the multiplier, not added to 底分
-    *(
-        Item(key, wt.name, wt.name_en, pay_text(key), WINNER, _win_type(key))
-        for key, wt in WIN_TYPES.items()
-    ),
+    *(Item(key, wt.name, wt.name_en, pay_text(key), WINNER, _win_type(key)) for key, wt in WIN_TYPES.items()),
 )
 FEN_KEYS = ("bai", "jin", "ming_gang", "an_gang")  # 分: everything but 底
 KONG_KEYS = ("ming_gang", "an_gang")  # counted for the winner and a false win only

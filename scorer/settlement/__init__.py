@@ -7,7 +7,8 @@ the regional rules differ most.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Mapping
+from collections.abc import Callable, Mapping
+from typing import Any
 
 from pydantic import ValidationError
 
@@ -17,8 +18,8 @@ from ..rulesets import get
 from .guannan import settle_guannan
 from .jinhua import settle_jinhua
 from .lingxi import settle_lingxi
-from .putian import settle_putian
 from .luoshan import settle_luoshan
+from .putian import settle_putian
 
 SETTLERS: dict[str, Callable[[Table], Settlement]] = {
     "lingxi": settle_lingxi,
@@ -49,5 +50,3 @@ def load_table(table: Table | Mapping[str, Any]) -> Table:
         return Table.model_validate(dict(table))
     except ValidationError as exc:
         raise HandError(describe_validation(exc.errors())) from None
-
-

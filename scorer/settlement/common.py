@@ -9,12 +9,13 @@ about (`players.S: ...`, `events[0]: ...`).
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import replace
-from typing import Any, Callable, TypeVar
+from typing import Any, TypeVar
 
 from .. import tiles as T
 from ..errors import HandError
-from ..models import Payment, PlayerTotal, Table
+from ..models import HandScore, Payment, PlayerTotal, Table
 from ..notation import ParsedHand, parse
 from ..rulesets.base import RuleSet
 
@@ -22,7 +23,6 @@ DEALER = "E"
 SEATS = T.SEATS
 Hands = dict[str, "ParsedHand | PlayerTotal"]
 R = TypeVar("R")
-
 
 
 def table_options(table: Table, rule_set: RuleSet) -> dict[str, int]:
@@ -33,12 +33,20 @@ def table_options(table: Table, rule_set: RuleSet) -> dict[str, int]:
         raise HandError(f"options: {exc}") from None
 
 
-def in_seat(seat: str, call: Callable[[], R]) -> R:
+def in_seat(seat: str, call: Callable[..., R], *args: Any) -> R:
     """Runs a per-hand call so its error names the seat it came from."""
     try:
-        return call()
+        return call(*args)
     except HandError as exc:
         raise HandError(f"players.{seat}: {exc}") from None
+
+
+def score_hands(hands: Hands, rule_set: RuleSet, options: dict[str, int]) -> dict[str, HandScore | PlayerTotal]:
+    """Each written hand scored under the table's options; a count stays as given."""
+    return {
+        seat: in_seat(seat, rule_set.score, hand, options) if isinstance(hand, ParsedHand) else hand
+        for seat, hand in hands.items()
+    }
 
 
 def _one_tile(text: str, where: str) -> int:
@@ -82,7 +90,7 @@ def seat_hands(table: Table) -> tuple[Hands, tuple[int, ...] | None, int | None]
     hands: Hands = {}
     for seat in SEATS:
         player = table.players[seat]
-        hands[seat] = in_seat(seat, lambda: parse(player)) if isinstance(player, str) else player
+        hands[seat] = in_seat(seat, parse, player) if isinstance(player, str) else player
     parsed = {s: h for s, h in hands.items() if isinstance(h, ParsedHand)}
     table_wild = None
     if table.wild is not None:
@@ -130,8 +138,7 @@ def check_winner(table: Table, hands: Hands) -> None:
         raise HandError(f"players.{seat}: the hand has {what}, but the winner is {winner}; only the winner's hand wins")
     if winner is not None and isinstance(hands[winner], ParsedHand) and not is_win(hands[winner]):
         raise HandError(
-            f"players.{winner}: {winner} is the winner, but the hand has no winning tile (+tile) "
-            f"and no declare:"
+            f"players.{winner}: {winner} is the winner, but the hand has no winning tile (+tile) and no declare:"
         )
 
 
@@ -179,7 +186,13 @@ def check_tile_counts(hands: Hands, copies: Callable[[int], int], why: Callable[
             raise HandError(
                 f"players: {T.name(kind)} appears {total[kind]} times across the table ({where}); "
                 f"at most {limit} exist"
-                + (why(kind) if why else "" if limit == (1 if T.is_flower(kind) else 4) else " (revealed wildcard tiles are out of play)")
+                + (
+                    why(kind)
+                    if why
+                    else ""
+                    if limit == (1 if T.is_flower(kind) else 4)
+                    else " (revealed wildcard tiles are out of play)"
+                )
             )
 
 
@@ -214,5 +227,5 @@ def check_winner_hand(table: Table, hands: Hands, name: str) -> None:
     if isinstance(hand, PlayerTotal):
         raise HandError(
             f"players.{winner}: {winner} is the winner; give the winning hand (a {name} win is settled "
-            f"from the hand itself, not from {{\"total\": {hand.total}}})"
+            f'from the hand itself, not from {{"total": {hand.total}}})'
         )

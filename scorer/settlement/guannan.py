@@ -9,11 +9,8 @@ from __future__ import annotations
 from .. import tiles as T
 from ..errors import HandError
 from ..models import HandScore, Payment, PlayerTotal, Settlement, Table
-from ..notation import ParsedHand
-from ..rulesets.guannan import GUANNAN
-from ..rulesets.guannan import copies
+from ..rulesets.guannan import GUANNAN, copies
 from .common import (
-    table_options,
     DEALER,
     SEATS,
     check_discarder,
@@ -22,10 +19,11 @@ from .common import (
     check_tile_counts,
     check_winner,
     check_winner_hand,
-    in_seat,
     net_of,
     next_seat,
+    score_hands,
     seat_hands,
+    table_options,
 )
 
 GUANNAN_EVENTS: tuple[str, ...] = ()  # guannan.md names no false win, foul or 包赔
@@ -43,10 +41,7 @@ def settle_guannan(table: Table) -> Settlement:
     check_winner_hand(table, hands, "Guannan")
     check_non_winners(table, hands, "Guannan non-winners count nothing (only the winner's hand type is paid)")
     check_tile_counts(hands, copies, lambda kind: " (Guannan has one of each wind)" if T.is_wind(kind) else "")
-    scores: dict[str, HandScore | PlayerTotal] = {
-        seat: in_seat(seat, lambda: GUANNAN.score(hand, options)) if isinstance(hand, ParsedHand) else hand
-        for seat, hand in hands.items()
-    }
+    scores: dict[str, HandScore | PlayerTotal] = score_hands(hands, GUANNAN, options)
     winner, discarder = table.winner, table.discarder
     payments: list[Payment] = []
     if winner is not None:
@@ -62,4 +57,6 @@ def settle_guannan(table: Table) -> Settlement:
         ]
     # Lingxi's rule: the dealer keeps the seat after winning or a drawn hand
     next_dealer = DEALER if winner in (None, DEALER) else next_seat(DEALER)
-    return Settlement(rules=table.rules, scores=scores, payments=payments, net=net_of(payments), next_dealer=next_dealer)
+    return Settlement(
+        rules=table.rules, scores=scores, payments=payments, net=net_of(payments), next_dealer=next_dealer
+    )

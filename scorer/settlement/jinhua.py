@@ -10,10 +10,8 @@ from __future__ import annotations
 from .. import tiles as T
 from ..errors import HandError
 from ..models import HandScore, Payment, PlayerTotal, Settlement, Table
-from ..notation import ParsedHand
 from ..rulesets.jinhua import JINHUA, copies
 from .common import (
-    table_options,
     DEALER,
     SEATS,
     check_discarder,
@@ -21,10 +19,11 @@ from .common import (
     check_non_winners,
     check_tile_counts,
     check_winner,
-    in_seat,
     net_of,
     next_seat,
+    score_hands,
     seat_hands,
+    table_options,
 )
 
 JINHUA_EVENTS = ("liable",)  # jinhua.md names 承包 only: no false-win or foul penalty
@@ -41,25 +40,24 @@ def settle_jinhua(table: Table) -> Settlement:
     if flip is not None:
         raise HandError(f"flip: Jinhua has no flipped indicator (flip:{T.name(flip)} given); give the 财神 as wild")
     if wild is not None and len(wild) != 1:
-        raise HandError(f"wild: Jinhua flips one 财神 tile, e.g. [\"3m\"]; got {len(wild)}")
+        raise HandError(f'wild: Jinhua flips one 财神 tile, e.g. ["3m"]; got {len(wild)}')
     check_winner(table, hands)
     check_discarder(table, hands)
     check_non_winners(table, hands, "Jinhua non-winners count nothing (only the winner is paid)")
     check_tile_counts(hands, lambda kind: copies(kind, wild), lambda kind: " (the flipped 财神 is out of play)")
-    scores: dict[str, HandScore | PlayerTotal] = {
-        seat: in_seat(seat, lambda: JINHUA.score(hand, options)) if isinstance(hand, ParsedHand) else hand
-        for seat, hand in hands.items()
-    }
+    scores: dict[str, HandScore | PlayerTotal] = score_hands(hands, JINHUA, options)
     winner = table.winner
     payments: list[Payment] = []
     if winner is not None:
         multiplier = scores[winner].total
         if multiplier < 1:
-            raise HandError(f"players.{winner}: a Jinhua win is worth at least ×1 (平胡); got {{\"total\": 0}}")
+            raise HandError(f'players.{winner}: a Jinhua win is worth at least ×1 (平胡); got {{"total": 0}}')
         payments = _to_winner(winner, table.discarder, unit, multiplier, liable)
     # the seed is silent; Lingxi's rule: the dealer keeps the seat after winning or a drawn hand
     next_dealer = DEALER if winner in (None, DEALER) else next_seat(DEALER)
-    return Settlement(rules=table.rules, scores=scores, payments=payments, net=net_of(payments), next_dealer=next_dealer)
+    return Settlement(
+        rules=table.rules, scores=scores, payments=payments, net=net_of(payments), next_dealer=next_dealer
+    )
 
 
 def _liable(table: Table) -> str | None:

@@ -2,15 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Callable
-
 from .. import tiles as T
 from ..errors import HandError
 from ..models import HandScore, Payment, PlayerTotal, Settlement, Table
 from ..notation import ParsedHand, to_text
 from ..rulesets.lingxi import LINGXI, copies
 from .common import (
-    table_options,
     DEALER,
     SEATS,
     Hands,
@@ -19,10 +16,11 @@ from .common import (
     check_tile_counts,
     check_winner,
     dealer_x2,
-    in_seat,
     net_of,
     next_seat,
+    score_hands,
     seat_hands,
+    table_options,
 )
 
 LINGXI_EVENTS = ("false-win", "foul", "liable")
@@ -39,15 +37,12 @@ def settle_lingxi(table: Table) -> Settlement:
             f"give the two revealed wildcards as wild"
         )
     if wild is not None and len(wild) != 2:
-        raise HandError(f"wild: Lingxi reveals two wildcard tiles, e.g. [\"5m\", \"E\"]; got {len(wild)}")
+        raise HandError(f'wild: Lingxi reveals two wildcard tiles, e.g. ["5m", "E"]; got {len(wild)}')
     events = _lingxi_events(table)
     check_winner(table, hands)
     check_discarder(table, hands)
     check_tile_counts(hands, lambda kind: copies(kind, wild or ()))
-    scores: dict[str, HandScore | PlayerTotal] = {
-        seat: in_seat(seat, lambda: LINGXI.score(hand, options)) if isinstance(hand, ParsedHand) else hand
-        for seat, hand in hands.items()
-    }
+    scores: dict[str, HandScore | PlayerTotal] = score_hands(hands, LINGXI, options)
     winner = table.winner
     liable = events.get("liable")
     if liable is not None and isinstance(hands[winner], ParsedHand):
@@ -82,7 +77,11 @@ def _lingxi_events(table: Table) -> dict[str, int]:
     found: dict[str, int] = {}
     for i, event in enumerate(table.events):
         if event.type in ("false-win", "liable") and event.type in found:
-            what = "only one false win can end a deal" if event.type == "false-win" else "only one player can be liable (包赔)"
+            what = (
+                "only one false win can end a deal"
+                if event.type == "false-win"
+                else "only one player can be liable (包赔)"
+            )
             raise HandError(f"events[{i}]: {what}")
         if event.type == "false-win" and winner is not None:
             raise HandError(f"events[{i}]: a false win ends the deal with no winner; set winner to null")
@@ -91,7 +90,9 @@ def _lingxi_events(table: Table) -> dict[str, int]:
         if event.type == "liable" and event.seat == winner:
             raise HandError(f"events[{i}]: liable {event.seat} is the winner; the liable player pays the winner")
         if event.type == "foul" and event.seat == winner:
-            raise HandError(f"events[{i}]: {event.seat} fouled (诈胡) and counts 0, so {event.seat} cannot be the winner")
+            raise HandError(
+                f"events[{i}]: {event.seat} fouled (诈胡) and counts 0, so {event.seat} cannot be the winner"
+            )
         found.setdefault(event.type, i)
     return found
 
@@ -156,5 +157,3 @@ def _check_liable(index: int, winner: str, hand: ParsedHand, score: HandScore) -
             f"events[{index}]: liable (包赔) in Lingxi is for a 四风齐 win with three wind pungs/kongs "
             f"exposed; {winner}'s hand {to_text(hand)} is not one"
         )
-
-

@@ -10,10 +10,8 @@ from __future__ import annotations
 from .. import tiles as T
 from ..errors import HandError
 from ..models import HandScore, Payment, PlayerTotal, Settlement, Table
-from ..notation import ParsedHand
 from ..rulesets.luoshan import LUOSHAN
 from .common import (
-    table_options,
     DEALER,
     SEATS,
     check_discarder,
@@ -22,9 +20,10 @@ from .common import (
     check_tile_counts,
     check_winner,
     check_winner_hand,
-    in_seat,
     net_of,
+    score_hands,
     seat_hands,
+    table_options,
 )
 
 LUOSHAN_EVENTS: tuple[str, ...] = ()  # luoshan.md has no false win, foul or 包赔
@@ -41,10 +40,7 @@ def settle_luoshan(table: Table) -> Settlement:
     check_non_winners(table, hands, "Luoshan non-winners score 0 (there are no loser tai)")
     # the flipped indicator is not out of play: four of every kind over the table
     check_tile_counts(hands, lambda kind: 4, lambda kind: "")
-    scores: dict[str, HandScore | PlayerTotal] = {
-        seat: in_seat(seat, lambda: LUOSHAN.score(hand, options)) if isinstance(hand, ParsedHand) else hand
-        for seat, hand in hands.items()
-    }
+    scores: dict[str, HandScore | PlayerTotal] = score_hands(hands, LUOSHAN, options)
     winner = table.winner
     payments: list[Payment] = []
     if winner is not None:
@@ -79,7 +75,9 @@ def check_wildcard(wild: tuple[int, ...] | None, flip: int | None) -> None:
             f"not both: Luoshan has one wildcard kind"
         )
     if wild is not None and len(wild) != 1:
-        raise HandError(f"wild: Luoshan has one wildcard kind, e.g. [\"2m\"] or flip \"1m\"; got {len(wild)}")
+        raise HandError(f'wild: Luoshan has one wildcard kind, e.g. ["2m"] or flip "1m"; got {len(wild)}')
     for kind in (*(wild or ()), *((flip,) if flip is not None else ())):
         if T.is_flower(kind):
-            raise HandError(f"{'flip' if kind == flip else 'wild'}: {T.name(kind)} is a flower; Luoshan plays 136 tiles, no flowers")
+            raise HandError(
+                f"{'flip' if kind == flip else 'wild'}: {T.name(kind)} is a flower; Luoshan plays 136 tiles, no flowers"
+            )

@@ -14,7 +14,6 @@ from ..models import HandScore, Payment, PlayerTotal, Settlement, Table
 from ..notation import ParsedHand
 from ..rulesets.putian import KONG_KEYS, PUTIAN, WIN_TYPES, copies, is_putian_tile
 from .common import (
-    table_options,
     DEALER,
     SEATS,
     Hands,
@@ -22,9 +21,10 @@ from .common import (
     check_events,
     check_tile_counts,
     check_winner,
-    in_seat,
     net_of,
+    score_hands,
     seat_hands,
+    table_options,
 )
 
 PUTIAN_EVENTS = ("false-win", "xiao-xiang-gong", "gen-da", "da-jin")
@@ -39,19 +39,16 @@ def settle_putian(table: Table) -> Settlement:
     check_events(table, PUTIAN_EVENTS)
     hands, wild, flip = seat_hands(table)
     if flip is not None:
-        raise HandError("flip: Putian gives the flipped 金 itself as wild, e.g. [\"5m\"]; it has no flip")
+        raise HandError('flip: Putian gives the flipped 金 itself as wild, e.g. ["5m"]; it has no flip')
     if wild is not None and len(wild) != 1:
-        raise HandError(f"wild: Putian flips one 金, e.g. [\"5m\"]; got {len(wild)}")
+        raise HandError(f'wild: Putian flips one 金, e.g. ["5m"]; got {len(wild)}')
     if wild is not None and not is_putian_tile(wild[0]):
         raise HandError(f"wild: {T.name(wild[0])} is not a Putian tile; the 金 is a suited tile or 白 (P)")
     events = _putian_events(table, hands)
     check_winner(table, hands)
     check_discarder(table, hands)
     check_tile_counts(hands, copies)
-    scores: dict[str, Score] = {
-        seat: in_seat(seat, lambda: PUTIAN.score(hand, options)) if isinstance(hand, ParsedHand) else hand
-        for seat, hand in hands.items()
-    }
+    scores: dict[str, Score] = score_hands(hands, PUTIAN, options)
     for seat in events.get("xiao-xiang-gong", []):
         scores[seat] = _zeroed(scores[seat], "小相公 (wrong draw): cannot win, 底分 counts 0")
 
@@ -107,7 +104,7 @@ def _putian_events(table: Table, hands: Hands) -> dict[str, list[str]]:
     if winner is not None and not isinstance(hands[winner], ParsedHand):
         raise HandError(
             f"players.{winner}: write the winner's hand; Putian pays by its winning type and 底分, "
-            f"and {{\"total\": N}} is only a loser's 分"
+            f'and {{"total": N}} is only a loser\'s 分'
         )
     return found
 
