@@ -18,7 +18,10 @@ demo: install
 	$(BIN)/python examples/run_examples.py
 
 test: install-test
-	$(BIN)/python -m pytest
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/mypy
+	$(BIN)/python -m pytest --cov --cov-report=term
 
 bench: $(BIN)/python
 	$(BIN)/pip install --quiet -e ".[bench]"

@@ -125,7 +125,3 @@ def group_text(kinds: list[int] | tuple[int, ...]) -> str:
     if run:
         out.append("".join(run) + run_suit)
     return "".join(out)
-
-
-def sort_key(kind: int) -> int:
-    return kind

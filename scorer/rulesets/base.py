@@ -25,7 +25,8 @@ DECLARED = "declared"  # a declared win: nothing else counts
 
 Reading = tuple[Group, ...]
 Found = list[tuple["Item", int, str]]  # (item, value, detail)
-Finder = Callable[[Any, "Reading | None"], Iterable[tuple[int, str]]]
+# (hand, reading) -> occurrences; each rule set narrows both types, hence the `...`
+Finder = Callable[..., Iterable[tuple[int, str]]]
 
 
 @dataclass(frozen=True)

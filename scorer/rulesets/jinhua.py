@@ -32,6 +32,7 @@ from .base import (
     NONE,
     WINNER,
     Exclusion,
+    Finder,
     Found,
     Item,
     Option,
@@ -281,14 +282,14 @@ def _all_honors(reading: Shape) -> bool:
     return reading.name != BU_KAO and all(T.is_honor(k) for k in _kinds(reading))
 
 
-def _shape_is(name: str, value: int):
+def _shape_is(name: str, value: int) -> Finder:
     def find(hand: JinhuaHand, reading: Shape | None) -> list[tuple[int, str]]:
         return once(value) if reading is not None and reading.name == name else NONE
 
     return find
 
 
-def _flag(condition: str, value: int):
+def _flag(condition: str, value: int) -> Finder:
     def find(hand: JinhuaHand, reading: Shape | None) -> list[tuple[int, str]]:
         return once(value) if hand.has(condition) else NONE
 

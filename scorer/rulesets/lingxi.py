@@ -21,6 +21,7 @@ from .base import (
     NONE,
     WINNER,
     Exclusion,
+    Finder,
     Found,
     Item,
     Option,
@@ -296,20 +297,19 @@ def _groups(hand: LingxiHand, reading: Reading | None) -> Reading:
     return hand.melds + triples
 
 
-def _pungs_of(kinds: Iterable[int]):
-    wanted = set(kinds)
-
-    def find(hand: LingxiHand, reading: Reading | None) -> list[tuple[int, str]]:
-        return [(1, g.text()) for g in _groups(hand, reading) if g.shape == PUNG and g.kind in wanted]
-
-    return find
+def _pungs(hand: LingxiHand, reading: Reading | None, kinds: tuple[int, ...]) -> list[tuple[int, str]]:
+    return [(1, g.text()) for g in _groups(hand, reading) if g.shape == PUNG and g.kind in kinds]
 
 
 def feng_ke(hand: LingxiHand, reading: Reading | None) -> list[tuple[int, str]]:
-    return _pungs_of([hand.seat_wind])(hand, reading)
+    return _pungs(hand, reading, (hand.seat_wind,))
 
 
-def _kongs(concealed: bool, value: int):
+def jian_ke(hand: LingxiHand, reading: Reading | None) -> list[tuple[int, str]]:
+    return _pungs(hand, reading, (T.RED, T.GREEN))
+
+
+def _kongs(concealed: bool, value: int) -> Finder:
     def find(hand: LingxiHand, reading: Reading | None) -> list[tuple[int, str]]:
         out = []
         for g in hand.melds:
@@ -371,7 +371,7 @@ def cai_shen_ke(hand: LingxiHand, reading: Reading | None) -> list[tuple[int, st
     return out
 
 
-def _flag(condition: str, value: int):
+def _flag(condition: str, value: int) -> Finder:
     def find(hand: LingxiHand, reading: Reading | None) -> list[tuple[int, str]]:
         return once(value) if hand.has(condition) else NONE
 
@@ -476,7 +476,7 @@ def declared_hua_hu(hand: LingxiHand, reading: Reading | None) -> list[tuple[int
 ITEMS = (
     # Base tai — every player
     Item("feng_ke", "风刻", "Seat-wind pung", "1", ALL, feng_ke, per_reading=True),
-    Item("jian_ke", "箭刻", "Dragon pung (中/发)", "1", ALL, _pungs_of([T.RED, T.GREEN]), per_reading=True),
+    Item("jian_ke", "箭刻", "Dragon pung (中/发)", "1", ALL, jian_ke, per_reading=True),
     Item("ming_gang", "明杠", "Open kong", "3, +1 if seat wind/中/发", ALL, _kongs(False, 3)),
     Item("an_gang", "暗杠", "Concealed kong", "4, +1 if seat wind/中/发", ALL, _kongs(True, 4)),
     Item("hua", "花", "Flowers (per group)", "1/3/5; four: 10 in play, 13 from the deal", ALL, hua),

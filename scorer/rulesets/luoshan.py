@@ -20,6 +20,7 @@ from .base import (
     NONE,
     WINNER,
     Exclusion,
+    Finder,
     Found,
     Item,
     Outcome,
@@ -282,7 +283,7 @@ def an_ke(hand: LuoshanHand, reading: WinReading) -> list[tuple[int, str]]:
     ]
 
 
-def _kongs(concealed: bool, key: str):
+def _kongs(concealed: bool, key: str) -> Finder:
     def find(hand: LuoshanHand, reading: WinReading) -> list[tuple[int, str]]:
         return [(_hu(key, g.kind), g.text()) for g in reading if g.shape == KONG and g.concealed_kong == concealed]
 

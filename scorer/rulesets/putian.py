@@ -21,6 +21,7 @@ from .base import (
     ALL,
     NONE,
     WINNER,
+    Finder,
     Found,
     Item,
     Outcome,
@@ -281,7 +282,7 @@ def jin(hand: PutianHand, reading: Reading | None) -> list[tuple[int, str]]:
     return once(n, f"{T.name(hand.jin or 0)} ×{n}") if n else NONE
 
 
-def _kongs(concealed: bool, value: int):
+def _kongs(concealed: bool, value: int) -> Finder:
     def find(hand: PutianHand, reading: Reading | None) -> list[tuple[int, str]]:
         kongs = [g for g in hand.melds if g.shape == KONG and g.concealed_kong == concealed]
         return once(value * len(kongs), " ".join(g.text() for g in kongs)) if kongs else NONE
@@ -308,7 +309,7 @@ def winning_type(hand: PutianHand) -> tuple[str, str]:
     return "ping_hu", ""
 
 
-def _win_type(key: str):
+def _win_type(key: str) -> Finder:
     def find(hand: PutianHand, reading: Reading | None) -> list[tuple[int, str]]:
         found, why = winning_type(hand)
         if found != key:

@@ -89,7 +89,7 @@ def seat_hands(table: Table) -> tuple[Hands, tuple[int, ...] | None, int | None]
     """
     hands: Hands = {}
     for seat in SEATS:
-        player = table.players[seat]
+        player = table.players[seat]  # type: ignore[index]  # SEATS are the Seat literals
         hands[seat] = in_seat(seat, parse, player) if isinstance(player, str) else player
     parsed = {s: h for s, h in hands.items() if isinstance(h, ParsedHand)}
     table_wild = None

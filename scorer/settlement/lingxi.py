@@ -45,8 +45,10 @@ def settle_lingxi(table: Table) -> Settlement:
     scores: dict[str, HandScore | PlayerTotal] = score_hands(hands, LINGXI, options)
     winner = table.winner
     liable = events.get("liable")
-    if liable is not None and isinstance(hands[winner], ParsedHand):
-        _check_liable(liable, winner, hands[winner], scores[winner])
+    if liable is not None and winner is not None:
+        hand, score = hands[winner], scores[winner]
+        if isinstance(hand, ParsedHand) and isinstance(score, HandScore):
+            _check_liable(liable, winner, hand, score)
 
     def done(payments: list[Payment], next_dealer: str) -> Settlement:
         return Settlement(
