@@ -7,13 +7,18 @@ the library's own message — never a 500.
 
 from __future__ import annotations
 
+import gc
 import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from typing import Any
 
 from fastapi import FastAPI, Request
+from fastapi.exception_handlers import http_exception_handler
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
-from pydantic import ValidationError
+from fastapi.responses import JSONResponse, Response
+from pydantic import BaseModel, ValidationError
+from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from scorer import (
@@ -84,7 +89,16 @@ class BodyLimit:
         await self.app(scope, replay, send)
 
 
+@asynccontextmanager
+async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+    """Freeze the start-up heap so full collections rescan only what requests create."""
+    gc.collect()
+    gc.freeze()
+    yield
+
+
 app = FastAPI(
+    lifespan=lifespan,
     title="taihu",
     summary="Score and settle hands of Zhejiang/Fujian regional mahjong",
     description="The same answers as the `taihu` command and the `scorer` library. "
@@ -92,6 +106,19 @@ app = FastAPI(
     version="0.1.0",
 )
 app.add_middleware(BodyLimit)
+
+
+class Problem(BaseModel):
+    """Every error answer: one readable string (API.md "HTTP"), not FastAPI's list of errors."""
+
+    detail: str
+
+
+# Declared so the OpenAPI document shows the 422 that is really sent (and the body cap's 413).
+ERRORS: dict[int | str, dict[str, Any]] = {
+    413: {"model": Problem, "description": "The request body is over 64 KB"},
+    422: {"model": Problem, "description": "Bad input: the library's message"},
+}
 
 
 def unprocessable(detail: str) -> JSONResponse:
@@ -108,6 +135,16 @@ async def request_invalid(request: Request, exc: RequestValidationError) -> JSON
     return unprocessable(describe_validation(exc.errors(), what="body"))
 
 
+@app.exception_handler(StarletteHTTPException)
+async def http_error(request: Request, exc: StarletteHTTPException) -> Response:
+    """FastAPI answers a body it cannot decode (not UTF-8) with 400; bad input is a 422 here."""
+    if exc.status_code == 400:
+        cause = exc.__cause__
+        why = "it is not UTF-8 text" if isinstance(cause, UnicodeDecodeError) else str(exc.detail)
+        return unprocessable(f"the request body is not valid JSON: {why}")
+    return await http_exception_handler(request, exc)
+
+
 @app.exception_handler(ValidationError)
 async def model_invalid(request: Request, exc: ValidationError) -> JSONResponse:
     return unprocessable(describe_validation(exc.errors()))
@@ -120,13 +157,13 @@ async def unexpected(request: Request, exc: Exception) -> JSONResponse:
     return unprocessable(f"could not process this input ({type(exc).__name__}: {exc})")
 
 
-@app.post("/score", response_model=HandScore)
+@app.post("/score", response_model=HandScore, responses=ERRORS)
 def score(request: ScoreRequest) -> HandScore:
     """Score one hand line (HandScore)."""
     return score_hand(request.hand, rules=request.rules, options=request.options)
 
 
-@app.post("/settle", response_model=Settlement)
+@app.post("/settle", response_model=Settlement, responses=ERRORS)
 def settle(table: Table) -> Settlement:
     """Settle one deal at a four-player table."""
     return settle_table(table)

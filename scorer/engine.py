@@ -18,10 +18,11 @@ instead of all 34 (ENGINE.md).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from bisect import insort
+from collections.abc import Callable, Iterable, Iterator
 from functools import lru_cache
 from itertools import combinations_with_replacement
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from . import tiles as T
 
@@ -80,22 +81,87 @@ class Group(NamedTuple):
 
 
 class JokerOptions(NamedTuple):
-    """What all-wildcard groups may stand for (the rule set's representatives)."""
+    """What all-wildcard groups may stand for (the rule set's representatives).
+
+    `classify`, when given, maps a group to what the rule set's items can
+    see of it (an orderable tuple); readings whose groups have the same
+    classes score alike, so the search keeps one of them (ENGINE.md: prune
+    what cannot differ).
+    """
 
     pairs: tuple[int, ...]
     sets: tuple[tuple[str, int], ...]  # (PUNG|CHOW|WILD_SET, kind)
+    classify: Callable[[Group], tuple[Any, ...]] | None = None
 
 
-@lru_cache(maxsize=200_000)
+Signature = tuple[tuple[Any, ...], ...]  # the sorted classes of a reading's groups
+Plain = tuple[str, int, tuple[int, ...]]  # (shape, kind, slots): a Group as a plain tuple
+Decomposition = tuple[Signature, tuple[Plain, ...]]
+
+# One memo per JokerOptions, keyed and valued by plain tuples of ints and
+# strings only: the garbage collector untracks those, so a large memo costs
+# no collection pauses (namedtuples would stay tracked and be scanned).
+_MEMOS: dict[JokerOptions, dict[tuple[tuple[int, ...], int, int, bool], tuple[Decomposition, ...]]] = {}
+MEMO_LIMIT = 200_000  # states per options; past it the memo starts afresh
+
+
+def _distinct(found: list[Decomposition], classify: object) -> tuple[Decomposition, ...]:
+    """One decomposition per signature (all of them when nothing classifies)."""
+    if classify is None:
+        return tuple(found)
+    seen: set[Signature] = set()
+    kept = []
+    for signature, groups in found:
+        if signature not in seen:
+            seen.add(signature)
+            kept.append((signature, groups))
+    return tuple(kept)
+
+
 def _decompose(
     counts: tuple[int, ...], jokers: int, sets: int, pair: bool, options: JokerOptions
-) -> tuple[tuple[Group, ...], ...]:
+) -> tuple[Decomposition, ...]:
+    memo = _MEMOS.get(options)
+    if memo is None or len(memo) > MEMO_LIMIT:
+        memo = _MEMOS[options] = {}
+    return _search(counts, jokers, sets, pair, options, memo)
+
+
+def _search(
+    counts: tuple[int, ...],
+    jokers: int,
+    sets: int,
+    pair: bool,
+    options: JokerOptions,
+    memo: dict[tuple[tuple[int, ...], int, int, bool], tuple[Decomposition, ...]],
+) -> tuple[Decomposition, ...]:
+    key = (counts, jokers, sets, pair)
+    known = memo.get(key)
+    if known is not None:
+        return known
     first = next((i for i, c in enumerate(counts) if c), -1)
     if first < 0:
-        return _joker_only(jokers, sets, pair, options)
-    if 3 * sets + 2 * pair < sum(counts) + jokers:
-        return ()
-    out: list[tuple[Group, ...]] = []
+        found = _joker_only(jokers, sets, pair, options)
+    elif 3 * sets + 2 * pair < sum(counts) + jokers:
+        found = ()
+    else:
+        found = _through(first, counts, jokers, sets, pair, options, memo)
+    memo[key] = found
+    return found
+
+
+def _through(
+    first: int,
+    counts: tuple[int, ...],
+    jokers: int,
+    sets: int,
+    pair: bool,
+    options: JokerOptions,
+    memo: dict[tuple[tuple[int, ...], int, int, bool], tuple[Decomposition, ...]],
+) -> tuple[Decomposition, ...]:
+    """Every decomposition in which the lowest natural tile `first` stands for itself."""
+    out: list[Decomposition] = []
+    classify = options.classify
 
     def take(places: tuple[int, ...], shape: str, kind: int) -> None:
         rest = list(counts)
@@ -107,11 +173,16 @@ def _decompose(
                 slots.append(p)
         if len(slots) > jokers:
             return
-        group = Group(shape, kind, tuple(slots))
-        left_sets = sets - (shape != PAIR)
-        left_pair = pair and shape != PAIR
-        for tail in _decompose(tuple(rest), jokers - len(slots), left_sets, left_pair, options):
-            out.append((group,) + tail)
+        group: Plain = (shape, kind, tuple(slots))
+        tails = _search(tuple(rest), jokers - len(slots), sets - (shape != PAIR), pair and shape != PAIR, options, memo)
+        if classify is None:
+            out.extend(((), (group, *tail)) for _, tail in tails)
+            return
+        mine = classify(Group(*group))
+        for signature, tail in tails:
+            merged = list(signature)
+            insort(merged, mine)
+            out.append((tuple(merged), (group, *tail)))
 
     if pair:
         take((first, first), PAIR, first)
@@ -123,26 +194,33 @@ def _decompose(
                 if 1 <= start_rank <= 7:
                     start = first - (r - start_rank)
                     take((start, start + 1, start + 2), CHOW, start)
-    return tuple(out)
+    return _distinct(out, classify)
 
 
-def _joker_only(jokers: int, sets: int, pair: bool, options: JokerOptions) -> tuple[tuple[Group, ...], ...]:
+def _joker_only(jokers: int, sets: int, pair: bool, options: JokerOptions) -> tuple[Decomposition, ...]:
     if jokers != 3 * sets + 2 * pair:
         return ()
-    pair_groups: list[tuple[Group, ...]] = [(Group(PAIR, k, (k, k)),) for k in options.pairs] if pair else [()]
-    set_groups = []
+    pair_groups: list[tuple[Plain, ...]] = [((PAIR, k, (k, k)),) for k in options.pairs] if pair else [()]
+    set_groups: list[Plain] = []
     for shape, kind in options.sets:
         if shape == WILD_SET:
-            set_groups.append(Group(WILD_SET, -1, (-1, -1, -1)))
+            set_groups.append((WILD_SET, -1, (-1, -1, -1)))
         elif shape == CHOW:
-            set_groups.append(Group(CHOW, kind, (kind, kind + 1, kind + 2)))
+            set_groups.append((CHOW, kind, (kind, kind + 1, kind + 2)))
         else:
-            set_groups.append(Group(shape, kind, (kind, kind, kind)))
-    out = []
+            set_groups.append((shape, kind, (kind, kind, kind)))
+    classify = options.classify
+    out: list[Decomposition] = []
     for chosen in combinations_with_replacement(set_groups, sets):
         for p in pair_groups:
-            out.append(p + chosen)
-    return tuple(out)
+            groups = p + chosen
+            signature = tuple(sorted(classify(Group(*g)) for g in groups)) if classify else ()
+            out.append((signature, groups))
+    return _distinct(out, classify)
+
+
+def _groups(plain: tuple[Plain, ...]) -> tuple[Group, ...]:
+    return tuple(Group(*g) for g in plain)
 
 
 def place_wildcards(groups: tuple[Group, ...], wild_tiles: tuple[int, ...]) -> tuple[Group, ...]:
@@ -176,8 +254,8 @@ def standard_readings(
     options: JokerOptions,
 ) -> Iterator[tuple[Group, ...]]:
     """Every pair + `sets` sets reading of the concealed tiles, wildcards placed."""
-    for groups in _decompose(tuple(counts[: T.PLAYABLE]), len(wild_tiles), sets, True, options):
-        yield place_wildcards(groups, wild_tiles)
+    for _, plain in _decompose(tuple(counts[: T.PLAYABLE]), len(wild_tiles), sets, True, options):
+        yield place_wildcards(_groups(plain), wild_tiles)
 
 
 def to_counts(kinds: list[int] | tuple[int, ...]) -> list[int]:
@@ -252,8 +330,8 @@ def set_readings(
     For shapes whose pair is not made of hand tiles: Putian 游金 keeps a
     lone wildcard whose partner was discarded, so the rest must be sets only.
     """
-    for groups in _decompose(tuple(counts[: T.PLAYABLE]), len(wild_tiles), sets, False, options):
-        yield place_wildcards(groups, wild_tiles)
+    for _, plain in _decompose(tuple(counts[: T.PLAYABLE]), len(wild_tiles), sets, False, options):
+        yield place_wildcards(_groups(plain), wild_tiles)
 
 
 @lru_cache(maxsize=64)

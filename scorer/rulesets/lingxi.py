@@ -268,6 +268,22 @@ def _all_flowers(hand: LingxiHand) -> bool:
 # -- the readings ------------------------------------------------------------
 
 
+def group_class(group: Group) -> tuple[object, ...]:
+    """What Lingxi's items see of a concealed group.
+
+    Honors by kind (风刻, 箭刻, 四风齐 — with the wildcards in a wind group
+    counted, since a wind wildcard counts for 四风齐 only as itself), suited
+    tiles by suit alone (混一色/清一色), and chow or not (对对胡, 平胡).
+    """
+    if group.shape == WILD_SET:
+        return (WILD_SET,)
+    if T.is_wind(group.kind):
+        return (group.shape, group.kind, len(group.slots))
+    if T.is_honor(group.kind):
+        return (group.shape, group.kind)
+    return (group.shape, -1 - T.suit_of(group.kind))
+
+
 def _joker_options(hand: LingxiHand) -> JokerOptions:
     """Representatives for all-wildcard groups (ENGINE.md): what can change the tai."""
     present = {T.suit_of(k) for k in range(27) if hand.naturals[k]}
@@ -277,6 +293,7 @@ def _joker_options(hand: LingxiHand) -> JokerOptions:
     return JokerOptions(
         pairs=tuple(kinds),
         sets=tuple([(WILD_SET, -1)] + [(PUNG, k) for k in kinds]),
+        classify=group_class,
     )
 
 
