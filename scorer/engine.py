@@ -21,7 +21,7 @@ from __future__ import annotations
 from bisect import insort
 from collections.abc import Callable, Iterable, Iterator
 from functools import lru_cache
-from itertools import combinations_with_replacement
+from itertools import combinations_with_replacement, product
 from typing import Any, NamedTuple
 
 from . import tiles as T
@@ -121,6 +121,8 @@ def _distinct(found: list[Decomposition], classify: object) -> tuple[Decompositi
 def _decompose(
     counts: tuple[int, ...], jokers: int, sets: int, pair: bool, options: JokerOptions
 ) -> tuple[Decomposition, ...]:
+    if not jokers:
+        return _natural(counts, sets, pair, options.classify)
     memo = _MEMOS.get(options)
     if memo is None or len(memo) > MEMO_LIMIT:
         memo = _MEMOS[options] = {}
@@ -195,6 +197,71 @@ def _through(
                     start = first - (r - start_rank)
                     take((start, start + 1, start + 2), CHOW, start)
     return _distinct(out, classify)
+
+
+@lru_cache(maxsize=8192)
+def _suit_ways(pattern: tuple[int, ...]) -> tuple[tuple[int, tuple[tuple[str, int], ...]], ...]:
+    """Every way to read one suit's nine counts as sets and at most one pair, no wildcards.
+
+    Returns (pairs used, groups by (shape, rank index)); memoised by the
+    pattern alone, since suits are independent (ENGINE.md).
+    """
+    first = next((i for i, c in enumerate(pattern) if c), -1)
+    if first < 0:
+        return ((0, ()),)
+    out: list[tuple[int, tuple[tuple[str, int], ...]]] = []
+
+    def take(places: tuple[int, ...], shape: str) -> None:
+        rest = list(pattern)
+        for p in places:
+            if p > 8 or not rest[p]:
+                return
+            rest[p] -= 1
+        for pairs, groups in _suit_ways(tuple(rest)):
+            if pairs + (shape == PAIR) <= 1:
+                out.append((pairs + (shape == PAIR), ((shape, first), *groups)))
+
+    take((first, first), PAIR)
+    take((first, first, first), PUNG)
+    take((first, first + 1, first + 2), CHOW)
+    return tuple(out)
+
+
+def _natural(
+    counts: tuple[int, ...], sets: int, pair: bool, classify: Callable[[Group], tuple[Any, ...]] | None
+) -> tuple[Decomposition, ...]:
+    """The wildcard-free case, suit by suit: each suit's readings are memoised and combined."""
+    per_part: list[tuple[tuple[int, tuple[Plain, ...]], ...]] = []
+    for suit in range(3):
+        pattern = counts[suit * 9 : suit * 9 + 9]
+        if any(pattern):
+            offset = suit * 9
+            ways = _suit_ways(pattern)
+            if not ways:
+                return ()
+            per_part.append(
+                tuple((pairs, tuple((shape, offset + r, ()) for shape, r in groups)) for pairs, groups in ways)
+            )
+    honors: list[Plain] = []
+    honor_pairs = 0
+    for kind in range(27, T.PLAYABLE):
+        c = counts[kind]
+        if c == 2:
+            honors.append((PAIR, kind, ()))
+            honor_pairs += 1
+        elif c == 3:
+            honors.append((PUNG, kind, ()))
+        elif c:
+            return ()
+    found: list[Decomposition] = []
+    for combo in product(*per_part):
+        pairs = honor_pairs + sum(p for p, _ in combo)
+        groups = tuple(g for _, part in combo for g in part) + tuple(honors)
+        if pairs != pair or len(groups) - pairs != sets:
+            continue
+        signature = tuple(sorted(classify(Group(*g)) for g in groups)) if classify else ()
+        found.append((signature, groups))
+    return _distinct(found, classify)
 
 
 def _joker_only(jokers: int, sets: int, pair: bool, options: JokerOptions) -> tuple[Decomposition, ...]:
