@@ -61,23 +61,46 @@ class Group(NamedTuple):
 
     def text(self) -> str:
         """The group as players read it: wildcards shown as `2m=C`."""
-        if self.shape == WILD_SET:
-            return "".join(T.name(w) for w, _ in self.wilds)
-        stood = [w for w in self.wilds if w[0] != w[1]]
-        if not stood:
-            body = T.group_text(self.kinds)
-        else:
-            natural = list(self.kinds)
-            for _, kind in self.wilds:
-                natural.remove(kind)
-            parts = [T.name(k) for k in natural]
-            parts += [T.name(w) if w == k else f"{T.name(w)}={T.name(k)}" for w, k in self.wilds]
-            body = " ".join(parts)
-        if self.exposed:
-            return f"[{body}]"
-        if self.concealed_kong:
-            return f"({body})"
-        return body
+        return _group_text(self)
+
+
+@lru_cache(maxsize=4096)
+def _group_text(group: Group) -> str:
+    """Memoised: the same few hundred groups are written over and over in item details."""
+    if group.shape == WILD_SET:
+        return "".join(T.name(w) for w, _ in group.wilds)
+    stood = [w for w in group.wilds if w[0] != w[1]]
+    if not stood:
+        body = T.group_text(group.kinds)
+    else:
+        natural = list(group.kinds)
+        for _, kind in group.wilds:
+            natural.remove(kind)
+        parts = [T.name(k) for k in natural]
+        parts += [T.name(w) if w == k else f"{T.name(w)}={T.name(k)}" for w, k in group.wilds]
+        body = " ".join(parts)
+    if group.exposed:
+        return f"[{body}]"
+    if group.concealed_kong:
+        return f"({body})"
+    return body
+
+
+def suits_and_honors(reading: Iterable[Group]) -> tuple[set[int], bool]:
+    """The suits and whether any honor appear after the wildcards are assigned.
+
+    A group's tiles share one suit, so its kind tells; a wild set (财神汇)
+    stands for nothing and shows neither.
+    """
+    suits: set[int] = set()
+    honors = False
+    for group in reading:
+        kind = group.kind
+        if 0 <= kind < 27:
+            suits.add(kind // 9)
+        elif 27 <= kind < 34:
+            honors = True
+    return suits, honors
 
 
 class JokerOptions(NamedTuple):

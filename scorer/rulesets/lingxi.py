@@ -11,7 +11,18 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from .. import tiles as T
-from ..engine import CHOW, KONG, PAIR, PUNG, WILD_SET, Group, JokerOptions, standard_readings, to_counts
+from ..engine import (
+    CHOW,
+    KONG,
+    PAIR,
+    PUNG,
+    WILD_SET,
+    Group,
+    JokerOptions,
+    standard_readings,
+    suits_and_honors,
+    to_counts,
+)
 from ..errors import HandError
 from ..notation import ParsedHand
 from .base import (
@@ -401,18 +412,13 @@ def zi_mo(hand: LingxiHand, reading: Reading | None) -> list[tuple[int, str]]:
     return once(1) if self_drawn else NONE
 
 
-def _suits_and_honors(reading: Reading) -> tuple[set[int], bool]:
-    kinds = [k for g in reading for k in g.kinds]
-    return {T.suit_of(k) for k in kinds if T.is_suited(k)}, any(T.is_honor(k) for k in kinds)
-
-
 def hun_yi_se(hand: LingxiHand, reading: Reading | None) -> list[tuple[int, str]]:
-    suits, honors = _suits_and_honors(reading or ())
+    suits, honors = suits_and_honors(reading or ())
     return once(7, f"{T.SUITS[suits.pop()]} + honors") if len(suits) == 1 and honors else NONE
 
 
 def qing_yi_se(hand: LingxiHand, reading: Reading | None) -> list[tuple[int, str]]:
-    suits, honors = _suits_and_honors(reading or ())
+    suits, honors = suits_and_honors(reading or ())
     return once(13, f"all {T.SUITS[suits.pop()]}") if len(suits) == 1 and not honors else NONE
 
 

@@ -11,9 +11,21 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from .. import tiles as T
-from ..engine import CHOW, KONG, PAIR, PUNG, Group, JokerOptions, standard_readings, to_counts, win_places
+from ..engine import (
+    CHOW,
+    KONG,
+    PAIR,
+    PUNG,
+    Group,
+    JokerOptions,
+    standard_readings,
+    suits_and_honors,
+    to_counts,
+    win_places,
+)
 from ..errors import HandError
 from ..notation import Meld, ParsedHand
 from .base import (
@@ -89,6 +101,10 @@ class WinReading(tuple):
 
     win_at: int
     win_as: int
+
+    @cached_property
+    def suits_and_honors(self) -> tuple[set[int], bool]:
+        return suits_and_honors(self)
 
     def __new__(cls, groups: Reading, win_at: int, win_as: int) -> WinReading:
         reading = super().__new__(cls, groups)
@@ -342,9 +358,8 @@ def _no_chow(reading: WinReading) -> bool:
 
 
 def _suits_and_honors(reading: WinReading) -> tuple[set[int], bool]:
-    """After the wildcards are assigned: what each group stood for."""
-    kinds = [k for g in reading for k in g.kinds]
-    return {T.suit_of(k) for k in kinds if T.is_suited(k)}, any(T.is_honor(k) for k in kinds)
+    """After the wildcards are assigned; several tai items ask, so it is kept on the reading."""
+    return reading.suits_and_honors
 
 
 def _one_suit(reading: WinReading) -> str:
