@@ -7,7 +7,9 @@ decided later by the rule set, so every rule set shares one grammar.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from . import tiles as T
 from .errors import HandError
@@ -119,10 +121,20 @@ class _Scanner:
     def tiles(self, stop: str = "") -> list[tuple[int, int]]:
         """Tiles from here up to whitespace, a bracket, `+` or `stop`.
 
-        Returns (kind, column) pairs.
+        Returns (kind, column) pairs. A run of well-formed tiles is read in
+        one regular-expression match; anything else goes character by
+        character, which also finds the exact column of a problem.
         """
-        out: list[tuple[int, int]] = []
         text = self.text
+        run = _RUN.match(text, self.pos)
+        if run:
+            decoded = _decode_run(run.group())
+            after = text[run.end() : run.end() + 1]
+            if not after or after.isspace() or after in "[]()+" or (stop and after in stop):
+                base = self.pos + 1 + self.origin
+                self.pos = run.end()
+                return [(kind, base + offset) for kind, offset in decoded]
+        out: list[tuple[int, int]] = []
         while self.pos < len(text):
             ch = text[self.pos]
             col = self.column
@@ -167,6 +179,45 @@ class _Scanner:
             else:
                 raise _tile_error(ch, col)
         return out
+
+
+_RUN = re.compile(r"(?:[1-9]+[mps]|[1-7]+z|f[1-8]|[ESWNCFP东東南西北中发發白春夏秋冬梅兰蘭菊竹])+")
+_RUN_PART = re.compile(r"([1-9]+)([mpsz])|f([1-8])|(.)")
+
+
+_RUNS = re.compile(_RUN.pattern + r"(?:\s+" + _RUN.pattern + r")*")
+
+
+def _bare_tiles(scanner: _Scanner) -> list[int]:
+    """Tile kinds from here: a stretch of runs split by spaces at once, else one run the careful way."""
+    text = scanner.text
+    stretch = _RUNS.match(text, scanner.pos)
+    if stretch:
+        after = text[stretch.end() : stretch.end() + 1]
+        if not after or after.isspace() or after in "[]()+":
+            kinds = [kind for run in stretch.group().split() for kind, _ in _decode_run(run)]
+            scanner.pos = stretch.end()
+            return kinds
+    return [kind for kind, _ in scanner.tiles()]
+
+
+@lru_cache(maxsize=4096)
+def _decode_run(run: str) -> tuple[tuple[int, int], ...]:
+    """(kind, offset in the run) of each tile of a well-formed run; runs like `123m` recur."""
+    out: list[tuple[int, int]] = []
+    for part in _RUN_PART.finditer(run):
+        digits, suit, flower, single = part.groups()
+        start = part.start()
+        if digits:
+            for offset, digit in enumerate(digits):
+                value = int(digit)
+                kind = T.HONOR_DIGITS[value] if suit == "z" else "mps".index(suit) * 9 + value - 1
+                out.append((kind, start + offset))
+        elif flower:
+            out.append((T.FIRST_FLOWER + int(flower) - 1, start))
+        else:
+            out.append((T.LETTER.get(single) or T.CHINESE[single], start))
+    return tuple(out)
 
 
 def _condition_word(scanner: _Scanner) -> tuple[str, str | None, int, int]:
@@ -320,7 +371,7 @@ def parse(text: str) -> ParsedHand:
                 raise HandError(f"condition '{word}' at column {wcol} needs a value, e.g. '{word}:{_EXAMPLE[word]}'")
             values[word] = _condition_value(word, value, vcol)
         else:
-            bare.extend(k for k, _ in scanner.tiles())
+            bare.extend(_bare_tiles(scanner))
     return ParsedHand(
         tiles=tuple(sorted(bare)),
         melds=tuple(sorted(melds, key=lambda m: (m.concealed, m.tiles))),
