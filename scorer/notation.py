@@ -408,18 +408,27 @@ def _condition_value(word: str, value: str, column: int) -> object:
     return value
 
 
+_NAMES = tuple(T.name(k) for k in range(T.KIND_COUNT))
+_DIGITS = tuple(str(k % 9 + 1) for k in range(27))
+
+
 def _bare_text(kinds: tuple[int, ...]) -> str:
-    parts: list[str] = []
-    for suit in range(3):
-        run = [k for k in kinds if T.suit_of(k) == suit]
-        if run:
-            parts.append(T.group_text(run))
-    honors = [k for k in kinds if T.is_honor(k)]
+    """Sorted tiles as one token per suit, then honors, then flowers: `123m 456p EE f1f2`."""
+    suits: tuple[list[str], list[str], list[str]] = ([], [], [])
+    honors: list[str] = []
+    flowers: list[str] = []
+    for k in kinds:
+        if k < 27:
+            suits[k // 9].append(_DIGITS[k])
+        elif k < T.FIRST_FLOWER:
+            honors.append(_NAMES[k])
+        else:
+            flowers.append(_NAMES[k])
+    parts = ["".join(digits) + T.SUITS[s] for s, digits in enumerate(suits) if digits]
     if honors:
-        parts.append("".join(T.name(k) for k in honors))
-    flowers = [k for k in kinds if T.is_flower(k)]
+        parts.append("".join(honors))
     if flowers:
-        parts.append("".join(T.name(k) for k in flowers))
+        parts.append("".join(flowers))
     return " ".join(parts)
 
 

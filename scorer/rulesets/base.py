@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from ..engine import Group
@@ -143,6 +144,21 @@ class RuleSet:
             exclusions=[f"{e.present} excludes {', '.join(e.removes)}" for e in self.exclusions],
         )
 
+    @cached_property
+    def _plan(self) -> dict[str, tuple[Item, ...]]:
+        """The items each kind of hand evaluates, split once per rule set, not per hand."""
+        winner = [i for i in self.items if i.scope in (ALL, WINNER)]
+        return {
+            DECLARED: tuple(i for i in self.items if i.scope == DECLARED),
+            LOSER: tuple(i for i in self.items if i.scope in (ALL, LOSER)),
+            "fixed": tuple(i for i in winner if not i.per_reading),
+            "varying": tuple(i for i in winner if i.per_reading),
+        }
+
+    @cached_property
+    def _order(self) -> dict[int, int]:
+        return {id(item): n for n, item in enumerate(self.items)}
+
     def _evaluate(self, items: Iterable[Item], hand: Any, reading: Reading | None) -> Found:
         return [(i, v, d) for i in items for v, d in i.find(hand, reading)]
 
@@ -156,15 +172,14 @@ class RuleSet:
             reject_stand_in_pungs(parsed)
         hand = self.prepare(parsed, self.resolve_options(options))
         arrangement: list[str] = []
+        plan = self._plan
         if hand.declared:
-            found = self._evaluate([i for i in self.items if i.scope == DECLARED], hand, None)
+            found = self._evaluate(plan[DECLARED], hand, None)
         elif not hand.winner:
-            scoped = [i for i in self.items if i.scope in (ALL, LOSER)]
-            found = self._exclude(self._evaluate(scoped, hand, None))
+            found = self._exclude(self._evaluate(plan[LOSER], hand, None))
         else:
-            scoped = [i for i in self.items if i.scope in (ALL, WINNER)]
-            fixed = self._evaluate([i for i in scoped if not i.per_reading], hand, None)
-            varying = [i for i in scoped if i.per_reading]
+            fixed = self._evaluate(plan["fixed"], hand, None)
+            varying = plan["varying"]
             best: tuple[tuple[int, int], Found, Reading] | None = None
             for reading in self.readings(hand):
                 candidate = self._exclude(fixed + self._evaluate(varying, hand, reading))
@@ -177,7 +192,7 @@ class RuleSet:
             found = best[1]
             arrangement = self.arrangement(hand, best[2])
         outcome = self.finish(hand, found)
-        order = {id(item): n for n, item in enumerate(self.items)}
+        order = self._order
         found = sorted(found, key=lambda f: order[id(f[0])])
         return HandScore(
             rules=self.name,
