@@ -295,8 +295,13 @@ def group_class(group: Group) -> tuple[object, ...]:
     return (group.shape, -1 - T.suit_of(group.kind))
 
 
+NO_WILDCARDS = JokerOptions((), (), classify=group_class)
+
+
 def _joker_options(hand: LingxiHand) -> JokerOptions:
     """Representatives for all-wildcard groups (ENGINE.md): what can change the tai."""
+    if not hand.wild_tiles:
+        return NO_WILDCARDS
     present = {T.suit_of(k) for k in range(27) if hand.naturals[k]}
     present |= {T.suit_of(g.kind) for g in hand.melds if T.is_suited(g.kind)}
     suits = present or {0, 1, 2}

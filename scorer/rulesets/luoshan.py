@@ -230,6 +230,9 @@ def prepare(parsed: ParsedHand, options: dict[str, int]) -> LuoshanHand:
 # -- the readings ------------------------------------------------------------
 
 
+NO_WILDCARDS = JokerOptions((), ())
+
+
 def _joker_options(hand: LuoshanHand) -> JokerOptions:
     """Representatives for all-wildcard groups: only these can change the hu.
 
@@ -237,6 +240,8 @@ def _joker_options(hand: LuoshanHand) -> JokerOptions:
     hand its 1 (a terminal pung/pair beats 2–8, keeps 清/凑) and a 234 chow
     (平和, or a closed/two-sided place for a winning wildcard).
     """
+    if not hand.wild_tiles:
+        return NO_WILDCARDS
     suits = {T.suit_of(k) for k in range(27) if hand.naturals[k]}
     suits |= {T.suit_of(g.kind) for g in hand.melds if T.is_suited(g.kind)}
     ones = [s * 9 for s in sorted(suits or {0})]
