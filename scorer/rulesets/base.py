@@ -83,6 +83,10 @@ class Prepared:
     options: dict[str, int]
     notes: list[str] = field(default_factory=list)
 
+    def has(self, flag: str) -> bool:
+        """Whether the hand was written with this condition (`self`, `kong-draw`, …)."""
+        return flag in self.parsed.flags
+
 
 class RuleSet:
     """Base of a rule set; subclasses set the data and `prepare`/`readings`/`finish`."""
@@ -238,6 +242,15 @@ def check_win_conditions(
     for a, b, why in conflicts:
         if a in flags and b in flags:
             raise HandError(f"conditions '{a}' and '{b}' contradict each other: {why}")
+
+
+def flag_item(condition: str, value: int) -> Finder:
+    """An item that is just a condition of the win: `kong-draw` gives 杠开, `heaven` 天胡."""
+
+    def find(hand: Prepared, reading: object) -> list[tuple[int, str]]:
+        return [(value, "")] if hand.has(condition) else []
+
+    return find
 
 
 def once(value: int, detail: str = "") -> list[tuple[int, str]]:

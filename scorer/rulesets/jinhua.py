@@ -41,6 +41,7 @@ from .base import (
     RuleSet,
     check_known_conditions,
     check_win_conditions,
+    flag_item,
     once,
 )
 
@@ -91,9 +92,6 @@ class JinhuaHand(Prepared):
     melds: tuple[Group, ...] = ()
     win_kind: int = -1  # the winning tile as it plays (白 → the face); -1: a 财神 or no win
     self_drawn: bool = False
-
-    def has(self, flag: str) -> bool:
-        return flag in self.parsed.flags
 
 
 # -- validation -------------------------------------------------------------
@@ -289,13 +287,6 @@ def _shape_is(name: str, value: int) -> Finder:
     return find
 
 
-def _flag(condition: str, value: int) -> Finder:
-    def find(hand: JinhuaHand, reading: Shape | None) -> list[tuple[int, str]]:
-        return once(value) if hand.has(condition) else NONE
-
-    return find
-
-
 def ping_hu(hand: JinhuaHand, reading: Shape | None) -> list[tuple[int, str]]:
     return once(1, reading.name) if reading is not None else NONE
 
@@ -418,7 +409,7 @@ ITEMS = (
         "shi_san_bu_kao", "十三不靠", "≥5 honors + spaced suited tiles", "×1", WINNER, shi_san_bu_kao, per_reading=True
     ),
     Item("qi_feng", "七风", "All 7 honors + spaced suited tiles", "×2", WINNER, qi_feng, per_reading=True),
-    Item("gang_kai", "杠上开花", "Won on a kong replacement", "×2", WINNER, _flag("kong-draw", 2)),
+    Item("gang_kai", "杠上开花", "Won on a kong replacement", "×2", WINNER, flag_item("kong-draw", 2)),
     Item("qing_yi_se", "清一色", "One suit", "×2 with 财神 / ×4 without", WINNER, qing_yi_se, per_reading=True),
     Item("luan_feng", "乱风", "All honors, any shape", "×8", WINNER, luan_feng, per_reading=True),
     Item("qing_feng", "清风", "All honors in 4 sets + pair", "×16", WINNER, qing_feng, per_reading=True),
@@ -442,10 +433,10 @@ ITEMS = (
         gang_bao,
         per_reading=True,
     ),
-    Item("tian_hu", "天胡", "Heavenly hand", "×2", WINNER, _flag("heaven", 2)),
-    Item("di_hu", "地胡", "Earthly hand", "×2", WINNER, _flag("earth", 2)),
-    Item("ren_hu", "人胡", "Non-dealer self-draw in the first go-round", "×2", WINNER, _flag("human", 2)),
-    Item("hai_di", "海底捞月", "Self-drawn among the last four tiles", "×2", WINNER, _flag("last-tile", 2)),
+    Item("tian_hu", "天胡", "Heavenly hand", "×2", WINNER, flag_item("heaven", 2)),
+    Item("di_hu", "地胡", "Earthly hand", "×2", WINNER, flag_item("earth", 2)),
+    Item("ren_hu", "人胡", "Non-dealer self-draw in the first go-round", "×2", WINNER, flag_item("human", 2)),
+    Item("hai_di", "海底捞月", "Self-drawn among the last four tiles", "×2", WINNER, flag_item("last-tile", 2)),
 )
 
 EXCLUSIONS = (

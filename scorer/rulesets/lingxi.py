@@ -42,6 +42,7 @@ from .base import (
     RuleSet,
     check_known_conditions,
     check_win_conditions,
+    flag_item,
     once,
 )
 
@@ -89,9 +90,6 @@ class LingxiHand(Prepared):
     set_aside: dict[str, list[int]] = field(default_factory=dict)  # flower group -> tiles
     from_deal: set[str] = field(default_factory=set)  # flower groups held four from the deal
     before_win: tuple[int, ...] = ()  # tiles in hand before the winning tile
-
-    def has(self, flag: str) -> bool:
-        return flag in self.parsed.flags
 
 
 # -- validation -------------------------------------------------------------
@@ -404,13 +402,6 @@ def cai_shen_ke(hand: LingxiHand, reading: Reading | None) -> list[tuple[int, st
     return out
 
 
-def _flag(condition: str, value: int) -> Finder:
-    def find(hand: LingxiHand, reading: Reading | None) -> list[tuple[int, str]]:
-        return once(value) if hand.has(condition) else NONE
-
-    return find
-
-
 def zi_mo(hand: LingxiHand, reading: Reading | None) -> list[tuple[int, str]]:
     """kong-draw and last-tile are self-drawn by nature (Decision)."""
     self_drawn = hand.has("self") or hand.has("kong-draw") or hand.has("last-tile")
@@ -512,9 +503,9 @@ ITEMS = (
     Item("cai_shen_ke", "财神刻", "Wildcard-completable pung", "1 each", LOSER, cai_shen_ke),
     # Bonus tai — the winner
     Item("zi_mo", "自摸", "Self-drawn", "+1", WINNER, zi_mo),
-    Item("gang_kai", "杠开", "Win on a kong replacement", "+3", WINNER, _flag("kong-draw", 3)),
-    Item("qiang_gang", "抢杠", "Robbing a kong", "+3", WINNER, _flag("rob-kong", 3)),
-    Item("hai_di", "海底捞月", "Last tile", "+3", WINNER, _flag("last-tile", 3)),
+    Item("gang_kai", "杠开", "Win on a kong replacement", "+3", WINNER, flag_item("kong-draw", 3)),
+    Item("qiang_gang", "抢杠", "Robbing a kong", "+3", WINNER, flag_item("rob-kong", 3)),
+    Item("hai_di", "海底捞月", "Last tile", "+3", WINNER, flag_item("last-tile", 3)),
     Item("hun_yi_se", "混一色", "One suit with honors", "+7", WINNER, hun_yi_se, per_reading=True),
     Item("dui_dui_hu", "对对胡", "All pungs", "+7", WINNER, dui_dui_hu, per_reading=True),
     Item("qing_yi_se", "清一色", "One suit", "+13", WINNER, qing_yi_se, per_reading=True),
@@ -523,8 +514,8 @@ ITEMS = (
     Item("dan_diao", "单钓将", "Single-tile wait", "+7 wildcard / +13", WINNER, dan_diao),
     Item("si_feng_qi", "四风齐", "All four winds", "+13", WINNER, si_feng_qi, per_reading=True),
     Item("ping_hu", "平胡", "Plain hand", "13", WINNER, ping_hu, per_reading=True),
-    Item("tian_hu", "天胡", "Heavenly hand", "+13", WINNER, _flag("heaven", 13)),
-    Item("di_hu", "地胡", "Earthly hand", "+13", WINNER, _flag("earth", 13)),
+    Item("tian_hu", "天胡", "Heavenly hand", "+13", WINNER, flag_item("heaven", 13)),
+    Item("di_hu", "地胡", "Earthly hand", "+13", WINNER, flag_item("earth", 13)),
     Item("sha_zhu_hu", "杀猪胡", "Win holding AAA+B wildcards", "+13 / 5 held ×2 / 6 held ×4", WINNER, sha_zhu_hu),
     Item("hua_hu", "花胡", "Win holding all eight flowers", "+52", WINNER, hua_hu),
     # Declared wins — nothing else counts

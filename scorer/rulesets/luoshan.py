@@ -88,9 +88,6 @@ class LuoshanHand(Prepared):
     win: int = -1
     self_drawn: bool = False
 
-    def has(self, flag: str) -> bool:
-        return flag in self.parsed.flags
-
 
 class WinReading(tuple):
     """A reading (its groups) plus where the winning tile sits in it.
