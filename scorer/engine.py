@@ -250,21 +250,26 @@ def _suit_ways(pattern: tuple[int, ...]) -> tuple[tuple[int, tuple[tuple[str, in
     return tuple(out)
 
 
+@lru_cache(maxsize=8192)
+def _suit_readings(pattern: tuple[int, ...], offset: int) -> tuple[tuple[int, tuple[Plain, ...]], ...]:
+    """`_suit_ways` placed in a suit: (pairs used, plain groups)."""
+    return tuple(
+        (pairs, tuple((shape, offset + r, ()) for shape, r in groups)) for pairs, groups in _suit_ways(pattern)
+    )
+
+
 def _natural(
     counts: tuple[int, ...], sets: int, pair: bool, classify: Callable[[Group], tuple[Any, ...]] | None
 ) -> tuple[Decomposition, ...]:
     """The wildcard-free case, suit by suit: each suit's readings are memoised and combined."""
     per_part: list[tuple[tuple[int, tuple[Plain, ...]], ...]] = []
-    for suit in range(3):
-        pattern = counts[suit * 9 : suit * 9 + 9]
+    for offset in (0, 9, 18):
+        pattern = counts[offset : offset + 9]
         if any(pattern):
-            offset = suit * 9
-            ways = _suit_ways(pattern)
+            ways = _suit_readings(pattern, offset)
             if not ways:
                 return ()
-            per_part.append(
-                tuple((pairs, tuple((shape, offset + r, ()) for shape, r in groups)) for pairs, groups in ways)
-            )
+            per_part.append(ways)
     honors: list[Plain] = []
     honor_pairs = 0
     for kind in range(27, T.PLAYABLE):
@@ -320,6 +325,8 @@ def place_wildcards(groups: tuple[Group, ...], wild_tiles: tuple[int, ...]) -> t
     go last onto wind slots, since some rules (四风齐) count a wind wildcard
     only as itself.
     """
+    if not wild_tiles:
+        return groups
     pool = list(wild_tiles)
     placed: list[list[tuple[int, int]]] = [[] for _ in groups]
     pending: list[tuple[int, int]] = []  # (group index, stood-for)

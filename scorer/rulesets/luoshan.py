@@ -181,12 +181,14 @@ def prepare(parsed: ParsedHand, options: dict[str, int]) -> LuoshanHand:
     everything = list(parsed.tiles) + [t for m in parsed.melds for t in m.tiles]
     if parsed.win is not None:
         everything.append(parsed.win)
-    for kind in sorted(set(everything)):
-        if T.is_flower(kind):
-            raise HandError(f"flower {T.name(kind)} is not a Luoshan tile: Luoshan plays 136 tiles, no flowers")
-        # the flipped indicator stays in play: four of every kind can be held
-        if everything.count(kind) > 4:
-            raise HandError(f"{T.name(kind)} appears {everything.count(kind)} times; at most 4 exist")
+    seen = to_counts(everything)
+    if max(seen) > 4 or any(seen[T.PLAYABLE :]):  # checked in one pass; the message needs the loop
+        for kind in sorted(set(everything)):
+            if T.is_flower(kind):
+                raise HandError(f"flower {T.name(kind)} is not a Luoshan tile: Luoshan plays 136 tiles, no flowers")
+            # the flipped indicator stays in play: four of every kind can be held
+            if seen[kind] > 4:
+                raise HandError(f"{T.name(kind)} appears {seen[kind]} times; at most 4 exist")
 
     seat = parsed.seat or "E"
     melds = tuple(_meld_group(m, wild_kind, seat) for m in parsed.melds)
