@@ -21,7 +21,7 @@ from __future__ import annotations
 from bisect import insort
 from collections.abc import Callable, Iterable, Iterator
 from functools import lru_cache
-from itertools import combinations_with_replacement, product
+from itertools import combinations, combinations_with_replacement, product
 from typing import Any, NamedTuple
 
 from . import tiles as T
@@ -397,23 +397,32 @@ def seven_pairs_readings(
 ) -> Iterator[tuple[Group, ...]]:
     """The seven-pairs readings of the concealed tiles, wildcards placed.
 
-    Four alike are two pairs. Each natural single takes one wildcard; spare
-    wildcards pair among themselves as the rule set's representative kinds.
+    Four alike are two pairs. Each natural single takes one wildcard. Two
+    spare wildcards either pair together (as the rule set's representative
+    kinds) or split a natural pair into two tile + wildcard pairs — the
+    reading where a wildcard waited alone (Jinhua 七对子爆头).
     """
     counts = counts[: T.PLAYABLE]
     if sum(counts) + len(wild_tiles) != 2 * pairs:
         return
-    natural: list[Group] = []
+    whole: list[int] = []  # kinds of natural pairs
+    halves: list[Group] = []  # natural singles, each with a wildcard
     for kind, count in enumerate(counts):
-        natural += [Group(PAIR, kind)] * (count // 2)
+        whole += [kind] * (count // 2)
         if count % 2:
-            natural.append(Group(PAIR, kind, (kind,)))
-    spare = len(wild_tiles) - sum(len(g.slots) for g in natural)
+            halves.append(Group(PAIR, kind, (kind,)))
+    spare = len(wild_tiles) - len(halves)
     if spare < 0 or spare % 2:
         return
-    for extra in combinations_with_replacement(options.pairs, spare // 2):
-        groups = tuple(natural) + tuple(Group(PAIR, k, (k, k)) for k in extra)
-        yield place_wildcards(groups, wild_tiles)
+    for split in range(min(spare // 2, len(whole)) + 1):
+        for chosen in dict.fromkeys(combinations(whole, split)):
+            kept = list(whole)
+            for kind in chosen:
+                kept.remove(kind)
+            groups = [Group(PAIR, k) for k in kept] + halves
+            groups += [Group(PAIR, k, (k,)) for k in chosen for _ in range(2)]
+            for extra in combinations_with_replacement(options.pairs, spare // 2 - split):
+                yield place_wildcards(tuple(groups) + tuple(Group(PAIR, k, (k, k)) for k in extra), wild_tiles)
 
 
 def set_readings(

@@ -14,7 +14,7 @@ from functools import lru_cache
 from . import tiles as T
 from .errors import HandError
 
-FLAG_CONDITIONS = ("self", "kong-draw", "rob-kong", "last-tile", "heaven", "earth", "human")
+FLAG_CONDITIONS = ("self", "kong-draw", "rob-kong", "last-tile", "heaven", "earth", "human", "da-jin")
 VALUE_CONDITIONS = ("seat", "wild", "flip", "declare")
 DECLARED_WINS = ("sha-zhu", "hua-hu", "san-jin-dao", "qiang-jin", "you-jin", "san-jin-you")
 CONDITION_ORDER = ("seat", "wild", "flip") + FLAG_CONDITIONS + ("declare",)

@@ -69,7 +69,11 @@ def test_seven_pairs_readings_with_wildcards() -> None:
     two_spare = list(
         seven_pairs_readings(to_counts([0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5]), (20, 20), JokerOptions((27, 31), ()))
     )
-    assert sorted(r[-1].kind for r in two_spare) == [27, 31]
+    paired = [r for r in two_spare if len(r[-1].slots) == 2]  # the two spares as one pair
+    assert sorted(r[-1].kind for r in paired) == [27, 31]
+    split = [r for r in two_spare if len(r[-1].slots) < 2]  # or each beside a tile of a natural pair
+    assert sorted(r[-1].kind for r in split) == [0, 1, 2, 3, 4, 5]
+    assert all([g.slots for g in r].count((r[-1].kind,)) == 2 for r in split)
     assert list(seven_pairs_readings(counts, (), JokerOptions((), ()))) == []  # 13 tiles
 
 

@@ -35,7 +35,7 @@ from .base import (
 
 SETS = 5  # 5 sets + 1 pair
 WIN_SIZE, HAND_SIZE = 17, 16
-CONDITIONS = {"seat", "wild", "self", "rob-kong", "heaven", "declare"}
+CONDITIONS = {"seat", "wild", "self", "rob-kong", "heaven", "declare", "da-jin"}
 DECLARES = ("san-jin-dao", "qiang-jin", "you-jin", "san-jin-you")
 WIN_CONDITIONS = ("self", "rob-kong", "heaven")
 ALL_WHITES = 5  # four 白 score 5, not 4
@@ -333,6 +333,9 @@ FEN_KEYS = ("bai", "jin", "ming_gang", "an_gang")  # 分: everything but 底
 KONG_KEYS = ("ming_gang", "an_gang")  # counted for the winner and a false win only
 
 
+DA_JIN = "not a legal win: 打金 — a player who discarded or melded a 金 cannot win this deal (condition da-jin)"
+
+
 class Putian(RuleSet):
     name = "putian"
     chinese = "莆田"
@@ -350,6 +353,8 @@ class Putian(RuleSet):
     def finish(self, hand: PutianHand, found: Found) -> Outcome:
         """`total` is the 底分: the winning type's multiplier is applied in settlement, not added."""
         base = sum(v for item, v, _ in found if item.key not in WIN_TYPES)
+        if hand.winner and hand.has("da-jin"):
+            return Outcome(base, False, base, legal=False, notes=[DA_JIN])
         return Outcome(base, False, base)
 
     def no_shape_message(self, hand: PutianHand) -> str:

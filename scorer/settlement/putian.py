@@ -49,6 +49,9 @@ def settle_putian(table: Table) -> Settlement:
     check_discarder(table, hands)
     check_tile_counts(hands, copies)
     scores: dict[str, Score] = score_hands(hands, PUTIAN, options)
+    won = scores[table.winner] if table.winner is not None else None
+    if isinstance(won, HandScore) and not won.legal:
+        raise HandError(f"players.{table.winner}: {'; '.join(won.notes)}; the deal cannot be settled as a win")
     for seat in events.get("xiao-xiang-gong", []):
         scores[seat] = _zeroed(scores[seat], "小相公 (wrong draw): cannot win, 底分 counts 0")
 
