@@ -8,8 +8,9 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from settle_helpers import error, paid
 
-from scorer import HandError, Settlement, settle_table
+from scorer import settle_table
 
 SEATS = ("E", "S", "W", "N")
 PENG_QUAN = "[111m] [222m] [333p] [444s] 5s +5s"  # peng_peng_hu × quan_qiu_ren = 4, on a discard
@@ -23,16 +24,6 @@ def jinhua(winner: str | None, hand: str | None = None, **changes: Any) -> dict[
         players[winner] = hand
     players.update(changes.pop("players", {}))
     return {"rules": "jinhua", "wild": ["9m"], "winner": winner, "players": players, **changes}
-
-
-def paid(result: Settlement) -> list[tuple[str, str, int, str]]:
-    return [(p.from_, p.to, p.amount, p.reason) for p in result.payments]
-
-
-def error(data: dict[str, Any]) -> str:
-    with pytest.raises(HandError) as info:
-        settle_table(data)
-    return str(info.value)
 
 
 def test_won_on_a_discard() -> None:

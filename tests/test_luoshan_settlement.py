@@ -10,11 +10,12 @@ import pytest
 from fastapi.testclient import TestClient
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from settle_helpers import error, paid
 from typer.testing import CliRunner
 
 from api.app import app as http_app
 from cli.main import app as cli_app
-from scorer import HandError, HandScore, PlayerTotal, Settlement, settle_table
+from scorer import HandScore, PlayerTotal, settle_table
 
 SEATS = ("E", "S", "W", "N")
 TABLES = Path(__file__).parent.parent / "examples" / "tables"
@@ -35,16 +36,6 @@ def luoshan(
         players[winner] = hand
     players.update(changes.pop("players", {}))
     return {"rules": "luoshan", "winner": winner, "discarder": discarder, "players": players, **changes}
-
-
-def paid(result: Settlement) -> list[tuple[str, str, int, str]]:
-    return [(p.from_, p.to, p.amount, p.reason) for p in result.payments]
-
-
-def error(data: Any) -> str:
-    with pytest.raises(HandError) as info:
-        settle_table(data)
-    return str(info.value)
 
 
 # -- who pays --------------------------------------------------------------------

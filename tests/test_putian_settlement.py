@@ -9,8 +9,9 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from settle_helpers import error, paid
 
-from scorer import HandError, Settlement, settle_table
+from scorer import HandError, settle_table
 
 SEATS = ("E", "S", "W", "N")
 # Winning hands with wild 9m, and the 底分 they make at a non-dealer seat (the dealer adds 1).
@@ -32,16 +33,6 @@ def totals(winner: str | None, hand: str | None, others: dict[str, int], **chang
     if winner is not None and hand is not None:
         players[winner] = hand
     return {"rules": "putian", "wild": ["9m"], "winner": winner, "players": players, **changes}
-
-
-def paid(result: Settlement) -> list[tuple[str, str, int, str]]:
-    return [(p.from_, p.to, p.amount, p.reason) for p in result.payments]
-
-
-def error(data: Any) -> str:
-    with pytest.raises(HandError) as info:
-        settle_table(data)
-    return str(info.value)
 
 
 # -- the seed's worked example ------------------------------------------------------------

@@ -8,12 +8,13 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from settle_helpers import error, paid
 from typer.testing import CliRunner
 
 import scorer.rulesets as rulesets
 from api.app import app as http_app
 from cli.main import app as cli_app
-from scorer import HandError, Payment, PlayerTotal, Settlement, Table, settle_table
+from scorer import Payment, PlayerTotal, Table, settle_table
 
 # The API.md example, verbatim.
 EXAMPLE: dict[str, Any] = {
@@ -58,16 +59,6 @@ def totals(winner: str, hand: str, others: dict[str, int], **changes: Any) -> di
     players: dict[str, Any] = {s: {"total": n} for s, n in others.items()}
     players[winner] = hand
     return {"rules": "lingxi", "wild": ["5m", "E"], "winner": winner, "players": players, **changes}
-
-
-def paid(result: Settlement) -> list[tuple[str, str, int, str]]:
-    return [(p.from_, p.to, p.amount, p.reason) for p in result.payments]
-
-
-def error(data: Any) -> str:
-    with pytest.raises(HandError) as info:
-        settle_table(data)
-    return str(info.value)
 
 
 # -- the API.md example, end to end -------------------------------------------------

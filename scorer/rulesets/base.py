@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
-from ..engine import Group
+from ..engine import PAIR, Group
 from ..errors import HandError
 from ..models import HandScore, ItemInfo, OptionInfo, RuleSetInfo, ScoreItem, Unit
 from ..notation import ParsedHand, reject_stand_in_pungs, to_text
@@ -112,7 +112,12 @@ class RuleSet:
         return f"the tiles form no winning {self.chinese} shape"
 
     def arrangement(self, hand: Any, reading: Reading) -> list[str]:
-        return [g.text() for g in reading]
+        """Melds on the table first, then the sets by kind, the pair last — as players lay a hand out."""
+        melds = [g for g in reading if g.exposed or g.concealed_kong]
+        rest = [g for g in reading if not (g.exposed or g.concealed_kong)]
+        sets = sorted((g for g in rest if g.shape != PAIR), key=lambda g: (g.kind, g.shape))
+        pairs = [g for g in rest if g.shape == PAIR]
+        return [g.text() for g in (*melds, *sets, *pairs)]
 
     # -- shared machinery -------------------------------------------------
 

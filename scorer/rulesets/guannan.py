@@ -205,11 +205,5 @@ class Guannan(RuleSet):
             )
         return "no winning shape: the tiles form neither 4 sets + a pair nor seven pairs"
 
-    def arrangement(self, hand: GuannanHand, reading: Reading) -> list[str]:
-        rest = reading[len(hand.melds) :]
-        sets = sorted((g for g in rest if g.shape != PAIR), key=lambda g: (g.kind, g.shape))
-        pairs = [g for g in rest if g.shape == PAIR]
-        return [g.text() for g in (*hand.melds, *sets, *pairs)]
-
 
 GUANNAN = Guannan()

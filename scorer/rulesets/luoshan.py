@@ -513,11 +513,5 @@ class Luoshan(RuleSet):
     def no_shape_message(self, hand: LuoshanHand) -> str:
         return "no winning shape: the tiles do not form 4 sets + a pair (Luoshan has no seven pairs)"
 
-    def arrangement(self, hand: LuoshanHand, reading: Reading) -> list[str]:
-        rest = reading[len(hand.melds) :]
-        sets = sorted((g for g in rest if g.shape != PAIR), key=lambda g: (g.kind, g.shape))
-        pair = [g for g in rest if g.shape == PAIR]
-        return [g.text() for g in (*hand.melds, *sets, *pair)]
-
 
 LUOSHAN = Luoshan()
