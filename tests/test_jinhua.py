@@ -3,8 +3,6 @@ rules/jinhua.md, each as one row of a table. Multipliers multiply."""
 
 from __future__ import annotations
 
-import time
-
 import pytest
 
 from scorer import HandError, rule_sets, score_hand
@@ -258,14 +256,9 @@ def test_spaced_fill_helper() -> None:
     assert spaced_fill(tuple(to_counts([0, 3, 6, 9, 12, 15, 18, 21, 24])[:27]), 1) is None  # no room
 
 
-def test_three_cai_shen_score_fast() -> None:
-    hand = "9s9s9s 2345678m 234m +6m wild:9s"
-    jinhua(hand)
-    start = time.perf_counter()
-    for _ in range(10):
-        result = jinhua(hand)
-    assert (time.perf_counter() - start) / 10 < 0.02
-    assert result.total == 4
+def test_three_cai_shen() -> None:
+    """Speed is measured by `make bench`, not here; this pins the answer."""
+    assert jinhua("9s9s9s 2345678m 234m +6m wild:9s").total == 4
 
 
 ERRORS = [
