@@ -144,8 +144,6 @@ def _distinct(found: list[Decomposition], classify: object) -> tuple[Decompositi
 def _decompose(
     counts: tuple[int, ...], jokers: int, sets: int, pair: bool, options: JokerOptions
 ) -> tuple[Decomposition, ...]:
-    if not jokers:
-        return _natural(counts, sets, pair, options.classify)
     memo = _MEMOS.get(options)
     if memo is None or len(memo) > MEMO_LIMIT:
         memo = _MEMOS[options] = {}
@@ -251,18 +249,21 @@ def _suit_ways(pattern: tuple[int, ...]) -> tuple[tuple[int, tuple[tuple[str, in
 
 
 @lru_cache(maxsize=8192)
-def _suit_readings(pattern: tuple[int, ...], offset: int) -> tuple[tuple[int, tuple[Plain, ...]], ...]:
-    """`_suit_ways` placed in a suit: (pairs used, plain groups)."""
+def _suit_readings(pattern: tuple[int, ...], offset: int) -> tuple[tuple[int, tuple[Group, ...]], ...]:
+    """`_suit_ways` placed in a suit: (pairs used, groups)."""
     return tuple(
-        (pairs, tuple((shape, offset + r, ()) for shape, r in groups)) for pairs, groups in _suit_ways(pattern)
+        (pairs, tuple(Group(shape, offset + r) for shape, r in groups)) for pairs, groups in _suit_ways(pattern)
     )
+
+
+_HONOR_GROUPS = {(kind, count): Group(PAIR if count == 2 else PUNG, kind) for kind in range(27, 34) for count in (2, 3)}
 
 
 def _natural(
     counts: tuple[int, ...], sets: int, pair: bool, classify: Callable[[Group], tuple[Any, ...]] | None
-) -> tuple[Decomposition, ...]:
+) -> tuple[tuple[Group, ...], ...]:
     """The wildcard-free case, suit by suit: each suit's readings are memoised and combined."""
-    per_part: list[tuple[tuple[int, tuple[Plain, ...]], ...]] = []
+    per_part: list[tuple[tuple[int, tuple[Group, ...]], ...]] = []
     for offset in (0, 9, 18):
         pattern = counts[offset : offset + 9]
         if any(pattern):
@@ -270,26 +271,37 @@ def _natural(
             if not ways:
                 return ()
             per_part.append(ways)
-    honors: list[Plain] = []
+    honors: list[Group] = []
     honor_pairs = 0
     for kind in range(27, T.PLAYABLE):
         c = counts[kind]
-        if c == 2:
-            honors.append((PAIR, kind, ()))
-            honor_pairs += 1
-        elif c == 3:
-            honors.append((PUNG, kind, ()))
-        elif c:
-            return ()
-    found: list[Decomposition] = []
-    for combo in product(*per_part):
-        pairs = honor_pairs + sum(p for p, _ in combo)
-        groups = tuple(g for _, part in combo for g in part) + tuple(honors)
-        if pairs != pair or len(groups) - pairs != sets:
-            continue
-        signature = tuple(sorted(classify(Group(*g)) for g in groups)) if classify else ()
-        found.append((signature, groups))
-    return _distinct(found, classify)
+        if c:
+            group = _HONOR_GROUPS.get((kind, c))
+            if group is None:
+                return ()
+            honors.append(group)
+            honor_pairs += c == 2
+    wanted = sets + pair
+    if len(per_part) == 1:  # most hands: one suit's ways are the readings
+        found = [
+            (*part, *honors)
+            for pairs, part in per_part[0]
+            if pairs + honor_pairs == pair and len(part) + len(honors) == wanted
+        ]
+    else:
+        found = []
+        for combo in product(*per_part):
+            if honor_pairs + sum(p for p, _ in combo) != pair:
+                continue
+            groups = (*(g for _, part in combo for g in part), *honors)
+            if len(groups) == wanted:
+                found.append(groups)
+    if classify is None or len(found) < 2:
+        return tuple(found)
+    kept: dict[tuple[Any, ...], tuple[Group, ...]] = {}
+    for groups in found:
+        kept.setdefault(tuple(sorted(classify(g) for g in groups)), groups)
+    return tuple(kept.values())
 
 
 def _joker_only(jokers: int, sets: int, pair: bool, options: JokerOptions) -> tuple[Decomposition, ...]:
@@ -351,8 +363,12 @@ def standard_readings(
     options: JokerOptions,
 ) -> Iterator[tuple[Group, ...]]:
     """Every pair + `sets` sets reading of the concealed tiles, wildcards placed."""
-    for _, plain in _decompose(tuple(counts[: T.PLAYABLE]), len(wild_tiles), sets, True, options):
-        yield place_wildcards(_groups(plain), wild_tiles)
+    if not wild_tiles:
+        return iter(_natural(tuple(counts[: T.PLAYABLE]), sets, True, options.classify))
+    return (
+        place_wildcards(_groups(plain), wild_tiles)
+        for _, plain in _decompose(tuple(counts[: T.PLAYABLE]), len(wild_tiles), sets, True, options)
+    )
 
 
 def to_counts(kinds: list[int] | tuple[int, ...]) -> list[int]:
@@ -377,6 +393,10 @@ def win_places(reading: tuple[Group, ...], win: int, win_is_wild: bool) -> Itera
             continue
         if win_is_wild:
             places: Iterable[int] = group.slots
+        elif not group.slots:  # all natural: the tile is in it if the group covers its kind
+            kind = group.kind
+            covers = kind <= win <= kind + 2 if group.shape == CHOW else kind == win
+            places = (win,) if covers else ()
         else:
             natural = list(group.kinds)
             for kind in group.slots:
@@ -436,8 +456,12 @@ def set_readings(
     For shapes whose pair is not made of hand tiles: Putian 游金 keeps a
     lone wildcard whose partner was discarded, so the rest must be sets only.
     """
-    for _, plain in _decompose(tuple(counts[: T.PLAYABLE]), len(wild_tiles), sets, False, options):
-        yield place_wildcards(_groups(plain), wild_tiles)
+    if not wild_tiles:
+        return iter(_natural(tuple(counts[: T.PLAYABLE]), sets, False, options.classify))
+    return (
+        place_wildcards(_groups(plain), wild_tiles)
+        for _, plain in _decompose(tuple(counts[: T.PLAYABLE]), len(wild_tiles), sets, False, options)
+    )
 
 
 @lru_cache(maxsize=64)

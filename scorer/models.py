@@ -14,6 +14,9 @@ MAX_HAND_LENGTH = 256  # a hand line is ~60 characters; far longer is not a hand
 
 
 class ScoreItem(BaseModel):
+    """Frozen: one instance is shared by every hand that scores the same line."""
+
+    model_config = ConfigDict(frozen=True)
     key: str = Field(description="stable item key from rules/<rule set>.md")
     name: str = Field(description="Chinese name")
     name_en: str = Field(description="English name")

@@ -113,11 +113,7 @@ class RuleSet:
 
     def arrangement(self, hand: Any, reading: Reading) -> list[str]:
         """Melds on the table first, then the sets by kind, the pair last — as players lay a hand out."""
-        melds = [g for g in reading if g.exposed or g.concealed_kong]
-        rest = [g for g in reading if not (g.exposed or g.concealed_kong)]
-        sets = sorted((g for g in rest if g.shape != PAIR), key=lambda g: (g.kind, g.shape))
-        pairs = [g for g in rest if g.shape == PAIR]
-        return [g.text() for g in (*melds, *sets, *pairs)]
+        return [g.text() for g in sorted(reading, key=_layout_place)]
 
     # -- shared machinery -------------------------------------------------
 
@@ -155,26 +151,31 @@ class RuleSet:
 
     @cached_property
     def _plan(self) -> dict[str, tuple[Item, ...]]:
-        """The items each kind of hand evaluates, split once per rule set, not per hand."""
-        winner = [i for i in self.items if i.scope in (ALL, WINNER)]
+        """The items each kind of hand evaluates, in table order, split once per rule set, not per hand."""
         return {
             DECLARED: tuple(i for i in self.items if i.scope == DECLARED),
             LOSER: tuple(i for i in self.items if i.scope in (ALL, LOSER)),
-            "fixed": tuple(i for i in winner if not i.per_reading),
-            "varying": tuple(i for i in winner if i.per_reading),
+            WINNER: tuple(i for i in self.items if i.scope in (ALL, WINNER)),
         }
 
     @cached_property
-    def _order(self) -> dict[int, int]:
-        return {id(item): n for n, item in enumerate(self.items)}
+    def _removes(self) -> dict[str, frozenset[str]]:
+        """Exclusions by the key that triggers them."""
+        out: dict[str, frozenset[str]] = {}
+        for e in self.exclusions:
+            out[e.present] = out.get(e.present, frozenset()) | frozenset(e.removes)
+        return out
 
     def _evaluate(self, items: Iterable[Item], hand: Any, reading: Reading | None) -> Found:
         return [(i, v, d) for i in items for v, d in i.find(hand, reading)]
 
     def _exclude(self, found: Found) -> Found:
-        present = {item.key for item, _, _ in found}
-        removed = {r for e in self.exclusions if e.present in present for r in e.removes}
-        return [f for f in found if f[0].key not in removed] if removed else found
+        removes = self._removes
+        removed = [removes[item.key] for item, _, _ in found if item.key in removes]
+        if not removed:
+            return found
+        gone = frozenset().union(*removed)
+        return [f for f in found if f[0].key not in gone]
 
     def score(self, parsed: ParsedHand, options: Mapping[str, Any] | None = None) -> HandScore:
         if not self.stand_in_pungs:
@@ -182,33 +183,33 @@ class RuleSet:
         hand = self.prepare(parsed, self.resolve_options(options))
         arrangement: list[str] = []
         plan = self._plan
-        if hand.declared:
-            found = self._evaluate(plan[DECLARED], hand, None)
-        elif not hand.winner:
-            found = self._exclude(self._evaluate(plan[LOSER], hand, None))
+        if hand.declared or not hand.winner:
+            found = self._evaluate(plan[DECLARED if hand.declared else LOSER], hand, None)
+            if not hand.declared:
+                found = self._exclude(found)
+            outcome = self.finish(hand, found)
         else:
-            fixed = self._evaluate(plan["fixed"], hand, None)
-            varying = plan["varying"]
-            best: tuple[tuple[int, int], Found, Reading] | None = None
+            # items that do not depend on the grouping are found once; the rest per reading, in table order
+            finders = [(i, None if i.per_reading else list(i.find(hand, None))) for i in plan[WINNER]]
+            best: tuple[tuple[int, int], Found, Outcome, Reading] | None = None
             for reading in self.readings(hand):
-                candidate = self._exclude(fixed + self._evaluate(varying, hand, reading))
+                candidate = self._exclude(
+                    [(i, v, d) for i, known in finders for v, d in (i.find(hand, reading) if known is None else known)]
+                )
                 outcome = self.finish(hand, candidate)
                 rank = (outcome.total, outcome.subtotal)  # most points, ties: higher subtotal
                 if best is None or rank > best[0]:
-                    best = (rank, candidate, reading)
+                    best = (rank, candidate, outcome, reading)
             if best is None:
                 raise HandError(self.no_shape_message(hand))
-            found = best[1]
-            arrangement = self.arrangement(hand, best[2])
-        outcome = self.finish(hand, found)
-        order = self._order
-        found = sorted(found, key=lambda f: order[id(f[0])])
+            _, found, outcome, reading = best
+            arrangement = self.arrangement(hand, reading)
         return HandScore(
             rules=self.name,
             hand=to_text(parsed),
             winner=hand.winner,
             legal=outcome.legal,
-            items=[ScoreItem(key=i.key, name=i.name, name_en=i.name_en, value=v, detail=d) for i, v, d in found],
+            items=[score_item(i, v, d) for i, v, d in found],
             subtotal=outcome.subtotal,
             doubled=outcome.doubled,
             total=outcome.total,
@@ -216,6 +217,31 @@ class RuleSet:
             arrangement=arrangement,
             notes=hand.notes + outcome.notes,
         )
+
+
+def _layout_place(group: Group) -> tuple[int, int, str]:
+    """Sort key: melds (in the order given), then sets by kind, then pairs (in the order given)."""
+    if group.exposed or group.concealed_kong:
+        return (0, 0, "")
+    if group.shape == PAIR:
+        return (2, 0, "")
+    return (1, group.kind, group.shape)
+
+
+_SCORE_ITEMS: dict[tuple[str, str, str, int, str], ScoreItem] = {}
+
+
+def score_item(item: Item, value: int, detail: str) -> ScoreItem:
+    """The same few hundred (item, value, detail) lines recur; ScoreItem is frozen, so one instance serves all."""
+    key = (item.key, item.name, item.name_en, value, detail)
+    known = _SCORE_ITEMS.get(key)
+    if known is None:
+        if len(_SCORE_ITEMS) > 20_000:
+            _SCORE_ITEMS.clear()
+        known = _SCORE_ITEMS[key] = ScoreItem(
+            key=item.key, name=item.name, name_en=item.name_en, value=value, detail=detail
+        )
+    return known
 
 
 def check_known_conditions(

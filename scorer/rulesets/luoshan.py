@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from functools import cached_property
 
 from .. import tiles as T
 from ..engine import (
@@ -22,7 +21,6 @@ from ..engine import (
     Group,
     JokerOptions,
     standard_readings,
-    suits_and_honors,
     to_counts,
     win_places,
 )
@@ -93,20 +91,60 @@ class WinReading(tuple):
     """A reading (its groups) plus where the winning tile sits in it.
 
     `win_at` is the group's index, `win_as` the kind the winning tile stands
-    for there (itself, unless it is a wildcard).
+    for there (itself, unless it is a wildcard). The facts several items ask
+    (what the winning tile did, the chows, the suits) are found once here.
     """
 
     win_at: int
     win_as: int
-
-    @cached_property
-    def suits_and_honors(self) -> tuple[set[int], bool]:
-        return suits_and_honors(self)
+    role: str  # pung, pair, edge, closed or two-sided
+    pungs: list[tuple[int, Group]]  # (index, group)
+    kongs: list[Group]
+    pairs: list[Group]
+    chows: int
+    suits: set[int]  # after the wildcards are assigned
+    honors: bool
 
     def __new__(cls, groups: Reading, win_at: int, win_as: int) -> WinReading:
         reading = super().__new__(cls, groups)
         reading.win_at, reading.win_as = win_at, win_as
+        reading.role = _role(groups[win_at], win_as)
+        pungs: list[tuple[int, Group]] = []
+        kongs: list[Group] = []
+        pairs: list[Group] = []
+        chows = 0
+        suits: set[int] = set()
+        honors = False
+        for index, g in enumerate(groups):
+            shape, kind = g.shape, g.kind
+            if shape == PUNG:
+                pungs.append((index, g))
+            elif shape == PAIR:
+                pairs.append(g)
+            elif shape == CHOW:
+                chows += 1
+            elif shape == KONG:
+                kongs.append(g)
+            if kind >= 27:
+                honors = True
+            elif kind >= 0:
+                suits.add(kind // 9)
+        reading.pungs, reading.kongs, reading.pairs, reading.chows = pungs, kongs, pairs, chows
+        reading.suits, reading.honors = suits, honors
         return reading
+
+
+def _role(group: Group, win_as: int) -> str:
+    if group.shape == PAIR:
+        return "pair"
+    if group.shape == PUNG:
+        return "pung"
+    place, start = win_as - group.kind, T.rank(group.kind)
+    if place == 1:
+        return "closed"
+    if (place == 2 and start == 1) or (place == 0 and start == 7):
+        return "edge"
+    return "two-sided"
 
 
 # -- validation -------------------------------------------------------------
@@ -178,12 +216,13 @@ def prepare(parsed: ParsedHand, options: dict[str, int]) -> LuoshanHand:
     notes: list[str] = []
     wild_kind = _wild_kind(parsed, notes)
 
-    everything = list(parsed.tiles) + [t for m in parsed.melds for t in m.tiles]
-    if parsed.win is not None:
-        everything.append(parsed.win)
-    seen = to_counts(everything)
+    held = parsed.tiles if parsed.win is None else (*parsed.tiles, parsed.win)
+    naturals = to_counts(held)
+    seen = naturals
+    if parsed.melds:
+        seen = to_counts((*held, *(t for m in parsed.melds for t in m.tiles)))
     if max(seen) > 4 or any(seen[T.PLAYABLE :]):  # checked in one pass; the message needs the loop
-        for kind in sorted(set(everything)):
+        for kind in sorted({k for k in range(T.KIND_COUNT) if seen[k]}):
             if T.is_flower(kind):
                 raise HandError(f"flower {T.name(kind)} is not a Luoshan tile: Luoshan plays 136 tiles, no flowers")
             # the flipped indicator stays in play: four of every kind can be held
@@ -192,9 +231,11 @@ def prepare(parsed: ParsedHand, options: dict[str, int]) -> LuoshanHand:
 
     seat = parsed.seat or "E"
     melds = tuple(_meld_group(m, wild_kind, seat) for m in parsed.melds)
-    held = list(parsed.tiles) + ([parsed.win] if parsed.win is not None else [])
-    wild_tiles = tuple(t for t in held if t == wild_kind)
-    naturals = [t for t in held if t != wild_kind]
+    wild_tiles: tuple[int, ...] = ()
+    if wild_kind is not None and naturals[wild_kind]:
+        wild_tiles = (wild_kind,) * naturals[wild_kind]
+        naturals = list(naturals)
+        naturals[wild_kind] = 0
 
     size = len(held) + 3 * len(melds)
     winner = parsed.win is not None
@@ -219,7 +260,7 @@ def prepare(parsed: ParsedHand, options: dict[str, int]) -> LuoshanHand:
         seat_wind=T.SEAT_WIND[seat],
         wild_kind=wild_kind,
         wild_tiles=wild_tiles,
-        naturals=to_counts(naturals),
+        naturals=naturals,
         melds=melds,
         win=parsed.win if parsed.win is not None else -1,
         self_drawn=any(f in flags for f in SELF_DRAWN),
@@ -259,34 +300,20 @@ def readings(hand: LuoshanHand) -> Iterable[WinReading]:
             yield WinReading(full, at, stands_for)
 
 
-def win_role(reading: WinReading) -> str:
-    """What the winning tile did: pung, pair, edge, closed or two-sided."""
-    group = reading[reading.win_at]
-    if group.shape == PAIR:
-        return "pair"
-    if group.shape == PUNG:
-        return "pung"
-    place, start = reading.win_as - group.kind, T.rank(group.kind)
-    if place == 1:
-        return "closed"
-    if (place == 2 and start == 1) or (place == 0 and start == 7):
-        return "edge"
-    return "two-sided"
-
-
 # -- hu items ------------------------------------------------------------------
 
 
+TERMINAL_OR_HONOR = tuple(T.is_terminal_or_honor(k) for k in range(T.PLAYABLE))
+
+
 def _hu(key: str, kind: int) -> int:
-    return MELD_HU[key][T.is_terminal_or_honor(kind)]
+    return MELD_HU[key][TERMINAL_OR_HONOR[kind]]
 
 
 def peng(hand: LuoshanHand, reading: WinReading) -> list[tuple[int, str]]:
     """Exposed pungs, and the pung a discard completed (Decision: it counts as exposed)."""
     out = []
-    for i, g in enumerate(reading):
-        if g.shape != PUNG:
-            continue
+    for i, g in reading.pungs:
         if g.exposed:
             out.append((_hu("peng", g.kind), g.text() + (" 花碰" if g.wilds else "")))
         elif i == reading.win_at and not hand.self_drawn:
@@ -296,16 +323,12 @@ def peng(hand: LuoshanHand, reading: WinReading) -> list[tuple[int, str]]:
 
 def an_ke(hand: LuoshanHand, reading: WinReading) -> list[tuple[int, str]]:
     """Concealed pungs the winning tile did not complete (that one is peng or zi_mo_liu)."""
-    return [
-        (_hu("an_ke", g.kind), g.text())
-        for i, g in enumerate(reading)
-        if g.shape == PUNG and not g.exposed and i != reading.win_at
-    ]
+    return [(_hu("an_ke", g.kind), g.text()) for i, g in reading.pungs if not g.exposed and i != reading.win_at]
 
 
 def _kongs(concealed: bool, key: str) -> Finder:
     def find(hand: LuoshanHand, reading: WinReading) -> list[tuple[int, str]]:
-        return [(_hu(key, g.kind), g.text()) for g in reading if g.shape == KONG and g.concealed_kong == concealed]
+        return [(_hu(key, g.kind), g.text()) for g in reading.kongs if g.concealed_kong == concealed]
 
     return find
 
@@ -316,26 +339,26 @@ def _is_honored(hand: LuoshanHand, kind: int) -> bool:
 
 
 def dui_zi(hand: LuoshanHand, reading: WinReading) -> list[tuple[int, str]]:
-    return [(2, g.text()) for g in reading if g.shape == PAIR and _is_honored(hand, g.kind)]
+    return [(2, g.text()) for g in reading.pairs if _is_honored(hand, g.kind)]
 
 
 def zi_mo_liu(hand: LuoshanHand, reading: WinReading) -> list[tuple[int, str]]:
     group = reading[reading.win_at]
-    if not hand.self_drawn or win_role(reading) != "pung":
+    if not hand.self_drawn or reading.role != "pung":
         return NONE
     return once(_hu("zi_mo_liu", group.kind), f"{group.text()} completed by the self-drawn {T.name(hand.win)}")
 
 
 def diao_tou(hand: LuoshanHand, reading: WinReading) -> list[tuple[int, str]]:
     group = reading[reading.win_at]
-    if win_role(reading) != "pair":
+    if reading.role != "pair":
         return NONE
     value = DIAO_TOU[hand.self_drawn][T.is_terminal_or_honor(group.kind)]
     return once(value, f"{T.name(hand.win)} completes the pair {group.text()}")
 
 
 def bian_qian(hand: LuoshanHand, reading: WinReading) -> list[tuple[int, str]]:
-    role = win_role(reading)
+    role = reading.role
     if role not in ("edge", "closed"):
         return NONE
     group = reading[reading.win_at]
@@ -350,26 +373,25 @@ def di_he(hand: LuoshanHand, reading: WinReading | None) -> list[tuple[int, str]
 
 
 def jian_feng_ke(hand: LuoshanHand, reading: WinReading) -> list[tuple[int, str]]:
+    if reading.kongs:  # in the order of the reading
+        triplets = [g for g in reading if g.shape in (PUNG, KONG)]
+    else:
+        triplets = [g for _, g in reading.pungs]
     return [
         (1, f"tai: {'kong' if g.shape == KONG else 'pung'} of {T.name(g.kind)}")
-        for g in reading
-        if g.is_triplet and _is_honored(hand, g.kind)
+        for g in triplets
+        if _is_honored(hand, g.kind)
     ]
 
 
 def _no_chow(reading: WinReading) -> bool:
-    return all(g.shape != CHOW for g in reading)
-
-
-def _suits_and_honors(reading: WinReading) -> tuple[set[int], bool]:
-    """After the wildcards are assigned; several tai items ask, so it is kept on the reading."""
-    return reading.suits_and_honors
+    return not reading.chows
 
 
 def _one_suit(reading: WinReading) -> str:
     """The suit letter if the hand is one suit with no honors, else ''."""
-    suits, honors = _suits_and_honors(reading)
-    return T.SUITS[min(suits)] if len(suits) == 1 and not honors else ""
+    suits = reading.suits
+    return T.SUITS[min(suits)] if len(suits) == 1 and not reading.honors else ""
 
 
 def dui_dui_hu(hand: LuoshanHand, reading: WinReading) -> list[tuple[int, str]]:
@@ -377,8 +399,8 @@ def dui_dui_hu(hand: LuoshanHand, reading: WinReading) -> list[tuple[int, str]]:
 
 
 def cou_yi_tai(hand: LuoshanHand, reading: WinReading) -> list[tuple[int, str]]:
-    suits, honors = _suits_and_honors(reading)
-    return once(1, f"tai: {T.SUITS[min(suits)]} + honors") if len(suits) == 1 and honors else NONE
+    suits = reading.suits
+    return once(1, f"tai: {T.SUITS[min(suits)]} + honors") if len(suits) == 1 and reading.honors else NONE
 
 
 def gang_kai(hand: LuoshanHand, reading: WinReading | None) -> list[tuple[int, str]]:
@@ -400,7 +422,7 @@ def qing_si_tai(hand: LuoshanHand, reading: WinReading) -> list[tuple[int, str]]
 
 def _ping_he(reading: WinReading) -> str:
     """平和: four chows + pair and a two-sided wait; the detail, or ''."""
-    if sum(g.shape == CHOW for g in reading) != SETS or win_role(reading) != "two-sided":
+    if reading.chows != SETS or reading.role != "two-sided":
         return ""
     return f"four chows, two-sided wait: {T.name(reading.win_as)} in {reading[reading.win_at].text()}"
 
@@ -463,7 +485,7 @@ ITEMS = (
     ),
 )
 TAI = frozenset({"jian_feng_ke", "dui_dui_hu", "cou_yi_tai", "gang_kai", "qing_san_tai", "qing_si_tai"})
-SPECIAL = ("qing_san_tai_ping_he", "ping_he")  # the first found gives the total
+SPECIAL = frozenset({"qing_san_tai_ping_he", "ping_he"})  # gives the total; exclusions leave one at most
 
 EXCLUSIONS = (
     Exclusion("qing_si_tai", ("qing_san_tai", "dui_dui_hu")),
@@ -494,12 +516,14 @@ class Luoshan(RuleSet):
     def finish(self, hand: LuoshanHand, found: Found) -> Outcome:
         if not hand.winner:
             return Outcome(0, False, 0)
-        values = {item.key: value for item, value, _ in found}
-        for key in SPECIAL:
-            if key in values:  # named special hands: legal at any total (Decision)
-                return Outcome(values[key], False, values[key])
-        hu = sum(v for item, v, _ in found if item.key not in TAI)
-        tai = sum(v for item, v, _ in found if item.key in TAI)
+        hu = tai = 0
+        for item, value, _ in found:
+            if item.key in TAI:
+                tai += value
+            elif item.key in SPECIAL:  # a named special hand: legal at any total (Decision)
+                return Outcome(value, False, value)
+            else:
+                hu += value
         total = roundup_to_10(hu * 2**tai)
         minimum = MINIMUM[hand.self_drawn]
         if total >= minimum:
