@@ -21,7 +21,7 @@ from __future__ import annotations
 from bisect import insort
 from collections.abc import Callable, Iterable, Iterator
 from functools import lru_cache
-from itertools import combinations, combinations_with_replacement, product
+from itertools import chain, combinations, combinations_with_replacement, product
 from typing import Any, NamedTuple
 
 from . import tiles as T
@@ -256,44 +256,30 @@ def _suit_readings(pattern: tuple[int, ...], offset: int) -> tuple[tuple[int, tu
     )
 
 
-_HONOR_GROUPS = {(kind, count): Group(PAIR if count == 2 else PUNG, kind) for kind in range(27, 34) for count in (2, 3)}
+@lru_cache(maxsize=4096)
+def _honor_ways(pattern: tuple[int, ...]) -> tuple[tuple[int, tuple[Group, ...]], ...]:
+    """Honors only form pungs and pairs: one way to read their seven counts, or none."""
+    groups = []
+    for offset, count in enumerate(pattern):
+        if count not in (0, 2, 3):
+            return ()
+        if count:
+            groups.append(Group(PAIR if count == 2 else PUNG, T.EAST + offset))
+    return ((sum(g.shape == PAIR for g in groups), tuple(groups)),)
 
 
 def _natural(
     counts: tuple[int, ...], sets: int, pair: bool, classify: Callable[[Group], tuple[Any, ...]] | None
 ) -> tuple[tuple[Group, ...], ...]:
     """The wildcard-free case, suit by suit: each suit's readings are memoised and combined."""
-    per_part: list[tuple[tuple[int, tuple[Group, ...]], ...]] = []
-    for offset in (0, 9, 18):
-        pattern = counts[offset : offset + 9]
-        if any(pattern):
-            ways = _suit_readings(pattern, offset)
-            if not ways:
-                return ()
-            per_part.append(ways)
-    honors: list[Group] = []
-    honor_pairs = 0
-    for kind in range(27, T.PLAYABLE):
-        c = counts[kind]
-        if c:
-            group = _HONOR_GROUPS.get((kind, c))
-            if group is None:
-                return ()
-            honors.append(group)
-            honor_pairs += c == 2
+    parts = [_suit_readings(counts[o : o + 9], o) for o in (0, 9, 18) if any(counts[o : o + 9])]
+    if any(counts[T.EAST : T.PLAYABLE]):
+        parts.append(_honor_ways(counts[T.EAST : T.PLAYABLE]))
     wanted = sets + pair
-    if len(per_part) == 1:  # most hands: one suit's ways are the readings
-        found = [
-            (*part, *honors)
-            for pairs, part in per_part[0]
-            if pairs + honor_pairs == pair and len(part) + len(honors) == wanted
-        ]
-    else:
-        found = []
-        for combo in product(*per_part):
-            if honor_pairs + sum(p for p, _ in combo) != pair:
-                continue
-            groups = (*(g for _, part in combo for g in part), *honors)
+    found = []
+    for combo in product(*parts):
+        if sum(pairs for pairs, _ in combo) == pair:
+            groups = tuple(chain.from_iterable(part for _, part in combo))
             if len(groups) == wanted:
                 found.append(groups)
     if classify is None or len(found) < 2:

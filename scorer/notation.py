@@ -8,8 +8,10 @@ decided later by the rule set, so every rule set shares one grammar.
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import Any
 
 from . import tiles as T
 from .errors import HandError
@@ -55,6 +57,9 @@ class Meld:
         return len(self.tiles) == 3 and len(set(self.tiles)) == 2
 
     def text(self) -> str:
+        return _meld_text(self.tiles, self.concealed)
+
+    def _compose_text(self) -> str:
         if self.is_flower_set:
             body = "".join(T.name(t) for t in self.tiles)
         elif self.is_stand_in_pung:
@@ -64,6 +69,12 @@ class Meld:
         else:
             body = T.group_text(self.tiles)
         return f"({body})" if self.concealed else f"[{body}]"
+
+
+@lru_cache(maxsize=1024)
+def _meld_text(tiles: tuple[int, ...], concealed: bool) -> str:
+    """`Meld.text`, cached: the same melds recur in every printed hand and reading."""
+    return Meld(tiles, concealed)._compose_text()
 
 
 @dataclass(frozen=True)
@@ -320,6 +331,15 @@ def reject_stand_in_pungs(hand: ParsedHand) -> None:
 
 def parse(text: str) -> ParsedHand:
     """Parses one hand line; raises HandError naming the column of any problem."""
+    if type(text) is str:
+        hand = _parse_plain(text)
+        if hand is not None:
+            return hand
+    return _parse_careful(text)
+
+
+def _parse_careful(text: str) -> ParsedHand:
+    """The parser proper: reads anything, and finds the exact column of every problem."""
     if not isinstance(text, str):
         raise HandError("a hand must be a string of notation")
     if not text.strip():
@@ -374,7 +394,7 @@ def parse(text: str) -> ParsedHand:
             bare.extend(_bare_tiles(scanner))
     return ParsedHand(
         tiles=tuple(sorted(bare)),
-        melds=tuple(sorted(melds, key=lambda m: (m.concealed, m.tiles))),
+        melds=tuple(sorted(melds, key=_meld_order)),
         win=win,
         seat=values.get("seat"),  # type: ignore[arg-type]
         wild=values.get("wild"),  # type: ignore[arg-type]
@@ -383,6 +403,148 @@ def parse(text: str) -> ParsedHand:
         declare=values.get("declare"),  # type: ignore[arg-type]
         columns=seen,
     )
+
+
+def _meld_order(meld: Meld) -> tuple[bool, tuple[int, ...]]:
+    return meld.concealed, meld.tiles
+
+
+# -- the fast path for plain lines -------------------------------------------------------
+#
+# Nearly every line is whitespace-separated tokens seen before (`7m`, `123m`,
+# `[EEE]`, `+5s`, `self`, `wild:1m`). `_parse_plain` looks each token up in
+# two caches, filled with what the careful code reads from the token alone,
+# so a line costs a few dict lookups. Anything else (a token that is wrong
+# or not whole on its own, a repeated condition, a second `+`) goes to
+# `_parse_careful`, which gives the same result or the error.
+
+_TILE_TOKENS: dict[str, tuple[int, ...]] = {}  # `123m`, `EE`, `f1`: the kinds
+# ("+", kind), ("flag", word), ("value", word, value) or ("meld", tiles, concealed)
+_OTHER_TOKENS: dict[str, tuple[Any, ...]] = {}
+_CACHE_SIZE = 4096  # each cache is emptied when full, so lines of distinct junk cannot grow it without bound
+
+
+def _read_token(token: str) -> tuple[Any, ...] | None:
+    """Caches and returns what the careful parser reads from `token` standing alone; None if that is no plain token.
+
+    Tiles give their kinds (into `_TILE_TOKENS`); anything else gives an entry
+    of `_OTHER_TOKENS`.
+    """
+    head = token[0]
+    entry: tuple[Any, ...] | None = None
+    try:
+        if head in "[(":
+            scanner = _Scanner(token)
+            meld = _parse_meld(scanner)
+            entry = ("meld", meld.tiles, meld.concealed) if scanner.pos == len(token) else None
+        elif head == "+":
+            won = _decode_run(token[1:]) if _RUN.fullmatch(token, 1) else ()
+            entry = ("+", won[0][0]) if len(won) == 1 else None
+        elif _RUN.fullmatch(token):
+            kinds = tuple(kind for kind, _ in _decode_run(token))
+            _remember(_TILE_TOKENS, token, kinds)
+            return kinds
+        else:
+            word, colon, value = token.partition(":")
+            if not colon and word in FLAG_CONDITIONS:
+                entry = ("flag", word)
+            elif value and word in VALUE_CONDITIONS:
+                entry = ("value", word, _condition_value(word, value, 1))
+    except HandError:
+        return None
+    if entry is not None:
+        _remember(_OTHER_TOKENS, token, entry)
+    return entry
+
+
+def _remember(cache: dict[str, Any], token: str, entry: object) -> None:
+    if len(cache) >= _CACHE_SIZE:
+        cache.clear()
+    cache[token] = entry
+
+
+def _parse_plain(text: str) -> ParsedHand | None:
+    """`_parse_careful(text)` for a line of known-good tokens; None for any other line.
+
+    Columns are found only for the tokens that record one (condition words,
+    melds), by searching the line from the end of the previous one: what lies
+    between is whitespace and tile or `+` tokens, and these never hold a
+    bracket, a `:` or a condition word's other letters (as
+    tests/test_notation_fast.py checks), so the first match is the token itself.
+    """
+    bare: list[int] = []
+    others: list[str] = []
+    tile_kinds = _TILE_TOKENS.get
+    for token in text.split():  # splits where str.isspace(), like the scanner
+        kinds = tile_kinds(token)
+        if kinds is None:
+            others.append(token)
+        else:
+            bare += kinds
+    if not bare and not others:
+        return None  # an empty line
+    fields = _NO_FIELDS.copy()
+    columns: dict[str, int] = {}
+    flags: list[str] = []
+    melds: list[Meld] = []
+    end = 0
+    for token in others:
+        entry = _OTHER_TOKENS.get(token) or _read_token(token)
+        if entry is None:
+            return None
+        tag = entry[0]
+        if tag.__class__ is int:  # a tile token new to the cache
+            bare += entry
+            continue
+        if tag == "+":
+            if fields["win"] is not None:
+                return None
+            fields["win"] = entry[1]
+            continue
+        start = text.find(token, end)
+        end = start + len(token)
+        if tag == "meld":
+            melds.append(_new_meld(entry[1], entry[2], token, start + 1))
+            continue
+        word = entry[1]
+        if word in columns:
+            return None
+        columns[word] = start + 1
+        if tag == "flag":
+            flags.append(word)
+        else:
+            fields[word] = entry[2]  # the value conditions are named as the fields
+    bare.sort()
+    fields["tiles"] = tuple(bare)
+    if melds:
+        fields["melds"] = tuple(sorted(melds, key=_meld_order))
+    if flags:
+        fields["flags"] = frozenset(flags)
+    fields["columns"] = columns
+    hand = object.__new__(ParsedHand)
+    object.__setattr__(hand, "__dict__", fields)  # no frozen __init__: it pays an object.__setattr__ per field
+    return hand
+
+
+# a ParsedHand's __dict__ with nothing written, in field order (tests/test_notation_fast.py)
+_NO_FIELDS: dict[str, Any] = {
+    "tiles": (),
+    "melds": (),
+    "win": None,
+    "seat": None,
+    "wild": None,
+    "flip": None,
+    "flags": frozenset(),
+    "declare": None,
+    "columns": None,
+}
+
+
+def _new_meld(tiles: tuple[int, ...], concealed: bool, source: str, column: int) -> Meld:
+    """`Meld(...)` without the frozen dataclass `__init__`, which pays an `object.__setattr__` per field."""
+    meld = object.__new__(Meld)
+    object.__setattr__(meld, "__dict__", {"tiles": tiles, "concealed": concealed, "source": source, "column": column})
+    return meld
 
 
 _EXAMPLE = {"seat": "S", "wild": "5m,E", "flip": "1m", "declare": "sha-zhu"}
@@ -409,44 +571,71 @@ def _condition_value(word: str, value: str, column: int) -> object:
 
 
 _NAMES = tuple(T.name(k) for k in range(T.KIND_COUNT))
-_DIGITS = tuple(str(k % 9 + 1) for k in range(27))
+# for bytes.translate, by kind: the digit of a suited tile or flower, the letter of an honor
+_CHAR_OF = bytes(ord(name[0] if kind < 27 else name[-1]) for kind, name in enumerate(_NAMES)).ljust(256, b"?")
 
 
-def _bare_text(kinds: tuple[int, ...]) -> str:
-    """Sorted tiles as one token per suit, then honors, then flowers: `123m 456p EE f1f2`."""
-    suits: tuple[list[str], list[str], list[str]] = ([], [], [])
-    honors: list[str] = []
-    flowers: list[str] = []
-    for k in kinds:
-        if k < 27:
-            suits[k // 9].append(_DIGITS[k])
-        elif k < T.FIRST_FLOWER:
-            honors.append(_NAMES[k])
-        else:
-            flowers.append(_NAMES[k])
-    parts = ["".join(digits) + T.SUITS[s] for s, digits in enumerate(suits) if digits]
-    if honors:
-        parts.append("".join(honors))
-    if flowers:
-        parts.append("".join(flowers))
-    return " ".join(parts)
+def _bare_parts(kinds: tuple[int, ...]) -> list[str]:
+    """Sorted tiles as one token per suit, then honors, then flowers: `123m 456p EE f1f2`.
+
+    Maps every kind to its character at once and cuts that string where the
+    suits change (found by bisection, so `kinds` must be sorted, as
+    `ParsedHand.tiles` is): a loop over the tiles would cost more than all
+    the rest of `to_text`.
+    """
+    chars = bytes(kinds).translate(_CHAR_OF).decode()
+    p = bisect_left(kinds, 9)
+    s = bisect_left(kinds, 18, p)
+    z = bisect_left(kinds, 27, s)
+    parts = []
+    if p:
+        parts.append(chars[:p] + "m")
+    if s > p:
+        parts.append(chars[p:s] + "p")
+    if z > s:
+        parts.append(chars[s:z] + "s")
+    if z < len(chars):
+        if kinds[-1] < T.FIRST_FLOWER:
+            parts.append(chars[z:])
+            return parts
+        f = bisect_left(kinds, T.FIRST_FLOWER, z)
+        if f > z:
+            parts.append(chars[z:f])
+        parts.append("f" + "f".join(chars[f:]))
+    return parts
 
 
 def to_text(hand: ParsedHand) -> str:
     """The canonical notation: parse(to_text(h)) == h."""
+    parts = _bare_parts(hand.tiles)
+    if hand.melds:
+        parts += [m.text() for m in hand.melds]
+    tail = _tail_text(hand.win, hand.seat, hand.wild, hand.flip, hand.flags, hand.declare)
+    if tail:
+        parts.append(tail)
+    return " ".join(parts)
+
+
+@lru_cache(maxsize=4096)
+def _tail_text(
+    win: int | None,
+    seat: str | None,
+    wild: tuple[int, ...] | None,
+    flip: int | None,
+    flags: frozenset[str],
+    declare: str | None,
+) -> str:
+    """The `+` tile and the conditions; cached, as these few fields take few values between them."""
     parts = []
-    if hand.tiles:
-        parts.append(_bare_text(hand.tiles))
-    parts.extend(m.text() for m in hand.melds)
-    if hand.win is not None:
-        parts.append("+" + T.name(hand.win))
-    if hand.seat is not None:
-        parts.append(f"seat:{hand.seat}")
-    if hand.wild is not None:
-        parts.append("wild:" + ",".join(T.name(k) for k in hand.wild))
-    if hand.flip is not None:
-        parts.append("flip:" + T.name(hand.flip))
-    parts.extend(f for f in FLAG_CONDITIONS if f in hand.flags)
-    if hand.declare is not None:
-        parts.append(f"declare:{hand.declare}")
+    if win is not None:
+        parts.append("+" + T.name(win))
+    if seat is not None:
+        parts.append(f"seat:{seat}")
+    if wild is not None:
+        parts.append("wild:" + ",".join(T.name(k) for k in wild))
+    if flip is not None:
+        parts.append("flip:" + T.name(flip))
+    parts.extend(f for f in FLAG_CONDITIONS if f in flags)
+    if declare is not None:
+        parts.append(f"declare:{declare}")
     return " ".join(parts)
