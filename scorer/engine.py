@@ -220,40 +220,62 @@ def _through(
     return _distinct(out, classify)
 
 
+SuitWay = tuple[int, tuple[tuple[str, int], ...]]  # (pairs used, groups as (shape, rank from the first tile))
+
+
 @lru_cache(maxsize=8192)
-def _suit_ways(pattern: tuple[int, ...]) -> tuple[tuple[int, tuple[tuple[str, int], ...]], ...]:
-    """Every way to read one suit's nine counts as sets and at most one pair, no wildcards.
+def _suit_ways(shape: tuple[int, ...]) -> tuple[SuitWay, ...]:
+    """Every way to read a stretch of one suit's counts as sets and at most one pair, no wildcards.
 
-    Returns (pairs used, groups by (shape, rank index)); memoised by the
-    pattern alone, since suits are independent (ENGINE.md).
+    `shape` runs from the lowest tile held to the highest: a chow can only
+    take tiles held, so the ranks around the stretch never matter, and
+    `234m` and `567p` share one entry (ENGINE.md: memoise suit patterns).
+    Each grouping appears once, in the order of the first tile's group:
+    pair, pung, then chow.
     """
-    first = next((i for i, c in enumerate(pattern) if c), -1)
-    if first < 0:
+    if not shape:
         return ((0, ()),)
-    out: list[tuple[int, tuple[tuple[str, int], ...]]] = []
-
-    def take(places: tuple[int, ...], shape: str) -> None:
-        rest = list(pattern)
-        for p in places:
-            if p > 8 or not rest[p]:
-                return
-            rest[p] -= 1
-        for pairs, groups in _suit_ways(tuple(rest)):
-            if pairs + (shape == PAIR) <= 1:
-                out.append((pairs + (shape == PAIR), ((shape, first), *groups)))
-
-    take((first, first), PAIR)
-    take((first, first, first), PUNG)
-    take((first, first + 1, first + 2), CHOW)
+    out: list[SuitWay] = []
+    seen: set[tuple[tuple[str, int], ...]] = set()
+    first = shape[0]
+    takes = []
+    if first >= 2:
+        takes.append((PAIR, (first - 2, *shape[1:])))
+    if first >= 3:
+        takes.append((PUNG, (first - 3, *shape[1:])))
+    if len(shape) >= 3 and shape[1] and shape[2]:
+        takes.append((CHOW, (first - 1, shape[1] - 1, shape[2] - 1, *shape[3:])))
+    for kind, rest in takes:
+        skip = next((i for i, c in enumerate(rest) if c), len(rest))
+        end = len(rest)
+        while end > skip and not rest[end - 1]:
+            end -= 1
+        for pairs, groups in _suit_ways(rest[skip:end]):
+            pairs += kind == PAIR
+            if pairs > 1:
+                continue
+            way = ((kind, 0), *((g, r + skip) for g, r in groups))
+            canonical = tuple(sorted(way))
+            if canonical not in seen:  # a pair and a chow through the first tile, taken in either order
+                seen.add(canonical)
+                out.append((pairs, way))
     return tuple(out)
 
 
 @lru_cache(maxsize=8192)
 def _suit_readings(pattern: tuple[int, ...], offset: int) -> tuple[tuple[int, tuple[Group, ...]], ...]:
     """`_suit_ways` placed in a suit: (pairs used, groups)."""
+    first = next(i for i, c in enumerate(pattern) if c)
+    last = 8 - next(i for i, c in enumerate(reversed(pattern)) if c)
+    base = offset + first
     return tuple(
-        (pairs, tuple(Group(shape, offset + r) for shape, r in groups)) for pairs, groups in _suit_ways(pattern)
+        (pairs, tuple(_PLAIN_GROUPS[shape, base + r] for shape, r in groups))
+        for pairs, groups in _suit_ways(pattern[first : last + 1])
     )
+
+
+# the wildcard-free groups, made once: readings share them
+_PLAIN_GROUPS = {(shape, kind): Group(shape, kind) for shape in (PAIR, PUNG, KONG, CHOW) for kind in range(T.PLAYABLE)}
 
 
 @lru_cache(maxsize=4096)
@@ -264,7 +286,7 @@ def _honor_ways(pattern: tuple[int, ...]) -> tuple[tuple[int, tuple[Group, ...]]
         if count not in (0, 2, 3):
             return ()
         if count:
-            groups.append(Group(PAIR if count == 2 else PUNG, T.EAST + offset))
+            groups.append(_PLAIN_GROUPS[PAIR if count == 2 else PUNG, T.EAST + offset])
     return ((sum(g.shape == PAIR for g in groups), tuple(groups)),)
 
 

@@ -159,6 +159,16 @@ class RuleSet:
         }
 
     @cached_property
+    def _finders(self) -> list[tuple[Item, list[tuple[int, str]] | None]]:
+        """A winner's items in table order, each with its answer if found once per hand (None: per reading)."""
+        return [(i, None) for i in self._plan[WINNER]]
+
+    @cached_property
+    def _fixed(self) -> tuple[tuple[int, Item], ...]:
+        """(place in `_finders`, item) of the items whose answer does not depend on the grouping."""
+        return tuple((at, i) for at, i in enumerate(self._plan[WINNER]) if not i.per_reading)
+
+    @cached_property
     def _removes(self) -> dict[str, frozenset[str]]:
         """Exclusions by the key that triggers them."""
         out: dict[str, frozenset[str]] = {}
@@ -190,7 +200,9 @@ class RuleSet:
             outcome = self.finish(hand, found)
         else:
             # items that do not depend on the grouping are found once; the rest per reading, in table order
-            finders = [(i, None if i.per_reading else list(i.find(hand, None))) for i in plan[WINNER]]
+            finders = self._finders.copy()
+            for at, item in self._fixed:
+                finders[at] = (item, list(item.find(hand, None)))
             best: tuple[tuple[int, int], Found, Outcome, Reading] | None = None
             for reading in self.readings(hand):
                 candidate = self._exclude(

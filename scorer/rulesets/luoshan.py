@@ -54,6 +54,7 @@ CONFLICTS = (
 DRAGONS = (T.RED, T.GREEN, T.WHITE)  # 大料: 白 is an ordinary dragon here
 MINIMUM = {True: 100, False: 200}  # self-drawn / on a discard
 DI_HE = 10
+HONORED = {seat: frozenset((*DRAGONS, wind)) for seat, wind in T.SEAT_WIND.items()}  # 大料 and 座风
 
 # hu of a pung or kong: (2–8, 1/9/winds/dragons)
 MELD_HU = {
@@ -80,6 +81,7 @@ def wildcard_after(indicator: int) -> int:
 class LuoshanHand(Prepared):
     seat_wind: int = T.EAST
     wild_kind: int | None = None
+    honored: frozenset[int] = frozenset()  # the dragons and the seat wind: 对子 hu, 台
     wild_tiles: tuple[int, ...] = ()  # held wildcards, the winning tile included
     naturals: list[int] = field(default_factory=list)  # count array, winning tile included
     melds: tuple[Group, ...] = ()  # exposed melds (花碰 included) and concealed kongs
@@ -104,6 +106,7 @@ class WinReading(tuple):
     chows: int
     suits: set[int]  # after the wildcards are assigned
     honors: bool
+    one_suit: str  # the suit letter of a hand in one suit and no honors, else ''
 
     def __new__(cls, groups: Reading, win_at: int, win_as: int) -> WinReading:
         reading = super().__new__(cls, groups)
@@ -131,6 +134,7 @@ class WinReading(tuple):
                 suits.add(kind // 9)
         reading.pungs, reading.kongs, reading.pairs, reading.chows = pungs, kongs, pairs, chows
         reading.suits, reading.honors = suits, honors
+        reading.one_suit = T.SUITS[min(suits)] if len(suits) == 1 and not honors else ""
         return reading
 
 
@@ -258,6 +262,7 @@ def prepare(parsed: ParsedHand, options: dict[str, int]) -> LuoshanHand:
         options=options,
         notes=notes,
         seat_wind=T.SEAT_WIND[seat],
+        honored=HONORED[seat],
         wild_kind=wild_kind,
         wild_tiles=wild_tiles,
         naturals=naturals,
@@ -333,13 +338,8 @@ def _kongs(concealed: bool, key: str) -> Finder:
     return find
 
 
-def _is_honored(hand: LuoshanHand, kind: int) -> bool:
-    """A dragon or one's seat wind: 对子 hu, 台."""
-    return kind in DRAGONS or kind == hand.seat_wind
-
-
 def dui_zi(hand: LuoshanHand, reading: WinReading) -> list[tuple[int, str]]:
-    return [(2, g.text()) for g in reading.pairs if _is_honored(hand, g.kind)]
+    return [(2, g.text()) for g in reading.pairs if g.kind in hand.honored]
 
 
 def zi_mo_liu(hand: LuoshanHand, reading: WinReading) -> list[tuple[int, str]]:
@@ -380,22 +380,12 @@ def jian_feng_ke(hand: LuoshanHand, reading: WinReading) -> list[tuple[int, str]
     return [
         (1, f"tai: {'kong' if g.shape == KONG else 'pung'} of {T.name(g.kind)}")
         for g in triplets
-        if _is_honored(hand, g.kind)
+        if g.kind in hand.honored
     ]
 
 
-def _no_chow(reading: WinReading) -> bool:
-    return not reading.chows
-
-
-def _one_suit(reading: WinReading) -> str:
-    """The suit letter if the hand is one suit with no honors, else ''."""
-    suits = reading.suits
-    return T.SUITS[min(suits)] if len(suits) == 1 and not reading.honors else ""
-
-
 def dui_dui_hu(hand: LuoshanHand, reading: WinReading) -> list[tuple[int, str]]:
-    return once(1, "tai: no chows") if _no_chow(reading) else NONE
+    return NONE if reading.chows else once(1, "tai: no chows")
 
 
 def cou_yi_tai(hand: LuoshanHand, reading: WinReading) -> list[tuple[int, str]]:
@@ -408,13 +398,13 @@ def gang_kai(hand: LuoshanHand, reading: WinReading | None) -> list[tuple[int, s
 
 
 def qing_san_tai(hand: LuoshanHand, reading: WinReading) -> list[tuple[int, str]]:
-    suit = _one_suit(reading)
+    suit = reading.one_suit
     return once(3, f"tai: all {suit}") if suit else NONE
 
 
 def qing_si_tai(hand: LuoshanHand, reading: WinReading) -> list[tuple[int, str]]:
-    suit = _one_suit(reading)
-    return once(4, f"tai: all {suit}, no chows") if suit and _no_chow(reading) else NONE
+    suit = reading.one_suit
+    return once(4, f"tai: all {suit}, no chows") if suit and not reading.chows else NONE
 
 
 # -- special hands (fixed totals) ----------------------------------------------------
@@ -434,7 +424,7 @@ def ping_he(hand: LuoshanHand, reading: WinReading) -> list[tuple[int, str]]:
 
 def qing_san_tai_ping_he(hand: LuoshanHand, reading: WinReading) -> list[tuple[int, str]]:
     detail = _ping_he(reading)
-    suit = _one_suit(reading)
+    suit = reading.one_suit
     return once(240, f"{detail}; all {suit}") if detail and suit else NONE
 
 
