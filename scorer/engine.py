@@ -220,83 +220,90 @@ def _through(
     return _distinct(out, classify)
 
 
-SuitWay = tuple[int, tuple[tuple[str, int], ...]]  # (pairs used, groups as (shape, rank from the first tile))
+# The wildcard-free groups, made once and shared by every reading; a group's code is its index here,
+# shape index × 34 + kind, so a suit's groups move to another suit or rank by adding to the code.
+_PLAIN_SHAPES = (PAIR, PUNG, CHOW)  # also the order in which a suit's first tile tries them
+_PLAIN = tuple(Group(shape, kind) for shape in _PLAIN_SHAPES for kind in range(T.PLAYABLE))
+_PAIR_CODE, _PUNG_CODE, _CHOW_CODE = 0, T.PLAYABLE, 2 * T.PLAYABLE
+SuitWay = tuple[int, tuple[int, ...]]  # (pairs used, group codes with the rank counted from the first tile)
+_NONE_HELD = b"\0"
 
 
 @lru_cache(maxsize=8192)
-def _suit_ways(shape: tuple[int, ...]) -> tuple[SuitWay, ...]:
+def _suit_ways(shape: bytes) -> tuple[SuitWay, ...]:
     """Every way to read a stretch of one suit's counts as sets and at most one pair, no wildcards.
 
-    `shape` runs from the lowest tile held to the highest: a chow can only
-    take tiles held, so the ranks around the stretch never matter, and
-    `234m` and `567p` share one entry (ENGINE.md: memoise suit patterns).
-    Each grouping appears once, in the order of the first tile's group:
-    pair, pung, then chow.
+    `shape` holds the counts from the lowest tile held to the highest: a
+    chow can only take tiles held, so the ranks around the stretch never
+    matter, and `234m` and `567p` share one entry (ENGINE.md: memoise suit
+    patterns). Counts are bytes, the cheapest key to slice and hash. Each
+    grouping appears once: the groups through the first tile in the order
+    pair, pung, chow (a pair and a chow through it are not also read as the
+    chow and then the pair).
     """
     if not shape:
         return ((0, ()),)
     out: list[SuitWay] = []
-    seen: set[tuple[tuple[str, int], ...]] = set()
     first = shape[0]
     takes = []
     if first >= 2:
-        takes.append((PAIR, (first - 2, *shape[1:])))
+        takes.append((_PAIR_CODE, bytes((first - 2,)) + shape[1:]))
     if first >= 3:
-        takes.append((PUNG, (first - 3, *shape[1:])))
+        takes.append((_PUNG_CODE, bytes((first - 3,)) + shape[1:]))
     if len(shape) >= 3 and shape[1] and shape[2]:
-        takes.append((CHOW, (first - 1, shape[1] - 1, shape[2] - 1, *shape[3:])))
-    for kind, rest in takes:
-        skip = next((i for i, c in enumerate(rest) if c), len(rest))
-        end = len(rest)
-        while end > skip and not rest[end - 1]:
-            end -= 1
-        for pairs, groups in _suit_ways(rest[skip:end]):
-            pairs += kind == PAIR
-            if pairs > 1:
-                continue
-            way = ((kind, 0), *((g, r + skip) for g, r in groups))
-            canonical = tuple(sorted(way))
-            if canonical not in seen:  # a pair and a chow through the first tile, taken in either order
-                seen.add(canonical)
-                out.append((pairs, way))
+        takes.append((_CHOW_CODE, bytes((first - 1, shape[1] - 1, shape[2] - 1)) + shape[3:]))
+    for code, rest in takes:
+        stretch = rest.lstrip(_NONE_HELD)
+        skip = len(rest) - len(stretch)
+        for pairs, codes in _suit_ways(stretch.rstrip(_NONE_HELD)):
+            if code == _PAIR_CODE:
+                if pairs:
+                    continue
+                pairs = 1
+            if not skip and codes and codes[0] < code and codes[0] % T.PLAYABLE == 0:
+                continue  # an earlier shape through the first tile: already read in that order
+            out.append((pairs, (code, *(c + skip for c in codes))))
     return tuple(out)
 
 
 @lru_cache(maxsize=8192)
-def _suit_readings(pattern: tuple[int, ...], offset: int) -> tuple[tuple[int, tuple[Group, ...]], ...]:
+def _suit_readings(pattern: bytes, offset: int) -> tuple[tuple[int, tuple[Group, ...]], ...]:
     """`_suit_ways` placed in a suit: (pairs used, groups)."""
-    first = next(i for i, c in enumerate(pattern) if c)
-    last = 8 - next(i for i, c in enumerate(reversed(pattern)) if c)
-    base = offset + first
+    stretch = pattern.lstrip(_NONE_HELD)
+    base = offset + len(pattern) - len(stretch)
     return tuple(
-        (pairs, tuple(_PLAIN_GROUPS[shape, base + r] for shape, r in groups))
-        for pairs, groups in _suit_ways(pattern[first : last + 1])
+        (pairs, tuple(_PLAIN[c + base] for c in codes)) for pairs, codes in _suit_ways(stretch.rstrip(_NONE_HELD))
     )
 
 
-# the wildcard-free groups, made once: readings share them
-_PLAIN_GROUPS = {(shape, kind): Group(shape, kind) for shape in (PAIR, PUNG, KONG, CHOW) for kind in range(T.PLAYABLE)}
-
-
 @lru_cache(maxsize=4096)
-def _honor_ways(pattern: tuple[int, ...]) -> tuple[tuple[int, tuple[Group, ...]], ...]:
+def _honor_ways(pattern: bytes) -> tuple[tuple[int, tuple[Group, ...]], ...]:
     """Honors only form pungs and pairs: one way to read their seven counts, or none."""
     groups = []
     for offset, count in enumerate(pattern):
         if count not in (0, 2, 3):
             return ()
         if count:
-            groups.append(_PLAIN_GROUPS[PAIR if count == 2 else PUNG, T.EAST + offset])
+            groups.append(_PLAIN[(_PAIR_CODE if count == 2 else _PUNG_CODE) + T.EAST + offset])
     return ((sum(g.shape == PAIR for g in groups), tuple(groups)),)
 
 
+_NO_SUIT, _NO_HONORS = bytes(9), bytes(7)
+
+
 def _natural(
-    counts: tuple[int, ...], sets: int, pair: bool, classify: Callable[[Group], tuple[Any, ...]] | None
+    counts: list[int] | tuple[int, ...], sets: int, pair: bool, classify: Callable[[Group], tuple[Any, ...]] | None
 ) -> tuple[tuple[Group, ...], ...]:
     """The wildcard-free case, suit by suit: each suit's readings are memoised and combined."""
-    parts = [_suit_readings(counts[o : o + 9], o) for o in (0, 9, 18) if any(counts[o : o + 9])]
-    if any(counts[T.EAST : T.PLAYABLE]):
-        parts.append(_honor_ways(counts[T.EAST : T.PLAYABLE]))
+    row = bytes(counts[: T.PLAYABLE])
+    parts = []
+    for offset in (0, 9, 18):
+        pattern = row[offset : offset + 9]
+        if pattern != _NO_SUIT:
+            parts.append(_suit_readings(pattern, offset))
+    honors = row[T.EAST :]
+    if honors != _NO_HONORS:
+        parts.append(_honor_ways(honors))
     wanted = sets + pair
     found = []
     for combo in product(*parts):
@@ -372,7 +379,7 @@ def standard_readings(
 ) -> Iterator[tuple[Group, ...]]:
     """Every pair + `sets` sets reading of the concealed tiles, wildcards placed."""
     if not wild_tiles:
-        return iter(_natural(tuple(counts[: T.PLAYABLE]), sets, True, options.classify))
+        return iter(_natural(counts, sets, True, options.classify))
     return (
         place_wildcards(_groups(plain), wild_tiles)
         for _, plain in _decompose(tuple(counts[: T.PLAYABLE]), len(wild_tiles), sets, True, options)
@@ -465,7 +472,7 @@ def set_readings(
     lone wildcard whose partner was discarded, so the rest must be sets only.
     """
     if not wild_tiles:
-        return iter(_natural(tuple(counts[: T.PLAYABLE]), sets, False, options.classify))
+        return iter(_natural(counts, sets, False, options.classify))
     return (
         place_wildcards(_groups(plain), wild_tiles)
         for _, plain in _decompose(tuple(counts[: T.PLAYABLE]), len(wild_tiles), sets, False, options)

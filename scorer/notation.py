@@ -94,8 +94,11 @@ class ParsedHand:
     @property
     def conditions(self) -> list[str]:
         """Names of the conditions written, as the user wrote them."""
-        out = [name for name in ("seat", "wild", "flip") if getattr(self, name) is not None]
-        out += [f for f in FLAG_CONDITIONS if f in self.flags]
+        out = [
+            name for name, value in (("seat", self.seat), ("wild", self.wild), ("flip", self.flip)) if value is not None
+        ]
+        if self.flags:
+            out += [f for f in FLAG_CONDITIONS if f in self.flags]
         if self.declare is not None:
             out.append("declare")
         return out

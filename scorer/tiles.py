@@ -62,8 +62,7 @@ CHINESE_NAME = {
 }
 
 
-def name(kind: int) -> str:
-    """The canonical notation of one tile kind."""
+def _name(kind: int) -> str:
     if kind < 27:
         return f"{kind % 9 + 1}{SUITS[kind // 9]}"
     if kind < 31:
@@ -71,6 +70,14 @@ def name(kind: int) -> str:
     if kind < 34:
         return DRAGONS[kind - 31]
     return f"f{kind - 33}"
+
+
+NAMES = tuple(_name(kind) for kind in range(KIND_COUNT))
+
+
+def name(kind: int) -> str:
+    """The canonical notation of one tile kind (item details ask for it often: a table, not a format)."""
+    return NAMES[kind]
 
 
 def is_suited(kind: int) -> bool:

@@ -8,7 +8,7 @@ exclusions, and the rule set's own way of turning items into a total.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
@@ -46,6 +46,8 @@ class Item:
     scope: str
     find: Finder
     per_reading: bool = False
+    # the ScoreItem of each (value, detail) scored so far: the same few lines recur hand after hand
+    lines: dict[tuple[int, str], ScoreItem] = field(default_factory=dict, compare=False, repr=False)
 
 
 @dataclass(frozen=True)
@@ -240,29 +242,24 @@ def _layout_place(group: Group) -> tuple[int, int, str]:
     return (1, group.kind, group.shape)
 
 
-_SCORE_ITEMS: dict[tuple[str, str, str, int, str], ScoreItem] = {}
-
-
 def score_item(item: Item, value: int, detail: str) -> ScoreItem:
-    """The same few hundred (item, value, detail) lines recur; ScoreItem is frozen, so one instance serves all."""
-    key = (item.key, item.name, item.name_en, value, detail)
-    known = _SCORE_ITEMS.get(key)
-    if known is None:
-        if len(_SCORE_ITEMS) > 20_000:
-            _SCORE_ITEMS.clear()
-        known = _SCORE_ITEMS[key] = ScoreItem(
+    """One shared instance per line (ScoreItem is frozen), so a recurring line is not validated again."""
+    line = item.lines.get((value, detail))
+    if line is None:
+        if len(item.lines) > 2_000:
+            item.lines.clear()
+        line = item.lines[value, detail] = ScoreItem(
             key=item.key, name=item.name, name_en=item.name_en, value=value, detail=detail
         )
-    return known
+    return line
 
 
 def check_known_conditions(
-    parsed: ParsedHand, rule_set: str, known: Iterable[str], hints: Mapping[str, str] | None = None
+    parsed: ParsedHand, rule_set: str, known: Collection[str], hints: Mapping[str, str] | None = None
 ) -> None:
     """A condition another rule set uses is an error naming it and this rule set."""
-    allowed = set(known)
     for cond in parsed.conditions:
-        if cond not in allowed:
+        if cond not in known:
             col = parsed.columns.get(cond, 0)
             hint = (hints or {}).get(cond, "")
             raise HandError(f"condition '{cond}' at column {col} is not used in {rule_set}{hint}")

@@ -33,7 +33,7 @@ from .base import (
 
 SETS = 4  # 4 sets + 1 pair, or seven pairs
 WIN_SIZE, HAND_SIZE = 14, 13
-CONDITIONS = {"seat", "self", "kong-draw", "rob-kong"}  # how the hand was won decides who pays
+CONDITIONS = frozenset({"seat", "self", "kong-draw", "rob-kong"})  # how the hand was won decides who pays
 WIN_CONDITIONS = ("self", "kong-draw", "rob-kong")
 CONFLICTS = (
     ("rob-kong", "self", "robbing a kong is a win on another player's tile, not self-drawn"),

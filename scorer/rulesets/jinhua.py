@@ -47,7 +47,7 @@ from .base import (
 
 SETS = 4  # 4 sets + 1 pair
 WIN_SIZE, HAND_SIZE = 14, 13
-CONDITIONS = {"seat", "wild", "self", "kong-draw", "last-tile", "heaven", "earth", "human"}
+CONDITIONS = frozenset({"seat", "wild", "self", "kong-draw", "last-tile", "heaven", "earth", "human"})
 WIN_CONDITIONS = ("self", "kong-draw", "last-tile", "heaven", "earth", "human")
 # Won on the player's own draw: no 全求人, and the settlement's "each pays 2X".
 SELF_DRAWN = ("self", "kong-draw", "last-tile", "heaven", "human")

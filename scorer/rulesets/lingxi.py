@@ -49,7 +49,7 @@ from .base import (
 SETS = 5  # 1 pair + 5 sets
 WIN_SIZE, HAND_SIZE = 17, 16
 FLOWER_GROUPS = (("seasons", (34, 35, 36, 37)), ("plants", (38, 39, 40, 41)), ("whites", (T.WHITE,)))
-CONDITIONS = {"seat", "wild", "self", "kong-draw", "rob-kong", "last-tile", "heaven", "earth", "declare"}
+CONDITIONS = frozenset({"seat", "wild", "self", "kong-draw", "rob-kong", "last-tile", "heaven", "earth", "declare"})
 DECLARES = {"sha-zhu", "hua-hu"}
 # Conditions that cannot stand together, with the reason.
 CONFLICTS = (

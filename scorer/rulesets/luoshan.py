@@ -44,9 +44,9 @@ from .base import (
 
 SETS = 4  # 4 sets + 1 pair
 WIN_SIZE, HAND_SIZE = 14, 13
-CONDITIONS = {"seat", "wild", "flip", "self", "kong-draw", "rob-kong"}
+CONDITIONS = frozenset({"seat", "wild", "flip", "self", "kong-draw", "rob-kong"})
 WIN_CONDITIONS = ("self", "kong-draw", "rob-kong")
-SELF_DRAWN = WIN_CONDITIONS  # 抢杠当自摸; a kong replacement is a draw
+SELF_DRAWN = frozenset(WIN_CONDITIONS)  # 抢杠当自摸; a kong replacement is a draw
 CONFLICTS = (
     ("rob-kong", "self", "robbing a kong is a win on another player's tile (it only scores as self-drawn)"),
     ("rob-kong", "kong-draw", "a hand wins either on a kong replacement or by robbing a kong"),
@@ -268,7 +268,7 @@ def prepare(parsed: ParsedHand, options: dict[str, int]) -> LuoshanHand:
         naturals=naturals,
         melds=melds,
         win=parsed.win if parsed.win is not None else -1,
-        self_drawn=any(f in flags for f in SELF_DRAWN),
+        self_drawn=not flags.isdisjoint(SELF_DRAWN),
     )
 
 

@@ -35,7 +35,7 @@ from .base import (
 
 SETS = 5  # 5 sets + 1 pair
 WIN_SIZE, HAND_SIZE = 17, 16
-CONDITIONS = {"seat", "wild", "self", "rob-kong", "heaven", "declare", "da-jin"}
+CONDITIONS = frozenset({"seat", "wild", "self", "rob-kong", "heaven", "declare", "da-jin"})
 DECLARES = ("san-jin-dao", "qiang-jin", "you-jin", "san-jin-you")
 WIN_CONDITIONS = ("self", "rob-kong", "heaven")
 ALL_WHITES = 5  # four 白 score 5, not 4
