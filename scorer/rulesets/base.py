@@ -8,7 +8,7 @@ exclusions, and the rule set's own way of turning items into a total.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
@@ -255,9 +255,19 @@ def score_item(item: Item, value: int, detail: str) -> ScoreItem:
 
 
 def check_known_conditions(
-    parsed: ParsedHand, rule_set: str, known: Collection[str], hints: Mapping[str, str] | None = None
+    parsed: ParsedHand, rule_set: str, known: frozenset[str], hints: Mapping[str, str] | None = None
 ) -> None:
     """A condition another rule set uses is an error naming it and this rule set."""
+    if parsed.flags <= known and all(
+        value is None or name in known
+        for name, value in (
+            ("seat", parsed.seat),
+            ("wild", parsed.wild),
+            ("flip", parsed.flip),
+            ("declare", parsed.declare),
+        )
+    ):
+        return  # all known: the common case, without listing the conditions
     for cond in parsed.conditions:
         if cond not in known:
             col = parsed.columns.get(cond, 0)
