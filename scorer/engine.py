@@ -393,7 +393,7 @@ def to_counts(kinds: list[int] | tuple[int, ...]) -> list[int]:
     return counts
 
 
-def win_places(reading: tuple[Group, ...], win: int, win_is_wild: bool) -> Iterator[tuple[int, int]]:
+def win_places(reading: tuple[Group, ...], win: int, win_is_wild: bool) -> list[tuple[int, int]]:
     """Where the winning tile can sit in a reading: (group index, kind it stands for).
 
     Melds on the table (exposed, or concealed kongs) were there before the
@@ -402,26 +402,24 @@ def win_places(reading: tuple[Group, ...], win: int, win_is_wild: bool) -> Itera
     slot, since wildcards are interchangeable. Wait bonuses (Luoshan) depend
     on this place, so each one is a separate reading to score.
     """
-    seen: set[tuple[int, int]] = set()
+    places: list[tuple[int, int]] = []
     for index, group in enumerate(reading):
         if group.exposed or group.concealed_kong:
             continue
         if win_is_wild:
-            places: Iterable[int] = group.slots
+            places += dict.fromkeys((index, kind) for kind in group.slots)
         elif not group.slots:  # all natural: the tile is in it if the group covers its kind
             kind = group.kind
-            covers = kind <= win <= kind + 2 if group.shape == CHOW else kind == win
-            places = (win,) if covers else ()
+            if kind == win or (group.shape == CHOW and kind < win <= kind + 2):
+                places.append((index, win))
         else:
             natural = list(group.kinds)
             for kind in group.slots:
                 if kind in natural:
                     natural.remove(kind)
-            places = (win,) if win in natural else ()
-        for kind in places:
-            if (index, kind) not in seen:
-                seen.add((index, kind))
-                yield index, kind
+            if win in natural:
+                places.append((index, win))
+    return places
 
 
 def seven_pairs_readings(

@@ -104,7 +104,8 @@ class RuleSet:
     def prepare(self, parsed: ParsedHand, options: dict[str, int]) -> Prepared:
         raise NotImplementedError
 
-    def readings(self, hand: Any) -> Iterable[Reading]:
+    def readings(self, hand: Any) -> Iterable[Any]:
+        """The ways to read a winning hand; a rule set chooses what a reading is (groups, or groups and more)."""
         raise NotImplementedError
 
     def finish(self, hand: Any, found: Found) -> Outcome:
@@ -113,7 +114,7 @@ class RuleSet:
     def no_shape_message(self, hand: Any) -> str:
         return f"the tiles form no winning {self.chinese} shape"
 
-    def arrangement(self, hand: Any, reading: Reading) -> list[str]:
+    def arrangement(self, hand: Any, reading: Any) -> list[str]:
         """Melds on the table first, then the sets by kind, the pair last — as players lay a hand out."""
         return [g.text() for g in sorted(reading, key=_layout_place)]
 
@@ -205,7 +206,7 @@ class RuleSet:
             finders = self._finders.copy()
             for at, item in self._fixed:
                 finders[at] = (item, list(item.find(hand, None)))
-            best: tuple[tuple[int, int], Found, Outcome, Reading] | None = None
+            best: tuple[tuple[int, int], Found, Outcome, Any] | None = None
             for reading in self.readings(hand):
                 candidate = self._exclude(
                     [(i, v, d) for i, known in finders for v, d in (i.find(hand, reading) if known is None else known)]

@@ -465,7 +465,7 @@ class Jinhua(RuleSet):
     def prepare(self, parsed: ParsedHand, options: dict[str, int]) -> JinhuaHand:
         return prepare(parsed, options)
 
-    def readings(self, hand: JinhuaHand) -> Iterable[Shape]:  # type: ignore[override]
+    def readings(self, hand: JinhuaHand) -> Iterable[Shape]:
         return readings(hand)
 
     def finish(self, hand: JinhuaHand, found: Found) -> Outcome:
@@ -480,7 +480,7 @@ class Jinhua(RuleSet):
     def no_shape_message(self, hand: JinhuaHand) -> str:
         return "no winning shape: the tiles form none of 4 sets + pair, seven pairs, 十三不靠/七风 or 乱风 (all honors)"
 
-    def arrangement(self, hand: JinhuaHand, reading: Shape) -> list[str]:  # type: ignore[override]
+    def arrangement(self, hand: JinhuaHand, reading: Shape) -> list[str]:
         melds = [g for g in reading.groups if g.exposed or g.concealed_kong]
         if reading.name in (BU_KAO, LUAN_FENG):
             return [_text(hand, g) for g in melds] + list(reading.shown)

@@ -89,14 +89,32 @@ class LuoshanHand(Prepared):
     self_drawn: bool = False
 
 
-class WinReading(tuple):
+Facts = tuple[list[tuple[int, Group]], list[Group], list[Group], int, set[int], bool, str]
+
+
+class WinReading:
     """A reading (its groups) plus where the winning tile sits in it.
 
     `win_at` is the group's index, `win_as` the kind the winning tile stands
     for there (itself, unless it is a wildcard). The facts several items ask
-    (what the winning tile did, the chows, the suits) are found once here.
+    (what the winning tile did, the pungs, the chows, the suits) are found
+    once per grouping, not by each item.
     """
 
+    __slots__ = (
+        "groups",
+        "win_at",
+        "win_as",
+        "role",
+        "pungs",
+        "kongs",
+        "pairs",
+        "chows",
+        "suits",
+        "honors",
+        "one_suit",
+    )
+    groups: Reading
     win_at: int
     win_as: int
     role: str  # pung, pair, edge, closed or two-sided
@@ -108,34 +126,36 @@ class WinReading(tuple):
     honors: bool
     one_suit: str  # the suit letter of a hand in one suit and no honors, else ''
 
-    def __new__(cls, groups: Reading, win_at: int, win_as: int) -> WinReading:
-        reading = super().__new__(cls, groups)
-        reading.win_at, reading.win_as = win_at, win_as
-        reading.role = _role(groups[win_at], win_as)
-        pungs: list[tuple[int, Group]] = []
-        kongs: list[Group] = []
-        pairs: list[Group] = []
-        chows = 0
-        suits: set[int] = set()
-        honors = False
-        for index, g in enumerate(groups):
-            shape, kind = g.shape, g.kind
-            if shape == PUNG:
-                pungs.append((index, g))
-            elif shape == PAIR:
-                pairs.append(g)
-            elif shape == CHOW:
-                chows += 1
-            elif shape == KONG:
-                kongs.append(g)
-            if kind >= 27:
-                honors = True
-            elif kind >= 0:
-                suits.add(kind // 9)
-        reading.pungs, reading.kongs, reading.pairs, reading.chows = pungs, kongs, pairs, chows
-        reading.suits, reading.honors = suits, honors
-        reading.one_suit = T.SUITS[min(suits)] if len(suits) == 1 and not honors else ""
-        return reading
+    def __init__(self, groups: Reading, facts: Facts, win_at: int, win_as: int) -> None:
+        self.groups, self.win_at, self.win_as = groups, win_at, win_as
+        self.role = _role(groups[win_at], win_as)
+        self.pungs, self.kongs, self.pairs, self.chows, self.suits, self.honors, self.one_suit = facts
+
+
+def grouping_facts(groups: Reading) -> Facts:
+    """What the items ask of a grouping, in one pass: pungs, kongs, pairs, chows, suits, honors, the one suit."""
+    pungs: list[tuple[int, Group]] = []
+    kongs: list[Group] = []
+    pairs: list[Group] = []
+    chows = 0
+    suits: set[int] = set()
+    honors = False
+    for index, g in enumerate(groups):
+        shape, kind = g.shape, g.kind
+        if shape == PUNG:
+            pungs.append((index, g))
+        elif shape == PAIR:
+            pairs.append(g)
+        elif shape == CHOW:
+            chows += 1
+        elif shape == KONG:
+            kongs.append(g)
+        if kind >= 27:
+            honors = True
+        elif kind >= 0:
+            suits.add(kind // 9)
+    one_suit = T.SUITS[min(suits)] if len(suits) == 1 and not honors else ""
+    return pungs, kongs, pairs, chows, suits, honors, one_suit
 
 
 def _role(group: Group, win_as: int) -> str:
@@ -300,9 +320,10 @@ def readings(hand: LuoshanHand) -> Iterable[WinReading]:
     win_is_wild = hand.win == hand.wild_kind
     sets = SETS - len(hand.melds)
     for groups in standard_readings(hand.naturals, hand.wild_tiles, sets, _joker_options(hand)):
-        full = hand.melds + groups
+        full = hand.melds + groups if hand.melds else groups
+        facts = grouping_facts(full)
         for at, stands_for in win_places(full, hand.win, win_is_wild):
-            yield WinReading(full, at, stands_for)
+            yield WinReading(full, facts, at, stands_for)
 
 
 # -- hu items ------------------------------------------------------------------
@@ -343,14 +364,14 @@ def dui_zi(hand: LuoshanHand, reading: WinReading) -> list[tuple[int, str]]:
 
 
 def zi_mo_liu(hand: LuoshanHand, reading: WinReading) -> list[tuple[int, str]]:
-    group = reading[reading.win_at]
+    group = reading.groups[reading.win_at]
     if not hand.self_drawn or reading.role != "pung":
         return NONE
     return once(_hu("zi_mo_liu", group.kind), f"{group.text()} completed by the self-drawn {T.name(hand.win)}")
 
 
 def diao_tou(hand: LuoshanHand, reading: WinReading) -> list[tuple[int, str]]:
-    group = reading[reading.win_at]
+    group = reading.groups[reading.win_at]
     if reading.role != "pair":
         return NONE
     value = DIAO_TOU[hand.self_drawn][T.is_terminal_or_honor(group.kind)]
@@ -361,7 +382,7 @@ def bian_qian(hand: LuoshanHand, reading: WinReading) -> list[tuple[int, str]]:
     role = reading.role
     if role not in ("edge", "closed"):
         return NONE
-    group = reading[reading.win_at]
+    group = reading.groups[reading.win_at]
     return once(BIAN_QIAN[hand.self_drawn], f"{role} wait: {T.name(reading.win_as)} in {group.text()}")
 
 
@@ -374,7 +395,7 @@ def di_he(hand: LuoshanHand, reading: WinReading | None) -> list[tuple[int, str]
 
 def jian_feng_ke(hand: LuoshanHand, reading: WinReading) -> list[tuple[int, str]]:
     if reading.kongs:  # in the order of the reading
-        triplets = [g for g in reading if g.shape in (PUNG, KONG)]
+        triplets = [g for g in reading.groups if g.shape in (PUNG, KONG)]
     else:
         triplets = [g for _, g in reading.pungs]
     return [
@@ -414,7 +435,7 @@ def _ping_he(reading: WinReading) -> str:
     """平和: four chows + pair and a two-sided wait; the detail, or ''."""
     if reading.chows != SETS or reading.role != "two-sided":
         return ""
-    return f"four chows, two-sided wait: {T.name(reading.win_as)} in {reading[reading.win_at].text()}"
+    return f"four chows, two-sided wait: {T.name(reading.win_as)} in {reading.groups[reading.win_at].text()}"
 
 
 def ping_he(hand: LuoshanHand, reading: WinReading) -> list[tuple[int, str]]:
@@ -523,6 +544,9 @@ class Luoshan(RuleSet):
             how = "a self-drawn win (rob-kong and kong-draw count as self-drawn)"
         note = f"not a legal win: {how} needs at least {minimum} hu; this hand makes {total}"
         return Outcome(hu, tai > 0, total, legal=False, notes=[note])
+
+    def arrangement(self, hand: LuoshanHand, reading: WinReading) -> list[str]:
+        return super().arrangement(hand, reading.groups)
 
     def no_shape_message(self, hand: LuoshanHand) -> str:
         return "no winning shape: the tiles do not form 4 sets + a pair (Luoshan has no seven pairs)"
