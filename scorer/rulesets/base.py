@@ -259,14 +259,12 @@ def check_known_conditions(
     parsed: ParsedHand, rule_set: str, known: frozenset[str], hints: Mapping[str, str] | None = None
 ) -> None:
     """A condition another rule set uses is an error naming it and this rule set."""
-    if parsed.flags <= known and all(
-        value is None or name in known
-        for name, value in (
-            ("seat", parsed.seat),
-            ("wild", parsed.wild),
-            ("flip", parsed.flip),
-            ("declare", parsed.declare),
-        )
+    if (
+        parsed.flags <= known
+        and (parsed.seat is None or "seat" in known)
+        and (parsed.wild is None or "wild" in known)
+        and (parsed.flip is None or "flip" in known)
+        and (parsed.declare is None or "declare" in known)
     ):
         return  # all known: the common case, without listing the conditions
     for cond in parsed.conditions:

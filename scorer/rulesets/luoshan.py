@@ -329,32 +329,33 @@ def readings(hand: LuoshanHand) -> Iterable[WinReading]:
 # -- hu items ------------------------------------------------------------------
 
 
-TERMINAL_OR_HONOR = tuple(T.is_terminal_or_honor(k) for k in range(T.PLAYABLE))
-
-
-def _hu(key: str, kind: int) -> int:
-    return MELD_HU[key][TERMINAL_OR_HONOR[kind]]
+# MELD_HU by kind, so an item reads its hu off a table: HU["an_ke"][kind]
+HU = {key: tuple(values[T.is_terminal_or_honor(k)] for k in range(T.PLAYABLE)) for key, values in MELD_HU.items()}
 
 
 def peng(hand: LuoshanHand, reading: WinReading) -> list[tuple[int, str]]:
     """Exposed pungs, and the pung a discard completed (Decision: it counts as exposed)."""
     out = []
+    hu = HU["peng"]
     for i, g in reading.pungs:
         if g.exposed:
-            out.append((_hu("peng", g.kind), g.text() + (" 花碰" if g.wilds else "")))
+            out.append((hu[g.kind], g.text() + (" 花碰" if g.wilds else "")))
         elif i == reading.win_at and not hand.self_drawn:
-            out.append((_hu("peng", g.kind), f"{g.text()} completed by the discarded {T.name(hand.win)}"))
+            out.append((hu[g.kind], f"{g.text()} completed by the discarded {T.name(hand.win)}"))
     return out
 
 
 def an_ke(hand: LuoshanHand, reading: WinReading) -> list[tuple[int, str]]:
     """Concealed pungs the winning tile did not complete (that one is peng or zi_mo_liu)."""
-    return [(_hu("an_ke", g.kind), g.text()) for i, g in reading.pungs if not g.exposed and i != reading.win_at]
+    hu, win_at = HU["an_ke"], reading.win_at
+    return [(hu[g.kind], g.text()) for i, g in reading.pungs if not g.exposed and i != win_at]
 
 
 def _kongs(concealed: bool, key: str) -> Finder:
     def find(hand: LuoshanHand, reading: WinReading) -> list[tuple[int, str]]:
-        return [(_hu(key, g.kind), g.text()) for g in reading.kongs if g.concealed_kong == concealed]
+        if not reading.kongs:
+            return NONE
+        return [(HU[key][g.kind], g.text()) for g in reading.kongs if g.concealed_kong == concealed]
 
     return find
 
@@ -364,16 +365,16 @@ def dui_zi(hand: LuoshanHand, reading: WinReading) -> list[tuple[int, str]]:
 
 
 def zi_mo_liu(hand: LuoshanHand, reading: WinReading) -> list[tuple[int, str]]:
-    group = reading.groups[reading.win_at]
-    if not hand.self_drawn or reading.role != "pung":
+    if reading.role != "pung" or not hand.self_drawn:
         return NONE
-    return once(_hu("zi_mo_liu", group.kind), f"{group.text()} completed by the self-drawn {T.name(hand.win)}")
+    group = reading.groups[reading.win_at]
+    return once(HU["zi_mo_liu"][group.kind], f"{group.text()} completed by the self-drawn {T.name(hand.win)}")
 
 
 def diao_tou(hand: LuoshanHand, reading: WinReading) -> list[tuple[int, str]]:
-    group = reading.groups[reading.win_at]
     if reading.role != "pair":
         return NONE
+    group = reading.groups[reading.win_at]
     value = DIAO_TOU[hand.self_drawn][T.is_terminal_or_honor(group.kind)]
     return once(value, f"{T.name(hand.win)} completes the pair {group.text()}")
 
@@ -394,15 +395,14 @@ def di_he(hand: LuoshanHand, reading: WinReading | None) -> list[tuple[int, str]
 
 
 def jian_feng_ke(hand: LuoshanHand, reading: WinReading) -> list[tuple[int, str]]:
+    honored = hand.honored
     if reading.kongs:  # in the order of the reading
-        triplets = [g for g in reading.groups if g.shape in (PUNG, KONG)]
+        triplets = [g for g in reading.groups if g.shape in (PUNG, KONG) and g.kind in honored]
     else:
-        triplets = [g for _, g in reading.pungs]
-    return [
-        (1, f"tai: {'kong' if g.shape == KONG else 'pung'} of {T.name(g.kind)}")
-        for g in triplets
-        if g.kind in hand.honored
-    ]
+        triplets = [g for _, g in reading.pungs if g.kind in honored]
+    if not triplets:
+        return NONE
+    return [(1, f"tai: {'kong' if g.shape == KONG else 'pung'} of {T.name(g.kind)}") for g in triplets]
 
 
 def dui_dui_hu(hand: LuoshanHand, reading: WinReading) -> list[tuple[int, str]]:
