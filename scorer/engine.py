@@ -21,7 +21,7 @@ from __future__ import annotations
 from bisect import insort
 from collections.abc import Callable, Iterable, Iterator
 from functools import lru_cache
-from itertools import chain, combinations, combinations_with_replacement, product
+from itertools import combinations, combinations_with_replacement, product
 from typing import Any, NamedTuple
 
 from . import tiles as T
@@ -262,7 +262,7 @@ def _suit_ways(shape: bytes) -> tuple[SuitWay, ...]:
                 pairs = 1
             if not skip and codes and codes[0] < code and codes[0] % T.PLAYABLE == 0:
                 continue  # an earlier shape through the first tile: already read in that order
-            out.append((pairs, (code, *(c + skip for c in codes))))
+            out.append((pairs, (code, *[c + skip for c in codes]) if skip else (code, *codes)))
     return tuple(out)
 
 
@@ -272,7 +272,7 @@ def _suit_readings(pattern: bytes, offset: int) -> tuple[tuple[int, tuple[Group,
     stretch = pattern.lstrip(_NONE_HELD)
     base = offset + len(pattern) - len(stretch)
     return tuple(
-        (pairs, tuple(_PLAIN[c + base] for c in codes)) for pairs, codes in _suit_ways(stretch.rstrip(_NONE_HELD))
+        [(pairs, tuple([_PLAIN[c + base] for c in codes])) for pairs, codes in _suit_ways(stretch.rstrip(_NONE_HELD))]
     )
 
 
@@ -307,15 +307,18 @@ def _natural(
     wanted = sets + pair
     found = []
     for combo in product(*parts):
-        if sum(pairs for pairs, _ in combo) == pair:
-            groups = tuple(chain.from_iterable(part for _, part in combo))
-            if len(groups) == wanted:
-                found.append(groups)
+        pairs = 0
+        groups: tuple[Group, ...] = ()
+        for used, part in combo:
+            pairs += used
+            groups += part
+        if pairs == pair and len(groups) == wanted:
+            found.append(groups)
     if classify is None or len(found) < 2:
         return tuple(found)
     kept: dict[tuple[Any, ...], tuple[Group, ...]] = {}
-    for groups in found:
-        kept.setdefault(tuple(sorted(classify(g) for g in groups)), groups)
+    for grouping in found:
+        kept.setdefault(tuple(sorted(classify(g) for g in grouping)), grouping)
     return tuple(kept.values())
 
 

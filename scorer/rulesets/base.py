@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
+from operator import attrgetter
 from typing import Any
 
 from ..engine import PAIR, Group
@@ -116,7 +117,18 @@ class RuleSet:
 
     def arrangement(self, hand: Any, reading: Any) -> list[str]:
         """Melds on the table first, then the sets by kind, the pair last — as players lay a hand out."""
-        return [g.text() for g in sorted(reading, key=_layout_place)]
+        melds: list[Group] = []
+        sets: list[Group] = []
+        pairs: list[Group] = []
+        for g in reading:
+            if g.exposed or g.concealed_kong:
+                melds.append(g)
+            elif g.shape == PAIR:
+                pairs.append(g)
+            else:
+                sets.append(g)
+        sets.sort(key=_BY_KIND)
+        return [g.text() for g in (*melds, *sets, *pairs)]
 
     # -- shared machinery -------------------------------------------------
 
@@ -234,13 +246,7 @@ class RuleSet:
         )
 
 
-def _layout_place(group: Group) -> tuple[int, int, str]:
-    """Sort key: melds (in the order given), then sets by kind, then pairs (in the order given)."""
-    if group.exposed or group.concealed_kong:
-        return (0, 0, "")
-    if group.shape == PAIR:
-        return (2, 0, "")
-    return (1, group.kind, group.shape)
+_BY_KIND = attrgetter("kind", "shape")
 
 
 def score_item(item: Item, value: int, detail: str) -> ScoreItem:
