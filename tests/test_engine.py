@@ -1,0 +1,92 @@
+"""The wildcard-free search against a plain reference: every grouping, each once."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from scorer import tiles as T
+from scorer.engine import CHOW, PAIR, PUNG, JokerOptions, set_readings, standard_readings, to_counts
+
+NO_WILDCARDS = JokerOptions((), ())
+
+
+def reference(counts: list[int], sets: int, pair: bool) -> set[tuple[tuple[str, int], ...]]:
+    """All groupings as sorted (shape, kind) tuples, by trying every group through the lowest tile."""
+    first = next((k for k in range(T.PLAYABLE) if counts[k]), None)
+    if first is None:
+        return {()} if sets == 0 and not pair else set()
+    found: set[tuple[tuple[str, int], ...]] = set()
+    options = []
+    if pair:
+        options.append((PAIR, (first, first), sets, False))
+    if sets:
+        options.append((PUNG, (first, first, first), sets - 1, pair))
+        if first < 27 and first % 9 <= 6:
+            options.append((CHOW, (first, first + 1, first + 2), sets - 1, pair))
+    for shape, places, rest_sets, rest_pair in options:
+        rest = list(counts)
+        for p in places:
+            rest[p] -= 1
+        if min(rest) < 0:
+            continue
+        for tail in reference(rest, rest_sets, rest_pair):
+            found.add(tuple(sorted(((shape, first), *tail))))
+    return found
+
+
+def hands(groups: int, with_pair: bool = True) -> st.SearchStrategy[list[int]]:
+    """Random winning-shaped tiles (`groups` sets and a pair), at most four of a kind."""
+    chow = st.tuples(st.integers(0, 2), st.integers(0, 6)).map(lambda sr: [sr[0] * 9 + sr[1] + i for i in range(3)])
+    pung = st.integers(0, T.PLAYABLE - 1).map(lambda k: [k] * 3)
+    pair = st.integers(0, T.PLAYABLE - 1).map(lambda k: [k] * (2 if with_pair else 0))
+    return (
+        st.tuples(st.lists(st.one_of(chow, pung), min_size=groups, max_size=groups), pair)
+        .map(lambda parts: sorted([k for g in parts[0] for k in g] + parts[1]))
+        .filter(lambda tiles: all(tiles.count(k) <= 4 for k in tiles))
+    )
+
+
+def as_keys(readings: object) -> list[tuple[tuple[str, int], ...]]:
+    return [tuple(sorted((g.shape, g.kind) for g in reading)) for reading in readings]  # type: ignore[attr-defined]
+
+
+@settings(max_examples=300, deadline=None)
+@given(hands(4))
+def test_standard_readings_are_every_grouping_once(tiles: list[int]) -> None:
+    counts = to_counts(tiles)
+    found = as_keys(standard_readings(counts, (), 4, NO_WILDCARDS))
+    assert len(found) == len(set(found))  # no grouping twice
+    assert set(found) == reference(counts, 4, True)
+
+
+@settings(max_examples=150, deadline=None)
+@given(hands(5))
+def test_seventeen_tile_readings_are_every_grouping_once(tiles: list[int]) -> None:
+    counts = to_counts(tiles)
+    found = as_keys(standard_readings(counts, (), 5, NO_WILDCARDS))
+    assert len(found) == len(set(found))
+    assert set(found) == reference(counts, 5, True)
+
+
+@settings(max_examples=150, deadline=None)
+@given(hands(4, with_pair=False))
+def test_set_readings_without_a_pair(tiles: list[int]) -> None:
+    counts = to_counts(tiles)
+    found = as_keys(set_readings(counts, (), 4, NO_WILDCARDS))
+    assert len(found) == len(set(found))
+    assert set(found) == reference(counts, 4, False)
+
+
+def test_a_pair_and_a_chow_through_one_tile_are_one_grouping() -> None:
+    """111m23m: pair 11m + chow 123m, found once (not again as chow then pair)."""
+    counts = to_counts([0, 0, 0, 1, 2])
+    assert as_keys(standard_readings(counts, (), 1, NO_WILDCARDS)) == [((CHOW, 0), (PAIR, 0))]
+
+
+def test_shared_stretch_lands_in_its_own_suit_and_rank() -> None:
+    """234m and 567p share one memo entry; each reading still names its own tiles."""
+    low = as_keys(standard_readings(to_counts([1, 2, 3, 27, 27]), (), 1, NO_WILDCARDS))
+    high = as_keys(standard_readings(to_counts([13, 14, 15, 27, 27]), (), 1, NO_WILDCARDS))
+    assert low == [((CHOW, 1), (PAIR, 27))]
+    assert high == [((CHOW, 13), (PAIR, 27))]
