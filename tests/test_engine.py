@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scorer import tiles as T
-from scorer.engine import CHOW, PAIR, PUNG, JokerOptions, set_readings, standard_readings, to_counts
+from scorer.engine import CHOW, PAIR, PUNG, Group, JokerOptions, set_readings, standard_readings, to_counts
 
 NO_WILDCARDS = JokerOptions((), ())
 
@@ -47,8 +49,8 @@ def hands(groups: int, with_pair: bool = True) -> st.SearchStrategy[list[int]]:
     )
 
 
-def as_keys(readings: object) -> list[tuple[tuple[str, int], ...]]:
-    return [tuple(sorted((g.shape, g.kind) for g in reading)) for reading in readings]  # type: ignore[attr-defined]
+def as_keys(readings: Iterable[tuple[Group, ...]]) -> list[tuple[tuple[str, int], ...]]:
+    return [tuple(sorted((g.shape, g.kind) for g in reading)) for reading in readings]
 
 
 @settings(max_examples=300, deadline=None)
