@@ -444,9 +444,9 @@ def ping_he(hand: LuoshanHand, reading: WinReading) -> list[tuple[int, str]]:
 
 
 def qing_san_tai_ping_he(hand: LuoshanHand, reading: WinReading) -> list[tuple[int, str]]:
-    detail = _ping_he(reading)
     suit = reading.one_suit
-    return once(240, f"{detail}; all {suit}") if detail and suit else NONE
+    detail = _ping_he(reading) if suit else ""
+    return once(240, f"{detail}; all {suit}") if detail else NONE
 
 
 ITEMS = (
