@@ -79,7 +79,6 @@ def wildcard_after(indicator: int) -> int:
 
 @dataclass
 class LuoshanHand(Prepared):
-    seat_wind: int = T.EAST
     wild_kind: int | None = None
     honored: frozenset[int] = frozenset()  # the dragons and the seat wind: 对子 hu, 台
     wild_tiles: tuple[int, ...] = ()  # held wildcards, the winning tile included
@@ -205,13 +204,12 @@ def _meld_group(meld: Meld, wild_kind: int | None, seat: str) -> Group:
     wild = [t for t in meld.tiles if t == wild_kind]
     natural = [t for t in meld.tiles if t != wild_kind]
     if wild or meld.is_stand_in_pung:
-        honored = (*DRAGONS, T.SEAT_WIND[seat])
         if (
             not meld.concealed
             and len(meld.tiles) == 3
             and len(wild) == 1
             and len(set(natural)) == 1
-            and natural[0] in honored
+            and natural[0] in HONORED[seat]
         ):
             kind = natural[0]
             return Group(PUNG, kind, (kind,), exposed=True, wilds=((wild[0], kind),))
@@ -281,7 +279,6 @@ def prepare(parsed: ParsedHand, options: dict[str, int]) -> LuoshanHand:
         declared=False,
         options=options,
         notes=notes,
-        seat_wind=T.SEAT_WIND[seat],
         honored=HONORED[seat],
         wild_kind=wild_kind,
         wild_tiles=wild_tiles,
