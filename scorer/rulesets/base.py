@@ -37,7 +37,12 @@ class Item:
 
     `find(hand, reading)` yields one (value, detail) per occurrence; reading
     is None for a non-winner. `per_reading` marks items whose answer depends
-    on the grouping, so the others are computed once per hand.
+    on the grouping, so the others are computed once per hand. `needs` is a
+    set of facts of a reading, as bits of the reading's `tags`, of which the
+    item needs one to apply at all: a reading with none of them skips the
+    finder, so most readings call a few finders, not every one (the answer
+    is the same either way, as tests/test_gates.py checks). An item with
+    `needs` is per reading.
     """
 
     key: str
@@ -47,6 +52,7 @@ class Item:
     scope: str
     find: Finder
     per_reading: bool = False
+    needs: int = 0  # bits of the reading's tags; 0: every reading
     # the ScoreItem of each (value, detail) scored so far: the same few lines recur hand after hand
     lines: dict[tuple[int, str], ScoreItem] = field(default_factory=dict, compare=False, repr=False)
 
@@ -174,14 +180,20 @@ class RuleSet:
         }
 
     @cached_property
-    def _finders(self) -> list[tuple[Item, list[tuple[int, str]] | None]]:
-        """A winner's items in table order, each with its answer if found once per hand (None: per reading)."""
-        return [(i, None) for i in self._plan[WINNER]]
+    def _finders(self) -> list[tuple[Item, list[tuple[int, str]] | None, int]]:
+        """A winner's items in table order, each with its answer if found once per hand (None: per reading)
+        and the reading tags it needs."""
+        return [(i, None, i.needs) for i in self._plan[WINNER]]
 
     @cached_property
     def _fixed(self) -> tuple[tuple[int, Item], ...]:
         """(place in `_finders`, item) of the items whose answer does not depend on the grouping."""
-        return tuple((at, i) for at, i in enumerate(self._plan[WINNER]) if not i.per_reading)
+        return tuple((at, i) for at, i in enumerate(self._plan[WINNER]) if not (i.per_reading or i.needs))
+
+    @cached_property
+    def _gated(self) -> bool:
+        """Whether any item needs reading tags: then each reading has `tags`."""
+        return any(i.needs for i in self.items)
 
     @cached_property
     def _removes(self) -> dict[str, frozenset[str]]:
@@ -217,11 +229,20 @@ class RuleSet:
             # items that do not depend on the grouping are found once; the rest per reading, in table order
             finders = self._finders.copy()
             for at, item in self._fixed:
-                finders[at] = (item, list(item.find(hand, None)))
+                finders[at] = (item, list(item.find(hand, None)), item.needs)
             best: tuple[tuple[int, int], Found, Outcome, Any] | None = None
+            gated = self._gated
+            tags = 0
             for reading in self.readings(hand):
+                if gated:
+                    tags = reading.tags
                 candidate = self._exclude(
-                    [(i, v, d) for i, known in finders for v, d in (i.find(hand, reading) if known is None else known)]
+                    [
+                        (i, v, d)
+                        for i, known, needs in finders
+                        if not needs or needs & tags
+                        for v, d in (i.find(hand, reading) if known is None else known)
+                    ]
                 )
                 outcome = self.finish(hand, candidate)
                 rank = (outcome.total, outcome.subtotal)  # most points, ties: higher subtotal

@@ -88,7 +88,7 @@ class LuoshanHand(Prepared):
     self_drawn: bool = False
 
 
-Facts = tuple[list[tuple[int, Group]], list[Group], list[Group], int, set[int], bool, str]
+Facts = tuple[list[tuple[int, Group]], list[Group], list[Group], int, set[int], bool, str, int]
 
 
 class WinReading:
@@ -112,6 +112,7 @@ class WinReading:
         "suits",
         "honors",
         "one_suit",
+        "tags",
     )
     groups: Reading
     win_at: int
@@ -124,11 +125,25 @@ class WinReading:
     suits: set[int]  # after the wildcards are assigned
     honors: bool
     one_suit: str  # the suit letter of a hand in one suit and no honors, else ''
+    tags: int  # the facts items may need (`Item.needs`): those of the grouping and the wait
 
     def __init__(self, groups: Reading, facts: Facts, win_at: int, win_as: int) -> None:
         self.groups, self.win_at, self.win_as = groups, win_at, win_as
-        self.role = _role(groups[win_at], win_as)
-        self.pungs, self.kongs, self.pairs, self.chows, self.suits, self.honors, self.one_suit = facts
+        self.role = role = _role(groups[win_at], win_as)
+        self.pungs, self.kongs, self.pairs, self.chows, self.suits, self.honors, self.one_suit, tags = facts
+        self.tags = tags | WAIT_TAGS[role]
+
+
+# A reading's tags, the facts items may need (`Item.needs`), one bit each: the grouping's, and the wait
+PUNGS, KONGS, HONORS, NO_CHOWS, FOUR_CHOWS, ONE_SUIT, ONE_SUIT_HONORS = (1 << bit for bit in range(7))
+WAIT_PUNG, WAIT_PAIR, WAIT_EDGE, WAIT_CLOSED, WAIT_TWO_SIDED = (1 << bit for bit in range(7, 12))
+WAIT_TAGS = {
+    "pung": WAIT_PUNG,
+    "pair": WAIT_PAIR,
+    "edge": WAIT_EDGE,
+    "closed": WAIT_CLOSED,
+    "two-sided": WAIT_TWO_SIDED,
+}
 
 
 def grouping_facts(groups: Reading) -> Facts:
@@ -154,7 +169,18 @@ def grouping_facts(groups: Reading) -> Facts:
         elif kind >= 0:
             suits.add(kind // 9)
     one_suit = T.SUITS[min(suits)] if len(suits) == 1 and not honors else ""
-    return pungs, kongs, pairs, chows, suits, honors, one_suit
+    tags = PUNGS if pungs else 0
+    if kongs:
+        tags |= KONGS
+    if not chows:
+        tags |= NO_CHOWS
+    elif chows == SETS:
+        tags |= FOUR_CHOWS
+    if honors:
+        tags |= HONORS | (ONE_SUIT_HONORS if len(suits) == 1 else 0)
+    elif one_suit:
+        tags |= ONE_SUIT
+    return pungs, kongs, pairs, chows, suits, honors, one_suit, tags
 
 
 def _role(group: Group, win_as: int) -> str:
@@ -448,13 +474,13 @@ def qing_san_tai_ping_he(hand: LuoshanHand, reading: WinReading) -> list[tuple[i
 
 ITEMS = (
     # Base hu (基本和数)
-    Item("peng", "碰", "Exposed pung", "2 / 4 (1, 9, honors)", WINNER, peng, per_reading=True),
-    Item("an_ke", "暗刻", "Concealed pung", "4 / 8", WINNER, an_ke, per_reading=True),
-    Item("ming_gang", "明杠", "Open kong", "8 / 16", WINNER, _kongs(False, "ming_gang"), per_reading=True),
-    Item("an_gang", "暗杠", "Concealed kong", "16 / 32", WINNER, _kongs(True, "an_gang"), per_reading=True),
-    Item("dui_zi", "对子", "Pair of a dragon or seat wind", "2", WINNER, dui_zi, per_reading=True),
-    Item("zi_mo_liu", "自摸六/十", "Self-drawn tile completes a pung", "6 / 10", WINNER, zi_mo_liu, per_reading=True),
-    Item("diao_tou", "吊头", "Pair wait", "self-drawn +4 / +6; discard +2 / +4", WINNER, diao_tou, per_reading=True),
+    Item("peng", "碰", "Exposed pung", "2 / 4 (1, 9, honors)", WINNER, peng, needs=PUNGS),
+    Item("an_ke", "暗刻", "Concealed pung", "4 / 8", WINNER, an_ke, needs=PUNGS),
+    Item("ming_gang", "明杠", "Open kong", "8 / 16", WINNER, _kongs(False, "ming_gang"), needs=KONGS),
+    Item("an_gang", "暗杠", "Concealed kong", "16 / 32", WINNER, _kongs(True, "an_gang"), needs=KONGS),
+    Item("dui_zi", "对子", "Pair of a dragon or seat wind", "2", WINNER, dui_zi, needs=HONORS),
+    Item("zi_mo_liu", "自摸六/十", "Self-drawn tile completes a pung", "6 / 10", WINNER, zi_mo_liu, needs=WAIT_PUNG),
+    Item("diao_tou", "吊头", "Pair wait", "self-drawn +4 / +6; discard +2 / +4", WINNER, diao_tou, needs=WAIT_PAIR),
     Item(
         "bian_qian",
         "边张/嵌张",
@@ -462,7 +488,7 @@ ITEMS = (
         "self-drawn +4; discard +2",
         WINNER,
         bian_qian,
-        per_reading=True,
+        needs=WAIT_EDGE | WAIT_CLOSED,
     ),
     Item("di_he", "底和", "Base for winning", "+10", WINNER, di_he),
     # Tai (台): each doubles the hu
@@ -473,15 +499,15 @@ ITEMS = (
         "1 tai each",
         WINNER,
         jian_feng_ke,
-        per_reading=True,
+        needs=HONORS,
     ),
-    Item("dui_dui_hu", "对对胡", "No chows", "1 tai", WINNER, dui_dui_hu, per_reading=True),
-    Item("cou_yi_tai", "凑一台", "One suit plus honors", "1 tai", WINNER, cou_yi_tai, per_reading=True),
+    Item("dui_dui_hu", "对对胡", "No chows", "1 tai", WINNER, dui_dui_hu, needs=NO_CHOWS),
+    Item("cou_yi_tai", "凑一台", "One suit plus honors", "1 tai", WINNER, cou_yi_tai, needs=ONE_SUIT_HONORS),
     Item("gang_kai", "杠开", "Won on a kong replacement", "1 tai", WINNER, gang_kai),
-    Item("qing_san_tai", "清三台", "One suit only", "3 tai", WINNER, qing_san_tai, per_reading=True),
-    Item("qing_si_tai", "清四台", "One suit only, no chows", "4 tai", WINNER, qing_si_tai, per_reading=True),
+    Item("qing_san_tai", "清三台", "One suit only", "3 tai", WINNER, qing_san_tai, needs=ONE_SUIT),
+    Item("qing_si_tai", "清四台", "One suit only, no chows", "4 tai", WINNER, qing_si_tai, needs=ONE_SUIT),
     # Special hands: a fixed total instead of the formula
-    Item("ping_he", "平和", "Four chows, two-sided wait", "30 total", WINNER, ping_he, per_reading=True),
+    Item("ping_he", "平和", "Four chows, two-sided wait", "30 total", WINNER, ping_he, needs=FOUR_CHOWS),
     Item(
         "qing_san_tai_ping_he",
         "清三台平和",
@@ -489,7 +515,7 @@ ITEMS = (
         "240 total",
         WINNER,
         qing_san_tai_ping_he,
-        per_reading=True,
+        needs=FOUR_CHOWS,
     ),
 )
 TAI = frozenset({"jian_feng_ke", "dui_dui_hu", "cou_yi_tai", "gang_kai", "qing_san_tai", "qing_si_tai"})
