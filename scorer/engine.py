@@ -229,17 +229,77 @@ SuitWay = tuple[int, tuple[int, ...]]  # (pairs used, group codes with the rank 
 _NONE_HELD = b"\0"
 
 
-@lru_cache(maxsize=8192)
+TABLE_TILES = 14  # `_STRETCHES` holds every stretch of up to this many tiles (4 sets and a pair)
+_STRETCHES: dict[bytes, tuple[SuitWay, ...]] = {}  # filled on first use by `_every_stretch`
+
+
 def _suit_ways(shape: bytes) -> tuple[SuitWay, ...]:
     """Every way to read a stretch of one suit's counts as sets and at most one pair, no wildcards.
 
     `shape` holds the counts from the lowest tile held to the highest: a
     chow can only take tiles held, so the ranks around the stretch never
     matter, and `234m` and `567p` share one entry (ENGINE.md: memoise suit
-    patterns). Counts are bytes, the cheapest key to slice and hash. Each
-    grouping appears once: the groups through the first tile in the order
-    pair, pung, chow (a pair and a chow through it are not also read as the
-    chow and then the pair).
+    patterns). Counts are bytes, the cheapest key to slice and hash.
+    Stretches of up to 14 tiles are read off a table of all of them, built
+    once (ENGINE.md: per-suit decomposition tables), so a pattern seen for
+    the first time costs a lookup; a longer one (Lingxi's 17 tiles in one
+    suit) is searched.
+    """
+    ways = _STRETCHES.get(shape)
+    if ways is not None:
+        return ways
+    if not _STRETCHES:
+        _STRETCHES.update(_every_stretch())
+        return _suit_ways(shape)
+    if sum(shape) <= TABLE_TILES:
+        return () if shape else ((0, ()),)  # not in the table: no reading
+    return _searched_suit_ways(shape)
+
+
+def _every_stretch() -> dict[bytes, tuple[SuitWay, ...]]:
+    """The table: each multiset of up to 4 sets and a pair within one suit, laid from rank 1, is one way
+    to read the stretch it makes. About 11,000 stretches, in some 10 ms.
+
+    Groups are taken in the order `_searched_suit_ways` reads them (by first
+    rank, then pair, pung, chow), each multiset once, so a stretch's ways come
+    out as the search gives them (tests/test_engine.py compares the two).
+    """
+    groups: list[tuple[int, tuple[int, ...]]] = []  # (code, ranks) in reading order
+    for rank in range(9):
+        groups.append((_PAIR_CODE + rank, (rank, rank)))
+        groups.append((_PUNG_CODE + rank, (rank, rank, rank)))
+        if rank <= 6:
+            groups.append((_CHOW_CODE + rank, (rank, rank + 1, rank + 2)))
+    found: dict[bytes, list[SuitWay]] = {}
+    counts = bytearray(9)
+    codes: list[int] = []
+
+    def extend(start: int, sets: int, pairs: int) -> None:
+        for at in range(start, len(groups)):
+            code, ranks = groups[at]
+            is_pair = code < _PUNG_CODE
+            if (pairs if is_pair else sets == 4) or (not codes and ranks[0]):
+                continue  # one pair, four sets; and the first group starts the stretch at rank 1
+            for rank in ranks:
+                counts[rank] += 1
+            if max(counts) <= 4:
+                codes.append(code)
+                found.setdefault(bytes(counts).rstrip(_NONE_HELD), []).append((pairs + is_pair, tuple(codes)))
+                extend(at, sets + (not is_pair), pairs + is_pair)
+                codes.pop()
+            for rank in ranks:
+                counts[rank] -= 1
+
+    extend(0, 0, 0)
+    return {stretch: tuple(ways) for stretch, ways in found.items()}
+
+
+@lru_cache(maxsize=8192)
+def _searched_suit_ways(shape: bytes) -> tuple[SuitWay, ...]:
+    """`_suit_ways` by search: the groups through the first tile in the order pair, pung, chow.
+
+    Each grouping appears once (a pair and a chow through the first tile are
+    not also read as the chow and then the pair).
     """
     if not shape:
         return ((0, ()),)

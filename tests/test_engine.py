@@ -7,6 +7,7 @@ from collections.abc import Iterable
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from scorer import engine
 from scorer import tiles as T
 from scorer.engine import CHOW, PAIR, PUNG, Group, JokerOptions, set_readings, standard_readings, to_counts
 
@@ -92,3 +93,46 @@ def test_shared_stretch_lands_in_its_own_suit_and_rank() -> None:
     high = as_keys(standard_readings(to_counts([13, 14, 15, 27, 27]), (), 1, NO_WILDCARDS))
     assert low == [((CHOW, 1), (PAIR, 27))]
     assert high == [((CHOW, 13), (PAIR, 27))]
+
+
+def stretch_reference(stretch: bytes) -> set[tuple[tuple[str, int], ...]]:
+    """A stretch's groupings (laid from 1m), by the plain reference: sets and at most one pair."""
+    counts = [0] * T.KIND_COUNT
+    counts[: len(stretch)] = stretch
+    tiles = sum(stretch)
+    return reference(counts, tiles // 3, tiles % 3 == 2) if tiles % 3 != 1 else set()
+
+
+def stretch_keys(ways: Iterable[tuple[int, tuple[int, ...]]]) -> list[tuple[tuple[str, int], ...]]:
+    return [tuple(sorted((engine._PLAIN[c].shape, engine._PLAIN[c].kind) for c in codes)) for _, codes in ways]
+
+
+def test_the_stretch_table_holds_every_grouping_of_every_stretch_once() -> None:
+    """All ~11,000 stretches of up to 14 tiles, against the reference; and in the order the search gives."""
+    table = engine._every_stretch()
+    assert len(table) > 10_000
+    for stretch, ways in table.items():
+        keys = stretch_keys(ways)
+        assert len(keys) == len(set(keys)), stretch
+        assert set(keys) == stretch_reference(stretch), stretch
+        assert all(pairs == (sum(stretch) % 3 == 2) for pairs, _ in ways), stretch
+        assert engine._searched_suit_ways(stretch) == ways, stretch
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.integers(0, 4), min_size=1, max_size=9).filter(lambda c: c[0] and c[-1]))
+def test_a_stretch_not_in_the_table_has_no_reading_or_is_long(counts: list[int]) -> None:
+    stretch = bytes(counts)
+    keys = stretch_keys(engine._suit_ways(stretch))
+    assert len(keys) == len(set(keys))
+    assert set(keys) == stretch_reference(stretch)
+
+
+def test_seventeen_tiles_in_one_suit_are_searched() -> None:
+    """Past the table's 14 tiles (Lingxi holds 17): 111 222 333 444 555 66m, read by search."""
+    tiles = [0] * 3 + [1] * 3 + [2] * 3 + [3] * 3 + [4] * 3 + [5] * 2
+    counts = to_counts(tiles)
+    assert bytes(counts[:6]) not in engine._every_stretch()
+    found = as_keys(standard_readings(counts, (), 5, NO_WILDCARDS))
+    assert len(found) == len(set(found)) > 1
+    assert set(found) == reference(counts, 5, True)
