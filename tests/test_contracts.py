@@ -8,6 +8,7 @@ with an error that names it.
 
 from __future__ import annotations
 
+import inspect
 import json
 from pathlib import Path
 
@@ -17,7 +18,7 @@ from typer.testing import CliRunner
 
 from api.app import app as http_app
 from cli.main import app as cli_app
-from scorer import HandError, score_hand, settle_table
+from scorer import HandError, HandScore, ScoreItem, score_hand, settle_table
 
 EXAMPLES = Path(__file__).parent.parent / "examples"
 
@@ -105,3 +106,33 @@ def test_rule_set_rejects_the_others_tiles_and_conditions(rules: str, extra: str
     message = str(caught.value)
     assert NAMES[rules] in message
     assert extra.split(":")[0] in message
+
+
+def _example_hands() -> list[tuple[str, str]]:
+    out = []
+    for path in sorted((EXAMPLES / "hands").glob("*.txt")):
+        for line in path.read_text(encoding="utf-8").splitlines():
+            hand = line.split("#")[0].strip()
+            if hand:
+                out.append((path.stem, hand))
+    return out
+
+
+def test_from_core_takes_every_field_of_a_hand_score_in_order() -> None:
+    """`HandScore.from_core` skips validation, so it must name every field: a new one cannot be forgotten."""
+    params = list(inspect.signature(HandScore.from_core).parameters)
+    assert params == list(HandScore.model_fields)
+
+
+@pytest.mark.parametrize(("rules", "hand"), _example_hands())
+def test_a_score_made_by_the_core_equals_the_validated_model(rules: str, hand: str) -> None:
+    """The core builds HandScore without validation; validating its dump gives the same model and JSON."""
+    try:
+        made = score_hand(hand, rules=rules)
+    except HandError:
+        return  # an example of an error
+    validated = HandScore.model_validate(made.model_dump())
+    assert validated == made
+    assert validated.model_dump_json() == made.model_dump_json()
+    assert made.model_fields_set == set(HandScore.model_fields)
+    assert type(made.items) is list and all(type(i) is ScoreItem for i in made.items)

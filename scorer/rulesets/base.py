@@ -252,7 +252,7 @@ class RuleSet:
                 raise HandError(self.no_shape_message(hand))
             _, found, outcome, reading = best
             arrangement = self.arrangement(hand, reading)
-        return HandScore(
+        return HandScore.from_core(
             rules=self.name,
             hand=to_text(parsed),
             winner=hand.winner,
