@@ -139,8 +139,10 @@ class RuleSet:
     # -- shared machinery -------------------------------------------------
 
     def resolve_options(self, given: Mapping[str, Any] | None) -> dict[str, int]:
+        if not given:
+            return self._defaults.copy()
         known = {o.name: o for o in self.options}
-        resolved = {o.name: o.default for o in self.options}
+        resolved = self._defaults.copy()
         for key, value in (given or {}).items():
             if key not in known:
                 names = ", ".join(known) or "none"
@@ -169,6 +171,10 @@ class RuleSet:
             ],
             exclusions=[f"{e.present} excludes {', '.join(e.removes)}" for e in self.exclusions],
         )
+
+    @cached_property
+    def _defaults(self) -> dict[str, int]:
+        return {o.name: o.default for o in self.options}
 
     @cached_property
     def _plan(self) -> dict[str, tuple[Item, ...]]:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import Any
 
 from .. import tiles as T
 from ..engine import (
@@ -259,10 +260,26 @@ def _meld_group(meld: Meld, wild_kind: int | None, seat: str) -> Group:
     return Group(PUNG, kind, exposed=True)
 
 
+# (flags, seat, wild, flip, declare) of hands that passed the condition checks -> (wildcard kind, notes)
+_CONDITIONS_SEEN: dict[tuple[Any, ...], tuple[int | None, tuple[str, ...]]] = {}
+
+
+def _conditions(parsed: ParsedHand) -> tuple[int | None, list[str]]:
+    """The checks of the conditions alone, and the wildcard they give: done once per set of conditions."""
+    key = (parsed.flags, parsed.seat, parsed.wild, parsed.flip, parsed.declare)
+    known = _CONDITIONS_SEEN.get(key)
+    if known is None:
+        check_known_conditions(parsed, "Luoshan", CONDITIONS)
+        notes: list[str] = []
+        wild_kind = _wild_kind(parsed, notes)
+        if len(_CONDITIONS_SEEN) >= 1024:
+            _CONDITIONS_SEEN.clear()
+        known = _CONDITIONS_SEEN[key] = (wild_kind, tuple(notes))
+    return known[0], list(known[1])
+
+
 def prepare(parsed: ParsedHand, options: dict[str, int]) -> LuoshanHand:
-    check_known_conditions(parsed, "Luoshan", CONDITIONS)
-    notes: list[str] = []
-    wild_kind = _wild_kind(parsed, notes)
+    wild_kind, notes = _conditions(parsed)
 
     held = parsed.tiles if parsed.win is None else (*parsed.tiles, parsed.win)
     naturals = to_counts(held)
