@@ -186,15 +186,22 @@ class RuleSet:
         }
 
     @cached_property
-    def _finders(self) -> list[tuple[Item, list[tuple[int, str]] | None, int]]:
-        """A winner's items in table order, each with its answer if found once per hand (None: per reading)
-        and the reading tags it needs."""
-        return [(i, None, i.needs) for i in self._plan[WINNER]]
+    def _fixed(self) -> tuple[Item, ...]:
+        """A winner's items whose answer does not depend on the grouping: found once per hand."""
+        return tuple(i for i in self._plan[WINNER] if not (i.per_reading or i.needs))
 
     @cached_property
-    def _fixed(self) -> tuple[tuple[int, Item], ...]:
-        """(place in `_finders`, item) of the items whose answer does not depend on the grouping."""
-        return tuple((at, i) for at, i in enumerate(self._plan[WINNER]) if not (i.per_reading or i.needs))
+    def _opened(self) -> dict[int, tuple[tuple[Item, int], ...]]:
+        """By a reading's tags: the items whose gate is open, in table order, each with its place in
+        `_fixed` (-1: found per reading). Filled as tags come; there are few."""
+        return {}
+
+    def _open_items(self, tags: int) -> tuple[tuple[Item, int], ...]:
+        fixed = self._fixed
+        opened = self._opened[tags] = tuple(
+            (i, fixed.index(i) if i in fixed else -1) for i in self._plan[WINNER] if not i.needs or i.needs & tags
+        )
+        return opened
 
     @cached_property
     def _gated(self) -> bool:
@@ -232,10 +239,10 @@ class RuleSet:
                 found = self._exclude(found)
             outcome = self.finish(hand, found)
         else:
-            # items that do not depend on the grouping are found once; the rest per reading, in table order
-            finders = self._finders.copy()
-            for at, item in self._fixed:
-                finders[at] = (item, list(item.find(hand, None)), item.needs)
+            # items that do not depend on the grouping are found once; the rest per reading, in table order,
+            # each only if the reading has a fact it needs (its gate is open)
+            fixed = [list(i.find(hand, None)) for i in self._fixed]
+            opened = self._opened
             best: tuple[tuple[int, int], Found, Outcome, Any] | None = None
             gated = self._gated
             tags = 0
@@ -245,9 +252,8 @@ class RuleSet:
                 candidate = self._exclude(
                     [
                         (i, v, d)
-                        for i, known, needs in finders
-                        if not needs or needs & tags
-                        for v, d in (i.find(hand, reading) if known is None else known)
+                        for i, at in opened.get(tags) or self._open_items(tags)
+                        for v, d in (i.find(hand, reading) if at < 0 else fixed[at])
                     ]
                 )
                 outcome = self.finish(hand, candidate)
