@@ -18,7 +18,7 @@ instead of all 34 (ENGINE.md).
 
 from __future__ import annotations
 
-from bisect import insort
+from bisect import bisect_left, insort
 from collections.abc import Callable, Iterable, Iterator
 from functools import lru_cache
 from itertools import combinations, combinations_with_replacement, product
@@ -326,8 +326,10 @@ def _searched_suit_ways(shape: bytes) -> tuple[SuitWay, ...]:
     return tuple(out)
 
 
-@lru_cache(maxsize=8192)
-def _suit_readings(pattern: bytes, offset: int) -> tuple[tuple[int, tuple[Group, ...]], ...]:
+SuitReadings = tuple[tuple[int, tuple[Group, ...]], ...]  # (pairs used, groups), one per way
+
+
+def _suit_readings(pattern: bytes, offset: int) -> SuitReadings:
     """`_suit_ways` placed in a suit: (pairs used, groups)."""
     stretch = pattern.lstrip(_NONE_HELD)
     base = offset + len(pattern) - len(stretch)
@@ -336,8 +338,7 @@ def _suit_readings(pattern: bytes, offset: int) -> tuple[tuple[int, tuple[Group,
     )
 
 
-@lru_cache(maxsize=4096)
-def _honor_ways(pattern: bytes) -> tuple[tuple[int, tuple[Group, ...]], ...]:
+def _honor_ways(pattern: bytes) -> SuitReadings:
     """Honors only form pungs and pairs: one way to read their seven counts, or none."""
     groups = []
     for offset, count in enumerate(pattern):
@@ -348,22 +349,41 @@ def _honor_ways(pattern: bytes) -> tuple[tuple[int, tuple[Group, ...]], ...]:
     return ((sum(g.shape == PAIR for g in groups), tuple(groups)),)
 
 
-_NO_SUIT, _NO_HONORS = bytes(9), bytes(7)
+# one suit's (or the honors') tiles, sorted, as bytes -> its readings; the kinds tell the suit apart
+_SUIT_MEMO: dict[bytes, SuitReadings] = {}
+SUIT_MEMO_LIMIT = 50_000  # entries; past it the memo starts afresh
 
 
-def _natural(
-    counts: list[int] | tuple[int, ...], sets: int, pair: bool, classify: Callable[[Group], tuple[Any, ...]] | None
+def _suit_memo_miss(kinds: bytes) -> SuitReadings:
+    first = kinds[0]
+    offset = T.EAST if first >= T.EAST else first - first % 9
+    counts = bytearray(T.PLAYABLE - T.EAST if offset == T.EAST else 9)
+    for kind in kinds:
+        counts[kind - offset] += 1
+    ways = _honor_ways(bytes(counts)) if offset == T.EAST else _suit_readings(bytes(counts), offset)
+    if len(_SUIT_MEMO) >= SUIT_MEMO_LIMIT:
+        _SUIT_MEMO.clear()
+    _SUIT_MEMO[kinds] = ways
+    return ways
+
+
+def kinds_readings(
+    kinds: bytes, sets: int, pair: bool, classify: Callable[[Group], tuple[Any, ...]] | None = None
 ) -> tuple[tuple[Group, ...], ...]:
-    """The wildcard-free case, suit by suit: each suit's readings are memoised and combined."""
-    row = bytes(counts[: T.PLAYABLE])
+    """The readings of wildcard-free tiles given as their sorted kinds in bytes, suit by suit.
+
+    Each suit's run of the sorted kinds is cut out by bisection and looked up
+    whole in a memo, so a hand costs no count array: its suits' readings are
+    memoised and combined.
+    """
+    p = bisect_left(kinds, 9)
+    s = bisect_left(kinds, 18, p)
+    z = bisect_left(kinds, T.EAST, s)
     parts = []
-    for offset in (0, 9, 18):
-        pattern = row[offset : offset + 9]
-        if pattern != _NO_SUIT:
-            parts.append(_suit_readings(pattern, offset))
-    honors = row[T.EAST :]
-    if honors != _NO_HONORS:
-        parts.append(_honor_ways(honors))
+    for start, end in ((0, p), (p, s), (s, z), (z, len(kinds))):
+        if start < end:
+            key = kinds[start:end]
+            parts.append(_SUIT_MEMO.get(key) or _suit_memo_miss(key))
     wanted = sets + pair
     found = []
     for combo in product(*parts):
@@ -380,6 +400,14 @@ def _natural(
     for grouping in found:
         kept.setdefault(tuple(sorted(classify(g) for g in grouping)), grouping)
     return tuple(kept.values())
+
+
+def _natural(
+    counts: list[int] | tuple[int, ...], sets: int, pair: bool, classify: Callable[[Group], tuple[Any, ...]] | None
+) -> tuple[tuple[Group, ...], ...]:
+    """The wildcard-free case from a count array."""
+    kinds = bytes([kind for kind in range(T.PLAYABLE) for _ in range(counts[kind])])
+    return kinds_readings(kinds, sets, pair, classify)
 
 
 def _joker_only(jokers: int, sets: int, pair: bool, options: JokerOptions) -> tuple[Decomposition, ...]:
@@ -449,7 +477,7 @@ def standard_readings(
     )
 
 
-def to_counts(kinds: list[int] | tuple[int, ...]) -> list[int]:
+def to_counts(kinds: Iterable[int]) -> list[int]:
     counts = [0] * T.KIND_COUNT
     for k in kinds:
         counts[k] += 1

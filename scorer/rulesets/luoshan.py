@@ -9,8 +9,9 @@ fixed totals and the minimums for a legal win.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from .. import tiles as T
@@ -21,6 +22,7 @@ from ..engine import (
     PUNG,
     Group,
     JokerOptions,
+    kinds_readings,
     standard_readings,
     to_counts,
     win_places,
@@ -83,10 +85,19 @@ class LuoshanHand(Prepared):
     wild_kind: int | None = None
     honored: frozenset[int] = frozenset()  # the dragons and the seat wind: 对子 hu, 台
     wild_tiles: tuple[int, ...] = ()  # held wildcards, the winning tile included
-    naturals: list[int] = field(default_factory=list)  # count array, winning tile included
+    natural_kinds: bytes = b""  # the held tiles but wildcards, winning tile included, sorted, as bytes
     melds: tuple[Group, ...] = ()  # exposed melds (花碰 included) and concealed kongs
     win: int = -1
     self_drawn: bool = False
+
+    @property
+    def naturals(self) -> list[int]:
+        """The count array of `natural_kinds`, for the search with wildcards."""
+        return to_counts(self.natural_kinds)
+
+
+# a flower (kind 34 and up), or five of a kind in sorted kinds: a hand to look at tile by tile
+_FLOWER_OR_FIVE_ALIKE = re.compile(rb"[\x22-\xff]|(.)\1{4}", re.DOTALL)
 
 
 Facts = tuple[list[tuple[int, Group]], list[Group], list[Group], int, set[int], bool, str, int]
@@ -281,26 +292,24 @@ def _conditions(parsed: ParsedHand) -> tuple[int | None, list[str]]:
 def prepare(parsed: ParsedHand, options: dict[str, int]) -> LuoshanHand:
     wild_kind, notes = _conditions(parsed)
 
-    held = parsed.tiles if parsed.win is None else (*parsed.tiles, parsed.win)
-    naturals = to_counts(held)
-    seen = naturals
-    if parsed.melds:
-        seen = to_counts((*held, *(t for m in parsed.melds for t in m.tiles)))
-    if max(seen) > 4 or any(seen[T.PLAYABLE :]):  # checked in one pass; the message needs the loop
-        for kind in sorted({k for k in range(T.KIND_COUNT) if seen[k]}):
+    held = parsed.tiles if parsed.win is None else sorted((*parsed.tiles, parsed.win))
+    kinds = bytes(held)  # sorted: the search reads each suit's run of it (engine.kinds_readings)
+    seen = kinds if not parsed.melds else bytes(sorted((*held, *(t for m in parsed.melds for t in m.tiles))))
+    if _FLOWER_OR_FIVE_ALIKE.search(seen):  # found in one pass; the message needs the loop
+        counts = to_counts(seen)
+        for kind in sorted(set(seen)):
             if T.is_flower(kind):
                 raise HandError(f"flower {T.name(kind)} is not a Luoshan tile: Luoshan plays 136 tiles, no flowers")
             # the flipped indicator stays in play: four of every kind can be held
-            if seen[kind] > 4:
-                raise HandError(f"{T.name(kind)} appears {seen[kind]} times; at most 4 exist")
+            if counts[kind] > 4:
+                raise HandError(f"{T.name(kind)} appears {counts[kind]} times; at most 4 exist")
 
     seat = parsed.seat or "E"
     melds = tuple(_meld_group(m, wild_kind, seat) for m in parsed.melds)
     wild_tiles: tuple[int, ...] = ()
-    if wild_kind is not None and naturals[wild_kind]:
-        wild_tiles = (wild_kind,) * naturals[wild_kind]
-        naturals = list(naturals)
-        naturals[wild_kind] = 0
+    if wild_kind is not None and wild_kind in kinds:
+        wild_tiles = (wild_kind,) * kinds.count(wild_kind)
+        kinds = kinds.replace(bytes((wild_kind,)), b"")
 
     size = len(held) + 3 * len(melds)
     winner = parsed.win is not None
@@ -325,7 +334,7 @@ def prepare(parsed: ParsedHand, options: dict[str, int]) -> LuoshanHand:
         honored=HONORED[seat],
         wild_kind=wild_kind,
         wild_tiles=wild_tiles,
-        naturals=naturals,
+        natural_kinds=kinds,
         melds=melds,
         win=parsed.win if parsed.win is not None else -1,
         self_drawn=not flags.isdisjoint(SELF_DRAWN),
@@ -359,7 +368,12 @@ def _joker_options(hand: LuoshanHand) -> JokerOptions:
 def readings(hand: LuoshanHand) -> Iterable[WinReading]:
     win_is_wild = hand.win == hand.wild_kind
     sets = SETS - len(hand.melds)
-    for groups in standard_readings(hand.naturals, hand.wild_tiles, sets, _joker_options(hand)):
+    groupings: Iterable[Reading]
+    if hand.wild_tiles:
+        groupings = standard_readings(hand.naturals, hand.wild_tiles, sets, _joker_options(hand))
+    else:
+        groupings = kinds_readings(hand.natural_kinds, sets, True)
+    for groups in groupings:
         full = hand.melds + groups if hand.melds else groups
         facts = grouping_facts(full)
         for at, stands_for in win_places(full, hand.win, win_is_wild):
