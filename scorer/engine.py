@@ -406,8 +406,11 @@ def _natural(
     counts: list[int] | tuple[int, ...], sets: int, pair: bool, classify: Callable[[Group], tuple[Any, ...]] | None
 ) -> tuple[tuple[Group, ...], ...]:
     """The wildcard-free case from a count array."""
-    kinds = bytes([kind for kind in range(T.PLAYABLE) for _ in range(counts[kind])])
+    kinds = b"".join([_KIND_BYTE[kind] * count for kind, count in enumerate(counts[: T.PLAYABLE]) if count])
     return kinds_readings(kinds, sets, pair, classify)
+
+
+_KIND_BYTE = tuple(bytes((kind,)) for kind in range(T.PLAYABLE))
 
 
 def _joker_only(jokers: int, sets: int, pair: bool, options: JokerOptions) -> tuple[Decomposition, ...]:

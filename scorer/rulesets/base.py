@@ -269,7 +269,7 @@ class RuleSet:
             hand=to_text(parsed),
             winner=hand.winner,
             legal=outcome.legal,
-            items=[score_item(i, v, d) for i, v, d in found],
+            items=[i.lines.get((v, d)) or score_item(i, v, d) for i, v, d in found],  # most lines are known
             subtotal=outcome.subtotal,
             doubled=outcome.doubled,
             total=outcome.total,
