@@ -186,11 +186,9 @@ class Guannan(RuleSet):
     exclusions = EXCLUSIONS
     options = OPTIONS
 
-    def prepare(self, parsed: ParsedHand, options: dict[str, int]) -> GuannanHand:
-        return prepare(parsed, options)
+    prepare = staticmethod(prepare)
 
-    def readings(self, hand: GuannanHand) -> Iterable[Reading]:
-        return readings(hand)
+    readings = staticmethod(readings)
 
     def finish(self, hand: GuannanHand, found: Found) -> Outcome:
         total = sum(v for _, v, _ in found)

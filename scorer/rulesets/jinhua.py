@@ -8,7 +8,7 @@ the items, the exclusions; `finish` multiplies every item that applies.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from math import prod
 from typing import NamedTuple
@@ -462,11 +462,9 @@ class Jinhua(RuleSet):
     exclusions = EXCLUSIONS
     options = OPTIONS
 
-    def prepare(self, parsed: ParsedHand, options: dict[str, int]) -> JinhuaHand:
-        return prepare(parsed, options)
+    prepare = staticmethod(prepare)
 
-    def readings(self, hand: JinhuaHand) -> Iterable[Shape]:
-        return readings(hand)
+    readings = staticmethod(readings)
 
     def finish(self, hand: JinhuaHand, found: Found) -> Outcome:
         """The multipliers multiply (Decision); a non-winner counts 0."""

@@ -545,11 +545,9 @@ class Lingxi(RuleSet):
     exclusions = EXCLUSIONS
     options = OPTIONS
 
-    def prepare(self, parsed: ParsedHand, options: dict[str, int]) -> LingxiHand:
-        return prepare(parsed, options)
+    prepare = staticmethod(prepare)
 
-    def readings(self, hand: LingxiHand) -> Iterable[Reading]:
-        return readings(hand)
+    readings = staticmethod(readings)
 
     def finish(self, hand: LingxiHand, found: Found) -> Outcome:
         subtotal = sum(v for _, v, _ in found)

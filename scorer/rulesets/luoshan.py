@@ -572,11 +572,9 @@ class Luoshan(RuleSet):
     options = ()
     stand_in_pungs = True  # 花碰
 
-    def prepare(self, parsed: ParsedHand, options: dict[str, int]) -> LuoshanHand:
-        return prepare(parsed, options)
+    prepare = staticmethod(prepare)
 
-    def readings(self, hand: LuoshanHand) -> Iterable[WinReading]:
-        return readings(hand)
+    readings = staticmethod(readings)
 
     def finish(self, hand: LuoshanHand, found: Found) -> Outcome:
         if not hand.winner:
@@ -600,7 +598,7 @@ class Luoshan(RuleSet):
         return Outcome(hu, tai > 0, total, legal=False, notes=[note])
 
     def arrangement(self, hand: LuoshanHand, reading: WinReading) -> list[str]:
-        return super().arrangement(hand, reading.groups)
+        return RuleSet.arrangement(self, hand, reading.groups)
 
     def no_shape_message(self, hand: LuoshanHand) -> str:
         return "no winning shape: the tiles do not form 4 sets + a pair (Luoshan has no seven pairs)"

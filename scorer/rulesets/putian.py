@@ -344,11 +344,9 @@ class Putian(RuleSet):
     exclusions = ()
     options = ()
 
-    def prepare(self, parsed: ParsedHand, options: dict[str, int]) -> PutianHand:
-        return prepare(parsed, options)
+    prepare = staticmethod(prepare)
 
-    def readings(self, hand: PutianHand) -> Iterable[Reading]:
-        return readings(hand)
+    readings = staticmethod(readings)
 
     def finish(self, hand: PutianHand, found: Found) -> Outcome:
         """`total` is the 底分: the winning type's multiplier is applied in settlement, not added."""
