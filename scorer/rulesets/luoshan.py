@@ -10,7 +10,8 @@ fixed totals and the minimums for a legal win.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from bisect import insort
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -292,7 +293,10 @@ def _conditions(parsed: ParsedHand) -> tuple[int | None, list[str]]:
 def prepare(parsed: ParsedHand, options: dict[str, int]) -> LuoshanHand:
     wild_kind, notes = _conditions(parsed)
 
-    held = parsed.tiles if parsed.win is None else sorted((*parsed.tiles, parsed.win))
+    held: Sequence[int] = parsed.tiles
+    if parsed.win is not None:
+        held = list(held)
+        insort(held, parsed.win)
     kinds = bytes(held)  # sorted: the search reads each suit's run of it (engine.kinds_readings)
     seen = kinds if not parsed.melds else bytes(sorted((*held, *(t for m in parsed.melds for t in m.tiles))))
     if _FLOWER_OR_FIVE_ALIKE.search(seen):  # found in one pass; the message needs the loop
@@ -305,7 +309,7 @@ def prepare(parsed: ParsedHand, options: dict[str, int]) -> LuoshanHand:
                 raise HandError(f"{T.name(kind)} appears {counts[kind]} times; at most 4 exist")
 
     seat = parsed.seat or "E"
-    melds = tuple(_meld_group(m, wild_kind, seat) for m in parsed.melds)
+    melds = tuple([_meld_group(m, wild_kind, seat) for m in parsed.melds]) if parsed.melds else ()
     wild_tiles: tuple[int, ...] = ()
     if wild_kind is not None and wild_kind in kinds:
         wild_tiles = (wild_kind,) * kinds.count(wild_kind)
