@@ -221,10 +221,12 @@ class RuleSet:
 
     def _exclude(self, found: Found) -> Found:
         removes = self._removes
-        removed = [removes[item.key] for item, _, _ in found if item.key in removes]
-        if not removed:
+        for item, _, _ in found:  # a loop, not a comprehension: nearly always nothing excludes
+            if item.key in removes:
+                break
+        else:
             return found
-        gone = frozenset().union(*removed)
+        gone = frozenset().union(*[removes[item.key] for item, _, _ in found if item.key in removes])
         return [f for f in found if f[0].key not in gone]
 
     def score(self, parsed: ParsedHand, options: Mapping[str, Any] | None = None) -> HandScore:
