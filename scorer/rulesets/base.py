@@ -251,13 +251,11 @@ class RuleSet:
             for reading in self.readings(hand):
                 if gated:
                     tags = reading.tags
-                candidate = self._exclude(
-                    [
-                        (i, v, d)
-                        for i, at in opened.get(tags) or self._open_items(tags)
-                        for v, d in (i.find(hand, reading) if at < 0 else fixed[at])
-                    ]
-                )
+                found = []
+                for i, at in opened.get(tags) or self._open_items(tags):
+                    for v, d in i.find(hand, reading) if at < 0 else fixed[at]:
+                        found.append((i, v, d))
+                candidate = self._exclude(found)
                 outcome = self.finish(hand, candidate)
                 rank = (outcome.total, outcome.subtotal)  # most points, ties: higher subtotal
                 if best is None or rank > best[0]:
