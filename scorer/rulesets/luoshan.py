@@ -406,20 +406,30 @@ def peng(hand: LuoshanHand, reading: WinReading) -> list[tuple[int, str]]:
 def an_ke(hand: LuoshanHand, reading: WinReading) -> list[tuple[int, str]]:
     """Concealed pungs the winning tile did not complete (that one is peng or zi_mo_liu)."""
     hu, win_at = HU["an_ke"], reading.win_at
-    return [(hu[g.kind], g.text()) for i, g in reading.pungs if not g.exposed and i != win_at]
+    out = []
+    for i, g in reading.pungs:
+        if not g.exposed and i != win_at:
+            out.append((hu[g.kind], g.text()))
+    return out
 
 
 def _kongs(concealed: bool, key: str) -> Finder:
     def find(hand: LuoshanHand, reading: WinReading) -> list[tuple[int, str]]:
-        if not reading.kongs:
-            return NONE
-        return [(HU[key][g.kind], g.text()) for g in reading.kongs if g.concealed_kong == concealed]
+        out = []
+        for g in reading.kongs:
+            if g.concealed_kong == concealed:
+                out.append((HU[key][g.kind], g.text()))
+        return out
 
     return find
 
 
 def dui_zi(hand: LuoshanHand, reading: WinReading) -> list[tuple[int, str]]:
-    return [(2, g.text()) for g in reading.pairs if g.kind in hand.honored]
+    out = []
+    for g in reading.pairs:
+        if g.kind in hand.honored:
+            out.append((2, g.text()))
+    return out
 
 
 def zi_mo_liu(hand: LuoshanHand, reading: WinReading) -> list[tuple[int, str]]:
@@ -454,13 +464,11 @@ def di_he(hand: LuoshanHand, reading: WinReading | None) -> list[tuple[int, str]
 
 def jian_feng_ke(hand: LuoshanHand, reading: WinReading) -> list[tuple[int, str]]:
     honored = hand.honored
-    if reading.kongs:  # in the order of the reading
-        triplets = [g for g in reading.groups if g.shape in (PUNG, KONG) and g.kind in honored]
-    else:
-        triplets = [g for _, g in reading.pungs if g.kind in honored]
-    if not triplets:
-        return NONE
-    return [(1, f"tai: {'kong' if g.shape == KONG else 'pung'} of {T.name(g.kind)}") for g in triplets]
+    out = []
+    for g in reading.groups:  # in the order of the reading
+        if g.kind in honored and (g.shape == PUNG or g.shape == KONG):
+            out.append((1, f"tai: {'kong' if g.shape == KONG else 'pung'} of {T.name(g.kind)}"))
+    return out
 
 
 def dui_dui_hu(hand: LuoshanHand, reading: WinReading) -> list[tuple[int, str]]:
