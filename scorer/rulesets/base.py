@@ -134,7 +134,10 @@ class RuleSet:
             else:
                 sets.append(g)
         sets.sort(key=_BY_KIND)
-        return [g.text() for g in (*melds, *sets, *pairs)]
+        texts = []
+        for g in (*melds, *sets, *pairs):
+            texts.append(g.text())
+        return texts
 
     # -- shared machinery -------------------------------------------------
 
@@ -243,7 +246,9 @@ class RuleSet:
         else:
             # items that do not depend on the grouping are found once; the rest per reading, in table order,
             # each only if the reading has a fact it needs (its gate is open)
-            fixed = [list(i.find(hand, None)) for i in self._fixed]
+            fixed = []
+            for item in self._fixed:
+                fixed.append(list(item.find(hand, None)))
             opened = self._opened
             best: tuple[tuple[int, int], Found, Outcome, Any] | None = None
             gated = self._gated

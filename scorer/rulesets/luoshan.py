@@ -369,19 +369,22 @@ def _joker_options(hand: LuoshanHand) -> JokerOptions:
     )
 
 
-def readings(hand: LuoshanHand) -> Iterable[WinReading]:
-    win_is_wild = hand.win == hand.wild_kind
-    sets = SETS - len(hand.melds)
+def readings(hand: LuoshanHand) -> list[WinReading]:
+    """A list, built by loops: cheaper than a generator for the one or two readings of most hands."""
+    win, win_is_wild, melds = hand.win, hand.win == hand.wild_kind, hand.melds
+    sets = SETS - len(melds)
     groupings: Iterable[Reading]
     if hand.wild_tiles:
         groupings = standard_readings(hand.naturals, hand.wild_tiles, sets, _joker_options(hand))
     else:
         groupings = kinds_readings(hand.natural_kinds, sets, True)
+    found = []
     for groups in groupings:
-        full = hand.melds + groups if hand.melds else groups
+        full = melds + groups if melds else groups
         facts = grouping_facts(full)
-        for at, stands_for in win_places(full, hand.win, win_is_wild):
-            yield WinReading(full, facts, at, stands_for)
+        for at, stands_for in win_places(full, win, win_is_wild):
+            found.append(WinReading(full, facts, at, stands_for))
+    return found
 
 
 # -- hu items ------------------------------------------------------------------
