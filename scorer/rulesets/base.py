@@ -269,12 +269,15 @@ class RuleSet:
                 raise HandError(self.no_shape_message(hand))
             _, found, outcome, reading = best
             arrangement = self.arrangement(hand, reading)
+        lines = []
+        for i, v, d in found:
+            lines.append(i.lines.get((v, d)) or score_item(i, v, d))  # most lines are known
         return HandScore.from_core(
             rules=self.name,
             hand=to_text(parsed),
             winner=hand.winner,
             legal=outcome.legal,
-            items=[i.lines.get((v, d)) or score_item(i, v, d) for i, v, d in found],  # most lines are known
+            items=lines,
             subtotal=outcome.subtotal,
             doubled=outcome.doubled,
             total=outcome.total,
