@@ -43,7 +43,6 @@ from .base import (
     RuleSet,
     check_known_conditions,
     check_win_conditions,
-    once,
 )
 
 SETS = 4  # 4 sets + 1 pair
@@ -201,7 +200,7 @@ def _role(group: Group, win_as: int) -> str:
         return "pair"
     if group.shape == PUNG:
         return "pung"
-    place, start = win_as - group.kind, T.rank(group.kind)
+    place, start = win_as - group.kind, group.kind % 9 + 1  # the place in the chow, the chow's first rank
     if place == 1:
         return "closed"
     if (place == 2 and start == 1) or (place == 0 and start == 7):
@@ -439,7 +438,7 @@ def zi_mo_liu(hand: LuoshanHand, reading: WinReading) -> list[tuple[int, str]]:
     if reading.role != "pung" or not hand.self_drawn:
         return NONE
     group = reading.groups[reading.win_at]
-    return once(HU["zi_mo_liu"][group.kind], f"{group.text()} completed by the self-drawn {T.name(hand.win)}")
+    return [(HU["zi_mo_liu"][group.kind], f"{group.text()} completed by the self-drawn {T.name(hand.win)}")]
 
 
 def diao_tou(hand: LuoshanHand, reading: WinReading) -> list[tuple[int, str]]:
@@ -447,7 +446,7 @@ def diao_tou(hand: LuoshanHand, reading: WinReading) -> list[tuple[int, str]]:
         return NONE
     group = reading.groups[reading.win_at]
     value = DIAO_TOU[hand.self_drawn][T.is_terminal_or_honor(group.kind)]
-    return once(value, f"{T.name(hand.win)} completes the pair {group.text()}")
+    return [(value, f"{T.name(hand.win)} completes the pair {group.text()}")]
 
 
 def bian_qian(hand: LuoshanHand, reading: WinReading) -> list[tuple[int, str]]:
@@ -455,11 +454,11 @@ def bian_qian(hand: LuoshanHand, reading: WinReading) -> list[tuple[int, str]]:
     if role not in ("edge", "closed"):
         return NONE
     group = reading.groups[reading.win_at]
-    return once(BIAN_QIAN[hand.self_drawn], f"{role} wait: {T.name(reading.win_as)} in {group.text()}")
+    return [(BIAN_QIAN[hand.self_drawn], f"{role} wait: {T.name(reading.win_as)} in {group.text()}")]
 
 
 def di_he(hand: LuoshanHand, reading: WinReading | None) -> list[tuple[int, str]]:
-    return once(DI_HE)
+    return [(DI_HE, "")]
 
 
 # -- tai items (value in tai, said in detail) ------------------------------------
@@ -475,26 +474,26 @@ def jian_feng_ke(hand: LuoshanHand, reading: WinReading) -> list[tuple[int, str]
 
 
 def dui_dui_hu(hand: LuoshanHand, reading: WinReading) -> list[tuple[int, str]]:
-    return NONE if reading.chows else once(1, "tai: no chows")
+    return NONE if reading.chows else [(1, "tai: no chows")]
 
 
 def cou_yi_tai(hand: LuoshanHand, reading: WinReading) -> list[tuple[int, str]]:
     suits = reading.suits
-    return once(1, f"tai: {T.SUITS[min(suits)]} + honors") if len(suits) == 1 and reading.honors else NONE
+    return [(1, f"tai: {T.SUITS[min(suits)]} + honors")] if len(suits) == 1 and reading.honors else NONE
 
 
 def gang_kai(hand: LuoshanHand, reading: WinReading | None) -> list[tuple[int, str]]:
-    return once(1, "tai: won on a kong replacement") if hand.has("kong-draw") else NONE
+    return [(1, "tai: won on a kong replacement")] if hand.has("kong-draw") else NONE
 
 
 def qing_san_tai(hand: LuoshanHand, reading: WinReading) -> list[tuple[int, str]]:
     suit = reading.one_suit
-    return once(3, f"tai: all {suit}") if suit else NONE
+    return [(3, f"tai: all {suit}")] if suit else NONE
 
 
 def qing_si_tai(hand: LuoshanHand, reading: WinReading) -> list[tuple[int, str]]:
     suit = reading.one_suit
-    return once(4, f"tai: all {suit}, no chows") if suit and not reading.chows else NONE
+    return [(4, f"tai: all {suit}, no chows")] if suit and not reading.chows else NONE
 
 
 # -- special hands (fixed totals) ----------------------------------------------------
@@ -509,13 +508,13 @@ def _ping_he(reading: WinReading) -> str:
 
 def ping_he(hand: LuoshanHand, reading: WinReading) -> list[tuple[int, str]]:
     detail = _ping_he(reading)
-    return once(30, detail) if detail else NONE
+    return [(30, detail)] if detail else NONE
 
 
 def qing_san_tai_ping_he(hand: LuoshanHand, reading: WinReading) -> list[tuple[int, str]]:
     suit = reading.one_suit
     detail = _ping_he(reading) if suit else ""
-    return once(240, f"{detail}; all {suit}") if detail else NONE
+    return [(240, f"{detail}; all {suit}")] if detail else NONE
 
 
 ITEMS = (
@@ -574,10 +573,6 @@ EXCLUSIONS = (
 )
 
 
-def roundup_to_10(hu: int) -> int:
-    return -(-hu // 10) * 10
-
-
 class Luoshan(RuleSet):
     name = "luoshan"
     chinese = "螺山"
@@ -602,7 +597,7 @@ class Luoshan(RuleSet):
                 return Outcome(value, False, value)
             else:
                 hu += value
-        total = roundup_to_10(hu * 2**tai)
+        total = -(-hu * 2**tai // 10) * 10  # rounded up to 10
         minimum = MINIMUM[hand.self_drawn]
         if total >= minimum:
             return Outcome(hu, tai > 0, total)
