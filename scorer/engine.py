@@ -86,6 +86,11 @@ def _group_text(group: Group) -> str:
     return body
 
 
+# `group.text()` calls the memo itself, with no method in between (an lru_cache binds as a method does):
+# item details and arrangements ask it for nearly every group scored
+Group.text = _group_text  # type: ignore[method-assign]
+
+
 def suits_and_honors(reading: Iterable[Group]) -> tuple[set[int], bool]:
     """The suits and whether any honor appear after the wildcards are assigned.
 
