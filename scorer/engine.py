@@ -338,9 +338,13 @@ def _suit_readings(pattern: bytes, offset: int) -> SuitReadings:
     """`_suit_ways` placed in a suit: (pairs used, groups)."""
     stretch = pattern.lstrip(_NONE_HELD)
     base = offset + len(pattern) - len(stretch)
-    return tuple(
-        [(pairs, tuple([_PLAIN[c + base] for c in codes])) for pairs, codes in _suit_ways(stretch.rstrip(_NONE_HELD))]
-    )
+    ways = []
+    for pairs, codes in _suit_ways(stretch.rstrip(_NONE_HELD)):
+        groups = []
+        for code in codes:
+            groups.append(_PLAIN[code + base])
+        ways.append((pairs, tuple(groups)))
+    return tuple(ways)
 
 
 def _honor_ways(pattern: bytes) -> SuitReadings:
