@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any, Literal, TypedDict
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
@@ -41,47 +41,37 @@ class HandScore(BaseModel):
     notes: list[str] = Field(default_factory=list)
 
     @classmethod
-    def from_core(
-        cls,
-        *,
-        rules: str,
-        hand: str,
-        winner: bool,
-        legal: bool,
-        items: list[ScoreItem],
-        subtotal: int,
-        doubled: bool,
-        total: int,
-        unit: Unit,
-        arrangement: list[str],
-        notes: list[str],
-    ) -> HandScore:
-        """The score the core made, without validating its values again; mypy checks their types here.
+    def from_core(cls, fields: HandScoreFields) -> HandScore:
+        """The score the core made, without validating its values again; mypy checks them as `HandScoreFields`.
 
         What `model_construct` does, in a third of the time validation takes
-        (`model_construct` itself takes longer than validating). Every field
-        is a parameter, as tests/test_contracts.py checks, along with the
-        result being equal to the validated model.
+        (`model_construct` itself takes longer than validating): the dict
+        becomes the model's own. tests/test_contracts.py checks that
+        `HandScoreFields` names every field, in order, and that the result
+        equals the validated model.
         """
         made = object.__new__(cls)
-        fields = {
-            "rules": rules,
-            "hand": hand,
-            "winner": winner,
-            "legal": legal,
-            "items": items,
-            "subtotal": subtotal,
-            "doubled": doubled,
-            "total": total,
-            "unit": unit,
-            "arrangement": arrangement,
-            "notes": notes,
-        }
         object.__setattr__(made, "__dict__", fields)
         object.__setattr__(made, "__pydantic_fields_set__", set(fields))
         object.__setattr__(made, "__pydantic_extra__", None)
         object.__setattr__(made, "__pydantic_private__", None)
         return made
+
+
+class HandScoreFields(TypedDict):
+    """Every field of HandScore, for `HandScore.from_core`."""
+
+    rules: str
+    hand: str
+    winner: bool
+    legal: bool
+    items: list[ScoreItem]
+    subtotal: int
+    doubled: bool
+    total: int
+    unit: Unit
+    arrangement: list[str]
+    notes: list[str]
 
 
 class ScoreRequest(BaseModel):

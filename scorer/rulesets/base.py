@@ -273,17 +273,19 @@ class RuleSet:
         for i, v, d in found:
             lines.append(i.lines.get((v, d)) or score_item(i, v, d))  # most lines are known
         return HandScore.from_core(
-            rules=self.name,
-            hand=to_text(parsed),
-            winner=hand.winner,
-            legal=outcome.legal,
-            items=lines,
-            subtotal=outcome.subtotal,
-            doubled=outcome.doubled,
-            total=outcome.total,
-            unit=self.unit,
-            arrangement=arrangement,
-            notes=hand.notes + outcome.notes,
+            {
+                "rules": self.name,
+                "hand": to_text(parsed),
+                "winner": hand.winner,
+                "legal": outcome.legal,
+                "items": lines,
+                "subtotal": outcome.subtotal,
+                "doubled": outcome.doubled,
+                "total": outcome.total,
+                "unit": self.unit,
+                "arrangement": arrangement,
+                "notes": hand.notes + outcome.notes,
+            }
         )
 
 
