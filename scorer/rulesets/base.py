@@ -194,16 +194,18 @@ class RuleSet:
         return tuple(i for i in self._plan[WINNER] if not (i.per_reading or i.needs))
 
     @cached_property
-    def _opened(self) -> dict[int, tuple[tuple[Item, int], ...]]:
+    def _opened(self) -> dict[int, tuple[tuple[tuple[Item, int], ...], bool]]:
         """By a reading's tags: the items whose gate is open, in table order, each with its place in
-        `_fixed` (-1: found per reading). Filled as tags come; there are few."""
+        `_fixed` (-1: found per reading), and whether any of them can exclude others. Filled as tags
+        come; there are few."""
         return {}
 
-    def _open_items(self, tags: int) -> tuple[tuple[Item, int], ...]:
+    def _open_items(self, tags: int) -> tuple[tuple[tuple[Item, int], ...], bool]:
         fixed = self._fixed
-        opened = self._opened[tags] = tuple(
+        items = tuple(
             (i, fixed.index(i) if i in fixed else -1) for i in self._plan[WINNER] if not i.needs or i.needs & tags
         )
+        opened = self._opened[tags] = (items, any(i.key in self._removes for i, _ in items))
         return opened
 
     @cached_property
@@ -256,11 +258,13 @@ class RuleSet:
             for reading in self.readings(hand):
                 if gated:
                     tags = reading.tags
-                found = []
-                for i, at in opened.get(tags) or self._open_items(tags):
+                items, may_exclude = opened.get(tags) or self._open_items(tags)
+                candidate = []
+                for i, at in items:
                     for v, d in i.find(hand, reading) if at < 0 else fixed[at]:
-                        found.append((i, v, d))
-                candidate = self._exclude(found)
+                        candidate.append((i, v, d))
+                if may_exclude:
+                    candidate = self._exclude(candidate)
                 outcome = self.finish(hand, candidate)
                 rank = (outcome.total, outcome.subtotal)  # most points, ties: higher subtotal
                 if best is None or rank > best[0]:
