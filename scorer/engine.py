@@ -334,19 +334,6 @@ def _searched_suit_ways(shape: bytes) -> tuple[SuitWay, ...]:
 SuitReadings = tuple[tuple[int, tuple[Group, ...]], ...]  # (pairs used, groups), one per way
 
 
-def _suit_readings(pattern: bytes, offset: int) -> SuitReadings:
-    """`_suit_ways` placed in a suit: (pairs used, groups)."""
-    stretch = pattern.lstrip(_NONE_HELD)
-    base = offset + len(pattern) - len(stretch)
-    ways = []
-    for pairs, codes in _suit_ways(stretch.rstrip(_NONE_HELD)):
-        groups = []
-        for code in codes:
-            groups.append(_PLAIN[code + base])
-        ways.append((pairs, tuple(groups)))
-    return tuple(ways)
-
-
 def _honor_ways(pattern: bytes) -> SuitReadings:
     """Honors only form pungs and pairs: one way to read their seven counts, or none."""
     groups = []
@@ -364,12 +351,24 @@ SUIT_MEMO_LIMIT = 50_000  # entries; past it the memo starts afresh
 
 
 def _suit_memo_miss(kinds: bytes) -> SuitReadings:
+    """A suit's run not yet in the memo: its stretch read off the table, placed where the run lies."""
     first = kinds[0]
-    offset = T.EAST if first >= T.EAST else first - first % 9
-    counts = bytearray(T.PLAYABLE - T.EAST if offset == T.EAST else 9)
-    for kind in kinds:
-        counts[kind - offset] += 1
-    ways = _honor_ways(bytes(counts)) if offset == T.EAST else _suit_readings(bytes(counts), offset)
+    if first >= T.EAST:
+        counts = bytearray(T.PLAYABLE - T.EAST)
+        for kind in kinds:
+            counts[kind - T.EAST] += 1
+        ways = _honor_ways(bytes(counts))
+    else:
+        counts = bytearray(kinds[-1] - first + 1)  # the stretch: from the lowest tile held to the highest
+        for kind in kinds:
+            counts[kind - first] += 1
+        placed = []
+        for pairs, codes in _suit_ways(bytes(counts)):
+            groups = []
+            for code in codes:
+                groups.append(_PLAIN[code + first])
+            placed.append((pairs, tuple(groups)))
+        ways = tuple(placed)
     if len(_SUIT_MEMO) >= SUIT_MEMO_LIMIT:
         _SUIT_MEMO.clear()
     _SUIT_MEMO[kinds] = ways
