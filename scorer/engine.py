@@ -505,14 +505,17 @@ def win_places(reading: tuple[Group, ...], win: int, win_is_wild: bool) -> list[
     on this place, so each one is a separate reading to score.
     """
     places: list[tuple[int, int]] = []
+    if win_is_wild:
+        for index, group in enumerate(reading):
+            if not (group.exposed or group.concealed_kong):
+                places += dict.fromkeys((index, kind) for kind in group.slots)
+        return places
     for index, group in enumerate(reading):
-        if group.exposed or group.concealed_kong:
-            continue
-        if win_is_wild:
-            places += dict.fromkeys((index, kind) for kind in group.slots)
-        elif not group.slots:  # all natural: the tile is in it if the group covers its kind
-            kind = group.kind
-            if kind == win or (group.shape == CHOW and kind < win <= kind + 2):
+        kind = group.kind
+        if not kind <= win <= kind + 2 or group.exposed or group.concealed_kong:
+            continue  # a group's tiles lie within its kind and the two above (a chow's)
+        if not group.slots:  # all natural: the tile is in it if the group covers its kind
+            if kind == win or group.shape == CHOW:
                 places.append((index, win))
         else:
             natural = list(group.kinds)
