@@ -100,7 +100,7 @@ class LuoshanHand(Prepared):
 _FLOWER_OR_FIVE_ALIKE = re.compile(rb"[\x22-\xff]|(.)\1{4}", re.DOTALL)
 
 
-Facts = tuple[list[tuple[int, Group]], list[Group], list[Group], int, set[int], bool, str, int]
+Facts = tuple[list[tuple[int, Group]], list[Group], list[Group], int, str, bool, str, int]
 
 
 class WinReading:
@@ -108,7 +108,7 @@ class WinReading:
 
     `win_at` is the group's index, `win_as` the kind the winning tile stands
     for there (itself, unless it is a wildcard). The facts several items ask
-    (what the winning tile did, the pungs, the chows, the suits) are found
+    (what the winning tile did, the pungs, the chows, the suit) are found
     once per grouping, not by each item.
     """
 
@@ -121,7 +121,7 @@ class WinReading:
         "kongs",
         "pairs",
         "chows",
-        "suits",
+        "suit",
         "honors",
         "one_suit",
         "tags",
@@ -134,7 +134,7 @@ class WinReading:
     kongs: list[Group]
     pairs: list[Group]
     chows: int
-    suits: set[int]  # after the wildcards are assigned
+    suit: str  # the suit letter when the suited tiles are of one suit (wildcards as assigned), else ''
     honors: bool
     one_suit: str  # the suit letter of a hand in one suit and no honors, else ''
     tags: int  # the facts items may need (`Item.needs`): those of the grouping and the wait
@@ -142,7 +142,7 @@ class WinReading:
     def __init__(self, groups: Reading, facts: Facts, win_at: int, win_as: int) -> None:
         self.groups, self.win_at, self.win_as = groups, win_at, win_as
         self.role = role = _role(groups[win_at], win_as)
-        self.pungs, self.kongs, self.pairs, self.chows, self.suits, self.honors, self.one_suit, tags = facts
+        self.pungs, self.kongs, self.pairs, self.chows, self.suit, self.honors, self.one_suit, tags = facts
         self.tags = tags | WAIT_TAGS[role]
 
 
@@ -158,29 +158,35 @@ WAIT_TAGS = {
 }
 
 
+# a suit as a bit, by kind; the suit letter by the bits of the suits present ('' unless exactly one)
+SUIT_BIT = tuple(1 << (kind // 9) for kind in range(27))
+ONLY_SUIT = ("", "m", "p", "", "s", "", "", "")
+
+
 def grouping_facts(groups: Reading) -> Facts:
-    """What the items ask of a grouping, in one pass: pungs, kongs, pairs, chows, suits, honors, the one suit."""
+    """What the items ask of a grouping, in one pass: pungs, kongs, pairs, chows, the suit, honors, the one suit."""
     pungs: list[tuple[int, Group]] = []
     kongs: list[Group] = []
     pairs: list[Group] = []
     chows = 0
-    suits: set[int] = set()
+    suit_bits = 0
     honors = False
     for index, g in enumerate(groups):
         shape, kind = g.shape, g.kind
-        if shape == PUNG:
+        if shape == CHOW:
+            chows += 1
+        elif shape == PUNG:
             pungs.append((index, g))
         elif shape == PAIR:
             pairs.append(g)
-        elif shape == CHOW:
-            chows += 1
         elif shape == KONG:
             kongs.append(g)
         if kind >= 27:
             honors = True
         elif kind >= 0:
-            suits.add(kind // 9)
-    one_suit = T.SUITS[min(suits)] if len(suits) == 1 and not honors else ""
+            suit_bits |= SUIT_BIT[kind]
+    suit = ONLY_SUIT[suit_bits]
+    one_suit = "" if honors else suit
     tags = PUNGS if pungs else 0
     if kongs:
         tags |= KONGS
@@ -189,10 +195,10 @@ def grouping_facts(groups: Reading) -> Facts:
     elif chows == SETS:
         tags |= FOUR_CHOWS
     if honors:
-        tags |= HONORS | (ONE_SUIT_HONORS if len(suits) == 1 else 0)
+        tags |= HONORS | (ONE_SUIT_HONORS if suit else 0)
     elif one_suit:
         tags |= ONE_SUIT
-    return pungs, kongs, pairs, chows, suits, honors, one_suit, tags
+    return pungs, kongs, pairs, chows, suit, honors, one_suit, tags
 
 
 def _role(group: Group, win_as: int) -> str:
@@ -478,8 +484,8 @@ def dui_dui_hu(hand: LuoshanHand, reading: WinReading) -> list[tuple[int, str]]:
 
 
 def cou_yi_tai(hand: LuoshanHand, reading: WinReading) -> list[tuple[int, str]]:
-    suits = reading.suits
-    return [(1, f"tai: {T.SUITS[min(suits)]} + honors")] if len(suits) == 1 and reading.honors else NONE
+    suit = reading.suit
+    return [(1, f"tai: {suit} + honors")] if suit and reading.honors else NONE
 
 
 def gang_kai(hand: LuoshanHand, reading: WinReading | None) -> list[tuple[int, str]]:
