@@ -134,10 +134,7 @@ class RuleSet:
             else:
                 sets.append(g)
         sets.sort(key=_BY_KIND)
-        texts = []
-        for g in (*melds, *sets, *pairs):
-            texts.append(g.text())
-        return texts
+        return list(map(Group.text, (*melds, *sets, *pairs)))  # the memo, called from C
 
     # -- shared machinery -------------------------------------------------
 

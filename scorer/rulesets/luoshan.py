@@ -160,7 +160,7 @@ WAIT_TAGS = {
 
 # a suit as a bit, by kind; the suit letter by the bits of the suits present ('' unless exactly one)
 SUIT_BIT = tuple(1 << (kind // 9) for kind in range(27))
-ONLY_SUIT = ("", "m", "p", "", "s", "", "", "")
+ONLY_SUIT = tuple(T.SUITS[bits.bit_length() - 1] if bits and not bits & (bits - 1) else "" for bits in range(8))
 
 
 def grouping_facts(groups: Reading) -> Facts:
