@@ -343,3 +343,17 @@ def test_errors(why: str, hand: str, message: str) -> None:
 def test_stand_in_pung_is_luoshan_only() -> None:
     with pytest.raises(HandError, match="is not a meld"):
         score_hand("[CC2m] 123p 456p 789p 5s +5s self wild:2m,E", rules="lingxi")
+
+
+def test_conditions_checked_once_per_set_still_answer_every_hand() -> None:
+    """The checks of a set of conditions run once (a memo), yet a bad set is refused every time,
+    and one hand's notes do not reach the next hand with the same conditions."""
+    for _ in range(2):
+        with pytest.raises(HandError, match="give either flip"):
+            luoshan("123m 456m 789p 23s 55p +4s wild:1m flip:2m")
+    loser = luoshan("123m 456m 789p 23s 55p seat:N")
+    winner = luoshan("123m 456m 789p 23s 55p +4s seat:N")
+    again = luoshan("123m 456m 789p 23s 55p seat:N")
+    assert "Luoshan non-winners score 0" in loser.notes
+    assert "Luoshan non-winners score 0" not in winner.notes
+    assert loser.notes == again.notes  # no note piles up in the memo
