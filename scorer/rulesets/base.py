@@ -143,7 +143,7 @@ class RuleSet:
             return self._defaults.copy()
         known = {o.name: o for o in self.options}
         resolved = self._defaults.copy()
-        for key, value in (given or {}).items():
+        for key, value in given.items():
             if key not in known:
                 names = ", ".join(known) or "none"
                 raise HandError(f"unknown option '{key}' for {self.name}; known options: {names}")

@@ -90,11 +90,6 @@ class LuoshanHand(Prepared):
     win: int = -1
     self_drawn: bool = False
 
-    @property
-    def naturals(self) -> list[int]:
-        """The count array of `natural_kinds`, for the search with wildcards."""
-        return to_counts(self.natural_kinds)
-
 
 # a flower (kind 34 and up), or five of a kind in sorted kinds: a hand to look at tile by tile
 _FLOWER_OR_FIVE_ALIKE = re.compile(rb"[\x22-\xff]|(.)\1{4}", re.DOTALL)
@@ -353,19 +348,14 @@ def prepare(parsed: ParsedHand, options: dict[str, int]) -> LuoshanHand:
 # -- the readings ------------------------------------------------------------
 
 
-NO_WILDCARDS = JokerOptions((), ())
-
-
-def _joker_options(hand: LuoshanHand) -> JokerOptions:
+def _joker_options(hand: LuoshanHand, naturals: list[int]) -> JokerOptions:
     """Representatives for all-wildcard groups: only these can change the hu.
 
     A dragon (as good as the seat wind: hu, 台, 对子), and per suit in the
     hand its 1 (a terminal pung/pair beats 2–8, keeps 清/凑) and a 234 chow
     (平和, or a closed/two-sided place for a winning wildcard).
     """
-    if not hand.wild_tiles:
-        return NO_WILDCARDS
-    suits = {T.suit_of(k) for k in range(27) if hand.naturals[k]}
+    suits = {T.suit_of(k) for k in range(27) if naturals[k]}
     suits |= {T.suit_of(g.kind) for g in hand.melds if T.is_suited(g.kind)}
     ones = [s * 9 for s in sorted(suits or {0})]
     return JokerOptions(
@@ -380,7 +370,8 @@ def readings(hand: LuoshanHand) -> list[WinReading]:
     sets = SETS - len(melds)
     groupings: Iterable[Reading]
     if hand.wild_tiles:
-        groupings = standard_readings(hand.naturals, hand.wild_tiles, sets, _joker_options(hand))
+        naturals = to_counts(hand.natural_kinds)  # the search with wildcards works on counts
+        groupings = standard_readings(naturals, hand.wild_tiles, sets, _joker_options(hand, naturals))
     else:
         groupings = kinds_readings(hand.natural_kinds, sets, True)
     found = []
