@@ -187,7 +187,6 @@ class Guannan(RuleSet):
     options = OPTIONS
 
     prepare = staticmethod(prepare)
-
     readings = staticmethod(readings)
 
     def finish(self, hand: GuannanHand, found: Found) -> Outcome:

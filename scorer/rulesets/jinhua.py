@@ -463,7 +463,6 @@ class Jinhua(RuleSet):
     options = OPTIONS
 
     prepare = staticmethod(prepare)
-
     readings = staticmethod(readings)
 
     def finish(self, hand: JinhuaHand, found: Found) -> Outcome:

@@ -546,7 +546,6 @@ class Lingxi(RuleSet):
     options = OPTIONS
 
     prepare = staticmethod(prepare)
-
     readings = staticmethod(readings)
 
     def finish(self, hand: LingxiHand, found: Found) -> Outcome:

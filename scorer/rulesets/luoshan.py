@@ -580,7 +580,6 @@ class Luoshan(RuleSet):
     stand_in_pungs = True  # 花碰
 
     prepare = staticmethod(prepare)
-
     readings = staticmethod(readings)
 
     def finish(self, hand: LuoshanHand, found: Found) -> Outcome:

@@ -345,7 +345,6 @@ class Putian(RuleSet):
     options = ()
 
     prepare = staticmethod(prepare)
-
     readings = staticmethod(readings)
 
     def finish(self, hand: PutianHand, found: Found) -> Outcome:
