@@ -14,8 +14,8 @@ import statistics
 import time
 from collections.abc import Callable
 
-from scorer import score_hand
-from scorer import tiles as T
+from taihu.scorer import score_hand
+from taihu.scorer import tiles as T
 
 # our kinds 31 C, 32 F, 33 P are haku/hatsu/chun = 33, 32, 31 in mahjong's 34-order
 TO_MAHJONG_34 = list(range(31)) + [33, 32, 31]

@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from scorer import HandError, Settlement, settle_table
+from taihu.scorer import HandError, Settlement, settle_table
 
 
 def paid(result: Settlement) -> list[tuple[str, str, int, str]]:

@@ -17,9 +17,9 @@ import httpx
 import pytest
 from fastapi.testclient import TestClient
 
-import api.app as api_module
-from api.app import MAX_BODY, app
-from scorer import HandError, score_hand, settle_table
+import taihu.api.app as api_module
+from taihu.api.app import MAX_BODY, app
+from taihu.scorer import HandError, score_hand, settle_table
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE: dict[str, Any] = json.loads((ROOT / "examples/tables/normal-win.json").read_text(encoding="utf-8"))  # API.md's
@@ -248,7 +248,7 @@ def free_port() -> int:
 
 def taihu_command() -> list[str]:
     found = shutil.which("taihu", path=str(Path(sys.executable).parent))
-    return [found] if found else [sys.executable, "-m", "cli.main"]
+    return [found] if found else [sys.executable, "-m", "taihu.cli.main"]
 
 
 def test_taihu_serve_answers_over_http() -> None:

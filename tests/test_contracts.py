@@ -15,10 +15,10 @@ import pytest
 from fastapi.testclient import TestClient
 from typer.testing import CliRunner
 
-from api.app import app as http_app
-from cli.main import app as cli_app
-from scorer import HandError, HandScore, ScoreItem, score_hand, settle_table
-from scorer.models import HandScoreFields
+from taihu.api.app import app as http_app
+from taihu.cli.main import app as cli_app
+from taihu.scorer import HandError, HandScore, ScoreItem, score_hand, settle_table
+from taihu.scorer.models import HandScoreFields
 
 EXAMPLES = Path(__file__).parent.parent / "examples"
 

@@ -7,9 +7,9 @@ from collections.abc import Iterable
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scorer import engine
-from scorer import tiles as T
-from scorer.engine import CHOW, PAIR, PUNG, Group, JokerOptions, set_readings, standard_readings, to_counts
+from taihu.scorer import engine
+from taihu.scorer import tiles as T
+from taihu.scorer.engine import CHOW, PAIR, PUNG, Group, JokerOptions, set_readings, standard_readings, to_counts
 
 NO_WILDCARDS = JokerOptions((), ())
 

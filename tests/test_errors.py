@@ -10,8 +10,8 @@ from __future__ import annotations
 import pytest
 from typer.testing import CliRunner
 
-from cli.main import app
-from scorer import HandError, score_hand
+from taihu.cli.main import app
+from taihu.scorer import HandError, score_hand
 
 PING = "123m 456m 789p 234s 678s 5p +5p wild:9s,N seat:W"  # a valid winner (平胡)
 REST = "123p 456p 789p 12s 45s"  # 13 tiles; + a 3-tile meld = 16

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from scorer import settle_table
+from taihu.scorer import settle_table
 
 TABLES = Path(__file__).parent.parent / "examples" / "tables"
 ROW = re.compile(r"^\| `(?P<file>[\w-]+\.json)` \|[^|]*\|(?P<nets>(?:[^|]*\|){4})\s*(?P<dealer>[ESWN])\s*\|\s*$")

@@ -22,9 +22,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from scorer import HandError, HandScore, Settlement, score_hand, settle_table
-from scorer.notation import DECLARED_WINS, FLAG_CONDITIONS
-from scorer.rulesets import RULESETS
+from taihu.scorer import HandError, HandScore, Settlement, score_hand, settle_table
+from taihu.scorer.notation import DECLARED_WINS, FLAG_CONDITIONS
+from taihu.scorer.rulesets import RULESETS
 
 SETTINGS = settings(
     max_examples=100,

@@ -15,10 +15,10 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from scorer import HandError, parse
-from scorer import tiles as T
-from scorer.rulesets import RULESETS
-from scorer.rulesets.luoshan import LUOSHAN
+from taihu.scorer import HandError, parse
+from taihu.scorer import tiles as T
+from taihu.scorer.rulesets import RULESETS
+from taihu.scorer.rulesets.luoshan import LUOSHAN
 
 ROOT = Path(__file__).resolve().parent.parent
 GATED = {name: [i for i in rs.items if i.needs] for name, rs in RULESETS.items()}

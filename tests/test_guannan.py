@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from scorer import HandError, score_hand
-from scorer.engine import PAIR, JokerOptions, seven_pairs_readings, to_counts
+from taihu.scorer import HandError, score_hand
+from taihu.scorer.engine import PAIR, JokerOptions, seven_pairs_readings, to_counts
 
 
 def guannan(hand: str, **options: int):

@@ -13,9 +13,9 @@ from hypothesis import strategies as st
 from settle_helpers import error, paid
 from typer.testing import CliRunner
 
-from api.app import app as http_app
-from cli.main import app as cli_app
-from scorer import HandScore, PlayerTotal, settle_table
+from taihu.api.app import app as http_app
+from taihu.cli.main import app as cli_app
+from taihu.scorer import HandScore, PlayerTotal, settle_table
 
 SEATS = ("E", "S", "W", "N")
 TABLES = Path(__file__).parent.parent / "examples" / "tables"

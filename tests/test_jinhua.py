@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from scorer import HandError, rule_sets, score_hand
-from scorer.engine import spaced_fill, to_counts
+from taihu.scorer import HandError, rule_sets, score_hand
+from taihu.scorer.engine import spaced_fill, to_counts
 
 
 def jinhua(hand: str):

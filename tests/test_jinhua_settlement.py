@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from settle_helpers import error, paid
 
-from scorer import settle_table
+from taihu.scorer import settle_table
 
 SEATS = ("E", "S", "W", "N")
 PENG_QUAN = "[111m] [222m] [333p] [444s] 5s +5s"  # peng_peng_hu × quan_qiu_ren = 4, on a discard

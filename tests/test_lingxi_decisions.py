@@ -12,11 +12,11 @@ from collections import Counter
 import pytest
 from typer.testing import CliRunner
 
-from cli.main import app
-from scorer import HandError, score_hand
-from scorer import tiles as T
-from scorer.engine import CHOW, PAIR, PUNG, Group
-from scorer.rulesets import lingxi as L
+from taihu.cli.main import app
+from taihu.scorer import HandError, score_hand
+from taihu.scorer import tiles as T
+from taihu.scorer.engine import CHOW, PAIR, PUNG, Group
+from taihu.scorer.rulesets import lingxi as L
 
 LOOSE = "123m 456m 789p 12s 45s 99p 3s"  # 16 tiles of nothing (non-winner)
 REST = "123m 456m 789p 12s 45s"  # 13 tiles of nothing; + a 3-tile meld = 16

@@ -19,7 +19,7 @@ from collections import Counter
 
 import pytest
 
-from scorer import rule_sets, score_hand
+from taihu.scorer import rule_sets, score_hand
 
 REST = "123m 456m 789p 12s 45s"  # 13 tiles of nothing; + a 3-tile meld = 16
 LOOSE = "123m 456m 789p 12s 45s 99p 3s"  # 16 tiles of nothing (non-winner)

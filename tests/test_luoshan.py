@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from scorer import HandError, parse, score_hand, to_text
-from scorer import tiles as T
-from scorer.engine import CHOW, PAIR, PUNG, Group, win_places
-from scorer.rulesets.luoshan import wildcard_after
+from taihu.scorer import HandError, parse, score_hand, to_text
+from taihu.scorer import tiles as T
+from taihu.scorer.engine import CHOW, PAIR, PUNG, Group, win_places
+from taihu.scorer.rulesets.luoshan import wildcard_after
 
 
 def luoshan(hand: str):

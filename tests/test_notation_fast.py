@@ -14,9 +14,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from scorer import HandError, parse, to_text
-from scorer import notation as N
-from scorer import tiles as T
+from taihu.scorer import HandError, parse, to_text
+from taihu.scorer import notation as N
+from taihu.scorer import tiles as T
 
 SETTINGS = settings(
     max_examples=300,

@@ -17,9 +17,9 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from scorer import HandError, parse, score_hand, to_text
-from scorer import tiles as T
-from scorer.notation import DECLARED_WINS, FLAG_CONDITIONS, Meld, ParsedHand
+from taihu.scorer import HandError, parse, score_hand, to_text
+from taihu.scorer import tiles as T
+from taihu.scorer.notation import DECLARED_WINS, FLAG_CONDITIONS, Meld, ParsedHand
 
 SETTINGS = settings(
     max_examples=100,

@@ -19,8 +19,8 @@ from pathlib import Path
 
 import pytest
 
-from scorer import HandError, score_hand
-from scorer.rulesets import RULESETS
+from taihu.scorer import HandError, score_hand
+from taihu.scorer.rulesets import RULESETS
 
 LOOSE = "123m 456m 789p 12s 45s 99p 3s"  # 16 tiles, nothing scores but 底
 REST = "123m 456m 789p 12s 45s"  # 13 tiles

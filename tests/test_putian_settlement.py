@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from settle_helpers import error, paid
 
-from scorer import HandError, settle_table
+from taihu.scorer import HandError, settle_table
 
 SEATS = ("E", "S", "W", "N")
 # Winning hands with wild 9m, and the 底分 they make at a non-dealer seat (the dealer adds 1).

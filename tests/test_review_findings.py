@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from scorer import HandError, score_hand, settle_table
+from taihu.scorer import HandError, score_hand, settle_table
 
 Z: dict[str, int] = {"total": 0}
 

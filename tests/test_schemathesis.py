@@ -23,8 +23,8 @@ from schemathesis.specs.openapi.checks import (
     status_code_conformance,
 )
 
-from api.app import app
-from scorer.rulesets import RULESETS
+from taihu.api.app import app
+from taihu.scorer.rulesets import RULESETS
 
 schema = schemathesis.openapi.from_asgi("/openapi.json", app)
 

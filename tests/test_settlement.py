@@ -11,10 +11,10 @@ from fastapi.testclient import TestClient
 from settle_helpers import error, paid
 from typer.testing import CliRunner
 
-import scorer.rulesets as rulesets
-from api.app import app as http_app
-from cli.main import app as cli_app
-from scorer import Payment, PlayerTotal, Table, settle_table
+import taihu.scorer.rulesets as rulesets
+from taihu.api.app import app as http_app
+from taihu.cli.main import app as cli_app
+from taihu.scorer import Payment, PlayerTotal, Table, settle_table
 
 # The API.md example, verbatim.
 EXAMPLE: dict[str, Any] = {

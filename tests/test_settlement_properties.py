@@ -7,7 +7,7 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scorer import HandError, Settlement, settle_table
+from taihu.scorer import HandError, Settlement, settle_table
 
 SEATS = ("E", "S", "W", "N")
 # (hand, wild, won on its own turn, 四风齐) — valid winning hands at any seat.

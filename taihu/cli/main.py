@@ -14,8 +14,8 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from scorer import HandError, HandScore, Settlement, rule_sets, score_hand, settle_table
-from scorer.rulesets import get
+from taihu.scorer import HandError, HandScore, Settlement, rule_sets, score_hand, settle_table
+from taihu.scorer.rulesets import get
 
 app = typer.Typer(
     help="Score and settle hands of Zhejiang/Fujian regional mahjong (Lingxi and friends).",
@@ -24,6 +24,23 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 out = Console()
+
+
+def show_version(value: bool) -> None:
+    if value:
+        from taihu import __version__
+
+        sys.stdout.write(f"taihu {__version__}\n")
+        raise typer.Exit()
+
+
+@app.callback()
+def main(
+    version: bool = typer.Option(
+        False, "--version", callback=show_version, is_eager=True, help="print taihu's version and exit"
+    ),
+) -> None:
+    """Score and settle hands of Zhejiang/Fujian regional mahjong (Lingxi and friends)."""
 
 
 def answer(call: Callable[[], Any]) -> Any:
@@ -198,7 +215,7 @@ def serve(
     """Run the HTTP API (FastAPI; docs at /docs)."""
     import uvicorn  # only this command needs the server
 
-    uvicorn.run("api.app:app", host=host, port=port)
+    uvicorn.run("taihu.api.app:app", host=host, port=port)
 
 
 if __name__ == "__main__":  # pragma: no cover

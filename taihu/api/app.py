@@ -21,7 +21,7 @@ from pydantic import BaseModel, ValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from scorer import (
+from taihu.scorer import (
     HandError,
     HandScore,
     RuleSetInfo,
@@ -32,7 +32,7 @@ from scorer import (
     score_hand,
     settle_table,
 )
-from scorer.errors import describe_validation
+from taihu.scorer.errors import describe_validation
 
 MAX_BODY = 64 * 1024  # a table is ~1 KB; the cap keeps a single request from tying up the server
 log = logging.getLogger("taihu.api")
