@@ -7,6 +7,7 @@ decided later by the rule set, so every rule set shares one grammar.
 
 from __future__ import annotations
 
+import copy
 import re
 from bisect import bisect_left
 from dataclasses import dataclass, field
@@ -15,6 +16,7 @@ from typing import Any
 
 from . import tiles as T
 from .errors import HandError
+from .forms import Folded, fold
 
 FLAG_CONDITIONS = ("self", "kong-draw", "rob-kong", "last-tile", "heaven", "earth", "human", "da-jin")
 VALUE_CONDITIONS = ("seat", "wild", "flip", "declare")
@@ -338,7 +340,33 @@ def parse(text: str) -> ParsedHand:
         hand = _parse_plain(text)
         if hand is not None:
             return hand
+        if not text.isascii():
+            return _parse_players_forms(text)
     return _parse_careful(text)
+
+
+def _parse_players_forms(text: str) -> ParsedHand:
+    """A line with Chinese or full-width forms: parsed as its ASCII fold, errors pointing into the line as typed."""
+    folded = fold(text)
+    if folded.text == text:
+        return _parse_careful(text)
+    try:
+        return _parse_plain(folded.text) or _parse_careful(folded.text)
+    except HandError as exc:
+        raise _in_typed_columns(exc, folded) from None
+
+
+def _in_typed_columns(exc: HandError, folded: Folded) -> HandError:
+    """The same error, its columns counted in the line as the player typed it."""
+    message = _COLUMN.sub(lambda m: f"column {folded.column(int(m.group(1)))}", str(exc))
+    moved = copy.copy(exc)
+    moved.args = (message,)
+    if isinstance(getattr(exc, "column", None), int):
+        moved.column = folded.column(exc.column)  # type: ignore[attr-defined]
+    return moved
+
+
+_COLUMN = re.compile(r"column (\d+)")
 
 
 def _parse_careful(text: str) -> ParsedHand:
