@@ -157,7 +157,7 @@ def _check_liable(index: int, winner: str, hand: ParsedHand, score: HandScore) -
     if len(exposed) < 3:
         shown = " ".join(m.source or m.text() for m in exposed)
         problems.append(
-            f"it shows {len(exposed)} exposed wind pung/kong{'s' if len(exposed) != 1 else ''} [..]"
+            f"it shows {len(exposed)} exposed wind {'pung/kong' if len(exposed) == 1 else 'pungs/kongs'} [..]"
             + (f" ({shown})" if shown else "")
             + ", not 3 (a concealed kong (..) does not count)"
         )
