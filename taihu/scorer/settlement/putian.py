@@ -125,7 +125,7 @@ def _check_tile_counts(hands: Hands, jin: int | None) -> None:
     qiang_jin = any(isinstance(h, ParsedHand) and h.declare == "qiang-jin" for h in hands.values())
 
     def limit(kind: int) -> int:
-        return JIN_IN_PLAY + qiang_jin if kind == jin else copies(kind)
+        return JIN_IN_PLAY + (1 if qiang_jin else 0) if kind == jin else copies(kind)
 
     def why(kind: int) -> str:
         if kind != jin:
