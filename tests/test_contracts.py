@@ -85,7 +85,7 @@ FOREIGN = [
     ("putian", "f1"),
     ("putian", "flip:1m"),
     ("putian", "declare:sha-zhu"),
-    ("putian", "kong-draw"),
+    ("putian", "last-tile"),  # kong-draw is accepted as a self-draw since 2026-11-30
     ("jinhua", "f1"),
     ("jinhua", "flip:1m"),
     ("jinhua", "declare:hua-hu"),

@@ -142,7 +142,7 @@ def check_winner(table: Table, hands: Hands) -> None:
         )
 
 
-SELF_DRAWN = ("self", "kong-draw", "last-tile", "heaven")
+SELF_DRAWN = ("self", "kong-draw", "last-tile", "heaven", "human")  # human: Jinhua 人胡 (Decision 2026-11-30)
 
 
 def check_discarder(table: Table, hands: Hands) -> None:
@@ -194,6 +194,72 @@ def check_tile_counts(hands: Hands, copies: Callable[[int], int], why: Callable[
                     else " (revealed wildcard tiles are out of play)"
                 )
             )
+
+
+WIN_FLAGS = frozenset({"self", "kong-draw", "rob-kong", "last-tile", "heaven", "earth", "human"})
+
+
+def set_aside_false_claims(table: Table, hands: Hands) -> Hands:
+    """The false-win offender's claim (`+X`, `declare:`, how it claimed) is set aside (Decision 2026-11-30).
+
+    Its shape is not checked: the hand is scored as a non-winner's, without the
+    claimed tile. The tiles it claimed still count across the table, so the
+    caller checks tile counts on the hands as written.
+    """
+    offenders = {e.seat for e in table.events if e.type == "false-win"}
+    out = dict(hands)
+    for seat in offenders:
+        hand = hands[seat]
+        if isinstance(hand, ParsedHand) and is_win(hand):
+            out[seat] = replace(hand, win=None, declare=None, flags=hand.flags - WIN_FLAGS)
+    return out
+
+
+def foul_seats(table: Table) -> dict[str, int]:
+    """The seats that fouled (诈胡), by event index; a foul seat cannot be the winner (Decision 2026-11-30)."""
+    fouls: dict[str, int] = {}
+    for i, event in enumerate(table.events):
+        if event.type != "foul":
+            continue
+        if event.seat == table.winner:
+            raise HandError(
+                f"events[{i}]: {event.seat} fouled (诈胡) and counts 0, so {event.seat} cannot be the winner; "
+                f"set winner to another seat or null, or drop the foul"
+            )
+        fouls.setdefault(event.seat, i)
+    return fouls
+
+
+def count_zero(score: HandScore | PlayerTotal, why: str) -> HandScore | PlayerTotal:
+    """A player who counts 0 (a foul, 小相公, a declared win elsewhere), with the reason in its notes."""
+    if isinstance(score, HandScore):
+        return score.model_copy(update={"total": 0, "notes": [*score.notes, why]})
+    return PlayerTotal(total=0)
+
+
+FOUL_NOTE = "foul (诈胡): counts 0"
+
+
+def liable_hand(table: Table, hands: Hands, index: int, name: str) -> ParsedHand:
+    """A liable event rests on the winner's melds, so it needs the winner's hand string (Decision 2026-11-30)."""
+    winner = table.winner
+    if winner is None:
+        raise HandError(f"events[{index}]: liable ({name}) pays for the winner, but there is no winner")
+    seat = table.events[index].seat
+    if seat == winner:
+        raise HandError(f"events[{index}]: liable {seat} is the winner; the liable player pays the winner")
+    hand = hands[winner]
+    if not isinstance(hand, ParsedHand):
+        raise HandError(
+            f"events[{index}]: liable ({name}) rests on the melds of the winner {winner}, but players.{winner} "
+            f'is {{"total": {hand.total}}}; give {winner}\'s hand string, or drop the event'
+        )
+    return hand
+
+
+def exposed_melds(hand: ParsedHand) -> list[str]:
+    """The melds shown as `[..]` (claimed from other players); a concealed kong `(..)` was fed by nobody."""
+    return [m.source or m.text() for m in hand.melds if not m.concealed and not m.is_flower_set]
 
 
 def next_seat(seat: str) -> str:
