@@ -67,7 +67,12 @@ def table(header: tuple[str, ...], rows: list[tuple[object, ...]]) -> list[str]:
 def items_block(name: str) -> str:
     """The item table, the house options and the exclusions of a rule set, from its own data."""
     info = get(name).info()
-    lines = [f"Unit: **{info.unit}**. The items in the order the scorer evaluates them:", ""]
+    lines = [
+        f"Unit: **{info.unit}**. The items in the order the scorer evaluates them; *for* says whose hand"
+        " counts the item: `base` every player's, `non-winner` a loser's, `bonus` the winner's, `declared`"
+        " a declared win's (nothing else counts).",
+        "",
+    ]
     lines += table(
         ("key", "中文", "English", "value", "for"),
         [(f"`{i.key}`", i.name, i.name_en, i.value, i.scope) for i in info.items],
@@ -84,7 +89,7 @@ def items_block(name: str) -> str:
     lines.append("")
     if info.exclusions:
         lines += ["Exclusions (when the first item is scored, the others are not):", ""]
-        lines += [f"- {line}" for line in info.exclusions]
+        lines += [f"- {cell(line)}" for line in info.exclusions]
     else:
         lines.append("Exclusions: none.")
     return "\n".join(lines) + "\n"
