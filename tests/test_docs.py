@@ -64,7 +64,9 @@ def parse_score_args(args: list[str]) -> tuple[str, str, dict[str, int]]:
     hand, rules, options = args[1], "lingxi", {}
     rest = iter(args[2:])
     for flag in rest:
-        value = next(rest)
+        if flag == "--json":
+            continue  # the same answer, printed as JSON
+        value = next(rest, "")
         if flag in ("-r", "--rules"):
             rules = value
         elif flag in ("-o", "--option"):
