@@ -1,18 +1,32 @@
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
+# Which Python made .venv (its path and version): another one (`make PYTHON=python3.12 test`,
+# or python3 upgraded) makes .venv anew instead of reusing a stale one.
+PYTHON_ID := $(shell $(PYTHON) -c 'import sys; print(sys.executable, sys.version.split()[0])' 2>/dev/null)
 
-.PHONY: demo test bench install install-test clean
+.PHONY: demo test docs bench install install-test clean FORCE
 
-$(BIN)/python:
-	$(PYTHON) -m venv $(VENV)
-	$(BIN)/pip install --quiet --upgrade pip
+$(VENV)/python-id: FORCE
+	@test -n "$(PYTHON_ID)" || { echo "no Python '$(PYTHON)': pick one with make PYTHON=python3.12 ..."; exit 1; }
+	@test "$$(cat $@ 2>/dev/null)" = "$(PYTHON_ID)" || { \
+		echo "making $(VENV) with $(PYTHON_ID)"; rm -rf $(VENV) && $(PYTHON) -m venv $(VENV) && \
+		$(BIN)/pip install --quiet --upgrade pip && echo "$(PYTHON_ID)" > $@; }
 
-install: $(BIN)/python
+$(BIN)/python: $(VENV)/python-id ;
+
+# Installed again when pyproject.toml changes (or .venv was made anew).
+$(VENV)/installed: $(VENV)/python-id pyproject.toml
 	$(BIN)/pip install --quiet -e .
+	@touch $@
 
-install-test: $(BIN)/python
+$(VENV)/installed-test: $(VENV)/python-id pyproject.toml
 	$(BIN)/pip install --quiet -e ".[test]"
+	@touch $@
+
+install: $(VENV)/installed
+
+install-test: $(VENV)/installed-test
 
 demo: install
 	$(BIN)/python examples/run_examples.py
@@ -22,6 +36,9 @@ test: install-test
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
 	$(BIN)/python -m pytest --cov --cov-report=term
+
+docs: install-test
+	$(BIN)/python -m taihu.docs
 
 bench: $(BIN)/python
 	$(BIN)/pip install --quiet -e ".[bench]"

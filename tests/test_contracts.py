@@ -22,7 +22,7 @@ from taihu.scorer.models import HandScoreFields
 
 EXAMPLES = Path(__file__).parent.parent / "examples"
 
-# (rules, hand, total, legal): the worked examples of ../shared/rules/*.md
+# (rules, hand, total, legal): the worked examples of docs/rules/*.md
 WORKED = [
     pytest.param("lingxi", "555m 222p 777p 333s 888s 9m f1 f2 P P +9m wild:5m,E seat:S", 56, True, id="lingxi-1"),
     pytest.param("lingxi", "123m 456m 789p 234s 678s 5p +5p wild:9s,N seat:W", 26, True, id="lingxi-2"),

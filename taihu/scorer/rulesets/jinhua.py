@@ -1,4 +1,4 @@
-"""Jinhua 金华 — the multiplier (倍) table of ../shared/rules/jinhua.md as data.
+"""Jinhua 金华 — the multiplier (倍) table of docs/rules/jinhua.md as data.
 
 Read top to bottom like the rules page: the hand as Jinhua sees it
 (`JinhuaHand`: one 财神 kind, 白 turned into the 财神's face), the shapes a

@@ -1,4 +1,4 @@
-"""Luoshan 螺山 "打来干、自摸干" — the hu table of ../shared/rules/luoshan.md as data.
+"""Luoshan 螺山 "打来干、自摸干" — the hu table of docs/rules/luoshan.md as data.
 
 Read top to bottom like the rules page: the hand as Luoshan sees it
 (`LuoshanHand`, built and validated by `prepare`), the readings (each with

@@ -1,4 +1,4 @@
-"""Putian 莆田 — the 底分 and winning types of ../shared/rules/putian.md as data.
+"""Putian 莆田 — the 底分 and winning types of docs/rules/putian.md as data.
 
 A Putian hand scores no pattern: its `total` is the player's 底分
 (底 + 分), and the winning type is a multiplier the settlement applies.
