@@ -242,6 +242,17 @@ def in_winds(table: Any, ledger: Ledger, seats: dict[str, str]) -> dict[str, Any
     if not isinstance(table, Mapping):
         raise HandError(f"table: must be a JSON object, got {type(table).__name__}")
     wind_of = {player: wind for wind, player in seats.items()}
+
+    def seat(value: Any, where: str) -> Any:
+        if not isinstance(value, str) or value in WINDS:
+            return value  # a wind, or not a string: settle_table says what is wrong with it
+        if value not in wind_of:
+            raise HandError(
+                f"{where}: '{value}' is neither a player of ledger '{ledger.name}' ({', '.join(ledger.players)}) "
+                "nor a wind (E, S, W, N)"
+            )
+        return wind_of[value]
+
     out = dict(table)
     rules = out.setdefault("rules", ledger.rules)
     if rules != ledger.rules:
@@ -254,25 +265,22 @@ def in_winds(table: Any, ledger: Ledger, seats: dict[str, str]) -> dict[str, Any
     if isinstance(players, Mapping):
         named: dict[Any, Any] = {}
         for key, player in players.items():
-            wind: Any = wind_of.get(key, key)
+            wind = seat(key, "players")
             if wind in named:
-                shown = " and ".join(str(k) for k in players if wind_of.get(k, k) == wind)
+                shown = " and ".join(str(k) for k in players if seat(k, "players") == wind)
                 raise HandError(
-                    f"players: {shown} are the same seat this deal ({wind} is {seats.get(wind)}); give each seat once"
+                    f"players: {shown} are the same seat this deal ({wind} is {seats.get(wind)}); give each once"
                 )
             named[wind] = player
         out["players"] = named
     for field in ("winner", "discarder"):
-        value = out.get(field)
-        if isinstance(value, str):
-            out[field] = wind_of.get(value, value)
+        if field in out:
+            out[field] = seat(out[field], field)
     events = out.get("events")
     if isinstance(events, list):
         out["events"] = [
-            {**e, "seat": wind_of.get(e["seat"], e["seat"])}
-            if isinstance(e, Mapping) and isinstance(e.get("seat"), str)
-            else e
-            for e in events
+            {**e, "seat": seat(e["seat"], f"events[{i}].seat")} if isinstance(e, Mapping) and "seat" in e else e
+            for i, e in enumerate(events)
         ]
     return out
 

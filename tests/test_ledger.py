@@ -202,7 +202,10 @@ def test_events_name_players_too() -> None:
         ),
         ({"players": {**NORMAL_WIN["players"], "乙": {"total": 1}}}, "players: E and 乙 are the same seat this deal"),
         ({"winner": "W"}, "players.S: the hand has a winning tile +9m, but the winner is W"),
-        ({"winner": "戊"}, "winner"),
+        ({"winner": "戊"}, "winner: '戊' is neither a player of ledger 'refused' (甲, 乙, 丙, 丁) nor a wind"),
+        ({"players": {**NORMAL_WIN["players"], "戊": {"total": 1}}}, "players: '戊' is neither a player"),
+        ({"events": [{"type": "foul", "seat": "戊"}]}, "events[0].seat: '戊' is neither a player"),
+        ({"events": [{"type": "foul"}]}, "events[0].seat: Field required"),
         ({"players": {"E": {"total": 1}}}, "players: must be exactly the seats E, S, W, N"),
     ],
 )
