@@ -148,3 +148,10 @@ def test_undo_of_an_empty_ledger_is_422(client: TestClient) -> None:
     ledger_id, keeper = new_ledger(client)
     reply = client.delete(f"/ledgers/{ledger_id}/deals/last", headers=keeper)
     assert reply.status_code == 422 and "has no deals to undo" in reply.json()["detail"]
+
+
+def test_without_a_token_the_answer_is_401_whatever_the_body(client: TestClient) -> None:
+    ledger_id, _ = new_ledger(client)
+    for body in ({"players": "junk"}, [1, 2]):
+        assert client.post(f"/ledgers/{ledger_id}/deals", json=body).status_code == 401
+    assert client.post(f"/ledgers/{ledger_id}/deals", content=b"not json").status_code == 401

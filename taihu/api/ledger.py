@@ -77,14 +77,19 @@ def found(store: LedgerStore, ledger_id: str) -> tuple[Ledger, str | None]:
     return shared
 
 
-def kept(store: LedgerStore, ledger_id: str, credentials: HTTPAuthorizationCredentials | None) -> Ledger:
-    """The ledger, if the request carries its edit token."""
+def edit_token(credentials: HTTPAuthorizationCredentials | None = Depends(bearer)) -> str:
+    """The request's edit token; checked before the body, so a request without one is a 401 whatever it sends."""
     if credentials is None:
         raise HTTPException(
             401, "changing a ledger needs its edit token: Authorization: Bearer <token>", {"WWW-Authenticate": "Bearer"}
         )
+    return credentials.credentials
+
+
+def kept(store: LedgerStore, ledger_id: str, token: str) -> Ledger:
+    """The ledger, if the token is its edit token."""
     ledger, token_sha256 = found(store, ledger_id)
-    if not token_matches(credentials.credentials, token_sha256):
+    if not token_matches(token, token_sha256):
         raise HTTPException(403, "this is not the edit token of this ledger; nothing was changed")
     return ledger
 
@@ -125,19 +130,19 @@ def show_ledger(ledger_id: str) -> dict[str, Any]:
 def add_deal(
     ledger_id: str,
     table: dict[str, Any] = Body(description="a Table; seats may be players' names or winds"),
-    credentials: HTTPAuthorizationCredentials | None = Depends(bearer),
+    token: str = Depends(edit_token),
 ) -> dict[str, Any]:
     """Settle a deal with the seats as they stand and record it; answers the ledger."""
     with LedgerStore() as store:
-        ledger = kept(store, ledger_id, credentials)
+        ledger = kept(store, ledger_id, token)
         store.add(ledger, table)
         return store.view(ledger).to_json()
 
 
 @router.delete("/ledgers/{ledger_id}/deals/last", response_model=LedgerAnswer, responses=problems(401, 403, 404, 422))
-def undo_deal(ledger_id: str, credentials: HTTPAuthorizationCredentials | None = Depends(bearer)) -> dict[str, Any]:
+def undo_deal(ledger_id: str, token: str = Depends(edit_token)) -> dict[str, Any]:
     """Remove the last deal; answers the ledger."""
     with LedgerStore() as store:
-        ledger = kept(store, ledger_id, credentials)
+        ledger = kept(store, ledger_id, token)
         store.undo(ledger)
         return store.view(ledger).to_json()
