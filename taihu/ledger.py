@@ -30,7 +30,7 @@ import re
 import secrets
 import sqlite3
 import sys
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -146,6 +146,27 @@ class Deal:
 
 
 @dataclass(frozen=True)
+class Standing:
+    """Where an evening stands: each player's total (summed from the deals) and who deals next."""
+
+    players: list[str]
+    totals: dict[str, int]
+    next_dealer: str
+
+    @property
+    def next_seats(self) -> dict[str, str]:
+        return seats_from(self.players, self.next_dealer)
+
+
+def standing_of(players: list[str], deals: Iterable[Deal]) -> Standing:
+    totals, last = dict.fromkeys(players, 0), None
+    for last in deals:
+        for player, amount in last.net().items():
+            totals[player] += amount
+    return Standing(list(players), totals, last.next_dealer if last else players[0])
+
+
+@dataclass(frozen=True)
 class LedgerView:
     """A ledger with its deals, the totals summed from them, and who deals next."""
 
@@ -153,20 +174,16 @@ class LedgerView:
     deals: list[Deal]
 
     @property
+    def standing(self) -> Standing:
+        return standing_of(self.ledger.players, self.deals)
+
+    @property
     def totals(self) -> dict[str, int]:
-        totals = {p: 0 for p in self.ledger.players}
-        for deal in self.deals:
-            for player, amount in deal.net().items():
-                totals[player] += amount
-        return totals
+        return self.standing.totals
 
     @property
     def next_dealer(self) -> str:
-        return self.deals[-1].next_dealer if self.deals else self.ledger.players[0]
-
-    @property
-    def next_seats(self) -> dict[str, str]:
-        return seats_from(self.ledger.players, self.next_dealer)
+        return self.standing.next_dealer
 
     def to_json(self) -> dict[str, Any]:
         """API.md's ledger JSON: `{"name", "rules", "players", "deals", "totals", "next_dealer"}`."""
@@ -175,8 +192,8 @@ class LedgerView:
             "rules": self.ledger.rules,
             "players": list(self.ledger.players),
             "deals": [d.to_json() for d in self.deals],
-            "totals": self.totals,
-            "next_dealer": self.next_dealer,
+            "totals": (standing := self.standing).totals,
+            "next_dealer": standing.next_dealer,
         }
 
     def to_csv(self) -> str:
@@ -471,6 +488,19 @@ class LedgerStore:
     def view(self, ledger: Ledger) -> LedgerView:
         rows = self.db.execute(self._DEALS + " ORDER BY number", (ledger.key,)).fetchall()
         return LedgerView(ledger, [self._deal(row) for row in rows])
+
+    def standing(self, ledger: Ledger) -> Standing:
+        """The totals and next dealer from each deal's seats and net alone (cheaper than a whole view)."""
+        rows = self.db.execute(
+            "SELECT number, seats, json_extract(settlement, '$.net'), json_extract(settlement, '$.next_dealer') "
+            "FROM deals WHERE ledger_id = ? ORDER BY number",
+            (ledger.key,),
+        )
+        deals = (
+            Deal(number, json.loads(seats), {}, {"net": json.loads(net), "next_dealer": next_dealer})
+            for number, seats, net, next_dealer in rows
+        )
+        return standing_of(ledger.players, deals)
 
     _DEALS = "SELECT number, seats, deal_table, settlement, taihu_version FROM deals WHERE ledger_id = ?"
 

@@ -123,6 +123,8 @@ def test_a_ledger_of_200_random_deals_rotates_and_totals(rules: str, ledger_db: 
             expected_deals.append({"dealer": dealer, "seats": seats, "settlement": stored.settlement})
             dealer = seats[settlement.next_dealer]  # the next deal's dealer: the wind read in these seats
         view = store.view(ledger).to_json()
+        standing = store.standing(ledger)  # the cheap path that `add` prints: the same numbers
+    assert (standing.totals, standing.next_dealer) == (expected_totals, dealer)
     assert set(view) == {"name", "rules", "players", "deals", "totals", "next_dealer"}
     assert [{k: d[k] for k in ("dealer", "seats", "settlement")} for d in view["deals"]] == expected_deals
     assert view["totals"] == expected_totals and sum(expected_totals.values()) == 0
@@ -340,6 +342,7 @@ def test_a_version_1_file_migrates_forward_and_keeps_its_deals(ledger_db: Path) 
         new = store.add(ledger, NORMAL_WIN)  # the old deal's next_dealer seats the new one
         view = store.view(ledger)
         text = view.to_csv()
+        assert store.standing(ledger) == view.standing
     assert new.number == 2 and new.dealer == "乙"
     # deal 2 seats 乙 at E and 丙 at S, who wins it
     assert view.totals == {"甲": -120 - 52, "乙": 224 - 120, "丙": -52 + 224, "丁": -52 - 52}

@@ -11,7 +11,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from taihu.ledger import Deal, LedgerStore, LedgerView
+from taihu.ledger import Deal, LedgerStore, Standing
 from taihu.scorer import HandError
 
 ledger_app = typer.Typer(
@@ -61,17 +61,17 @@ def signed(value: int) -> str:
     return f"{value:+d}" if value else "0"
 
 
-def print_deal(deal: Deal, view: LedgerView) -> None:
+def print_deal(deal: Deal, standing: Standing) -> None:
     net = deal.net()
     out.print(f"deal {deal.number}: {outcome(deal)}; seats {seats_line(deal.seats)}", markup=False)
-    out.print("net:    " + "  ".join(f"{p} {signed(net[p])}" for p in view.ledger.players), markup=False)
-    print_next(view)
+    out.print("net:    " + "  ".join(f"{p} {signed(net[p])}" for p in standing.players), markup=False)
+    print_next(standing)
 
 
-def print_next(view: LedgerView) -> None:
-    totals = view.totals
-    out.print("totals: " + "  ".join(f"{p} {signed(totals[p])}" for p in view.ledger.players), markup=False)
-    out.print(f"next dealer: {view.next_dealer}  (seats {seats_line(view.next_seats)})", markup=False)
+def print_next(standing: Standing) -> None:
+    totals = standing.totals
+    out.print("totals: " + "  ".join(f"{p} {signed(totals[p])}" for p in standing.players), markup=False)
+    out.print(f"next dealer: {standing.next_dealer}  (seats {seats_line(standing.next_seats)})", markup=False)
 
 
 @ledger_app.command()
@@ -88,7 +88,7 @@ def new(
     with opened(db) as store:
         ledger = store.create(name, rules, names, options)
         out.print(f"ledger '{ledger.name}' ({ledger.rules}) in {store.path}", markup=False)
-        print_next(store.view(ledger))
+        print_next(store.standing(ledger))
 
 
 @ledger_app.command()
@@ -102,7 +102,7 @@ def add(
     with opened(db) as store:
         ledger = store.ledger(name)
         deal = store.add(ledger, data)
-        print_deal(deal, store.view(ledger))
+        print_deal(deal, store.standing(ledger))
 
 
 @ledger_app.command()
@@ -134,7 +134,7 @@ def show(
         grid.add_row("—", "no deals yet", *("0" for _ in players))
     out.print(grid)
     out.print("each cell: the seat (E deals) and the deal's net; below, the running total")
-    print_next(view)
+    print_next(view.standing)
 
 
 @ledger_app.command()
@@ -147,7 +147,7 @@ def undo(
         ledger = store.ledger(name)
         deal = store.undo(ledger)
         out.print(f"removed deal {deal.number}: {outcome(deal)}", markup=False)
-        print_next(store.view(ledger))
+        print_next(store.standing(ledger))
 
 
 @ledger_app.command()
