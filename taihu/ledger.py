@@ -320,13 +320,16 @@ def agreed_options(given: Any, ledger: Ledger) -> Any:
 class LedgerStore:
     """One open ledger database; make one per thread (sqlite3 connections are not shared)."""
 
-    def __init__(self, path: str | Path | None = None) -> None:
+    def __init__(self, path: str | Path | None = None, create: bool = True) -> None:
+        """Opens (with `create`, makes) the file at `path`, else `default_path()`; migrates it forward."""
         self.path = Path(path) if path is not None else default_path()
+        if not create and not self.path.exists():
+            raise HandError(f"{self.path}: no ledger database there; `taihu ledger new NAME --players …` starts one")
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             self.db = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_S, isolation_level=None)
         except (OSError, sqlite3.Error) as exc:
-            raise HandError(f"--db {self.path}: cannot open the ledger database ({exc})") from None
+            raise HandError(f"{self.path}: cannot open it as a ledger database ({exc})") from None
         try:
             self.db.execute("PRAGMA foreign_keys = ON")
             self.db.execute("PRAGMA journal_mode = WAL")
@@ -334,7 +337,7 @@ class LedgerStore:
             self.migrate()
         except sqlite3.DatabaseError as exc:
             self.db.close()
-            raise HandError(f"--db {self.path}: not a taihu ledger database ({exc})") from None
+            raise HandError(f"{self.path}: not a taihu ledger database ({exc})") from None
 
     def close(self) -> None:
         self.db.close()
@@ -373,7 +376,7 @@ class LedgerStore:
             version = self.schema_version()  # again: another client may have migrated meanwhile
             if version > SCHEMA_VERSION:
                 raise HandError(
-                    f"--db {self.path}: written by a newer taihu (ledger schema {version}; "
+                    f"{self.path}: written by a newer taihu (ledger schema {version}; "
                     f"this taihu knows up to {SCHEMA_VERSION}); upgrade taihu to open it"
                 )
             if version == 0:

@@ -66,6 +66,7 @@ def test_without_db_the_ledger_is_at_taihu_db(ledger_db: Path) -> None:
     ],
 )
 def test_bad_input_exits_2_with_one_line(args: tuple[str, ...], message: str) -> None:
+    assert taihu("ledger", "new", "other", "--players", "p,q,r,s").exit_code == 0  # the file exists
     result = taihu(*args)
     assert result.exit_code == 2
     assert result.output.startswith(message) and result.output.count("\n") == 1, result.output
@@ -84,3 +85,12 @@ def test_a_db_that_is_not_a_database_exits_2(tmp_path: Path) -> None:
     path.write_text("shopping list " * 200, encoding="utf-8")
     result = taihu("ledger", "list", "--db", str(path))
     assert result.exit_code == 2 and "not a taihu ledger database" in result.output
+
+
+def test_only_new_makes_the_file(tmp_path: Path) -> None:
+    path = tmp_path / "typo.db"
+    listed = taihu("ledger", "list", "--db", str(path))
+    assert listed.exit_code == 0 and listed.output.startswith(f"no ledgers in {path}")
+    shown = taihu("ledger", "show", "friday", "--db", str(path))
+    assert shown.exit_code == 2 and "no ledger database there" in shown.output
+    assert not path.exists()

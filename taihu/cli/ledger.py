@@ -5,13 +5,14 @@ from __future__ import annotations
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from types import ModuleType
 
 import typer
 from rich.console import Console
 from rich.table import Table
 
-from taihu.ledger import Deal, LedgerStore, Standing
+from taihu.ledger import Deal, LedgerStore, Standing, default_path
 from taihu.scorer import HandError
 
 ledger_app = typer.Typer(
@@ -31,10 +32,10 @@ def cli() -> ModuleType:
 
 
 @contextmanager
-def opened(db: str | None) -> Iterator[LedgerStore]:
-    """The store; any bad input inside becomes exit 2 with one line."""
+def opened(db: str | None, create: bool = False) -> Iterator[LedgerStore]:
+    """The store (only `new` makes the file); any bad input inside becomes exit 2 with one line."""
     try:
-        with LedgerStore(db) as store:
+        with LedgerStore(db, create=create) as store:
             yield store
     except HandError as exc:
         cli().fail(str(exc))
@@ -85,7 +86,7 @@ def new(
     """Start a ledger: its rule set, house options and the four players in table order."""
     options = cli().parse_options(option)
     names = [p.strip() for p in players.split(",")]
-    with opened(db) as store:
+    with opened(db, create=True) as store:
         ledger = store.create(name, rules, names, options)
         out.print(f"ledger '{ledger.name}' ({ledger.rules}) in {store.path}", markup=False)
         print_next(store.standing(ledger))
@@ -168,9 +169,11 @@ def export(
 @ledger_app.command("list")
 def list_ledgers(db: str | None = DB) -> None:
     """The ledgers in the database, with their players and number of deals."""
-    with opened(db) as store:
-        found = store.names()
-        where = store.path
+    where = Path(db) if db else default_path()
+    found = []
+    if where.exists():  # listing makes no file
+        with opened(db) as store:
+            found = store.names()
     if not found:
         out.print(f"no ledgers in {where}; start one with `taihu ledger new NAME --players …`", markup=False)
         return
