@@ -303,16 +303,22 @@ def in_winds(table: Any, ledger: Ledger, seats: dict[str, str]) -> dict[str, Any
 
 
 def agreed_options(given: Any, ledger: Ledger) -> Any:
-    """The ledger's house options apply to every deal; a table may repeat them, not contradict them."""
+    """The ledger's house options (the rule set's defaults where it sets none) apply to every deal.
+
+    A table may repeat them, not contradict them: the house does not change
+    its rules between two deals of one evening.
+    """
     if given is None:
         return dict(ledger.options)
     if not isinstance(given, Mapping):
         return given  # settle_table names what is wrong with it
+    playing = get(ledger.rules).resolve_options(ledger.options)
     for key, value in given.items():
-        if key in ledger.options and ledger.options[key] != value:
+        if key in playing and playing[key] != value:
+            default = "" if key in ledger.options else " (the default)"
             raise HandError(
                 f"options.{key}: the table says {value!r} but ledger '{ledger.name}' plays "
-                f"{key}={ledger.options[key]}; drop it from the table or make it match"
+                f"{key}={playing[key]}{default}; drop it from the table or make it match"
             )
     return {**ledger.options, **given}
 

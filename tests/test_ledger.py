@@ -200,8 +200,13 @@ def test_events_name_players_too() -> None:
         ({"rules": "luoshan"}, "rules: the table says 'luoshan' but ledger 'refused' keeps lingxi"),
         (
             {"options": {"double_at": 13}},
-            "options.double_at: the table says 13 but ledger 'refused' plays double_at=10",
+            "options.double_at: the table says 13 but ledger 'refused' plays double_at=10;",
         ),
+        (
+            {"options": {"hua_hu": 100}},
+            "options.hua_hu: the table says 100 but ledger 'refused' plays hua_hu=52 (the default)",
+        ),
+        ({"options": {"nope": 1}}, "options: unknown option 'nope' for lingxi"),
         ({"players": {**NORMAL_WIN["players"], "乙": {"total": 1}}}, "players: E and 乙 are the same seat this deal"),
         ({"winner": "W"}, "players.S: the hand has a winning tile +9m, but the winner is W"),
         ({"winner": "戊"}, "winner: '戊' is neither a player of ledger 'refused' (甲, 乙, 丙, 丁) nor a wind"),
