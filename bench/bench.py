@@ -160,6 +160,7 @@ def main() -> None:
             f"  {wildcards} wildcards  median {statistics.median(times) * 1e3:7.3f} ms"
             f"  p99 {percentile(times, 0.99) * 1e3:7.3f} ms" + ("  (target p99 ≤ 10 ms)" if wildcards == 6 else "")
         )
+    bench_ledger_add()
 
 
 # API.md's Lingxi table: S wins on W's discard
