@@ -11,10 +11,12 @@ import gc
 import platform
 import random
 import statistics
+import tempfile
 import time
 from collections.abc import Callable
 
-from taihu.scorer import score_hand
+from taihu.ledger import LedgerStore
+from taihu.scorer import score_hand, settle_table
 from taihu.scorer import tiles as T
 
 # our kinds 31 C, 32 F, 33 P are haku/hatsu/chun = 33, 32, 31 in mahjong's 34-order
@@ -158,6 +160,39 @@ def main() -> None:
             f"  {wildcards} wildcards  median {statistics.median(times) * 1e3:7.3f} ms"
             f"  p99 {percentile(times, 0.99) * 1e3:7.3f} ms" + ("  (target p99 ≤ 10 ms)" if wildcards == 6 else "")
         )
+    bench_ledger_add()
+
+
+# API.md's Lingxi table: S wins on W's discard
+LEDGER_TABLE = {
+    "rules": "lingxi",
+    "wild": ["5m", "E"],
+    "winner": "S",
+    "discarder": "W",
+    "players": {
+        "E": "[CCC] 123p 456p 78s 11s 34p 9s f3",
+        "S": "555m 222p 777p 333s 888s 9m f1 f2 P P +9m",
+        "W": {"total": 4},
+        "N": "E 123m 789m 12s 33p 66p 99p 5s f4",
+    },
+}
+
+
+def bench_ledger_add(filled: int = 1000, timed_adds: int = 300) -> None:
+    """`ledger add` on a file that holds `filled` deals, against settling the same table alone (issue 16)."""
+    with tempfile.TemporaryDirectory() as folder, LedgerStore(f"{folder}/bench.db") as store:
+        ledger = store.create("bench", "lingxi", ["甲", "乙", "丙", "丁"])
+        for _ in range(filled):
+            store.add(ledger, LEDGER_TABLE)
+        settles, adds = [], []
+        for _ in range(timed_adds):
+            settles.append(timed(settle_table, LEDGER_TABLE))
+            adds.append(timed(store.add, ledger, LEDGER_TABLE))
+    add_med, settle_med = statistics.median(adds), statistics.median(settles)
+    print(f"ledger add on a file of {filled}+ deals (WAL, synchronous=FULL), {timed_adds} adds")
+    print(f"  settle_table alone   median {settle_med * 1e3:7.3f} ms  p99 {percentile(settles, 0.99) * 1e3:7.3f} ms")
+    print(f"  ledger add           median {add_med * 1e3:7.3f} ms  p99 {percentile(adds, 0.99) * 1e3:7.3f} ms")
+    print(f"  beyond the settlement (medians) {(add_med - settle_med) * 1e3:7.3f} ms  (target ≤ 5 ms)")
 
 
 if __name__ == "__main__":

@@ -33,7 +33,17 @@ CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance,
 
 def test_every_operation_is_covered() -> None:
     operations = {(op.ok().method.upper(), op.ok().path) for op in schema.get_all_operations()}
-    assert operations == {("POST", "/score"), ("POST", "/settle"), ("GET", "/rules"), ("GET", "/health")}
+    assert operations == {
+        ("POST", "/score"),
+        ("POST", "/settle"),
+        ("GET", "/rules"),
+        ("GET", "/health"),
+        ("POST", "/ledgers"),
+        ("GET", "/ledgers/{ledger_id}"),
+        ("GET", "/ledgers/{ledger_id}.csv"),
+        ("POST", "/ledgers/{ledger_id}/deals"),
+        ("DELETE", "/ledgers/{ledger_id}/deals/last"),
+    }
 
 
 @schema.parametrize()

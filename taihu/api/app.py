@@ -21,6 +21,7 @@ from pydantic import BaseModel, ValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from taihu.api.ledger import router as ledger_router
 from taihu.scorer import (
     HandError,
     HandScore,
@@ -106,6 +107,7 @@ app = FastAPI(
     version="0.1.0",
 )
 app.add_middleware(BodyLimit)
+app.include_router(ledger_router)
 
 
 class Problem(BaseModel):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 import sys
 from collections.abc import Callable
@@ -14,6 +15,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from taihu.cli.ledger import ledger_app
 from taihu.scorer import HandError, HandScore, Settlement, rule_sets, score_hand, settle_table
 from taihu.scorer.rulesets import get
 
@@ -24,6 +26,7 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 out = Console()
+app.add_typer(ledger_app, name="ledger")
 
 
 def show_version(value: bool) -> None:
@@ -211,9 +214,13 @@ def settle(
 def serve(
     host: str = typer.Option("127.0.0.1", "--host", help="address to listen on"),
     port: int = typer.Option(8000, "--port", help="port to listen on"),
+    db: str | None = typer.Option(None, "--db", metavar="PATH", help="the ledger database of /ledgers"),
 ) -> None:
     """Run the HTTP API (FastAPI; docs at /docs)."""
     import uvicorn  # only this command needs the server
+
+    if db is not None:
+        os.environ["TAIHU_DB"] = db  # read by taihu.ledger.default_path, in every worker
 
     uvicorn.run("taihu.api.app:app", host=host, port=port)
 
