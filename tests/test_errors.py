@@ -13,6 +13,8 @@ import re
 from pathlib import Path
 
 import pytest
+import typer
+import typer.models
 from typer.testing import CliRunner
 
 import taihu.cli.main as cli_module
@@ -343,6 +345,39 @@ def test_cli_bug_exits_1_with_internal_error(
     assert result.stdout == ""
     [record] = [r for r in caplog.records if match.group(1) in r.getMessage()]
     assert record.exc_info is not None and record.exc_info[0] is RuntimeError
+
+
+def test_every_command_is_guarded() -> None:
+    """Commands and sub-app commands alike: a bug anywhere is exit 1, never a traceback."""
+
+    def commands(typer_app: typer.Typer) -> list[typer.models.CommandInfo]:
+        found = list(typer_app.registered_commands)
+        for group in typer_app.registered_groups:
+            found += commands(group.typer_instance) if group.typer_instance else []
+        return found
+
+    assert {info.callback.__name__ for info in commands(app) if info.callback} >= {"score", "rules", "settle", "serve"}
+    for info in commands(app):
+        # functools.wraps copies the name; the code object is still the wrapper's
+        assert info.callback is not None and info.callback.__code__.co_qualname == "guarded.<locals>.run", info.name
+
+
+def test_a_sub_app_command_is_guarded_too() -> None:
+    """A sub-app such as `taihu ledger` gets the same treatment, registered before or after."""
+    top, sub = typer.Typer(), typer.Typer()
+
+    @sub.command()
+    def crash() -> None:
+        raise KeyError("surprise")
+
+    @top.command()
+    def fine() -> None:
+        pass
+
+    top.add_typer(sub, name="sub")
+    cli_module.guard_every_command(top)
+    result = CliRunner().invoke(top, ["sub", "crash"])
+    assert result.exit_code == 1 and result.stderr.startswith("internal error (id "), result.output
 
 
 def test_cli_bad_input_is_still_exit_2_not_1() -> None:

@@ -129,7 +129,6 @@ def hand_table(result: HandScore) -> Table:
 
 
 @app.command()
-@guarded
 def score(
     hand: str = typer.Argument(..., help="the hand in taihu notation, quoted"),
     rules: str = typer.Option("lingxi", "--rules", "-r", help="rule set"),
@@ -152,7 +151,6 @@ def score(
 
 
 @app.command()
-@guarded
 def rules(
     name: str | None = typer.Argument(None, help="a rule set; omit to list them all"),
     as_json: bool = typer.Option(False, "--json", help="print as JSON"),
@@ -230,7 +228,6 @@ def settlement_tables(result: Settlement) -> list[Table]:
 
 
 @app.command()
-@guarded
 def settle(
     table: str = typer.Argument(..., metavar="TABLE.json", help="the table as JSON; - reads stdin"),
     as_json: bool = typer.Option(False, "--json", help="print the Settlement JSON"),
@@ -247,7 +244,6 @@ def settle(
 
 
 @app.command()
-@guarded
 def serve(
     host: str = typer.Option("127.0.0.1", "--host", help="address to listen on"),
     port: int = typer.Option(8000, "--port", help="port to listen on"),
@@ -257,6 +253,21 @@ def serve(
 
     uvicorn.run("taihu.api.app:app", host=host, port=port)
 
+
+def guard_every_command(typer_app: typer.Typer) -> None:
+    """Every command, those of sub-apps included, exits 1 on a bug (see `guarded`).
+
+    Done once here rather than per command, so a command or sub-app added later is covered too.
+    """
+    for info in typer_app.registered_commands:
+        if info.callback is not None and not hasattr(info.callback, "__wrapped__"):
+            info.callback = guarded(info.callback)
+    for group in typer_app.registered_groups:
+        if group.typer_instance is not None:
+            guard_every_command(group.typer_instance)
+
+
+guard_every_command(app)
 
 if __name__ == "__main__":  # pragma: no cover
     app()
