@@ -374,10 +374,16 @@ def test_a_sub_app_command_is_guarded_too() -> None:
     def fine() -> None:
         pass
 
+    @sub.command()
+    def refuse() -> None:
+        cli_module.parse_options(["double_at"])  # a HandError outside `answer`: bad input all the same
+
     top.add_typer(sub, name="sub")
     cli_module.guard_every_command(top)
     result = CliRunner().invoke(top, ["sub", "crash"])
     assert result.exit_code == 1 and result.stderr.startswith("internal error (id "), result.output
+    result = CliRunner().invoke(top, ["sub", "refuse"])
+    assert result.exit_code == 2 and result.stderr.startswith("error: option 'double_at' must be"), result.output
 
 
 def test_cli_bad_input_is_still_exit_2_not_1() -> None:

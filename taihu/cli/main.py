@@ -48,6 +48,8 @@ def guarded(command: F) -> F:
             return command(*args, **kwargs)
         except DELIBERATE:
             raise
+        except HandError as exc:  # bad input that reached no `answer` (e.g. from parse_options) is still exit 2
+            fail(str(exc))
         except Exception as exc:
             error_id = secrets.token_hex(4)
             log.debug("internal error %s in taihu %s", error_id, command.__name__, exc_info=exc)
