@@ -219,7 +219,7 @@ def test_http_settle() -> None:
     assert reply.json()["net"] == {"E": 0, "S": 3, "W": -3, "N": 0}
     bad = client.post("/settle", json=guannan("S", PENG_PENG, discarder="W", wild=["5m"]))
     assert bad.status_code == 422
-    assert bad.json() == {"detail": "wild: Guannan has no wildcards (wild 5m given)"}
+    assert bad.json()["detail"] == "wild: Guannan has no wildcards (wild 5m given)"
 
 
 @pytest.mark.parametrize(

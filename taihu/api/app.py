@@ -1,14 +1,17 @@
 """The HTTP API (API.md "HTTP"): parse the request, call the core, return its model.
 
 Request and response types are the core's pydantic models, so /docs shows
-the real schemas. Every input problem is a 422 whose `detail` is one string —
-the library's own message — never a 500.
+the real schemas. Every input problem is a 422 `{"detail", "code", "column"}`
+whose `detail` is one string — the library's own message. Anything else is a
+bug, not bad input: a 500 with a short `error_id`, the traceback (with that
+id) in the server log only.
 """
 
 from __future__ import annotations
 
 import gc
 import logging
+import secrets
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
@@ -90,6 +93,42 @@ class BodyLimit:
         await self.app(scope, replay, send)
 
 
+def internal_error(error_id: str) -> JSONResponse:
+    return JSONResponse({"detail": "internal error", "error_id": error_id}, status_code=500)
+
+
+class CatchBugs:
+    """Any exception no handler turned into an answer is a bug: log it, answer 500, keep the connection.
+
+    Starlette's own catch-all answers and then re-raises, and the server then
+    closes the keep-alive connection; here the exception stops with the answer.
+    """
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        started = False
+
+        async def watch(message: Message) -> None:
+            nonlocal started
+            if message["type"] == "http.response.start":
+                started = True
+            await send(message)
+
+        try:
+            await self.app(scope, receive, watch)
+        except Exception as exc:
+            if started:  # half an answer is out: nothing sensible can follow it
+                raise
+            error_id = secrets.token_hex(4)
+            log.error("internal error %s on %s %s", error_id, scope.get("method"), scope.get("path"), exc_info=exc)
+            await internal_error(error_id)(scope, receive, send)
+
+
 @asynccontextmanager
 async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     """Freeze the start-up heap so full collections rescan only what requests create."""
@@ -103,9 +142,10 @@ app = FastAPI(
     title="taihu",
     summary="Score and settle hands of Zhejiang/Fujian regional mahjong",
     description="The same answers as the `taihu` command and the `scorer` library. "
-    "Bad input is a 422 whose `detail` is one readable string.",
+    "Bad input is a 422 whose `detail` is one readable string; a 500 is a bug (its `error_id` is in the log).",
     version="0.1.0",
 )
+app.add_middleware(CatchBugs)
 app.add_middleware(BodyLimit)
 app.include_router(ledger_router)
 
@@ -116,20 +156,34 @@ class Problem(BaseModel):
     detail: str
 
 
+class BadInput(Problem):
+    """A 422: the library's message, its stable `code`, and the 1-based column in the hand where known."""
+
+    code: str
+    column: int | None
+
+
+class InternalError(Problem):
+    """A 500 (a bug, never bad input): `detail` is "internal error"; `error_id` finds the traceback in the log."""
+
+    error_id: str
+
+
 # Declared so the OpenAPI document shows the 422 that is really sent (and the body cap's 413).
 ERRORS: dict[int | str, dict[str, Any]] = {
     413: {"model": Problem, "description": "The request body is over 64 KB"},
-    422: {"model": Problem, "description": "Bad input: the library's message"},
+    422: {"model": BadInput, "description": "Bad input: the library's message"},
+    500: {"model": InternalError, "description": "A bug in taihu (never bad input); the id is in the server log"},
 }
 
 
 def unprocessable(detail: str) -> JSONResponse:
-    return JSONResponse({"detail": detail}, status_code=422)
+    return JSONResponse(HandError(detail).as_dict(), status_code=422)
 
 
 @app.exception_handler(HandError)
 async def hand_error(request: Request, exc: HandError) -> JSONResponse:
-    return unprocessable(str(exc))
+    return JSONResponse(exc.as_dict(), status_code=422)
 
 
 @app.exception_handler(RequestValidationError)
@@ -150,13 +204,6 @@ async def http_error(request: Request, exc: StarletteHTTPException) -> Response:
 @app.exception_handler(ValidationError)
 async def model_invalid(request: Request, exc: ValidationError) -> JSONResponse:
     return unprocessable(describe_validation(exc.errors()))
-
-
-@app.exception_handler(Exception)
-async def unexpected(request: Request, exc: Exception) -> JSONResponse:
-    """The contract is "never 500": an input the core did not foresee is still a 422 (and logged)."""
-    log.error("unexpected error for %s %s", request.method, request.url.path, exc_info=exc)
-    return unprocessable(f"could not process this input ({type(exc).__name__}: {exc})")
 
 
 @app.post("/score", response_model=HandScore, responses=ERRORS)

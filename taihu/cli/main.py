@@ -1,15 +1,24 @@
-"""The `taihu` command: parse the arguments, call the core, format the answer."""
+"""The `taihu` command: parse the arguments, call the core, format the answer.
+
+Exit 0 on success, 2 on bad input (the library's message on stderr), 1 on a
+bug: one line `internal error (id …)` on stderr, the traceback only in the
+`taihu.cli` log (at DEBUG, so it stays off the terminal unless asked for).
+"""
 
 from __future__ import annotations
 
+import functools
 import json
+import logging
 import os
 import re
+import secrets
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
+import click
 import typer
 from rich.console import Console
 from rich.table import Table
@@ -27,6 +36,30 @@ app = typer.Typer(
 )
 out = Console()
 app.add_typer(ledger_app, name="ledger")
+log = logging.getLogger("taihu.cli")
+F = TypeVar("F", bound=Callable[..., Any])
+# How typer and click end a command on purpose (exit codes, Ctrl-C, usage errors): not bugs.
+DELIBERATE = (typer.Exit, typer.Abort, click.exceptions.Exit, click.exceptions.Abort, click.ClickException)
+
+
+def guarded(command: F) -> F:
+    """A command whose unexpected exception is a bug: exit 1 with `internal error (id …)`, no traceback."""
+
+    @functools.wraps(command)
+    def run(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return command(*args, **kwargs)
+        except DELIBERATE:
+            raise
+        except HandError as exc:  # bad input that reached no `answer` (e.g. from parse_options) is still exit 2
+            fail(str(exc))
+        except Exception as exc:
+            error_id = secrets.token_hex(4)
+            log.debug("internal error %s in taihu %s", error_id, command.__name__, exc_info=exc)
+            sys.stderr.write(f"internal error (id {error_id}): a bug in taihu, not a problem with the input\n")
+            raise typer.Exit(1) from None
+
+    return run  # type: ignore[return-value]
 
 
 def show_version(value: bool) -> None:
@@ -46,11 +79,17 @@ def main(
     """Score and settle hands of Zhejiang/Fujian regional mahjong (Lingxi and friends)."""
 
 
-def answer(call: Callable[[], Any]) -> Any:
-    """Runs a core call; bad input becomes exit 2 with the message, no traceback."""
+def answer(call: Callable[[], Any], as_json: bool = False) -> Any:
+    """Runs a core call; bad input becomes exit 2 with the message, no traceback.
+
+    With `as_json` the error's `{"detail", "code", "column"}` is also printed
+    on stdout, so a program reading the JSON gets an answer either way.
+    """
     try:
         return call()
     except HandError as exc:
+        if as_json:
+            print_json(exc.as_dict())
         fail(str(exc))
 
 
@@ -65,7 +104,7 @@ def parse_options(pairs: list[str] | None) -> dict[str, int]:
     for pair in pairs or []:
         name, sep, value = pair.partition("=")
         if not sep or not re.fullmatch(r"-?[0-9]+", value.strip()):
-            fail(f"option '{pair}' must be NAME=NUMBER, e.g. double_at=10")
+            raise HandError(f"option '{pair}' must be NAME=NUMBER, e.g. double_at=10")
         options[name.strip()] = int(value)
     return options
 
@@ -102,8 +141,7 @@ def score(
     as_json: bool = typer.Option(False, "--json", help="print the HandScore JSON"),
 ) -> None:
     """Score one hand: the items, the doubling, the total and the arrangement."""
-    options = parse_options(option)
-    result: HandScore = answer(lambda: score_hand(hand, rules=rules, options=options))
+    result: HandScore = answer(lambda: score_hand(hand, rules=rules, options=parse_options(option)), as_json)
     if as_json:
         print_json(result.model_dump())
         return
@@ -224,6 +262,21 @@ def serve(
 
     uvicorn.run("taihu.api.app:app", host=host, port=port)
 
+
+def guard_every_command(typer_app: typer.Typer) -> None:
+    """Every command, those of sub-apps included, exits 1 on a bug (see `guarded`).
+
+    Done once here rather than per command, so a command or sub-app added later is covered too.
+    """
+    for info in typer_app.registered_commands:
+        if info.callback is not None and not hasattr(info.callback, "__wrapped__"):
+            info.callback = guarded(info.callback)
+    for group in typer_app.registered_groups:
+        if group.typer_instance is not None:
+            guard_every_command(group.typer_instance)
+
+
+guard_every_command(app)
 
 if __name__ == "__main__":  # pragma: no cover
     app()

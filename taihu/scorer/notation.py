@@ -107,7 +107,7 @@ class ParsedHand:
 
 
 def _tile_error(token: str, column: int) -> HandError:
-    return HandError(f"unknown tile '{token}' at column {column}")
+    return HandError(f"unknown tile '{token}' at column {column}", code="unknown_tile", column=column)
 
 
 def _is_digit(ch: str) -> bool:
@@ -361,8 +361,8 @@ def _in_typed_columns(exc: HandError, folded: Folded) -> HandError:
     message = _COLUMN.sub(lambda m: f"column {folded.column(int(m.group(1)))}", str(exc))
     moved = copy.copy(exc)
     moved.args = (message,)
-    if isinstance(getattr(exc, "column", None), int):
-        moved.column = folded.column(exc.column)  # type: ignore[attr-defined]
+    if exc.column is not None:
+        moved.column = folded.column(exc.column)
     return moved
 
 
@@ -409,7 +409,7 @@ def _parse_careful(text: str) -> ParsedHand:
             if word not in FLAG_CONDITIONS and word not in VALUE_CONDITIONS:
                 if len(word) <= 1:
                     raise _tile_error(word or ch, wcol)
-                raise HandError(f"unknown condition '{word}' at column {wcol}")
+                raise HandError(f"unknown condition '{word}' at column {wcol}", code="unknown_condition", column=wcol)
             if word in seen:
                 raise HandError(f"condition '{word}' at column {wcol} is already given at column {seen[word]}")
             seen[word] = wcol
