@@ -2,7 +2,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: demo test bench install install-test clean
+.PHONY: demo test bench install install-test browser clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -11,8 +11,22 @@ $(BIN)/python:
 install: $(BIN)/python
 	$(BIN)/pip install --quiet -e .
 
-install-test: $(BIN)/python
+install-test: $(BIN)/python browser
 	$(BIN)/pip install --quiet -e ".[test]"
+
+# The browser tests drive Debian's headless Chromium (never a browser Playwright downloads), with a
+# CJK font so screenshots show the Chinese. Installed when missing and the machine allows (root, apt-get).
+FONT_PACKAGE := fonts-wqy-microhei
+browser:
+	@if { command -v chromium-headless-shell || command -v chromium; } >/dev/null && fc-list :lang=zh | grep -q .; then :; \
+	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+		export DEBIAN_FRONTEND=noninteractive; apt-get update -qq; \
+		apt-get install -y -qq --no-install-recommends chromium-headless-shell $(FONT_PACKAGE) >/dev/null \
+		|| apt-get install -y -qq --no-install-recommends chromium $(FONT_PACKAGE) >/dev/null; \
+	else \
+		echo "no Chromium: the browser tests will fail. Install it as root:" \
+		"apt-get install -y --no-install-recommends chromium-headless-shell $(FONT_PACKAGE)"; \
+	fi
 
 demo: install
 	$(BIN)/python examples/run_examples.py
@@ -28,4 +42,4 @@ bench: $(BIN)/python
 	$(BIN)/python bench/bench.py
 
 clean:
-	rm -rf $(VENV) *.egg-info
+	rm -rf $(VENV) *.egg-info test-artifacts

@@ -207,14 +207,33 @@ def settle(
     out.print(f"next dealer: {result.next_dealer}", highlight=False)
 
 
+LOOPBACK = ("127.0.0.1", "localhost", "::1")
+
+
 @app.command()
 def serve(
-    host: str = typer.Option("127.0.0.1", "--host", help="address to listen on"),
+    host: str = typer.Option(
+        "127.0.0.1", "--host", help="address to listen on; 0.0.0.0 lets a phone on the same network in"
+    ),
     port: int = typer.Option(8000, "--port", help="port to listen on"),
+    cors_origin: list[str] | None = typer.Option(
+        None, "--cors-origin", help="an origin allowed to call the API from a browser (repeatable); none by default"
+    ),
 ) -> None:
-    """Run the HTTP API (FastAPI; docs at /docs)."""
+    """Run the HTTP API and the table page at / (FastAPI; docs at /docs)."""
+    import os
+
     import uvicorn  # only this command needs the server
 
+    from taihu.api.page import CORS_ENV, check_origin
+
+    try:
+        origins = [check_origin(o) for o in cors_origin or []]
+    except ValueError as exc:
+        fail(f"--cors-origin {exc}")
+    os.environ[CORS_ENV] = " ".join(origins)  # read when uvicorn imports the app, in every server process
+    if host not in LOOPBACK:
+        sys.stderr.write(f"warning: taihu serve has no authentication; anyone who can reach {host}:{port} can use it\n")
     uvicorn.run("taihu.api.app:app", host=host, port=port)
 
 

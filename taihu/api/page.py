@@ -1,0 +1,53 @@
+"""The table page at `/` and the CORS allow-list: what the API needs to serve a mini-app.
+
+The page is plain files in `static/` (no build step, no outside requests).
+The allowed origins come from the environment so that `taihu serve` can pass
+them to every server process it starts (uvicorn imports the app by name).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Sequence
+from pathlib import Path
+
+from fastapi import FastAPI
+from fastapi.middleware.cors import CORSMiddleware
+from fastapi.responses import FileResponse
+from fastapi.staticfiles import StaticFiles
+
+STATIC = Path(__file__).parent / "static"
+CORS_ENV = "TAIHU_CORS_ORIGINS"  # space-separated origins, as `taihu serve --cors-origin` sets them
+ORIGIN = re.compile(r"https?://[^\s/?#]+")
+
+
+def check_origin(origin: str) -> str:
+    """An origin is scheme://host[:port], nothing more: what a browser sends in `Origin`."""
+    cleaned = origin.strip().rstrip("/")
+    if not ORIGIN.fullmatch(cleaned):
+        raise ValueError(f"'{origin}' is not an origin; give scheme://host[:port], e.g. http://192.168.1.20:5173")
+    return cleaned
+
+
+def origins_from_environment() -> list[str]:
+    return [check_origin(o) for o in os.environ.get(CORS_ENV, "").split()]
+
+
+def allow_origins(app: FastAPI, origins: Sequence[str]) -> None:
+    """Cross-origin calls only from the listed origins; with none, no CORS headers at all."""
+    if origins:
+        app.add_middleware(
+            CORSMiddleware, allow_origins=list(origins), allow_methods=["GET", "POST"], allow_headers=["content-type"]
+        )
+
+
+def index() -> FileResponse:
+    """The table page: score a hand, settle a deal, share a link."""
+    return FileResponse(STATIC / "index.html", media_type="text/html; charset=utf-8")
+
+
+def install_page(app: FastAPI) -> None:
+    app.add_api_route("/", index, methods=["GET"], include_in_schema=False)
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    allow_origins(app, origins_from_environment())
