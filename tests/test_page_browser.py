@@ -241,7 +241,9 @@ def test_an_error_is_shown_with_its_place(visit: Visit) -> None:
 def fill_table(page: Page, table: dict[str, Any]) -> None:
     page.get_by_role("combobox", name="Rules").select_option(table["rules"])
     for seat, player in table["players"].items():
-        page.locator(f"#seat-{seat}").fill(player if isinstance(player, str) else str(player["total"]))
+        page.get_by_role("textbox", name=seat, exact=True).fill(
+            player if isinstance(player, str) else str(player["total"])
+        )
     page.get_by_role("textbox", name="Wildcards").fill(",".join(table.get("wild") or []))
     page.get_by_role("combobox", name="Winner").select_option(table["winner"] or "")
     page.get_by_role("combobox", name="Discarder").select_option(table["discarder"] or "")
@@ -259,6 +261,26 @@ def test_settling_the_example_table_shows_the_nets(visit: Visit) -> None:
     expect(payments).to_contain_text("winner; dealer x2")
     assert no_horizontal_scroll(page)
     visit.shot("settle-example-en")
+
+
+def test_the_dealer_may_sit_at_any_place(visit: Visit) -> None:
+    """With S dealing, S plays as E, W as S, N as W, E as N: the same deal, the nets by place."""
+    page = visit.open()
+    plays_as = {"S": "E", "W": "S", "N": "W", "E": "N"}
+    page.get_by_role("combobox", name="Dealer").select_option("S")
+    rotated = {
+        **EXAMPLE_TABLE,
+        "players": {place: EXAMPLE_TABLE["players"][wind] for place, wind in plays_as.items()},
+        "winner": "W",
+        "discarder": "N",
+    }
+    fill_table(page, rotated)
+    page.get_by_role("button", name="Settle").click()
+    nets = page.get_by_role("table", name="Nets")
+    for place, wind in plays_as.items():
+        expect(nets.get_by_role("row", name=re.compile(rf"^{place}\b"))).to_contain_text(EXAMPLE_NET[wind])
+    expect(nets.get_by_role("row", name=re.compile(r"^S\b"))).to_contain_text("dealer")
+    expect(page.get_by_text("Next dealer: W")).to_be_visible()
 
 
 def test_a_settle_error_marks_the_seat_hand(visit: Visit) -> None:

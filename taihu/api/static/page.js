@@ -13,8 +13,8 @@ const WORDS = {
     conditionsLabel: "How it was won", seat: "Seat", declare: "Declared win", none: "none",
     options: "House options", score: "Score", waits: "Waits", copy: "Copy link", link: "Link",
     copied: "Copied.", copyByHand: "Copy the link above.", settleHeading: "Settle a deal",
-    settleHint: "E is the dealer. Each seat: a hand, or just its total (e.g. 4); empty counts 0.",
-    tableWild: "Wildcards", tableFlip: "Flipped tile", winner: "Winner", discarder: "Discarder",
+    settleHint: "Each seat: a hand, or just its total (e.g. 4); empty counts 0.",
+    dealerLabel: "Dealer", tableWild: "Wildcards", tableFlip: "Flip", winner: "Winner", discarder: "Discarder",
     drawn: "nobody (drawn)", selfDrawn: "nobody (self-drawn)", events: "Events", addEvent: "Add event",
     removeEvent: "Remove event", eventType: "Event type", eventSeat: "Event by",
     optionsShared: "House options: as set above.", settle: "Settle", ledgerHeading: "The evening's ledger",
@@ -35,8 +35,8 @@ const WORDS = {
     conditionsLabel: "怎么胡的", seat: "门风 Seat", declare: "报胡", none: "无",
     options: "规则选项", score: "计分 Score", waits: "听什么 Waits", copy: "复制链接 Copy link",
     link: "链接 Link", copied: "已复制。", copyByHand: "请复制上面的链接。", settleHeading: "结算一局",
-    settleHint: "东家是庄。每家：填牌，或只填台数（如 4）；空着算 0。",
-    tableWild: "财神 Wildcards", tableFlip: "翻牌", winner: "胡牌 Winner", discarder: "放炮 Discarder",
+    settleHint: "每家：填牌，或只填台数（如 4）；空着算 0。",
+    dealerLabel: "庄家 Dealer", tableWild: "财神 Wildcards", tableFlip: "翻牌 Flip", winner: "胡牌 Winner", discarder: "放炮 Discarder",
     drawn: "无人（流局）", selfDrawn: "无人（自摸）", events: "事件", addEvent: "加事件",
     removeEvent: "删除事件", eventType: "事件类型", eventSeat: "谁",
     optionsShared: "规则选项：同上。", settle: "结算 Settle", ledgerHeading: "今晚的账",
@@ -487,20 +487,22 @@ function drawSeats() {
     for (const seat of SEATS) {
       const id = `seat-${seat}`;
       box.append(el("label", { class: "field", htmlFor: id, "data-seat-label": seat }),
-        el("textarea", { id, rows: 2, autocomplete: "off", autocapitalize: "off", spellcheck: false, "data-seat": seat }));
+        el("textarea", { id, rows: 2, autocomplete: "off", autocapitalize: "off", spellcheck: false, "aria-label": seat }));
     }
   }
   for (const label of box.querySelectorAll("[data-seat-label]")) {
     const seat = label.dataset.seatLabel;
-    const dealer = seat === "E" ? (state.lang === "zh" ? "（庄）" : " (dealer)") : "";
+    const dealer = seat === dealerSeat() ? (state.lang === "zh" ? "（庄）" : " (dealer)") : "";
     label.textContent = state.lang === "zh" ? `${SEAT_WORDS[seat]} ${seat}${dealer}` : `${seat} ${SEAT_WORDS[seat]}${dealer}`;
   }
   for (const area of box.querySelectorAll("textarea")) area.placeholder = state.lang === "zh" ? "牌，或台数" : "hand, or a total";
   const fill = (select, nobody) => {
     const chosen = select.value;
-    select.replaceChildren(el("option", { value: "", text: nobody }), ...SEATS.map((s) => el("option", { value: s, text: s })));
+    const seats = SEATS.map((s) => el("option", { value: s, text: s }));
+    select.replaceChildren(...(nobody ? [el("option", { value: "", text: nobody })] : []), ...seats);
     select.value = chosen;
   };
+  if (!$("dealer").children.length) fill($("dealer"), null);
   fill($("winner"), t("drawn"));
   fill($("discarder"), t("selfDrawn"));
 }
@@ -531,17 +533,30 @@ function playerOf(text) {
   return value;
 }
 
+// Seats stay winds at the API: E deals. The page's fields are the four places at the table, and
+// the dealer may sit at any of them; each place plays this deal as the wind counted from the dealer.
+function dealerSeat() { return $("dealer").value || "E"; }
+function windOf(place) { return SEATS[(SEATS.indexOf(place) - SEATS.indexOf(dealerSeat()) + 4) % 4]; }
+function placeOf(wind) { return SEATS[(SEATS.indexOf(wind) + SEATS.indexOf(dealerSeat())) % 4]; }
+function rotated() { return dealerSeat() !== "E"; }
+
+function playerAt(place) {
+  const player = playerOf($(`seat-${place}`).value);
+  if (typeof player !== "string" || !rotated()) return player;
+  return player.replace(/\bseat:[ESWN]\b/g, `seat:${windOf(place)}`);
+}
+
 function table() {
   const data = { rules: $("rules").value, players: {}, events: [], options: chosenOptions() };
-  for (const seat of SEATS) data.players[seat] = playerOf($(`seat-${seat}`).value);
+  for (const place of SEATS) data.players[windOf(place)] = playerAt(place);
   const wild = $("table-wild").value.split(/[,\s，]+/).filter(Boolean);
   if (wild.length && !$("table-wild-label").hidden) data.wild = wild;
   const flip = $("table-flip").value.trim();
   if (flip && !$("table-flip-label").hidden) data.flip = flip;
-  data.winner = $("winner").value || null;
-  data.discarder = $("discarder").value || null;
+  data.winner = $("winner").value ? windOf($("winner").value) : null;
+  data.discarder = $("discarder").value ? windOf($("discarder").value) : null;
   for (const item of $("events").children) {
-    data.events.push({ type: item.querySelector("[data-event-type]").value, seat: item.querySelector("[data-event-seat]").value });
+    data.events.push({ type: item.querySelector("[data-event-type]").value, seat: windOf(item.querySelector("[data-event-seat]").value) });
   }
   return data;
 }
@@ -550,10 +565,12 @@ function signed(n) { return n > 0 ? `+${n}` : String(n); }
 
 function showSettlement(result) {
   const unit = unitWord((Object.values(result.scores).find((s) => s.unit) || {}).unit || "");
-  const netRows = SEATS.map((seat) => {
-    const score = result.scores[seat] || {};
-    const net = result.net[seat] ?? 0;
-    const name = seat === "E" ? `${seat} (${t("dealer")})` : seat;
+  const netRows = SEATS.map((place) => {
+    const wind = windOf(place);
+    const score = result.scores[wind] || {};
+    const net = result.net[wind] ?? 0;
+    const plays = rotated() ? ` = ${wind}` : "";
+    const name = place === dealerSeat() ? `${place} (${t("dealer")}${plays})` : `${place}${plays ? ` (${plays.slice(3)})` : ""}`;
     return el("tr", {}, el("th", { scope: "row", text: name }),
       el("td", { class: "num", text: `${score.total ?? ""} ${unit}`.trim() }),
       el("td", { class: `num ${net > 0 ? "plus" : net < 0 ? "minus" : ""}`, text: signed(net) }));
@@ -561,7 +578,7 @@ function showSettlement(result) {
   const nets = el("table", { "aria-label": t("nets") }, el("caption", { text: t("nets") }),
     el("thead", {}, el("tr", {}, el("th", { text: t("seatCol") }), el("th", { class: "num", text: unit || t("total") }), el("th", { class: "num", text: t("net") }))),
     el("tbody", {}, ...netRows));
-  const paymentRows = result.payments.map((p) => el("tr", {}, el("td", { text: p.from }), el("td", { text: p.to }),
+  const paymentRows = result.payments.map((p) => el("tr", {}, el("td", { text: placeOf(p.from) }), el("td", { text: placeOf(p.to) }),
     el("td", { class: "num", text: String(p.amount) }), el("td", { class: "reason", text: p.reason })));
   const payments = result.payments.length
     ? el("table", { "aria-label": t("payments") }, el("caption", { text: t("payments") }),
@@ -569,8 +586,8 @@ function showSettlement(result) {
       el("tbody", {}, ...paymentRows))
     : el("p", { text: t("noPayments") });
   const notes = [];
-  for (const seat of SEATS) for (const note of result.scores[seat]?.notes || []) notes.push(el("li", { text: `${seat}: ${note}` }));
-  $("settlement").replaceChildren(nets, payments, el("p", { text: `${t("nextDealer")}: ${result.next_dealer}` }),
+  for (const place of SEATS) for (const note of result.scores[windOf(place)]?.notes || []) notes.push(el("li", { text: `${place}: ${note}` }));
+  $("settlement").replaceChildren(nets, payments, el("p", { text: `${t("nextDealer")}: ${placeOf(result.next_dealer)}` }),
     notes.length ? el("ul", {}, ...notes) : "");
 }
 
@@ -581,7 +598,7 @@ async function settle() {
     $("settlement").replaceChildren();
     // "players.E: … at column 17": the place is in that seat's hand
     const seat = /^players\.([ESWN])\b/.exec(reply.data.detail || "");
-    const field = seat ? $(`seat-${seat[1]}`) : null;
+    const field = seat ? $(`seat-${placeOf(seat[1])}`) : null;
     showError("settle-error", reply.data, field ? field.value : "", field);
     return;
   }
@@ -660,6 +677,7 @@ async function start() {
   $("waits").addEventListener("click", showWaits);
   $("copy").addEventListener("click", copyLink);
   $("settle").addEventListener("click", settle);
+  $("dealer").addEventListener("change", drawSeats);
   $("add-event").addEventListener("click", () => addEvent());
   $("lang").addEventListener("click", () => {
     state.lang = state.lang === "zh" ? "en" : "zh";
