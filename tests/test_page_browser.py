@@ -157,9 +157,14 @@ def test_other_rule_sets_show_their_arithmetic(visit: Visit) -> None:
     score(page, "luoshan", LUOSHAN_500)
     expect(page.get_by_role("status")).to_contain_text("Total: 500")
     expect(page.get_by_role("status")).to_contain_text("62 × 2^3 = 496 → 500")
+    tai_item = page.get_by_role("status").get_by_role("listitem").filter(has_text="tai: no chows")
+    expect(tai_item).to_contain_text("1 tai")
     visit.shot("score-luoshan-500-en")
     score(page, "jinhua", "1122m 3344p 5566s 7s +7s last-tile wild:9m")
     expect(page.get_by_role("status")).to_contain_text("1 × 4 × 2 = 8")
+    expect(page.get_by_role("status")).to_contain_text("Total: 8 bei")
+    score(page, "putian", "123m 456m 789p 234s 9s9s9s 5p +5p wild:9s seat:W")
+    expect(page.get_by_role("status")).to_contain_text("1 + 3 = 4; ×9 in settlement")
 
 
 def test_tapping_tiles_builds_the_hand(visit: Visit) -> None:
@@ -233,6 +238,17 @@ def test_an_error_is_shown_with_its_place(visit: Visit) -> None:
     expect(alert.locator("mark")).to_have_text("7x")
     expect(page.get_by_role("status")).to_have_text("")
     visit.shot("error-place-en")
+
+
+def test_the_column_of_the_error_body_marks_the_place(visit: Visit) -> None:
+    """A 422 may carry `column` (API.md, 2026-11-30); the page uses it over the message's "column N"."""
+    body = {"detail": "something is wrong at column 2", "code": "unknown_tile", "column": 6}
+    visit.page.route(
+        "**/score", lambda route: route.fulfill(status=422, content_type="application/json", body=json.dumps(body))
+    )
+    page = visit.open()
+    score(page, "lingxi", "123m 456p")
+    expect(page.get_by_role("alert").locator("mark")).to_have_text("4")
 
 
 # -- settle a deal ----------------------------------------------------------------------------
@@ -336,6 +352,8 @@ def test_a_link_carries_house_options(visit: Visit) -> None:
     hand = "123m 456m 789p 234s 678s 5p +5p wild:9s,N seat:W"
     page = visit.open("/#" + urlencode({"rules": "lingxi", "hand": hand, "o.double_at": 20}))
     expect(page.get_by_role("status")).to_contain_text("Total: 13")  # 平胡 13, not doubled under 20
+    page.goto(visit.base + "/#" + urlencode({"rules": "lingxi", "hand": hand, "options": '{"double_at": 10}'}))
+    expect(page.get_by_role("status")).to_contain_text("Total: 26")  # options as JSON too
     page.goto(visit.base + "/#" + urlencode({"rules": "lingxi", "hand": hand}))  # the fragment changes: scored again
     expect(page.get_by_role("status")).to_contain_text("Total: 26")
     page.get_by_text("House options", exact=True).click()

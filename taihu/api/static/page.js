@@ -51,7 +51,7 @@ const WORDS = {
   },
 };
 const UNITS = {
-  en: { tai: "tai", hu: "hu", fen: "fen", bei: "×", points: "points", multiplier: "×" },
+  en: { tai: "tai", hu: "hu", fen: "fen", bei: "bei", points: "points", multiplier: "×" },
   zh: { tai: "台", hu: "胡", fen: "分", bei: "倍", points: "分", multiplier: "倍" },
 };
 const CONDITION_WORDS = {
@@ -333,6 +333,15 @@ function showError(regionId, data, text, field) {
   region.hidden = false;
 }
 
+// What an item's value counts: its own `unit` when the server gives one; else Luoshan marks its tai
+// items in the detail ("tai: …") and Putian its winning type's multiplier ("×9: …").
+function itemUnit(result, item) {
+  if (item.unit) return item.unit;
+  if (result.unit === "hu" && /^tai\b/.test(item.detail)) return "tai";
+  if (result.unit === "fen" && /^×/.test(item.detail)) return "multiplier";
+  return result.unit;
+}
+
 function arithmetic(result) {
   const values = result.items.map((i) => i.value);
   const sum = values.reduce((a, b) => a + b, 0);
@@ -343,7 +352,7 @@ function arithmetic(result) {
     if (product === result.total) return `${values.join(" × ")} = ${result.total}`;
   }
   if (result.unit === "hu") {
-    const tai = result.items.filter((i) => i.unit === "tai" || /^tai\b/.test(i.detail));
+    const tai = result.items.filter((i) => itemUnit(result, i) === "tai");
     const hu = result.items.filter((i) => !tai.includes(i)).map((i) => i.value);
     const taiCount = tai.reduce((a, i) => a + i.value, 0);
     const huSum = hu.reduce((a, b) => a + b, 0);
@@ -354,7 +363,7 @@ function arithmetic(result) {
     return `${huSum} ${unitWord("hu")}, ${taiCount} ${unitWord("tai")} → ${result.total}`;
   }
   if (result.unit === "fen") {
-    const multipliers = result.items.filter((i) => i.unit === "multiplier" || /^×/.test(i.detail));
+    const multipliers = result.items.filter((i) => itemUnit(result, i) === "multiplier");
     const counted = result.items.filter((i) => !multipliers.includes(i)).map((i) => i.value);
     const base = counted.reduce((a, b) => a + b, 0);
     if (base === result.total) {
@@ -384,18 +393,18 @@ function arrangementGroup(group) {
 
 function showScore(result) {
   const box = $("result");
-  const unit = unitWord(result.unit);
   const parts = [
-    el("p", { class: "total" }, `${t("total")}: ${result.total} `, el("span", { class: "unit", text: unit })),
+    el("p", { class: "total" }, `${t("total")}: ${result.total} `, el("span", { class: "unit", text: unitWord(result.unit) })),
   ];
   if (!result.legal) parts.push(el("p", { class: "illegal", text: t("notLegal") }));
   if (!result.winner) parts.push(el("p", { class: "hint", text: t("nonWinner") }));
   const items = el("ul", { class: "items" });
   for (const item of result.items) {
-    const itemUnit = unitWord(item.unit || result.unit);
+    const unit = itemUnit(result, item);
+    const value = unit === "bei" || unit === "multiplier" ? `×${item.value}` : `${item.value} ${unitWord(unit)}`;
     items.append(el("li", {},
       el("span", { class: "zh", text: item.name }),
-      el("span", { class: "value", text: result.unit === "bei" || item.unit === "multiplier" ? `×${item.value}` : `${item.value} ${itemUnit}` }),
+      el("span", { class: "value", text: value }),
       el("span", { class: "en", text: item.name_en }),
       item.detail ? el("span", { class: "detail", text: item.detail }) : null));
   }
@@ -464,6 +473,7 @@ function readFragment() {
   $("hand").value = params.get("hand");
   const options = {};
   for (const [key, value] of params) if (key.startsWith("o.") && /^\d+$/.test(value)) options[key.slice(2)] = Number(value);
+  try { Object.assign(options, JSON.parse(params.get("options") || "{}")); } catch { /* a hand-made link: options ignored */ }
   setOptions(options);
   syncFromHand();
   return true;
@@ -501,6 +511,7 @@ function drawSeats() {
     const seats = SEATS.map((s) => el("option", { value: s, text: s }));
     select.replaceChildren(...(nobody ? [el("option", { value: "", text: nobody })] : []), ...seats);
     select.value = chosen;
+    if (select.selectedIndex < 0) select.selectedIndex = 0;
   };
   if (!$("dealer").children.length) fill($("dealer"), null);
   fill($("winner"), t("drawn"));
