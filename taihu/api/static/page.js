@@ -574,8 +574,10 @@ function table() {
 
 function signed(n) { return n > 0 ? `+${n}` : String(n); }
 
+// One table, two row groups: the nets (what each seat wins or pays) first, then every payment.
 function showSettlement(result) {
   const unit = unitWord((Object.values(result.scores).find((s) => s.unit) || {}).unit || "");
+  const header = (...names) => el("tr", {}, ...names.map((name, i) => el("th", { scope: "col", class: i ? "num" : "", text: name })));
   const netRows = SEATS.map((place) => {
     const wind = windOf(place);
     const score = result.scores[wind] || {};
@@ -586,19 +588,19 @@ function showSettlement(result) {
       el("td", { class: "num", text: `${score.total ?? ""} ${unit}`.trim() }),
       el("td", { class: `num ${net > 0 ? "plus" : net < 0 ? "minus" : ""}`, text: signed(net) }));
   });
-  const nets = el("table", { "aria-label": t("nets") }, el("caption", { text: t("nets") }),
-    el("thead", {}, el("tr", {}, el("th", { text: t("seatCol") }), el("th", { class: "num", text: unit || t("total") }), el("th", { class: "num", text: t("net") }))),
-    el("tbody", {}, ...netRows));
-  const paymentRows = result.payments.map((p) => el("tr", {}, el("td", { text: placeOf(p.from) }), el("td", { text: placeOf(p.to) }),
+  const paymentRows = result.payments.map((p) => el("tr", {},
+    el("td", { text: `${placeOf(p.from)} → ${placeOf(p.to)}` }),
     el("td", { class: "num", text: String(p.amount) }), el("td", { class: "reason", text: p.reason })));
-  const payments = result.payments.length
-    ? el("table", { "aria-label": t("payments") }, el("caption", { text: t("payments") }),
-      el("thead", {}, el("tr", {}, ...[t("from"), t("to"), t("amount"), t("reason")].map((x, i) => el("th", { class: i === 2 ? "num" : "", text: x })))),
-      el("tbody", {}, ...paymentRows))
-    : el("p", { text: t("noPayments") });
+  if (!paymentRows.length) paymentRows.push(el("tr", {}, el("td", { colSpan: 3, text: t("noPayments") })));
+  const title = `${t("nets")} · ${t("payments")}`;
+  const settled = el("table", { "aria-label": title }, el("caption", { text: title }),
+    el("tbody", { class: "nets", "aria-label": t("nets") }, header(t("seatCol"), unit || t("total"), t("net")), ...netRows),
+    el("tbody", { class: "payments", "aria-label": t("payments") },
+      el("tr", {}, el("th", { scope: "col", text: `${t("from")} → ${t("to")}` }), el("th", { scope: "col", class: "num", text: t("amount") }),
+        el("th", { scope: "col", text: t("reason") })), ...paymentRows));
   const notes = [];
   for (const place of SEATS) for (const note of result.scores[windOf(place)]?.notes || []) notes.push(el("li", { text: `${place}: ${note}` }));
-  $("settlement").replaceChildren(nets, payments, el("p", { text: `${t("nextDealer")}: ${placeOf(result.next_dealer)}` }),
+  $("settlement").replaceChildren(settled, el("p", { text: `${t("nextDealer")}: ${placeOf(result.next_dealer)}` }),
     notes.length ? el("ul", {}, ...notes) : "");
 }
 
