@@ -377,14 +377,30 @@ def test_controls_are_big_enough_to_tap_and_nothing_scrolls_sideways(visit: Visi
     page.get_by_role("button", name="Settle").click()
     expect(nets(page)).to_be_visible()
     assert no_horizontal_scroll(page)
-    small = page.evaluate(
-        """() => [...document.querySelectorAll('button, select, input, textarea, summary, a')]
-             .filter((e) => e.offsetParent !== null)
-             .map((e) => [e.getAttribute('aria-label') || e.textContent.trim(), e.getBoundingClientRect()])
-             .filter(([, r]) => r.width < 44 || r.height < 44)
-             .map(([name, r]) => `${name} ${Math.round(r.width)}x${Math.round(r.height)}`)"""
+    assert too_small_to_tap(page) == []
+    page.get_by_text("House options", exact=True).click()  # Lingxi's options and events
+    page.get_by_role("button", name="Add event").click()
+    expect(page.get_by_role("combobox", name="double_at")).to_be_visible()
+    assert too_small_to_tap(page) == []
+    assert no_horizontal_scroll(page)
+    visit.shot("options-and-event-en")
+    page.get_by_role("combobox", name="Rules").select_option("luoshan")  # flip and wild
+    expect(page.get_by_role("button", name="Flipped tile")).to_be_visible()
+    assert too_small_to_tap(page) == []
+    assert no_horizontal_scroll(page)
+
+
+def too_small_to_tap(page: Page) -> list[str]:
+    """Every visible control is at least 44 × 44 CSS pixels."""
+    return list(
+        page.evaluate(
+            """() => [...document.querySelectorAll('button, select, input, textarea, summary, a')]
+                 .filter((e) => e.offsetParent !== null)
+                 .map((e) => [e.getAttribute('aria-label') || e.textContent.trim(), e.getBoundingClientRect()])
+                 .filter(([, r]) => r.width < 44 || r.height < 44)
+                 .map(([name, r]) => `${name} ${Math.round(r.width)}x${Math.round(r.height)}`)"""
+        )
     )
-    assert small == []
 
 
 def test_chinese_by_the_browser_language(browser: Browser, server: str) -> None:
@@ -399,6 +415,7 @@ def test_chinese_by_the_browser_language(browser: Browser, server: str) -> None:
         page.get_by_role("button", name="Settle").click()
         expect(nets(page)).to_contain_text("+224")
         assert no_horizontal_scroll(page)
+        assert too_small_to_tap(page) == []
         seen.shot("settle-example-zh")
         page.get_by_role("button", name="中文 / English").click()
         expect(page.get_by_role("button", name="Score")).to_have_text("Score")

@@ -38,7 +38,10 @@ def allow_origins(app: FastAPI, origins: Sequence[str]) -> None:
     """Cross-origin calls only from the listed origins; with none, no CORS headers at all."""
     if origins:
         app.add_middleware(
-            CORSMiddleware, allow_origins=list(origins), allow_methods=["GET", "POST"], allow_headers=["content-type"]
+            CORSMiddleware,
+            allow_origins=list(origins),
+            allow_methods=["GET", "POST", "DELETE"],  # DELETE: the ledger's "undo the last deal"
+            allow_headers=["content-type", "authorization"],  # authorization: a ledger's bearer token
         )
 
 
