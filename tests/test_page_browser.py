@@ -25,6 +25,7 @@ import uvicorn
 from playwright.sync_api import Browser, Locator, Page, Playwright, Route, expect, sync_playwright
 
 from taihu.api.app import app
+from taihu.scorer import score_hand, settle_table
 
 ROOT = Path(__file__).resolve().parent.parent
 ARTIFACTS = ROOT / "test-artifacts"
@@ -176,6 +177,28 @@ def test_other_rule_sets_show_their_arithmetic(visit: Visit) -> None:
     expect(page.get_by_role("status")).to_contain_text("1 + 3 = 4; ×9 in settlement")
 
 
+EXAMPLE_HANDS = [
+    (path.stem, line.split("#")[0].strip())
+    for path in sorted((ROOT / "examples/hands").glob("*.txt"))
+    for line in path.read_text(encoding="utf-8").splitlines()
+    if line.split("#")[0].strip()
+]
+
+
+def test_every_example_hand_scores_as_the_library_does(visit: Visit) -> None:
+    """The page shows the library's total, items and arrangement for each hand of examples/hands/."""
+    page = visit.open()
+    result = page.get_by_role("status")
+    for rules, hand in EXAMPLE_HANDS:
+        expected = score_hand(hand, rules=rules)
+        score(page, rules, hand)
+        expect(result).to_contain_text(f"Read as: {expected.hand}")  # this hand's answer, not the last one's
+        expect(result.locator(".total")).to_contain_text(f"Total: {expected.total} ")
+        expect(result.locator(".items li")).to_have_count(len(expected.items))
+        for group in expected.arrangement:
+            expect(result.get_by_role("list", name="Arrangement")).to_contain_text(group)
+
+
 def test_tapping_tiles_builds_the_hand(visit: Visit) -> None:
     page = visit.open()
     page.get_by_role("combobox", name="Rules").select_option("lingxi")
@@ -260,6 +283,13 @@ def test_the_column_of_the_error_body_marks_the_place(visit: Visit) -> None:
     expect(page.get_by_role("alert").locator("mark")).to_have_text("4")
 
 
+def test_a_server_that_does_not_answer_is_said_so(visit: Visit) -> None:
+    visit.page.route("**/score", lambda route: route.abort())
+    page = visit.open()
+    score(page, "lingxi", HAND_56)
+    expect(page.get_by_role("alert")).to_contain_text("The server does not answer")
+
+
 # -- settle a deal ----------------------------------------------------------------------------
 
 
@@ -326,10 +356,7 @@ def test_events_are_sent_with_the_table(visit: Visit) -> None:
     page.get_by_role("combobox", name="Event by").select_option("N")
     page.get_by_role("button", name="Settle").click()
     expect(payments(page)).to_be_visible()
-    expected = {"E": 0, "S": 0, "W": 0, "N": 0}
-    from taihu import settle_table
-
-    expected.update(settle_table(table).net)
+    expected = settle_table(table).net
     for seat, net in expected.items():
         shown = f"+{net}" if net > 0 else str(net)
         expect(nets(page).get_by_role("row", name=re.compile(rf"^{seat}\b"))).to_contain_text(shown)

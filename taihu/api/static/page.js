@@ -100,7 +100,8 @@ async function call(method, path, body) {
     init.headers["content-type"] = "application/json";
     init.body = JSON.stringify(body);
   }
-  const reply = await fetch(path, init);
+  let reply;
+  try { reply = await fetch(path, init); } catch { return { ok: false, status: 0, data: { detail: t("offline") } }; }
   let data = null;
   try { data = await reply.json(); } catch { data = { detail: `${reply.status} ${reply.statusText}` }; }
   return { ok: reply.ok, status: reply.status, data };
