@@ -336,6 +336,15 @@ def test_the_dealer_may_sit_at_any_place(visit: Visit) -> None:
     expect(page.get_by_text("Next dealer: W")).to_be_visible()
 
 
+def test_a_scored_hand_can_be_put_at_a_seat(visit: Visit) -> None:
+    page = visit.open()
+    score(page, "lingxi", HAND_56)
+    page.get_by_role("button", name="Put this hand at seat S").click()
+    expect(page.get_by_role("textbox", name="S", exact=True)).to_have_value(HAND_56)
+    expect(page.get_by_role("combobox", name="Winner")).to_have_value("S")
+    expect(page.get_by_role("textbox", name="Wildcards")).to_have_value("5m,E")
+
+
 def test_a_settle_error_marks_the_seat_hand(visit: Visit) -> None:
     page = visit.open()
     table = json.loads(json.dumps(EXAMPLE_TABLE))

@@ -26,7 +26,7 @@ const WORDS = {
     waitsNone: "Not ready: no tile wins.", waitsTile: "Tile", waitsDiscard: "On a discard",
     waitsSelf: "Self-drawn", waitsDiscardFirst: "Discard", unseen: "unseen", cannot: "—",
     notLegalShort: "not legal", loading: "Loading…", offline: "The server does not answer",
-    multiplier: "in settlement", baseAndTai: "hu, tai",
+    multiplier: "in settlement", putAt: "Use this hand at the table, seat:", putAtSeat: "Put this hand at seat",
   },
   zh: {
     title: "台胡 taihu", scoreHeading: "算一手牌", rules: "规则 Rules", hand: "手牌 Hand",
@@ -47,7 +47,7 @@ const WORDS = {
     totalOnly: "只有台数", place: "出错的地方：", waitsNone: "没听牌。", waitsTile: "牌",
     waitsDiscard: "点炮", waitsSelf: "自摸", waitsDiscardFirst: "打出", unseen: "未见", cannot: "—",
     notLegalShort: "不合法", loading: "加载中…", offline: "服务器没有回应", multiplier: "结算时用",
-    baseAndTai: "胡数、台数",
+    putAt: "把这手牌填到结算的座位：", putAtSeat: "填到座位",
   },
 };
 const UNITS = {
@@ -93,7 +93,7 @@ function el(tag, props = {}, ...children) {
   return node;
 }
 
-// -- the server ----------------------------------------------------------------------------------
+// -- the server (paths relative to the page, so it also works behind a proxy under a prefix) --------
 async function call(method, path, body) {
   const init = { method, headers: {} };
   if (body !== undefined) {
@@ -415,6 +415,12 @@ function showScore(result) {
       el("ul", { class: "arrangement", "aria-label": t("arrangement") }, ...result.arrangement.map(arrangementGroup)));
   }
   parts.push(el("p", { class: "canonical" }, `${t("readAs")}: `, el("code", { text: result.hand })));
+  const typed = $("hand").value.trim();
+  parts.push(el("div", { class: "row wrap" }, el("span", { class: "hint", text: t("putAt") }), ...SEATS.map((seat) => {
+    const button = el("button", { type: "button", "aria-label": `${t("putAtSeat")} ${seat}`, text: seat });
+    button.addEventListener("click", () => putAtSeat(seat, typed, result.winner));
+    return button;
+  })));
   if (result.notes.length) {
     parts.push(el("h3", { text: t("notes") }), el("ul", {}, ...result.notes.map((note) => el("li", { text: note }))));
   }
@@ -427,7 +433,7 @@ async function score() {
   const rules = $("rules").value;
   const options = chosenOptions();
   writeFragment();
-  const reply = await call("POST", "/score", { rules, hand, options });
+  const reply = await call("POST", "score", { rules, hand, options });
   if (!reply.ok) {
     $("result").replaceChildren();
     showError("score-error", reply.data, $("hand").value, $("hand"));
@@ -447,7 +453,7 @@ function waitsTable(waits) {
 }
 
 async function showWaits() {
-  const reply = await call("POST", "/waits", { rules: $("rules").value, hand: $("hand").value.trim(), options: chosenOptions() });
+  const reply = await call("POST", "waits", { rules: $("rules").value, hand: $("hand").value.trim(), options: chosenOptions() });
   if (!reply.ok) { showError("score-error", reply.data, $("hand").value, $("hand")); return; }
   clearErrors();
   const data = reply.data;
@@ -538,6 +544,16 @@ function drawEvents() {
   $("events-box").hidden = !events.length;
 }
 
+// From the scored hand to the settle form: the seat's field, and the winner and wildcards if not yet set.
+function putAtSeat(place, hand, winner) {
+  const field = $(`seat-${place}`);
+  field.value = hand;
+  if (winner && !$("winner").value) $("winner").value = place;
+  const wild = /(?:^|\s)wild:(\S+)/.exec(hand);
+  if (wild && !$("table-wild").value.trim()) $("table-wild").value = wild[1];
+  field.focus();
+}
+
 function playerOf(text) {
   const value = text.trim();
   if (!value) return { total: 0 };
@@ -607,7 +623,7 @@ function showSettlement(result) {
 
 async function settle() {
   const data = table();
-  const reply = await call("POST", "/settle", data);
+  const reply = await call("POST", "settle", data);
   if (!reply.ok) {
     $("settlement").replaceChildren();
     // "players.E: … at column 17": the place is in that seat's hand
@@ -663,7 +679,7 @@ async function start() {
   state.lang = saved || ((navigator.language || "en").toLowerCase().startsWith("zh") ? "zh" : "en");
   applyLanguage();
   const [rules, paletteData, openapi] = await Promise.all([
-    call("GET", "/rules"), call("GET", "/static/palette.json"), call("GET", "/openapi.json"),
+    call("GET", "rules"), call("GET", "static/palette.json"), call("GET", "openapi.json"),
   ]);
   state.rules = rules.ok ? rules.data : [];
   state.palette = paletteData.ok ? paletteData.data : {};
