@@ -381,6 +381,7 @@ def test_a_shared_link_fills_the_page_and_scores(visit: Visit) -> None:
     page.get_by_role("button", name="Copy link").click()
     link = page.get_by_role("textbox", name="Link").input_value()
     assert link.startswith(visit.base + "/#") and "rules=luoshan" in link
+    expect(page.get_by_text("Copy the link above.").or_(page.get_by_text("Copied."))).to_be_visible()
     other = visit.context.new_page()
     other.goto(link)
     expect(other.get_by_role("status")).to_contain_text("Total: 500")
@@ -512,3 +513,25 @@ def test_waits_are_listed_when_the_endpoint_exists(visit: Visit) -> None:
     page.get_by_role("button", name="Waits").click()
     waits = page.get_by_role("status").get_by_role("table")
     expect(waits.get_by_role("row", name=re.compile(r"^9m"))).to_contain_text("56")
+
+
+def test_copy_link_puts_the_link_on_the_clipboard(browser: Browser, server: str) -> None:
+    seen = Visit(browser, server)
+    try:
+        seen.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=server)
+        page = seen.open()
+        score(page, "lingxi", HAND_56)
+        page.get_by_role("button", name="Copy link").click()
+        expect(page.get_by_text("Copied.")).to_be_visible()
+        link = page.evaluate("navigator.clipboard.readText()")
+        assert link == page.get_by_role("textbox", name="Link").input_value() == page.url
+        assert "hand=555m" in link
+    finally:
+        seen.context.close()
+
+
+def test_the_place_is_marked_in_what_the_player_typed(visit: Visit) -> None:
+    page = visit.open()
+    score(page, "lingxi", "   123m x")
+    expect(page.get_by_role("alert").locator("mark")).to_have_text("x")
+    expect(page.get_by_role("textbox", name="Hand")).to_have_value("123m x")

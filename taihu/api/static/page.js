@@ -22,10 +22,10 @@ const WORDS = {
     nonWinner: "Not a winning hand: what it counts for settlement.", arrangement: "Arrangement",
     readAs: "Read as", notes: "Notes", payments: "Payments", nets: "Nets", from: "From", to: "To",
     amount: "Amount", reason: "Reason", seatCol: "Seat", net: "Net", nextDealer: "Next dealer",
-    noPayments: "No payments.", dealer: "dealer", totalOnly: "total only", place: "Here:",
+    noPayments: "No payments.", dealer: "dealer", place: "Here:",
     waitsNone: "Not ready: no tile wins.", waitsTile: "Tile", waitsDiscard: "On a discard",
     waitsSelf: "Self-drawn", waitsDiscardFirst: "Discard", unseen: "unseen", cannot: "—",
-    notLegalShort: "not legal", loading: "Loading…", offline: "The server does not answer",
+    notLegalShort: "not legal", offline: "The server does not answer",
     multiplier: "in settlement", putAt: "Use this hand at the table, seat:", putAtSeat: "Put this hand at seat",
   },
   zh: {
@@ -44,9 +44,9 @@ const WORDS = {
     nonWinner: "没有胡：这是结算用的台数。", arrangement: "牌型", readAs: "读作", notes: "说明",
     payments: "付款 Payments", nets: "输赢 Nets", from: "付", to: "收", amount: "数目", reason: "原因",
     seatCol: "座位", net: "输赢", nextDealer: "下一庄", noPayments: "无人付款。", dealer: "庄",
-    totalOnly: "只有台数", place: "出错的地方：", waitsNone: "没听牌。", waitsTile: "牌",
+    place: "出错的地方：", waitsNone: "没听牌。", waitsTile: "牌",
     waitsDiscard: "点炮", waitsSelf: "自摸", waitsDiscardFirst: "打出", unseen: "未见", cannot: "—",
-    notLegalShort: "不合法", loading: "加载中…", offline: "服务器没有回应", multiplier: "结算时用",
+    notLegalShort: "不合法", offline: "服务器没有回应", multiplier: "结算时用",
     putAt: "把这手牌填到结算的座位：", putAtSeat: "填到座位",
   },
 };
@@ -61,7 +61,7 @@ const CONDITION_WORDS = {
 };
 const EVENT_WORDS = {
   "false-win": ["False win", "诈胡"], foul: ["Foul", "犯规"], liable: ["Liable (pays for all)", "包赔"],
-  "gen-da": ["Followed discard", "跟打"], "xiao-xiang-gong": ["Wrong count", "小相公"], "da-jin": ["Discarded a 金", "打金"],
+  "gen-da": ["All followed the dealer's discard", "跟打"], "xiao-xiang-gong": ["Wrong draw", "小相公"], "da-jin": ["Discarded a 金", "打金"],
 };
 const DECLARE_WORDS = {
   "sha-zhu": "杀猪", "hua-hu": "花胡", "san-jin-dao": "三金倒", "qiang-jin": "抢金", "you-jin": "游金",
@@ -306,6 +306,12 @@ function syncFromHand() {
 }
 
 // -- scoring ---------------------------------------------------------------------------------------
+// The field's text as sent, so an error's column points into what the player sees.
+function trimmed(field) {
+  field.value = field.value.trim();
+  return field.value;
+}
+
 function clearErrors() {
   for (const id of ["score-error", "settle-error"]) { $(id).hidden = true; $(id).replaceChildren(); }
 }
@@ -429,7 +435,7 @@ function showScore(result) {
 
 async function score() {
   setMode(null);
-  const hand = $("hand").value.trim();
+  const hand = trimmed($("hand"));
   const rules = $("rules").value;
   const options = chosenOptions();
   writeFragment();
@@ -453,7 +459,7 @@ function waitsTable(waits) {
 }
 
 async function showWaits() {
-  const reply = await call("POST", "waits", { rules: $("rules").value, hand: $("hand").value.trim(), options: chosenOptions() });
+  const reply = await call("POST", "waits", { rules: $("rules").value, hand: trimmed($("hand")), options: chosenOptions() });
   if (!reply.ok) { showError("score-error", reply.data, $("hand").value, $("hand")); return; }
   clearErrors();
   const data = reply.data;
@@ -492,7 +498,9 @@ async function copyLink() {
   $("link").value = url;
   $("link-box").hidden = false;
   let copied = false;
-  try { await navigator.clipboard.writeText(url); copied = true; } catch { copied = false; }
+  // A browser that may not write the clipboard can also leave the promise pending: wait 1 s at most.
+  const refused = new Promise((_, reject) => setTimeout(() => reject(new Error("no answer")), 1000));
+  try { await Promise.race([navigator.clipboard.writeText(url), refused]); copied = true; } catch { copied = false; }
   $("link-note").textContent = copied ? t("copied") : t("copyByHand");
   if (!copied) $("link").select();
 }
@@ -569,7 +577,7 @@ function placeOf(wind) { return SEATS[(SEATS.indexOf(wind) + SEATS.indexOf(deale
 function rotated() { return dealerSeat() !== "E"; }
 
 function playerAt(place) {
-  const player = playerOf($(`seat-${place}`).value);
+  const player = playerOf(trimmed($(`seat-${place}`)));
   if (typeof player !== "string" || !rotated()) return player;
   return player.replace(/\bseat:[ESWN]\b/g, `seat:${windOf(place)}`);
 }
