@@ -422,7 +422,7 @@ function showScore(result) {
   }
   parts.push(el("p", { class: "canonical" }, `${t("readAs")}: `, el("code", { text: result.hand })));
   const typed = $("hand").value.trim();
-  parts.push(el("div", { class: "row wrap" }, el("span", { class: "hint", text: t("putAt") }), ...SEATS.map((seat) => {
+  parts.push(el("div", { class: "row wrap put" }, el("span", { class: "hint", text: t("putAt") }), ...SEATS.map((seat) => {
     const button = el("button", { type: "button", "aria-label": `${t("putAtSeat")} ${seat}`, text: seat });
     button.addEventListener("click", () => putAtSeat(seat, typed, result.winner));
     return button;
