@@ -2,7 +2,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: demo test bench install install-test browser clean
+.PHONY: demo test bench install install-test clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -11,11 +11,28 @@ $(BIN)/python:
 install: $(BIN)/python
 	$(BIN)/pip install --quiet -e .
 
-install-test: $(BIN)/python browser
+install-test: $(BIN)/python
 	$(BIN)/pip install --quiet -e ".[test]"
+
+demo: install
+	$(BIN)/python examples/run_examples.py
+
+test: install-test browser
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/mypy
+	$(BIN)/python -m pytest --cov --cov-report=term
+
+bench: $(BIN)/python
+	$(BIN)/pip install --quiet -e ".[bench]"
+	$(BIN)/python bench/bench.py
+
+clean:
+	rm -rf $(VENV) *.egg-info test-artifacts
 
 # The browser tests drive Debian's headless Chromium (never a browser Playwright downloads), with a
 # CJK font so screenshots show the Chinese. Installed when missing and the machine allows (root, apt-get).
+.PHONY: browser
 FONT_PACKAGE := fonts-wqy-microhei
 browser:
 	@if { command -v chromium-headless-shell || command -v chromium; } >/dev/null && fc-list :lang=zh 2>/dev/null | grep -q .; then :; \
@@ -28,19 +45,3 @@ browser:
 		echo "no Chromium: the browser tests will fail. Install it as root:" \
 		"apt-get install -y --no-install-recommends chromium-headless-shell $(FONT_PACKAGE)"; \
 	fi
-
-demo: install
-	$(BIN)/python examples/run_examples.py
-
-test: install-test
-	$(BIN)/ruff check .
-	$(BIN)/ruff format --check .
-	$(BIN)/mypy
-	$(BIN)/python -m pytest --cov --cov-report=term
-
-bench: $(BIN)/python
-	$(BIN)/pip install --quiet -e ".[bench]"
-	$(BIN)/python bench/bench.py
-
-clean:
-	rm -rf $(VENV) *.egg-info test-artifacts

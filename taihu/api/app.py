@@ -22,8 +22,6 @@ from pydantic import BaseModel, ValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from taihu.api.page import install_page
-from taihu.api.schemas import ScoreRequest, Table
 from taihu.scorer import (
     HandError,
     HandScore,
@@ -34,6 +32,9 @@ from taihu.scorer import (
     settle_table,
 )
 from taihu.scorer.errors import describe_validation
+
+from .page import install_page
+from .schemas import ScoreRequest, Table
 
 MAX_BODY = 64 * 1024  # a table is ~1 KB; the cap keeps a single request from tying up the server
 log = logging.getLogger("taihu.api")

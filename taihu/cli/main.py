@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 import sys
 from collections.abc import Callable
@@ -212,20 +213,17 @@ LOOPBACK = ("127.0.0.1", "localhost", "::1")
 
 @app.command()
 def serve(
-    host: str = typer.Option(
-        "127.0.0.1", "--host", help="address to listen on; 0.0.0.0 lets a phone on the same network in"
-    ),
-    port: int = typer.Option(8000, "--port", help="port to listen on"),
     cors_origin: list[str] | None = typer.Option(
-        None, "--cors-origin", help="an origin allowed to call the API from a browser (repeatable); none by default"
+        None,
+        "--cors-origin",
+        metavar="URL",
+        help="an origin allowed to call the API from a browser (repeatable); none by default",
     ),
+    host: str = typer.Option("127.0.0.1", "--host", help="address to listen on"),
+    port: int = typer.Option(8000, "--port", help="port to listen on"),
 ) -> None:
-    """Run the HTTP API and the table page at / (FastAPI; docs at /docs)."""
-    import os
-
-    import uvicorn  # only this command needs the server
-
-    from taihu.api.page import CORS_ENV, check_origin
+    """Run the HTTP API (FastAPI; docs at /docs)."""
+    from taihu.api.page import CORS_ENV, check_origin  # the table page at / and its CORS allow-list
 
     try:
         origins = [check_origin(o) for o in cors_origin or []]
@@ -234,6 +232,8 @@ def serve(
     os.environ[CORS_ENV] = " ".join(origins)  # read when uvicorn imports the app, in every server process
     if host not in LOOPBACK:
         sys.stderr.write(f"warning: taihu serve has no authentication; anyone who can reach {host}:{port} can use it\n")
+    import uvicorn  # only this command needs the server
+
     uvicorn.run("taihu.api.app:app", host=host, port=port)
 
 
