@@ -9,7 +9,6 @@ offers agrees with the core.
 from __future__ import annotations
 
 import importlib
-import json
 import os
 import re
 import subprocess
@@ -232,7 +231,7 @@ def test_serve_on_every_address_warns_that_there_is_no_authentication(monkeypatc
 
 # -- the palette the page offers -----------------------------------------------------------------
 
-PALETTE: dict[str, Any] = json.loads((STATIC / "palette.json").read_text(encoding="utf-8"))
+PALETTE: dict[str, Any] = TestClient(app).get("/palette.json").json()
 EVERY_TILE = [f"{n}{suit}" for suit in "mps" for n in range(1, 10)] + list("ESWNCFP") + [f"f{n}" for n in range(1, 9)]
 
 
@@ -258,6 +257,7 @@ def test_the_palette_offers_exactly_the_tiles_the_rule_set_plays(rules: str) -> 
 def test_the_palette_offers_exactly_the_conditions_and_events_of_the_rule_set(rules: str) -> None:
     scoring = importlib.import_module(f"taihu.scorer.rulesets.{rules}")
     settling = importlib.import_module(f"taihu.scorer.settlement.{rules}")
-    assert set(PALETTE[rules]["conditions"]) == set(scoring.CONDITIONS)
+    assert sorted(PALETTE[rules]["conditions"]) == sorted(scoring.CONDITIONS)
+    assert PALETTE[rules]["conditions"][0] == "seat"  # in the page's order
     assert tuple(PALETTE[rules]["events"]) == getattr(settling, f"{rules.upper()}_EVENTS")
-    assert bool(PALETTE[rules]["declare"]) == ("declare" in scoring.CONDITIONS)
+    assert set(PALETTE[rules]["declare"]) == set(getattr(scoring, "DECLARES", ()))

@@ -7,17 +7,25 @@ them to every server process it starts (uvicorn imports the app by name).
 
 from __future__ import annotations
 
+import importlib
+import json
 import os
 import re
 from collections.abc import Sequence
+from functools import cache
 from pathlib import Path
+from typing import Any
 
 from fastapi import FastAPI
 from fastapi.middleware.cors import CORSMiddleware
 from fastapi.responses import FileResponse
 from fastapi.staticfiles import StaticFiles
 
+from taihu.scorer.rulesets import RULESETS
+
 STATIC = Path(__file__).parent / "static"
+# The order the page lists a rule set's conditions in; one the page does not know yet comes last.
+CONDITION_ORDER = ("seat", "wild", "flip", "self", "kong-draw", "rob-kong", "last-tile", "heaven", "earth", "human")
 CORS_ENV = "TAIHU_CORS_ORIGINS"  # space-separated origins, as `taihu serve --cors-origin` sets them
 ORIGIN = re.compile(r"https?://[^\s/?#]+")
 
@@ -50,7 +58,26 @@ def index() -> FileResponse:
     return FileResponse(STATIC / "index.html", media_type="text/html; charset=utf-8")
 
 
+@cache
+def palette() -> dict[str, Any]:
+    """What the page offers per rule set: its tiles (palette.json), and the conditions, declared wins
+    and side events from each rule set module's own lists, so the page offers what the core takes."""
+    offered: dict[str, Any] = json.loads((STATIC / "palette.json").read_text(encoding="utf-8"))
+    for name in RULESETS:
+        scoring = importlib.import_module(f"taihu.scorer.rulesets.{name}")
+        settling = importlib.import_module(f"taihu.scorer.settlement.{name}")
+        known = CONDITION_ORDER + tuple(sorted(set(scoring.CONDITIONS) - set(CONDITION_ORDER)))
+        declares = getattr(scoring, "DECLARES", ())
+        offered[name] |= {
+            "conditions": [c for c in known if c in scoring.CONDITIONS],
+            "declare": list(declares) if isinstance(declares, tuple) else sorted(declares),
+            "events": list(getattr(settling, f"{name.upper()}_EVENTS")),
+        }
+    return offered
+
+
 def install_page(app: FastAPI) -> None:
     app.add_api_route("/", index, methods=["GET"], include_in_schema=False)
+    app.add_api_route("/palette.json", palette, methods=["GET"], include_in_schema=False)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     allow_origins(app, origins_from_environment())

@@ -157,9 +157,9 @@ function drawConditions() {
   const box = $("condition-buttons");
   box.replaceChildren();
   for (const cond of conditions) {
-    if (!CONDITION_WORDS[cond]) continue;
+    if (["seat", "wild", "flip", "declare"].includes(cond)) continue; // their own controls
     const button = el("button", { type: "button", class: "cond", "aria-pressed": "false", "data-cond": cond,
-      text: bilingual(CONDITION_WORDS[cond]) });
+      text: CONDITION_WORDS[cond] ? bilingual(CONDITION_WORDS[cond]) : cond });
     button.addEventListener("click", () => edit((parts) => toggle(parts.conds, cond)));
     box.append(button);
   }
@@ -687,7 +687,7 @@ async function start() {
   state.lang = saved || ((navigator.language || "en").toLowerCase().startsWith("zh") ? "zh" : "en");
   applyLanguage();
   const [rules, paletteData, openapi] = await Promise.all([
-    call("GET", "rules"), call("GET", "static/palette.json"), call("GET", "openapi.json"),
+    call("GET", "rules"), call("GET", "palette.json"), call("GET", "openapi.json"),
   ]);
   state.rules = rules.ok ? rules.data : [];
   state.palette = paletteData.ok ? paletteData.data : {};
