@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 import re
 import sys
 from collections.abc import Callable
@@ -223,6 +222,8 @@ def serve(
     port: int = typer.Option(8000, "--port", help="port to listen on"),
 ) -> None:
     """Run the HTTP API (FastAPI; docs at /docs)."""
+    import os
+
     from taihu.api.page import CORS_ENV, check_origin  # the table page at / and its CORS allow-list
 
     try:
