@@ -38,6 +38,11 @@ def check_origin(origin: str) -> str:
     return cleaned
 
 
+def allow_origins_in_every_worker(origins: Sequence[str]) -> None:
+    """For `taihu serve`: the app reads them when uvicorn imports it, in each server process."""
+    os.environ[CORS_ENV] = " ".join(origins)
+
+
 def origins_from_environment() -> list[str]:
     return [check_origin(o) for o in os.environ.get(CORS_ENV, "").split()]
 

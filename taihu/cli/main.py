@@ -222,15 +222,12 @@ def serve(
     port: int = typer.Option(8000, "--port", help="port to listen on"),
 ) -> None:
     """Run the HTTP API (FastAPI; docs at /docs)."""
-    import os
-
-    from taihu.api.page import CORS_ENV, check_origin  # the table page at / and its CORS allow-list
+    from taihu.api.page import allow_origins_in_every_worker, check_origin  # the page at / and its CORS
 
     try:
-        origins = [check_origin(o) for o in cors_origin or []]
+        allow_origins_in_every_worker([check_origin(o) for o in cors_origin or []])
     except ValueError as exc:
         fail(f"--cors-origin {exc}")
-    os.environ[CORS_ENV] = " ".join(origins)  # read when uvicorn imports the app, in every server process
     if host not in LOOPBACK:
         sys.stderr.write(f"warning: taihu serve has no authentication; anyone who can reach {host}:{port} can use it\n")
     import uvicorn  # only this command needs the server
