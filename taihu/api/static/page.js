@@ -645,13 +645,13 @@ async function settle() {
 }
 
 // -- the ledger hook -----------------------------------------------------------------------------
-// When the server offers the ledger endpoints (POST /ledgers, GET /ledgers/{id},
-// POST /ledgers/{id}/deals, DELETE /ledgers/{id}/deals/last), this is where the page keeps an
-// evening's ledger: create one, keep its id and token in localStorage, add each settled deal,
-// show the running nets. Until then the section stays hidden.
+// Where the page will keep an evening's ledger through the HTTP ledger endpoints (POST /ledgers →
+// {id, token}; GET /ledgers/{id}; POST /ledgers/{id}/deals with the settle form's table, players
+// named; DELETE /ledgers/{id}/deals/last; Authorization: Bearer <token> to change one): keep the
+// id and token in localStorage, add each settled deal, show the totals and who deals next, and
+// unhide #ledger-section. Not built yet: the section stays hidden even where the server has them.
 function setupLedger(paths) {
-  if (!paths.has("/ledgers")) return;
-  $("ledger-section").hidden = false;
+  return paths.has("/ledgers");
 }
 
 // -- language ------------------------------------------------------------------------------------
