@@ -20,6 +20,7 @@ from fastapi import FastAPI, Request
 from fastapi.exception_handlers import http_exception_handler
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
+from fastapi_offline import FastAPIOffline
 from pydantic import BaseModel, ValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -29,14 +30,15 @@ from taihu.scorer import (
     HandError,
     HandScore,
     RuleSetInfo,
-    ScoreRequest,
     Settlement,
-    Table,
     rule_sets,
     score_hand,
     settle_table,
 )
 from taihu.scorer.errors import describe_validation
+
+from .page import install_page
+from .schemas import ScoreRequest, Table
 
 MAX_BODY = 64 * 1024  # a table is ~1 KB; the cap keeps a single request from tying up the server
 log = logging.getLogger("taihu.api")
@@ -137,7 +139,7 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     yield
 
 
-app = FastAPI(
+app = FastAPIOffline(  # /docs and /redoc from files in the package: a table may have no internet
     lifespan=lifespan,
     title="taihu",
     summary="Score and settle hands of Zhejiang/Fujian regional mahjong",
@@ -227,3 +229,6 @@ def rules() -> list[RuleSetInfo]:
 @app.get("/health")
 def health() -> dict[str, Any]:
     return {"status": "ok"}
+
+
+install_page(app)  # GET / (the table page), its files, and the CORS allow-list of `taihu serve`

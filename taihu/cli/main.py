@@ -248,13 +248,30 @@ def settle(
     out.print(f"next dealer: {result.next_dealer}", highlight=False)
 
 
+LOOPBACK = ("127.0.0.1", "localhost", "::1")
+
+
 @app.command()
 def serve(
+    cors_origin: list[str] | None = typer.Option(
+        None,
+        "--cors-origin",
+        metavar="URL",
+        help="an origin allowed to call the API from a browser (repeatable); none by default",
+    ),
     host: str = typer.Option("127.0.0.1", "--host", help="address to listen on"),
     port: int = typer.Option(8000, "--port", help="port to listen on"),
     db: str | None = typer.Option(None, "--db", metavar="PATH", help="the ledger database of /ledgers"),
 ) -> None:
     """Run the HTTP API (FastAPI; docs at /docs)."""
+    from taihu.api.page import allow_origins_in_every_worker, check_origin  # the page at / and its CORS
+
+    try:
+        allow_origins_in_every_worker([check_origin(o) for o in cors_origin or []])
+    except ValueError as exc:
+        fail(f"--cors-origin {exc}")
+    if host not in LOOPBACK:
+        sys.stderr.write(f"warning: taihu serve has no authentication; anyone who can reach {host}:{port} can use it\n")
     import uvicorn  # only this command needs the server
 
     if db is not None:
