@@ -329,3 +329,60 @@ def test_options_reach_the_scores() -> None:
         assert wait.self_drawn is not None and wait.self_drawn.total == drawn.total
         changed += drawn.total != score_hand(f"{result.hand} +{wait.tile} self").total
     assert changed
+
+
+# -- the shells: HTTP and the command ---------------------------------------------------------
+
+
+def test_http_answers_the_library_json() -> None:
+    from fastapi.testclient import TestClient
+
+    from taihu.api.app import app
+
+    client = TestClient(app, raise_server_exceptions=False)
+    for hand in ("123m 456m 789p 23s 55p flip:9p seat:W", "123m 456m 789p 23s 55p 9s flip:9p seat:W"):
+        reply = client.post("/waits", json={"rules": "luoshan", "hand": hand, "options": {}})
+        assert reply.status_code == 200, reply.text
+        assert reply.json() == waits(hand, rules="luoshan").to_dict()
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"rules": "luoshan", "hand": "123m 456m 789p 23s 55p +1s"},
+        {"rules": "luoshan", "hand": "123m 456m"},
+        {"rules": "nope", "hand": "123m 456m 789p 23s 55p"},
+        {"rules": "luoshan", "hand": "123m 456m 789p 23s 55p", "options": {"nope": 1}},
+    ],
+)
+def test_http_bad_input_is_422_with_the_library_message(body: dict[str, object]) -> None:
+    from fastapi.testclient import TestClient
+
+    from taihu.api.app import app
+
+    reply = TestClient(app, raise_server_exceptions=False).post("/waits", json=body)
+    assert reply.status_code == 422
+    with pytest.raises(HandError) as raised:
+        waits(str(body["hand"]), rules=str(body["rules"]), options=body.get("options"))  # type: ignore[arg-type]
+    assert reply.json()["detail"] == str(raised.value)
+
+
+def test_command_prints_the_json_and_exits_2_on_bad_input() -> None:
+    import json
+
+    from typer.testing import CliRunner
+
+    from taihu.cli.main import app
+
+    runner = CliRunner()
+    hand = "123m 456m 789p 23s 55p flip:9p seat:W"
+    shown = runner.invoke(app, ["waits", hand, "-r", "luoshan", "--json"])
+    assert shown.exit_code == 0 and json.loads(shown.stdout) == waits(hand, rules="luoshan").to_dict()
+    table = runner.invoke(app, ["waits", hand, "-r", "luoshan"])
+    assert table.exit_code == 0 and "1s" in table.stdout and "4s" in table.stdout
+    choices = runner.invoke(app, ["waits", "123m 456m 789p 23s 55p 9s flip:9p", "-r", "luoshan"])
+    assert choices.exit_code == 0 and "discards, best first" in choices.stdout
+    bad = runner.invoke(app, ["waits", hand + " +1s", "-r", "luoshan"])
+    assert bad.exit_code == 2 and "remove '+1s'" in bad.stderr
+    option = runner.invoke(app, ["waits", hand, "-r", "luoshan", "-o", "nope"])
+    assert option.exit_code == 2

@@ -22,6 +22,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from taihu.api.ledger import router as ledger_router
+from taihu.api.waits import router as waits_router
 from taihu.scorer import (
     HandError,
     HandScore,
@@ -108,6 +109,7 @@ app = FastAPI(
 )
 app.add_middleware(BodyLimit)
 app.include_router(ledger_router)
+app.include_router(waits_router)
 
 
 class Problem(BaseModel):
