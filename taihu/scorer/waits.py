@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from . import tiles as T
+from .engine import kinds_readings
 from .errors import HandError
 from .models import HandScore
 from .notation import FLAG_CONDITIONS, ParsedHand, parse, reject_stand_in_pungs, to_text
@@ -273,6 +274,7 @@ class _Scorer:
         self.quick = derive
         self.derive = SELF_FROM_DISCARD.get(ruleset.name) if derive else None
         waiting = ruleset.prepare(parsed, self.resolved)
+        self.shape_test = standard_shape_test(waiting) if derive else None
         self.wild = wildcard_kinds(waiting)
         self.held_wildcards = _held_wildcards(waiting)
         in_line = list(parsed.tiles) + [t for m in parsed.melds for t in m.tiles]
@@ -291,6 +293,8 @@ class _Scorer:
 
     def wait(self, kind: int) -> Wait | None:
         natural = kind not in self.wild
+        if natural and kind < T.PLAYABLE and self.shape_test is not None and not self.shape_test(kind):
+            return None
         on_discard = self.score(kind, False) if natural or self.counting.claims_wildcards else None
         if self.quick and natural and on_discard is None:
             return None  # a natural tile's shape is the same both ways: no win on a discard, none at all
@@ -336,6 +340,31 @@ def candidate_kinds(ruleset: RuleSet, parsed: ParsedHand, wild: frozenset[int]) 
         else:
             near.add(kind)
     return sorted(near)
+
+
+def standard_shape_test(hand: Prepared) -> Callable[[int], bool] | None:
+    """For a waiting hand that holds no wildcard, in a rule set whose only winning shape is sets + a
+    pair (Lingxi, Luoshan, Putian): whether a natural tile makes that shape of the tiles in hand, read
+    suit by suit from the engine's memo — the very search the scorer runs on such a hand, without
+    building the hand or raising the error of a tile that does not win. None where it does not apply.
+    """
+    if isinstance(hand, luoshan.LuoshanHand) and not hand.wild_tiles:
+        naturals, sets = list(hand.natural_kinds), luoshan.SETS - len(hand.melds)
+    elif isinstance(hand, lingxi.LingxiHand) and not hand.wild_tiles:
+        naturals, sets = _kinds_of(hand.naturals), lingxi.SETS - len(hand.melds)
+    elif isinstance(hand, putian.PutianHand) and not hand.jin_tiles:
+        naturals, sets = _kinds_of(hand.naturals), putian.SETS - len(hand.melds)
+    else:
+        return None
+
+    def completes(kind: int) -> bool:
+        return bool(kinds_readings(bytes(sorted([*naturals, kind])), sets, True))
+
+    return completes
+
+
+def _kinds_of(counts: list[int]) -> list[int]:
+    return [kind for kind, count in enumerate(counts) for _ in range(count)]
 
 
 def _find_waits(scorer: _Scorer, kinds: Iterable[int]) -> tuple[Wait, ...]:
@@ -386,8 +415,9 @@ def plain_waits(ruleset: RuleSet, parsed: ParsedHand, options: Mapping[str, Any]
 
 
 def quick_waits(ruleset: RuleSet, parsed: ParsedHand, options: Mapping[str, Any] | None) -> tuple[Wait, ...]:
-    """`plain_waits`, scoring only the kinds `candidate_kinds` keeps, and each self-drawn win only
-    where the rule set's discard score does not already tell it (SELF_FROM_DISCARD)."""
+    """`plain_waits`, scoring only the kinds `candidate_kinds` keeps that pass `standard_shape_test`
+    where it applies, and each self-drawn win only where the rule set's discard score does not
+    already tell it (SELF_FROM_DISCARD)."""
     scorer = _Scorer(ruleset, parsed, options, derive=True)
     return _find_waits(scorer, candidate_kinds(ruleset, parsed, scorer.wild))
 
