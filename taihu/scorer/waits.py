@@ -423,11 +423,12 @@ def quick_waits(ruleset: RuleSet, parsed: ParsedHand, options: Mapping[str, Any]
 
 
 def waits(
-    hand: str, rules: str = "lingxi", options: Mapping[str, Any] | None = None, finder: WaitsFinder = quick_waits
+    hand: str, rules: str = "lingxi", options: Mapping[str, Any] | None = None, *, finder: WaitsFinder = quick_waits
 ) -> Waits | Discards:
     """The waits of a hand without `+`; with one tile too many, each discard and its waits, best first.
 
-    Bad input raises HandError, as `score_hand` does.
+    Bad input raises HandError, as `score_hand` does. `finder` chooses how the waits are found
+    (`plain_waits`: every kind scored, the reference the tests compare `quick_waits` with).
     """
     ruleset = get(rules)
     parsed = parse(hand)
