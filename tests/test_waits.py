@@ -386,3 +386,36 @@ def test_command_prints_the_json_and_exits_2_on_bad_input() -> None:
     assert bad.exit_code == 2 and "remove '+1s'" in bad.stderr
     option = runner.invoke(app, ["waits", hand, "-r", "luoshan", "-o", "nope"])
     assert option.exit_code == 2
+
+
+# -- never a crash ----------------------------------------------------------------------------
+
+NEAR_HANDS = [
+    ("lingxi", "123m 456m 789p 234s 678s 5p wild:9s,N seat:W"),
+    ("lingxi", "5m5m5m E 123p 456p 789s 11s 2m f1 P wild:5m,E seat:S"),
+    ("luoshan", "[CCC] 55m 789s 345m 99s flip:1p seat:S"),
+    ("luoshan", "[CC2m] 55m 789s 345m 99s wild:2m"),
+    ("putian", "123m 456m 789p 234s 678s 5p P wild:9s"),
+    ("jinhua", "1122m 3344p 5566s 7s wild:9m"),
+    ("guannan", "123456789m 111p 5s"),
+]
+TOKENS = sorted({t for _, hand in NEAR_HANDS for t in hand.split()} | {"+5p", "self", "declare:sha-zhu", "x"})
+
+
+@settings(SETTINGS, max_examples=60)
+@given(
+    st.sampled_from(NEAR_HANDS),
+    st.sampled_from(list(RULESETS)),
+    st.lists(st.sampled_from(TOKENS), max_size=2),
+    st.integers(0, 20),
+)
+def test_near_misses_answer_or_raise_hand_error(base: tuple[str, str], rules: str, extra: list[str], drop: int) -> None:
+    """Hands one or two edits away from ready ones, under any rule set: an answer or a HandError, no other."""
+    tokens = base[1].split()
+    if drop < len(tokens):
+        del tokens[drop]
+    try:
+        result = waits(" ".join(tokens + extra), rules=rules)
+    except HandError:
+        return
+    assert result.to_dict()["rules"] == rules
