@@ -419,3 +419,13 @@ def test_near_misses_answer_or_raise_hand_error(base: tuple[str, str], rules: st
     except HandError:
         return
     assert result.to_dict()["rules"] == rules
+
+
+def test_http_refuses_unknown_fields() -> None:
+    from fastapi.testclient import TestClient
+
+    from taihu.api.app import app
+
+    body = {"rules": "luoshan", "hand": "123m 456m 789p 23s 55p", "extra": 1}
+    reply = TestClient(app, raise_server_exceptions=False).post("/waits", json=body)
+    assert reply.status_code == 422 and "extra" in reply.json()["detail"]

@@ -1,9 +1,10 @@
 """`POST /waits`: what wins for a waiting hand (API.md "Additions of 2026-11-30": Waits).
 
-The body is the one `/score` takes (`{"rules", "hand", "options"}`); bad
-input raises the library's HandError, which the app answers as it does for
-`/score` (422, the library's message). The models here only describe the
-answer for /docs: the core's `to_dict()` is the contract.
+The body has the fields `/score` takes (`{"rules", "hand", "options"}`), in
+a model of its own name, so /docs keeps one `ScoreRequest`; bad input raises
+the library's HandError, which the app answers as it does for `/score` (422,
+the library's message). The answer models only describe the reply for
+/docs: the core's `to_dict()` is the contract.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from typing import Any
 from fastapi import APIRouter
 from pydantic import BaseModel, ConfigDict, Field
 
-from taihu.scorer import ScoreRequest
+from taihu.scorer.models import MAX_HAND_LENGTH
 from taihu.scorer.waits import waits
 
 router = APIRouter(tags=["waits"])
@@ -29,6 +30,18 @@ ERRORS: dict[int | str, dict[str, Any]] = {
     413: {"model": WaitsProblem, "description": "The request body is over 64 KB"},
     422: {"model": WaitsProblem, "description": "Bad input: the library's message"},
 }
+
+
+class WaitsRequest(BaseModel):
+    """POST /waits: unknown fields are refused."""
+
+    model_config = ConfigDict(
+        extra="forbid",
+        json_schema_extra={"examples": [{"rules": "luoshan", "hand": "123m 456m 789p 23s 55p flip:9p", "options": {}}]},
+    )
+    rules: str = Field("lingxi", max_length=40, description="the rule set")
+    hand: str = Field(max_length=MAX_HAND_LENGTH, description="a hand without +; one tile more: which to discard")
+    options: dict[str, int] = Field(default_factory=dict, description="house options of the rule set")
 
 
 class WinOut(BaseModel):
@@ -66,6 +79,6 @@ class DiscardsOut(BaseModel):
 
 
 @router.post("/waits", response_model=WaitsOut | DiscardsOut, response_model_by_alias=True, responses=ERRORS)
-def post_waits(request: ScoreRequest) -> dict[str, Any]:
+def post_waits(request: WaitsRequest) -> dict[str, Any]:
     """The waits of a hand without `+`; with one tile too many, each discard and the waits it leaves."""
     return waits(request.hand, rules=request.rules, options=request.options).to_dict()
