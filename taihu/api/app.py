@@ -26,6 +26,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from taihu.api.ledger import router as ledger_router
+from taihu.api.waits import router as waits_router
 from taihu.scorer import (
     HandError,
     HandScore,
@@ -150,6 +151,7 @@ app = FastAPIOffline(  # /docs and /redoc from files in the package: a table may
 app.add_middleware(CatchBugs)
 app.add_middleware(BodyLimit)
 app.include_router(ledger_router)
+app.include_router(waits_router)
 
 
 class Problem(BaseModel):

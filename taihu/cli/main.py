@@ -27,6 +27,7 @@ from rich.text import Text
 from taihu.cli.ledger import ledger_app
 from taihu.scorer import HandError, HandScore, Settlement, rule_sets, score_hand, settle_table
 from taihu.scorer.rulesets import get
+from taihu.scorer.waits import Discards, Wait, WinValue, waits
 
 app = typer.Typer(
     help="Score and settle hands of Zhejiang/Fujian regional mahjong (Lingxi and friends).",
@@ -153,6 +154,61 @@ def score(
         out.print("non-winning hand: base tai only", highlight=False)
     for note in result.notes:
         out.print(f"note: {note}", markup=False, highlight=False)
+
+
+def win_text(win: WinValue | None) -> str:
+    return "—" if win is None else str(win.total) + ("" if win.legal else " (not legal)")
+
+
+def waits_table(title: str, found: tuple[Wait, ...]) -> Table:
+    table = Table(title=title, title_justify="left")
+    for col in ("tile", "unseen", "on a discard", "self-drawn", "legal", "arrangement"):
+        table.add_column(col, justify="right" if col in ("unseen", "on a discard", "self-drawn") else "left")
+    for wait in found:
+        best = wait.discard or wait.self_drawn
+        table.add_row(
+            wait.tile + (" *" if wait.covered_by_wildcard else ""),
+            str(wait.unseen),
+            win_text(wait.discard),
+            win_text(wait.self_drawn),
+            "yes" if wait.legal else "no",
+            Text("  ".join(best.arrangement) if best else ""),
+        )
+    return table
+
+
+@app.command(name="waits")
+def waits_command(
+    hand: str = typer.Argument(..., help="the hand without a winning tile, quoted (one tile more: which to discard)"),
+    rules: str = typer.Option("lingxi", "--rules", "-r", help="rule set"),
+    option: list[str] | None = typer.Option(None, "--option", "-o", help="house option NAME=VALUE"),
+    as_json: bool = typer.Option(False, "--json", help="print the waits JSON"),
+) -> None:
+    """What wins for a waiting hand (听牌): each tile, its copies unseen, its total on a discard and self-drawn."""
+    options = parse_options(option)
+    result = answer(lambda: waits(hand, rules=rules, options=options))
+    if as_json:
+        print_json(result.to_dict())
+        return
+    out.print(f"hand: {result.hand}", markup=False, highlight=False, soft_wrap=True)
+    if isinstance(result, Discards):
+        table = Table(title=f"{result.rules}: a tile too many — discards, best first", title_justify="left")
+        for col in ("discard", "waits", "unseen winning tiles", "best total"):
+            table.add_column(col, justify="right" if col != "waits" else "left")
+        for choice in result.discards:
+            shown = " ".join(w.tile for w in choice.waits) or "not ready"
+            table.add_row(choice.tile, shown, str(choice.unseen_wins), str(choice.best_total))
+        out.print(table)
+        if result.discards and result.discards[0].waits:
+            best = result.discards[0]
+            out.print(waits_table(f"after discarding {best.tile}", best.waits))
+        return
+    if not result.ready:
+        out.print(f"{result.rules}: not ready — no tile completes this hand", highlight=False)
+        return
+    out.print(waits_table(f"{result.rules}: waits", result.waits))
+    if any(w.covered_by_wildcard for w in result.waits):
+        out.print("*: wins only through a held wildcard standing for another tile", highlight=False)
 
 
 @app.command()

@@ -14,6 +14,7 @@ from .models import Event, HandScore, Payment, PlayerTotal, RuleSetInfo, ScoreIt
 from .notation import parse, to_text
 from .rulesets import RULESETS, get
 from .settlement import settle_table
+from .waits import Discard, Discards, Wait, Waits, WinValue, waits
 
 
 def score_hand(hand: str, rules: str = "lingxi", options: Mapping[str, Any] | None = None) -> HandScore:
@@ -42,4 +43,10 @@ __all__ = [
     "Payment",
     "Settlement",
     "ScoreRequest",
+    "waits",
+    "Waits",
+    "Wait",
+    "WinValue",
+    "Discard",
+    "Discards",
 ]
