@@ -22,7 +22,7 @@ from urllib.parse import urlencode
 
 import pytest
 import uvicorn
-from playwright.sync_api import Browser, Locator, Page, Playwright, Route, expect, sync_playwright
+from playwright.sync_api import Browser, Locator, Page, Playwright, expect, sync_playwright
 
 from taihu.api.app import app
 from taihu.scorer import score_hand, settle_table
@@ -485,34 +485,17 @@ def test_docs_work_offline(visit: Visit) -> None:
 # -- what wins: the button appears once the server offers POST /waits ---------------------------
 
 
-def test_waits_button_only_when_the_server_has_waits(visit: Visit) -> None:
+def test_waits_lists_the_winning_tiles_with_their_totals(visit: Visit) -> None:
+    """A hand without a winning tile: the Waits button asks the server, the table shows each tile's totals."""
     page = visit.open()
-    expect(page.get_by_role("button", name="Waits")).to_have_count(0)
-
-
-def test_waits_are_listed_when_the_endpoint_exists(visit: Visit) -> None:
-    """The server has no /waits yet: the page is shown one (API.md's shape) through the browser's router."""
-    openapi = visit.page.request.get(visit.base + "/openapi.json").json()
-    openapi["paths"]["/waits"] = {"post": {}}
-    answer = {
-        "rules": "lingxi",
-        "hand": "x",
-        "ready": True,
-        "waits": [
-            {"tile": "9m", "unseen": 3, "discard": {"total": 56, "legal": True}, "self": {"total": 60, "legal": True}}
-        ],
-    }
-
-    def reply(route: Route, body: Any) -> None:
-        route.fulfill(status=200, content_type="application/json", body=json.dumps(body))
-
-    visit.page.route("**/openapi.json", lambda route: reply(route, openapi))
-    visit.page.route("**/waits", lambda route: reply(route, answer))
-    page = visit.open()
-    page.get_by_role("textbox", name="Hand").fill("555m 222p 777p 333s 888s 9m f1 f2 P P wild:5m,E seat:S")
+    page.get_by_role("textbox", name="Hand").fill("123m 456m 789p 234s 678s 5p wild:9s,N seat:W")
     page.get_by_role("button", name="Waits").click()
     waits = page.get_by_role("status").get_by_role("table")
-    expect(waits.get_by_role("row", name=re.compile(r"^9m"))).to_contain_text("56")
+    five_pin = waits.get_by_role("row", name=re.compile(r"^5p"))
+    expect(five_pin).to_contain_text("26")  # 平胡 13, doubled, on a discard
+    expect(five_pin).to_contain_text("28")  # self-drawn
+    expect(waits.get_by_role("row", name=re.compile(r"^9s"))).to_contain_text("3")
+    visit.shot("waits-lingxi-en")
 
 
 def test_copy_link_puts_the_link_on_the_clipboard(browser: Browser, server: str) -> None:

@@ -384,6 +384,10 @@ def test_command_prints_the_json_and_exits_2_on_bad_input() -> None:
     assert choices.exit_code == 0 and "discards, best first" in choices.stdout
     bad = runner.invoke(app, ["waits", hand + " +1s", "-r", "luoshan"])
     assert bad.exit_code == 2 and "remove '+1s'" in bad.stderr
+    bad_json = runner.invoke(app, ["waits", "123m x", "--json"])
+    assert bad_json.exit_code == 2
+    expected = {"detail": "unknown tile 'x' at column 6", "code": "unknown_tile", "column": 6}
+    assert json.loads(bad_json.stdout) == expected
     option = runner.invoke(app, ["waits", hand, "-r", "luoshan", "-o", "nope"])
     assert option.exit_code == 2
 

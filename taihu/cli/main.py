@@ -186,7 +186,7 @@ def waits_command(
 ) -> None:
     """What wins for a waiting hand (听牌): each tile, its copies unseen, its total on a discard and self-drawn."""
     options = parse_options(option)
-    result = answer(lambda: waits(hand, rules=rules, options=options))
+    result = answer(lambda: waits(hand, rules=rules, options=options), as_json)
     if as_json:
         print_json(result.to_dict())
         return
