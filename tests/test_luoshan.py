@@ -7,7 +7,7 @@ import pytest
 
 from taihu.scorer import HandError, parse, score_hand, to_text
 from taihu.scorer import tiles as T
-from taihu.scorer.engine import CHOW, PAIR, PUNG, Group, win_places
+from taihu.scorer.engine import CHOW, PAIR, PUNG, Group, win_placements, win_places
 from taihu.scorer.rulesets.luoshan import wildcard_after
 
 
@@ -194,11 +194,11 @@ CASES = [
         False,
     ),
     (
-        "best reading is the most hu (rules/luoshan.md), even when a 30 ping_he reading would be legal",
+        "a legal reading first (Decision 2026-11-30): the legal 30 ping_he, not the illegal 60 of pungs",
         "77788899m 456m CC +9m self seat:S",
-        [("an_ke", 4), ("an_ke", 4), ("dui_zi", 2), ("zi_mo_liu", 10), ("di_he", 10), ("cou_yi_tai", 1)],
-        60,
-        False,
+        [("ping_he", 30)],
+        30,
+        True,
     ),
     # Wildcards
     (
@@ -293,10 +293,15 @@ def test_flip_gives_the_next_tile(flipped: str, wild: str) -> None:
 
 
 def test_win_places_natural_and_wild() -> None:
-    reading = (Group(PUNG, 0, exposed=True), Group(CHOW, 9, (10,)), Group(PAIR, 10))
-    assert list(win_places(reading, 10, False)) == [(2, 10)]  # 2p: the chow's 2p is a wildcard
-    assert list(win_places(reading, 4, True)) == [(1, 10)]  # a winning wildcard takes the slot
+    """Tiles standing for one kind are interchangeable (Decision 2026-11-30): the winning 2p may sit
+    in the chow, its wildcard then moving to the pair; a winning wildcard may be the pair's 2p."""
+    reading = (Group(PUNG, 0, exposed=True), Group(CHOW, 9, (10,), wilds=((4, 10),)), Group(PAIR, 10))
+    assert list(win_places(reading, 10, False)) == [(1, 10), (2, 10)]
+    assert list(win_places(reading, 4, True)) == [(1, 10), (2, 10)]
     assert list(win_places(reading, 0, False)) == []  # the meld was there before the win
+    moved = (reading[0], Group(CHOW, 9), Group(PAIR, 10, (10,), wilds=((4, 10),)))
+    assert win_placements(reading, 10, False)[0] == (moved, 1, 10)
+    assert win_placements(reading, 4, True)[1] == (moved, 2, 10)
 
 
 def test_four_wildcards() -> None:

@@ -26,7 +26,7 @@ from ..engine import (
     kinds_readings,
     standard_readings,
     to_counts,
-    win_places,
+    win_placements,
 )
 from ..errors import HandError
 from ..notation import Meld, ParsedHand
@@ -378,8 +378,9 @@ def readings(hand: LuoshanHand) -> list[WinReading]:
     for groups in groupings:
         full = melds + groups if melds else groups
         facts = grouping_facts(full)
-        for at, stands_for in win_places(full, win, win_is_wild):
-            found.append(WinReading(full, facts, at, stands_for))
+        for placed, at, stands_for in win_placements(full, win, win_is_wild):
+            # a placement that moved a wildcard shows the groups as they then lie
+            found.append(WinReading(placed, facts if placed is full else grouping_facts(placed), at, stands_for))
     return found
 
 
