@@ -498,33 +498,88 @@ def to_counts(kinds: Iterable[int]) -> list[int]:
 def win_places(reading: tuple[Group, ...], win: int, win_is_wild: bool) -> list[tuple[int, int]]:
     """Where the winning tile can sit in a reading: (group index, kind it stands for).
 
-    Melds on the table (exposed, or concealed kongs) were there before the
-    win, so only concealed groups count. A natural winning tile sits where a
-    natural tile of its kind is; a winning wildcard may take any wildcard
-    slot, since wildcards are interchangeable. Wait bonuses (Luoshan) depend
-    on this place, so each one is a separate reading to score.
+    The places of `win_placements`, for a caller that keeps the reading as found.
     """
-    places: list[tuple[int, int]] = []
+    return [(at, stands_for) for _, at, stands_for in win_placements(reading, win, win_is_wild)]
+
+
+Placement = tuple[tuple[Group, ...], int, int]  # (the reading, wildcards moved to fit; group index; kind)
+
+
+def win_placements(reading: tuple[Group, ...], win: int, win_is_wild: bool) -> list[Placement]:
+    """Every place of the winning tile in a reading, each with the reading as it then lies.
+
+    Melds on the table (exposed, or concealed kongs) were there before the
+    win, so only concealed groups count. The search puts natural tiles
+    before wildcards, but the tiles standing for one kind are
+    interchangeable between groups: a natural winning tile may take any
+    place of its kind (a wildcard standing there moves to where that natural
+    tile was found), and a winning wildcard any place of a kind some
+    wildcard stands for (a natural tile found there moves to that
+    wildcard's place). Wait bonuses (Luoshan) and a lone wildcard's pair
+    (Jinhua 爆头) depend on this place, so each one is a reading to score.
+    """
+    places: list[Placement] = []
     if win_is_wild:
-        for index, group in enumerate(reading):
-            if not (group.exposed or group.concealed_kong):
-                places += dict.fromkeys((index, kind) for kind in group.slots)
+        concealed = [i for i, g in enumerate(reading) if not (g.exposed or g.concealed_kong)]
+        for index in concealed:
+            for kind in dict.fromkeys(reading[index].slots):
+                places.append((reading, index, kind))
+        for index in concealed:
+            group = reading[index]
+            for kind in dict.fromkeys(_naturals(group)):
+                donor = next((j for j in concealed if j != index and kind in reading[j].slots), -1)
+                if kind not in group.slots and donor >= 0:  # the donor's wildcard comes here, our tile goes there
+                    places.append((_moved(reading, kind, donor, index), index, kind))
         return places
+    holders: list[int] = []  # groups holding a natural tile of the winning kind
+    takers: list[int] = []  # groups where only a wildcard stands for it
     for index, group in enumerate(reading):
         kind = group.kind
         if not kind <= win <= kind + 2 or group.exposed or group.concealed_kong:
             continue  # a group's tiles lie within its kind and the two above (a chow's)
         if not group.slots:  # all natural: the tile is in it if the group covers its kind
             if kind == win or group.shape == CHOW:
-                places.append((index, win))
-        else:
-            natural = list(group.kinds)
-            for kind in group.slots:
-                if kind in natural:
-                    natural.remove(kind)
-            if win in natural:
-                places.append((index, win))
+                holders.append(index)
+        elif win in _naturals(group):
+            holders.append(index)
+        elif win in group.slots:
+            takers.append(index)
+    if not takers:
+        return [(reading, index, win) for index in holders]
+    for index in sorted(holders + takers):
+        if index in holders:
+            places.append((reading, index, win))
+        elif holders:  # the wildcard here goes where the natural tile was
+            places.append((_moved(reading, win, index, holders[0]), index, win))
     return places
+
+
+def _naturals(group: Group) -> list[int]:
+    """The kinds of a group's natural tiles (those no wildcard stands for)."""
+    natural = list(group.kinds)
+    for kind in group.slots:
+        if kind in natural:
+            natural.remove(kind)
+    return natural
+
+
+def _moved(reading: tuple[Group, ...], kind: int, source: int, target: int) -> tuple[Group, ...]:
+    """The reading with one wildcard standing for `kind` moved from group `source` to group `target`,
+    and a natural tile of that kind from `target` to `source`: the same tiles, relabelled."""
+    giver, taker = reading[source], reading[target]
+    slots = list(giver.slots)
+    slots.remove(kind)
+    wilds = list(giver.wilds)
+    wild = next((w for w in wilds if w[1] == kind), None)
+    if wild is not None:
+        wilds.remove(wild)
+    moved = list(reading)
+    moved[source] = giver._replace(slots=tuple(slots), wilds=tuple(wilds))
+    moved[target] = taker._replace(
+        slots=(*taker.slots, kind), wilds=(*taker.wilds, wild) if wild is not None else taker.wilds
+    )
+    return tuple(moved)
 
 
 def seven_pairs_readings(

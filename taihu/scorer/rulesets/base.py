@@ -249,7 +249,7 @@ class RuleSet:
             for item in self._fixed:
                 fixed.append(list(item.find(hand, None)))
             opened = self._opened
-            best: tuple[tuple[int, int], Found, Outcome, Any] | None = None
+            best: tuple[tuple[bool, int, int], Found, Outcome, Any] | None = None
             gated = self._gated
             tags = 0
             for reading in self.readings(hand):
@@ -263,7 +263,9 @@ class RuleSet:
                 if may_exclude:
                     candidate = self._exclude(candidate)
                 outcome = self.finish(hand, candidate)
-                rank = (outcome.total, outcome.subtotal)  # most points, ties: higher subtotal
+                # a legal win first (a player claims the reading that lets them win), then the most points,
+                # ties: the higher subtotal
+                rank = (outcome.legal, outcome.total, outcome.subtotal)
                 if best is None or rank > best[0]:
                     best = (rank, candidate, outcome, reading)
             if best is None:
