@@ -21,6 +21,7 @@ from pydantic import BaseModel, ValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from taihu.api.responses import SafeJSONResponse
 from taihu.scorer import (
     HandError,
     HandScore,
@@ -122,7 +123,7 @@ ERRORS: dict[int | str, dict[str, Any]] = {
 
 
 def unprocessable(detail: str) -> JSONResponse:
-    return JSONResponse({"detail": detail}, status_code=422)
+    return SafeJSONResponse({"detail": detail}, status_code=422)
 
 
 @app.exception_handler(HandError)

@@ -6,6 +6,7 @@ from typing import Any, Literal, TypedDict
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from .errors import quote
 from .tiles import SEATS
 
 Unit = Literal["tai", "hu", "fen", "bei", "points"]
@@ -152,7 +153,7 @@ class Table(BaseModel):
             if missing:
                 parts.append("missing " + ", ".join(missing))
             if extra:
-                parts.append("unknown seat " + ", ".join(map(repr, extra)))
+                parts.append("unknown seat " + ", ".join(f"'{quote(k)}'" for k in extra))
             raise ValueError(f"must be exactly the seats E, S, W, N ({'; '.join(parts)})")
         for seat, player in value.items():
             if isinstance(player, str):

@@ -15,7 +15,7 @@ from functools import lru_cache
 from typing import Any
 
 from . import tiles as T
-from .errors import HandError
+from .errors import HandError, quote
 from .forms import Folded, fold
 
 FLAG_CONDITIONS = ("self", "kong-draw", "rob-kong", "last-tile", "heaven", "earth", "human", "da-jin")
@@ -107,7 +107,7 @@ class ParsedHand:
 
 
 def _tile_error(token: str, column: int) -> HandError:
-    return HandError(f"unknown tile '{token}' at column {column}")
+    return HandError(f"unknown tile '{quote(token)}' at column {column}")
 
 
 def _is_digit(ch: str) -> bool:
@@ -165,7 +165,8 @@ class _Scanner:
                 if suit not in ("m", "p", "s", "z"):
                     shown = digits + (suit if suit and not suit.isspace() else "")
                     raise HandError(
-                        f"tiles '{shown}' at column {col} need a suit letter (m, p, s or z) right after the digits"
+                        f"tiles '{quote(shown)}' at column {col} need a suit letter (m, p, s or z) "
+                        "right after the digits"
                     )
                 self.pos += 1
                 for offset, digit in enumerate(digits):
@@ -261,7 +262,7 @@ def _single_tile(text: str, column: int, what: str) -> int:
     scanner = _Scanner(text, origin=column - 1)
     found = scanner.tiles()
     if scanner.pos != len(text) or len(found) != 1:
-        raise HandError(f"{what} at column {column} must be one tile, got '{text}'")
+        raise HandError(f"{what} at column {column} must be one tile, got '{quote(text)}'")
     return found[0][0]
 
 
@@ -289,18 +290,18 @@ def _parse_meld(scanner: _Scanner) -> Meld:
     flowers = [k for k in kinds if T.is_flower(k)]
     if flowers:
         if not concealed:
-            raise HandError(f"flowers cannot be melded: {source} at column {column}")
+            raise HandError(f"flowers cannot be melded: {quote(source)} at column {column}")
         groups = {(k - T.FIRST_FLOWER) // 4 for k in kinds if T.is_flower(k)}
         if len(kinds) != 4 or len(flowers) != 4 or len(groups) != 1 or len(set(kinds)) != 4:
             raise HandError(
-                f"{source} at column {column}: a flower group held from the deal "
+                f"{quote(source)} at column {column}: a flower group held from the deal "
                 f"is four different flowers of one group (f1f2f3f4 or f5f6f7f8)"
             )
         return meld
     if concealed:
         if len(kinds) != 4 or len(set(kinds)) != 1:
             raise HandError(
-                f"{source} at column {column}: a concealed group must be a kong "
+                f"{quote(source)} at column {column}: a concealed group must be a kong "
                 f"(four alike) or a flower group held from the deal"
             )
         return meld
@@ -322,7 +323,7 @@ def _parse_meld(scanner: _Scanner) -> Meld:
 
 def not_a_meld(source: str, column: int) -> HandError:
     return HandError(
-        f"{source} at column {column} is not a meld: an exposed group is a chow "
+        f"{quote(source)} at column {column} is not a meld: an exposed group is a chow "
         f"(three in sequence of one suit), a pung (three alike) or a kong (four alike)"
     )
 
@@ -409,7 +410,7 @@ def _parse_careful(text: str) -> ParsedHand:
             if word not in FLAG_CONDITIONS and word not in VALUE_CONDITIONS:
                 if len(word) <= 1:
                     raise _tile_error(word or ch, wcol)
-                raise HandError(f"unknown condition '{word}' at column {wcol}")
+                raise HandError(f"unknown condition '{quote(word)}' at column {wcol}")
             if word in seen:
                 raise HandError(f"condition '{word}' at column {wcol} is already given at column {seen[word]}")
             seen[word] = wcol
@@ -585,7 +586,7 @@ _SEAT_NAMES = {"E": "E", "S": "S", "W": "W", "N": "N", "东": "E", "東": "E", "
 def _condition_value(word: str, value: str, column: int) -> object:
     if word == "seat":
         if value not in _SEAT_NAMES:
-            raise HandError(f"seat '{value}' at column {column} must be one of E, S, W, N")
+            raise HandError(f"seat '{quote(value)}' at column {column} must be one of E, S, W, N")
         return _SEAT_NAMES[value]
     if word == "wild":
         kinds = []
@@ -597,7 +598,7 @@ def _condition_value(word: str, value: str, column: int) -> object:
     if word == "flip":
         return _single_tile(value, column, "flip:")
     if value not in DECLARED_WINS:
-        raise HandError(f"unknown declared win '{value}' at column {column}; known: {', '.join(DECLARED_WINS)}")
+        raise HandError(f"unknown declared win '{quote(value)}' at column {column}; known: {', '.join(DECLARED_WINS)}")
     return value
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..errors import HandError
+from ..errors import HandError, quote
 from .base import RuleSet
 from .guannan import GUANNAN
 from .jinhua import JINHUA
@@ -15,5 +15,5 @@ RULESETS: dict[str, RuleSet] = {r.name: r for r in (LINGXI, LUOSHAN, GUANNAN, PU
 
 def get(name: str) -> RuleSet:
     if name not in RULESETS:
-        raise HandError(f"unknown rule set '{name}'; known: {', '.join(RULESETS)}")
+        raise HandError(f"unknown rule set '{quote(name)}'; known: {', '.join(RULESETS)}")
     return RULESETS[name]
