@@ -13,10 +13,10 @@ import logging
 from typing import Any
 
 import pytest
+from live_server import live_server
 
 from taihu.scorer import HandError, score_hand, settle_table
 from taihu.scorer.errors import QUOTE_LIMIT, quote
-from tests.live_server import live_server
 
 LONE = "\ud800"
 TABLE: dict[str, Any] = {"rules": "lingxi", "players": {"E": "1m", "S": "1m", "W": "1m", "N": "1m"}}

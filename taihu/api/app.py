@@ -21,6 +21,7 @@ from pydantic import BaseModel, ValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from taihu.api.guards import JsonGuard
 from taihu.api.responses import SafeJSONResponse
 from taihu.scorer import (
     HandError,
@@ -106,6 +107,7 @@ app = FastAPI(
     "Bad input is a 422 whose `detail` is one readable string.",
     version="0.1.0",
 )
+app.add_middleware(JsonGuard)  # inside BodyLimit: added first, so it sees the capped body
 app.add_middleware(BodyLimit)
 
 

@@ -15,6 +15,8 @@ from rich.table import Table
 from rich.text import Text
 
 from taihu.scorer import HandError, HandScore, Settlement, rule_sets, score_hand, settle_table
+from taihu.scorer.errors import quote
+from taihu.scorer.limits import MAX_NUMBER_CHARACTERS, MAX_OPTION_VALUE, check_json_text
 from taihu.scorer.rulesets import get
 
 app = typer.Typer(
@@ -62,7 +64,9 @@ def parse_options(pairs: list[str] | None) -> dict[str, int]:
     for pair in pairs or []:
         name, sep, value = pair.partition("=")
         if not sep or not re.fullmatch(r"-?[0-9]+", value.strip()):
-            fail(f"option '{pair}' must be NAME=NUMBER, e.g. double_at=10")
+            fail(f"option '{quote(pair)}' must be NAME=NUMBER, e.g. double_at=10")
+        if len(value.strip()) > MAX_NUMBER_CHARACTERS:  # int() refuses 4,300 digits; the range is far below
+            fail(f"option '{quote(name.strip())}' must be at most {MAX_OPTION_VALUE}, got {quote(value.strip())}")
         options[name.strip()] = int(value)
     return options
 
@@ -160,6 +164,7 @@ def read_table(path: str) -> Any:
         text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         fail(f"cannot read {path}: {getattr(exc, 'strerror', None) or exc}")
+    answer(lambda: check_json_text(text, "stdin" if path == "-" else path))
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:

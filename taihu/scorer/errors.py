@@ -64,3 +64,18 @@ def quote(text: object, limit: int = QUOTE_LIMIT) -> str:
     if len(shown) > limit:
         return f"{printable(shown[:limit])}… ({len(shown)} characters)"
     return printable(shown)
+
+
+class ArgumentError(HandError, TypeError):
+    """A library call given the wrong type of argument (`rules=["lingxi"]`, `options=[1]`).
+
+    A TypeError naming the argument, as Python's own calls raise; and still a
+    HandError, so a shell that passes parsed JSON straight through (the CLI,
+    the API) answers it as bad input, not as a crash.
+    """
+
+
+def require(value: object, types: type | tuple[type, ...], argument: str, expected: str) -> None:
+    """Raises ArgumentError naming `argument` unless `value` is one of `types`."""
+    if not isinstance(value, types):
+        raise ArgumentError(f"{argument}: must be {expected}, got {type(value).__name__}")

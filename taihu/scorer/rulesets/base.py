@@ -16,6 +16,7 @@ from typing import Any
 
 from ..engine import PAIR, Group
 from ..errors import HandError, quote
+from ..limits import MAX_OPTION_VALUE
 from ..models import HandScore, ItemInfo, OptionInfo, RuleSetInfo, ScoreItem, Unit
 from ..notation import ParsedHand, reject_stand_in_pungs, to_text
 
@@ -71,6 +72,7 @@ class Option:
     default: int
     alternatives: tuple[int, ...]
     description: str
+    maximum: int = MAX_OPTION_VALUE  # the range is 0..maximum (docs/limits.md)
 
 
 @dataclass
@@ -149,6 +151,8 @@ class RuleSet:
                 raise HandError(f"unknown option '{quote(key)}' for {self.name}; known options: {names}")
             if isinstance(value, bool) or not isinstance(value, int) or value < 0:
                 raise HandError(f"option '{key}' must be a whole number ≥ 0, got {quote(value)}")
+            if value > known[key].maximum:
+                raise HandError(f"option '{key}' must be at most {known[key].maximum}, got {quote(value)}")
             resolved[key] = value
         return resolved
 
