@@ -16,18 +16,19 @@ from typing import Any
 import uvicorn
 
 from taihu.api.app import app
+from taihu.api.server import config_options
 
 START_TIMEOUT = 30.0  # seconds; generous, since a loaded machine is slow to start a server
 
 
 @contextmanager
 def live_server(**config: Any) -> Iterator[tuple[str, int]]:
-    """Yields (host, port) of a running server; `config` goes to uvicorn.Config."""
+    """Yields (host, port) of a running server with `taihu serve`'s settings; `config` overrides them."""
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind(("127.0.0.1", 0))
     port = sock.getsockname()[1]
-    settings: dict[str, Any] = {"log_config": None, "access_log": False, "lifespan": "off"}
+    settings: dict[str, Any] = config_options() | {"log_config": None, "access_log": False, "lifespan": "off"}
     server = uvicorn.Server(uvicorn.Config(app, **(settings | config)))
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()

@@ -216,11 +216,15 @@ def settle(
 def serve(
     host: str = typer.Option("127.0.0.1", "--host", help="address to listen on"),
     port: int = typer.Option(8000, "--port", help="port to listen on"),
+    workers: int = typer.Option(1, "--workers", min=1, max=64, help="server processes (uvicorn's worker mode)"),
+    limit_concurrency: int = typer.Option(
+        100, "--limit-concurrency", min=1, help="open connections per process; beyond, requests get 503"
+    ),
 ) -> None:
-    """Run the HTTP API (FastAPI; docs at /docs)."""
-    import uvicorn  # only this command needs the server
+    """Run the HTTP API (FastAPI; docs at /docs). The API is stateless: run several behind a load balancer."""
+    from taihu.api.server import serve as run_server  # only this command needs the server
 
-    uvicorn.run("taihu.api.app:app", host=host, port=port)
+    run_server(host, port, workers=workers, limit_concurrency=limit_concurrency)
 
 
 if __name__ == "__main__":  # pragma: no cover
