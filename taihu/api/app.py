@@ -23,6 +23,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from taihu.api.guards import JsonGuard
 from taihu.api.responses import SafeJSONResponse
+from taihu.api.server import apply_cache_budget
 from taihu.scorer import (
     HandError,
     HandScore,
@@ -94,6 +95,7 @@ class BodyLimit:
 @asynccontextmanager
 async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     """Freeze the start-up heap so full collections rescan only what requests create."""
+    apply_cache_budget()  # `taihu serve --cache-mb`, in each worker process
     gc.collect()
     gc.freeze()
     yield

@@ -16,6 +16,8 @@ import h11
 import uvicorn
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
+from taihu.scorer import memo
+
 APP = "taihu.api.app:app"  # an import string, so uvicorn's worker processes can each load it
 READ_TIMEOUT = 10.0  # seconds for a request, headers and body, to arrive whole
 KEEP_ALIVE = 5  # seconds a connection may sit idle after an answer
@@ -70,6 +72,13 @@ class GuardedH11Protocol(H11Protocol):
         self.taihu_deadline = None
         if self.taihu_reading() and not self.transport.is_closing():
             self.transport.close()
+
+
+def apply_cache_budget() -> None:
+    """Sets the core's cache budget from `--cache-mb`, which reaches each worker process as an environment variable."""
+    megabytes = os.environ.get(CACHE_MB_VARIABLE)
+    if megabytes:
+        memo.set_budget_mb(float(megabytes))
 
 
 def config_options(limit_concurrency: int = MAX_CONNECTIONS) -> dict[str, Any]:

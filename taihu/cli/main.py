@@ -220,11 +220,12 @@ def serve(
     limit_concurrency: int = typer.Option(
         100, "--limit-concurrency", min=1, help="open connections per process; beyond, requests get 503"
     ),
+    cache_mb: int = typer.Option(64, "--cache-mb", min=1, max=65536, help="memory for the core's caches, per process"),
 ) -> None:
     """Run the HTTP API (FastAPI; docs at /docs). The API is stateless: run several behind a load balancer."""
     from taihu.api.server import serve as run_server  # only this command needs the server
 
-    run_server(host, port, workers=workers, limit_concurrency=limit_concurrency)
+    run_server(host, port, workers=workers, limit_concurrency=limit_concurrency, cache_mb=cache_mb)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -11,9 +11,9 @@ import copy
 import re
 from bisect import bisect_left
 from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import Any
 
+from . import memo as M
 from . import tiles as T
 from .errors import HandError, quote
 from .forms import Folded, fold
@@ -73,7 +73,7 @@ class Meld:
         return f"({body})" if self.concealed else f"[{body}]"
 
 
-@lru_cache(maxsize=1024)
+@M.lru_cache("notation.meld_text", maxsize=1024, bytes_per_entry=300)
 def _meld_text(tiles: tuple[int, ...], concealed: bool) -> str:
     """`Meld.text`, cached: the same melds recur in every printed hand and reading."""
     return Meld(tiles, concealed)._compose_text()
@@ -218,7 +218,7 @@ def _bare_tiles(scanner: _Scanner) -> list[int]:
     return [kind for kind, _ in scanner.tiles()]
 
 
-@lru_cache(maxsize=4096)
+@M.lru_cache("notation.decode_run", maxsize=4096, bytes_per_entry=400)
 def _decode_run(run: str) -> tuple[tuple[int, int], ...]:
     """(kind, offset in the run) of each tile of a well-formed run; runs like `123m` recur."""
     out: list[tuple[int, int]] = []
@@ -454,6 +454,8 @@ _TILE_TOKENS: dict[str, tuple[int, ...]] = {}  # `123m`, `EE`, `f1`: the kinds
 # ("+", kind), ("flag", word), ("value", word, value) or ("meld", tiles, concealed)
 _OTHER_TOKENS: dict[str, tuple[Any, ...]] = {}
 _CACHE_SIZE = 4096  # each cache is emptied when full, so lines of distinct junk cannot grow it without bound
+M.register("notation.tile_tokens", _TILE_TOKENS.__len__, _TILE_TOKENS.clear, bytes_per_entry=200)
+M.register("notation.other_tokens", _OTHER_TOKENS.__len__, _OTHER_TOKENS.clear, bytes_per_entry=300)
 
 
 def _read_token(token: str) -> tuple[Any, ...] | None:
@@ -648,7 +650,7 @@ def to_text(hand: ParsedHand) -> str:
     return " ".join(parts)
 
 
-@lru_cache(maxsize=4096)
+@M.lru_cache("notation.tail_text", maxsize=4096, bytes_per_entry=500)
 def _tail_text(
     win: int | None,
     seat: str | None,
