@@ -24,7 +24,7 @@ START_TIMEOUT = 30.0  # seconds; generous, since a loaded machine is slow to sta
 @contextmanager
 def live_server(**config: Any) -> Iterator[tuple[str, int]]:
     """Yields (host, port) of a running server with `taihu serve`'s settings; `config` overrides them."""
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)  # as uvicorn binds for --workers: proto 0
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind(("127.0.0.1", 0))
     port = sock.getsockname()[1]

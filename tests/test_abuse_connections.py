@@ -126,3 +126,23 @@ def test_taihu_serve_passes_workers_and_the_guards_to_uvicorn(monkeypatch: pytes
     assert (call["port"], call["workers"], call["limit_concurrency"]) == (8123, 3, 7)
     assert call["http"] is GuardedH11Protocol
     assert call["timeout_keep_alive"] == KEEP_ALIVE
+
+
+def test_answers_are_sent_without_waiting_for_the_clients_ack() -> None:
+    """uvicorn's `--workers` socket has proto 0, so asyncio leaves Nagle on: the protocol turns it off."""
+    from taihu.api.server import no_delay
+
+    class Transport:
+        def __init__(self, sock: socket.socket) -> None:
+            self.sock = sock
+
+        def get_extra_info(self, name: str) -> Any:
+            return self.sock if name == "socket" else None
+
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as listener:  # as uvicorn's bind_socket makes it
+        listener.bind(("127.0.0.1", 0))
+        listener.listen()
+        with socket.create_connection(listener.getsockname()) as _, listener.accept()[0] as accepted:
+            assert accepted.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY) == 0
+            no_delay(Transport(accepted))  # type: ignore[arg-type]
+            assert accepted.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY) != 0

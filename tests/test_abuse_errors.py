@@ -13,31 +13,11 @@ import logging
 from typing import Any
 
 import pytest
+from abuse_cases import ECHOES, LONE
 from live_server import live_server
 
 from taihu.scorer import HandError, score_hand, settle_table
 from taihu.scorer.errors import QUOTE_LIMIT, quote
-
-LONE = "\ud800"
-TABLE: dict[str, Any] = {"rules": "lingxi", "players": {"E": "1m", "S": "1m", "W": "1m", "N": "1m"}}
-
-
-def table(**changes: Any) -> dict[str, Any]:
-    return TABLE | changes
-
-
-# Each place a message echoes input: (endpoint, body) with the echoed text put in by `text`.
-ECHOES = {
-    "rule set name": lambda text: ("/score", {"rules": text, "hand": "1m"}),
-    "option key": lambda text: ("/score", {"hand": "1m", "options": {text: 1}}),
-    "hand token": lambda text: ("/settle", table(players={"E": "1m" + text, "S": "1m", "W": "1m", "N": "1m"})),
-    "table option key": lambda text: ("/settle", table(options={text: 1})),
-    "event type": lambda text: ("/settle", table(events=[{"type": text, "seat": "E"}])),
-    "wild entry": lambda text: ("/settle", table(wild=[text])),
-    "flip entry": lambda text: ("/settle", table(flip=text)),
-    "seat key": lambda text: ("/settle", table(players={"E": "1m", "S": "1m", "W": "1m", "N": "1m", text: "1m"})),
-    "condition": lambda text: ("/score", {"hand": "1m seat:" + text}),
-}
 
 
 def library_call(path: str, body: dict[str, Any]) -> Any:

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from abuse_cases import HOSTILE_BODIES
 from fastapi.testclient import TestClient
 from typer.testing import CliRunner
 
@@ -136,15 +137,6 @@ def test_cli_refuses_an_option_out_of_range_with_exit_2(value: str) -> None:
 
 
 # -- the HTTP API: 422 -------------------------------------------------------------------
-
-HOSTILE_BODIES = {
-    "/score with a 5,000-digit option": ("/score", f'{{"hand": "{HAND}", "options": {{"double_at": {HUGE}}}}}'),
-    "/score with an option over its range": ("/score", json.dumps({"hand": HAND, "options": {"double_at": 1001}})),
-    "/settle with a 5,000-digit total": ("/settle", json.dumps(totals_table(0)).replace("0", HUGE, 1)),
-    "/settle with a total of 2**64": ("/settle", json.dumps(totals_table(2**64))),
-    "/settle nested 60,000 deep": ("/settle", "[" * 60_000),
-    "/score nested 33 deep": ("/score", nested(33)),
-}
 
 
 @pytest.mark.parametrize("case", list(HOSTILE_BODIES))

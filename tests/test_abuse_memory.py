@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from abuse_hands import distinct_hands
+from abuse_cases import distinct_hands
 
 from taihu.scorer import HandError, memo, score_hand
 
