@@ -2,7 +2,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: demo test bench soak install install-test clean
+.PHONY: demo test bench install install-test clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -28,6 +28,7 @@ bench: $(BIN)/python
 	$(BIN)/python bench/bench.py
 
 # not in `make test`: a real server under hostile and busy clients for a few minutes (docs/soak.md)
+.PHONY: soak
 soak: install-test
 	$(BIN)/python bench/soak.py
 
