@@ -17,7 +17,7 @@ import pytest
 from live_server import live_server
 
 import taihu.api.app as api_module
-from taihu.api.server import KEEP_ALIVE, READ_TIMEOUT, GuardedH11Protocol
+from taihu.api.server import KEEP_ALIVE, MAX_HEADER_BYTES, READ_TIMEOUT, GuardedH11Protocol
 
 SHORT = 0.5  # the read deadline in these tests, seconds
 BOUND = 10.0  # how long a test waits for the server to act, seconds
@@ -146,3 +146,9 @@ def test_answers_are_sent_without_waiting_for_the_clients_ack() -> None:
             assert accepted.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY) == 0
             no_delay(Transport(accepted))  # type: ignore[arg-type]
             assert accepted.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY) != 0
+
+
+def test_headers_that_never_end_are_refused_at_the_size_cap(server: tuple[str, int]) -> None:
+    with socket.create_connection(server, timeout=BOUND) as sock:
+        sock.sendall(b"GET /health HTTP/1.1\r\nHost: x\r\nX-Big: " + b"a" * (MAX_HEADER_BYTES * 2))
+        assert sock.recv(4096).startswith(b"HTTP/1.1 400 ")

@@ -23,7 +23,7 @@ APP = "taihu.api.app:app"  # an import string, so uvicorn's worker processes can
 READ_TIMEOUT = 10.0  # seconds for a request, headers and body, to arrive whole
 KEEP_ALIVE = 5  # seconds a connection may sit idle after an answer
 MAX_CONNECTIONS = 100  # open connections per process; beyond, a request is answered 503
-MAX_HEADER_BYTES = 16 * 1024  # a request's headers; beyond, the connection gets a 400
+MAX_HEADER_BYTES = 16 * 1024  # headers still incomplete at this size get a 400
 CACHE_MB_VARIABLE = "TAIHU_CACHE_MB"  # how `--cache-mb` reaches the worker processes
 
 
