@@ -151,15 +151,18 @@ def fuzz_request(rng: random.Random) -> tuple[str, bytes]:
 # -- costly hands: many 金 in one suit, many wildcards and one-suit tiles ----------------
 
 CRAFTED_PUTIAN = "7p 4p 4p 5p 5p 8p 6p 6p 6p 7p 5p 4p 9s 9s 9s 9s +6p wild:9s seat:S self"  # the issue's
+# the same tiles won by 抢金 (taking the flipped 金): the one way four 金 are in play
+CRAFTED_QIANG_JIN = "7p 4p 4p 5p 5p 8p 6p 6p 6p 7p 5p 4p 9s 9s 9s 6p +9s wild:9s seat:S declare:qiang-jin"
 
 
 def costly_hands(seed: int = 5, each: int = 5) -> list[tuple[str, str]]:
-    """The issue's Putian hand and others like it: one suit's tiles with three or four wildcards."""
+    """The issue's Putian hand (and as 抢金) and others like it: one suit's tiles with three or four wildcards."""
     rng = random.Random(seed)
-    out = [("putian", CRAFTED_PUTIAN)]
+    out = [("putian", CRAFTED_PUTIAN), ("putian", CRAFTED_QIANG_JIN)]
     for _ in range(each):
         for rules, tiles, wild, count, written in (
             ("putian", 17, 26, 4, "wild:9s"),
+            ("putian", 17, 26, 3, "wild:9s"),  # three 金: all that are in play without 抢金
             ("luoshan", 14, 26, 4, "wild:9s"),
             ("jinhua", 14, 26, 4, "wild:9s"),
             ("lingxi", 17, 4, 3, "wild:5m,E"),
