@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from taihu.api.responses import SafeJSONResponse
+from taihu.api.responses import SafeJSONResponse, error_body
 from taihu.scorer.errors import HandError
 from taihu.scorer.limits import check_json_text
 
@@ -33,7 +33,7 @@ class JsonGuard:
         try:
             check_json_text(body, "the request body")
         except HandError as exc:
-            await SafeJSONResponse({"detail": str(exc)}, status_code=422)(scope, receive, send)
+            await SafeJSONResponse(error_body(exc), status_code=422)(scope, receive, send)
             return
         replayed = False
 

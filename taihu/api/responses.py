@@ -6,7 +6,7 @@ from typing import Any
 
 from fastapi.responses import JSONResponse
 
-from taihu.scorer.errors import printable
+from taihu.scorer.errors import HandError, printable
 
 
 def _escaped(content: Any) -> Any:
@@ -18,6 +18,11 @@ def _escaped(content: Any) -> Any:
     if isinstance(content, list | tuple):
         return [_escaped(v) for v in content]
     return content
+
+
+def error_body(exc: HandError) -> dict[str, Any]:
+    """The JSON of a 422 for a HandError raised outside a route (JsonGuard): what the app's handler answers."""
+    return {"detail": str(exc)}
 
 
 class SafeJSONResponse(JSONResponse):
