@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from .errors import ArgumentError, HandError, require
+from .memo import clear_caches
 from .models import Event, HandScore, Payment, PlayerTotal, RuleSetInfo, ScoreItem, ScoreRequest, Settlement, Table
 from .notation import parse, to_text
 from .rulesets import RULESETS, get
@@ -46,4 +47,5 @@ __all__ = [
     "Payment",
     "Settlement",
     "ScoreRequest",
+    "clear_caches",
 ]
