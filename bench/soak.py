@@ -327,7 +327,8 @@ def main() -> int:
     tracebacks = log.count("Traceback")
     errors = sum(1 for line in log.splitlines() if line.startswith("ERROR"))
     warnings = Counter(line for line in log.splitlines() if line.startswith("WARNING"))
-    print(f"-- server log: {tracebacks} tracebacks, {errors} ERROR lines; warnings {dict(warnings)}")
+    print(f"-- server log {server.log_path}: {tracebacks} tracebacks, {errors} ERROR lines")
+    print(f"   warnings {dict(warnings)}")
     if tracebacks or errors:
         failures.append("tracebacks or errors in the server log")
     print("soak: " + ("all targets met" if not failures else "FAILED: " + "; ".join(failures)))
