@@ -44,6 +44,11 @@ bench: $(BIN)/python
 	$(BIN)/pip install --quiet -e ".[bench]"
 	$(BIN)/python bench/bench.py
 
+# not in `make test`: a real server under hostile and busy clients for a few minutes (docs/soak.md)
+.PHONY: soak
+soak: install-test
+	$(BIN)/python bench/soak.py
+
 clean:
 	rm -rf $(VENV) *.egg-info test-artifacts
 

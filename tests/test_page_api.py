@@ -218,7 +218,11 @@ def run_serve(monkeypatch: pytest.MonkeyPatch, *args: str) -> tuple[dict[str, An
 
 def test_serve_binds_to_loopback_by_default(monkeypatch: pytest.MonkeyPatch) -> None:
     started, warning = run_serve(monkeypatch)
-    assert started == {"target": "taihu.api.app:app", "host": "127.0.0.1", "port": 8000}
+    assert {key: started[key] for key in ("target", "host", "port")} == {
+        "target": "taihu.api.app:app",
+        "host": "127.0.0.1",
+        "port": 8000,
+    }
     assert warning == ""
 
 

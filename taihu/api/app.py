@@ -25,7 +25,10 @@ from pydantic import BaseModel, ValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from taihu.api.guards import JsonGuard
 from taihu.api.ledger import router as ledger_router
+from taihu.api.responses import SafeJSONResponse
+from taihu.api.server import apply_cache_budget
 from taihu.api.waits import router as waits_router
 from taihu.scorer import (
     HandError,
@@ -135,6 +138,7 @@ class CatchBugs:
 @asynccontextmanager
 async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     """Freeze the start-up heap so full collections rescan only what requests create."""
+    apply_cache_budget()  # `taihu serve --cache-mb`, in each worker process
     gc.collect()
     gc.freeze()
     yield
@@ -148,6 +152,7 @@ app = FastAPIOffline(  # /docs and /redoc from files in the package: a table may
     "Bad input is a 422 whose `detail` is one readable string; a 500 is a bug (its `error_id` is in the log).",
     version="0.1.0",
 )
+app.add_middleware(JsonGuard)  # inside BodyLimit: added first, so it sees the capped body
 app.add_middleware(CatchBugs)
 app.add_middleware(BodyLimit)
 app.include_router(ledger_router)
@@ -182,12 +187,12 @@ ERRORS: dict[int | str, dict[str, Any]] = {
 
 
 def unprocessable(detail: str) -> JSONResponse:
-    return JSONResponse(HandError(detail).as_dict(), status_code=422)
+    return SafeJSONResponse(HandError(detail).as_dict(), status_code=422)
 
 
 @app.exception_handler(HandError)
 async def hand_error(request: Request, exc: HandError) -> JSONResponse:
-    return JSONResponse(exc.as_dict(), status_code=422)
+    return SafeJSONResponse(exc.as_dict(), status_code=422)
 
 
 @app.exception_handler(RequestValidationError)

@@ -26,6 +26,8 @@ from rich.text import Text
 
 from taihu.cli.ledger import ledger_app
 from taihu.scorer import HandError, HandScore, Settlement, rule_sets, score_hand, settle_table
+from taihu.scorer.errors import quote
+from taihu.scorer.limits import MAX_NUMBER_CHARACTERS, MAX_OPTION_VALUE, check_json_text
 from taihu.scorer.rulesets import get
 from taihu.scorer.waits import Discards, Wait, WinValue, waits
 
@@ -105,7 +107,11 @@ def parse_options(pairs: list[str] | None) -> dict[str, int]:
     for pair in pairs or []:
         name, sep, value = pair.partition("=")
         if not sep or not re.fullmatch(r"-?[0-9]+", value.strip()):
-            raise HandError(f"option '{pair}' must be NAME=NUMBER, e.g. double_at=10")
+            raise HandError(f"option '{quote(pair)}' must be NAME=NUMBER, e.g. double_at=10")
+        if len(value.strip()) > MAX_NUMBER_CHARACTERS:  # int() refuses 4,300 digits; the range is far below
+            raise HandError(
+                f"option '{quote(name.strip())}' must be at most {MAX_OPTION_VALUE}, got {quote(value.strip())}"
+            )
         options[name.strip()] = int(value)
     return options
 
@@ -257,6 +263,7 @@ def read_table(path: str) -> Any:
         text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         fail(f"cannot read {path}: {getattr(exc, 'strerror', None) or exc}")
+    answer(lambda: check_json_text(text, "stdin" if path == "-" else path))
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:
@@ -318,8 +325,13 @@ def serve(
     host: str = typer.Option("127.0.0.1", "--host", help="address to listen on"),
     port: int = typer.Option(8000, "--port", help="port to listen on"),
     db: str | None = typer.Option(None, "--db", metavar="PATH", help="the ledger database of /ledgers"),
+    workers: int = typer.Option(1, "--workers", min=1, max=64, help="server processes (uvicorn's worker mode)"),
+    limit_concurrency: int = typer.Option(
+        100, "--limit-concurrency", min=1, help="open connections per process; beyond, requests get 503"
+    ),
+    cache_mb: int = typer.Option(64, "--cache-mb", min=1, max=65536, help="memory for the core's caches, per process"),
 ) -> None:
-    """Run the HTTP API (FastAPI; docs at /docs)."""
+    """Run the HTTP API and the table page at / (docs at /docs); stateless: run several behind a load balancer."""
     from taihu.api.page import allow_origins_in_every_worker, check_origin  # the page at / and its CORS
 
     try:
@@ -328,12 +340,11 @@ def serve(
         fail(f"--cors-origin {exc}")
     if host not in LOOPBACK:
         sys.stderr.write(f"warning: taihu serve has no authentication; anyone who can reach {host}:{port} can use it\n")
-    import uvicorn  # only this command needs the server
-
     if db is not None:
         os.environ["TAIHU_DB"] = db  # read by taihu.ledger.default_path, in every worker
+    from taihu.api.server import serve as run_server  # only this command needs the server
 
-    uvicorn.run("taihu.api.app:app", host=host, port=port)
+    run_server(host, port, workers=workers, limit_concurrency=limit_concurrency, cache_mb=cache_mb)
 
 
 def guard_every_command(typer_app: typer.Typer) -> None:

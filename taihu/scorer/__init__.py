@@ -9,7 +9,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from .errors import HandError
+from .errors import ArgumentError, HandError, require
+from .memo import clear_caches
 from .models import Event, HandScore, Payment, PlayerTotal, RuleSetInfo, ScoreItem, ScoreRequest, Settlement, Table
 from .notation import parse, to_text
 from .rulesets import RULESETS, get
@@ -18,7 +19,10 @@ from .waits import Discard, Discards, Wait, Waits, WinValue, waits
 
 
 def score_hand(hand: str, rules: str = "lingxi", options: Mapping[str, Any] | None = None) -> HandScore:
-    """Scores one hand line under a rule set; raises HandError on bad input."""
+    """Scores one hand line under a rule set; raises HandError on bad input (ArgumentError on a wrong type)."""
+    require(hand, str, "hand", "a string of notation")
+    require(rules, str, "rules", "a rule set name (a string)")
+    require(options, (Mapping, type(None)), "options", "a mapping of option names to numbers (or None)")
     ruleset = get(rules)
     return ruleset.score(parse(hand), options)
 
@@ -29,6 +33,7 @@ def rule_sets() -> list[RuleSetInfo]:
 
 __all__ = [
     "HandError",
+    "ArgumentError",
     "HandScore",
     "ScoreItem",
     "RuleSetInfo",
@@ -49,4 +54,5 @@ __all__ = [
     "WinValue",
     "Discard",
     "Discards",
+    "clear_caches",
 ]

@@ -20,10 +20,10 @@ from __future__ import annotations
 
 from bisect import bisect_left, insort
 from collections.abc import Callable, Iterable, Iterator
-from functools import lru_cache
 from itertools import combinations, combinations_with_replacement, product
 from typing import Any, NamedTuple
 
+from . import memo as M
 from . import tiles as T
 
 PAIR, PUNG, KONG, CHOW, WILD_SET = "pair", "pung", "kong", "chow", "wild"
@@ -64,7 +64,7 @@ class Group(NamedTuple):
         return _group_text(self)
 
 
-@lru_cache(maxsize=4096)
+@M.lru_cache("engine.group_text", maxsize=4096, bytes_per_entry=400)
 def _group_text(group: Group) -> str:
     """Memoised: the same few hundred groups are written over and over in item details."""
     if group.shape == WILD_SET:
@@ -88,7 +88,7 @@ def _group_text(group: Group) -> str:
 
 # `group.text()` calls the memo itself, with no method in between (an lru_cache binds as a method does):
 # item details and arrangements ask it for nearly every group scored
-Group.text = _group_text  # type: ignore[method-assign]
+Group.text = _group_text  # type: ignore[method-assign, assignment]
 
 
 def suits_and_honors(reading: Iterable[Group]) -> tuple[set[int], bool]:
@@ -129,8 +129,8 @@ Decomposition = tuple[Signature, tuple[Plain, ...]]
 # One memo per JokerOptions, keyed and valued by plain tuples of ints and
 # strings only: the garbage collector untracks those, so a large memo costs
 # no collection pauses (namedtuples would stay tracked and be scanned).
-_MEMOS: dict[JokerOptions, dict[tuple[tuple[int, ...], int, int, bool], tuple[Decomposition, ...]]] = {}
-MEMO_LIMIT = 200_000  # states per options; past it the memo starts afresh
+# All of them together take what the cache budget leaves (memo.py); the least-recently used goes first.
+_MEMOS: M.Tables[JokerOptions] = M.Tables("engine.search", bytes_per_entry=1300)
 
 
 def _distinct(found: list[Decomposition], classify: object) -> tuple[Decomposition, ...]:
@@ -149,9 +149,7 @@ def _distinct(found: list[Decomposition], classify: object) -> tuple[Decompositi
 def _decompose(
     counts: tuple[int, ...], jokers: int, sets: int, pair: bool, options: JokerOptions
 ) -> tuple[Decomposition, ...]:
-    memo = _MEMOS.get(options)
-    if memo is None or len(memo) > MEMO_LIMIT:
-        memo = _MEMOS[options] = {}
+    memo = _MEMOS.table(options)
     return _search(counts, jokers, sets, pair, options, memo)
 
 
@@ -236,6 +234,7 @@ _NONE_HELD = b"\0"
 
 TABLE_TILES = 14  # `_STRETCHES` holds every stretch of up to this many tiles (4 sets and a pair)
 _STRETCHES: dict[bytes, tuple[SuitWay, ...]] = {}  # filled on first use by `_every_stretch`
+M.register("engine.stretches", _STRETCHES.__len__, _STRETCHES.clear, bytes_per_entry=300)  # a fixed table
 
 
 def _suit_ways(shape: bytes) -> tuple[SuitWay, ...]:
@@ -299,7 +298,7 @@ def _every_stretch() -> dict[bytes, tuple[SuitWay, ...]]:
     return {stretch: tuple(ways) for stretch, ways in found.items()}
 
 
-@lru_cache(maxsize=8192)
+@M.lru_cache("engine.searched_suit_ways", maxsize=8192, bytes_per_entry=1000)
 def _searched_suit_ways(shape: bytes) -> tuple[SuitWay, ...]:
     """`_suit_ways` by search: the groups through the first tile in the order pair, pung, chow.
 
@@ -348,6 +347,7 @@ def _honor_ways(pattern: bytes) -> SuitReadings:
 # one suit's (or the honors') tiles, sorted, as bytes -> its readings; the kinds tell the suit apart
 _SUIT_MEMO: dict[bytes, SuitReadings] = {}
 SUIT_MEMO_LIMIT = 50_000  # entries; past it the memo starts afresh
+M.register("engine.suit_readings", _SUIT_MEMO.__len__, _SUIT_MEMO.clear, bytes_per_entry=300)
 
 
 def _suit_memo_miss(kinds: bytes) -> SuitReadings:
@@ -637,7 +637,7 @@ def set_readings(
     )
 
 
-@lru_cache(maxsize=64)
+@M.lru_cache("engine.spaced_masks", maxsize=64, bytes_per_entry=5000)
 def _spaced_masks(gap: int) -> tuple[int, ...]:
     """Every set of ranks 0–8 whose members lie at least `gap` apart, as bit masks."""
     masks = []
@@ -648,7 +648,7 @@ def _spaced_masks(gap: int) -> tuple[int, ...]:
     return tuple(masks)
 
 
-@lru_cache(maxsize=20_000)
+@M.lru_cache("engine.spaced_fill", maxsize=20_000, bytes_per_entry=500)
 def spaced_fill(suited: tuple[int, ...], wilds: int, gap: int = 3) -> tuple[int, ...] | None:
     """十三不靠/七风 (Jinhua): suited tiles of one suit at least `gap` ranks apart.
 

@@ -6,6 +6,8 @@ from typing import Any, Literal, TypedDict
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from .errors import quote
+from .limits import MAX_TOTAL
 from .tiles import SEATS
 
 Unit = Literal["tai", "hu", "fen", "bei", "points"]
@@ -111,7 +113,7 @@ class PlayerTotal(BaseModel):
     """A player known only by the count (Lingxi: tai), not by the hand."""
 
     model_config = ConfigDict(extra="forbid")
-    total: int = Field(ge=0, description="the player's count in the rule set's unit")
+    total: int = Field(ge=0, le=MAX_TOTAL, description="the player's count in the rule set's unit")
 
 
 class Event(BaseModel):
@@ -152,7 +154,7 @@ class Table(BaseModel):
             if missing:
                 parts.append("missing " + ", ".join(missing))
             if extra:
-                parts.append("unknown seat " + ", ".join(map(repr, extra)))
+                parts.append("unknown seat " + ", ".join(f"'{quote(k)}'" for k in extra))
             raise ValueError(f"must be exactly the seats E, S, W, N ({'; '.join(parts)})")
         for seat, player in value.items():
             if isinstance(player, str):
@@ -164,6 +166,8 @@ class Table(BaseModel):
                 total = player.get("total")
                 if set(player) != {"total"} or isinstance(total, bool) or not isinstance(total, int) or total < 0:
                     raise ValueError(f'{seat} must be a hand string or {{"total": N}} with N a whole number ≥ 0')
+                if total > MAX_TOTAL:
+                    raise ValueError(f'{seat} is {{"total": {quote(total)}}}; at most {MAX_TOTAL:,} (10⁹)')
             else:
                 raise ValueError(f'{seat} must be a hand string or {{"total": N}}, got {type(player).__name__}')
         return value

@@ -15,7 +15,8 @@ from operator import attrgetter
 from typing import Any
 
 from ..engine import PAIR, Group
-from ..errors import HandError
+from ..errors import HandError, quote
+from ..limits import MAX_OPTION_VALUE
 from ..models import HandScore, ItemInfo, OptionInfo, RuleSetInfo, ScoreItem, Unit
 from ..notation import ParsedHand, reject_stand_in_pungs, to_text
 
@@ -71,6 +72,7 @@ class Option:
     default: int
     alternatives: tuple[int, ...]
     description: str
+    maximum: int = MAX_OPTION_VALUE  # the range is 0..maximum (docs/limits.md)
 
 
 @dataclass
@@ -146,9 +148,11 @@ class RuleSet:
         for key, value in given.items():
             if key not in known:
                 names = ", ".join(known) or "none"
-                raise HandError(f"unknown option '{key}' for {self.name}; known options: {names}")
+                raise HandError(f"unknown option '{quote(key)}' for {self.name}; known options: {names}")
             if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-                raise HandError(f"option '{key}' must be a whole number ≥ 0, got {value!r}")
+                raise HandError(f"option '{key}' must be a whole number ≥ 0, got {quote(value)}")
+            if value > known[key].maximum:
+                raise HandError(f"option '{key}' must be at most {known[key].maximum}, got {quote(value)}")
             resolved[key] = value
         return resolved
 
@@ -323,7 +327,7 @@ def check_known_conditions(
         if cond not in known:
             col = parsed.columns.get(cond, 0)
             hint = (hints or {}).get(cond, "")
-            raise HandError(f"condition '{cond}' at column {col} is not used in {rule_set}{hint}")
+            raise HandError(f"condition '{quote(cond)}' at column {col} is not used in {rule_set}{hint}")
 
 
 def check_win_conditions(

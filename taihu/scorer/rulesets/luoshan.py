@@ -15,6 +15,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from .. import memo as M
 from .. import tiles as T
 from ..engine import (
     CHOW,
@@ -274,6 +275,7 @@ def _meld_group(meld: Meld, wild_kind: int | None, seat: str) -> Group:
 
 # (flags, seat, wild, flip, declare) of hands that passed the condition checks -> (wildcard kind, notes)
 _CONDITIONS_SEEN: dict[tuple[Any, ...], tuple[int | None, tuple[str, ...]]] = {}
+M.register("luoshan.conditions", _CONDITIONS_SEEN.__len__, _CONDITIONS_SEEN.clear, bytes_per_entry=400)
 
 
 def _conditions(parsed: ParsedHand) -> tuple[int | None, list[str]]:

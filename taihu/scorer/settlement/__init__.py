@@ -12,7 +12,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from ..errors import HandError, describe_validation
+from ..errors import HandError, describe_validation, require
 from ..models import Settlement, Table
 from ..rulesets import get
 from .guannan import settle_guannan
@@ -44,8 +44,7 @@ def load_table(table: Table | Mapping[str, Any]) -> Table:
     """A Table from a model or a dict; pydantic's errors become one HandError."""
     if isinstance(table, Table):
         return table
-    if not isinstance(table, Mapping):
-        raise HandError(f"table: must be a JSON object, got {type(table).__name__}")
+    require(table, Mapping, "table", "a JSON object")  # a mapping, or a Table (above)
     try:
         return Table.model_validate(dict(table))
     except ValidationError as exc:
