@@ -386,8 +386,9 @@ def test_command_prints_the_json_and_exits_2_on_bad_input() -> None:
     assert bad.exit_code == 2 and "remove '+1s'" in bad.stderr
     bad_json = runner.invoke(app, ["waits", "123m x", "--json"])
     assert bad_json.exit_code == 2
-    expected = {"detail": "unknown tile 'x' at column 6", "code": "unknown_tile", "column": 6}
-    assert json.loads(bad_json.stdout) == expected
+    answer = json.loads(bad_json.stdout)
+    assert {**answer, "detail": ""} == {"detail": "", "code": "unknown_tile", "column": 6}
+    assert answer["detail"].startswith("unknown tile 'x' at column 6")
     option = runner.invoke(app, ["waits", hand, "-r", "luoshan", "-o", "nope"])
     assert option.exit_code == 2
 

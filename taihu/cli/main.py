@@ -82,23 +82,25 @@ def main(
     """Score and settle hands of Zhejiang/Fujian regional mahjong (Lingxi and friends)."""
 
 
-def answer(call: Callable[[], Any], as_json: bool = False) -> Any:
+def answer(call: Callable[[], Any], as_json: bool = False, line: str | None = None) -> Any:
     """Runs a core call; bad input becomes exit 2 with the message, no traceback.
 
     With `as_json` the error's `{"detail", "code", "column"}` is also printed
-    on stdout, so a program reading the JSON gets an answer either way.
+    on stdout, so a program reading the JSON gets an answer either way. With
+    `line` (the hand as typed) an error that has a column also shows the line
+    with a caret under the place.
     """
     try:
         return call()
     except HandError as exc:
         if as_json:
             print_json(exc.as_dict())
-        fail(str(exc))
+        fail(str(exc), exc.caret(line) if line is not None else "")
 
 
-def fail(message: str) -> None:
-    """Bad input: the message on stderr, unwrapped, and exit 2."""
-    sys.stderr.write(f"error: {message}\n")
+def fail(message: str, pointer: str = "") -> None:
+    """Bad input: the message on stderr, unwrapped, then the `pointer` lines (hand and caret), and exit 2."""
+    sys.stderr.write(f"error: {message}\n" + (f"{pointer}\n" if pointer else ""))
     raise typer.Exit(2)
 
 
@@ -148,7 +150,7 @@ def score(
     as_json: bool = typer.Option(False, "--json", help="print the HandScore JSON"),
 ) -> None:
     """Score one hand: the items, the doubling, the total and the arrangement."""
-    result: HandScore = answer(lambda: score_hand(hand, rules=rules, options=parse_options(option)), as_json)
+    result: HandScore = answer(lambda: score_hand(hand, rules=rules, options=parse_options(option)), as_json, hand)
     if as_json:
         print_json(result.model_dump())
         return
@@ -192,7 +194,7 @@ def waits_command(
 ) -> None:
     """What wins for a waiting hand (听牌): each tile, its copies unseen, its total on a discard and self-drawn."""
     options = parse_options(option)
-    result = answer(lambda: waits(hand, rules=rules, options=options), as_json)
+    result = answer(lambda: waits(hand, rules=rules, options=options), as_json, hand)
     if as_json:
         print_json(result.to_dict())
         return

@@ -13,7 +13,7 @@ from .errors import ArgumentError, HandError, require
 from .memo import clear_caches
 from .models import Event, HandScore, Payment, PlayerTotal, RuleSetInfo, ScoreItem, ScoreRequest, Settlement, Table
 from .notation import parse, to_text
-from .rulesets import RULESETS, get
+from .rulesets import CONDITIONS, RULESETS, get
 from .settlement import settle_table
 from .waits import Discard, Discards, Wait, Waits, WinValue, waits
 
@@ -24,7 +24,7 @@ def score_hand(hand: str, rules: str = "lingxi", options: Mapping[str, Any] | No
     require(rules, str, "rules", "a rule set name (a string)")
     require(options, (Mapping, type(None)), "options", "a mapping of option names to numbers (or None)")
     ruleset = get(rules)
-    return ruleset.score(parse(hand), options)
+    return ruleset.score(parse(hand, CONDITIONS[ruleset.name], ruleset.name.capitalize()), options, alone=True)
 
 
 def rule_sets() -> list[RuleSetInfo]:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import difflib
+import unicodedata
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -27,6 +29,24 @@ class HandError(ValueError):
     def as_dict(self) -> dict[str, Any]:
         """The answer the API's 422 and `taihu score --json` give: `{"detail", "code", "column"}`."""
         return {"detail": str(self), "code": self.code, "column": self.column}
+
+    def caret(self, line: str) -> str:
+        """Two lines pointing at the place in `line` (the hand as typed): the line, then `^` under `column`.
+
+        Empty when the error has no column. A column is hard to count on a
+        phone; a caret is not. Wide characters (五万, full-width ５) take two
+        cells of a terminal, so the caret is indented by cells, not characters;
+        a long line is cut to a window around the place.
+        """
+        if self.column is None or not 1 <= self.column <= len(line) + 1:
+            return ""
+        index = self.column - 1
+        start = max(0, index - CARET_WINDOW // 2)
+        end = min(len(line), start + CARET_WINDOW)
+        shown = [printable(ch) for ch in line[start:end]]
+        lead = "… " if start else ""
+        cells = len(lead) + sum(_cells(text) for text in shown[: index - start])
+        return f"  {lead}{''.join(shown)}{' …' if end < len(line) else ''}\n  {' ' * cells}^"
 
 
 def describe_validation(errors: Iterable[Mapping[str, Any]], what: str = "table") -> str:
@@ -56,6 +76,7 @@ def describe_validation(errors: Iterable[Mapping[str, Any]], what: str = "table"
     return "; ".join(lines) or f"{what}: invalid input"
 
 
+CARET_WINDOW = 36  # characters of the hand shown above a caret: fits a 40-column phone terminal
 QUOTE_LIMIT = 40  # characters of the input a message quotes: enough to find the place, never the whole input
 
 
@@ -93,3 +114,25 @@ def require(value: object, types: type | tuple[type, ...], argument: str, expect
     """Raises ArgumentError naming `argument` unless `value` is one of `types`."""
     if not isinstance(value, types):
         raise ArgumentError(f"{argument}: must be {expected}, got {type(value).__name__}")
+
+
+def _cells(text: str) -> int:
+    """Terminal cells `text` takes: two for a wide (CJK, full-width) character, none for a combining one."""
+    width = 0
+    for ch in text:
+        if unicodedata.combining(ch):
+            continue
+        width += 2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1
+    return width
+
+
+def nearest(word: str, known: Iterable[str], aliases: Mapping[str, str] | None = None) -> str | None:
+    """The known word `word` most likely meant: an alias players use (`zimo` → `self`), else the closest spelling."""
+    choices = list(known)
+    alias = (aliases or {}).get(word.lower())
+    if alias in choices:
+        return alias
+    if word.lower() in choices:
+        return word.lower()
+    close = difflib.get_close_matches(word.lower(), choices, n=1, cutoff=0.6)
+    return close[0] if close else None

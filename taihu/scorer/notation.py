@@ -10,18 +10,56 @@ from __future__ import annotations
 import copy
 import re
 from bisect import bisect_left
-from dataclasses import dataclass, field
+from collections.abc import Collection
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from . import memo as M
 from . import tiles as T
-from .errors import HandError, quote
+from .errors import HandError, nearest, quote
 from .forms import Folded, fold
 
 FLAG_CONDITIONS = ("self", "kong-draw", "rob-kong", "last-tile", "heaven", "earth", "human", "da-jin")
 VALUE_CONDITIONS = ("seat", "wild", "flip", "declare")
 DECLARED_WINS = ("sha-zhu", "hua-hu", "san-jin-dao", "qiang-jin", "you-jin", "san-jin-you")
 CONDITION_ORDER = ("seat", "wild", "flip") + FLAG_CONDITIONS + ("declare",)
+# What players write for a condition, from other games and romanisations: the nearest match names the condition.
+CONDITION_ALIASES = {
+    "zimo": "self",
+    "tsumo": "self",
+    "self-draw": "self",
+    "self-drawn": "self",
+    "selfdraw": "self",
+    "haidi": "last-tile",
+    "haitei": "last-tile",
+    "gangkai": "kong-draw",
+    "rinshan": "kong-draw",
+    "qianggang": "rob-kong",
+    "chankan": "rob-kong",
+    "tianhu": "heaven",
+    "tenhou": "heaven",
+    "dihu": "earth",
+    "chiihou": "earth",
+    "renhu": "human",
+    "dealer": "seat",
+    "wildcard": "wild",
+    "joker": "wild",
+}
+TILE_LETTERS = "tiles are 1–9 then m, p or s (123m 5p), winds E S W N, dragons C F P (中 发 白), flowers f1–f8"
+# The likely meaning of a character that is no tile, where one stands out.
+_TILE_HINTS = {
+    "G": "发 (green) is F",
+    "R": "中 (red) is C",
+    "D": "the dragons are C F P (中 发 白)",
+    "B": "白 is P; bamboo is s after digits (5s)",
+    "H": "honors are E S W N C F P",
+    "z": "honors by number are 1z–7z (E S W N P F C)",
+    "m": "a suit letter comes right after its digits: 5m",
+    "p": "a suit letter comes right after its digits: 5p (and 白 is P)",
+    "s": "a suit letter comes right after its digits: 5s",
+    "f": "flowers are f1–f8",
+    **{letter.lower(): f"tile letters are capitals: {letter}" for letter in "ESWNC"},
+}
 
 
 @dataclass(frozen=True)
@@ -107,7 +145,29 @@ class ParsedHand:
 
 
 def _tile_error(token: str, column: int) -> HandError:
-    return HandError(f"unknown tile '{quote(token)}' at column {column}", code="unknown_tile", column=column)
+    """An unknown tile, with the letters there are and, where one stands out, what was likely meant."""
+    hint = _TILE_HINTS.get(token[:1], "") if len(token) == 1 or token[-1:] == "z" or token[:1] == "f" else ""
+    return HandError(
+        f"unknown tile '{quote(token)}' at column {column}{': ' + hint if hint else ''}; {TILE_LETTERS}",
+        code="unknown_tile",
+        column=column,
+    )
+
+
+def _condition_error(word: str, column: int, conditions: Collection[str] | None, rule_set: str) -> HandError:
+    """An unknown condition: the nearest one this rule set knows (`zimo` → `self`) and the list of them."""
+    known = [c for c in CONDITION_ORDER if conditions is None or c in conditions]
+    guess = nearest(word, known, CONDITION_ALIASES)
+    if guess is not None and guess == word.lower():
+        problem = f"'{quote(word)}' at column {column}: conditions are lower case: {guess}"
+    else:
+        problem = f"unknown condition '{quote(word)}' at column {column}"
+        problem += f" (did you mean {guess}?)" if guess else ""
+    names = ", ".join(f"{c}:{_VALUE_SHAPE[c]}" if c in VALUE_CONDITIONS else c for c in known)
+    return HandError(f"{problem}; {rule_set or 'the'} conditions: {names}", code="unknown_condition", column=column)
+
+
+_VALUE_SHAPE = {"seat": "X", "wild": "T", "flip": "T", "declare": "NAME"}
 
 
 def _is_digit(ch: str) -> bool:
@@ -335,26 +395,33 @@ def reject_stand_in_pungs(hand: ParsedHand) -> None:
             raise not_a_meld(meld.source or meld.text(), meld.column)
 
 
-def parse(text: str) -> ParsedHand:
-    """Parses one hand line; raises HandError naming the column of any problem."""
+def parse(text: str, conditions: Collection[str] | None = None, rule_set: str = "") -> ParsedHand:
+    """Parses one hand line; raises HandError naming the column of any problem.
+
+    `conditions` and `rule_set` (e.g. "Lingxi") only shape the message for an
+    unknown condition, which lists what that rule set knows.
+    """
     if type(text) is str:
         hand = _parse_plain(text)
         if hand is not None:
             return hand
         if not text.isascii():
-            return _parse_players_forms(text)
-    return _parse_careful(text)
+            return _parse_players_forms(text, conditions, rule_set)
+    return _parse_careful(text, conditions, rule_set)
 
 
-def _parse_players_forms(text: str) -> ParsedHand:
-    """A line with Chinese or full-width forms: parsed as its ASCII fold, errors pointing into the line as typed."""
+def _parse_players_forms(text: str, conditions: Collection[str] | None, rule_set: str) -> ParsedHand:
+    """A line with Chinese or full-width forms: parsed as its ASCII fold, columns counted in the line as typed."""
     folded = fold(text)
     if folded.text == text:
-        return _parse_careful(text)
+        return _parse_careful(text, conditions, rule_set)
     try:
-        return _parse_plain(folded.text) or _parse_careful(folded.text)
+        hand = _parse_plain(folded.text) or _parse_careful(folded.text, conditions, rule_set)
     except HandError as exc:
         raise _in_typed_columns(exc, folded) from None
+    # the rule set's errors name these columns too (`declare:… at column N`, a meld's place)
+    melds = tuple(replace(m, column=folded.column(m.column)) for m in hand.melds)
+    return replace(hand, melds=melds, columns={k: folded.column(v) for k, v in hand.columns.items()})
 
 
 def _in_typed_columns(exc: HandError, folded: Folded) -> HandError:
@@ -370,7 +437,7 @@ def _in_typed_columns(exc: HandError, folded: Folded) -> HandError:
 _COLUMN = re.compile(r"column (\d+)")
 
 
-def _parse_careful(text: str) -> ParsedHand:
+def _parse_careful(text: str, conditions: Collection[str] | None = None, rule_set: str = "") -> ParsedHand:
     """The parser proper: reads anything, and finds the exact column of every problem."""
     if not isinstance(text, str):
         raise HandError("a hand must be a string of notation")
@@ -401,6 +468,7 @@ def _parse_careful(text: str) -> ParsedHand:
             if len(found) != 1:
                 raise HandError(f"'+' at column {col} must be followed by exactly one tile")
             win = found[0][0]
+            seen["+"] = col  # for errors about the winning tile (written twice)
         elif (
             ch.isascii()
             and ch.islower()
@@ -410,9 +478,7 @@ def _parse_careful(text: str) -> ParsedHand:
             if word not in FLAG_CONDITIONS and word not in VALUE_CONDITIONS:
                 if len(word) <= 1:
                     raise _tile_error(word or ch, wcol)
-                raise HandError(
-                    f"unknown condition '{quote(word)}' at column {wcol}", code="unknown_condition", column=wcol
-                )
+                raise _condition_error(word, wcol, conditions, rule_set)
             if word in seen:
                 raise HandError(f"condition '{word}' at column {wcol} is already given at column {seen[word]}")
             seen[word] = wcol
@@ -425,7 +491,10 @@ def _parse_careful(text: str) -> ParsedHand:
                 raise HandError(f"condition '{word}' at column {wcol} needs a value, e.g. '{word}:{_EXAMPLE[word]}'")
             values[word] = _condition_value(word, value, vcol)
         else:
-            bare.extend(_bare_tiles(scanner))
+            try:
+                bare.extend(_bare_tiles(scanner))
+            except HandError as exc:
+                raise _condition_in_capitals(exc, text, col, conditions, rule_set) or exc from None
     return ParsedHand(
         tiles=tuple(sorted(bare)),
         melds=tuple(sorted(melds, key=_meld_order)),
@@ -437,6 +506,20 @@ def _parse_careful(text: str) -> ParsedHand:
         declare=values.get("declare"),  # type: ignore[arg-type]
         columns=seen,
     )
+
+
+def _condition_in_capitals(
+    exc: HandError, text: str, column: int, conditions: Collection[str] | None, rule_set: str
+) -> HandError | None:
+    """`SELF`, `Seat:S`, `ZIMO`: read as tiles (S, E…) until a letter that is none; really a condition."""
+    if exc.code != "unknown_tile":
+        return None
+    token = text[column - 1 :].split(maxsplit=1)[0]
+    word = token.partition(":")[0]
+    lower = word.lower()
+    if lower not in FLAG_CONDITIONS and lower not in VALUE_CONDITIONS and lower not in CONDITION_ALIASES:
+        return None
+    return _condition_error(word, column, conditions, rule_set)
 
 
 def _meld_order(meld: Meld) -> tuple[bool, tuple[int, ...]]:
@@ -503,9 +586,9 @@ def _parse_plain(text: str) -> ParsedHand | None:
     """`_parse_careful(text)` for a line of known-good tokens; None for any other line.
 
     Columns are found only for the tokens that record one (condition words,
-    melds), by searching the line from the end of the previous one: what lies
-    between is whitespace and tile or `+` tokens, and these never hold a
-    bracket, a `:` or a condition word's other letters (as
+    melds, the `+` tile), by searching the line from the end of the previous
+    one: what lies between is whitespace and tile tokens, and these never hold
+    a bracket, a `:`, a `+` or a condition word's other letters (as
     tests/test_notation_fast.py checks), so the first match is the token itself.
     """
     bare: list[int] = []
@@ -532,13 +615,14 @@ def _parse_plain(text: str) -> ParsedHand | None:
         if tag.__class__ is int:  # a tile token new to the cache
             bare += entry
             continue
+        start = text.find(token, end)
+        end = start + len(token)
         if tag == "+":
             if fields["win"] is not None:
                 return None
             fields["win"] = entry[1]
+            columns["+"] = start + 1
             continue
-        start = text.find(token, end)
-        end = start + len(token)
         if tag == "meld":
             melds.append(_new_meld(entry[1], entry[2], token, start + 1))
             continue

@@ -21,7 +21,7 @@ from .engine import kinds_readings
 from .errors import HandError
 from .models import HandScore
 from .notation import FLAG_CONDITIONS, ParsedHand, parse, reject_stand_in_pungs, to_text
-from .rulesets import get, guannan, jinhua, lingxi, luoshan, putian
+from .rulesets import CONDITIONS, get, guannan, jinhua, lingxi, luoshan, putian
 from .rulesets.base import Prepared, RuleSet
 
 # Conditions that say how a win happened: `waits` scores every tile both ways itself.
@@ -431,7 +431,7 @@ def waits(
     (`plain_waits`: every kind scored, the reference the tests compare `quick_waits` with).
     """
     ruleset = get(rules)
-    parsed = parse(hand)
+    parsed = parse(hand, CONDITIONS[ruleset.name], ruleset.name.capitalize())
     _check_waiting_line(parsed, hand)
     try:
         _validate(ruleset, parsed, options)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from .. import memo as M
 from ..errors import HandError, quote
+from . import guannan, jinhua, lingxi, luoshan, putian
 from .base import RuleSet
 from .guannan import GUANNAN
 from .jinhua import JINHUA
@@ -12,12 +13,23 @@ from .luoshan import LUOSHAN
 from .putian import PUTIAN
 
 RULESETS: dict[str, RuleSet] = {r.name: r for r in (LINGXI, LUOSHAN, GUANNAN, PUTIAN, JINHUA)}
+_MODULES = {"lingxi": lingxi, "luoshan": luoshan, "guannan": guannan, "putian": putian, "jinhua": jinhua}
+CONDITIONS: dict[str, frozenset[str]] = {name: module.CONDITIONS for name, module in _MODULES.items()}
+HAND_SIZES: dict[str, int] = {name: module.HAND_SIZE for name, module in _MODULES.items()}
+# Any case, and the Chinese names in simplified and traditional forms: `-r LINGXI`, `-r 灌南`, rules="灵溪".
+_NAMES = {
+    **{r.chinese: r for r in RULESETS.values()},
+    "靈溪": LINGXI,
+    "金華": JINHUA,
+}
 
 
 def get(name: str) -> RuleSet:
-    if name not in RULESETS:
-        raise HandError(f"unknown rule set '{quote(name)}'; known: {', '.join(RULESETS)}")
-    return RULESETS[name]
+    """The rule set by its name in any case, or its Chinese name; the answer's `rules` is the canonical name."""
+    found = RULESETS.get(name) or (RULESETS.get(name.strip().lower()) or _NAMES.get(name.strip()))
+    if found is None:
+        raise HandError(f"unknown rule set '{quote(name)}'; known: {', '.join(RULESETS)}", code="unknown_rules")
+    return found
 
 
 def _item_lines() -> int:

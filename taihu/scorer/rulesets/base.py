@@ -8,12 +8,13 @@ exclusions, and the rule set's own way of turning items into a total.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 from operator import attrgetter
 from typing import Any
 
+from .. import tiles as T
 from ..engine import PAIR, Group
 from ..errors import HandError, quote
 from ..limits import MAX_OPTION_VALUE
@@ -235,7 +236,12 @@ class RuleSet:
         gone = frozenset().union(*[removes[item.key] for item, _, _ in found if item.key in removes])
         return [f for f in found if f[0].key not in gone]
 
-    def score(self, parsed: ParsedHand, options: Mapping[str, Any] | None = None) -> HandScore:
+    def score(self, parsed: ParsedHand, options: Mapping[str, Any] | None = None, *, alone: bool = False) -> HandScore:
+        """The hand's score; `alone`: scored by itself, not at a table, where a missing `+` is noted.
+
+        At a table the winner is named and the others lose on purpose; a hand
+        scored alone with no `+` may be a win whose `+` was left out.
+        """
         if not self.stand_in_pungs:
             reject_stand_in_pungs(parsed)
         hand = self.prepare(parsed, self.resolve_options(options))
@@ -291,12 +297,14 @@ class RuleSet:
                 "total": outcome.total,
                 "unit": self.unit,
                 "arrangement": arrangement,
-                "notes": hand.notes + outcome.notes,
+                "notes": (NO_WINNING_TILE_NOTES if alone and not hand.winner else []) + hand.notes + outcome.notes,
             }
         )
 
 
 _BY_KIND = attrgetter("kind", "shape")
+# first among the notes of a non-winner scored alone: a hand typed without its `+` scores as a loser's, and says so
+NO_WINNING_TILE_NOTES = ["no + tile: scored as a non-winning hand; if it won, write the winning tile last: +5p"]
 
 
 def score_item(item: Item, value: int, detail: str) -> ScoreItem:
@@ -328,6 +336,75 @@ def check_known_conditions(
             col = parsed.columns.get(cond, 0)
             hint = (hints or {}).get(cond, "")
             raise HandError(f"condition '{quote(cond)}' at column {col} is not used in {rule_set}{hint}")
+
+
+def seat_or_dealer(parsed: ParsedHand, notes: list[str]) -> str:
+    """The seat written, or E with a note: for rule sets whose score depends on the seat, as a missing wild: is."""
+    if parsed.seat is not None:
+        return parsed.seat
+    notes.append(NO_SEAT_NOTE)
+    return "E"
+
+
+NO_SEAT_NOTE = "no seat: given — scored as the dealer E"
+
+
+def tile_count_error(
+    parsed: ParsedHand, rule_set: str, size: int, hand_size: int, winner: bool, set_aside: Collection[int] = ()
+) -> HandError:
+    """The wrong-count error of every rule set's `prepare`, with the likely slip named and its fix.
+
+    `size` is the count as the rule set counts it (a kong as 3), `hand_size`
+    a non-winner's (13 or 16); `set_aside` the kinds written bare that are not
+    counted (白 in Lingxi and Putian). The hints, most particular first: four
+    alike left unmarked (a kong), the winning tile also among the hand tiles,
+    a winner's count with no `+`, and a count that fits another rule set.
+    """
+    name = rule_set.capitalize()
+    needed = hand_size + 1 if winner else hand_size
+    if winner:
+        message = f"hand has {size} tiles, a winning {name} hand needs {needed} ({hand_size} + winning tile"
+    else:
+        message = f"hand has {size} tiles, a non-winning {name} hand holds {hand_size} ("
+    message += ("; " if winner else "") + "a kong counts 3)"
+    fours = sorted({k for k in parsed.tiles if k not in set_aside and parsed.tiles.count(k) >= 4})
+    if fours and size - needed == len(fours):
+        first = T.name(fours[0])[0] * 4 + T.name(fours[0])[1:]
+        return HandError(
+            f"{message}: {' '.join(T.name(k) for k in fours)} ×4 left among the hand tiles count as single tiles; "
+            f"a kong is written [{first}] (open) or ({first}) (concealed)",
+            code="unmarked_kong",
+        )
+    if winner and parsed.win is not None and parsed.win in parsed.tiles and size - 1 == needed:
+        won = T.name(parsed.win)
+        return HandError(
+            f"{message}: the winning tile +{won} is also written among the hand tiles; write it only once, after +",
+            code="winning_tile_twice",
+            column=parsed.columns.get("+"),
+        )
+    if not winner and size == hand_size + 1:
+        return HandError(
+            f"{message}: {size} tiles is a winning hand, but no tile is marked as the winning one; "
+            f"write it last with +, e.g. +5p",
+            code="no_winning_tile",
+        )
+    others = [other for other, other_size in hand_sizes().items() if other_size != hand_size]
+    other_size = hand_sizes()[others[0]] if others else 0
+    if others and size in (other_size + winner, other_size + 1):
+        unmarked = "" if winner or size == other_size else ", with the winning tile marked + (e.g. +5p)"
+        return HandError(
+            f"{message}: {size} tiles is a {' / '.join(o.capitalize() for o in others)} hand: "
+            f"did you mean --rules {' / '.join(others)}{unmarked}?",
+            code="tile_count",
+        )
+    return HandError(message, code="tile_count")
+
+
+def hand_sizes() -> dict[str, int]:
+    """Each rule set's non-winning hand size; looked up when an error is built, as the rule sets import this module."""
+    from . import HAND_SIZES
+
+    return HAND_SIZES
 
 
 def check_win_conditions(

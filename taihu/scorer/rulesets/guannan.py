@@ -29,6 +29,7 @@ from .base import (
     check_known_conditions,
     check_win_conditions,
     once,
+    tile_count_error,
 )
 
 SETS = 4  # 4 sets + 1 pair, or seven pairs
@@ -87,10 +88,8 @@ def prepare(parsed: ParsedHand, options: dict[str, int]) -> GuannanHand:
 
     size = len(held) + 3 * len(melds)
     winner = parsed.win is not None
-    if winner and size != WIN_SIZE:
-        raise HandError(f"hand has {size} tiles, a winning Guannan hand needs 14 (13 + winning tile; a kong counts 3)")
-    if not winner and size != HAND_SIZE:
-        raise HandError(f"hand has {size} tiles, a non-winning Guannan hand holds 13 (a kong counts 3)")
+    if size != (WIN_SIZE if winner else HAND_SIZE):
+        raise tile_count_error(parsed, "guannan", size, HAND_SIZE, winner)
 
     flags = parsed.flags
     check_win_conditions(parsed, winner, WIN_CONDITIONS, CONFLICTS)

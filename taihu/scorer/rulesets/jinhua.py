@@ -43,6 +43,8 @@ from .base import (
     check_win_conditions,
     flag_item,
     once,
+    seat_or_dealer,
+    tile_count_error,
 )
 
 SETS = 4  # 4 sets + 1 pair
@@ -157,13 +159,12 @@ def prepare(parsed: ParsedHand, options: dict[str, int]) -> JinhuaHand:
     naturals = [plays_as(k) for k in held if k != wild_kind]
     size = len(held) + 3 * len(melds)
     winner = parsed.win is not None
-    if winner and size != WIN_SIZE:
-        raise HandError(f"hand has {size} tiles, a winning Jinhua hand needs 14 (13 + winning tile; a kong counts 3)")
-    if not winner and size != HAND_SIZE:
-        raise HandError(f"hand has {size} tiles, a non-winning Jinhua hand holds 13 (a kong counts 3)")
+    if size != (WIN_SIZE if winner else HAND_SIZE):
+        raise tile_count_error(parsed, "jinhua", size, HAND_SIZE, winner)
 
     flags = parsed.flags
-    seat = parsed.seat or "E"
+    # the seat decides only whether 天胡 is the dealer's: noted when it does
+    seat = seat_or_dealer(parsed, notes) if "heaven" in parsed.flags else parsed.seat or "E"
     check_win_conditions(parsed, winner, WIN_CONDITIONS, CONFLICTS)
     if "heaven" in flags and seat != "E":
         raise HandError("condition 'heaven' needs seat:E (the dealer)")

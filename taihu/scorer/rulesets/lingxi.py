@@ -44,6 +44,8 @@ from .base import (
     check_win_conditions,
     flag_item,
     once,
+    seat_or_dealer,
+    tile_count_error,
 )
 
 SETS = 5  # 1 pair + 5 sets
@@ -153,7 +155,7 @@ def prepare(parsed: ParsedHand, options: dict[str, int]) -> LingxiHand:
             why = "" if limit == (1 if T.is_flower(kind) else 4) else " (revealed wildcard tiles are out of play)"
             raise HandError(f"{T.name(kind)} appears {seen} times; at most {limit} exist{why}")
 
-    seat = parsed.seat or "E"
+    seat = seat_or_dealer(parsed, notes)
     melds: list[Group] = []
     from_deal: set[str] = set()
     set_aside: dict[str, list[int]] = {name: [] for name, _ in FLOWER_GROUPS}
@@ -205,11 +207,9 @@ def prepare(parsed: ParsedHand, options: dict[str, int]) -> LingxiHand:
     winner = parsed.win is not None or declared
     if declared:
         if size not in (HAND_SIZE, WIN_SIZE):
-            raise HandError(f"hand has {size} tiles, a declared Lingxi win holds 16 or 17 (相公)")
-    elif winner and size != WIN_SIZE:
-        raise HandError(f"hand has {size} tiles, a winning Lingxi hand needs 17 (16 + winning tile) (相公)")
-    elif not winner and size != HAND_SIZE:
-        raise HandError(f"hand has {size} tiles, a non-winning Lingxi hand holds 16 (相公)")
+            raise HandError(f"hand has {size} tiles, a declared Lingxi win holds 16 or 17 (相公)", code="tile_count")
+    elif size != (WIN_SIZE if winner else HAND_SIZE):
+        raise tile_count_error(parsed, "lingxi", size, HAND_SIZE, winner, set_aside=(T.WHITE,))
 
     flags = parsed.flags
     check_win_conditions(parsed, winner, WIN_CONDITIONS, CONFLICTS, declared_wins=True)

@@ -44,6 +44,8 @@ from .base import (
     RuleSet,
     check_known_conditions,
     check_win_conditions,
+    seat_or_dealer,
+    tile_count_error,
 )
 
 SETS = 4  # 4 sets + 1 pair
@@ -286,6 +288,7 @@ def _conditions(parsed: ParsedHand) -> tuple[int | None, list[str]]:
         check_known_conditions(parsed, "Luoshan", CONDITIONS)
         notes: list[str] = []
         wild_kind = _wild_kind(parsed, notes)
+        seat_or_dealer(parsed, notes)  # the seat wind's pungs and pair score: a missing seat: is noted
         if len(_CONDITIONS_SEEN) >= 1024:
             _CONDITIONS_SEEN.clear()
         known = _CONDITIONS_SEEN[key] = (wild_kind, tuple(notes))
@@ -319,10 +322,8 @@ def prepare(parsed: ParsedHand, options: dict[str, int]) -> LuoshanHand:
 
     size = len(held) + 3 * len(melds)
     winner = parsed.win is not None
-    if winner and size != WIN_SIZE:
-        raise HandError(f"hand has {size} tiles, a winning Luoshan hand needs 14 (13 + winning tile; a kong counts 3)")
-    if not winner and size != HAND_SIZE:
-        raise HandError(f"hand has {size} tiles, a non-winning Luoshan hand holds 13 (a kong counts 3)")
+    if size != (WIN_SIZE if winner else HAND_SIZE):
+        raise tile_count_error(parsed, "luoshan", size, HAND_SIZE, winner)
 
     flags = parsed.flags
     check_win_conditions(parsed, winner, WIN_CONDITIONS, CONFLICTS)

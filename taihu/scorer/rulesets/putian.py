@@ -31,6 +31,8 @@ from .base import (
     check_known_conditions,
     check_win_conditions,
     once,
+    seat_or_dealer,
+    tile_count_error,
 )
 
 SETS = 5  # 5 sets + 1 pair
@@ -185,17 +187,15 @@ def prepare(parsed: ParsedHand, options: dict[str, int]) -> PutianHand:
                 f"it has no winning tile (+{T.name(parsed.win)})"
             )
         if size != HAND_SIZE:
-            raise HandError(f"hand has {size} tiles, a 游金 hand holds 16 (five sets + a lone 金)")
+            raise HandError(f"hand has {size} tiles, a 游金 hand holds 16 (five sets + a lone 金)", code="tile_count")
     elif declare == "san-jin-dao":
         if size not in (HAND_SIZE, WIN_SIZE):
-            raise HandError(f"hand has {size} tiles, a declared 三金倒 holds 16 or 17")
-    elif winner and size != WIN_SIZE:
-        raise HandError(f"hand has {size} tiles, a winning Putian hand needs 17 (16 + winning tile)")
-    elif not winner and size != HAND_SIZE:
-        raise HandError(f"hand has {size} tiles, a non-winning Putian hand holds 16")
+            raise HandError(f"hand has {size} tiles, a declared 三金倒 holds 16 or 17", code="tile_count")
+    elif size != (WIN_SIZE if winner else HAND_SIZE):
+        raise tile_count_error(parsed, "putian", size, HAND_SIZE, winner, set_aside=(T.WHITE,))
 
     flags = parsed.flags
-    seat = parsed.seat or "E"
+    seat = seat_or_dealer(parsed, notes)
     check_win_conditions(parsed, winner, WIN_CONDITIONS, CONFLICTS, declared_wins=True)
     if declare is not None and "rob-kong" in flags:
         raise HandError(f"declare:{declare} is won on the player's own turn; it cannot rob a kong")
