@@ -359,6 +359,24 @@ def test_library_cli_and_api_agree_on_a_chinese_rule_set_name() -> None:
     assert reply.status_code == 200 and reply.json()["rules"] == "guannan"
 
 
+def test_a_table_takes_the_chinese_name_too() -> None:
+    table = {
+        "rules": "灵溪",
+        "wild": ["5m", "E"],
+        "winner": "S",
+        "discarder": "W",
+        "players": {
+            "E": {"total": 2},
+            "S": "555m 222p 777p 333s 888s 9m f1 f2 P P +9m",
+            "W": {"total": 4},
+            "N": {"total": 4},
+        },
+    }
+    result = settle_table(table)
+    assert result.rules == "lingxi"
+    assert result.net == settle_table({**table, "rules": "lingxi"}).net
+
+
 def test_an_unknown_rule_set_is_still_an_error() -> None:
     with pytest.raises(HandError, match=r"unknown rule set 'lingxy'; known: lingxi, luoshan"):
         get("lingxy")

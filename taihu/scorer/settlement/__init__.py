@@ -14,7 +14,7 @@ from pydantic import ValidationError
 
 from ..errors import HandError, describe_validation, require
 from ..models import Settlement, Table
-from ..rulesets import get
+from ..rulesets import RULESETS, get
 from .guannan import settle_guannan
 from .jinhua import settle_jinhua
 from .lingxi import settle_lingxi
@@ -33,9 +33,10 @@ SETTLERS: dict[str, Callable[[Table], Settlement]] = {
 def settle_table(table: Table | Mapping[str, Any]) -> Settlement:
     """Scores every hand of a deal and says who pays whom; raises HandError on bad input."""
     model = load_table(table)
+    if model.rules not in RULESETS:  # any case or the Chinese name, as score_hand takes it; unknown: the usual error
+        model = model.model_copy(update={"rules": get(model.rules).name})
     settle = SETTLERS.get(model.rules)
     if settle is None:
-        get(model.rules)  # an unknown name gets the usual "unknown rule set" message
         raise HandError(f"settlement for {model.rules} is not available yet")
     return settle(model)
 
