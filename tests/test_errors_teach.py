@@ -185,6 +185,8 @@ SLIPS = [
     pytest.param("123m R", "lingxi", "'R' at column 6: 中 (red) is C; tiles are", "unknown_tile", 6, id="R-is-C"),
     pytest.param("123m e", "lingxi", "'e' at column 6: tile letters are capitals: E", "unknown_tile", 6, id="small-e"),
     pytest.param("123m X", "lingxi", "unknown tile 'X' at column 6; tiles are 1–9", "unknown_tile", 6, id="X"),
+    pytest.param("123m 9z", "lingxi", "'9z' at column 6: honors by number are 1z–7z", "unknown_tile", 6, id="9z"),
+    pytest.param("123m f9", "lingxi", "'f9' at column 6: flowers are f1–f8", "unknown_tile", 6, id="f9"),
 ]
 
 

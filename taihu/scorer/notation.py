@@ -146,7 +146,8 @@ class ParsedHand:
 
 def _tile_error(token: str, column: int) -> HandError:
     """An unknown tile, with the letters there are and, where one stands out, what was likely meant."""
-    hint = _TILE_HINTS.get(token[:1], "") if len(token) == 1 or token[-1:] == "z" or token[:1] == "f" else ""
+    key = "z" if len(token) > 1 and token.endswith("z") else token[:1] if len(token) == 1 or token[:1] == "f" else ""
+    hint = _TILE_HINTS.get(key, "")
     return HandError(
         f"unknown tile '{quote(token)}' at column {column}{': ' + hint if hint else ''}; {TILE_LETTERS}",
         code="unknown_tile",
