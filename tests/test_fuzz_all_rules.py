@@ -306,7 +306,7 @@ def single_tokens(hand: str) -> list[str]:
 
 
 def summary(result: HandScore) -> dict[str, Any]:
-    return result.model_dump()
+    return result.to_dict()
 
 
 @pytest.mark.parametrize("rules, hand", EXAMPLE_CASES)
@@ -363,7 +363,7 @@ def test_shuffled_tables_settle_the_same_and_to_zero(name: str, data: st.DataObj
 
 
 def payments(result: Settlement) -> list[str]:
-    return sorted(json.dumps(p.model_dump(), sort_keys=True) for p in result.payments)
+    return sorted(json.dumps(p.to_dict(), sort_keys=True) for p in result.payments)
 
 
 # -- (e) the CLI: bad input is exit 2, never exit 1 (API.md "Additions of 2026-11-30": Errors) ----

@@ -1,10 +1,12 @@
 """The HTTP API (API.md "HTTP"): parse the request, call the core, return its model.
 
-Request and response types are the core's pydantic models, so /docs shows
-the real schemas. Every input problem is a 422 `{"detail", "code", "column"}`
-whose `detail` is one string — the library's own message. Anything else is a
-bug, not bad input: a 500 with a short `error_id`, the traceback (with that
-id) in the server log only.
+Requests are validated by the pydantic models of `taihu.api.schemas`, the
+only place pydantic is used; answers are the core's dataclasses as their
+`to_dict()` JSON, and the schemas make /docs show the real shapes. Every
+input problem is a 422 `{"detail", "code", "column"}` whose `detail` is one
+string — the library's own message. Anything else is a bug, not bad input: a
+500 with a short `error_id`, the traceback (with that id) in the server log
+only.
 """
 
 from __future__ import annotations
@@ -24,19 +26,10 @@ from pydantic import BaseModel, ValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from taihu.api.errors import describe_validation
 from taihu.api.ledger import router as ledger_router
-from taihu.scorer import (
-    HandError,
-    HandScore,
-    RuleSetInfo,
-    ScoreRequest,
-    Settlement,
-    Table,
-    rule_sets,
-    score_hand,
-    settle_table,
-)
-from taihu.scorer.errors import describe_validation
+from taihu.api.schemas import ScoreRequest, Settlement, Table
+from taihu.scorer import HandError, HandScore, RuleSetInfo, rule_sets, score_hand, settle_table
 
 MAX_BODY = 64 * 1024  # a table is ~1 KB; the cap keeps a single request from tying up the server
 log = logging.getLogger("taihu.api")
@@ -207,21 +200,21 @@ async def model_invalid(request: Request, exc: ValidationError) -> JSONResponse:
 
 
 @app.post("/score", response_model=HandScore, responses=ERRORS)
-def score(request: ScoreRequest) -> HandScore:
+def score(request: ScoreRequest) -> JSONResponse:
     """Score one hand line (HandScore)."""
-    return score_hand(request.hand, rules=request.rules, options=request.options)
+    return JSONResponse(score_hand(request.hand, rules=request.rules, options=request.options).to_dict())
 
 
 @app.post("/settle", response_model=Settlement, responses=ERRORS)
-def settle(table: Table) -> Settlement:
+def settle(table: Table) -> JSONResponse:
     """Settle one deal at a four-player table."""
-    return settle_table(table)
+    return JSONResponse(settle_table(table.model_dump()).to_dict())
 
 
 @app.get("/rules", response_model=list[RuleSetInfo])
-def rules() -> list[RuleSetInfo]:
+def rules() -> JSONResponse:
     """The rule sets with their items and house options."""
-    return rule_sets()
+    return JSONResponse([info.to_dict() for info in rule_sets()])
 
 
 @app.get("/health")

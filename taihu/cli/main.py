@@ -15,18 +15,22 @@ import re
 import secrets
 import sys
 from collections.abc import Callable
+from functools import cache
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 import typer
-from rich.console import Console
-from rich.table import Table
-from rich.text import Text
 
 from taihu.cli.ledger import ledger_app
-from taihu.scorer import HandError, HandScore, Settlement, rule_sets, score_hand, settle_table
+from taihu.scorer import HandError, HandScore, rule_sets, score_hand
 from taihu.scorer.rulesets import get
+
+if TYPE_CHECKING:  # rich is imported where a table is printed, the settlement where a table is settled
+    from rich.console import Console
+    from rich.table import Table
+
+    from taihu.scorer import Settlement
 
 app = typer.Typer(
     help="Score and settle hands of Zhejiang/Fujian regional mahjong (Lingxi and friends).",
@@ -34,7 +38,6 @@ app = typer.Typer(
     add_completion=False,
     pretty_exceptions_enable=False,
 )
-out = Console()
 app.add_typer(ledger_app, name="ledger")
 log = logging.getLogger("taihu.cli")
 F = TypeVar("F", bound=Callable[..., Any])
@@ -109,11 +112,21 @@ def parse_options(pairs: list[str] | None) -> dict[str, int]:
     return options
 
 
+@cache
+def console() -> Console:
+    """The terminal, through rich: imported on the first table printed (`--json` never needs it)."""
+    from rich.console import Console
+
+    return Console()
+
+
 def print_json(data: Any) -> None:
     sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=2) + "\n")
 
 
 def hand_table(result: HandScore) -> Table:
+    from rich.table import Table
+
     table = Table(
         title=f"{result.rules}: {'winning hand' if result.winner else 'non-winning hand'}", title_justify="left"
     )
@@ -143,8 +156,9 @@ def score(
     """Score one hand: the items, the doubling, the total and the arrangement."""
     result: HandScore = answer(lambda: score_hand(hand, rules=rules, options=parse_options(option)), as_json)
     if as_json:
-        print_json(result.model_dump())
+        print_json(result.to_dict())
         return
+    out = console()
     out.print(f"hand: {result.hand}", markup=False, highlight=False, soft_wrap=True)
     out.print(hand_table(result))
     if result.arrangement:
@@ -164,8 +178,11 @@ def rules(
     if name is None:
         infos = rule_sets()
         if as_json:
-            print_json([i.model_dump() for i in infos])
+            print_json([i.to_dict() for i in infos])
             return
+        from rich.table import Table
+
+        out = console()
         table = Table(title="rule sets")
         table.add_column("name")
         table.add_column("中文")
@@ -177,8 +194,11 @@ def rules(
         return
     info = answer(lambda: get(name).info())
     if as_json:
-        print_json(info.model_dump())
+        print_json(info.to_dict())
         return
+    from rich.table import Table
+
+    out = console()
     table = Table(title=f"{info.name} {info.chinese} — items ({info.unit})", title_justify="left")
     for col in ("key", "中文", "English", "value", "for"):
         table.add_column(col)
@@ -208,6 +228,9 @@ def read_table(path: str) -> Any:
 
 
 def settlement_tables(result: Settlement) -> list[Table]:
+    from rich.table import Table
+    from rich.text import Text
+
     unit = next((s.unit for s in result.scores.values() if isinstance(s, HandScore)), "total")
     scores = Table(title=f"{result.rules} — settlement", title_justify="left")
     scores.add_column("seat")
@@ -232,6 +255,13 @@ def settlement_tables(result: Settlement) -> list[Table]:
     return [scores, payments, net]
 
 
+def settle_table(table: Any) -> Settlement:
+    """The core's `settle_table`, imported on first use: `taihu score` never loads the settlement modules."""
+    from taihu.scorer.settlement import settle_table as settle
+
+    return settle(table)
+
+
 @app.command()
 def settle(
     table: str = typer.Argument(..., metavar="TABLE.json", help="the table as JSON; - reads stdin"),
@@ -241,8 +271,9 @@ def settle(
     data = read_table(table)
     result: Settlement = answer(lambda: settle_table(data))
     if as_json:
-        print_json(result.model_dump(mode="json", by_alias=True))
+        print_json(result.to_dict())
         return
+    out = console()
     for part in settlement_tables(result):
         out.print(part)
     out.print(f"next dealer: {result.next_dealer}", highlight=False)

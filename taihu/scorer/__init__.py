@@ -7,13 +7,15 @@ No I/O and no printing here; the CLI and the HTTP API are thin shells over
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .errors import HandError
-from .models import Event, HandScore, Payment, PlayerTotal, RuleSetInfo, ScoreItem, ScoreRequest, Settlement, Table
+from .models import Event, HandScore, Payment, PlayerTotal, RuleSetInfo, ScoreItem, Settlement, Table
 from .notation import parse, to_text
 from .rulesets import RULESETS, get
-from .settlement import settle_table
+
+if TYPE_CHECKING:
+    from .settlement import settle_table
 
 
 def score_hand(hand: str, rules: str = "lingxi", options: Mapping[str, Any] | None = None) -> HandScore:
@@ -24,6 +26,15 @@ def score_hand(hand: str, rules: str = "lingxi", options: Mapping[str, Any] | No
 
 def rule_sets() -> list[RuleSetInfo]:
     return [r.info() for r in RULESETS.values()]
+
+
+def __getattr__(name: str) -> Any:
+    """`settle_table` imports the settlement modules on first use: `taihu score` never needs them."""
+    if name == "settle_table":
+        from .settlement import settle_table
+
+        return settle_table
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 __all__ = [
@@ -41,5 +52,4 @@ __all__ = [
     "Event",
     "Payment",
     "Settlement",
-    "ScoreRequest",
 ]

@@ -61,11 +61,11 @@ class Group(NamedTuple):
 
     def text(self) -> str:
         """The group as players read it: wildcards shown as `2m=C`."""
-        return _group_text(self)
+        return group_text(self)
 
 
 @lru_cache(maxsize=4096)
-def _group_text(group: Group) -> str:
+def group_text(group: Group) -> str:
     """Memoised: the same few hundred groups are written over and over in item details."""
     if group.shape == WILD_SET:
         return "".join(T.name(w) for w, _ in group.wilds)
@@ -84,11 +84,6 @@ def _group_text(group: Group) -> str:
     if group.concealed_kong:
         return f"({body})"
     return body
-
-
-# `group.text()` calls the memo itself, with no method in between (an lru_cache binds as a method does):
-# item details and arrangements ask it for nearly every group scored
-Group.text = _group_text  # type: ignore[method-assign]
 
 
 def suits_and_honors(reading: Iterable[Group]) -> tuple[set[int], bool]:

@@ -535,7 +535,7 @@ def _parse_plain(text: str) -> ParsedHand | None:
         start = text.find(token, end)
         end = start + len(token)
         if tag == "meld":
-            melds.append(_new_meld(entry[1], entry[2], token, start + 1))
+            melds.append(Meld(entry[1], entry[2], token, start + 1))
             continue
         word = entry[1]
         if word in columns:
@@ -552,12 +552,10 @@ def _parse_plain(text: str) -> ParsedHand | None:
     if flags:
         fields["flags"] = frozenset(flags)
     fields["columns"] = columns
-    hand = object.__new__(ParsedHand)
-    object.__setattr__(hand, "__dict__", fields)  # no frozen __init__: it pays an object.__setattr__ per field
-    return hand
+    return ParsedHand(**fields)
 
 
-# a ParsedHand's __dict__ with nothing written, in field order (tests/test_notation_fast.py)
+# a ParsedHand's fields with nothing written, in field order (tests/test_notation_fast.py)
 _NO_FIELDS: dict[str, Any] = {
     "tiles": (),
     "melds": (),
@@ -569,13 +567,6 @@ _NO_FIELDS: dict[str, Any] = {
     "declare": None,
     "columns": None,
 }
-
-
-def _new_meld(tiles: tuple[int, ...], concealed: bool, source: str, column: int) -> Meld:
-    """`Meld(...)` without the frozen dataclass `__init__`, which pays an `object.__setattr__` per field."""
-    meld = object.__new__(Meld)
-    object.__setattr__(meld, "__dict__", {"tiles": tiles, "concealed": concealed, "source": source, "column": column})
-    return meld
 
 
 _EXAMPLE = {"seat": "S", "wild": "5m,E", "flip": "1m", "declare": "sha-zhu"}

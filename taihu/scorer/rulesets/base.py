@@ -14,7 +14,7 @@ from functools import cached_property
 from operator import attrgetter
 from typing import Any
 
-from ..engine import PAIR, Group
+from ..engine import PAIR, Group, group_text
 from ..errors import HandError
 from ..models import HandScore, ItemInfo, OptionInfo, RuleSetInfo, ScoreItem, Unit
 from ..notation import ParsedHand, reject_stand_in_pungs, to_text
@@ -134,7 +134,7 @@ class RuleSet:
             else:
                 sets.append(g)
         sets.sort(key=_BY_KIND)
-        return list(map(Group.text, (*melds, *sets, *pairs)))  # the memo, called from C
+        return list(map(group_text, (*melds, *sets, *pairs)))  # the memo, called from C
 
     # -- shared machinery -------------------------------------------------
 
@@ -273,20 +273,18 @@ class RuleSet:
         lines = []
         for i, v, d in found:
             lines.append(i.lines.get((v, d)) or score_item(i, v, d))  # most lines are known
-        return HandScore.from_core(
-            {
-                "rules": self.name,
-                "hand": to_text(parsed),
-                "winner": hand.winner,
-                "legal": outcome.legal,
-                "items": lines,
-                "subtotal": outcome.subtotal,
-                "doubled": outcome.doubled,
-                "total": outcome.total,
-                "unit": self.unit,
-                "arrangement": arrangement,
-                "notes": hand.notes + outcome.notes,
-            }
+        return HandScore(
+            rules=self.name,
+            hand=to_text(parsed),
+            winner=hand.winner,
+            legal=outcome.legal,
+            items=lines,
+            subtotal=outcome.subtotal,
+            doubled=outcome.doubled,
+            total=outcome.total,
+            unit=self.unit,
+            arrangement=arrangement,
+            notes=hand.notes + outcome.notes,
         )
 
 

@@ -89,7 +89,7 @@ def seat_hands(table: Table) -> tuple[Hands, tuple[int, ...] | None, int | None]
     """
     hands: Hands = {}
     for seat in SEATS:
-        player = table.players[seat]  # type: ignore[index]  # SEATS are the Seat literals
+        player = table.players[seat]
         hands[seat] = in_seat(seat, parse, player) if isinstance(player, str) else player
     parsed = {s: h for s, h in hands.items() if isinstance(h, ParsedHand)}
     table_wild = None
@@ -233,7 +233,7 @@ def foul_seats(table: Table) -> dict[str, int]:
 def count_zero(score: HandScore | PlayerTotal, why: str) -> HandScore | PlayerTotal:
     """A player who counts 0 (a foul, 小相公, a declared win elsewhere), with the reason in its notes."""
     if isinstance(score, HandScore):
-        return score.model_copy(update={"total": 0, "notes": [*score.notes, why]})
+        return replace(score, total=0, notes=[*score.notes, why])
     return PlayerTotal(total=0)
 
 
