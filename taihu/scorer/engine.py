@@ -230,7 +230,11 @@ _NONE_HELD = b"\0"
 
 
 TABLE_TILES = 14  # `_STRETCHES` holds every stretch of up to this many tiles (4 sets and a pair)
-_STRETCHES: dict[bytes, tuple[SuitWay, ...]] = {}  # filled on first use by `_every_stretch`
+_STRETCHES: dict[bytes, tuple[SuitWay, ...]] = {}  # filled by `_every_stretch` once it pays (`TABLE_AFTER`)
+# Stretches searched before the table is built: the search of one costs some 20–80 µs and the table some
+# 20 ms, so one-shot use (`taihu score`, a few stretches) never pays for the table and a server soon does.
+TABLE_AFTER = 300
+_searched_before_table = 0
 
 
 def _suit_ways(shape: bytes) -> tuple[SuitWay, ...]:
@@ -249,10 +253,23 @@ def _suit_ways(shape: bytes) -> tuple[SuitWay, ...]:
     if ways is not None:
         return ways
     if not _STRETCHES:
-        _STRETCHES.update(_every_stretch())
-        return _suit_ways(shape)
+        return _until_the_table_pays(shape)
     if sum(shape) <= TABLE_TILES:
         return () if shape else ((0, ()),)  # not in the table: no reading
+    return _searched_suit_ways(shape)
+
+
+def _until_the_table_pays(shape: bytes) -> tuple[SuitWay, ...]:
+    """Search the stretch while the table is not built; build it after `TABLE_AFTER` stretches.
+
+    The table and the search give the same ways in the same order
+    (tests/test_engine.py), so when the table is built changes no answer.
+    """
+    global _searched_before_table
+    _searched_before_table += 1
+    if _searched_before_table > TABLE_AFTER:
+        _STRETCHES.update(_every_stretch())
+        return _suit_ways(shape)
     return _searched_suit_ways(shape)
 
 

@@ -62,8 +62,11 @@ class ScoreItem(Record):
     detail: str = ""
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(slots=True, kw_only=True)
 class HandScore(Record):
+    """One scored hand. Not frozen (as before the dataclasses): a frozen `__init__` pays a call per field,
+    a tenth of a Luoshan score (`make bench`); nothing shares a HandScore, so nothing needs it frozen."""
+
     rules: str
     hand: str  # the hand in canonical notation
     winner: bool
