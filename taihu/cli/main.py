@@ -9,18 +9,16 @@ from __future__ import annotations
 
 import functools
 import json
-import logging
 import os
 import re
-import secrets
 import sys
 from collections.abc import Callable
 from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
-import click
 import typer
+from typer.exceptions import TyperException
 
 from taihu.cli.ledger import ledger_app
 from taihu.scorer import HandError, HandScore, rule_sets, score_hand
@@ -39,10 +37,10 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 app.add_typer(ledger_app, name="ledger")
-log = logging.getLogger("taihu.cli")
 F = TypeVar("F", bound=Callable[..., Any])
-# How typer and click end a command on purpose (exit codes, Ctrl-C, usage errors): not bugs.
-DELIBERATE = (typer.Exit, typer.Abort, click.exceptions.Exit, click.exceptions.Abort, click.ClickException)
+# How typer ends a command on purpose (exit codes, Ctrl-C, usage errors): not bugs. Typer 0.29 carries
+# its own click (`typer._click`, whose ClickException is a TyperException); importing click cost 10 ms.
+DELIBERATE = (typer.Exit, typer.Abort, TyperException)
 
 
 def guarded(command: F) -> F:
@@ -57,8 +55,13 @@ def guarded(command: F) -> F:
         except HandError as exc:  # bad input that reached no `answer` (e.g. from parse_options) is still exit 2
             fail(str(exc))
         except Exception as exc:
+            import logging  # a bug's path only: start-up does without logging and secrets
+            import secrets
+
             error_id = secrets.token_hex(4)
-            log.debug("internal error %s in taihu %s", error_id, command.__name__, exc_info=exc)
+            logging.getLogger("taihu.cli").debug(
+                "internal error %s in taihu %s", error_id, command.__name__, exc_info=exc
+            )
             sys.stderr.write(f"internal error (id {error_id}): a bug in taihu, not a problem with the input\n")
             raise typer.Exit(1) from None
 
