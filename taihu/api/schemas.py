@@ -1,4 +1,4 @@
-"""The HTTP boundary's pydantic models: request validation and the OpenAPI document.
+"""The HTTP boundary's pydantic models: request validation and the OpenAPI document, with examples.
 
 The core answers with plain dataclasses (`taihu.scorer.models`); HandScore
 and RuleSetInfo serve as response models as they are. Payment needs its JSON
@@ -14,10 +14,38 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from taihu.scorer.models import MAX_HAND_LENGTH, HandScore, Seat, players_problem
+from taihu.scorer.rulesets import RULESETS
+
+# `rules` is listed as an enum of the rule sets, but checked by the core, so an unknown name reads as its message
+RULES_FIELD: Any = Field("lingxi", description="the rule set", json_schema_extra={"enum": list(RULESETS)})
+SCORE_EXAMPLES = [
+    {"rules": "lingxi", "hand": "555m 222p 777p 333s 888s 9m f1 f2 P P +9m wild:5m,E seat:S", "options": {}},
+    {"rules": "luoshan", "hand": "[EEE] (CCCC) [999m] 11p FF +1p self flip:5s seat:E"},
+    {"rules": "lingxi", "hand": "123m 456m 789p 234s 678s 5p +5p wild:9s,N seat:W", "options": {"double_at": 10}},
+]
+TABLE_EXAMPLES = [
+    {
+        "rules": "lingxi",
+        "wild": ["5m", "E"],
+        "winner": "S",
+        "discarder": "W",
+        "players": {
+            "E": "[CCC] 123p 456p 78s 11s 34p 9s f3",
+            "S": "555m 222p 777p 333s 888s 9m f1 f2 P P +9m",
+            "W": {"total": 4},
+            "N": "E 123m 789m 12s 33p 66p 99p 5s f4",
+        },
+        "events": [],
+        "options": {},
+    }
+]
 
 
 class ScoreRequest(BaseModel):
-    rules: str = "lingxi"
+    """POST /score: unknown fields are refused, as /settle refuses them."""
+
+    model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": SCORE_EXAMPLES})
+    rules: str = RULES_FIELD
     hand: str = Field(max_length=MAX_HAND_LENGTH)
     options: dict[str, int] = Field(default_factory=dict)
 
@@ -40,8 +68,8 @@ class Event(BaseModel):
 class Table(BaseModel):
     """One finished deal at a four-player table: the body of POST /settle (`Table.from_dict` in the core)."""
 
-    model_config = ConfigDict(extra="forbid")
-    rules: str = "lingxi"
+    model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": TABLE_EXAMPLES})
+    rules: str = RULES_FIELD
     wild: list[str] | None = Field(default=None, description="revealed wildcard tiles, for every hand")
     flip: str | None = Field(default=None, description="flipped indicator, for every hand")
     winner: Seat | None = Field(default=None, description="null: a drawn hand")

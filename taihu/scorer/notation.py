@@ -552,7 +552,7 @@ def _parse_plain(text: str) -> ParsedHand | None:
     if flags:
         fields["flags"] = frozenset(flags)
     fields["columns"] = columns
-    return ParsedHand(**fields)
+    return ParsedHand(*fields.values())  # in field order, as `_NO_FIELDS` is (tests/test_notation_fast.py)
 
 
 # a ParsedHand's fields with nothing written, in field order (tests/test_notation_fast.py)
