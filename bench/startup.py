@@ -21,10 +21,12 @@ from pathlib import Path
 
 HAND = "555m 222p 777p 333s 888s 9m f1 f2 P P +9m wild:5m,E seat:S"
 TAIHU = str(Path(sys.executable).parent / "taihu")
+TABLE = str(Path(__file__).parent.parent / "examples" / "tables" / "normal-win.json")
 COMMANDS = {
     "python -c pass": [sys.executable, "-c", "pass"],
     "taihu score HAND --json": [TAIHU, "score", HAND, "--json"],
     "taihu score HAND": [TAIHU, "score", HAND],
+    "taihu settle TABLE --json": [TAIHU, "settle", TABLE, "--json"],
     "taihu --version": [TAIHU, "--version"],
     "python -c 'import pydantic.type_adapter'": [sys.executable, "-c", "import pydantic.type_adapter"],
 }
