@@ -31,7 +31,7 @@ install-test: $(VENV)/installed-test
 demo: install
 	$(BIN)/python examples/run_examples.py
 
-test: install-test
+test: install-test browser
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
@@ -44,5 +44,26 @@ bench: $(BIN)/python
 	$(BIN)/pip install --quiet -e ".[bench]"
 	$(BIN)/python bench/bench.py
 
+# not in `make test`: a real server under hostile and busy clients for a few minutes (docs/soak.md)
+.PHONY: soak
+soak: install-test
+	$(BIN)/python bench/soak.py
+
 clean:
-	rm -rf $(VENV) *.egg-info
+	rm -rf $(VENV) *.egg-info test-artifacts
+
+# The browser tests drive Debian's headless Chromium (never a browser Playwright downloads), with a
+# CJK font so screenshots show the Chinese. Installed when missing and the machine allows (root, apt-get).
+.PHONY: browser
+FONT_PACKAGE := fonts-wqy-microhei
+browser:
+	@if { command -v chromium-headless-shell || command -v chromium; } >/dev/null && fc-list :lang=zh 2>/dev/null | grep -q .; then :; \
+	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+		export DEBIAN_FRONTEND=noninteractive; apt-get update -qq; \
+		apt-get install -y -qq --no-install-recommends chromium-headless-shell $(FONT_PACKAGE) >/dev/null \
+		|| apt-get install -y -qq --no-install-recommends chromium $(FONT_PACKAGE) >/dev/null \
+		|| echo "could not install Chromium: the browser tests will fail"; \
+	else \
+		echo "no Chromium: the browser tests will fail. Install it as root:" \
+		"apt-get install -y --no-install-recommends chromium-headless-shell $(FONT_PACKAGE)"; \
+	fi

@@ -16,7 +16,7 @@ import time
 from collections.abc import Callable
 
 from taihu.ledger import LedgerStore
-from taihu.scorer import score_hand, settle_table
+from taihu.scorer import score_hand, settle_table, waits
 from taihu.scorer import tiles as T
 
 # our kinds 31 C, 32 F, 33 P are haku/hatsu/chun = 33, 32, 31 in mahjong's 34-order
@@ -124,6 +124,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--hands", type=int, default=1000)
     parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--waits-only", action="store_true", help="only the waits figures (issue 16)")
     args = parser.parse_args()
     rng = random.Random(args.seed)
     seen: set[tuple[int, ...]] = set()
@@ -133,6 +134,9 @@ def main() -> None:
     for tiles, win in warmup:
         score_hand(luoshan_line(tiles, win), rules="luoshan")
         mahjong(tiles, win)
+    if args.waits_only:
+        bench_waits(rng, mahjong, hands)
+        return
     settle_heap()
     lines = [luoshan_line(t, w) for t, w in hands]
     ours = [timed(score_hand, line, "luoshan") for line in lines]
@@ -160,7 +164,50 @@ def main() -> None:
             f"  {wildcards} wildcards  median {statistics.median(times) * 1e3:7.3f} ms"
             f"  p99 {percentile(times, 0.99) * 1e3:7.3f} ms" + ("  (target p99 ≤ 10 ms)" if wildcards == 6 else "")
         )
+    bench_waits(rng, mahjong, hands)
     bench_ledger_add()
+
+
+def waiting_lingxi_line(rng: random.Random, wildcards: int) -> str:
+    """A 16-tile Lingxi hand holding `wildcards` of 5m/E, one natural tile short of a win."""
+    tokens = [t.lstrip("+") for t in lingxi_line(rng, wildcards).split()]
+    natural = [i for i, t in enumerate(tokens[:17]) if t not in ("5m", "E")]
+    del tokens[rng.choice(natural)]
+    return " ".join(tokens)
+
+
+def bench_waits(
+    rng: random.Random, mahjong: Callable[[list[int], int], object], hands: list[tuple[list[int], int]]
+) -> None:
+    """`waits` p99 against mahjong's median per 14-tile hand in the same run (issue 16 targets)."""
+    settle_heap()
+    theirs = statistics.median([timed(mahjong, t, w) for t, w in hands])
+    lingxi = [waiting_lingxi_line(rng, 6) for _ in range(230)]
+    luoshan = []
+    for tiles, win in hands[:530]:
+        line = luoshan_line(tiles, win)
+        luoshan.append(" ".join(t for t in line.split() if not t.startswith("+") and t != "self"))
+    print(f"waits (mahjong 2.1.0 median {theirs * 1e3:.3f} ms per 14-tile hand, this run)")
+    for name, lines, rules, target in (
+        ("Lingxi 16 tiles, 6 wildcards", lingxi, "lingxi", 300),
+        ("Luoshan 13 tiles            ", luoshan, "luoshan", 20),
+    ):
+        for line in lines[:30]:
+            waits(line, rules=rules)
+        settle_heap()
+        times, cpu = [], []
+        for line in lines[30:]:
+            start, start_cpu = time.perf_counter(), time.thread_time()
+            waits(line, rules=rules)
+            cpu.append(time.thread_time() - start_cpu)
+            times.append(time.perf_counter() - start)
+        p99, cpu_p99 = percentile(times, 0.99), percentile(cpu, 0.99)
+        print(
+            f"  {name} median {statistics.median(times) * 1e3:7.3f} ms  p99 {p99 * 1e3:7.3f} ms"
+            f"  p99/mahjong {p99 / theirs:6.1f}×  (target ≤ {target}×)"
+        )
+        # on a shared machine the wall-clock p99 is mostly time other processes had the core
+        print(f"  {'':28} CPU time p99 {cpu_p99 * 1e3:7.3f} ms  p99/mahjong {cpu_p99 / theirs:6.1f}×")
 
 
 # API.md's Lingxi table: S wins on W's discard

@@ -1,6 +1,6 @@
 """taihu: the hand-scoring calculator for the regional mahjong of Zhejiang and Fujian.
 
-The public library API: `score_hand`, `settle_table` and `HandError`. The
+The public library API: `score_hand`, `settle_table`, `waits` and `HandError`. The
 pure core lives in `taihu.scorer`; `taihu.cli` and `taihu.api` are thin shells.
 """
 
@@ -22,6 +22,7 @@ from .scorer import (
     rule_sets,
     score_hand,
     to_text,
+    waits,
 )
 
 if TYPE_CHECKING:
@@ -62,4 +63,5 @@ __all__ = [
     "score_hand",
     "settle_table",
     "to_text",
+    "waits",
 ]

@@ -6,6 +6,7 @@ here through the library:
     taihu score "HAND" [-r RULES] [-o NAME=N]   # total N; not legal; hand: CANONICAL
     taihu score "HAND" -r RULES                 # error: part of the message
     taihu settle examples/tables/NAME.json      # net E -120 S +224 W -52 N -52; next dealer S
+    taihu waits "HAND" [-r RULES]               # waits 3p 6p; not legal 3p; not ready; best discard 9s
 
 (`;` separates the checks of one line); `pycon` blocks are run as doctests;
 and the parts between `begin generated` markers (the item tables, full
@@ -23,14 +24,15 @@ from pathlib import Path
 
 import pytest
 
-from taihu import HandError, score_hand, settle_table
+from taihu import HandError, score_hand, settle_table, waits
 from taihu.docs import ROOT, generated_specs, pages, regenerate
 from taihu.scorer.rulesets import RULESETS
+from taihu.scorer.waits import Discards, Waits
 
 PAGES = pages()
 FENCE = re.compile(r"^```sh\n(?P<body>.*?)^```", re.MULTILINE | re.DOTALL)
 PYCON = re.compile(r"^```pycon\n(?P<body>.*?)^```", re.MULTILINE | re.DOTALL)
-COMMAND = re.compile(r"^taihu (?:score|settle) ")
+COMMAND = re.compile(r"^taihu (?:score|settle|waits) ")
 
 
 @dataclass(frozen=True)
@@ -114,9 +116,39 @@ def check_settle(example: Example) -> None:
             raise AssertionError(f"unknown check '{check}'")
 
 
+def check_waits(example: Example) -> None:
+    """`# waits T…` lists the waiting tiles (after the best discard, with one tile too many)."""
+    hand, rules, options = parse_score_args(example.args)
+    errors = [c.removeprefix("error:").strip() for c in example.checks if c.startswith("error:")]
+    if errors:
+        with pytest.raises(HandError) as raised:
+            waits(hand, rules=rules, options=options)
+        assert errors[0] in str(raised.value)
+        return
+    result = waits(hand, rules=rules, options=options)
+    found = result.discards[0].waits if isinstance(result, Discards) else result.waits
+    for check in example.checks:
+        if check.startswith("waits "):
+            assert [w.tile for w in found] == check.removeprefix("waits ").split(), result
+        elif check.startswith("not legal "):
+            assert not next(w for w in found if w.tile == check.removeprefix("not legal ")).legal
+        elif check == "not ready":
+            assert isinstance(result, Waits) and not result.ready
+        elif check.startswith("best discard "):
+            assert isinstance(result, Discards) and result.discards[0].tile == check.removeprefix("best discard ")
+        else:
+            raise AssertionError(f"unknown check '{check}'")
+
+
 def test_docs_have_examples() -> None:
     """The checker finds the pages' examples at all (a broken pattern would pass every page)."""
-    pages = {"README.md", "docs/notation.md", "docs/api.md", *(f"docs/rules/{n}.md" for n in RULESETS)}
+    pages = {
+        "README.md",
+        "docs/notation.md",
+        "docs/api.md",
+        "docs/waits.md",
+        *(f"docs/rules/{n}.md" for n in RULESETS),
+    }
     assert {e.where.split(":")[0] for e in EXAMPLES} >= pages
 
 
@@ -125,6 +157,8 @@ def test_documented_example_gives_documented_output(example: Example) -> None:
     assert example.checks, f"{example.where}: an example says what it gives (# total N, # error: …, # net …)"
     if example.args[0] == "score":
         check_score(example)
+    elif example.args[0] == "waits":
+        check_waits(example)
     else:
         check_settle(example)
 

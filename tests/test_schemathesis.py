@@ -59,6 +59,7 @@ def test_every_operation_is_covered() -> None:
         ("GET", "/ledgers/{ledger_id}.csv"),
         ("POST", "/ledgers/{ledger_id}/deals"),
         ("DELETE", "/ledgers/{ledger_id}/deals/last"),
+        ("POST", "/waits"),
     }
 
 

@@ -22,14 +22,21 @@ from fastapi import FastAPI, Request
 from fastapi.exception_handlers import http_exception_handler
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
+from fastapi_offline import FastAPIOffline
 from pydantic import BaseModel, ValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from taihu.api.errors import describe_validation
+from taihu.api.guards import JsonGuard
 from taihu.api.ledger import router as ledger_router
+from taihu.api.responses import SafeJSONResponse
 from taihu.api.schemas import ScoreRequest, Settlement, Table
+from taihu.api.server import apply_cache_budget
+from taihu.api.waits import router as waits_router
 from taihu.scorer import HandError, HandScore, RuleSetInfo, rule_sets, score_hand, settle_table
+
+from .page import install_page
 
 MAX_BODY = 64 * 1024  # a table is ~1 KB; the cap keeps a single request from tying up the server
 log = logging.getLogger("taihu.api")
@@ -125,12 +132,13 @@ class CatchBugs:
 @asynccontextmanager
 async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     """Freeze the start-up heap so full collections rescan only what requests create."""
+    apply_cache_budget()  # `taihu serve --cache-mb`, in each worker process
     gc.collect()
     gc.freeze()
     yield
 
 
-app = FastAPI(
+app = FastAPIOffline(  # /docs and /redoc from files in the package: a table may have no internet
     lifespan=lifespan,
     title="taihu",
     summary="Score and settle hands of Zhejiang/Fujian regional mahjong",
@@ -138,9 +146,11 @@ app = FastAPI(
     "Bad input is a 422 whose `detail` is one readable string; a 500 is a bug (its `error_id` is in the log).",
     version="0.1.0",
 )
+app.add_middleware(JsonGuard)  # inside BodyLimit: added first, so it sees the capped body
 app.add_middleware(CatchBugs)
 app.add_middleware(BodyLimit)
 app.include_router(ledger_router)
+app.include_router(waits_router)
 
 
 class Problem(BaseModel):
@@ -171,12 +181,12 @@ ERRORS: dict[int | str, dict[str, Any]] = {
 
 
 def unprocessable(detail: str) -> JSONResponse:
-    return JSONResponse(HandError(detail).as_dict(), status_code=422)
+    return SafeJSONResponse(HandError(detail).as_dict(), status_code=422)
 
 
 @app.exception_handler(HandError)
 async def hand_error(request: Request, exc: HandError) -> JSONResponse:
-    return JSONResponse(exc.as_dict(), status_code=422)
+    return SafeJSONResponse(exc.as_dict(), status_code=422)
 
 
 @app.exception_handler(RequestValidationError)
@@ -220,3 +230,6 @@ def rules() -> JSONResponse:
 @app.get("/health")
 def health() -> dict[str, Any]:
     return {"status": "ok"}
+
+
+install_page(app)  # GET / (the table page), its files, and the CORS allow-list of `taihu serve`

@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from taihu.scorer.errors import printable, quote
+
 
 def describe_validation(errors: Iterable[Mapping[str, Any]], what: str = "table") -> str:
     """pydantic's error list as one sentence, so the library, CLI and API say the same thing.
@@ -24,8 +26,9 @@ def describe_validation(errors: Iterable[Mapping[str, Any]], what: str = "table"
         else:
             path = ""
             for part in loc:
-                path += f"[{part}]" if isinstance(part, int) else (f".{part}" if path else str(part))
-            msg = str(err.get("msg", "is invalid")).removeprefix("Value error, ")
+                part = part if isinstance(part, int) else quote(part)
+                path += f"[{part}]" if isinstance(part, int) else (f".{part}" if path else part)
+            msg = printable(str(err.get("msg", "is invalid")).removeprefix("Value error, "))
             line = f"{path or what}: {msg}"
         if line not in lines:
             lines.append(line)

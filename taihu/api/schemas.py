@@ -13,6 +13,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from taihu.scorer.limits import MAX_TOTAL
 from taihu.scorer.models import MAX_HAND_LENGTH, HandScore, Seat, players_problem
 from taihu.scorer.rulesets import RULESETS
 
@@ -54,7 +55,7 @@ class PlayerTotal(BaseModel):
     """A player known only by the count (Lingxi: tai), not by the hand."""
 
     model_config = ConfigDict(extra="forbid")
-    total: int = Field(ge=0, description="the player's count in the rule set's unit")
+    total: int = Field(ge=0, le=MAX_TOTAL, description="the player's count in the rule set's unit")
 
 
 class Event(BaseModel):

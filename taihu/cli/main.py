@@ -22,7 +22,10 @@ from typer.exceptions import TyperException
 
 from taihu.cli.ledger import ledger_app
 from taihu.scorer import HandError, HandScore, rule_sets, score_hand
+from taihu.scorer.errors import quote
+from taihu.scorer.limits import MAX_NUMBER_CHARACTERS, MAX_OPTION_VALUE, check_json_text
 from taihu.scorer.rulesets import get
+from taihu.scorer.waits import Discards, Wait, WinValue, waits
 
 if TYPE_CHECKING:  # rich is imported where a table is printed, the settlement where a table is settled
     from rich.console import Console
@@ -110,7 +113,11 @@ def parse_options(pairs: list[str] | None) -> dict[str, int]:
     for pair in pairs or []:
         name, sep, value = pair.partition("=")
         if not sep or not re.fullmatch(r"-?[0-9]+", value.strip()):
-            raise HandError(f"option '{pair}' must be NAME=NUMBER, e.g. double_at=10")
+            raise HandError(f"option '{quote(pair)}' must be NAME=NUMBER, e.g. double_at=10")
+        if len(value.strip()) > MAX_NUMBER_CHARACTERS:  # int() refuses 4,300 digits; the range is far below
+            raise HandError(
+                f"option '{quote(name.strip())}' must be at most {MAX_OPTION_VALUE}, got {quote(value.strip())}"
+            )
         options[name.strip()] = int(value)
     return options
 
@@ -172,6 +179,67 @@ def score(
         out.print(f"note: {note}", markup=False, highlight=False)
 
 
+def win_text(win: WinValue | None) -> str:
+    return "—" if win is None else str(win.total) + ("" if win.legal else " (not legal)")
+
+
+def waits_table(title: str, found: tuple[Wait, ...]) -> Table:
+    from rich.table import Table
+    from rich.text import Text
+
+    table = Table(title=title, title_justify="left")
+    for col in ("tile", "unseen", "on a discard", "self-drawn", "legal", "arrangement"):
+        table.add_column(col, justify="right" if col in ("unseen", "on a discard", "self-drawn") else "left")
+    for wait in found:
+        best = wait.discard or wait.self_drawn
+        table.add_row(
+            wait.tile + (" *" if wait.covered_by_wildcard else ""),
+            str(wait.unseen),
+            win_text(wait.discard),
+            win_text(wait.self_drawn),
+            "yes" if wait.legal else "no",
+            Text("  ".join(best.arrangement) if best else ""),
+        )
+    return table
+
+
+@app.command(name="waits")
+def waits_command(
+    hand: str = typer.Argument(..., help="the hand without a winning tile, quoted (one tile more: which to discard)"),
+    rules: str = typer.Option("lingxi", "--rules", "-r", help="rule set"),
+    option: list[str] | None = typer.Option(None, "--option", "-o", help="house option NAME=VALUE"),
+    as_json: bool = typer.Option(False, "--json", help="print the waits JSON"),
+) -> None:
+    """What wins for a waiting hand (听牌): each tile, its copies unseen, its total on a discard and self-drawn."""
+    options = parse_options(option)
+    result = answer(lambda: waits(hand, rules=rules, options=options), as_json)
+    if as_json:
+        print_json(result.to_dict())
+        return
+    from rich.table import Table
+
+    out = console()
+    out.print(f"hand: {result.hand}", markup=False, highlight=False, soft_wrap=True)
+    if isinstance(result, Discards):
+        table = Table(title=f"{result.rules}: a tile too many — discards, best first", title_justify="left")
+        for col in ("discard", "waits", "unseen winning tiles", "best total"):
+            table.add_column(col, justify="right" if col != "waits" else "left")
+        for choice in result.discards:
+            shown = " ".join(w.tile for w in choice.waits) or "not ready"
+            table.add_row(choice.tile, shown, str(choice.unseen_wins), str(choice.best_total))
+        out.print(table)
+        if result.discards and result.discards[0].waits:
+            best = result.discards[0]
+            out.print(waits_table(f"after discarding {best.tile}", best.waits))
+        return
+    if not result.ready:
+        out.print(f"{result.rules}: not ready — no tile completes this hand", highlight=False)
+        return
+    out.print(waits_table(f"{result.rules}: waits", result.waits))
+    if any(w.covered_by_wildcard for w in result.waits):
+        out.print("*: wins only through a held wildcard standing for another tile", highlight=False)
+
+
 @app.command()
 def rules(
     name: str | None = typer.Argument(None, help="a rule set; omit to list them all"),
@@ -224,6 +292,7 @@ def read_table(path: str) -> Any:
         text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         fail(f"cannot read {path}: {getattr(exc, 'strerror', None) or exc}")
+    answer(lambda: check_json_text(text, "stdin" if path == "-" else path))
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:
@@ -282,19 +351,40 @@ def settle(
     out.print(f"next dealer: {result.next_dealer}", highlight=False)
 
 
+LOOPBACK = ("127.0.0.1", "localhost", "::1")
+
+
 @app.command()
 def serve(
+    cors_origin: list[str] | None = typer.Option(
+        None,
+        "--cors-origin",
+        metavar="URL",
+        help="an origin allowed to call the API from a browser (repeatable); none by default",
+    ),
     host: str = typer.Option("127.0.0.1", "--host", help="address to listen on"),
     port: int = typer.Option(8000, "--port", help="port to listen on"),
     db: str | None = typer.Option(None, "--db", metavar="PATH", help="the ledger database of /ledgers"),
+    workers: int = typer.Option(1, "--workers", min=1, max=64, help="server processes (uvicorn's worker mode)"),
+    limit_concurrency: int = typer.Option(
+        100, "--limit-concurrency", min=1, help="open connections per process; beyond, requests get 503"
+    ),
+    cache_mb: int = typer.Option(64, "--cache-mb", min=1, max=65536, help="memory for the core's caches, per process"),
 ) -> None:
-    """Run the HTTP API (FastAPI; docs at /docs)."""
-    import uvicorn  # only this command needs the server
+    """Run the HTTP API and the table page at / (docs at /docs); stateless: run several behind a load balancer."""
+    from taihu.api.page import allow_origins_in_every_worker, check_origin  # the page at / and its CORS
 
+    try:
+        allow_origins_in_every_worker([check_origin(o) for o in cors_origin or []])
+    except ValueError as exc:
+        fail(f"--cors-origin {exc}")
+    if host not in LOOPBACK:
+        sys.stderr.write(f"warning: taihu serve has no authentication; anyone who can reach {host}:{port} can use it\n")
     if db is not None:
         os.environ["TAIHU_DB"] = db  # read by taihu.ledger.default_path, in every worker
+    from taihu.api.server import serve as run_server  # only this command needs the server
 
-    uvicorn.run("taihu.api.app:app", host=host, port=port)
+    run_server(host, port, workers=workers, limit_concurrency=limit_concurrency, cache_mb=cache_mb)
 
 
 def guard_every_command(typer_app: typer.Typer) -> None:

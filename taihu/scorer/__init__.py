@@ -9,17 +9,22 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from .errors import HandError
+from .errors import ArgumentError, HandError, require
+from .memo import clear_caches
 from .models import Event, HandScore, Payment, PlayerTotal, RuleSetInfo, ScoreItem, Settlement, Table
 from .notation import parse, to_text
 from .rulesets import RULESETS, get
+from .waits import Discard, Discards, Wait, Waits, WinValue, waits
 
 if TYPE_CHECKING:
     from .settlement import settle_table
 
 
 def score_hand(hand: str, rules: str = "lingxi", options: Mapping[str, Any] | None = None) -> HandScore:
-    """Scores one hand line under a rule set; raises HandError on bad input."""
+    """Scores one hand line under a rule set; raises HandError on bad input (ArgumentError on a wrong type)."""
+    require(hand, str, "hand", "a string of notation")
+    require(rules, str, "rules", "a rule set name (a string)")
+    require(options, (Mapping, type(None)), "options", "a mapping of option names to numbers (or None)")
     ruleset = get(rules)
     return ruleset.score(parse(hand), options)
 
@@ -39,6 +44,7 @@ def __getattr__(name: str) -> Any:
 
 __all__ = [
     "HandError",
+    "ArgumentError",
     "HandScore",
     "ScoreItem",
     "RuleSetInfo",
@@ -52,4 +58,11 @@ __all__ = [
     "Event",
     "Payment",
     "Settlement",
+    "waits",
+    "Waits",
+    "Wait",
+    "WinValue",
+    "Discard",
+    "Discards",
+    "clear_caches",
 ]

@@ -26,3 +26,42 @@ class HandError(ValueError):
     def as_dict(self) -> dict[str, Any]:
         """The answer the API's 422 and `taihu score --json` give: `{"detail", "code", "column"}`."""
         return {"detail": str(self), "code": self.code, "column": self.column}
+
+
+QUOTE_LIMIT = 40  # characters of the input a message quotes: enough to find the place, never the whole input
+
+
+def printable(text: str) -> str:
+    """`text` with every character a terminal or UTF-8 cannot show escaped (`\\x00`, `\\ud800`).
+
+    A message that quotes input must always print and encode: a lone
+    surrogate from JSON (`"\\ud800"`) would otherwise make the message itself fail.
+    """
+    if text.isprintable():
+        return text  # the common case; a lone surrogate is not printable, so it never takes this path
+    return "".join(ch if ch.isprintable() else ch.encode("unicode_escape").decode("ascii") for ch in text)
+
+
+def quote(text: object, limit: int = QUOTE_LIMIT) -> str:
+    """The part of an input a message echoes: at most `limit` characters, escaped with `printable`."""
+    if isinstance(text, int) and text.bit_length() > 4 * limit:  # repr() refuses ints of over 4,300 digits
+        return f"a number of about {int(text.bit_length() * 0.30103) + 1} digits"
+    shown = text if isinstance(text, str) else repr(text)
+    if len(shown) > limit:
+        return f"{printable(shown[:limit])}… ({len(shown)} characters)"
+    return printable(shown)
+
+
+class ArgumentError(HandError, TypeError):
+    """A library call given the wrong type of argument (`rules=["lingxi"]`, `options=[1]`).
+
+    A TypeError naming the argument, as Python's own calls raise; and still a
+    HandError, so a shell that passes parsed JSON straight through (the CLI,
+    the API) answers it as bad input, not as a crash.
+    """
+
+
+def require(value: object, types: type | tuple[type, ...], argument: str, expected: str) -> None:
+    """Raises ArgumentError naming `argument` unless `value` is one of `types`."""
+    if not isinstance(value, types):
+        raise ArgumentError(f"{argument}: must be {expected}, got {type(value).__name__}")

@@ -13,10 +13,11 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields
-from functools import cache
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
-from .errors import HandError
+from . import memo as M
+from .errors import HandError, quote, require
+from .limits import MAX_TOTAL
 from .tiles import SEATS
 
 Unit = Literal["tai", "hu", "fen", "bei", "points"]
@@ -25,7 +26,7 @@ MAX_HAND_LENGTH = 256  # a hand line is ~60 characters; far longer is not a hand
 JSON_NAMES = {"from_": "from"}  # fields named after a Python keyword, and their JSON names
 
 
-@cache
+@M.lru_cache("models.json_fields", maxsize=64, bytes_per_entry=300)  # one entry per record class
 def _json_fields(cls: type) -> tuple[tuple[str, str], ...]:
     """(attribute, JSON key) of a record's fields, in declaration order."""
     return tuple((f.name, JSON_NAMES.get(f.name, f.name)) for f in fields(cls))
@@ -48,7 +49,7 @@ class Record:
     __slots__ = ()
 
     def to_dict(self) -> dict[str, Any]:
-        return {key: plain(getattr(self, name)) for name, key in _json_fields(type(self))}  # type: ignore[arg-type]  # mypy: a class is hashable
+        return {key: plain(getattr(self, name)) for name, key in _json_fields(type(self))}
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -144,10 +145,9 @@ class Table(Record):
     @classmethod
     def from_dict(cls, data: object) -> Table:
         """A Table from its JSON; every place that is wrong is named, in one HandError."""
-        if not isinstance(data, Mapping):
-            raise HandError(f"table: must be a JSON object, got {type(data).__name__}")
+        require(data, Mapping, "table", "a JSON object")  # an ArgumentError (TypeError and HandError)
         problems: list[str] = []
-        values = read_fields(data, TABLE_FIELDS, "", problems)
+        values = read_fields(cast(Mapping[Any, Any], data), TABLE_FIELDS, "", problems)
         if problems:
             raise HandError("; ".join(dict.fromkeys(problems)))
         return cls(**values)
@@ -179,6 +179,7 @@ class Settlement(Record):
 
 Check = Callable[[Any, str, list[str]], Any]
 _WHOLE = re.compile(r"\s*[+-]?[0-9]+\s*")
+MAX_WHOLE_TEXT = 1000  # int() refuses strings of over 4,300 digits; no count is near this long
 
 
 def _at(path: str, name: str) -> str:
@@ -195,7 +196,7 @@ def read_fields(
             values[name] = check(data[name], _at(path, name), problems)
         elif required:
             problems.append(f"{_at(path, name)}: Field required")
-    problems.extend(f"{_at(path, str(name))}: Extra inputs are not permitted" for name in data if name not in checks)
+    problems.extend(f"{_at(path, quote(name))}: Extra inputs are not permitted" for name in data if name not in checks)
     return values
 
 
@@ -219,7 +220,7 @@ def whole_number(value: Any, path: str, problems: list[str]) -> int | None:
         return int(value)
     if isinstance(value, float) and value.is_integer():
         return int(value)
-    if isinstance(value, str) and _WHOLE.fullmatch(value):
+    if isinstance(value, str) and len(value) <= MAX_WHOLE_TEXT and _WHOLE.fullmatch(value):
         return int(value)
     why = {float: ", got a number with a fractional part", str: ", unable to parse string as an integer"}
     problems.append(f"{path}: Input should be a valid integer{why.get(type(value), '')}")
@@ -247,9 +248,9 @@ def options(value: Any, path: str, problems: list[str]) -> dict[str, int] | None
     out: dict[str, int] = {}
     for name, number in value.items():
         if not isinstance(name, str):
-            problems.append(f"{path}: option names must be strings, got {name!r}")
+            problems.append(f"{path}: option names must be strings, got {quote(name)}")
             continue
-        whole = whole_number(number, _at(path, name), problems)
+        whole = whole_number(number, _at(path, quote(name)), problems)
         if whole is not None:
             out[name] = whole
     return out
@@ -287,7 +288,7 @@ def players_problem(value: Any) -> str | None:
         if missing:
             parts.append("missing " + ", ".join(missing))
         if extra:
-            parts.append("unknown seat " + ", ".join(map(repr, extra)))
+            parts.append("unknown seat " + ", ".join(f"'{quote(k)}'" for k in extra))
         return f"must be exactly the seats E, S, W, N ({'; '.join(parts)})"
     for where, player in value.items():
         if isinstance(player, str):
@@ -299,6 +300,8 @@ def players_problem(value: Any) -> str | None:
             total = player.get("total")
             if set(player) != {"total"} or isinstance(total, bool) or not isinstance(total, int) or total < 0:
                 return f'{where} must be a hand string or {{"total": N}} with N a whole number ≥ 0'
+            if total > MAX_TOTAL:
+                return f'{where} is {{"total": {quote(total)}}}; at most {MAX_TOTAL:,} (10⁹)'
         else:
             return f'{where} must be a hand string or {{"total": N}}, got {type(player).__name__}'
     return None

@@ -11,11 +11,11 @@ import copy
 import re
 from bisect import bisect_left
 from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import Any
 
+from . import memo as M
 from . import tiles as T
-from .errors import HandError
+from .errors import HandError, quote
 from .forms import Folded, fold
 
 FLAG_CONDITIONS = ("self", "kong-draw", "rob-kong", "last-tile", "heaven", "earth", "human", "da-jin")
@@ -73,7 +73,7 @@ class Meld:
         return f"({body})" if self.concealed else f"[{body}]"
 
 
-@lru_cache(maxsize=1024)
+@M.lru_cache("notation.meld_text", maxsize=1024, bytes_per_entry=300)
 def _meld_text(tiles: tuple[int, ...], concealed: bool) -> str:
     """`Meld.text`, cached: the same melds recur in every printed hand and reading."""
     return Meld(tiles, concealed)._compose_text()
@@ -107,7 +107,7 @@ class ParsedHand:
 
 
 def _tile_error(token: str, column: int) -> HandError:
-    return HandError(f"unknown tile '{token}' at column {column}", code="unknown_tile", column=column)
+    return HandError(f"unknown tile '{quote(token)}' at column {column}", code="unknown_tile", column=column)
 
 
 def _is_digit(ch: str) -> bool:
@@ -165,7 +165,8 @@ class _Scanner:
                 if suit not in ("m", "p", "s", "z"):
                     shown = digits + (suit if suit and not suit.isspace() else "")
                     raise HandError(
-                        f"tiles '{shown}' at column {col} need a suit letter (m, p, s or z) right after the digits"
+                        f"tiles '{quote(shown)}' at column {col} need a suit letter (m, p, s or z) "
+                        "right after the digits"
                     )
                 self.pos += 1
                 for offset, digit in enumerate(digits):
@@ -217,7 +218,7 @@ def _bare_tiles(scanner: _Scanner) -> list[int]:
     return [kind for kind, _ in scanner.tiles()]
 
 
-@lru_cache(maxsize=4096)
+@M.lru_cache("notation.decode_run", maxsize=4096, bytes_per_entry=400)
 def _decode_run(run: str) -> tuple[tuple[int, int], ...]:
     """(kind, offset in the run) of each tile of a well-formed run; runs like `123m` recur."""
     out: list[tuple[int, int]] = []
@@ -261,7 +262,7 @@ def _single_tile(text: str, column: int, what: str) -> int:
     scanner = _Scanner(text, origin=column - 1)
     found = scanner.tiles()
     if scanner.pos != len(text) or len(found) != 1:
-        raise HandError(f"{what} at column {column} must be one tile, got '{text}'")
+        raise HandError(f"{what} at column {column} must be one tile, got '{quote(text)}'")
     return found[0][0]
 
 
@@ -289,18 +290,18 @@ def _parse_meld(scanner: _Scanner) -> Meld:
     flowers = [k for k in kinds if T.is_flower(k)]
     if flowers:
         if not concealed:
-            raise HandError(f"flowers cannot be melded: {source} at column {column}")
+            raise HandError(f"flowers cannot be melded: {quote(source)} at column {column}")
         groups = {(k - T.FIRST_FLOWER) // 4 for k in kinds if T.is_flower(k)}
         if len(kinds) != 4 or len(flowers) != 4 or len(groups) != 1 or len(set(kinds)) != 4:
             raise HandError(
-                f"{source} at column {column}: a flower group held from the deal "
+                f"{quote(source)} at column {column}: a flower group held from the deal "
                 f"is four different flowers of one group (f1f2f3f4 or f5f6f7f8)"
             )
         return meld
     if concealed:
         if len(kinds) != 4 or len(set(kinds)) != 1:
             raise HandError(
-                f"{source} at column {column}: a concealed group must be a kong "
+                f"{quote(source)} at column {column}: a concealed group must be a kong "
                 f"(four alike) or a flower group held from the deal"
             )
         return meld
@@ -322,7 +323,7 @@ def _parse_meld(scanner: _Scanner) -> Meld:
 
 def not_a_meld(source: str, column: int) -> HandError:
     return HandError(
-        f"{source} at column {column} is not a meld: an exposed group is a chow "
+        f"{quote(source)} at column {column} is not a meld: an exposed group is a chow "
         f"(three in sequence of one suit), a pung (three alike) or a kong (four alike)"
     )
 
@@ -409,7 +410,9 @@ def _parse_careful(text: str) -> ParsedHand:
             if word not in FLAG_CONDITIONS and word not in VALUE_CONDITIONS:
                 if len(word) <= 1:
                     raise _tile_error(word or ch, wcol)
-                raise HandError(f"unknown condition '{word}' at column {wcol}", code="unknown_condition", column=wcol)
+                raise HandError(
+                    f"unknown condition '{quote(word)}' at column {wcol}", code="unknown_condition", column=wcol
+                )
             if word in seen:
                 raise HandError(f"condition '{word}' at column {wcol} is already given at column {seen[word]}")
             seen[word] = wcol
@@ -453,6 +456,8 @@ _TILE_TOKENS: dict[str, tuple[int, ...]] = {}  # `123m`, `EE`, `f1`: the kinds
 # ("+", kind), ("flag", word), ("value", word, value) or ("meld", tiles, concealed)
 _OTHER_TOKENS: dict[str, tuple[Any, ...]] = {}
 _CACHE_SIZE = 4096  # each cache is emptied when full, so lines of distinct junk cannot grow it without bound
+M.register("notation.tile_tokens", _TILE_TOKENS.__len__, _TILE_TOKENS.clear, bytes_per_entry=200)
+M.register("notation.other_tokens", _OTHER_TOKENS.__len__, _OTHER_TOKENS.clear, bytes_per_entry=300)
 
 
 def _read_token(token: str) -> tuple[Any, ...] | None:
@@ -576,7 +581,7 @@ _SEAT_NAMES = {"E": "E", "S": "S", "W": "W", "N": "N", "东": "E", "東": "E", "
 def _condition_value(word: str, value: str, column: int) -> object:
     if word == "seat":
         if value not in _SEAT_NAMES:
-            raise HandError(f"seat '{value}' at column {column} must be one of E, S, W, N")
+            raise HandError(f"seat '{quote(value)}' at column {column} must be one of E, S, W, N")
         return _SEAT_NAMES[value]
     if word == "wild":
         kinds = []
@@ -588,7 +593,7 @@ def _condition_value(word: str, value: str, column: int) -> object:
     if word == "flip":
         return _single_tile(value, column, "flip:")
     if value not in DECLARED_WINS:
-        raise HandError(f"unknown declared win '{value}' at column {column}; known: {', '.join(DECLARED_WINS)}")
+        raise HandError(f"unknown declared win '{quote(value)}' at column {column}; known: {', '.join(DECLARED_WINS)}")
     return value
 
 
@@ -638,7 +643,7 @@ def to_text(hand: ParsedHand) -> str:
     return " ".join(parts)
 
 
-@lru_cache(maxsize=4096)
+@M.lru_cache("notation.tail_text", maxsize=4096, bytes_per_entry=500)
 def _tail_text(
     win: int | None,
     seat: str | None,

@@ -15,7 +15,8 @@ from operator import attrgetter
 from typing import Any
 
 from ..engine import PAIR, Group, group_text
-from ..errors import HandError
+from ..errors import HandError, quote
+from ..limits import MAX_OPTION_VALUE
 from ..models import HandScore, ItemInfo, OptionInfo, RuleSetInfo, ScoreItem, Unit
 from ..notation import ParsedHand, reject_stand_in_pungs, to_text
 
@@ -71,6 +72,7 @@ class Option:
     default: int
     alternatives: tuple[int, ...]
     description: str
+    maximum: int = MAX_OPTION_VALUE  # the range is 0..maximum (docs/limits.md)
 
 
 @dataclass
@@ -146,9 +148,11 @@ class RuleSet:
         for key, value in given.items():
             if key not in known:
                 names = ", ".join(known) or "none"
-                raise HandError(f"unknown option '{key}' for {self.name}; known options: {names}")
+                raise HandError(f"unknown option '{quote(key)}' for {self.name}; known options: {names}")
             if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-                raise HandError(f"option '{key}' must be a whole number ≥ 0, got {value!r}")
+                raise HandError(f"option '{key}' must be a whole number ≥ 0, got {quote(value)}")
+            if value > known[key].maximum:
+                raise HandError(f"option '{key}' must be at most {known[key].maximum}, got {quote(value)}")
             resolved[key] = value
         return resolved
 
@@ -249,7 +253,7 @@ class RuleSet:
             for item in self._fixed:
                 fixed.append(list(item.find(hand, None)))
             opened = self._opened
-            best: tuple[tuple[int, int], Found, Outcome, Any] | None = None
+            best: tuple[tuple[bool, int, int], Found, Outcome, Any] | None = None
             gated = self._gated
             tags = 0
             for reading in self.readings(hand):
@@ -263,7 +267,9 @@ class RuleSet:
                 if may_exclude:
                     candidate = self._exclude(candidate)
                 outcome = self.finish(hand, candidate)
-                rank = (outcome.total, outcome.subtotal)  # most points, ties: higher subtotal
+                # a legal win first (a player claims the reading that lets them win), then the most points,
+                # ties: the higher subtotal
+                rank = (outcome.legal, outcome.total, outcome.subtotal)
                 if best is None or rank > best[0]:
                     best = (rank, candidate, outcome, reading)
             if best is None:
@@ -319,7 +325,7 @@ def check_known_conditions(
         if cond not in known:
             col = parsed.columns.get(cond, 0)
             hint = (hints or {}).get(cond, "")
-            raise HandError(f"condition '{cond}' at column {col} is not used in {rule_set}{hint}")
+            raise HandError(f"condition '{quote(cond)}' at column {col} is not used in {rule_set}{hint}")
 
 
 def check_win_conditions(

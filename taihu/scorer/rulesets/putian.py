@@ -9,7 +9,7 @@ the grouping, so the search only has to prove a winning shape exists.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
@@ -236,10 +236,29 @@ def prepare(parsed: ParsedHand, options: dict[str, int]) -> PutianHand:
 # -- the readings ------------------------------------------------------------
 
 
+def _display_class(jin: int) -> Callable[[Group], tuple[int, bool]]:
+    """What `_stand_ins` sees of a group: its 金 standing for another tile, and whether it mixes 金 and tiles.
+
+    Nothing scored depends on the grouping, only the display choice does, so
+    the search keeps one decomposition per display class (ENGINE.md: prune
+    what cannot differ) instead of placing the 金 on every one of them.
+    """
+
+    def display_class(group: Group) -> tuple[int, bool]:
+        slots = group.slots
+        return sum(kind != jin for kind in slots), 0 < len(slots) < len(group.kinds)
+
+    return display_class
+
+
+# one per 金 kind, made once: JokerOptions with the same function share the search's memo table
+_DISPLAY_CLASSES = {kind: _display_class(kind) for kind in range(T.PLAYABLE)}
+
+
 def _jokers(hand: PutianHand) -> JokerOptions:
     """All-金 groups stand for the 金 itself: nothing scored depends on what they stand for."""
     kind = hand.jin if hand.jin is not None else 4
-    return JokerOptions(pairs=(kind,), sets=((PUNG, kind),))
+    return JokerOptions(pairs=(kind,), sets=((PUNG, kind),), classify=_DISPLAY_CLASSES[kind])
 
 
 def readings(hand: PutianHand) -> Iterable[Reading]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from ..errors import HandError
+from ..errors import HandError, require
 from ..models import Settlement, Table
 from ..rulesets import get
 from .guannan import settle_guannan
@@ -42,4 +42,5 @@ def load_table(table: Table | Mapping[str, Any]) -> Table:
     """A Table as given, or read from its JSON dict (`Table.from_dict` names every place that is wrong)."""
     if isinstance(table, Table):
         return table
+    require(table, Mapping, "table", "a JSON object")  # a mapping, or a Table (above)
     return Table.from_dict(table)

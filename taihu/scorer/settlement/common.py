@@ -14,7 +14,7 @@ from dataclasses import replace
 from typing import Any, TypeVar
 
 from .. import tiles as T
-from ..errors import HandError
+from ..errors import HandError, quote
 from ..models import HandScore, Payment, PlayerTotal, Table
 from ..notation import ParsedHand, parse
 from ..rulesets.base import RuleSet
@@ -55,7 +55,7 @@ def _one_tile(text: str, where: str) -> int:
     except HandError as exc:
         raise HandError(f"{where}: {exc}") from None
     if len(hand.tiles) != 1 or hand.melds or hand.win is not None or hand.conditions:
-        raise HandError(f"{where}: '{text}' must be one tile, e.g. '5m' or 'E'")
+        raise HandError(f"{where}: '{quote(text)}' must be one tile, e.g. '5m' or 'E'")
     return hand.tiles[0]
 
 
@@ -114,7 +114,7 @@ def check_events(table: Table, known: tuple[str, ...]) -> None:
     for i, event in enumerate(table.events):
         if event.type not in known:
             raise HandError(
-                f"events[{i}]: event type '{event.type}' is not used in {table.rules}; "
+                f"events[{i}]: event type '{quote(event.type)}' is not used in {table.rules}; "
                 + (f"known: {', '.join(known)}" if known else f"{table.rules} has no side events")
             )
         if (event.type, event.seat) in seen:
