@@ -686,3 +686,29 @@ def test_a_deal_goes_to_the_players_named_even_if_another_phone_added_one(visit:
     assert deal2["dealer"] == "乙" and deal2["seats"][deal2["table"]["winner"]] == "乙"
     assert shown_totals(page) == json.loads(served(visit.base, f"/ledgers/{ledger_id}"))["totals"]
     expect(nets(page).get_by_role("row", name=re.compile(r"^S\b"))).to_contain_text("dealer")  # shown as it was settled
+
+
+def test_a_keeper_reads_another_ledger_and_comes_back_to_their_own(visit: Visit) -> None:
+    page = visit.open()
+    region = ledger_region(page)
+    mine = start_ledger(page, ("Ann", "Bo", "Cy", "Di"))
+    new = urllib.request.Request(
+        f"{visit.base}/ledgers",
+        data=json.dumps({"rules": "lingxi", "players": list(PLAYERS)}).encode(),
+        headers={"Content-Type": "application/json"},
+    )
+    with urllib.request.urlopen(new, timeout=10) as reply:
+        theirs = json.loads(reply.read())["id"]
+    page.goto(f"{visit.base}/#ledger={theirs}")  # the hash changes: their ledger, read-only here
+    expect(region.get_by_role("table", name="Deals")).to_contain_text("甲")
+    expect(region.get_by_role("button", name="Add deal")).to_have_count(0)
+    region.get_by_role("button", name="Back to my ledger").click()
+    expect(region.get_by_role("table", name="Deals")).to_contain_text("Ann")
+    expect(region.get_by_role("button", name="Add deal")).to_be_visible()
+    expect(page.locator("label[for=seat-E]")).to_have_text("E 东 · Ann (dealer)")
+
+    page.goto(f"{visit.base}/#ledger={'x' * 24}")  # a link to a ledger this server does not have
+    expect(page.get_by_role("alert")).to_contain_text(f"no ledger with id '{'x' * 24}'")
+    assert page.evaluate("localStorage.getItem('taihu.ledger')") is None  # forgotten; the form to start one stays
+    expect(region.get_by_role("button", name="New ledger")).to_be_visible()
+    assert mine in page.evaluate("localStorage.getItem('taihu.ledgerTokens')")
