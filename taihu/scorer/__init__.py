@@ -19,7 +19,7 @@ from .settlement import settle_table
 def score_hand(hand: str, rules: str = "lingxi", options: Mapping[str, Any] | None = None) -> HandScore:
     """Scores one hand line under a rule set; raises HandError on bad input."""
     ruleset = get(rules)
-    return ruleset.score(parse(hand), options)
+    return ruleset.score(parse(hand, ruleset.red_fives), options)
 
 
 def rule_sets() -> list[RuleSetInfo]:

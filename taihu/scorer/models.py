@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal, TypedDict
+from typing import Any, Literal, NotRequired, TypedDict
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
@@ -24,6 +24,15 @@ class ScoreItem(BaseModel):
     detail: str = ""
 
 
+class FuItem(BaseModel):
+    """One line of a riichi hand's fu (符): a key of the Fu table, its fu and why."""
+
+    model_config = ConfigDict(frozen=True)
+    key: str
+    value: int
+    detail: str = ""
+
+
 class HandScore(BaseModel):
     rules: str
     hand: str = Field(description="the hand in canonical notation")
@@ -39,6 +48,14 @@ class HandScore(BaseModel):
         description="the grouping scored; a wildcard is shown as what it stood for (2m=C)",
     )
     notes: list[str] = Field(default_factory=list)
+    # riichi only (null for the other rule sets)
+    fu: int | None = Field(default=None, description="riichi: the hand's fu (0 for a yakuman)")
+    fu_details: list[FuItem] | None = Field(default=None, description="riichi: the fu, line by line")
+    limit: str | None = Field(default=None, description='riichi: "", mangan, haneman, … yakuman')
+    payments: dict[str, int] | None = Field(
+        default=None,
+        description='riichi: {"discarder": n} | {"dealer": n, "non_dealer": n} | {"each": n}, honba included',
+    )
 
     @classmethod
     def from_core(cls, fields: HandScoreFields) -> HandScore:
@@ -50,6 +67,8 @@ class HandScore(BaseModel):
         `HandScoreFields` names every field, in order, and that the result
         equals the validated model.
         """
+        if "fu" not in fields:
+            fields.update(_NO_RIICHI_FIELDS)  # type: ignore[typeddict-item]
         made = object.__new__(cls)
         object.__setattr__(made, "__dict__", fields)
         object.__setattr__(made, "__pydantic_fields_set__", set(fields))
@@ -72,6 +91,13 @@ class HandScoreFields(TypedDict):
     unit: Unit
     arrangement: list[str]
     notes: list[str]
+    fu: NotRequired[int | None]
+    fu_details: NotRequired[list[FuItem] | None]
+    limit: NotRequired[str | None]
+    payments: NotRequired[dict[str, int] | None]
+
+
+_NO_RIICHI_FIELDS: dict[str, None] = {"fu": None, "fu_details": None, "limit": None, "payments": None}
 
 
 class ScoreRequest(BaseModel):
@@ -122,7 +148,14 @@ class Event(BaseModel):
     seat: Seat
 
 
-Player = str | PlayerTotal
+class PlayerTenpai(BaseModel):
+    """Riichi, a drawn deal: a seat known only by whether it was ready (听牌)."""
+
+    model_config = ConfigDict(extra="forbid")
+    tenpai: bool = Field(description="riichi: the seat was ready (听牌) when the deal was drawn")
+
+
+Player = str | PlayerTotal | PlayerTenpai
 
 
 class Table(BaseModel):
@@ -137,6 +170,10 @@ class Table(BaseModel):
     players: dict[Seat, Player] = Field(description='E S W N: a hand string, or {"total": N}')
     events: list[Event] = Field(default_factory=list)
     options: dict[str, int] = Field(default_factory=dict, description="house options of the rule set")
+    # riichi only (null for the other rule sets)
+    honba: int | None = Field(default=None, ge=0, description="riichi: 本场 counters at the start of the deal")
+    pot: int | None = Field(default=None, ge=0, description="riichi: riichi sticks carried in from earlier deals")
+    round: Seat | None = Field(default=None, description="riichi: the round (prevailing) wind, default E")
 
     @field_validator("players", mode="before")
     @classmethod
@@ -158,8 +195,11 @@ class Table(BaseModel):
             if isinstance(player, str):
                 if len(player) > MAX_HAND_LENGTH:
                     raise ValueError(f"{seat} is a hand string of {len(player)} characters; at most {MAX_HAND_LENGTH}")
-            elif isinstance(player, PlayerTotal):
+            elif isinstance(player, PlayerTotal | PlayerTenpai):
                 continue
+            elif isinstance(player, dict) and set(player) == {"tenpai"}:
+                if not isinstance(player["tenpai"], bool):
+                    raise ValueError(f'{seat} must be {{"tenpai": true}} or {{"tenpai": false}}')
             elif isinstance(player, dict):
                 total = player.get("total")
                 if set(player) != {"total"} or isinstance(total, bool) or not isinstance(total, int) or total < 0:
@@ -181,9 +221,13 @@ class Payment(BaseModel):
 
 class Settlement(BaseModel):
     rules: str
-    scores: dict[Seat, HandScore | PlayerTotal] = Field(
+    scores: dict[Seat, HandScore | PlayerTotal | PlayerTenpai] = Field(
         description="each seat's score; `total` is the count settled (0 after a foul, a declared win, a draw)"
     )
     payments: list[Payment]
     net: dict[Seat, int] = Field(description="what each seat wins (+) or pays (−); sums to 0")
     next_dealer: Seat
+    # riichi only (null for the other rule sets): sum(net) == 1000 × (pot_before − pot_after)
+    pot_before: int | None = Field(default=None, description="riichi: sticks on the table before the deal")
+    pot_after: int | None = Field(default=None, description="riichi: sticks left on the table after it")
+    next_honba: int | None = Field(default=None, description="riichi: 本场 counters of the next deal")
