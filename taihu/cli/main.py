@@ -110,6 +110,10 @@ def score(
         out.print("arrangement: " + "  ".join(result.arrangement), markup=False, highlight=False)
     elif not result.winner:
         out.print("non-winning hand: base tai only", highlight=False)
+    if result.fu is not None and result.winner:  # riichi: han and fu, the limit, who pays
+        fu = ", ".join(f"{line.key} {line.value}" for line in result.fu_details or [])
+        out.print(f"{result.subtotal} han {result.fu} fu ({fu}) {result.limit or ''}", markup=False, highlight=False)
+        out.print(f"payments: {result.payments}", markup=False, highlight=False)
     for note in result.notes:
         out.print(f"note: {note}", markup=False, highlight=False)
 
