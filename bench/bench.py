@@ -56,12 +56,21 @@ def luoshan_line(tiles: list[int], win: int) -> str:
     return f"{' '.join(T.name(k) for k in rest)} +{T.name(win)} self wild:{T.name(absent)}"
 
 
-def mahjong_call() -> Callable[[list[int], int], object]:
+def riichi_line(tiles: list[int], win: int) -> str:
+    """The same hand for taihu's riichi: self-drawn by the South seat in the East round."""
+    rest = list(tiles)
+    rest.remove(win)
+    return f"{' '.join(T.name(k) for k in rest)} +{T.name(win)} seat:S round:E self"
+
+
+def mahjong_call(winds: bool = False) -> Callable[[list[int], int], object]:
+    """mahjong's scorer on our kinds; `winds`: South seat, East round (as `riichi_line`), else its defaults."""
+    from mahjong.constants import EAST, SOUTH
     from mahjong.hand_calculating.hand import HandCalculator
     from mahjong.hand_calculating.hand_config import HandConfig
 
     calculator = HandCalculator()
-    config = HandConfig(is_tsumo=True)
+    config = HandConfig(is_tsumo=True, player_wind=SOUTH, round_wind=EAST) if winds else HandConfig(is_tsumo=True)
 
     def call(tiles: list[int], win: int) -> object:
         used: dict[int, int] = {}
@@ -147,6 +156,25 @@ def main() -> None:
         f"  p99 {percentile(theirs, 0.99) * 1e3:7.3f} ms"
     )
     print(f"  ratio taihu/mahjong (medians)         {ours_med / theirs_med:.3f}  (target ≤ 0.5)")
+    riichi_mahjong = mahjong_call(winds=True)
+    riichi_lines = [riichi_line(t, w) for t, w in hands]
+    for tiles, win in warmup:
+        score_hand(riichi_line(tiles, win), rules="riichi")
+        riichi_mahjong(tiles, win)
+    settle_heap()
+    ours = [timed(score_hand, line, "riichi") for line in riichi_lines]
+    theirs = [timed(riichi_mahjong, t, w) for t, w in hands]
+    ours_med, theirs_med = statistics.median(ours), statistics.median(theirs)
+    print("the same hands as riichi (seat:S round:E self), same run")
+    print(
+        f"  taihu  score_hand(riichi)             median {ours_med * 1e3:7.3f} ms"
+        f"  p99 {percentile(ours, 0.99) * 1e3:7.3f} ms"
+    )
+    print(
+        f"  mahjong 2.1.0 estimate_hand_value     median {theirs_med * 1e3:7.3f} ms"
+        f"  p99 {percentile(theirs, 0.99) * 1e3:7.3f} ms"
+    )
+    print(f"  ratio taihu/mahjong (medians)         {ours_med / theirs_med:.3f}  (target ≤ 1: no slower)")
     print("Lingxi 17-tile winning hands (wild:5m,E), 300 each")
     for wildcards in (0, 2, 4, 6):
         lines = [lingxi_line(rng, wildcards) for _ in range(330)]

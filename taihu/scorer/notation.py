@@ -710,65 +710,15 @@ def to_text(hand: ParsedHand) -> str:
     if hand.melds:
         parts += [m.text() for m in hand.melds]
     if hand.red or hand.riichi_values:
-        return " ".join(_with_red(parts, hand) + _riichi_tail(hand))
+        if hand.red:
+            parts = _with_red(parts, hand)
+        conditions = (hand.win, hand.seat, hand.round, hand.dora, hand.ura, hand.flags, hand.honba, hand.sticks)
+        parts.append(_riichi_tail(*conditions, hand.red))
+        return " ".join(parts)
     tail = _tail_text(hand.win, hand.seat, hand.wild, hand.flip, hand.flags, hand.declare)
     if tail:
         parts.append(tail)
     return " ".join(parts)
-
-
-def _red_five(text: str) -> str:
-    """The first 5 of a tile text written as a red five: `34556m` → `34056m`, `[555p]` → `[055p]`."""
-    return text.replace("5", "0", 1)
-
-
-def _with_red(parts: list[str], hand: ParsedHand) -> list[str]:
-    """The hand's tiles and melds with its red fives shown as `0`."""
-    out = []
-    bare = len(parts) - len(hand.melds)
-    for index, part in enumerate(parts):
-        if index < bare:
-            red = part[-1] in "mps" and ("hand", "mps".index(part[-1])) in hand.red
-        else:
-            meld = hand.melds[index - bare]
-            red = ("meld", meld.tiles, meld.concealed) in hand.red and not any(
-                m == meld for m in hand.melds[: index - bare]
-            )
-        out.append(_red_five(part) if red else part)
-    return out
-
-
-def _indicators(word: str, kinds: tuple[int, ...], hand: ParsedHand) -> str:
-    names = [T.name(k) for k in kinds]
-    for suit in range(3):
-        if (word, suit) in hand.red:
-            at = names.index(f"5{'mps'[suit]}")
-            names[at] = _red_five(names[at])
-    return f"{word}:" + ",".join(names)
-
-
-def _riichi_tail(hand: ParsedHand) -> list[str]:
-    """The `+` tile and the conditions in riichi's canonical order: seat round dora ura, flags, honba sticks."""
-    parts = []
-    if hand.win is not None:
-        win = T.name(hand.win)
-        parts.append(
-            "+" + (_red_five(win) if T.is_suited(hand.win) and ("win", T.suit_of(hand.win)) in hand.red else win)
-        )
-    for word in ("seat", "round"):
-        if getattr(hand, word) is not None:
-            parts.append(f"{word}:{getattr(hand, word)}")
-    for word in ("dora", "ura"):
-        kinds = getattr(hand, word)
-        if kinds is not None:
-            parts.append(_indicators(word, kinds, hand))
-    rest = _tail_text(None, None, hand.wild, hand.flip, hand.flags, hand.declare)
-    if rest:
-        parts.append(rest)
-    for word in ("honba", "sticks"):
-        if getattr(hand, word) is not None:
-            parts.append(f"{word}:{getattr(hand, word)}")
-    return parts
 
 
 @lru_cache(maxsize=4096)
@@ -793,4 +743,67 @@ def _tail_text(
     parts.extend(f for f in FLAG_CONDITIONS if f in flags)
     if declare is not None:
         parts.append(f"declare:{declare}")
+    return " ".join(parts)
+
+
+def _red_five(text: str) -> str:
+    """The first 5 of a tile text written as a red five: `34556m` → `34056m`, `[555p]` → `[055p]`."""
+    return text.replace("5", "0", 1)
+
+
+def _with_red(parts: list[str], hand: ParsedHand) -> list[str]:
+    """The hand's tiles and melds with its red fives shown as `0`."""
+    out = []
+    bare = len(parts) - len(hand.melds)
+    for index, part in enumerate(parts):
+        if index < bare:
+            red = part[-1] in "mps" and ("hand", "mps".index(part[-1])) in hand.red
+        else:
+            meld = hand.melds[index - bare]
+            red = ("meld", meld.tiles, meld.concealed) in hand.red and not any(
+                m == meld for m in hand.melds[: index - bare]
+            )
+        out.append(_red_five(part) if red else part)
+    return out
+
+
+def _indicators(word: str, kinds: tuple[int, ...], red: frozenset[tuple[Any, ...]]) -> str:
+    names = [T.name(k) for k in kinds]
+    for suit in range(3):
+        if (word, suit) in red:
+            at = names.index(f"5{'mps'[suit]}")
+            names[at] = _red_five(names[at])
+    return f"{word}:" + ",".join(names)
+
+
+@lru_cache(maxsize=4096)
+def _riichi_tail(
+    win: int | None,
+    seat: str | None,
+    round_wind: str | None,
+    dora: tuple[int, ...] | None,
+    ura: tuple[int, ...] | None,
+    flags: frozenset[str],
+    honba: int | None,
+    sticks: int | None,
+    red: frozenset[tuple[Any, ...]],
+) -> str:
+    """The `+` tile and the conditions in riichi's canonical order: seat round dora ura, flags, honba sticks.
+
+    (Riichi lines have no wild:, flip: or declare:; the rule set refuses them.)
+    """
+    parts = []
+    if win is not None:
+        name = T.name(win)
+        parts.append("+" + (_red_five(name) if T.is_suited(win) and ("win", T.suit_of(win)) in red else name))
+    for word, value in (("seat", seat), ("round", round_wind)):
+        if value is not None:
+            parts.append(f"{word}:{value}")
+    for word, kinds in (("dora", dora), ("ura", ura)):
+        if kinds is not None:
+            parts.append(_indicators(word, kinds, red))
+    parts.extend(f for f in FLAG_CONDITIONS if f in flags)
+    for word, count in (("honba", honba), ("sticks", sticks)):
+        if count is not None:
+            parts.append(f"{word}:{count}")
     return " ".join(parts)

@@ -9,20 +9,20 @@ the HandScore is made once, at the end.
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from functools import lru_cache
 from typing import Any
 
 from ... import tiles as T
-from ...engine import PAIR, Group, JokerOptions, standard_readings, win_places
+from ...engine import PAIR, Group, kinds_readings, win_places
 from ...errors import HandError
 from ...models import FuItem, HandScore, ItemInfo, RuleSetInfo, ScoreItem
 from ...notation import ParsedHand, reject_stand_in_pungs, to_text
 from ..base import Outcome, RuleSet
 from .fu import FuLine, basic_points, fu_lines, paid, payments, rounded
-from .hand import OPTIONS, RiichiHand, prepare
-from .yaku import BY_KEY, ORPHANS, REMOVES, SEVEN_PAIRS, STANDARD, THIRTEEN_ORPHANS, YAKU, View, Yaku
+from .hand import OPTIONS, ORPHANS, RiichiHand, check_options, prepare
+from .yaku import BY_KEY, PER_HAND, PER_READING, REMOVES, SEVEN_PAIRS, STANDARD, THIRTEEN_ORPHANS, YAKU, View, Yaku
 
-NO_WILDCARDS = JokerOptions(pairs=(), sets=())
 NO_YAKU_NOTE = "役なし: no yaku (dora are not yaku)"
 FURITEN_NOTE = "振听: a furiten hand wins only by self-draw"
 DORA = (
@@ -54,20 +54,23 @@ def views(hand: RiichiHand) -> Iterator[View]:
     """Every reading with every place the winning tile can take in it."""
     counts = hand.held
     if not hand.melds:
-        kinds = [k for k, c in enumerate(counts) if c]
-        if all(c == 2 for k, c in enumerate(counts) if c) and len(kinds) == 7:
+        if counts.count(2) == 7:  # seven different pairs (four alike are not two)
+            kinds = [k for k, c in enumerate(counts) if c]
             pairs = tuple(Group(PAIR, k) for k in kinds)
             yield View(hand, SEVEN_PAIRS, pairs, kinds.index(hand.win))
-        if set(kinds) == set(ORPHANS):
+        if hand.orphans == hand.size and all(counts[k] for k in ORPHANS):
             yield View(hand, THIRTEEN_ORPHANS, (), -1)
-    for groups in standard_readings(counts, (), 4 - len(hand.melds), NO_WILDCARDS):
+    held = bytes(sorted((*hand.parsed.tiles, hand.win)))  # the engine reads sorted kinds suit by suit
+    for groups in kinds_readings(held, 4 - len(hand.melds), True):
         full = hand.melds + groups
         for index in dict.fromkeys(at for at, _ in win_places(full, hand.win, False)):
             yield View(hand, STANDARD, full, index)
 
 
-def yaku_lines(view: View) -> list[tuple[Yaku, str]]:
-    found = [(y, d) for y in YAKU if (d := y.check(view)) is not None]
+def yaku_lines(view: View, fixed: list[tuple[Yaku, str]]) -> list[tuple[Yaku, str]]:
+    """The yaku of a reading: those of the hand (`fixed`, found once) and its own, exclusions applied."""
+    has = view.has
+    found = fixed + [(y, d) for y in PER_READING if y.needs in has and (d := y.check(view)) is not None]
     gone = frozenset().union(*[REMOVES[y.key] for y, _ in found if y.key in REMOVES])
     if gone:
         found = [(y, d) for y, d in found if y.key not in gone]
@@ -101,24 +104,37 @@ def _dora_lines(hand: RiichiHand) -> list[Line]:
     return lines
 
 
-def score_view(view: View) -> Scored:
+class Lines:
+    """What a hand's yaku are worth in it (han, detail, yakuman or not), each found once per hand."""
+
+    def __init__(self, hand: RiichiHand) -> None:
+        self.hand = hand
+        self.memo: dict[tuple[Yaku, str], tuple[Line, bool]] = {}
+        self.dora = _dora_lines(hand)
+
+    def line(self, yaku: Yaku, detail: str) -> tuple[Line, bool]:
+        known = self.memo.get((yaku, detail))
+        if known is None:
+            han, how = _han(yaku, self.hand)
+            known = self.memo[yaku, detail] = ((yaku.key, han, detail or how), _is_yakuman(yaku, self.hand.options))
+        return known
+
+
+def score_view(view: View, fixed: list[tuple[Yaku, str]], values: Lines) -> Scored:
+    """One reading scored, its fu without details (only the chosen reading needs them)."""
     hand = view.hand
-    found = yaku_lines(view)
-    yakuman = [(y, d) for y, d in found if _is_yakuman(y, hand.options)]
+    found = [values.line(y, d) for y, d in yaku_lines(view, fixed)]
+    yakuman = [line for line, is_yakuman in found if is_yakuman]
     if yakuman:
-        found = yakuman
-        if not hand.options["yakuman_stacking"]:
-            found = [max(yakuman, key=lambda yd: _han(yd[0], hand)[0])]
-    lines: list[Line] = []
-    for yaku, detail in found:
-        han, how = _han(yaku, hand)
-        lines.append((yaku.key, han, detail or how))
+        lines = yakuman if hand.options["yakuman_stacking"] else [max(yakuman, key=lambda line: line[1])]
+    else:
+        lines = [line for line, _ in found]
     han = sum(h for _, h, _ in lines)
     yakuman_han = min(han, 78) if yakuman else 0
     if lines and not yakuman:
-        lines += _dora_lines(hand)
+        lines += values.dora
         han = sum(h for _, h, _ in lines)
-    fus = fu_lines(view, pinfu=any(key == "pinfu" for key, _, _ in lines))
+    fus = fu_lines(view, any(key == "pinfu" for key, _, _ in lines), detailed=False)
     raw = sum(f for _, f, _ in fus)
     fu = 0 if view.shape == THIRTEEN_ORPHANS else rounded(raw, view.shape)
     if not lines:
@@ -130,13 +146,20 @@ def score_view(view: View) -> Scored:
 
 
 def best(hand: RiichiHand) -> Scored:
+    """The reading worth most, by the page's tie-break (points, real yakuman, han, fu, fu before rounding)."""
     chosen: Scored | None = None
+    fixed: list[tuple[Yaku, str]] | None = None
+    values = Lines(hand)
     for view in views(hand):
-        scored = score_view(view)
+        if fixed is None:  # the yaku of the tiles and conditions alone: once per hand
+            facts = hand.facts
+            fixed = [(y, d) for y in PER_HAND if y.needs in facts and (d := y.check(view)) is not None]
+        scored = score_view(view, fixed, values)
         if chosen is None or scored.rank > chosen.rank:
             chosen = scored
     if chosen is None:
         raise HandError("the tiles form no winning riichi shape: 4 sets + a pair, seven different pairs, or 13 orphans")
+    chosen.fu_lines = fu_lines(chosen.view, any(key == "pinfu" for key, _, _ in chosen.lines), detailed=True)
     return chosen
 
 
@@ -147,15 +170,16 @@ class Riichi(RuleSet):
     options = OPTIONS
     red_fives = True
 
+    def resolve_options(self, given: Mapping[str, Any] | None) -> dict[str, int]:
+        return check_options(super().resolve_options(given)) if given else super().resolve_options(given)
+
     def score(self, parsed: ParsedHand, options: Mapping[str, Any] | None = None) -> HandScore:
         reject_stand_in_pungs(parsed)
         hand = prepare(parsed, self.resolve_options(options))
         if not hand.winner:
             return _hand_score(hand, None, Outcome(0, False, 0), [])
         scored = best(hand)
-        notes = list(hand.notes)
-        values = ", ".join(f"{o.name} {hand.options[o.name]}" for o in OPTIONS if o.name != "noten_bappu")
-        notes.append(f"house options used: {values}")
+        notes = [*hand.notes, _options_note(tuple(hand.options.items()))]
         if not scored.lines:
             notes.append(NO_YAKU_NOTE)
             return _hand_score(hand, scored, Outcome(0, False, 0, legal=False), notes)
@@ -182,6 +206,18 @@ class Riichi(RuleSet):
             exclusions=[f"{present} excludes {', '.join(sorted(gone))}" for present, gone in REMOVES.items()]
             + ["any yakuman excludes every other yaku and the dora"],
         )
+
+
+@lru_cache(maxsize=256)
+def _options_note(options: tuple[tuple[str, int], ...]) -> str:
+    """The note that lists the house options used (the page: a table states its options)."""
+    return "house options used: " + ", ".join(f"{name} {value}" for name, value in options if name != "noten_bappu")
+
+
+@lru_cache(maxsize=1024)
+def _fu_item(line: FuLine) -> FuItem:
+    key, value, detail = line
+    return FuItem(key=key, value=value, detail=detail)
 
 
 def _value_text(yaku: Yaku) -> str:
@@ -224,7 +260,7 @@ def _hand_score(hand: RiichiHand, scored: Scored | None, outcome: Outcome, notes
             "arrangement": arrangement,
             "notes": notes,
             "fu": (0 if scored.rank[1] else scored.fu) if scored else None,
-            "fu_details": [FuItem(key=k, value=v, detail=d) for k, v, d in scored.fu_lines] if scored else None,
+            "fu_details": [_fu_item(line) for line in scored.fu_lines] if scored else None,
             "limit": scored.limit if scored else None,
             "payments": dict(scored.payments) if legal_win and scored else None,
         }
@@ -246,13 +282,15 @@ def _by_kind(group: Group) -> tuple[int, str]:
 
 def is_ready(parsed: ParsedHand) -> bool:
     """听牌: a tile the hand holds fewer than four of completes a winning shape (13 tiles, melds included)."""
-    hand = prepare(parsed, RIICHI.resolve_options({"aka_dora": 1}))
+    options = RIICHI.resolve_options({"aka_dora": 1})
+    hand = prepare(parsed, options)
     for kind in range(T.PLAYABLE):
         if hand.counts[kind] >= 4:
-            continue
-        held = list(hand.held)
-        held[kind] += 1
-        trial = RiichiHand(**{**hand.__dict__, "held": held, "win": kind, "winner": True})
+            continue  # waiting on a tile the hand holds all four of is no wait
+        try:
+            trial = prepare(replace(parsed, win=kind), options)
+        except HandError:
+            continue  # the fifth one counting an indicator: it cannot be drawn
         if next(views(trial), None) is not None:
             return True
     return False

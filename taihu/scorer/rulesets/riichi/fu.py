@@ -17,8 +17,8 @@ SET_FU = {  # (kong, concealed) -> fu of a 2–8 set; terminals and honors doubl
 WAIT_FU = {KANCHAN: "fu_kanchan", PENCHAN: "fu_penchan", TANKI: "fu_tanki"}
 
 
-def fu_lines(view: View, pinfu: bool) -> list[FuLine]:
-    """The fu of a reading; `pinfu` (the yaku is scored) takes no tsumo fu."""
+def fu_lines(view: View, pinfu: bool, detailed: bool = True) -> list[FuLine]:
+    """The fu of a reading; `pinfu` (the yaku is scored) takes no tsumo fu; `detailed` writes the details."""
     hand = view.hand
     if view.shape == SEVEN_PAIRS:
         return [("fu_chiitoitsu", 25, "seven pairs: 25 flat")]
@@ -27,16 +27,18 @@ def fu_lines(view: View, pinfu: bool) -> list[FuLine]:
         lines.append(("fu_menzen_ron", 10, "closed hand on a discard"))
     extra = []
     if view.wait in WAIT_FU and view.win_group is not None:
-        extra.append((WAIT_FU[view.wait], 2, f"{view.wait} wait on {T.name(hand.win)}"))
-    extra += _pair_fu(view)
+        extra.append((WAIT_FU[view.wait], 2, f"{view.wait} wait on {T.name(hand.win)}" if detailed else ""))
+    if view.pair >= 0:
+        extra += _pair_fu(view)
     for index, group in enumerate(view.groups):
-        if group.shape in (CHOW, PAIR):
+        if group.shape == CHOW or group.shape == PAIR:
             continue
-        concealed = not group.exposed and not view.claimed(index)
-        key, fu = SET_FU[group.shape == KONG, concealed]
+        claimed = view.claimed(index)
+        key, fu = SET_FU[group.shape == KONG, not group.exposed and not claimed]
         if T.is_terminal_or_honor(group.kind):
             fu *= 2
-        extra.append((key, fu, group.text() + (" (completed on the discard)" if view.claimed(index) else "")))
+        detail = group.text() + (" (completed on the discard)" if claimed else "") if detailed else ""
+        extra.append((key, fu, detail))
     lines += extra
     if hand.tsumo and not pinfu:
         lines.append(("fu_tsumo", 2, "self-drawn"))

@@ -76,8 +76,14 @@ CONFLICTS = (
     ("heaven", "human", "heaven is the dealer's win, human a non-dealer's"),
 )
 BLESSINGS = ("heaven", "earth", "human")
+PLAIN = frozenset({"self", "furiten"})  # flags that contradict nothing
 NOT_WITH_BLESSINGS = ("riichi", "double-riichi", "ippatsu", "kong-draw", "rob-kong", "last-tile")
 WIN_SIZE, HAND_SIZE, MAX_INDICATORS = 14, 13, 5
+ORPHANS = (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33)  # terminals and honors
+GREEN = frozenset({19, 20, 21, 23, 25, T.GREEN})  # 2 3 4 6 8s, 发
+# facts of the tiles that yaku need (`Yaku.needs`), besides the conditions written
+CLOSED, NO_ORPHANS, ALL_ORPHANS, ONE_SUIT = "closed", "no terminal or honor", "only terminals and honors", "one suit"
+THREE_KONGS, ALL_GREEN = "three kongs or more", "all green"
 
 
 @dataclass
@@ -101,6 +107,33 @@ class RiichiHand:
     ura: dict[int, int]
     aka: int  # red fives held (aka_dora=1)
     notes: list[str] = field(default_factory=list)
+    # facts of the tiles, whatever the grouping
+    suits: int = 0  # how many of m p s appear
+    honors: bool = False
+    orphans: int = 0  # terminals and honors held
+    size: int = 0  # tiles held (kongs count 4)
+    facts: frozenset[str] = frozenset()  # the conditions written and the facts below, for the yaku's `needs`
+
+    def __post_init__(self) -> None:
+        counts = self.counts
+        self.suits = any(counts[0:9]) + any(counts[9:18]) + any(counts[18:27])
+        self.honors = any(counts[27:34])
+        self.orphans = sum([counts[k] for k in ORPHANS])
+        self.size = sum(counts)
+        facts = {"", *self.parsed.flags}
+        if self.closed:
+            facts.add(CLOSED)
+        if self.orphans == 0:
+            facts.add(NO_ORPHANS)
+        elif self.orphans == self.size:
+            facts.add(ALL_ORPHANS)
+        if self.suits <= 1:
+            facts.add(ONE_SUIT)
+        if self.kongs >= 3:
+            facts.add(THREE_KONGS)
+        if not any(counts[0:18]) and all(counts[k] == 0 or k in GREEN for k in range(18, T.PLAYABLE)):
+            facts.add(ALL_GREEN)
+        self.facts = frozenset(facts)
 
     def has(self, flag: str) -> bool:
         return flag in self.parsed.flags
@@ -128,11 +161,22 @@ def _pointed(indicators: tuple[int, ...] | None) -> dict[int, int]:
 
 
 def _check_tiles(parsed: ParsedHand) -> list[int]:
-    """Every tile of the hand (indicators apart); at most 4 of a kind, counting the indicators."""
-    everything = list(parsed.tiles) + [t for m in parsed.melds for t in m.tiles]
+    """The count array of every tile of the hand (indicators apart); at most 4 of a kind, counting the indicators."""
+    everything = list(parsed.tiles)
+    for meld in parsed.melds:
+        everything += meld.tiles
     if parsed.win is not None:
         everything.append(parsed.win)
     shown = list(parsed.dora or ()) + list(parsed.ura or ())
+    counts = to_counts(everything)
+    if shown:
+        for kind in shown:
+            counts[kind] += 1
+    if max(counts) <= 4 and not any(counts[T.FIRST_FLOWER :]):
+        if shown:
+            for kind in shown:
+                counts[kind] -= 1
+        return counts
     for kind in sorted(set(everything + shown)):
         if T.is_flower(kind):
             raise HandError(f"flower {T.name(kind)} is not a riichi tile: riichi plays 136 tiles, no flowers")
@@ -140,7 +184,7 @@ def _check_tiles(parsed: ParsedHand) -> list[int]:
         if seen > 4:
             counting = ", counting indicators" if kind in shown else ""
             raise HandError(f"{T.name(kind)} appears {seen} times{counting}; at most 4 exist")
-    return everything
+    return to_counts(everything)  # not reached: a kind over 4 or a flower raised above
 
 
 def _melds(parsed: ParsedHand) -> tuple[Group, ...]:
@@ -157,6 +201,8 @@ def _melds(parsed: ParsedHand) -> tuple[Group, ...]:
 def _check_conditions(parsed: ParsedHand, winner: bool, melds: tuple[Group, ...], held: list[int]) -> None:
     """The contradictions of rules/riichi.md, each an error with its reason."""
     flags = parsed.flags
+    if flags <= PLAIN and parsed.ura is None and len(parsed.dora or ()) <= MAX_INDICATORS:
+        return  # nothing that can contradict: the common case
     check_win_conditions(parsed, winner, WIN_CONDITIONS, CONFLICTS)
     exposed = [g for g in melds if g.exposed]
     for flag in ("riichi", "double-riichi", "ippatsu"):
@@ -206,19 +252,25 @@ def _check_conditions(parsed: ParsedHand, winner: bool, melds: tuple[Group, ...]
         raise HandError(f"dora: has {len(parsed.dora)} indicators; at most {MAX_INDICATORS} (one plus one per kong)")
 
 
-def prepare(parsed: ParsedHand, options: dict[str, int]) -> RiichiHand:
-    check_known_conditions(parsed, "riichi", CONDITIONS, NOT_RIICHI)
+def check_options(options: dict[str, int]) -> dict[str, int]:
+    """Each house option takes one of the page's values."""
     for name, value in options.items():
         if value not in OPTION_VALUES[name]:
             allowed = ", ".join(map(str, sorted(OPTION_VALUES[name])))
             raise HandError(f"option '{name}' for riichi takes {allowed}, got {value}")
+    return options
+
+
+def prepare(parsed: ParsedHand, options: dict[str, int]) -> RiichiHand:
+    if not (parsed.flags <= CONDITIONS and parsed.wild is None and parsed.flip is None and parsed.declare is None):
+        check_known_conditions(parsed, "riichi", CONDITIONS, NOT_RIICHI)
     if parsed.red and not options["aka_dora"]:
         suit, column = min(((k, c) for k, c in parsed.columns.items() if k.startswith("0")), key=lambda kc: kc[1])
         raise HandError(
             f"'{suit}' at column {column} is a red five: red fives need the house option aka_dora=1 "
             f"(-o aka_dora=1), or write it as 5{suit[1]}"
         )
-    everything = _check_tiles(parsed)
+    counts = _check_tiles(parsed)
     melds = _melds(parsed)
     held_tiles = list(parsed.tiles) + ([parsed.win] if parsed.win is not None else [])
     held = to_counts(held_tiles)
@@ -247,7 +299,7 @@ def prepare(parsed: ParsedHand, options: dict[str, int]) -> RiichiHand:
         round_wind=T.SEAT_WIND[parsed.round or "E"],
         melds=melds,
         held=held,
-        counts=to_counts(everything),
+        counts=counts,
         kongs=sum(g.shape == KONG for g in melds),
         dora=_pointed(parsed.dora),
         ura=_pointed(parsed.ura) if flags & {"riichi", "double-riichi"} else {},

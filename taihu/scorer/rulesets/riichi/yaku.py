@@ -13,34 +13,80 @@ from dataclasses import dataclass
 
 from ... import tiles as T
 from ...engine import CHOW, PAIR, Group
-from .hand import RiichiHand
+from .hand import ALL_GREEN, ALL_ORPHANS, CLOSED, NO_ORPHANS, ONE_SUIT, THREE_KONGS, RiichiHand
 
 STANDARD, SEVEN_PAIRS, THIRTEEN_ORPHANS = "standard", "seven pairs", "thirteen orphans"
-ORPHANS = (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33)
-GREEN_KINDS = frozenset({19, 20, 21, 23, 25, T.GREEN})  # 2 3 4 6 8s, 发
 DRAGON_KINDS = (T.RED, T.GREEN, T.WHITE)
 RYANMEN, KANCHAN, PENCHAN, TANKI, SHANPON = "two-sided", "closed", "edge", "pair", "pung"
+# facts of a reading that yaku need (`Yaku.needs`): a reading without the fact skips the check
+CHOWS, THREE_CHOWS, OUTSIDE = "chows", "three chows", "outside"  # outside: chows and ≥ 5 terminals/honors
+THREE_TRIPLETS, FOUR_TRIPLETS = "three triplets", "four triplets"
+HONOR_TRIPLETS, DRAGON_TRIPLETS, WIND_TRIPLETS = "honor triplets", "dragon triplets", "wind triplets"
+NINE_GATES = "one suit, closed, no kong"
 
 
 class View:
     """One reading of a winning hand: its groups (melds included) and the group the winning tile completed."""
 
-    __slots__ = ("hand", "shape", "groups", "win_group", "wait", "chows", "triplets", "pair", "concealed_triplets")
+    __slots__ = (
+        "hand",
+        "shape",
+        "groups",
+        "win_group",
+        "wait",
+        "chows",
+        "triplets",
+        "pair",
+        "concealed_triplets",
+        "has",
+    )
 
     def __init__(self, hand: RiichiHand, shape: str, groups: tuple[Group, ...], win_index: int) -> None:
         self.hand = hand
         self.shape = shape
         self.groups = groups
-        self.win_group = groups[win_index] if win_index >= 0 else None
-        self.wait = _wait(self.win_group, hand.win)
-        self.chows = [g.kind for g in groups if g.shape == CHOW]
-        self.triplets = [g for g in groups if g.is_triplet]
-        pairs = [g.kind for g in groups if g.shape == PAIR]
-        self.pair = pairs[0] if shape == STANDARD else -1
-        # a pung completed by the winning tile on a discard is not concealed
-        self.concealed_triplets = sum(
-            1 for i, g in enumerate(groups) if g.is_triplet and not g.exposed and not self.claimed(i)
-        )
+        win_group = self.win_group = groups[win_index] if win_index >= 0 else None
+        self.wait = _wait(win_group, hand.win)
+        chows: list[int] = []
+        triplets: list[Group] = []
+        concealed = 0
+        pair = -1
+        for group in groups:
+            shape_of = group.shape
+            if shape_of == CHOW:
+                chows.append(group.kind)
+            elif shape_of == PAIR:
+                pair = group.kind
+            else:
+                triplets.append(group)
+                # a pung completed by the winning tile on a discard is not concealed
+                concealed += not group.exposed and (hand.tsumo or group is not win_group)
+        self.chows = chows
+        self.triplets = triplets
+        self.pair = pair if shape == STANDARD else -1
+        self.concealed_triplets = concealed
+        # the facts of the reading the yaku's `needs` name: a yaku whose need is not there is not looked for
+        honors = [g.kind for g in triplets if g.kind >= T.EAST]
+        has = {"", shape}
+        if chows:
+            has.add(CHOWS)
+            if len(chows) >= 3:
+                has.add(THREE_CHOWS)
+            if hand.orphans >= 5:
+                has.add(OUTSIDE)
+        if len(triplets) >= 3:
+            has.add(THREE_TRIPLETS)
+            if len(triplets) == 4:
+                has.add(FOUR_TRIPLETS)
+        if honors:
+            has.add(HONOR_TRIPLETS)
+            if any(k in DRAGON_KINDS for k in honors):
+                has.add(DRAGON_TRIPLETS)
+            if any(T.is_wind(k) for k in honors):
+                has.add(WIND_TRIPLETS)
+        if hand.suits == 1 and not hand.honors and not hand.melds and shape == STANDARD:
+            has.add(NINE_GATES)
+        self.has = has
 
     def claimed(self, index: int) -> bool:
         """Whether group `index` is the pung the winning tile completed on a discard (it then counts as open)."""
@@ -65,7 +111,7 @@ def _wait(group: Group | None, win: int) -> str:
 Check = Callable[[View], "str | None"]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # compared and hashed by identity: each yaku exists once
 class Yaku:
     """One yaku or yakuman of the page: key, names, han closed / open (None: closed only), and its check.
 
@@ -83,6 +129,10 @@ class Yaku:
     yakuman: bool = False
     double: bool = False
     yakuman_option: str = ""
+    per_reading: bool = True  # False: the answer is the same for every reading of the hand (found once)
+    # a fact without which the check cannot answer yes: of the reading (`View.has`), or for a yaku found
+    # once per hand, a condition written or a fact of the tiles (`RiichiHand.facts`); "" always holds
+    needs: str = ""
 
 
 YES = ""  # a check's answer when the yaku is there with no detail of its own
@@ -120,7 +170,7 @@ def tanyao(view: View) -> str | None:
     hand = view.hand
     if not (hand.closed or hand.options["kuitan"]):
         return None
-    return None if any(hand.counts[k] for k in ORPHANS) else YES
+    return None if hand.orphans else YES
 
 
 def iipeikou(view: View) -> str | None:
@@ -221,8 +271,7 @@ def sankantsu(view: View) -> str | None:
 
 
 def honroutou(view: View) -> str | None:
-    counts = view.hand.counts
-    return YES if sum(counts[k] for k in ORPHANS) == sum(counts[: T.PLAYABLE]) else None
+    return YES if view.hand.orphans == view.hand.size else None
 
 
 def _dragon_sets(view: View) -> tuple[int, bool]:
@@ -236,9 +285,7 @@ def shousangen(view: View) -> str | None:
 
 def _suits(view: View) -> tuple[int, bool]:
     """(number of suits, honors present) over every tile of the hand."""
-    counts = view.hand.counts
-    suits = sum(1 for s in (0, 9, 18) if any(counts[s : s + 9]))
-    return suits, any(counts[27:34])
+    return view.hand.suits, view.hand.honors
 
 
 def honitsu(view: View) -> str | None:
@@ -286,19 +333,16 @@ def daisuushii(view: View) -> str | None:
 
 
 def tsuuiisou(view: View) -> str | None:
-    counts = view.hand.counts
-    return YES if not any(counts[:27]) else None
+    return YES if view.hand.suits == 0 else None
 
 
 def chinroutou(view: View) -> str | None:
-    counts = view.hand.counts
-    terminals = sum(counts[k] for k in ORPHANS[:6])
-    return YES if terminals == sum(counts[: T.PLAYABLE]) else None
+    hand = view.hand
+    return YES if hand.orphans == hand.size and not hand.honors else None
 
 
 def ryuuiisou(view: View) -> str | None:
-    counts = view.hand.counts
-    return YES if all(k in GREEN_KINDS for k in range(T.PLAYABLE) if counts[k]) else None
+    return YES if ALL_GREEN in view.hand.facts else None
 
 
 def _nine_gates(view: View) -> bool:
@@ -332,39 +376,71 @@ def renhou(view: View) -> str | None:
 
 
 YAKU: tuple[Yaku, ...] = (
-    Yaku("riichi", "立直", "Riichi", 1, None, riichi),
-    Yaku("double_riichi", "两立直", "Double riichi", 2, None, _flag("double-riichi")),
-    Yaku("ippatsu", "一发", "One-shot", 1, None, _flag("ippatsu")),
-    Yaku("menzen_tsumo", "门清自摸", "Fully concealed self-draw", 1, None, menzen_tsumo),
-    Yaku("pinfu", "平和", "Pinfu (no-fu hand)", 1, None, pinfu),
-    Yaku("tanyao", "断幺", "All simples", 1, 1, tanyao),
-    Yaku("iipeikou", "一杯口", "Pure double sequence", 1, None, iipeikou),
-    Yaku("yakuhai_haku", "役牌 白", "White dragon pung", 1, 1, _yakuhai(T.WHITE)),
-    Yaku("yakuhai_hatsu", "役牌 发", "Green dragon pung", 1, 1, _yakuhai(T.GREEN)),
-    Yaku("yakuhai_chun", "役牌 中", "Red dragon pung", 1, 1, _yakuhai(T.RED)),
-    Yaku("yakuhai_seat_wind", "役牌 自风", "Seat wind pung", 1, 1, yakuhai_seat_wind),
-    Yaku("yakuhai_round_wind", "役牌 场风", "Round wind pung", 1, 1, yakuhai_round_wind),
-    Yaku("haitei", "海底摸月", "Win on the last wall tile", 1, 1, haitei),
-    Yaku("houtei", "河底捞鱼", "Win on the last discard", 1, 1, houtei),
-    Yaku("rinshan", "岭上开花", "Win on a kong replacement", 1, 1, _flag("kong-draw")),
-    Yaku("chankan", "抢杠", "Robbing a kong", 1, 1, _flag("rob-kong")),
-    Yaku("sanshoku", "三色同顺", "Mixed triple sequence", 2, 1, sanshoku),
-    Yaku("ittsu", "一气通贯", "Pure straight", 2, 1, ittsu),
-    Yaku("chanta", "全带幺", "Half outside hand", 2, 1, chanta),
-    Yaku("chiitoitsu", "七对子", "Seven pairs", 2, None, chiitoitsu),
-    Yaku("toitoi", "对对和", "All pungs", 2, 2, toitoi),
-    Yaku("sanankou", "三暗刻", "Three concealed pungs", 2, 2, sanankou),
-    Yaku("sanshoku_doukou", "三色同刻", "Triple pung", 2, 2, sanshoku_doukou),
-    Yaku("sankantsu", "三杠子", "Three kongs", 2, 2, sankantsu),
-    Yaku("honroutou", "混老头", "All terminals and honors", 2, 2, honroutou),
-    Yaku("shousangen", "小三元", "Little three dragons", 2, 2, shousangen),
-    Yaku("honitsu", "混一色", "Half flush", 3, 2, honitsu),
-    Yaku("junchan", "纯全带幺", "Fully outside hand", 3, 2, junchan),
-    Yaku("ryanpeikou", "两杯口", "Twice pure double sequence", 3, None, ryanpeikou),
-    Yaku("chinitsu", "清一色", "Full flush", 6, 5, chinitsu),
-    Yaku("renhou", "人和", "Blessing of man", 5, None, renhou, yakuman_option="renhou_yakuman"),
+    Yaku("riichi", "立直", "Riichi", 1, None, riichi, per_reading=False, needs="riichi"),
+    Yaku(
+        "double_riichi",
+        "两立直",
+        "Double riichi",
+        2,
+        None,
+        _flag("double-riichi"),
+        per_reading=False,
+        needs="double-riichi",
+    ),
+    Yaku("ippatsu", "一发", "One-shot", 1, None, _flag("ippatsu"), per_reading=False, needs="ippatsu"),
+    Yaku(
+        "menzen_tsumo", "门清自摸", "Fully concealed self-draw", 1, None, menzen_tsumo, per_reading=False, needs=CLOSED
+    ),
+    Yaku("pinfu", "平和", "Pinfu (no-fu hand)", 1, None, pinfu, needs=CHOWS),
+    Yaku("tanyao", "断幺", "All simples", 1, 1, tanyao, per_reading=False, needs=NO_ORPHANS),
+    Yaku("iipeikou", "一杯口", "Pure double sequence", 1, None, iipeikou, needs=CHOWS),
+    Yaku("yakuhai_haku", "役牌 白", "White dragon pung", 1, 1, _yakuhai(T.WHITE), needs=HONOR_TRIPLETS),
+    Yaku("yakuhai_hatsu", "役牌 发", "Green dragon pung", 1, 1, _yakuhai(T.GREEN), needs=HONOR_TRIPLETS),
+    Yaku("yakuhai_chun", "役牌 中", "Red dragon pung", 1, 1, _yakuhai(T.RED), needs=HONOR_TRIPLETS),
+    Yaku("yakuhai_seat_wind", "役牌 自风", "Seat wind pung", 1, 1, yakuhai_seat_wind, needs=HONOR_TRIPLETS),
+    Yaku("yakuhai_round_wind", "役牌 场风", "Round wind pung", 1, 1, yakuhai_round_wind, needs=HONOR_TRIPLETS),
+    Yaku("haitei", "海底摸月", "Win on the last wall tile", 1, 1, haitei, per_reading=False, needs="last-tile"),
+    Yaku("houtei", "河底捞鱼", "Win on the last discard", 1, 1, houtei, per_reading=False, needs="last-tile"),
+    Yaku(
+        "rinshan",
+        "岭上开花",
+        "Win on a kong replacement",
+        1,
+        1,
+        _flag("kong-draw"),
+        per_reading=False,
+        needs="kong-draw",
+    ),
+    Yaku("chankan", "抢杠", "Robbing a kong", 1, 1, _flag("rob-kong"), per_reading=False, needs="rob-kong"),
+    Yaku("sanshoku", "三色同顺", "Mixed triple sequence", 2, 1, sanshoku, needs=THREE_CHOWS),
+    Yaku("ittsu", "一气通贯", "Pure straight", 2, 1, ittsu, needs=THREE_CHOWS),
+    Yaku("chanta", "全带幺", "Half outside hand", 2, 1, chanta, needs=OUTSIDE),
+    Yaku("chiitoitsu", "七对子", "Seven pairs", 2, None, chiitoitsu, needs=SEVEN_PAIRS),
+    Yaku("toitoi", "对对和", "All pungs", 2, 2, toitoi, needs=FOUR_TRIPLETS),
+    Yaku("sanankou", "三暗刻", "Three concealed pungs", 2, 2, sanankou, needs=THREE_TRIPLETS),
+    Yaku("sanshoku_doukou", "三色同刻", "Triple pung", 2, 2, sanshoku_doukou, needs=THREE_TRIPLETS),
+    Yaku("sankantsu", "三杠子", "Three kongs", 2, 2, sankantsu, per_reading=False, needs=THREE_KONGS),
+    Yaku("honroutou", "混老头", "All terminals and honors", 2, 2, honroutou, per_reading=False, needs=ALL_ORPHANS),
+    Yaku("shousangen", "小三元", "Little three dragons", 2, 2, shousangen, needs=DRAGON_TRIPLETS),
+    Yaku("honitsu", "混一色", "Half flush", 3, 2, honitsu, per_reading=False, needs=ONE_SUIT),
+    Yaku("junchan", "纯全带幺", "Fully outside hand", 3, 2, junchan, needs=OUTSIDE),
+    Yaku("ryanpeikou", "两杯口", "Twice pure double sequence", 3, None, ryanpeikou, needs=CHOWS),
+    Yaku("chinitsu", "清一色", "Full flush", 6, 5, chinitsu, per_reading=False, needs=ONE_SUIT),
+    Yaku(
+        "renhou",
+        "人和",
+        "Blessing of man",
+        5,
+        None,
+        renhou,
+        yakuman_option="renhou_yakuman",
+        per_reading=False,
+        needs="human",
+    ),
     # yakuman
-    Yaku("kokushi_musou", "国士无双", "Thirteen orphans", 13, None, kokushi_musou, yakuman=True),
+    Yaku(
+        "kokushi_musou", "国士无双", "Thirteen orphans", 13, None, kokushi_musou, yakuman=True, needs=THIRTEEN_ORPHANS
+    ),
     Yaku(
         "kokushi_musou_13",
         "国士无双十三面",
@@ -374,8 +450,9 @@ YAKU: tuple[Yaku, ...] = (
         kokushi_musou_13,
         yakuman=True,
         double=True,
+        needs=THIRTEEN_ORPHANS,
     ),
-    Yaku("suuankou", "四暗刻", "Four concealed pungs", 13, None, suuankou, yakuman=True),
+    Yaku("suuankou", "四暗刻", "Four concealed pungs", 13, None, suuankou, yakuman=True, needs=FOUR_TRIPLETS),
     Yaku(
         "suuankou_tanki",
         "四暗刻单骑",
@@ -385,14 +462,17 @@ YAKU: tuple[Yaku, ...] = (
         suuankou_tanki,
         yakuman=True,
         double=True,
+        needs=FOUR_TRIPLETS,
     ),
-    Yaku("daisangen", "大三元", "Big three dragons", 13, 13, daisangen, yakuman=True),
-    Yaku("shousuushii", "小四喜", "Little four winds", 13, 13, shousuushii, yakuman=True),
-    Yaku("daisuushii", "大四喜", "Big four winds", 26, 26, daisuushii, yakuman=True, double=True),
-    Yaku("tsuuiisou", "字一色", "All honors", 13, 13, tsuuiisou, yakuman=True),
-    Yaku("chinroutou", "清老头", "All terminals", 13, 13, chinroutou, yakuman=True),
-    Yaku("ryuuiisou", "绿一色", "All green", 13, 13, ryuuiisou, yakuman=True),
-    Yaku("chuuren_poutou", "九莲宝灯", "Nine gates", 13, None, chuuren_poutou, yakuman=True),
+    Yaku("daisangen", "大三元", "Big three dragons", 13, 13, daisangen, yakuman=True, needs=DRAGON_TRIPLETS),
+    Yaku("shousuushii", "小四喜", "Little four winds", 13, 13, shousuushii, yakuman=True, needs=WIND_TRIPLETS),
+    Yaku("daisuushii", "大四喜", "Big four winds", 26, 26, daisuushii, yakuman=True, double=True, needs=WIND_TRIPLETS),
+    Yaku("tsuuiisou", "字一色", "All honors", 13, 13, tsuuiisou, yakuman=True, per_reading=False, needs=ONE_SUIT),
+    Yaku(
+        "chinroutou", "清老头", "All terminals", 13, 13, chinroutou, yakuman=True, per_reading=False, needs=ALL_ORPHANS
+    ),
+    Yaku("ryuuiisou", "绿一色", "All green", 13, 13, ryuuiisou, yakuman=True, per_reading=False, needs=ALL_GREEN),
+    Yaku("chuuren_poutou", "九莲宝灯", "Nine gates", 13, None, chuuren_poutou, yakuman=True, needs=NINE_GATES),
     Yaku(
         "junsei_chuuren_poutou",
         "纯正九莲宝灯",
@@ -402,10 +482,23 @@ YAKU: tuple[Yaku, ...] = (
         junsei_chuuren_poutou,
         yakuman=True,
         double=True,
+        needs=NINE_GATES,
     ),
-    Yaku("suukantsu", "四杠子", "Four kongs", 13, 13, suukantsu, yakuman=True),
-    Yaku("tenhou", "天和", "Blessing of heaven", 13, None, _flag("heaven"), yakuman=True),
-    Yaku("chiihou", "地和", "Blessing of earth", 13, None, _flag("earth"), yakuman=True),
+    Yaku("suukantsu", "四杠子", "Four kongs", 13, 13, suukantsu, yakuman=True, per_reading=False, needs=THREE_KONGS),
+    Yaku(
+        "tenhou",
+        "天和",
+        "Blessing of heaven",
+        13,
+        None,
+        _flag("heaven"),
+        yakuman=True,
+        per_reading=False,
+        needs="heaven",
+    ),
+    Yaku(
+        "chiihou", "地和", "Blessing of earth", 13, None, _flag("earth"), yakuman=True, per_reading=False, needs="earth"
+    ),
 )
 
 # when the first is scored, the others are not (the page's "replaces")
@@ -420,3 +513,5 @@ EXCLUSIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
 )
 REMOVES: dict[str, frozenset[str]] = {present: frozenset(gone) for present, gone in EXCLUSIONS}
 BY_KEY = {y.key: y for y in YAKU}
+PER_HAND = tuple(y for y in YAKU if not y.per_reading)
+PER_READING = tuple(y for y in YAKU if y.per_reading)
