@@ -8,6 +8,7 @@ the HandScore is made once, at the end.
 
 from __future__ import annotations
 
+from bisect import insort
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, replace
 from functools import lru_cache
@@ -60,7 +61,9 @@ def views(hand: RiichiHand) -> Iterator[View]:
             yield View(hand, SEVEN_PAIRS, pairs, kinds.index(hand.win))
         if hand.orphans == hand.size and all(counts[k] for k in ORPHANS):
             yield View(hand, THIRTEEN_ORPHANS, (), -1)
-    held = bytes(sorted((*hand.parsed.tiles, hand.win)))  # the engine reads sorted kinds suit by suit
+    kinds = list(hand.parsed.tiles)  # sorted, as the parser keeps them; the engine reads sorted kinds
+    insort(kinds, hand.win)
+    held = bytes(kinds)
     for groups in kinds_readings(held, 4 - len(hand.melds), True):
         full = hand.melds + groups
         for index in dict.fromkeys(at for at, _ in win_places(full, hand.win, False)):
@@ -71,10 +74,13 @@ def yaku_lines(view: View, fixed: list[tuple[Yaku, str]]) -> list[tuple[Yaku, st
     """The yaku of a reading: those of the hand (`fixed`, found once) and its own, exclusions applied."""
     has = view.has
     found = fixed + [(y, d) for y in PER_READING if y.needs in has and (d := y.check(view)) is not None]
+    for yaku, _ in found:  # a loop, not a comprehension: nearly always nothing excludes
+        if yaku.key in REMOVES:
+            break
+    else:
+        return found
     gone = frozenset().union(*[REMOVES[y.key] for y, _ in found if y.key in REMOVES])
-    if gone:
-        found = [(y, d) for y, d in found if y.key not in gone]
-    return found
+    return [(y, d) for y, d in found if y.key not in gone]
 
 
 def _is_yakuman(yaku: Yaku, options: dict[str, int]) -> bool:
@@ -95,6 +101,8 @@ def _han(yaku: Yaku, hand: RiichiHand) -> tuple[int, str]:
 def _dora_lines(hand: RiichiHand) -> list[Line]:
     lines = []
     for key, pointed in (("dora", hand.dora), ("ura_dora", hand.ura)):
+        if not pointed and not hand.aka:
+            continue
         held = [(kind, hand.counts[kind] * times) for kind, times in sorted(pointed.items()) if hand.counts[kind]]
         if held:
             detail = ", ".join(f"{T.name(kind)} ×{n}" for kind, n in held)
@@ -120,8 +128,8 @@ class Lines:
         return known
 
 
-def score_view(view: View, fixed: list[tuple[Yaku, str]], values: Lines) -> Scored:
-    """One reading scored, its fu without details (only the chosen reading needs them)."""
+def score_view(view: View, fixed: list[tuple[Yaku, str]], values: Lines, detailed: bool = False) -> Scored:
+    """One reading scored; `detailed` writes the fu details (only the chosen reading needs them)."""
     hand = view.hand
     found = [values.line(y, d) for y, d in yaku_lines(view, fixed)]
     yakuman = [line for line, is_yakuman in found if is_yakuman]
@@ -134,7 +142,7 @@ def score_view(view: View, fixed: list[tuple[Yaku, str]], values: Lines) -> Scor
     if lines and not yakuman:
         lines += values.dora
         han = sum(h for _, h, _ in lines)
-    fus = fu_lines(view, any(key == "pinfu" for key, _, _ in lines), detailed=False)
+    fus = fu_lines(view, any(key == "pinfu" for key, _, _ in lines), detailed)
     raw = sum(f for _, f, _ in fus)
     fu = 0 if view.shape == THIRTEEN_ORPHANS else rounded(raw, view.shape)
     if not lines:
@@ -147,20 +155,21 @@ def score_view(view: View, fixed: list[tuple[Yaku, str]], values: Lines) -> Scor
 
 def best(hand: RiichiHand) -> Scored:
     """The reading worth most, by the page's tie-break (points, real yakuman, han, fu, fu before rounding)."""
-    chosen: Scored | None = None
-    fixed: list[tuple[Yaku, str]] | None = None
-    values = Lines(hand)
-    for view in views(hand):
-        if fixed is None:  # the yaku of the tiles and conditions alone: once per hand
-            facts = hand.facts
-            fixed = [(y, d) for y in PER_HAND if y.needs in facts and (d := y.check(view)) is not None]
-        scored = score_view(view, fixed, values)
-        if chosen is None or scored.rank > chosen.rank:
-            chosen = scored
-    if chosen is None:
+    readings = list(views(hand))
+    if not readings:
         raise HandError("the tiles form no winning riichi shape: 4 sets + a pair, seven different pairs, or 13 orphans")
+    facts = hand.facts  # the yaku of the tiles and conditions alone: found once per hand
+    fixed = [(y, d) for y in PER_HAND if y.needs in facts and (d := y.check(readings[0])) is not None]
+    values = Lines(hand)
+    if len(readings) == 1:  # the common case: nothing to choose between
+        return score_view(readings[0], fixed, values, detailed=True)
+    chosen = max((score_view(view, fixed, values) for view in readings), key=_rank)
     chosen.fu_lines = fu_lines(chosen.view, any(key == "pinfu" for key, _, _ in chosen.lines), detailed=True)
     return chosen
+
+
+def _rank(scored: Scored) -> tuple[int, bool, int, int, int]:
+    return scored.rank
 
 
 class Riichi(RuleSet):
@@ -179,7 +188,7 @@ class Riichi(RuleSet):
         if not hand.winner:
             return _hand_score(hand, None, Outcome(0, False, 0), [])
         scored = best(hand)
-        notes = [*hand.notes, _options_note(tuple(hand.options.items()))]
+        notes = [*hand.notes, _options_note(tuple(hand.options.values()))]
         if not scored.lines:
             notes.append(NO_YAKU_NOTE)
             return _hand_score(hand, scored, Outcome(0, False, 0, legal=False), notes)
@@ -209,9 +218,10 @@ class Riichi(RuleSet):
 
 
 @lru_cache(maxsize=256)
-def _options_note(options: tuple[tuple[str, int], ...]) -> str:
-    """The note that lists the house options used (the page: a table states its options)."""
-    return "house options used: " + ", ".join(f"{name} {value}" for name, value in options if name != "noten_bappu")
+def _options_note(values: tuple[int, ...]) -> str:
+    """The note that lists the house options used (the page: a table states its options), by their values in order."""
+    used = [f"{o.name} {value}" for o, value in zip(OPTIONS, values, strict=True) if o.name != "noten_bappu"]
+    return "house options used: " + ", ".join(used)
 
 
 @lru_cache(maxsize=1024)
@@ -245,7 +255,7 @@ def _score_item(line: Line) -> ScoreItem:
 def _hand_score(hand: RiichiHand, scored: Scored | None, outcome: Outcome, notes: list[str]) -> HandScore:
     """The HandScore of a riichi hand, made once from the plain values."""
     legal_win = scored is not None and bool(scored.lines)
-    arrangement = _arrangement(scored.view) if scored is not None else []
+    arrangement = _arrangement(scored.view) if scored is not None else []  # as every rule set lays a hand out
     return HandScore.from_core(
         {
             "rules": "riichi",
@@ -270,14 +280,7 @@ def _hand_score(hand: RiichiHand, scored: Scored | None, outcome: Outcome, notes
 def _arrangement(view: View) -> list[str]:
     if view.shape == THIRTEEN_ORPHANS:
         return [" ".join(T.name(k) for k in ORPHANS) + " +" + T.name(view.hand.win)]
-    melds = [g for g in view.groups if g.exposed or g.concealed_kong]
-    sets = sorted((g for g in view.groups if not (g.exposed or g.concealed_kong) and g.shape != PAIR), key=_by_kind)
-    pairs = [g for g in view.groups if g.shape == PAIR and not g.exposed]
-    return [g.text() for g in (*melds, *sets, *pairs)]
-
-
-def _by_kind(group: Group) -> tuple[int, str]:
-    return group.kind, group.shape
+    return RIICHI.arrangement(view.hand, view.groups)
 
 
 def is_ready(parsed: ParsedHand) -> bool:

@@ -79,6 +79,9 @@ BLESSINGS = ("heaven", "earth", "human")
 PLAIN = frozenset({"self", "furiten"})  # flags that contradict nothing
 NOT_WITH_BLESSINGS = ("riichi", "double-riichi", "ippatsu", "kong-draw", "rob-kong", "last-tile")
 WIN_SIZE, HAND_SIZE, MAX_INDICATORS = 14, 13, 5
+SELF_DRAWN = frozenset({"self", "kong-draw", "heaven", "earth"})  # kong-draw, heaven, earth are self-drawn
+RIICHI_FLAGS = frozenset({"riichi", "double-riichi"})
+NO_DORA_NOTE = "no dora: indicators given: scored without dora"
 ORPHANS = (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33)  # terminals and honors
 GREEN = frozenset({19, 20, 21, 23, 25, T.GREEN})  # 2 3 4 6 8s, 发
 # facts of the tiles that yaku need (`Yaku.needs`), besides the conditions written
@@ -273,7 +276,7 @@ def prepare(parsed: ParsedHand, options: dict[str, int]) -> RiichiHand:
     counts = _check_tiles(parsed)
     melds = _melds(parsed)
     held_tiles = list(parsed.tiles) + ([parsed.win] if parsed.win is not None else [])
-    held = to_counts(held_tiles)
+    held = to_counts(held_tiles) if melds else counts.copy()
     winner = parsed.win is not None
     size = len(held_tiles) + 3 * len(melds)
     if winner and size != WIN_SIZE:
@@ -283,26 +286,23 @@ def prepare(parsed: ParsedHand, options: dict[str, int]) -> RiichiHand:
     _check_conditions(parsed, winner, melds, held)
     flags = parsed.flags
     seat = parsed.seat or "E"
-    aka = sum(1 for where in parsed.red if where[0] in ("hand", "win", "meld"))
-    notes = []
-    if winner and parsed.dora is None:
-        notes.append("no dora: indicators given: scored without dora")
+    aka = sum(1 for where in parsed.red if where[0] in ("hand", "win", "meld")) if parsed.red else 0
     return RiichiHand(
         parsed=parsed,
         options=options,
         winner=winner,
         win=parsed.win if parsed.win is not None else -1,
-        tsumo=bool(flags & {"self", "kong-draw", "heaven", "earth"}),
-        closed=not any(g.exposed for g in melds),
+        tsumo=not flags.isdisjoint(SELF_DRAWN),
+        closed=not melds or not any(g.exposed for g in melds),
         dealer=seat == "E",
         seat_wind=T.SEAT_WIND[seat],
         round_wind=T.SEAT_WIND[parsed.round or "E"],
         melds=melds,
         held=held,
         counts=counts,
-        kongs=sum(g.shape == KONG for g in melds),
-        dora=_pointed(parsed.dora),
-        ura=_pointed(parsed.ura) if flags & {"riichi", "double-riichi"} else {},
+        kongs=sum(g.shape == KONG for g in melds) if melds else 0,
+        dora=_pointed(parsed.dora) if parsed.dora else {},
+        ura=_pointed(parsed.ura) if parsed.ura and not flags.isdisjoint(RIICHI_FLAGS) else {},
         aka=aka,
-        notes=notes,
+        notes=[NO_DORA_NOTE] if winner and parsed.dora is None else [],
     )

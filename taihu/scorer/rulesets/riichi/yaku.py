@@ -174,15 +174,14 @@ def tanyao(view: View) -> str | None:
 
 
 def iipeikou(view: View) -> str | None:
-    return YES if view.hand.closed and _identical_chow_pairs(view) >= 1 else None
+    chows = view.chows
+    return YES if view.hand.closed and len(set(chows)) < len(chows) else None
 
 
 def ryanpeikou(view: View) -> str | None:
-    return YES if view.hand.closed and _identical_chow_pairs(view) >= 2 else None
-
-
-def _identical_chow_pairs(view: View) -> int:
-    return sum(view.chows.count(k) // 2 for k in set(view.chows))
+    """Two pairs of identical chows (four alike count): the four sorted chows pair up."""
+    chows = sorted(view.chows)
+    return YES if view.hand.closed and len(chows) == 4 and chows[0] == chows[1] and chows[2] == chows[3] else None
 
 
 def _yakuhai(kind: int) -> Check:
