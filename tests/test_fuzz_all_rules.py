@@ -255,7 +255,7 @@ def random_tables(draw: st.DrawFn, rules: str) -> Any:
 def check_settlement(result: Settlement) -> None:
     assert isinstance(result, Settlement)
     assert set(result.net) == set(SEATS)
-    # riichi sticks go into and out of the pot, which is no seat (rules/riichi.md); every other rule set sums to 0
+    # riichi sticks go into and out of the pot, which is no seat (docs/riichi.md); every other rule set sums to 0
     pot_change = 1000 * (result.pot_before - result.pot_after) if result.pot_before is not None else 0
     assert sum(result.net.values()) == pot_change
     paid = dict.fromkeys(SEATS, 0)

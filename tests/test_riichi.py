@@ -1,4 +1,4 @@
-"""Riichi (rules/riichi.md): the ten worked examples everywhere, the notation additions, every contradiction."""
+"""Riichi (docs/riichi.md): the ten worked examples everywhere, the notation additions, every contradiction."""
 
 from __future__ import annotations
 
@@ -25,7 +25,7 @@ E8 = "123m 99p 78s (CCCC) [EEE] +9s seat:E round:E kong-draw dora:P,2m"
 E9 = "111m 222m 333m 444m 5m +5m seat:S round:E self"
 E10 = "19m 19p 19s ESWNPFC +C seat:E round:E"
 
-# (hand, options, han, fu, limit, payments, total, items): rules/riichi.md "Worked examples"
+# (hand, options, han, fu, limit, payments, total, items): docs/riichi.md "Examples run"
 WORKED = [
     pytest.param(
         E1,
@@ -327,3 +327,37 @@ def test_rules_riichi_lists_every_yaku_and_option() -> None:
     assert shown.exit_code == 0, shown.output
     for word in ("kokushi_musou_13", "ura_dora", "kuitan", "yakuman_stacking"):
         assert word in shown.stdout
+
+
+KAZOE_HAND = "234567m 234m 88m 67m +8m seat:S round:E riichi self dora:7m,1m"  # 16 han, no yakuman
+
+
+@pytest.mark.parametrize(
+    ("kazoe", "limit", "total"),
+    [
+        pytest.param(0, "kazoe yakuman", 32000, id="counted-yakuman"),
+        pytest.param(1, "sanbaiman", 24000, id="capped-at-sanbaiman"),
+        pytest.param(2, "kazoe yakuman", 32000, id="per-13-han"),
+    ],
+)
+def test_kazoe_limit_of_13_han_without_yakuman(kazoe: int, limit: str, total: int) -> None:
+    score = score_hand(KAZOE_HAND, rules="riichi", options={"kazoe": kazoe})
+    assert (score.subtotal, score.limit, score.total) == (16, limit, total)
+
+
+def test_yakuman_stacking_off_keeps_the_largest() -> None:
+    """天和 + 国士无双十三面 = ×3; with yakuman_stacking=0 only the ×2."""
+    hand = "19m 19p 19s ESWNPFC +C seat:E round:E heaven"
+    assert score_hand(hand, rules="riichi").limit == "yakuman x3"
+    single = score_hand(hand, rules="riichi", options={"yakuman_stacking": 0})
+    assert (single.limit, [i.key for i in single.items]) == ("yakuman x2", ["kokushi_musou_13"])
+
+
+def test_double_wind_fu_option() -> None:
+    """Worked example 5 as the dealer: 20 + 10 + 8 + the E pair 4 = 42 → 50 fu; with double_wind_fu=2, 40 → 40."""
+    assert score_hand(E5, rules="riichi", options={"double_wind_fu": 2}).fu == 40
+
+
+def test_option_values_are_checked() -> None:
+    with pytest.raises(HandError, match="option 'kazoe' for riichi takes 0, 1, 2, got 3"):
+        score_hand(E1, rules="riichi", options={"kazoe": 3})

@@ -1,4 +1,4 @@
-"""Riichi settlement (rules/riichi.md): honba, the pot and its invariant, 流局 with 不听罚符, 包, chombo."""
+"""Riichi settlement (docs/riichi.md): honba, the pot and its invariant, 流局 with 不听罚符, 包, chombo."""
 
 from __future__ import annotations
 
@@ -211,3 +211,17 @@ def test_nets_move_only_the_sticks_of_the_pot(
     )
     check_invariant(result)
     assert result.pot_after == (0 if win else pot + len(declared))
+
+
+@pytest.mark.parametrize("name", ["riichi-win.json", "riichi-drawn.json"])
+def test_cli_settles_the_riichi_examples(name: str) -> None:
+    from pathlib import Path
+
+    from typer.testing import CliRunner
+
+    from taihu.cli.main import app
+
+    path = Path(__file__).parent.parent / "examples" / "tables" / name
+    shown = CliRunner().invoke(app, ["settle", str(path)])
+    assert shown.exit_code == 0, shown.output
+    assert "pot:" in shown.stdout and "next honba:" in shown.stdout

@@ -209,6 +209,10 @@ def settle(
     for part in settlement_tables(result):
         out.print(part)
     out.print(f"next dealer: {result.next_dealer}", highlight=False)
+    if result.pot_before is not None:  # riichi: the sticks on the table and the counters
+        out.print(
+            f"pot: {result.pot_before} → {result.pot_after} sticks; next honba: {result.next_honba}", highlight=False
+        )
 
 
 @app.command()

@@ -221,7 +221,7 @@ class Payment(BaseModel):
 
 class Settlement(BaseModel):
     rules: str
-    scores: dict[Seat, HandScore | PlayerTotal | PlayerTenpai] = Field(
+    scores: dict[Seat, HandScore | PlayerTotal] = Field(
         description="each seat's score; `total` is the count settled (0 after a foul, a declared win, a draw)"
     )
     payments: list[Payment]

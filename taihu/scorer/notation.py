@@ -106,7 +106,7 @@ class ParsedHand:
     flags: frozenset[str]
     declare: str | None
     columns: dict[str, int] = field(default_factory=dict, compare=False, hash=False)
-    # riichi only (rules/riichi.md); every other rule set refuses them
+    # riichi only (docs/riichi.md); every other rule set refuses them
     round: str | None = None
     dora: tuple[int, ...] | None = None
     ura: tuple[int, ...] | None = None

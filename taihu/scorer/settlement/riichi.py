@@ -1,4 +1,4 @@
-"""Riichi settlement (rules/riichi.md "Settlement"): payments with honba, the pot, 流局, 包 and chombo.
+"""Riichi settlement (docs/riichi.md "Settling a table"): payments with honba, the pot, 流局, 包 and chombo.
 
 The pot of riichi sticks is no seat, so a stick put in or taken out shows in
 `net` (and `pot_before`/`pot_after`), not as a payment between seats:
@@ -149,6 +149,11 @@ def _chombo(table: Table, offender: str) -> list[Payment]:
     return payments
 
 
+def _counted(seat: PlayerTotal | PlayerTenpai) -> PlayerTotal:
+    """A seat known without its hand counts 0 in `scores` (a riichi non-winner's hand is worth nothing)."""
+    return seat if isinstance(seat, PlayerTotal) else PlayerTotal(total=0)
+
+
 def settle_riichi(table: Table) -> Settlement:
     options = table_options(table, RIICHI)
     check_events(table, RIICHI_EVENTS)
@@ -177,14 +182,16 @@ def settle_riichi(table: Table) -> Settlement:
     check_winner(table, hands)  # type: ignore[arg-type]  # tenpai seats hold no win
     check_tile_counts({s: h for s, h in hands.items() if isinstance(h, ParsedHand)}, lambda kind: 4)
     winner = table.winner
-    scores: dict[str, HandScore | PlayerTotal | PlayerTenpai] = {}
+    scores: dict[str, HandScore | PlayerTotal] = {}
     sticks = pot_before + len(declared)
     if winner is None:
         if table.discarder is not None:
             raise HandError("discarder: there is no winner (a drawn deal), so no discarder")
         payments, next_dealer = _drawn(hands, options)
         for seat, hand in hands.items():
-            scores[seat] = in_seat(seat, RIICHI.score, hand, options) if isinstance(hand, ParsedHand) else hand
+            scores[seat] = (
+                in_seat(seat, RIICHI.score, hand, options) if isinstance(hand, ParsedHand) else _counted(hand)
+            )
         pot_after, next_honba = sticks, honba + 1
     else:
         hand = hands[winner]
@@ -209,7 +216,7 @@ def settle_riichi(table: Table) -> Settlement:
             elif isinstance(other, ParsedHand):
                 scores[seat] = in_seat(seat, RIICHI.score, other, options)
             else:
-                scores[seat] = other
+                scores[seat] = _counted(other)
         payments = _win_payments(table, winner, score, _liable(table, winner, hand, score))
         next_dealer = DEALER if winner == DEALER else next_seat(DEALER)
         pot_after, next_honba = 0, (honba + 1 if winner == DEALER else 0)

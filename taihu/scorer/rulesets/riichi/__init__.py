@@ -1,4 +1,4 @@
-"""Riichi 立直 (日本麻将): han, fu, points and payments of rules/riichi.md.
+"""Riichi 立直 (日本麻将): han, fu, points and payments of docs/riichi.md.
 
 The yaku are data (`yaku.YAKU`), fu and points are functions of one reading
 (`fu`); this module reads the hand every way it groups, scores each reading

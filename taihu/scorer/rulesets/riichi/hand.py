@@ -1,6 +1,6 @@
 """A riichi hand as written, checked: the tiles, the conditions and every contradiction between them.
 
-Nothing here scores; `prepare` refuses what cannot be (rules/riichi.md
+Nothing here scores; `prepare` refuses what cannot be (docs/riichi.md
 "Conditions that contradict each other") and gathers what the yaku, fu and
 points need, once per hand.
 """
@@ -202,7 +202,7 @@ def _melds(parsed: ParsedHand) -> tuple[Group, ...]:
 
 
 def _check_conditions(parsed: ParsedHand, winner: bool, melds: tuple[Group, ...], held: list[int]) -> None:
-    """The contradictions of rules/riichi.md, each an error with its reason."""
+    """The contradictions of docs/riichi.md, each an error with its reason."""
     flags = parsed.flags
     if flags <= PLAIN and parsed.ura is None and len(parsed.dora or ()) <= MAX_INDICATORS:
         return  # nothing that can contradict: the common case
