@@ -36,7 +36,7 @@ DORA_NAMES = {key: (name, name_en) for key, name, name_en in DORA}
 Line = tuple[str, int, str]  # (item key, han, detail)
 
 
-@dataclass
+@dataclass(slots=True)
 class Scored:
     """One reading scored: what the best-interpretation tie-break compares, and what is shown."""
 
@@ -112,19 +112,26 @@ def _dora_lines(hand: RiichiHand) -> list[Line]:
     return lines
 
 
+# (yaku, detail, closed, double_yakuman, renhou_yakuman) -> (the item line, whether it counts as a yakuman)
+_LINES: dict[tuple[Yaku, str, bool, int, int], tuple[Line, bool]] = {}
+
+
 class Lines:
-    """What a hand's yaku are worth in it (han, detail, yakuman or not), each found once per hand."""
+    """What a hand's yaku are worth in it (han, detail, yakuman or not); the same few lines recur hand after hand."""
 
     def __init__(self, hand: RiichiHand) -> None:
         self.hand = hand
-        self.memo: dict[tuple[Yaku, str], tuple[Line, bool]] = {}
+        self.context = (hand.closed, hand.options["double_yakuman"], hand.options["renhou_yakuman"])
         self.dora = _dora_lines(hand)
 
     def line(self, yaku: Yaku, detail: str) -> tuple[Line, bool]:
-        known = self.memo.get((yaku, detail))
+        key = (yaku, detail, *self.context)
+        known = _LINES.get(key)
         if known is None:
+            if len(_LINES) > 4000:
+                _LINES.clear()
             han, how = _han(yaku, self.hand)
-            known = self.memo[yaku, detail] = ((yaku.key, han, detail or how), _is_yakuman(yaku, self.hand.options))
+            known = _LINES[key] = ((yaku.key, han, detail or how), _is_yakuman(yaku, self.hand.options))
         return known
 
 

@@ -89,7 +89,7 @@ CLOSED, NO_ORPHANS, ALL_ORPHANS, ONE_SUIT = "closed", "no terminal or honor", "o
 THREE_KONGS, ALL_GREEN = "three kongs or more", "all green"
 
 
-@dataclass
+@dataclass(slots=True)
 class RiichiHand:
     """Everything about a hand that does not depend on how its tiles are grouped."""
 
