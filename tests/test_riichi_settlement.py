@@ -225,3 +225,45 @@ def test_cli_settles_the_riichi_examples(name: str) -> None:
     shown = CliRunner().invoke(app, ["settle", str(path)])
     assert shown.exit_code == 0, shown.output
     assert "pot:" in shown.stdout and "next honba:" in shown.stdout
+
+
+@pytest.mark.parametrize(
+    ("fields", "match"),
+    [
+        pytest.param({"round": "S", "players": {**NOT_READY, "S": WIN_S + " round:E"}}, "round:E", id="round"),
+        pytest.param({"events": [*riichi("S"), {"type": "liable", "seat": "S"}]}, "cannot be liable", id="liable-self"),
+        pytest.param(
+            {"events": [*riichi("S"), {"type": "false-win", "seat": "E"}]}, "winner must be null", id="chombo"
+        ),
+        pytest.param({"events": [*riichi("S"), {"type": "foul", "seat": "S"}]}, "cannot be the winner", id="foul"),
+        pytest.param(
+            {"winner": None, "players": {**NOT_READY, "S": "234567m 234p 88p 67s"}},
+            "no discarder",
+            id="drawn-discarder",
+        ),
+        pytest.param({"players": {**NOT_READY, "S": {"tenpai": True}}}, "give the winning hand", id="no-hand"),
+        pytest.param({"discarder": "S", "events": riichi("S")}, "does not discard", id="own-discard"),
+        pytest.param(
+            {"players": {**NOT_READY, "S": WIN_S + " furiten"}, "events": riichi("S")},
+            "振听",
+            id="furiten-on-a-discard",
+        ),
+    ],
+)
+def test_more_table_errors(fields: dict[str, Any], match: str) -> None:
+    base = table(winner="S", discarder="W", players={**NOT_READY, "S": WIN_S})
+    with pytest.raises(HandError, match=match):
+        settle_table({**base, **fields})
+
+
+def test_a_drawn_riichi_deal_needs_hands_or_tenpai() -> None:
+    players = {"E": {"total": 0}, "S": {"tenpai": True}, "W": {"tenpai": False}, "N": {"tenpai": False}}
+    with pytest.raises(HandError, match="tenpai"):
+        settle_table(table(winner=None, players=players))
+
+
+def test_a_wait_on_a_tile_the_hand_holds_four_of_is_not_ready() -> None:
+    """1111m 345p 678p 456s could only win on a fifth 1m: not ready."""
+    players = {"E": "1111m 345p 678p 456s", "S": {"tenpai": True}, "W": {"tenpai": False}, "N": {"tenpai": False}}
+    result = settle_table(table(winner=None, players=players))
+    assert result.net == {"E": -1000, "S": 3000, "W": -1000, "N": -1000}
