@@ -110,10 +110,6 @@ def score(
         out.print("arrangement: " + "  ".join(result.arrangement), markup=False, highlight=False)
     elif not result.winner:
         out.print("non-winning hand: base tai only", highlight=False)
-    if result.fu is not None and result.winner:  # riichi: han and fu, the limit, who pays
-        fu = ", ".join(f"{line.key} {line.value}" for line in result.fu_details or [])
-        out.print(f"{result.subtotal} han {result.fu} fu ({fu}) {result.limit or ''}", markup=False, highlight=False)
-        out.print(f"payments: {result.payments}", markup=False, highlight=False)
     for note in result.notes:
         out.print(f"note: {note}", markup=False, highlight=False)
 
@@ -209,10 +205,6 @@ def settle(
     for part in settlement_tables(result):
         out.print(part)
     out.print(f"next dealer: {result.next_dealer}", highlight=False)
-    if result.pot_before is not None:  # riichi: the sticks on the table and the counters
-        out.print(
-            f"pot: {result.pot_before} → {result.pot_after} sticks; next honba: {result.next_honba}", highlight=False
-        )
 
 
 @app.command()

@@ -11,7 +11,7 @@ from typing import Any
 
 from .errors import HandError
 from .models import Event, HandScore, Payment, PlayerTotal, RuleSetInfo, ScoreItem, ScoreRequest, Settlement, Table
-from .notation import parse, to_text
+from .notation import parse, parse_red_fives, to_text
 from .rulesets import RULESETS, get
 from .settlement import settle_table
 
@@ -19,7 +19,7 @@ from .settlement import settle_table
 def score_hand(hand: str, rules: str = "lingxi", options: Mapping[str, Any] | None = None) -> HandScore:
     """Scores one hand line under a rule set; raises HandError on bad input."""
     ruleset = get(rules)
-    return ruleset.score(parse(hand, ruleset.red_fives), options)
+    return ruleset.score(parse_red_fives(hand) if ruleset.red_fives else parse(hand), options)
 
 
 def rule_sets() -> list[RuleSetInfo]:

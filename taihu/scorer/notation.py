@@ -374,16 +374,13 @@ def reject_stand_in_pungs(hand: ParsedHand) -> None:
             raise not_a_meld(meld.source or meld.text(), meld.column)
 
 
-def parse(text: str, red_fives: bool = False) -> ParsedHand:
-    """Parses one hand line; raises HandError naming the column of any problem.
-
-    `red_fives` (riichi) reads `0m 0p 0s` as red fives; elsewhere they are an error.
-    """
+def parse(text: str) -> ParsedHand:
+    """Parses one hand line; raises HandError naming the column of any problem."""
     if type(text) is str:
-        hand = _parse_plain(text)  # a red five is never a plain token: such lines read carefully
+        hand = _parse_plain(text)
         if hand is not None:
             return hand
-    return _parse_careful(text, red_fives)
+    return _parse_careful(text)
 
 
 def _parse_careful(text: str, red_fives: bool = False) -> ParsedHand:
@@ -645,28 +642,42 @@ _SEAT_NAMES = {"E": "E", "S": "S", "W": "W", "N": "N", "东": "E", "東": "E", "
 
 
 def _condition_value(word: str, value: str, column: int, reds: list[tuple[int, int]] | None = None) -> object:
-    """The value of `word:value`; `reds` (riichi) collects the red fives of `dora:`/`ura:`."""
-    if word in ("seat", "round"):
+    if word == "seat":
         if value not in _SEAT_NAMES:
-            raise HandError(f"{word} '{value}' at column {column} must be one of E, S, W, N")
+            raise HandError(f"seat '{value}' at column {column} must be one of E, S, W, N")
         return _SEAT_NAMES[value]
-    if word in ("wild", "dora", "ura"):
+    if word == "wild":
         kinds = []
         offset = 0
-        what = "each wildcard in wild:" if word == "wild" else f"each indicator in {word}:"
         for part in value.split(","):
-            kinds.append(_single_tile(part, column + offset, what, reds if word != "wild" else None))
+            kinds.append(_single_tile(part, column + offset, "each wildcard in wild:"))
             offset += len(part) + 1
         return tuple(kinds)
+    if word == "flip":
+        return _single_tile(value, column, "flip:")
+    if word in RIICHI_VALUES:
+        return _riichi_value(word, value, column, reds)
+    if value not in DECLARED_WINS:
+        raise HandError(f"unknown declared win '{value}' at column {column}; known: {', '.join(DECLARED_WINS)}")
+    return value
+
+
+def _riichi_value(word: str, value: str, column: int, reds: list[tuple[int, int]] | None) -> object:
+    """`round:`, `dora:`, `ura:`, `honba:`, `sticks:`; `reds` (riichi) collects the red fives of the indicators."""
+    if word == "round":
+        if value not in _SEAT_NAMES:
+            raise HandError(f"round '{value}' at column {column} must be one of E, S, W, N")
+        return _SEAT_NAMES[value]
     if word in ("honba", "sticks"):
         if not value.isascii() or not value.isdigit():
             raise HandError(f"{word} '{value}' at column {column} must be a whole number ≥ 0, e.g. '{word}:1'")
         return int(value)
-    if word == "flip":
-        return _single_tile(value, column, "flip:")
-    if value not in DECLARED_WINS:
-        raise HandError(f"unknown declared win '{value}' at column {column}; known: {', '.join(DECLARED_WINS)}")
-    return value
+    kinds = []
+    offset = 0
+    for part in value.split(","):
+        kinds.append(_single_tile(part, column + offset, f"each indicator in {word}:", reds))
+        offset += len(part) + 1
+    return tuple(kinds)
 
 
 _NAMES = tuple(T.name(k) for k in range(T.KIND_COUNT))
@@ -807,3 +818,12 @@ def _riichi_tail(
         if count is not None:
             parts.append(f"{word}:{count}")
     return " ".join(parts)
+
+
+def parse_red_fives(text: str) -> ParsedHand:
+    """`parse` for riichi, where `0m 0p 0s` are red fives (elsewhere they are an error)."""
+    if type(text) is str:
+        hand = _parse_plain(text)  # a red five is never a plain token: such lines are read carefully
+        if hand is not None:
+            return hand
+    return _parse_careful(text, red_fives=True)

@@ -12,7 +12,7 @@ from dataclasses import replace
 from .. import tiles as T
 from ..errors import HandError
 from ..models import HandScore, Payment, PlayerTenpai, PlayerTotal, Settlement, Table
-from ..notation import ParsedHand, parse
+from ..notation import ParsedHand, parse_red_fives
 from ..rulesets.riichi import RIICHI, is_ready
 from .common import (
     DEALER,
@@ -43,7 +43,7 @@ def _hands(table: Table) -> dict[str, RiichiSeat]:
         if not isinstance(player, str):
             hands[seat] = player
             continue
-        hand = in_seat(seat, parse, player, True)
+        hand = in_seat(seat, parse_red_fives, player)
         if hand.seat is not None and hand.seat != seat:
             raise HandError(f"players.{seat}: the hand says seat:{hand.seat} but sits at {seat}")
         if hand.round is not None and hand.round != round_wind:
