@@ -401,3 +401,62 @@ def compare(case: Case) -> tuple[dict[str, Any], dict[str, Any]]:
     if "error" in ours:
         assert not score.legal and score.subtotal == 0 and score.total == 0
     return ours, mahjong_answer(case)
+
+
+def _closed_case(
+    tiles: list[int], win: int, seat: str, round_wind: str, flags: list[str], options: dict[str, int]
+) -> Case:
+    """A closed hand of plain tiles (no melds, no indicators) in both forms."""
+    rest = list(tiles)
+    rest.remove(win)
+    used: Counter[int] = Counter()
+    ids = []
+    for kind in rest + [win]:
+        k34 = TO_34[kind]
+        ids.append(4 * k34 + used[k34])
+        used[k34] += 1
+    tsumo = "self" in flags
+    config = {
+        **{
+            key: False
+            for key in ("is_ippatsu", "is_rinshan", "is_chankan", "is_haitei", "is_houtei", "is_daburu_riichi")
+        },
+        **{key: False for key in ("is_tenhou", "is_chiihou", "is_renhou")},
+        "is_tsumo": tsumo,
+        "is_riichi": "riichi" in flags,
+        "player_wind": MAHJONG_WIND[seat],
+        "round_wind": MAHJONG_WIND[round_wind],
+        "tsumi_number": 0,
+        "kyoutaku_number": 0,
+    }
+    line = f"{' '.join(KIND_NAME[k] for k in rest)} +{KIND_NAME[win]} seat:{seat} round:{round_wind} {' '.join(flags)}"
+    return Case(line=line, options=options, tiles=ids, win_tile=ids[-1], melds=[], dora=[], ura=[], config=config)
+
+
+@st.composite
+def flush_cases(draw: st.DrawFn) -> Case:
+    """Another generator: 14 tiles drawn one by one from one suit (and some honors) until they win.
+
+    Such hands group in many ways, so the best interpretation and its tie-break are tried hard.
+    """
+    rng = draw(st.randoms(use_true_random=False))
+    seat, round_wind = draw(st.sampled_from(WINDS)), draw(st.sampled_from(WINDS))
+    flags = [f for f in ("self", "riichi") if draw(st.booleans())]
+    options = {
+        "kuitan": 0,
+        "aka_dora": 0,
+        "kiriage": draw(st.integers(0, 1)),
+        "kazoe": draw(st.integers(0, 2)),
+        "double_yakuman": draw(st.integers(0, 1)),
+        "open_pinfu_fu": 1,
+        "pinfu_tsumo": draw(st.integers(0, 1)),
+        "renhou_yakuman": 0,
+    }
+    while True:
+        suit = rng.randrange(3) * 9
+        pool = [suit + r for r in range(9)] * 4 + ([27, 28, 31, 32, 33] * 4 if rng.random() < 0.3 else [])
+        rng.shuffle(pool)
+        tiles = sorted(pool[:14])
+        case = _closed_case(tiles, rng.choice(tiles), seat, round_wind, flags, options)
+        if mahjong_answer(case).get("error") != HandCalculator.ERR_HAND_NOT_WINNING:
+            return case
