@@ -114,6 +114,14 @@ def test_liable_and_discarder_pay_half_each_on_a_discard() -> None:
     check_invariant(result)
 
 
+def test_liable_discarder_pays_it_all() -> None:
+    hand = DAISANGEN.replace(" self", "")
+    result = settle_table(
+        table(winner="S", discarder="N", players={**NOT_READY, "S": hand}, events=[{"type": "liable", "seat": "N"}])
+    )
+    assert [(p.from_, p.amount) for p in result.payments] == [("N", 32000)]
+
+
 def test_liable_needs_the_fed_yakuman() -> None:
     with pytest.raises(HandError, match="daisangen or daisuushii"):
         settle_table(
