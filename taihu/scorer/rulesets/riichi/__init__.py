@@ -51,6 +51,9 @@ class Scored:
     view: View
 
 
+PINFU: Line = ("pinfu", BY_KEY["pinfu"].closed, "closed")  # its one line: closed only, no detail of its own
+
+
 def views(hand: RiichiHand) -> Iterator[View]:
     """Every reading with every place the winning tile can take in it."""
     counts = hand.held
@@ -140,17 +143,19 @@ def score_view(view: View, fixed: list[tuple[Yaku, str]], values: Lines, detaile
     hand = view.hand
     found = [values.line(y, d) for y, d in yaku_lines(view, fixed)]
     yakuman = [line for line, is_yakuman in found if is_yakuman]
+    pinfu = False
     if yakuman:
         lines = yakuman if hand.options["yakuman_stacking"] else [max(yakuman, key=lambda line: line[1])]
+        han = sum([h for _, h, _ in lines])
     else:
         lines = [line for line, _ in found]
-    han = sum(h for _, h, _ in lines)
+        pinfu = PINFU in lines
+        if lines:
+            lines += values.dora
+        han = sum([h for _, h, _ in lines])
     yakuman_han = min(han, 78) if yakuman else 0
-    if lines and not yakuman:
-        lines += values.dora
-        han = sum(h for _, h, _ in lines)
-    fus = fu_lines(view, any(key == "pinfu" for key, _, _ in lines), detailed)
-    raw = sum(f for _, f, _ in fus)
+    fus = fu_lines(view, pinfu, detailed)
+    raw = sum([f for _, f, _ in fus])
     fu = 0 if view.shape == THIRTEEN_ORPHANS else rounded(raw, view.shape)
     if not lines:
         return Scored((-1, False, 0, fu, raw), [], 0, fu, fus, "", {}, 0, view)
@@ -171,7 +176,7 @@ def best(hand: RiichiHand) -> Scored:
     if len(readings) == 1:  # the common case: nothing to choose between
         return score_view(readings[0], fixed, values, detailed=True)
     chosen = max((score_view(view, fixed, values) for view in readings), key=_rank)
-    chosen.fu_lines = fu_lines(chosen.view, any(key == "pinfu" for key, _, _ in chosen.lines), detailed=True)
+    chosen.fu_lines = fu_lines(chosen.view, PINFU in chosen.lines, detailed=True)
     return chosen
 
 

@@ -66,7 +66,7 @@ class View:
         self.pair = pair if shape == STANDARD else -1
         self.concealed_triplets = concealed
         # the facts of the reading the yaku's `needs` name: a yaku whose need is not there is not looked for
-        honors = [g.kind for g in triplets if g.kind >= T.EAST]
+        honors = [g.kind for g in triplets if g.kind >= T.EAST] if hand.honors else []
         has = {"", shape}
         if chows:
             has.add(CHOWS)
@@ -80,10 +80,10 @@ class View:
                 has.add(FOUR_TRIPLETS)
         if honors:
             has.add(HONOR_TRIPLETS)
-            if any(k in DRAGON_KINDS for k in honors):
-                has.add(DRAGON_TRIPLETS)
-            if any(T.is_wind(k) for k in honors):
+            if min(honors) < T.RED:  # the winds come before the dragons
                 has.add(WIND_TRIPLETS)
+            if max(honors) >= T.RED:
+                has.add(DRAGON_TRIPLETS)
         if hand.suits == 1 and not hand.honors and not hand.melds and shape == STANDARD:
             has.add(NINE_GATES)
         self.has = has
