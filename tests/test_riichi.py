@@ -367,3 +367,13 @@ def test_double_wind_fu_option() -> None:
 def test_option_values_are_checked() -> None:
     with pytest.raises(HandError, match="option 'kazoe' for riichi takes 0, 1, 2, got 3"):
         score_hand(E1, rules="riichi", options={"kazoe": 3})
+
+
+def test_conditions_that_passed_once_are_not_a_way_around_the_checks() -> None:
+    """The checks remember what passed (for speed): a contradiction is refused every time, after a good line too."""
+    assert score_hand(f"{BASE} riichi", rules="riichi").legal
+    for _ in range(2):
+        with pytest.raises(HandError, match="needs a closed hand"):
+            score_hand("[123m] 456m 789p 234s 5s +5s riichi", rules="riichi")
+        with pytest.raises(HandError, match="ura: needs"):
+            score_hand(f"{BASE} dora:1m ura:2m", rules="riichi")

@@ -8,6 +8,7 @@ points need, once per hand.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from ... import tiles as T
 from ...engine import CHOW, KONG, PUNG, Group, to_counts
@@ -201,13 +202,24 @@ def _melds(parsed: ParsedHand) -> tuple[Group, ...]:
     return tuple(out)
 
 
+_CONDITIONS_PASSED: set[tuple[Any, ...]] = set()
+
+
 def _check_conditions(parsed: ParsedHand, winner: bool, melds: tuple[Group, ...], held: list[int]) -> None:
     """The contradictions of docs/riichi.md, each an error with its reason."""
     flags = parsed.flags
     if flags <= PLAIN and parsed.ura is None and len(parsed.dora or ()) <= MAX_INDICATORS:
         return  # nothing that can contradict: the common case
-    check_win_conditions(parsed, winner, WIN_CONDITIONS, CONFLICTS)
     exposed = [g for g in melds if g.exposed]
+    # what the checks below read, but for rob-kong (which reads the tiles): a set that passed passes again
+    seen = None
+    if "rob-kong" not in flags:
+        kongs = any(g.shape == KONG for g in melds)
+        ura = -1 if parsed.ura is None else len(parsed.ura)
+        seen = (flags, winner, parsed.seat, bool(exposed), kongs, bool(melds), ura, len(parsed.dora or ()))
+        if seen in _CONDITIONS_PASSED:
+            return
+    check_win_conditions(parsed, winner, WIN_CONDITIONS, CONFLICTS)
     for flag in ("riichi", "double-riichi", "ippatsu"):
         if flag in flags and exposed:
             raise HandError(f"condition '{flag}' needs a closed hand: {Group.text(exposed[0])} is an exposed meld")
@@ -253,6 +265,10 @@ def _check_conditions(parsed: ParsedHand, winner: bool, melds: tuple[Group, ...]
             )
     if parsed.dora is not None and len(parsed.dora) > MAX_INDICATORS:
         raise HandError(f"dora: has {len(parsed.dora)} indicators; at most {MAX_INDICATORS} (one plus one per kong)")
+    if seen is not None:
+        if len(_CONDITIONS_PASSED) > 1024:
+            _CONDITIONS_PASSED.clear()
+        _CONDITIONS_PASSED.add(seen)
 
 
 def check_options(options: dict[str, int]) -> dict[str, int]:
