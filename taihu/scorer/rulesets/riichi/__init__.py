@@ -102,6 +102,9 @@ def _han(yaku: Yaku, hand: RiichiHand) -> tuple[int, str]:
 
 
 def _dora_lines(hand: RiichiHand) -> list[Line]:
+    """The dora items of a hand: one line per kind of dora (dora, aka_dora, ura_dora), its han and the tiles."""
+    if not (hand.dora or hand.ura or hand.aka):
+        return []
     lines = []
     for key, pointed in (("dora", hand.dora), ("ura_dora", hand.ura)):
         if not pointed and not hand.aka:

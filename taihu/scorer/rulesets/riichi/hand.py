@@ -8,6 +8,7 @@ points need, once per hand.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from ... import tiles as T
@@ -192,14 +193,16 @@ def _check_tiles(parsed: ParsedHand) -> list[int]:
 
 
 def _melds(parsed: ParsedHand) -> tuple[Group, ...]:
-    out = []
-    for meld in parsed.melds:
-        kind = meld.tiles[0]
-        if meld.is_kong:
-            out.append(Group(KONG, kind, exposed=not meld.concealed, concealed_kong=meld.concealed))
-        else:
-            out.append(Group(CHOW if meld.is_chow else PUNG, kind, exposed=True))
-    return tuple(out)
+    return tuple([_meld_group(meld.tiles, meld.concealed) for meld in parsed.melds]) if parsed.melds else ()
+
+
+@lru_cache(maxsize=1024)
+def _meld_group(tiles: tuple[int, ...], concealed: bool) -> Group:
+    """The group of a meld as the readings hold it; the same melds recur hand after hand."""
+    kind = tiles[0]
+    if len(tiles) == 4:
+        return Group(KONG, kind, exposed=not concealed, concealed_kong=concealed)
+    return Group(CHOW if tiles[1] != kind else PUNG, kind, exposed=True)
 
 
 _CONDITIONS_PASSED: set[tuple[Any, ...]] = set()
