@@ -1,27 +1,44 @@
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
+# Which Python made .venv (its path and version): another one (`make PYTHON=python3.12 test`,
+# or python3 upgraded) makes .venv anew instead of reusing a stale one.
+PYTHON_ID := $(shell $(PYTHON) -c 'import sys; print(sys.executable, sys.version.split()[0])' 2>/dev/null)
 
-.PHONY: demo test bench riichi-check install install-test clean
+.PHONY: demo test docs bench riichi-check install install-test clean FORCE
 
-$(BIN)/python:
-	$(PYTHON) -m venv $(VENV)
-	$(BIN)/pip install --quiet --upgrade pip
+$(VENV)/python-id: FORCE
+	@test -n "$(PYTHON_ID)" || { echo "no Python '$(PYTHON)': pick one with make PYTHON=python3.12 ..."; exit 1; }
+	@test "$$(cat $@ 2>/dev/null)" = "$(PYTHON_ID)" || { \
+		echo "making $(VENV) with $(PYTHON_ID)"; rm -rf $(VENV) && $(PYTHON) -m venv $(VENV) && \
+		$(BIN)/pip install --quiet --upgrade pip && echo "$(PYTHON_ID)" > $@; }
 
-install: $(BIN)/python
+$(BIN)/python: $(VENV)/python-id ;
+
+# Installed again when pyproject.toml changes (or .venv was made anew).
+$(VENV)/installed: $(VENV)/python-id pyproject.toml
 	$(BIN)/pip install --quiet -e .
+	@touch $@
 
-install-test: $(BIN)/python
+$(VENV)/installed-test: $(VENV)/python-id pyproject.toml
 	$(BIN)/pip install --quiet -e ".[test]"
+	@touch $@
+
+install: $(VENV)/installed
+
+install-test: $(VENV)/installed-test
 
 demo: install
 	$(BIN)/python examples/run_examples.py
 
-test: install-test
+test: install-test browser
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
 	$(BIN)/python -m pytest --cov --cov-report=term
+
+docs: install-test
+	$(BIN)/python -m taihu.docs
 
 riichi-check: install-test
 	RIICHI_EXAMPLES=20000 $(BIN)/python -m pytest -p no:cacheprovider -q tests/test_riichi_vs_mahjong.py
@@ -30,5 +47,26 @@ bench: $(BIN)/python
 	$(BIN)/pip install --quiet -e ".[bench]"
 	$(BIN)/python bench/bench.py
 
+# not in `make test`: a real server under hostile and busy clients for a few minutes (docs/soak.md)
+.PHONY: soak
+soak: install-test
+	$(BIN)/python bench/soak.py
+
 clean:
-	rm -rf $(VENV) *.egg-info
+	rm -rf $(VENV) *.egg-info test-artifacts
+
+# The browser tests drive Debian's headless Chromium (never a browser Playwright downloads), with a
+# CJK font so screenshots show the Chinese. Installed when missing and the machine allows (root, apt-get).
+.PHONY: browser
+FONT_PACKAGE := fonts-wqy-microhei
+browser:
+	@if { command -v chromium-headless-shell || command -v chromium; } >/dev/null && fc-list :lang=zh 2>/dev/null | grep -q .; then :; \
+	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+		export DEBIAN_FRONTEND=noninteractive; apt-get update -qq; \
+		apt-get install -y -qq --no-install-recommends chromium-headless-shell $(FONT_PACKAGE) >/dev/null \
+		|| apt-get install -y -qq --no-install-recommends chromium $(FONT_PACKAGE) >/dev/null \
+		|| echo "could not install Chromium: the browser tests will fail"; \
+	else \
+		echo "no Chromium: the browser tests will fail. Install it as root:" \
+		"apt-get install -y --no-install-recommends chromium-headless-shell $(FONT_PACKAGE)"; \
+	fi

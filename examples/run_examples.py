@@ -1,23 +1,36 @@
-"""Runs every example through the real `taihu` command and checks the totals.
+"""Runs every example through the `taihu` command and checks the totals, all in this one process.
 
 Hands: examples/hands/<rule set>.txt, one per line, `# expect N` checks the
-total. Tables: examples/tables/*.json, settled with `taihu settle`.
+total. Tables: examples/tables/*.json, settled with `taihu settle`. The
+command runs in-process (typer's CliRunner): what it prints is what a
+terminal shows, without starting Python once per example.
 """
 
 from __future__ import annotations
 
-import json
-import shutil
-import subprocess
 import sys
 from pathlib import Path
 
+from typer.testing import CliRunner
+
+from taihu import HandError, score_hand
+from taihu.cli.main import app
+
 HERE = Path(__file__).parent
-TAIHU = shutil.which("taihu", path=str(Path(sys.executable).parent)) or "taihu"
+RUNNER = CliRunner()
 
 
-def run(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([TAIHU, *args], capture_output=True, text=True, check=False)
+def taihu(*args: str) -> tuple[int, str]:
+    """The exit status and the output of `taihu ARGS`, as a terminal would show them."""
+    result = RUNNER.invoke(app, list(args))
+    return result.exit_code, result.output
+
+
+def total_of(hand: str, rules: str) -> str:
+    try:
+        return str(score_hand(hand, rules=rules).total)
+    except HandError as exc:
+        return f"error ({exc})"
 
 
 def main() -> int:
@@ -30,17 +43,16 @@ def main() -> int:
             if not hand:
                 continue
             expect = comment.strip().removeprefix("expect").strip()
-            shown = run("score", hand, "--rules", rules)
-            print(shown.stdout + shown.stderr)
-            got = json.loads(run("score", hand, "--rules", rules, "--json").stdout or "{}").get("total")
-            if expect and str(got) != expect:
+            print(f'$ taihu score "{hand}" --rules {rules}')
+            print(taihu("score", hand, "--rules", rules)[1])
+            got = total_of(hand, rules)
+            if expect and got != expect:
                 print(f"!! expected {expect}, got {got}: {hand}")
                 failures += 1
-    tables = HERE / "tables"
-    for path in sorted(tables.glob("*.json")) if tables.is_dir() else []:
-        shown = run("settle", str(path))
-        print(f"== {path.name}\n{shown.stdout}{shown.stderr}")
-        failures += shown.returncode != 0
+    for path in sorted((HERE / "tables").glob("*.json")):
+        status, shown = taihu("settle", str(path))
+        print(f"$ taihu settle {path.relative_to(HERE.parent)}\n{shown}")
+        failures += status != 0
     print("all examples ran" if not failures else f"{failures} example(s) failed")
     return 1 if failures else 0
 

@@ -7,9 +7,17 @@ no traceback.
 
 from __future__ import annotations
 
+import json
+import logging
+import re
+from pathlib import Path
+
 import pytest
+import typer
+import typer.models
 from typer.testing import CliRunner
 
+import taihu.cli.main as cli_module
 from taihu.cli.main import app
 from taihu.scorer import HandError, score_hand
 
@@ -232,7 +240,6 @@ CLI_ERRORS = [
     pytest.param(["score", PING, "-o", "foo=1"], "unknown option 'foo'", id="unknown-option"),
     pytest.param(["score", PING, "-o", "double_at"], "NAME=NUMBER", id="option-without-value"),
     pytest.param(["score", PING, "-o", "double_at=ten"], "NAME=NUMBER", id="option-not-a-number"),
-    pytest.param(["score", PING, "--json", "-o", "double_at=-3"], "whole number", id="negative-option-json"),
     pytest.param(["rules", "nope"], "unknown rule set 'nope'", id="rules-unknown"),
 ]
 
@@ -255,3 +262,130 @@ def test_cli_option_with_non_ascii_digit() -> None:
 def test_cli_hand_with_non_ascii_digit() -> None:
     result = CliRunner().invoke(app, ["score", "²m"])
     assert result.exit_code == 2 and "error:" in result.stderr
+
+
+# -- HandError carries a stable code and the column (API.md "Additions of 2026-11-30": Errors) ----
+
+
+@pytest.mark.parametrize(
+    ("hand", "code", "column"),
+    [
+        pytest.param("123m x", "unknown_tile", 6, id="unknown_tile"),
+        pytest.param("123m 9z", "unknown_tile", 6, id="unknown_tile-honor-digit"),
+        pytest.param("123m 456m 789p 234s 678s 5p +5p wild:5m,x", "unknown_tile", 41, id="unknown_tile-in-a-value"),
+        pytest.param(PING + " bogus", "unknown_condition", C, id="unknown_condition"),
+        pytest.param("", "bad_input", None, id="default-code"),
+    ],
+)
+def test_hand_error_code_and_column(hand: str, code: str, column: int | None) -> None:
+    with pytest.raises(HandError) as info:
+        score_hand(hand)
+    assert (info.value.code, info.value.column) == (code, column)
+    assert info.value.as_dict() == {"detail": str(info.value), "code": code, "column": column}
+
+
+def test_hand_error_message_alone_still_works() -> None:
+    error = HandError("players.E: something")
+    assert (str(error), error.code, error.column) == ("players.E: something", "bad_input", None)
+
+
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        pytest.param(
+            ["score", "123m x", "--json"],
+            {"detail": "unknown tile 'x' at column 6", "code": "unknown_tile", "column": 6},
+            id="unknown-tile",
+        ),
+        pytest.param(
+            ["score", PING, "--json", "-o", "double_at=-3"],
+            {"detail": "option 'double_at' must be a whole number", "code": "bad_input", "column": None},
+            id="negative-option",
+        ),
+    ],
+)
+def test_cli_score_json_bad_input_prints_the_error_object(args: list[str], expected: dict) -> None:
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 2, (result.output, result.exception)
+    answer = json.loads(result.stdout)
+    assert answer == {**expected, "detail": answer["detail"]} and answer["detail"].startswith(expected["detail"])
+    assert result.stderr.startswith("error:")  # the message on stderr as without --json
+
+
+# -- a bug is not bad input: exit 1, one line `internal error (id …)`, no traceback ----------------
+
+
+NORMAL_WIN = Path(__file__).resolve().parent.parent / "examples/tables/normal-win.json"
+
+
+def broken(*args: object, **kwargs: object) -> object:
+    raise RuntimeError("surprise")
+
+
+@pytest.mark.parametrize(
+    ("core_call", "args"),
+    [
+        pytest.param("score_hand", ["score", PING], id="score"),
+        pytest.param("score_hand", ["score", PING, "--json"], id="score-json"),
+        pytest.param("settle_table", ["settle", str(NORMAL_WIN)], id="settle"),
+        pytest.param("rule_sets", ["rules"], id="rules"),
+    ],
+)
+def test_cli_bug_exits_1_with_internal_error(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture, core_call: str, args: list[str]
+) -> None:
+    monkeypatch.setattr(cli_module, core_call, broken)
+    with caplog.at_level(logging.DEBUG, logger="taihu.cli"):
+        result = CliRunner().invoke(app, args)
+    assert result.exit_code == 1, (result.output, result.exception)
+    assert isinstance(result.exception, SystemExit)  # the command ended itself, nothing escaped
+    match = re.fullmatch(r"internal error \(id ([0-9a-f]{8})\)[^\n]*\n", result.stderr)
+    assert match, result.stderr
+    assert "Traceback" not in result.output and "surprise" not in result.output
+    assert result.stdout == ""
+    [record] = [r for r in caplog.records if match.group(1) in r.getMessage()]
+    assert record.exc_info is not None and record.exc_info[0] is RuntimeError
+
+
+def test_every_command_is_guarded() -> None:
+    """Commands and sub-app commands alike: a bug anywhere is exit 1, never a traceback."""
+
+    def commands(typer_app: typer.Typer) -> list[typer.models.CommandInfo]:
+        found = list(typer_app.registered_commands)
+        for group in typer_app.registered_groups:
+            found += commands(group.typer_instance) if group.typer_instance else []
+        return found
+
+    assert {info.callback.__name__ for info in commands(app) if info.callback} >= {"score", "rules", "settle", "serve"}
+    for info in commands(app):
+        # functools.wraps copies the name; the code object is still the wrapper's
+        assert info.callback is not None and info.callback.__code__.co_qualname == "guarded.<locals>.run", info.name
+
+
+def test_a_sub_app_command_is_guarded_too() -> None:
+    """A sub-app such as `taihu ledger` gets the same treatment, registered before or after."""
+    top, sub = typer.Typer(), typer.Typer()
+
+    @sub.command()
+    def crash() -> None:
+        raise KeyError("surprise")
+
+    @top.command()
+    def fine() -> None:
+        pass
+
+    @sub.command()
+    def refuse() -> None:
+        cli_module.parse_options(["double_at"])  # a HandError outside `answer`: bad input all the same
+
+    top.add_typer(sub, name="sub")
+    cli_module.guard_every_command(top)
+    result = CliRunner().invoke(top, ["sub", "crash"])
+    assert result.exit_code == 1 and result.stderr.startswith("internal error (id "), result.output
+    result = CliRunner().invoke(top, ["sub", "refuse"])
+    assert result.exit_code == 2 and result.stderr.startswith("error: option 'double_at' must be"), result.output
+
+
+def test_cli_bad_input_is_still_exit_2_not_1() -> None:
+    assert CliRunner().invoke(app, ["score", "123m x"]).exit_code == 2
+    assert CliRunner().invoke(app, ["--version"]).exit_code == 0

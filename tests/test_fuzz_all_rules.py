@@ -6,7 +6,11 @@ For each rule set in RULESETS:
     and a settlement always sums to zero;
 (c) a valid winning hand (the rule set's examples, tokens split into single tiles and shuffled)
     scores the same in any order, and its canonical `hand` scores to the same result;
-(d) the example tables, hands shuffled the same way, settle to the same zero-sum nets.
+(d) the example tables, hands shuffled the same way, settle to the same zero-sum nets;
+(e) through the CLI, the same inputs end in exit 0 or 2 (bad input), never exit 1 (a bug).
+
+"Never another exception" is the library's side of "never a 500 / never exit 1": an
+exception other than HandError escapes `outcome` and fails the test.
 
 Runs are bounded and derandomized (the same examples each run) so CI is stable and fast.
 """
@@ -21,7 +25,9 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from typer.testing import CliRunner
 
+from taihu.cli.main import app as cli
 from taihu.scorer import HandError, HandScore, Settlement, score_hand, settle_table
 from taihu.scorer.notation import DECLARED_WINS, FLAG_CONDITIONS
 from taihu.scorer.rulesets import RULESETS
@@ -255,7 +261,7 @@ def random_tables(draw: st.DrawFn, rules: str) -> Any:
 def check_settlement(result: Settlement) -> None:
     assert isinstance(result, Settlement)
     assert set(result.net) == set(SEATS)
-    # riichi sticks go into and out of the pot, which is no seat (docs/riichi.md); every other rule set sums to 0
+    # riichi sticks go into and out of the pot, which is no seat (docs/rules/riichi.md); every other rule set sums to 0
     pot_change = 1000 * (result.pot_before - result.pot_after) if result.pot_before is not None else 0
     assert sum(result.net.values()) == pot_change
     paid = dict.fromkeys(SEATS, 0)
@@ -306,7 +312,7 @@ def single_tokens(hand: str) -> list[str]:
 
 
 def summary(result: HandScore) -> dict[str, Any]:
-    return result.model_dump()
+    return result.to_dict()
 
 
 @pytest.mark.parametrize("rules, hand", EXAMPLE_CASES)
@@ -363,4 +369,34 @@ def test_shuffled_tables_settle_the_same_and_to_zero(name: str, data: st.DataObj
 
 
 def payments(result: Settlement) -> list[str]:
-    return sorted(json.dumps(p.model_dump(), sort_keys=True) for p in result.payments)
+    return sorted(json.dumps(p.to_dict(), sort_keys=True) for p in result.payments)
+
+
+# -- (e) the CLI: bad input is exit 2, never exit 1 (API.md "Additions of 2026-11-30": Errors) ----
+
+
+def cli_exit(args: list[str], stdin: str | None = None) -> int:
+    result = CliRunner().invoke(cli, args, input=stdin)
+    assert result.exit_code in (0, 2), (args, result.exit_code, result.stderr, result.exception)
+    assert "internal error" not in result.stderr and "Traceback" not in result.output
+    return result.exit_code
+
+
+@pytest.mark.parametrize("rules", RULE_NAMES)
+@FEWER
+@given(data=st.data())
+def test_cli_score_never_exits_1(rules: str, data: st.DataObject) -> None:
+    text = data.draw(st.one_of(TOKEN_SOUP, mutated_examples(rules), st.text(alphabet=NOTATION_ALPHABET, max_size=40)))
+    if data.draw(st.booleans()):
+        exit_code = cli_exit(["score", "--rules", rules, "--json", "--", text])
+    else:
+        exit_code = cli_exit(["score", "--rules", rules, "--", text])
+    assert exit_code == (2 if outcome(rules, text) is None else 0)
+
+
+@pytest.mark.parametrize("rules", RULE_NAMES)
+@FEWER
+@given(data=st.data())
+def test_cli_settle_never_exits_1(rules: str, data: st.DataObject) -> None:
+    table = data.draw(random_tables(rules))
+    cli_exit(["settle", "-", "--json"], json.dumps(table))

@@ -332,11 +332,6 @@ ERRORS = [
         "condition 'earth' is for a non-dealer: it needs seat S, W or N",
     ),
     (
-        "human without self",
-        "123m 456p 789s 234s 5s +5s human seat:W",
-        "condition 'human' (人胡) is a non-dealer's self-drawn win in Jinhua: write 'self' with it",
-    ),
-    (
         "kong-draw with no kong",
         "123m 456p 789s 234s 5s +5s kong-draw",
         "condition 'kong-draw' needs a kong in the hand ([5555p] or (5555p))",

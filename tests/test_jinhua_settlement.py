@@ -15,6 +15,7 @@ from taihu.scorer import settle_table
 SEATS = ("E", "S", "W", "N")
 PENG_QUAN = "[111m] [222m] [333p] [444s] 5s +5s"  # peng_peng_hu × quan_qiu_ren = 4, on a discard
 BAO_TOU_SELF = "123m 456p 789s 234s 9m +5s self"  # bao_tou = 2, self-drawn
+BAO_TOU_SELF_FED = "[123m] [456p] [789s] 234s 9m +5s self"  # the same, three claims shown: 承包 may apply
 LOSER = "123m 456p 789s 234s 7p"
 
 
@@ -66,7 +67,7 @@ def test_liable_pays_what_the_others_would() -> None:
 
 
 def test_liable_on_a_self_drawn_win() -> None:
-    result = settle_table(jinhua("W", BAO_TOU_SELF, events=[{"type": "liable", "seat": "E"}]))
+    result = settle_table(jinhua("W", BAO_TOU_SELF_FED, events=[{"type": "liable", "seat": "E"}]))
     assert result.net == {"E": -12, "S": 0, "W": 12, "N": 0}
 
 
@@ -91,9 +92,9 @@ ERRORS = [
     ("two wild tiles", jinhua("S", PENG_QUAN, discarder="W", wild=["9m", "E"]), "wild: Jinhua flips one 财神 tile"),
     ("a flip", jinhua("S", PENG_QUAN, discarder="W", wild=None, flip="8m"), "flip: Jinhua has no flipped indicator"),
     (
-        "foul is not a Jinhua event",
-        jinhua("S", PENG_QUAN, discarder="W", events=[{"type": "foul", "seat": "E"}]),
-        "events[0]: event type 'foul' is not used in jinhua; known: liable",
+        "false-win is not a Jinhua event",
+        jinhua("S", PENG_QUAN, discarder="W", events=[{"type": "false-win", "seat": "E"}]),
+        "events[0]: event type 'false-win' is not used in jinhua; known: foul, liable",
     ),
     (
         "liable winner",
@@ -148,6 +149,7 @@ def test_errors(why: str, data: dict[str, Any], message: str) -> None:
 WINS = (  # (hand, multiplier, self-drawn)
     (PENG_QUAN, 4, False),
     (BAO_TOU_SELF, 2, True),
+    (BAO_TOU_SELF_FED, 2, True),
     ("9m9m9m 456p 789s 234s 5s +5s", 8, False),
     ("112233m 4455p 66s 9m +7s self", 8, True),
 )
@@ -163,7 +165,8 @@ def tables(draw: st.DrawFn) -> tuple[dict[str, Any], int]:
     winner = draw(st.sampled_from(SEATS))
     others = [s for s in SEATS if s != winner]
     discarder = None if self_drawn else draw(st.sampled_from(others))
-    events = [{"type": "liable", "seat": draw(st.sampled_from(others))}] if draw(st.booleans()) else []
+    fed = hand.count("[") >= 3  # 承包 needs three exposed melds (Decision 2026-11-30)
+    events = [{"type": "liable", "seat": draw(st.sampled_from(others))}] if fed and draw(st.booleans()) else []
     data = jinhua(winner, hand, discarder=discarder, events=events, options={"unit": unit})
     return data, unit * multiplier * (6 if self_drawn else 4)
 

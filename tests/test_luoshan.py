@@ -7,7 +7,7 @@ import pytest
 
 from taihu.scorer import HandError, parse, score_hand, to_text
 from taihu.scorer import tiles as T
-from taihu.scorer.engine import CHOW, PAIR, PUNG, Group, win_places
+from taihu.scorer.engine import CHOW, PAIR, PUNG, Group, win_placements, win_places
 from taihu.scorer.rulesets.luoshan import wildcard_after
 
 
@@ -194,11 +194,11 @@ CASES = [
         False,
     ),
     (
-        "best reading is the most hu (rules/luoshan.md), even when a 30 ping_he reading would be legal",
+        "a legal reading first (Decision 2026-11-30): the legal 30 ping_he, not the illegal 60 of pungs",
         "77788899m 456m CC +9m self seat:S",
-        [("an_ke", 4), ("an_ke", 4), ("dui_zi", 2), ("zi_mo_liu", 10), ("di_he", 10), ("cou_yi_tai", 1)],
-        60,
-        False,
+        [("ping_he", 30)],
+        30,
+        True,
     ),
     # Wildcards
     (
@@ -293,15 +293,21 @@ def test_flip_gives_the_next_tile(flipped: str, wild: str) -> None:
 
 
 def test_win_places_natural_and_wild() -> None:
-    reading = (Group(PUNG, 0, exposed=True), Group(CHOW, 9, (10,)), Group(PAIR, 10))
-    assert list(win_places(reading, 10, False)) == [(2, 10)]  # 2p: the chow's 2p is a wildcard
-    assert list(win_places(reading, 4, True)) == [(1, 10)]  # a winning wildcard takes the slot
+    """Tiles standing for one kind are interchangeable (Decision 2026-11-30): the winning 2p may sit
+    in the chow, its wildcard then moving to the pair; a winning wildcard may be the pair's 2p."""
+    reading = (Group(PUNG, 0, exposed=True), Group(CHOW, 9, (10,), wilds=((4, 10),)), Group(PAIR, 10))
+    assert list(win_places(reading, 10, False)) == [(1, 10), (2, 10)]
+    assert list(win_places(reading, 4, True)) == [(1, 10), (2, 10)]
     assert list(win_places(reading, 0, False)) == []  # the meld was there before the win
+    moved = (reading[0], Group(CHOW, 9), Group(PAIR, 10, (10,), wilds=((4, 10),)))
+    assert win_placements(reading, 10, False)[0] == (moved, 1, 10)
+    assert win_placements(reading, 4, True)[1] == (moved, 2, 10)
 
 
 def test_four_wildcards() -> None:
+    """A legal 平和 (Decision 2026-11-30): 3s in 3s-4s-5s of wildcards, one more standing for 3s in 1s-2s-3s."""
     result = luoshan("2m2m2m2m 1234567p 12s +3s wild:2m")
-    assert result.total == 40
+    assert (result.total, result.legal) == (30, True)
 
 
 ERRORS = [
@@ -357,3 +363,75 @@ def test_conditions_checked_once_per_set_still_answer_every_hand() -> None:
     assert "Luoshan non-winners score 0" in loser.notes
     assert "Luoshan non-winners score 0" not in winner.notes
     assert loser.notes == again.notes  # no note piles up in the memo
+
+
+# Decision (2026-11-30): among the readings that make a legal win, the most hu; only when none is legal,
+# the most hu with legal: false. (why, hand, total, legal)
+LEGAL_FIRST = [
+    ("the settled question: a legal 平和 beats an illegal 60 of pungs", "111222333m 45m CC +6m", 30, True),
+    ("self-drawn: 平和 (9m two-sided in 789m) beats an illegal 60", "77788899m 456m CC +9m self seat:S", 30, True),
+    ("no reading is legal: the most hu, legal false", "[CCC] 55m 789s 345m 99s +5m self flip:1p seat:S", 40, False),
+    ("a legal formula total is kept", "[EEE] (CCCC) [999m] 11p FF +1p self flip:5s seat:E", 500, True),
+]
+
+
+@pytest.mark.parametrize("why, hand, total, legal", LEGAL_FIRST, ids=[c[0] for c in LEGAL_FIRST])
+def test_luoshan_legal_reading_first(why: str, hand: str, total: int, legal: bool) -> None:
+    result = luoshan(hand)
+    assert (result.total, result.legal) == (total, legal)
+
+
+# Decision (2026-11-30): every place of the winning tile is its own reading — a wildcard winning tile in any
+# group it can stand in, a natural one in any place of its kind while a wildcard stands for that kind.
+# (why, hand, total, legal, a line of the best reading)
+WILD_WINNING_TILE = [
+    (
+        "the issue's wildcard 5m as the 6p of 5p-6p-7p (closed), 666p concealed",
+        "6m 6p 5m 6p 6m 6s 5p 5m P 5s 7p 4s 6p +5m seat:W flip:4m",
+        50,
+        False,
+        "closed wait: 6p in 5p 7p 5m=6p",
+    ),
+    (
+        "the issue's natural 3m in 3m-4m-5m (two-sided) while a wildcard stands for 3m in 1m-2m-3m",
+        "[4m5m6m] 1m 1m 8m 2m 7m 9m 5p 1m 5p 5m +3m flip:4p",
+        240,
+        True,
+        "four chows, two-sided wait: 3m in 3m 5m 5p=4m; all m",
+    ),
+    (
+        "a winning wildcard as the 4m of 3m-4m-5m (closed), 444m staying concealed",
+        "3m 3m 3m 3m 4m 4m 4m 5m 5m 5m 5m 9m 9m +7m wild:7m seat:S",
+        200,
+        True,
+        "closed wait: 4m in 3m 5m 7m=4m",
+    ),
+    (
+        "a winning wildcard as the 2m of 1m-2m-3m (closed); the other wildcard is the 8m",
+        "1m 2m 2m 2m 3m 7m 7m 8m 8m 9m 9m 9m 1s +1s wild:1s seat:E",
+        230,
+        True,
+        "closed wait: 2m in 1m 3m 1s=2m",
+    ),
+    (
+        "a winning wildcard as the 3p of 2p-3p-4p (closed), not in its pung",
+        "1p 1p 2p 3p 4p 4p 5p 6p 7p 7p 7p 7p 8p +2m wild:2m seat:E",
+        130,
+        False,
+        "closed wait: 3p in 2p 4p 2m=3p",
+    ),
+    (
+        "a natural winning tile in a chow of three wildcards (3p-4p-5p, two-sided): 平和",
+        "4m 4m 4m 1p 2p 9p 9p 6s 6s 7s 7s 8s 8s +3p wild:4m seat:W",
+        30,
+        True,
+        "four chows, two-sided wait: 3p in 3p 4m=4p 4m=5p",
+    ),
+]
+
+
+@pytest.mark.parametrize("why, hand, total, legal, line", WILD_WINNING_TILE, ids=[c[0] for c in WILD_WINNING_TILE])
+def test_wild_winning_tile_every_place(why: str, hand: str, total: int, legal: bool, line: str) -> None:
+    result = luoshan(hand)
+    assert (result.total, result.legal) == (total, legal)
+    assert line in [i.detail for i in result.items]

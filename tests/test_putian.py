@@ -140,13 +140,7 @@ CASES = [
         5,
         id="decision-bai-is-jin-both",
     ),
-    # four 白 as 金 (the flipped one taken by 搶金): 5 + 4 = 9
-    pytest.param(
-        "123m 456m 789p 12s 4s P P P P wild:P seat:S",
-        [("di", 1), ("bai", 5), ("jin", 4)],
-        10,
-        id="decision-four-bai-jin-9",
-    ),
+    # four 白 as 金 exist only through 搶金 (Decision 2026-11-30): 5 + 4 = 9, see the next case
     pytest.param(
         "P P P 123m 456m 789p 234s 5s +P wild:P declare:qiang-jin seat:N",
         [("di", 1), ("bai", 5), ("jin", 4), ("san_jin_dao", 9)],
@@ -213,8 +207,8 @@ def test_you_jin_arrangement_shows_the_lone_jin() -> None:
 
 
 def test_four_jin_note() -> None:
-    result = score("123m 456m 789p 12s 4s P P P P wild:P seat:S")
-    assert result.notes == ["four 金 P: the flipped one was taken by 抢金 (Decision)"]
+    result = score("P P P 123m 456m 789p 234s 5s +P wild:P declare:qiang-jin seat:N")
+    assert "four 金 P: the flipped one was taken by 抢金 (Decision)" in result.notes
 
 
 def test_non_winner_has_no_arrangement_and_no_type() -> None:
@@ -264,9 +258,9 @@ ERRORS = [
     ),
     # conditions
     pytest.param(
-        f"{WIN} kong-draw wild:9m",
-        "condition 'kong-draw' at column 33 is not used in Putian",
-        id="unknown-condition-kong-draw",
+        f"{WIN} last-tile wild:9m",
+        "condition 'last-tile' at column 33 is not used in Putian",
+        id="unknown-condition-last-tile",
     ),
     pytest.param(f"{WIN} flip:8m", "condition 'flip' at column 33 is not used in Putian", id="unknown-condition-flip"),
     pytest.param(

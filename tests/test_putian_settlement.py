@@ -252,7 +252,6 @@ def test_drawn_hand_pays_nothing_and_keeps_the_dealer() -> None:
 @pytest.mark.parametrize(
     "changes, message",
     [
-        ({"events": [{"type": "foul", "seat": "S"}]}, "event type 'foul' is not used in putian"),
         ({"events": [{"type": "liable", "seat": "S"}]}, "event type 'liable' is not used in putian"),
         ({"options": {"double_at": 10}}, "options: unknown option 'double_at' for putian; known options: none"),
         ({"flip": "8m"}, "flip: Putian gives the flipped 金 itself as wild"),

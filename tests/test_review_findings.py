@@ -150,7 +150,8 @@ def test_jinhua_liable_pays_all() -> None:
         "wild": ["3s"],
         "winner": "S",
         "discarder": "W",
-        "players": {"E": Z, "S": "11m 22m 33m 44m 55m 66p 3s +7p", "W": Z, "N": Z},
+        # 承包 needs three exposed melds (Decision 2026-11-30): peng_peng_hu × qing_yi_se = 8
+        "players": {"E": Z, "S": "[111m] [222m] [666m] 444m 5m +5m", "W": Z, "N": Z},
         "events": [{"type": "liable", "seat": "N"}],
     }
     assert net(table) == ({"E": 0, "S": 32, "W": 0, "N": -32}, "S")

@@ -1,4 +1,4 @@
-"""Riichi (docs/riichi.md): the ten worked examples everywhere, the notation additions, every contradiction."""
+"""Riichi (docs/rules/riichi.md): the ten worked examples everywhere, the notation additions, every contradiction."""
 
 from __future__ import annotations
 
@@ -26,7 +26,7 @@ E8 = "123m 99p 78s (CCCC) [EEE] +9s seat:E round:E kong-draw dora:P,2m"
 E9 = "111m 222m 333m 444m 5m +5m seat:S round:E self"
 E10 = "19m 19p 19s ESWNPFC +C seat:E round:E"
 
-# (hand, options, han, fu, limit, payments, total, items): docs/riichi.md "Examples run"
+# (hand, options, han, fu, limit, payments, total, items): docs/rules/riichi.md "Examples run"
 WORKED = [
     pytest.param(
         E1,
@@ -182,7 +182,7 @@ WORKED = [
 def test_worked_example_same_everywhere(
     hand: str, options: dict, han: int, fu: int, limit: str, payments: dict, total: int, items: dict
 ) -> None:
-    library = score_hand(hand, rules="riichi", options=options).model_dump()
+    library = score_hand(hand, rules="riichi", options=options).to_dict()
     found = {item["key"]: item["value"] for item in library["items"]}
     assert (library["subtotal"], library["fu"], library["limit"], library["payments"]) == (han, fu, limit, payments)
     assert (library["total"], library["legal"], library["unit"], found) == (total, True, "points", items)
@@ -324,7 +324,7 @@ def test_non_winning_line_is_accepted() -> None:
 
 
 def test_other_rule_sets_have_no_riichi_fields() -> None:
-    score = score_hand("111m 222p 333s 444m 5s +5s", rules="guannan").model_dump()
+    score = score_hand("111m 222p 333s 444m 5s +5s", rules="guannan").to_dict()
     assert (score["fu"], score["fu_details"], score["limit"], score["payments"]) == (None, None, None, None)
 
 

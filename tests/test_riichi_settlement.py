@@ -1,4 +1,4 @@
-"""Riichi settlement (docs/riichi.md): honba, the pot and its invariant, 流局 with 不听罚符, 包, chombo."""
+"""Riichi settlement (docs/rules/riichi.md): honba, the pot and its invariant, 流局 with 不听罚符, 包, chombo."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Differential test: taihu's riichi against `mahjong` 2.1.0 on random winning hands (docs/riichi.md).
+"""Differential test: taihu's riichi against `mahjong` 2.1.0 on random winning hands (docs/rules/riichi.md).
 
 Equal han, fu (not on yakuman), the multiset of (yaku key, han), limit,
 payments and total, and 役なし on both sides together. `make riichi-check`

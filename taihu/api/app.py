@@ -1,14 +1,19 @@
 """The HTTP API (API.md "HTTP"): parse the request, call the core, return its model.
 
-Request and response types are the core's pydantic models, so /docs shows
-the real schemas. Every input problem is a 422 whose `detail` is one string —
-the library's own message — never a 500.
+Requests are validated by the pydantic models of `taihu.api.schemas`, the
+only place pydantic is used; answers are the core's dataclasses as their
+`to_dict()` JSON, and the schemas make /docs show the real shapes. Every
+input problem is a 422 `{"detail", "code", "column"}` whose `detail` is one
+string — the library's own message. Anything else is a bug, not bad input: a
+500 with a short `error_id`, the traceback (with that id) in the server log
+only.
 """
 
 from __future__ import annotations
 
 import gc
 import logging
+import secrets
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
@@ -17,22 +22,21 @@ from fastapi import FastAPI, Request
 from fastapi.exception_handlers import http_exception_handler
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
+from fastapi_offline import FastAPIOffline
 from pydantic import BaseModel, ValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from taihu.scorer import (
-    HandError,
-    HandScore,
-    RuleSetInfo,
-    ScoreRequest,
-    Settlement,
-    Table,
-    rule_sets,
-    score_hand,
-    settle_table,
-)
-from taihu.scorer.errors import describe_validation
+from taihu.api.errors import describe_validation
+from taihu.api.guards import JsonGuard
+from taihu.api.ledger import router as ledger_router
+from taihu.api.responses import SafeJSONResponse
+from taihu.api.schemas import ScoreRequest, Settlement, Table
+from taihu.api.server import apply_cache_budget
+from taihu.api.waits import router as waits_router
+from taihu.scorer import HandError, HandScore, RuleSetInfo, rule_sets, score_hand, settle_table
+
+from .page import install_page
 
 MAX_BODY = 64 * 1024  # a table is ~1 KB; the cap keeps a single request from tying up the server
 log = logging.getLogger("taihu.api")
@@ -89,23 +93,64 @@ class BodyLimit:
         await self.app(scope, replay, send)
 
 
+def internal_error(error_id: str) -> JSONResponse:
+    return JSONResponse({"detail": "internal error", "error_id": error_id}, status_code=500)
+
+
+class CatchBugs:
+    """Any exception no handler turned into an answer is a bug: log it, answer 500, keep the connection.
+
+    Starlette's own catch-all answers and then re-raises, and the server then
+    closes the keep-alive connection; here the exception stops with the answer.
+    """
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        started = False
+
+        async def watch(message: Message) -> None:
+            nonlocal started
+            if message["type"] == "http.response.start":
+                started = True
+            await send(message)
+
+        try:
+            await self.app(scope, receive, watch)
+        except Exception as exc:
+            if started:  # half an answer is out: nothing sensible can follow it
+                raise
+            error_id = secrets.token_hex(4)
+            log.error("internal error %s on %s %s", error_id, scope.get("method"), scope.get("path"), exc_info=exc)
+            await internal_error(error_id)(scope, receive, send)
+
+
 @asynccontextmanager
 async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     """Freeze the start-up heap so full collections rescan only what requests create."""
+    apply_cache_budget()  # `taihu serve --cache-mb`, in each worker process
     gc.collect()
     gc.freeze()
     yield
 
 
-app = FastAPI(
+app = FastAPIOffline(  # /docs and /redoc from files in the package: a table may have no internet
     lifespan=lifespan,
     title="taihu",
     summary="Score and settle hands of Zhejiang/Fujian regional mahjong",
     description="The same answers as the `taihu` command and the `scorer` library. "
-    "Bad input is a 422 whose `detail` is one readable string.",
+    "Bad input is a 422 whose `detail` is one readable string; a 500 is a bug (its `error_id` is in the log).",
     version="0.1.0",
 )
+app.add_middleware(JsonGuard)  # inside BodyLimit: added first, so it sees the capped body
+app.add_middleware(CatchBugs)
 app.add_middleware(BodyLimit)
+app.include_router(ledger_router)
+app.include_router(waits_router)
 
 
 class Problem(BaseModel):
@@ -114,20 +159,34 @@ class Problem(BaseModel):
     detail: str
 
 
+class BadInput(Problem):
+    """A 422: the library's message, its stable `code`, and the 1-based column in the hand where known."""
+
+    code: str
+    column: int | None
+
+
+class InternalError(Problem):
+    """A 500 (a bug, never bad input): `detail` is "internal error"; `error_id` finds the traceback in the log."""
+
+    error_id: str
+
+
 # Declared so the OpenAPI document shows the 422 that is really sent (and the body cap's 413).
 ERRORS: dict[int | str, dict[str, Any]] = {
     413: {"model": Problem, "description": "The request body is over 64 KB"},
-    422: {"model": Problem, "description": "Bad input: the library's message"},
+    422: {"model": BadInput, "description": "Bad input: the library's message"},
+    500: {"model": InternalError, "description": "A bug in taihu (never bad input); the id is in the server log"},
 }
 
 
 def unprocessable(detail: str) -> JSONResponse:
-    return JSONResponse({"detail": detail}, status_code=422)
+    return SafeJSONResponse(HandError(detail).as_dict(), status_code=422)
 
 
 @app.exception_handler(HandError)
 async def hand_error(request: Request, exc: HandError) -> JSONResponse:
-    return unprocessable(str(exc))
+    return SafeJSONResponse(exc.as_dict(), status_code=422)
 
 
 @app.exception_handler(RequestValidationError)
@@ -150,31 +209,27 @@ async def model_invalid(request: Request, exc: ValidationError) -> JSONResponse:
     return unprocessable(describe_validation(exc.errors()))
 
 
-@app.exception_handler(Exception)
-async def unexpected(request: Request, exc: Exception) -> JSONResponse:
-    """The contract is "never 500": an input the core did not foresee is still a 422 (and logged)."""
-    log.error("unexpected error for %s %s", request.method, request.url.path, exc_info=exc)
-    return unprocessable(f"could not process this input ({type(exc).__name__}: {exc})")
-
-
 @app.post("/score", response_model=HandScore, responses=ERRORS)
-def score(request: ScoreRequest) -> HandScore:
+def score(request: ScoreRequest) -> JSONResponse:
     """Score one hand line (HandScore)."""
-    return score_hand(request.hand, rules=request.rules, options=request.options)
+    return JSONResponse(score_hand(request.hand, rules=request.rules, options=request.options).to_dict())
 
 
 @app.post("/settle", response_model=Settlement, responses=ERRORS)
-def settle(table: Table) -> Settlement:
+def settle(table: Table) -> JSONResponse:
     """Settle one deal at a four-player table."""
-    return settle_table(table)
+    return JSONResponse(settle_table(table.model_dump()).to_dict())
 
 
 @app.get("/rules", response_model=list[RuleSetInfo])
-def rules() -> list[RuleSetInfo]:
+def rules() -> JSONResponse:
     """The rule sets with their items and house options."""
-    return rule_sets()
+    return JSONResponse([info.to_dict() for info in rule_sets()])
 
 
 @app.get("/health")
 def health() -> dict[str, Any]:
     return {"status": "ok"}
+
+
+install_page(app)  # GET / (the table page), its files, and the CORS allow-list of `taihu serve`

@@ -20,10 +20,10 @@ from __future__ import annotations
 
 from bisect import bisect_left, insort
 from collections.abc import Callable, Iterable, Iterator
-from functools import lru_cache
 from itertools import combinations, combinations_with_replacement, product
 from typing import Any, NamedTuple
 
+from . import memo as M
 from . import tiles as T
 
 PAIR, PUNG, KONG, CHOW, WILD_SET = "pair", "pung", "kong", "chow", "wild"
@@ -61,11 +61,11 @@ class Group(NamedTuple):
 
     def text(self) -> str:
         """The group as players read it: wildcards shown as `2m=C`."""
-        return _group_text(self)
+        return group_text(self)
 
 
-@lru_cache(maxsize=4096)
-def _group_text(group: Group) -> str:
+@M.lru_cache("engine.group_text", maxsize=4096, bytes_per_entry=400)
+def group_text(group: Group) -> str:
     """Memoised: the same few hundred groups are written over and over in item details."""
     if group.shape == WILD_SET:
         return "".join(T.name(w) for w, _ in group.wilds)
@@ -84,11 +84,6 @@ def _group_text(group: Group) -> str:
     if group.concealed_kong:
         return f"({body})"
     return body
-
-
-# `group.text()` calls the memo itself, with no method in between (an lru_cache binds as a method does):
-# item details and arrangements ask it for nearly every group scored
-Group.text = _group_text  # type: ignore[method-assign]
 
 
 def suits_and_honors(reading: Iterable[Group]) -> tuple[set[int], bool]:
@@ -129,8 +124,8 @@ Decomposition = tuple[Signature, tuple[Plain, ...]]
 # One memo per JokerOptions, keyed and valued by plain tuples of ints and
 # strings only: the garbage collector untracks those, so a large memo costs
 # no collection pauses (namedtuples would stay tracked and be scanned).
-_MEMOS: dict[JokerOptions, dict[tuple[tuple[int, ...], int, int, bool], tuple[Decomposition, ...]]] = {}
-MEMO_LIMIT = 200_000  # states per options; past it the memo starts afresh
+# All of them together take what the cache budget leaves (memo.py); the least-recently used goes first.
+_MEMOS: M.Tables[JokerOptions] = M.Tables("engine.search", bytes_per_entry=1300)
 
 
 def _distinct(found: list[Decomposition], classify: object) -> tuple[Decomposition, ...]:
@@ -149,9 +144,7 @@ def _distinct(found: list[Decomposition], classify: object) -> tuple[Decompositi
 def _decompose(
     counts: tuple[int, ...], jokers: int, sets: int, pair: bool, options: JokerOptions
 ) -> tuple[Decomposition, ...]:
-    memo = _MEMOS.get(options)
-    if memo is None or len(memo) > MEMO_LIMIT:
-        memo = _MEMOS[options] = {}
+    memo = _MEMOS.table(options)
     return _search(counts, jokers, sets, pair, options, memo)
 
 
@@ -235,7 +228,12 @@ _NONE_HELD = b"\0"
 
 
 TABLE_TILES = 14  # `_STRETCHES` holds every stretch of up to this many tiles (4 sets and a pair)
-_STRETCHES: dict[bytes, tuple[SuitWay, ...]] = {}  # filled on first use by `_every_stretch`
+_STRETCHES: dict[bytes, tuple[SuitWay, ...]] = {}  # filled by `_every_stretch` once it pays (`TABLE_AFTER`)
+# Stretches searched before the table is built: the search of one costs some 20–80 µs and the table some
+# 20 ms, so one-shot use (`taihu score`, a few stretches) never pays for the table and a server soon does.
+TABLE_AFTER = 300
+_searched_before_table = 0
+M.register("engine.stretches", _STRETCHES.__len__, _STRETCHES.clear, bytes_per_entry=300)  # a fixed table
 
 
 def _suit_ways(shape: bytes) -> tuple[SuitWay, ...]:
@@ -254,10 +252,23 @@ def _suit_ways(shape: bytes) -> tuple[SuitWay, ...]:
     if ways is not None:
         return ways
     if not _STRETCHES:
-        _STRETCHES.update(_every_stretch())
-        return _suit_ways(shape)
+        return _until_the_table_pays(shape)
     if sum(shape) <= TABLE_TILES:
         return () if shape else ((0, ()),)  # not in the table: no reading
+    return _searched_suit_ways(shape)
+
+
+def _until_the_table_pays(shape: bytes) -> tuple[SuitWay, ...]:
+    """Search the stretch while the table is not built; build it after `TABLE_AFTER` stretches.
+
+    The table and the search give the same ways in the same order
+    (tests/test_engine.py), so when the table is built changes no answer.
+    """
+    global _searched_before_table
+    _searched_before_table += 1
+    if _searched_before_table > TABLE_AFTER:
+        _STRETCHES.update(_every_stretch())
+        return _suit_ways(shape)
     return _searched_suit_ways(shape)
 
 
@@ -299,7 +310,7 @@ def _every_stretch() -> dict[bytes, tuple[SuitWay, ...]]:
     return {stretch: tuple(ways) for stretch, ways in found.items()}
 
 
-@lru_cache(maxsize=8192)
+@M.lru_cache("engine.searched_suit_ways", maxsize=8192, bytes_per_entry=1000)
 def _searched_suit_ways(shape: bytes) -> tuple[SuitWay, ...]:
     """`_suit_ways` by search: the groups through the first tile in the order pair, pung, chow.
 
@@ -348,6 +359,7 @@ def _honor_ways(pattern: bytes) -> SuitReadings:
 # one suit's (or the honors') tiles, sorted, as bytes -> its readings; the kinds tell the suit apart
 _SUIT_MEMO: dict[bytes, SuitReadings] = {}
 SUIT_MEMO_LIMIT = 50_000  # entries; past it the memo starts afresh
+M.register("engine.suit_readings", _SUIT_MEMO.__len__, _SUIT_MEMO.clear, bytes_per_entry=300)
 
 
 def _suit_memo_miss(kinds: bytes) -> SuitReadings:
@@ -498,33 +510,88 @@ def to_counts(kinds: Iterable[int]) -> list[int]:
 def win_places(reading: tuple[Group, ...], win: int, win_is_wild: bool) -> list[tuple[int, int]]:
     """Where the winning tile can sit in a reading: (group index, kind it stands for).
 
-    Melds on the table (exposed, or concealed kongs) were there before the
-    win, so only concealed groups count. A natural winning tile sits where a
-    natural tile of its kind is; a winning wildcard may take any wildcard
-    slot, since wildcards are interchangeable. Wait bonuses (Luoshan) depend
-    on this place, so each one is a separate reading to score.
+    The places of `win_placements`, for a caller that keeps the reading as found.
     """
-    places: list[tuple[int, int]] = []
+    return [(at, stands_for) for _, at, stands_for in win_placements(reading, win, win_is_wild)]
+
+
+Placement = tuple[tuple[Group, ...], int, int]  # (the reading, wildcards moved to fit; group index; kind)
+
+
+def win_placements(reading: tuple[Group, ...], win: int, win_is_wild: bool) -> list[Placement]:
+    """Every place of the winning tile in a reading, each with the reading as it then lies.
+
+    Melds on the table (exposed, or concealed kongs) were there before the
+    win, so only concealed groups count. The search puts natural tiles
+    before wildcards, but the tiles standing for one kind are
+    interchangeable between groups: a natural winning tile may take any
+    place of its kind (a wildcard standing there moves to where that natural
+    tile was found), and a winning wildcard any place of a kind some
+    wildcard stands for (a natural tile found there moves to that
+    wildcard's place). Wait bonuses (Luoshan) and a lone wildcard's pair
+    (Jinhua 爆头) depend on this place, so each one is a reading to score.
+    """
+    places: list[Placement] = []
     if win_is_wild:
-        for index, group in enumerate(reading):
-            if not (group.exposed or group.concealed_kong):
-                places += dict.fromkeys((index, kind) for kind in group.slots)
+        concealed = [i for i, g in enumerate(reading) if not (g.exposed or g.concealed_kong)]
+        for index in concealed:
+            for kind in dict.fromkeys(reading[index].slots):
+                places.append((reading, index, kind))
+        for index in concealed:
+            group = reading[index]
+            for kind in dict.fromkeys(_naturals(group)):
+                donor = next((j for j in concealed if j != index and kind in reading[j].slots), -1)
+                if kind not in group.slots and donor >= 0:  # the donor's wildcard comes here, our tile goes there
+                    places.append((_moved(reading, kind, donor, index), index, kind))
         return places
+    holders: list[int] = []  # groups holding a natural tile of the winning kind
+    takers: list[int] = []  # groups where only a wildcard stands for it
     for index, group in enumerate(reading):
         kind = group.kind
         if not kind <= win <= kind + 2 or group.exposed or group.concealed_kong:
             continue  # a group's tiles lie within its kind and the two above (a chow's)
         if not group.slots:  # all natural: the tile is in it if the group covers its kind
             if kind == win or group.shape == CHOW:
-                places.append((index, win))
-        else:
-            natural = list(group.kinds)
-            for kind in group.slots:
-                if kind in natural:
-                    natural.remove(kind)
-            if win in natural:
-                places.append((index, win))
+                holders.append(index)
+        elif win in _naturals(group):
+            holders.append(index)
+        elif win in group.slots:
+            takers.append(index)
+    if not takers:
+        return [(reading, index, win) for index in holders]
+    for index in sorted(holders + takers):
+        if index in holders:
+            places.append((reading, index, win))
+        elif holders:  # the wildcard here goes where the natural tile was
+            places.append((_moved(reading, win, index, holders[0]), index, win))
     return places
+
+
+def _naturals(group: Group) -> list[int]:
+    """The kinds of a group's natural tiles (those no wildcard stands for)."""
+    natural = list(group.kinds)
+    for kind in group.slots:
+        if kind in natural:
+            natural.remove(kind)
+    return natural
+
+
+def _moved(reading: tuple[Group, ...], kind: int, source: int, target: int) -> tuple[Group, ...]:
+    """The reading with one wildcard standing for `kind` moved from group `source` to group `target`,
+    and a natural tile of that kind from `target` to `source`: the same tiles, relabelled."""
+    giver, taker = reading[source], reading[target]
+    slots = list(giver.slots)
+    slots.remove(kind)
+    wilds = list(giver.wilds)
+    wild = next((w for w in wilds if w[1] == kind), None)
+    if wild is not None:
+        wilds.remove(wild)
+    moved = list(reading)
+    moved[source] = giver._replace(slots=tuple(slots), wilds=tuple(wilds))
+    moved[target] = taker._replace(
+        slots=(*taker.slots, kind), wilds=(*taker.wilds, wild) if wild is not None else taker.wilds
+    )
+    return tuple(moved)
 
 
 def seven_pairs_readings(
@@ -582,7 +649,7 @@ def set_readings(
     )
 
 
-@lru_cache(maxsize=64)
+@M.lru_cache("engine.spaced_masks", maxsize=64, bytes_per_entry=5000)
 def _spaced_masks(gap: int) -> tuple[int, ...]:
     """Every set of ranks 0–8 whose members lie at least `gap` apart, as bit masks."""
     masks = []
@@ -593,7 +660,7 @@ def _spaced_masks(gap: int) -> tuple[int, ...]:
     return tuple(masks)
 
 
-@lru_cache(maxsize=20_000)
+@M.lru_cache("engine.spaced_fill", maxsize=20_000, bytes_per_entry=500)
 def spaced_fill(suited: tuple[int, ...], wilds: int, gap: int = 3) -> tuple[int, ...] | None:
     """十三不靠/七风 (Jinhua): suited tiles of one suit at least `gap` ranks apart.
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
 from typing import Any
 
 
@@ -12,30 +11,57 @@ class HandError(ValueError):
     Every error the library raises for a hand, a table or an option is this
     type, so the CLI and the API can turn it into an answer (exit 2, HTTP 422)
     instead of a crash.
+
+    `code` is a stable snake_case id a program can branch on (the message may
+    be reworded; the code is not), and `column` the 1-based place in the hand
+    string where one is known. Both are keyword-only, so `HandError(message)`
+    keeps working everywhere.
+    """
+
+    def __init__(self, message: str, *, code: str = "bad_input", column: int | None = None) -> None:
+        super().__init__(message)
+        self.code = code
+        self.column = column
+
+    def as_dict(self) -> dict[str, Any]:
+        """The answer the API's 422 and `taihu score --json` give: `{"detail", "code", "column"}`."""
+        return {"detail": str(self), "code": self.code, "column": self.column}
+
+
+QUOTE_LIMIT = 40  # characters of the input a message quotes: enough to find the place, never the whole input
+
+
+def printable(text: str) -> str:
+    """`text` with every character a terminal or UTF-8 cannot show escaped (`\\x00`, `\\ud800`).
+
+    A message that quotes input must always print and encode: a lone
+    surrogate from JSON (`"\\ud800"`) would otherwise make the message itself fail.
+    """
+    if text.isprintable():
+        return text  # the common case; a lone surrogate is not printable, so it never takes this path
+    return "".join(ch if ch.isprintable() else ch.encode("unicode_escape").decode("ascii") for ch in text)
+
+
+def quote(text: object, limit: int = QUOTE_LIMIT) -> str:
+    """The part of an input a message echoes: at most `limit` characters, escaped with `printable`."""
+    if isinstance(text, int) and text.bit_length() > 4 * limit:  # repr() refuses ints of over 4,300 digits
+        return f"a number of about {int(text.bit_length() * 0.30103) + 1} digits"
+    shown = text if isinstance(text, str) else repr(text)
+    if len(shown) > limit:
+        return f"{printable(shown[:limit])}… ({len(shown)} characters)"
+    return printable(shown)
+
+
+class ArgumentError(HandError, TypeError):
+    """A library call given the wrong type of argument (`rules=["lingxi"]`, `options=[1]`).
+
+    A TypeError naming the argument, as Python's own calls raise; and still a
+    HandError, so a shell that passes parsed JSON straight through (the CLI,
+    the API) answers it as bad input, not as a crash.
     """
 
 
-def describe_validation(errors: Iterable[Mapping[str, Any]], what: str = "table") -> str:
-    """pydantic's error list as one sentence, so the library, CLI and API say the same thing.
-
-    `loc` becomes a path (`players.E`, `events[0].seat`); the leading `body`
-    that FastAPI adds is dropped so the HTTP message matches the library's.
-    """
-    lines: list[str] = []
-    for err in errors:
-        loc = list(err.get("loc", ()))
-        if loc and loc[0] == "body":
-            loc = loc[1:]
-        if err.get("type") == "json_invalid":
-            problem = (err.get("ctx") or {}).get("error", "")
-            at = f" at character {loc[0]}" if loc and isinstance(loc[0], int) else ""
-            line = f"the request body is not valid JSON{at}" + (f": {problem}" if problem else "")
-        else:
-            path = ""
-            for part in loc:
-                path += f"[{part}]" if isinstance(part, int) else (f".{part}" if path else str(part))
-            msg = str(err.get("msg", "is invalid")).removeprefix("Value error, ")
-            line = f"{path or what}: {msg}"
-        if line not in lines:
-            lines.append(line)
-    return "; ".join(lines) or f"{what}: invalid input"
+def require(value: object, types: type | tuple[type, ...], argument: str, expected: str) -> None:
+    """Raises ArgumentError naming `argument` unless `value` is one of `types`."""
+    if not isinstance(value, types):
+        raise ArgumentError(f"{argument}: must be {expected}, got {type(value).__name__}")

@@ -7,14 +7,17 @@ decided later by the rule set, so every rule set shares one grammar.
 
 from __future__ import annotations
 
+import copy
 import re
 from bisect import bisect_left
 from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import Any
 
+from . import memo as M
 from . import tiles as T
-from .errors import HandError
+from .errors import HandError, quote
+from .forms import Folded, fold
+from .limits import MAX_TOTAL
 
 FLAG_CONDITIONS = (
     "self",
@@ -87,7 +90,7 @@ class Meld:
         return f"({body})" if self.concealed else f"[{body}]"
 
 
-@lru_cache(maxsize=1024)
+@M.lru_cache("notation.meld_text", maxsize=1024, bytes_per_entry=300)
 def _meld_text(tiles: tuple[int, ...], concealed: bool) -> str:
     """`Meld.text`, cached: the same melds recur in every printed hand and reading."""
     return Meld(tiles, concealed)._compose_text()
@@ -106,7 +109,7 @@ class ParsedHand:
     flags: frozenset[str]
     declare: str | None
     columns: dict[str, int] = field(default_factory=dict, compare=False, hash=False)
-    # riichi only (docs/riichi.md); every other rule set refuses them
+    # riichi only (docs/rules/riichi.md); every other rule set refuses them
     round: str | None = None
     dora: tuple[int, ...] | None = None
     ura: tuple[int, ...] | None = None
@@ -139,7 +142,7 @@ class ParsedHand:
 
 
 def _tile_error(token: str, column: int) -> HandError:
-    return HandError(f"unknown tile '{token}' at column {column}")
+    return HandError(f"unknown tile '{quote(token)}' at column {column}", code="unknown_tile", column=column)
 
 
 def _is_digit(ch: str) -> bool:
@@ -199,7 +202,8 @@ class _Scanner:
                 if suit not in ("m", "p", "s", "z"):
                     shown = digits + (suit if suit and not suit.isspace() else "")
                     raise HandError(
-                        f"tiles '{shown}' at column {col} need a suit letter (m, p, s or z) right after the digits"
+                        f"tiles '{quote(shown)}' at column {col} need a suit letter (m, p, s or z) "
+                        "right after the digits"
                     )
                 self.pos += 1
                 for offset, digit in enumerate(digits):
@@ -254,7 +258,7 @@ def _bare_tiles(scanner: _Scanner) -> list[int]:
     return [kind for kind, _ in scanner.tiles()]
 
 
-@lru_cache(maxsize=4096)
+@M.lru_cache("notation.decode_run", maxsize=4096, bytes_per_entry=400)
 def _decode_run(run: str) -> tuple[tuple[int, int], ...]:
     """(kind, offset in the run) of each tile of a well-formed run; runs like `123m` recur."""
     out: list[tuple[int, int]] = []
@@ -299,7 +303,7 @@ def _single_tile(text: str, column: int, what: str, reds: list[tuple[int, int]] 
     scanner = _Scanner(text, origin=column - 1, red_fives=reds is not None)
     found = scanner.tiles()
     if scanner.pos != len(text) or len(found) != 1:
-        raise HandError(f"{what} at column {column} must be one tile, got '{text}'")
+        raise HandError(f"{what} at column {column} must be one tile, got '{quote(text)}'")
     if reds is not None:
         reds += scanner.reds
     return found[0][0]
@@ -329,18 +333,18 @@ def _parse_meld(scanner: _Scanner) -> Meld:
     flowers = [k for k in kinds if T.is_flower(k)]
     if flowers:
         if not concealed:
-            raise HandError(f"flowers cannot be melded: {source} at column {column}")
+            raise HandError(f"flowers cannot be melded: {quote(source)} at column {column}")
         groups = {(k - T.FIRST_FLOWER) // 4 for k in kinds if T.is_flower(k)}
         if len(kinds) != 4 or len(flowers) != 4 or len(groups) != 1 or len(set(kinds)) != 4:
             raise HandError(
-                f"{source} at column {column}: a flower group held from the deal "
+                f"{quote(source)} at column {column}: a flower group held from the deal "
                 f"is four different flowers of one group (f1f2f3f4 or f5f6f7f8)"
             )
         return meld
     if concealed:
         if len(kinds) != 4 or len(set(kinds)) != 1:
             raise HandError(
-                f"{source} at column {column}: a concealed group must be a kong "
+                f"{quote(source)} at column {column}: a concealed group must be a kong "
                 f"(four alike) or a flower group held from the deal"
             )
         return meld
@@ -362,7 +366,7 @@ def _parse_meld(scanner: _Scanner) -> Meld:
 
 def not_a_meld(source: str, column: int) -> HandError:
     return HandError(
-        f"{source} at column {column} is not a meld: an exposed group is a chow "
+        f"{quote(source)} at column {column} is not a meld: an exposed group is a chow "
         f"(three in sequence of one suit), a pung (three alike) or a kong (four alike)"
     )
 
@@ -380,7 +384,33 @@ def parse(text: str) -> ParsedHand:
         hand = _parse_plain(text)
         if hand is not None:
             return hand
+        if not text.isascii():
+            return _parse_players_forms(text)
     return _parse_careful(text)
+
+
+def _parse_players_forms(text: str, red_fives: bool = False) -> ParsedHand:
+    """A line with Chinese or full-width forms: parsed as its ASCII fold, errors pointing into the line as typed."""
+    folded = fold(text)
+    if folded.text == text:
+        return _parse_careful(text, red_fives)
+    try:
+        return _parse_plain(folded.text) or _parse_careful(folded.text, red_fives)
+    except HandError as exc:
+        raise _in_typed_columns(exc, folded) from None
+
+
+def _in_typed_columns(exc: HandError, folded: Folded) -> HandError:
+    """The same error, its columns counted in the line as the player typed it."""
+    message = _COLUMN.sub(lambda m: f"column {folded.column(int(m.group(1)))}", str(exc))
+    moved = copy.copy(exc)
+    moved.args = (message,)
+    if exc.column is not None:
+        moved.column = folded.column(exc.column)
+    return moved
+
+
+_COLUMN = re.compile(r"column (\d+)")
 
 
 def _parse_careful(text: str, red_fives: bool = False) -> ParsedHand:
@@ -427,7 +457,9 @@ def _parse_careful(text: str, red_fives: bool = False) -> ParsedHand:
             if word not in FLAG_CONDITIONS and word not in VALUE_CONDITIONS:
                 if len(word) <= 1:
                     raise _tile_error(word or ch, wcol)
-                raise HandError(f"unknown condition '{word}' at column {wcol}")
+                raise HandError(
+                    f"unknown condition '{quote(word)}' at column {wcol}", code="unknown_condition", column=wcol
+                )
             if word in seen:
                 raise HandError(f"condition '{word}' at column {wcol} is already given at column {seen[word]}")
             seen[word] = wcol
@@ -496,6 +528,8 @@ _TILE_TOKENS: dict[str, tuple[int, ...]] = {}  # `123m`, `EE`, `f1`: the kinds
 # ("+", kind), ("flag", word), ("value", word, value) or ("meld", tiles, concealed)
 _OTHER_TOKENS: dict[str, tuple[Any, ...]] = {}
 _CACHE_SIZE = 4096  # each cache is emptied when full, so lines of distinct junk cannot grow it without bound
+M.register("notation.tile_tokens", _TILE_TOKENS.__len__, _TILE_TOKENS.clear, bytes_per_entry=200)
+M.register("notation.other_tokens", _OTHER_TOKENS.__len__, _OTHER_TOKENS.clear, bytes_per_entry=300)
 
 
 def _read_token(token: str) -> tuple[Any, ...] | None:
@@ -578,7 +612,7 @@ def _parse_plain(text: str) -> ParsedHand | None:
         start = text.find(token, end)
         end = start + len(token)
         if tag == "meld":
-            melds.append(_new_meld(entry[1], entry[2], token, start + 1))
+            melds.append(Meld(entry[1], entry[2], token, start + 1))
             continue
         word = entry[1]
         if word in columns:
@@ -595,12 +629,10 @@ def _parse_plain(text: str) -> ParsedHand | None:
     if flags:
         fields["flags"] = frozenset(flags)
     fields["columns"] = columns
-    hand = object.__new__(ParsedHand)
-    object.__setattr__(hand, "__dict__", fields)  # no frozen __init__: it pays an object.__setattr__ per field
-    return hand
+    return ParsedHand(*fields.values())  # in field order, as `_NO_FIELDS` is (tests/test_notation_fast.py)
 
 
-# a ParsedHand's __dict__ with nothing written, in field order (tests/test_notation_fast.py)
+# a ParsedHand's fields with nothing written, in field order (tests/test_notation_fast.py)
 _NO_FIELDS: dict[str, Any] = {
     "tiles": (),
     "melds": (),
@@ -620,13 +652,6 @@ _NO_FIELDS: dict[str, Any] = {
 }
 
 
-def _new_meld(tiles: tuple[int, ...], concealed: bool, source: str, column: int) -> Meld:
-    """`Meld(...)` without the frozen dataclass `__init__`, which pays an `object.__setattr__` per field."""
-    meld = object.__new__(Meld)
-    object.__setattr__(meld, "__dict__", {"tiles": tiles, "concealed": concealed, "source": source, "column": column})
-    return meld
-
-
 _EXAMPLE = {
     "seat": "S",
     "wild": "5m,E",
@@ -644,7 +669,7 @@ _SEAT_NAMES = {"E": "E", "S": "S", "W": "W", "N": "N", "东": "E", "東": "E", "
 def _condition_value(word: str, value: str, column: int, reds: list[tuple[int, int]] | None = None) -> object:
     if word == "seat":
         if value not in _SEAT_NAMES:
-            raise HandError(f"seat '{value}' at column {column} must be one of E, S, W, N")
+            raise HandError(f"seat '{quote(value)}' at column {column} must be one of E, S, W, N")
         return _SEAT_NAMES[value]
     if word == "wild":
         kinds = []
@@ -658,7 +683,7 @@ def _condition_value(word: str, value: str, column: int, reds: list[tuple[int, i
     if word in RIICHI_VALUES:
         return _riichi_value(word, value, column, reds)
     if value not in DECLARED_WINS:
-        raise HandError(f"unknown declared win '{value}' at column {column}; known: {', '.join(DECLARED_WINS)}")
+        raise HandError(f"unknown declared win '{quote(value)}' at column {column}; known: {', '.join(DECLARED_WINS)}")
     return value
 
 
@@ -666,11 +691,13 @@ def _riichi_value(word: str, value: str, column: int, reds: list[tuple[int, int]
     """`round:`, `dora:`, `ura:`, `honba:`, `sticks:`; `reds` (riichi) collects the red fives of the indicators."""
     if word == "round":
         if value not in _SEAT_NAMES:
-            raise HandError(f"round '{value}' at column {column} must be one of E, S, W, N")
+            raise HandError(f"round '{quote(value)}' at column {column} must be one of E, S, W, N")
         return _SEAT_NAMES[value]
     if word in ("honba", "sticks"):
         if not value.isascii() or not value.isdigit():
-            raise HandError(f"{word} '{value}' at column {column} must be a whole number ≥ 0, e.g. '{word}:1'")
+            raise HandError(f"{word} '{quote(value)}' at column {column} must be a whole number ≥ 0, e.g. '{word}:1'")
+        if len(value) > len(str(MAX_TOTAL)) or int(value) > MAX_TOTAL:
+            raise HandError(f"{word} '{quote(value)}' at column {column}: at most {MAX_TOTAL:,} (10⁹)")
         return int(value)
     kinds = []
     offset = 0
@@ -732,7 +759,7 @@ def to_text(hand: ParsedHand) -> str:
     return " ".join(parts)
 
 
-@lru_cache(maxsize=4096)
+@M.lru_cache("notation.tail_text", maxsize=4096, bytes_per_entry=500)
 def _tail_text(
     win: int | None,
     seat: str | None,
@@ -787,7 +814,7 @@ def _indicators(word: str, kinds: tuple[int, ...], red: frozenset[tuple[Any, ...
     return f"{word}:" + ",".join(names)
 
 
-@lru_cache(maxsize=4096)
+@M.lru_cache("notation.riichi_tail", maxsize=4096, bytes_per_entry=500)
 def _riichi_tail(
     win: int | None,
     seat: str | None,
@@ -826,4 +853,6 @@ def parse_red_fives(text: str) -> ParsedHand:
         hand = _parse_plain(text)  # a red five is never a plain token: such lines are read carefully
         if hand is not None:
             return hand
+        if not text.isascii():
+            return _parse_players_forms(text, red_fives=True)
     return _parse_careful(text, red_fives=True)

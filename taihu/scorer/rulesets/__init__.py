@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from ..errors import HandError
+from .. import memo as M
+from ..errors import HandError, quote
 from .base import RuleSet
 from .guannan import GUANNAN
 from .jinhua import JINHUA
@@ -16,5 +17,19 @@ RULESETS: dict[str, RuleSet] = {r.name: r for r in (LINGXI, LUOSHAN, GUANNAN, PU
 
 def get(name: str) -> RuleSet:
     if name not in RULESETS:
-        raise HandError(f"unknown rule set '{name}'; known: {', '.join(RULESETS)}")
+        raise HandError(f"unknown rule set '{quote(name)}'; known: {', '.join(RULESETS)}")
     return RULESETS[name]
+
+
+def _item_lines() -> int:
+    return sum(len(item.lines) for rule_set in RULESETS.values() for item in rule_set.items)
+
+
+def _clear_item_lines() -> None:
+    for rule_set in RULESETS.values():
+        for item in rule_set.items:
+            item.lines.clear()
+
+
+# each item's ScoreItem per (value, detail) scored so far (base.score_item)
+M.register("rulesets.item_lines", _item_lines, _clear_item_lines, bytes_per_entry=700)

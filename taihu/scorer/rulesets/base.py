@@ -14,8 +14,9 @@ from functools import cached_property
 from operator import attrgetter
 from typing import Any
 
-from ..engine import PAIR, Group
-from ..errors import HandError
+from ..engine import PAIR, Group, group_text
+from ..errors import HandError, quote
+from ..limits import MAX_OPTION_VALUE
 from ..models import HandScore, ItemInfo, OptionInfo, RuleSetInfo, ScoreItem, Unit
 from ..notation import RIICHI_CONDITIONS, ParsedHand, reject_stand_in_pungs, to_text
 
@@ -71,6 +72,7 @@ class Option:
     default: int
     alternatives: tuple[int, ...]
     description: str
+    maximum: int = MAX_OPTION_VALUE  # the range is 0..maximum (docs/limits.md)
 
 
 @dataclass
@@ -135,7 +137,7 @@ class RuleSet:
             else:
                 sets.append(g)
         sets.sort(key=_BY_KIND)
-        return list(map(Group.text, (*melds, *sets, *pairs)))  # the memo, called from C
+        return list(map(group_text, (*melds, *sets, *pairs)))  # the memo, called from C
 
     # -- shared machinery -------------------------------------------------
 
@@ -147,9 +149,11 @@ class RuleSet:
         for key, value in given.items():
             if key not in known:
                 names = ", ".join(known) or "none"
-                raise HandError(f"unknown option '{key}' for {self.name}; known options: {names}")
+                raise HandError(f"unknown option '{quote(key)}' for {self.name}; known options: {names}")
             if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-                raise HandError(f"option '{key}' must be a whole number ≥ 0, got {value!r}")
+                raise HandError(f"option '{key}' must be a whole number ≥ 0, got {quote(value)}")
+            if value > known[key].maximum:
+                raise HandError(f"option '{key}' must be at most {known[key].maximum}, got {quote(value)}")
             resolved[key] = value
         return resolved
 
@@ -250,7 +254,7 @@ class RuleSet:
             for item in self._fixed:
                 fixed.append(list(item.find(hand, None)))
             opened = self._opened
-            best: tuple[tuple[int, int], Found, Outcome, Any] | None = None
+            best: tuple[tuple[bool, int, int], Found, Outcome, Any] | None = None
             gated = self._gated
             tags = 0
             for reading in self.readings(hand):
@@ -264,7 +268,9 @@ class RuleSet:
                 if may_exclude:
                     candidate = self._exclude(candidate)
                 outcome = self.finish(hand, candidate)
-                rank = (outcome.total, outcome.subtotal)  # most points, ties: higher subtotal
+                # a legal win first (a player claims the reading that lets them win), then the most points,
+                # ties: the higher subtotal
+                rank = (outcome.legal, outcome.total, outcome.subtotal)
                 if best is None or rank > best[0]:
                     best = (rank, candidate, outcome, reading)
             if best is None:
@@ -274,20 +280,18 @@ class RuleSet:
         lines = []
         for i, v, d in found:
             lines.append(i.lines.get((v, d)) or score_item(i, v, d))  # most lines are known
-        return HandScore.from_core(
-            {
-                "rules": self.name,
-                "hand": to_text(parsed),
-                "winner": hand.winner,
-                "legal": outcome.legal,
-                "items": lines,
-                "subtotal": outcome.subtotal,
-                "doubled": outcome.doubled,
-                "total": outcome.total,
-                "unit": self.unit,
-                "arrangement": arrangement,
-                "notes": hand.notes + outcome.notes,
-            }
+        return HandScore(
+            rules=self.name,
+            hand=to_text(parsed),
+            winner=hand.winner,
+            legal=outcome.legal,
+            items=lines,
+            subtotal=outcome.subtotal,
+            doubled=outcome.doubled,
+            total=outcome.total,
+            unit=self.unit,
+            arrangement=arrangement,
+            notes=hand.notes + outcome.notes,
         )
 
 
@@ -325,7 +329,7 @@ def check_known_conditions(
             hint = (hints or {}).get(cond, "")
             if not hint and cond in RIICHI_CONDITIONS:
                 hint = " (it is a riichi condition: score the hand with --rules riichi)"
-            raise HandError(f"condition '{cond}' at column {col} is not used in {rule_set}{hint}")
+            raise HandError(f"condition '{quote(cond)}' at column {col} is not used in {rule_set}{hint}")
 
 
 def check_win_conditions(

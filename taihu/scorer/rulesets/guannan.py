@@ -1,4 +1,4 @@
-"""Guannan 灌南 — the hand types of ../shared/rules/guannan.md as data.
+"""Guannan 灌南 — the hand types of docs/rules/guannan.md as data.
 
 The seed names the tiles and four hand types and gives no values, so every
 value is a house option; exactly one type applies to a reading (the best

@@ -1,4 +1,4 @@
-"""Jinhua 金华 — the multiplier (倍) table of ../shared/rules/jinhua.md as data.
+"""Jinhua 金华 — the multiplier (倍) table of docs/rules/jinhua.md as data.
 
 Read top to bottom like the rules page: the hand as Jinhua sees it
 (`JinhuaHand`: one 财神 kind, 白 turned into the 财神's face), the shapes a
@@ -50,7 +50,7 @@ WIN_SIZE, HAND_SIZE = 14, 13
 CONDITIONS = frozenset({"seat", "wild", "self", "kong-draw", "last-tile", "heaven", "earth", "human"})
 WIN_CONDITIONS = ("self", "kong-draw", "last-tile", "heaven", "earth", "human")
 # Won on the player's own draw: no 全求人, and the settlement's "each pays 2X".
-SELF_DRAWN = ("self", "kong-draw", "last-tile", "heaven", "human")
+SELF_DRAWN = ("self", "kong-draw", "last-tile", "heaven", "human")  # human: `self` may be omitted (Decision)
 CONFLICTS = (
     ("kong-draw", "last-tile", "no kong is declared among the last tiles"),
     ("heaven", "earth", "天胡 is the dealer's, 地胡 a non-dealer's"),
@@ -170,8 +170,6 @@ def prepare(parsed: ParsedHand, options: dict[str, int]) -> JinhuaHand:
     for cond in ("earth", "human"):
         if cond in flags and seat == "E":
             raise HandError(f"condition '{cond}' is for a non-dealer: it needs seat S, W or N")
-    if "human" in flags and "self" not in flags:
-        raise HandError("condition 'human' (人胡) is a non-dealer's self-drawn win in Jinhua: write 'self' with it")
     if "kong-draw" in flags and not any(g.shape == KONG for g in melds):
         raise HandError("condition 'kong-draw' needs a kong in the hand ([5555p] or (5555p))")
 

@@ -1,4 +1,4 @@
-"""Lingxi 灵溪 — the table of ../shared/rules/lingxi.md as data.
+"""Lingxi 灵溪 — the table of docs/rules/lingxi.md as data.
 
 Read top to bottom like the rules page: the hand as Lingxi sees it
 (`LingxiHand`, built and validated by `prepare`), then the items, the

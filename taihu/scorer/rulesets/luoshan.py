@@ -1,4 +1,4 @@
-"""Luoshan 螺山 "打来干、自摸干" — the hu table of ../shared/rules/luoshan.md as data.
+"""Luoshan 螺山 "打来干、自摸干" — the hu table of docs/rules/luoshan.md as data.
 
 Read top to bottom like the rules page: the hand as Luoshan sees it
 (`LuoshanHand`, built and validated by `prepare`), the readings (each with
@@ -15,6 +15,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from .. import memo as M
 from .. import tiles as T
 from ..engine import (
     CHOW,
@@ -26,7 +27,7 @@ from ..engine import (
     kinds_readings,
     standard_readings,
     to_counts,
-    win_places,
+    win_placements,
 )
 from ..errors import HandError
 from ..notation import Meld, ParsedHand
@@ -274,6 +275,7 @@ def _meld_group(meld: Meld, wild_kind: int | None, seat: str) -> Group:
 
 # (flags, seat, wild, flip, declare, any riichi value) of hands that passed the checks -> (wildcard kind, notes)
 _CONDITIONS_SEEN: dict[tuple[Any, ...], tuple[int | None, tuple[str, ...]]] = {}
+M.register("luoshan.conditions", _CONDITIONS_SEEN.__len__, _CONDITIONS_SEEN.clear, bytes_per_entry=400)
 
 
 def _conditions(parsed: ParsedHand) -> tuple[int | None, list[str]]:
@@ -353,15 +355,24 @@ def _joker_options(hand: LuoshanHand, naturals: list[int]) -> JokerOptions:
 
     A dragon (as good as the seat wind: hu, 台, 对子), and per suit in the
     hand its 1 (a terminal pung/pair beats 2–8, keeps 清/凑) and a 234 chow
-    (平和, or a closed/two-sided place for a winning wildcard).
+    (平和, or a closed/two-sided place for a winning wildcard). A natural
+    winning tile may sit in an all-wildcard group too (its wildcard moving to
+    where the tile was), so the pair, the pung and the chows of its kind are
+    offered as well: each gives it another wait (吊头, a pung, edge, closed,
+    two-sided).
     """
     suits = {T.suit_of(k) for k in range(27) if naturals[k]}
     suits |= {T.suit_of(g.kind) for g in hand.melds if T.is_suited(g.kind)}
     ones = [s * 9 for s in sorted(suits or {0})]
-    return JokerOptions(
-        pairs=(T.RED, *ones),
-        sets=((PUNG, T.RED), *((PUNG, k) for k in ones), *((CHOW, k + 1) for k in ones)),
-    )
+    pairs: list[int] = [T.RED, *ones]
+    sets: list[tuple[str, int]] = [(PUNG, T.RED), *((PUNG, k) for k in ones), *((CHOW, k + 1) for k in ones)]
+    win = hand.win
+    if len(hand.wild_tiles) >= 2 and win >= 0 and win != hand.wild_kind:
+        pairs.append(win)
+        sets.append((PUNG, win))
+        if T.is_suited(win):
+            sets += [(CHOW, start) for start in range(win - 2, win + 1) if start // 9 == win // 9 and start % 9 <= 6]
+    return JokerOptions(pairs=tuple(dict.fromkeys(pairs)), sets=tuple(dict.fromkeys(sets)))
 
 
 def readings(hand: LuoshanHand) -> list[WinReading]:
@@ -378,8 +389,9 @@ def readings(hand: LuoshanHand) -> list[WinReading]:
     for groups in groupings:
         full = melds + groups if melds else groups
         facts = grouping_facts(full)
-        for at, stands_for in win_places(full, win, win_is_wild):
-            found.append(WinReading(full, facts, at, stands_for))
+        for placed, at, stands_for in win_placements(full, win, win_is_wild):
+            # a placement that moved a wildcard shows the groups as they then lie
+            found.append(WinReading(placed, facts if placed is full else grouping_facts(placed), at, stands_for))
     return found
 
 

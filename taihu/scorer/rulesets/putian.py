@@ -1,4 +1,4 @@
-"""Putian 莆田 — the 底分 and winning types of ../shared/rules/putian.md as data.
+"""Putian 莆田 — the 底分 and winning types of docs/rules/putian.md as data.
 
 A Putian hand scores no pattern: its `total` is the player's 底分
 (底 + 分), and the winning type is a multiplier the settlement applies.
@@ -9,7 +9,7 @@ the grouping, so the search only has to prove a winning shape exists.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
@@ -35,14 +35,17 @@ from .base import (
 
 SETS = 5  # 5 sets + 1 pair
 WIN_SIZE, HAND_SIZE = 17, 16
-CONDITIONS = frozenset({"seat", "wild", "self", "rob-kong", "heaven", "declare", "da-jin"})
+CONDITIONS = frozenset({"seat", "wild", "self", "kong-draw", "rob-kong", "heaven", "declare", "da-jin"})
 DECLARES = ("san-jin-dao", "qiang-jin", "you-jin", "san-jin-you")
-WIN_CONDITIONS = ("self", "rob-kong", "heaven")
+WIN_CONDITIONS = ("self", "kong-draw", "rob-kong", "heaven")
+SELF_DRAWN = ("self", "kong-draw")  # kong-draw is a self-draw with no item of its own (Decision 2026-11-30)
 ALL_WHITES = 5  # four 白 score 5, not 4
 # Conditions that cannot stand together, with the reason.
 CONFLICTS = (
     ("rob-kong", "self", "robbing a kong is a win on another player's tile, not self-drawn"),
     ("rob-kong", "heaven", "天胡 is won on the dealt hand"),
+    ("rob-kong", "kong-draw", "a hand wins either on a kong replacement or by robbing a kong"),
+    ("heaven", "kong-draw", "天胡 is won on the dealt hand"),
 )
 
 
@@ -163,6 +166,11 @@ def prepare(parsed: ParsedHand, options: dict[str, int]) -> PutianHand:
             naturals.append(parsed.win)
     if jin == T.WHITE:
         whites = len(jin_tiles)  # 白 is 金: each one held scores as both 白 and 金 (Decision)
+    if len(jin_tiles) > 3 and parsed.declare != "qiang-jin":
+        raise HandError(
+            f"the hand holds {len(jin_tiles)} 金 {T.name(jin or 0)}, but only 3 are in play (the flipped one is "
+            f"out); a fourth exists only through 抢金: write declare:qiang-jin, or fix the tiles"
+        )
     if len(jin_tiles) == 4:
         notes.append(f"four 金 {T.name(jin or 0)}: the flipped one was taken by 抢金 (Decision)")
 
@@ -195,6 +203,8 @@ def prepare(parsed: ParsedHand, options: dict[str, int]) -> PutianHand:
         raise HandError(f"declare:{declare} and 'heaven' contradict each other: 天胡 is complete on the dealt hand")
     if "heaven" in flags and seat != "E":
         raise HandError("condition 'heaven' needs seat:E (the dealer)")
+    if "kong-draw" in flags and not any(g.shape == KONG for g in melds):
+        raise HandError("condition 'kong-draw' needs a kong in the hand ([5555p] or (5555p))")
     if declare is not None and jin is None:
         raise HandError(f"declare:{declare} needs the 金, e.g. wild:5m")
     if declare == "qiang-jin" and parsed.win != jin:
@@ -226,10 +236,29 @@ def prepare(parsed: ParsedHand, options: dict[str, int]) -> PutianHand:
 # -- the readings ------------------------------------------------------------
 
 
+def _display_class(jin: int) -> Callable[[Group], tuple[int, bool]]:
+    """What `_stand_ins` sees of a group: its 金 standing for another tile, and whether it mixes 金 and tiles.
+
+    Nothing scored depends on the grouping, only the display choice does, so
+    the search keeps one decomposition per display class (ENGINE.md: prune
+    what cannot differ) instead of placing the 金 on every one of them.
+    """
+
+    def display_class(group: Group) -> tuple[int, bool]:
+        slots = group.slots
+        return sum(kind != jin for kind in slots), 0 < len(slots) < len(group.kinds)
+
+    return display_class
+
+
+# one per 金 kind, made once: JokerOptions with the same function share the search's memo table
+_DISPLAY_CLASSES = {kind: _display_class(kind) for kind in range(T.PLAYABLE)}
+
+
 def _jokers(hand: PutianHand) -> JokerOptions:
     """All-金 groups stand for the 金 itself: nothing scored depends on what they stand for."""
     kind = hand.jin if hand.jin is not None else 4
-    return JokerOptions(pairs=(kind,), sets=((PUNG, kind),))
+    return JokerOptions(pairs=(kind,), sets=((PUNG, kind),), classify=_DISPLAY_CLASSES[kind])
 
 
 def readings(hand: PutianHand) -> Iterable[Reading]:
@@ -302,7 +331,7 @@ def winning_type(hand: PutianHand) -> tuple[str, str]:
         return "tian_hu", "dealer complete on the dealt hand"
     if hand.parsed.declare == "qiang-jin":
         return "qiang_jin", "莊家搶金" if hand.seat == "E" else "閒家搶金"
-    if "self" in flags:
+    if any(f in flags for f in SELF_DRAWN):
         return "zi_mo", ""
     if "rob-kong" in flags:
         return "qiang_gang", ""

@@ -10,9 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from pydantic import ValidationError
-
-from ..errors import HandError, describe_validation
+from ..errors import HandError, require
 from ..models import PlayerTenpai, Settlement, Table
 from ..rulesets import get
 from .guannan import settle_guannan
@@ -59,12 +57,8 @@ def refuse_riichi_fields(table: Table) -> None:
 
 
 def load_table(table: Table | Mapping[str, Any]) -> Table:
-    """A Table from a model or a dict; pydantic's errors become one HandError."""
+    """A Table as given, or read from its JSON dict (`Table.from_dict` names every place that is wrong)."""
     if isinstance(table, Table):
         return table
-    if not isinstance(table, Mapping):
-        raise HandError(f"table: must be a JSON object, got {type(table).__name__}")
-    try:
-        return Table.model_validate(dict(table))
-    except ValidationError as exc:
-        raise HandError(describe_validation(exc.errors())) from None
+    require(table, Mapping, "table", "a JSON object")  # a mapping, or a Table (above)
+    return Table.from_dict(table)

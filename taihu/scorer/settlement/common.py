@@ -14,7 +14,7 @@ from dataclasses import replace
 from typing import Any, TypeVar
 
 from .. import tiles as T
-from ..errors import HandError
+from ..errors import HandError, quote
 from ..models import HandScore, Payment, PlayerTenpai, PlayerTotal, Table
 from ..notation import ParsedHand, parse
 from ..rulesets.base import RuleSet
@@ -55,7 +55,7 @@ def _one_tile(text: str, where: str) -> int:
     except HandError as exc:
         raise HandError(f"{where}: {exc}") from None
     if len(hand.tiles) != 1 or hand.melds or hand.win is not None or hand.conditions:
-        raise HandError(f"{where}: '{text}' must be one tile, e.g. '5m' or 'E'")
+        raise HandError(f"{where}: '{quote(text)}' must be one tile, e.g. '5m' or 'E'")
     return hand.tiles[0]
 
 
@@ -89,7 +89,7 @@ def seat_hands(table: Table) -> tuple[Hands, tuple[int, ...] | None, int | None]
     """
     hands: Hands = {}
     for seat in SEATS:
-        player = table.players[seat]  # type: ignore[index]  # SEATS are the Seat literals
+        player = table.players[seat]
         assert not isinstance(player, PlayerTenpai)  # riichi only, refused by settle_table before
         hands[seat] = in_seat(seat, parse, player) if isinstance(player, str) else player
     parsed = {s: h for s, h in hands.items() if isinstance(h, ParsedHand)}
@@ -115,7 +115,7 @@ def check_events(table: Table, known: tuple[str, ...]) -> None:
     for i, event in enumerate(table.events):
         if event.type not in known:
             raise HandError(
-                f"events[{i}]: event type '{event.type}' is not used in {table.rules}; "
+                f"events[{i}]: event type '{quote(event.type)}' is not used in {table.rules}; "
                 + (f"known: {', '.join(known)}" if known else f"{table.rules} has no side events")
             )
         if (event.type, event.seat) in seen:
@@ -143,7 +143,7 @@ def check_winner(table: Table, hands: Hands) -> None:
         )
 
 
-SELF_DRAWN = ("self", "kong-draw", "last-tile", "heaven")
+SELF_DRAWN = ("self", "kong-draw", "last-tile", "heaven", "human")  # human: Jinhua 人胡 (Decision 2026-11-30)
 
 
 def check_discarder(table: Table, hands: Hands) -> None:
@@ -195,6 +195,72 @@ def check_tile_counts(hands: Hands, copies: Callable[[int], int], why: Callable[
                     else " (revealed wildcard tiles are out of play)"
                 )
             )
+
+
+WIN_FLAGS = frozenset({"self", "kong-draw", "rob-kong", "last-tile", "heaven", "earth", "human"})
+
+
+def set_aside_false_claims(table: Table, hands: Hands) -> Hands:
+    """The false-win offender's claim (`+X`, `declare:`, how it claimed) is set aside (Decision 2026-11-30).
+
+    Its shape is not checked: the hand is scored as a non-winner's, without the
+    claimed tile. The tiles it claimed still count across the table, so the
+    caller checks tile counts on the hands as written.
+    """
+    offenders = {e.seat for e in table.events if e.type == "false-win"}
+    out = dict(hands)
+    for seat in offenders:
+        hand = hands[seat]
+        if isinstance(hand, ParsedHand) and is_win(hand):
+            out[seat] = replace(hand, win=None, declare=None, flags=hand.flags - WIN_FLAGS)
+    return out
+
+
+def foul_seats(table: Table) -> dict[str, int]:
+    """The seats that fouled (诈胡), by event index; a foul seat cannot be the winner (Decision 2026-11-30)."""
+    fouls: dict[str, int] = {}
+    for i, event in enumerate(table.events):
+        if event.type != "foul":
+            continue
+        if event.seat == table.winner:
+            raise HandError(
+                f"events[{i}]: {event.seat} fouled (诈胡) and counts 0, so {event.seat} cannot be the winner; "
+                f"set winner to another seat or null, or drop the foul"
+            )
+        fouls.setdefault(event.seat, i)
+    return fouls
+
+
+def count_zero(score: HandScore | PlayerTotal, why: str) -> HandScore | PlayerTotal:
+    """A player who counts 0 (a foul, 小相公, a declared win elsewhere), with the reason in its notes."""
+    if isinstance(score, HandScore):
+        return replace(score, total=0, notes=[*score.notes, why])
+    return PlayerTotal(total=0)
+
+
+FOUL_NOTE = "foul (诈胡): counts 0"
+
+
+def liable_hand(table: Table, hands: Hands, index: int, name: str) -> ParsedHand:
+    """A liable event rests on the winner's melds, so it needs the winner's hand string (Decision 2026-11-30)."""
+    winner = table.winner
+    if winner is None:
+        raise HandError(f"events[{index}]: liable ({name}) pays for the winner, but there is no winner")
+    seat = table.events[index].seat
+    if seat == winner:
+        raise HandError(f"events[{index}]: liable {seat} is the winner; the liable player pays the winner")
+    hand = hands[winner]
+    if not isinstance(hand, ParsedHand):
+        raise HandError(
+            f"events[{index}]: liable ({name}) rests on the melds of the winner {winner}, but players.{winner} "
+            f'is {{"total": {hand.total}}}; give {winner}\'s hand string, or drop the event'
+        )
+    return hand
+
+
+def exposed_melds(hand: ParsedHand) -> list[str]:
+    """The melds shown as `[..]` (claimed from other players); a concealed kong `(..)` was fed by nobody."""
+    return [m.source or m.text() for m in hand.melds if not m.concealed and not m.is_flower_set]
 
 
 def next_seat(seat: str) -> str:

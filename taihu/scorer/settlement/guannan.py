@@ -12,6 +12,7 @@ from ..models import HandScore, Payment, PlayerTotal, Settlement, Table
 from ..rulesets.guannan import GUANNAN, copies
 from .common import (
     DEALER,
+    FOUL_NOTE,
     SEATS,
     check_discarder,
     check_events,
@@ -19,6 +20,8 @@ from .common import (
     check_tile_counts,
     check_winner,
     check_winner_hand,
+    count_zero,
+    foul_seats,
     net_of,
     next_seat,
     score_hands,
@@ -26,12 +29,13 @@ from .common import (
     table_options,
 )
 
-GUANNAN_EVENTS: tuple[str, ...] = ()  # guannan.md names no false win, foul or 包赔
+GUANNAN_EVENTS = ("foul",)  # foul: the seat counts 0 and cannot win (API.md); no false win or 包赔
 
 
 def settle_guannan(table: Table) -> Settlement:
     options = table_options(table, GUANNAN)
     check_events(table, GUANNAN_EVENTS)
+    fouls = foul_seats(table)
     hands, wild, flip = seat_hands(table)
     if wild is not None or flip is not None:  # the hands would not see them: say so rather than ignore them
         given = f"flip {T.name(flip)}" if flip is not None else f"wild {','.join(T.name(k) for k in wild or ())}"
@@ -42,6 +46,8 @@ def settle_guannan(table: Table) -> Settlement:
     check_non_winners(table, hands, "Guannan non-winners count nothing (only the winner's hand type is paid)")
     check_tile_counts(hands, copies, lambda kind: " (Guannan has one of each wind)" if T.is_wind(kind) else "")
     scores: dict[str, HandScore | PlayerTotal] = score_hands(hands, GUANNAN, options)
+    for seat in fouls:
+        scores[seat] = count_zero(scores[seat], FOUL_NOTE)
     winner, discarder = table.winner, table.discarder
     payments: list[Payment] = []
     if winner is not None:

@@ -13,12 +13,18 @@ from ..models import HandScore, Payment, PlayerTotal, Settlement, Table
 from ..rulesets.jinhua import JINHUA, copies
 from .common import (
     DEALER,
+    FOUL_NOTE,
     SEATS,
+    Hands,
     check_discarder,
     check_events,
     check_non_winners,
     check_tile_counts,
     check_winner,
+    count_zero,
+    exposed_melds,
+    foul_seats,
+    liable_hand,
     net_of,
     next_seat,
     score_hands,
@@ -26,7 +32,8 @@ from .common import (
     table_options,
 )
 
-JINHUA_EVENTS = ("liable",)  # jinhua.md names 承包 only: no false-win or foul penalty
+JINHUA_EVENTS = ("foul", "liable")  # 承包, and foul: the seat counts 0 and cannot win (API.md)
+LIABLE_MELDS = 3  # 承包: the liable player fed three or more claims
 
 
 def settle_jinhua(table: Table) -> Settlement:
@@ -35,8 +42,9 @@ def settle_jinhua(table: Table) -> Settlement:
     if unit < 1:
         raise HandError("options: option 'unit' must be at least 1 (what one 倍 is worth)")
     check_events(table, JINHUA_EVENTS)
-    liable = _liable(table)
+    fouls = foul_seats(table)
     hands, wild, flip = seat_hands(table)
+    liable = _liable(table, hands)
     if flip is not None:
         raise HandError(f"flip: Jinhua has no flipped indicator (flip:{T.name(flip)} given); give the 财神 as wild")
     if wild is not None and len(wild) != 1:
@@ -46,6 +54,8 @@ def settle_jinhua(table: Table) -> Settlement:
     check_non_winners(table, hands, "Jinhua non-winners count nothing (only the winner is paid)")
     check_tile_counts(hands, lambda kind: copies(kind, wild), lambda kind: " (the flipped 财神 is out of play)")
     scores: dict[str, HandScore | PlayerTotal] = score_hands(hands, JINHUA, options)
+    for seat in fouls:
+        scores[seat] = count_zero(scores[seat], FOUL_NOTE)
     winner = table.winner
     payments: list[Payment] = []
     if winner is not None:
@@ -60,16 +70,21 @@ def settle_jinhua(table: Table) -> Settlement:
     )
 
 
-def _liable(table: Table) -> str | None:
-    """The one 承包 seat, checked against the deal."""
+def _liable(table: Table, hands: Hands) -> str | None:
+    """The one 承包 seat, checked against the winner's hand: three exposed melds or more (Decision 2026-11-30)."""
     seats = [(i, e.seat) for i, e in enumerate(table.events) if e.type == "liable"]
     if len(seats) > 1:
         raise HandError(f"events[{seats[1][0]}]: only one player can be liable (承包)")
-    for i, seat in seats:
-        if table.winner is None:
-            raise HandError(f"events[{i}]: liable (承包) pays for the winner, but there is no winner")
-        if seat == table.winner:
-            raise HandError(f"events[{i}]: liable {seat} is the winner; the liable player pays the winner")
+    for i, _ in seats:
+        hand = liable_hand(table, hands, i, "承包")
+        shown = exposed_melds(hand)
+        if len(shown) < LIABLE_MELDS:
+            raise HandError(
+                f"events[{i}]: liable (承包) is for a player who fed the winner {LIABLE_MELDS} or more claims, "
+                f"but {table.winner}'s hand shows {len(shown)} exposed meld{'s' if len(shown) != 1 else ''} [..]"
+                f"{' (' + ' '.join(shown) + ')' if shown else ''}; concealed kongs (..) do not count; "
+                f"drop the event or write the claimed melds as [..]"
+            )
     return seats[0][1] if seats else None
 
 

@@ -9,17 +9,22 @@ from ..notation import ParsedHand, to_text
 from ..rulesets.lingxi import LINGXI, copies
 from .common import (
     DEALER,
+    FOUL_NOTE,
     SEATS,
     Hands,
     check_discarder,
     check_events,
     check_tile_counts,
     check_winner,
+    count_zero,
     dealer_x2,
+    foul_seats,
+    liable_hand,
     net_of,
     next_seat,
     score_hands,
     seat_hands,
+    set_aside_false_claims,
     table_options,
 )
 
@@ -39,16 +44,18 @@ def settle_lingxi(table: Table) -> Settlement:
     if wild is not None and len(wild) != 2:
         raise HandError(f'wild: Lingxi reveals two wildcard tiles, e.g. ["5m", "E"]; got {len(wild)}')
     events = _lingxi_events(table)
+    check_tile_counts(hands, lambda kind: copies(kind, wild or ()))  # a false claim's tiles count too
+    hands = set_aside_false_claims(table, hands)
     check_winner(table, hands)
     check_discarder(table, hands)
-    check_tile_counts(hands, lambda kind: copies(kind, wild or ()))
+    liable = events.get("liable")
+    liable_winner = liable_hand(table, hands, liable, "包赔") if liable is not None else None
     scores: dict[str, HandScore | PlayerTotal] = score_hands(hands, LINGXI, options)
     winner = table.winner
-    liable = events.get("liable")
-    if liable is not None and winner is not None:
-        hand, score = hands[winner], scores[winner]
-        if isinstance(hand, ParsedHand) and isinstance(score, HandScore):
-            _check_liable(liable, winner, hand, score)
+    if liable is not None and liable_winner is not None and winner is not None:
+        score = scores[winner]
+        assert isinstance(score, HandScore)  # liable_hand: the winner's hand is written
+        _check_liable(liable, winner, liable_winner, score)
 
     def done(payments: list[Payment], next_dealer: str) -> Settlement:
         return Settlement(
@@ -59,12 +66,7 @@ def settle_lingxi(table: Table) -> Settlement:
         offender = table.events[events["false-win"]].seat
         return done(_penalty(offender), next_seat(DEALER))
     for seat, why in _zeroed(table, hands).items():  # 6, declared wins, 7
-        score = scores[seat]
-        scores[seat] = (
-            score.model_copy(update={"total": 0, "notes": [*score.notes, why]})
-            if isinstance(score, HandScore)
-            else PlayerTotal(total=0)
-        )
+        scores[seat] = count_zero(scores[seat], why)
     if winner is None:
         return done([], DEALER)
     tai = {seat: score.total for seat, score in scores.items()}
@@ -87,15 +89,8 @@ def _lingxi_events(table: Table) -> dict[str, int]:
             raise HandError(f"events[{i}]: {what}")
         if event.type == "false-win" and winner is not None:
             raise HandError(f"events[{i}]: a false win ends the deal with no winner; set winner to null")
-        if event.type == "liable" and winner is None:
-            raise HandError(f"events[{i}]: liable (包赔) pays for the winner, but there is no winner")
-        if event.type == "liable" and event.seat == winner:
-            raise HandError(f"events[{i}]: liable {event.seat} is the winner; the liable player pays the winner")
-        if event.type == "foul" and event.seat == winner:
-            raise HandError(
-                f"events[{i}]: {event.seat} fouled (诈胡) and counts 0, so {event.seat} cannot be the winner"
-            )
         found.setdefault(event.type, i)
+    foul_seats(table)
     return found
 
 
@@ -108,9 +103,8 @@ def _zeroed(table: Table, hands: Hands) -> dict[str, str]:
     hand = hands[winner]
     if isinstance(hand, ParsedHand) and hand.declare:
         zeroed = {s: f"{winner} declared {hand.declare}: every other player counts 0" for s in SEATS if s != winner}
-    for event in table.events:
-        if event.type == "foul":
-            zeroed[event.seat] = "foul (诈胡): counts 0 tai"
+    for seat in foul_seats(table):
+        zeroed[seat] = FOUL_NOTE + " tai"
     return zeroed
 
 
@@ -152,10 +146,23 @@ def _differences(winner: str, tai: dict[str, int]) -> list[Payment]:
 
 
 def _check_liable(index: int, winner: str, hand: ParsedHand, score: HandScore) -> None:
-    """Lingxi's 包赔 is only for 四风齐 on three wind pungs/kongs already on the table."""
-    wind_melds = [m for m in hand.melds if T.is_wind(m.tiles[0]) and len(set(m.tiles)) == 1]
-    if not any(item.key == "si_feng_qi" for item in score.items) or len(wind_melds) < 3:
+    """Lingxi's 包赔 is only for 四风齐 on three wind pungs/kongs exposed `[..]` (Decision 2026-11-30).
+
+    A concealed kong `(..)` was fed by nobody, so it does not count.
+    """
+    exposed = [m for m in hand.melds if not m.concealed and T.is_wind(m.tiles[0]) and len(set(m.tiles)) == 1]
+    problems = []
+    if not any(item.key == "si_feng_qi" for item in score.items):
+        problems.append("it does not score 四风齐 (si_feng_qi)")
+    if len(exposed) < 3:
+        shown = " ".join(m.source or m.text() for m in exposed)
+        problems.append(
+            f"it shows {len(exposed)} exposed wind {'pung/kong' if len(exposed) == 1 else 'pungs/kongs'} [..]"
+            + (f" ({shown})" if shown else "")
+            + ", not 3 (a concealed kong (..) does not count)"
+        )
+    if problems:
         raise HandError(
             f"events[{index}]: liable (包赔) in Lingxi is for a 四风齐 win with three wind pungs/kongs "
-            f"exposed; {winner}'s hand {to_text(hand)} is not one"
+            f"exposed [..]; {winner}'s hand {to_text(hand)}: {'; '.join(problems)}; drop the event"
         )

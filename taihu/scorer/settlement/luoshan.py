@@ -13,6 +13,7 @@ from ..models import HandScore, Payment, PlayerTotal, Settlement, Table
 from ..rulesets.luoshan import LUOSHAN
 from .common import (
     DEALER,
+    FOUL_NOTE,
     SEATS,
     check_discarder,
     check_events,
@@ -20,18 +21,21 @@ from .common import (
     check_tile_counts,
     check_winner,
     check_winner_hand,
+    count_zero,
+    foul_seats,
     net_of,
     score_hands,
     seat_hands,
     table_options,
 )
 
-LUOSHAN_EVENTS: tuple[str, ...] = ()  # luoshan.md has no false win, foul or 包赔
+LUOSHAN_EVENTS = ("foul",)  # foul: the seat counts 0 and cannot win (API.md); no false win or 包赔
 
 
 def settle_luoshan(table: Table) -> Settlement:
     options = table_options(table, LUOSHAN)
     check_events(table, LUOSHAN_EVENTS)
+    fouls = foul_seats(table)
     hands, wild, flip = seat_hands(table)
     check_wildcard(wild, flip)
     check_winner(table, hands)
@@ -41,6 +45,8 @@ def settle_luoshan(table: Table) -> Settlement:
     # the flipped indicator is not out of play: four of every kind over the table
     check_tile_counts(hands, lambda kind: 4, lambda kind: "")
     scores: dict[str, HandScore | PlayerTotal] = score_hands(hands, LUOSHAN, options)
+    for seat in fouls:
+        scores[seat] = count_zero(scores[seat], FOUL_NOTE)
     winner = table.winner
     payments: list[Payment] = []
     if winner is not None:

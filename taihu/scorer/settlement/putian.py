@@ -15,19 +15,24 @@ from ..notation import ParsedHand
 from ..rulesets.putian import KONG_KEYS, PUTIAN, WIN_TYPES, copies, is_putian_tile
 from .common import (
     DEALER,
+    FOUL_NOTE,
     SEATS,
     Hands,
     check_discarder,
     check_events,
     check_tile_counts,
     check_winner,
+    count_zero,
+    foul_seats,
     net_of,
     score_hands,
     seat_hands,
+    set_aside_false_claims,
     table_options,
 )
 
-PUTIAN_EVENTS = ("false-win", "xiao-xiang-gong", "gen-da", "da-jin")
+PUTIAN_EVENTS = ("false-win", "foul", "xiao-xiang-gong", "gen-da", "da-jin")
+JIN_IN_PLAY = 3  # the flipped 金 is out of play; a fourth only through 抢金 (Decision 2026-11-30)
 FALSE_WIN_PENALTY = 9  # 詐胡: 9 + own 分 to each other player
 GEN_DA = 1  # 跟打: the dealer pays each non-dealer 1
 
@@ -45,15 +50,18 @@ def settle_putian(table: Table) -> Settlement:
     if wild is not None and not is_putian_tile(wild[0]):
         raise HandError(f"wild: {T.name(wild[0])} is not a Putian tile; the 金 is a suited tile or 白 (P)")
     events = _putian_events(table, hands)
+    _check_tile_counts(hands, wild[0] if wild is not None else None)  # a false claim's tiles count too
+    hands = set_aside_false_claims(table, hands)
     check_winner(table, hands)
     check_discarder(table, hands)
-    check_tile_counts(hands, copies)
     scores: dict[str, Score] = score_hands(hands, PUTIAN, options)
     won = scores[table.winner] if table.winner is not None else None
     if isinstance(won, HandScore) and not won.legal:
         raise HandError(f"players.{table.winner}: {'; '.join(won.notes)}; the deal cannot be settled as a win")
     for seat in events.get("xiao-xiang-gong", []):
-        scores[seat] = _zeroed(scores[seat], "小相公 (wrong draw): cannot win, 底分 counts 0")
+        scores[seat] = count_zero(scores[seat], "小相公 (wrong draw): cannot win, 底分 counts 0")
+    for seat in foul_seats(table):
+        scores[seat] = count_zero(scores[seat], FOUL_NOTE)
 
     winner = table.winner
     payments: list[Payment] = []
@@ -112,10 +120,22 @@ def _putian_events(table: Table, hands: Hands) -> dict[str, list[str]]:
     return found
 
 
-def _zeroed(score: Score, why: str) -> Score:
-    if isinstance(score, HandScore):
-        return score.model_copy(update={"total": 0, "notes": [*score.notes, why]})
-    return PlayerTotal(total=0)
+def _check_tile_counts(hands: Hands, jin: int | None) -> None:
+    """Four of each kind; of the 金 three, or four when a hand declares 抢金 (Decision 2026-11-30)."""
+    qiang_jin = any(isinstance(h, ParsedHand) and h.declare == "qiang-jin" for h in hands.values())
+
+    def limit(kind: int) -> int:
+        return JIN_IN_PLAY + (1 if qiang_jin else 0) if kind == jin else copies(kind)
+
+    def why(kind: int) -> str:
+        if kind != jin:
+            return ""
+        return (
+            f" (the flipped 金 is out of play, so {JIN_IN_PLAY} 金 are in play; "
+            f"a fourth exists only through 抢金: the hand that took it writes declare:qiang-jin)"
+        )
+
+    check_tile_counts(hands, limit, why)
 
 
 def _value(score: HandScore, keys: tuple[str, ...]) -> int:

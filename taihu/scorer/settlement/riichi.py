@@ -1,4 +1,4 @@
-"""Riichi settlement (docs/riichi.md "Settling a table"): payments with honba, the pot, 流局, 包 and chombo.
+"""Riichi settlement (docs/rules/riichi.md "Settling a table"): payments with honba, the pot, 流局, 包 and chombo.
 
 The pot of riichi sticks is no seat, so a stick put in or taken out shows in
 `net` (and `pot_before`/`pot_after`), not as a payment between seats:
@@ -39,7 +39,7 @@ def _hands(table: Table) -> dict[str, RiichiSeat]:
     hands: dict[str, RiichiSeat] = {}
     round_wind = table.round or "E"
     for seat in SEATS:
-        player = table.players[seat]  # type: ignore[index]  # SEATS are the Seat literals
+        player = table.players[seat]
         if not isinstance(player, str):
             hands[seat] = player
             continue

@@ -1,4 +1,4 @@
-"""Riichi 立直 (日本麻将): han, fu, points and payments of docs/riichi.md.
+"""Riichi 立直 (日本麻将): han, fu, points and payments of docs/rules/riichi.md.
 
 The yaku are data (`yaku.YAKU`), fu and points are functions of one reading
 (`fu`); this module reads the hand every way it groups, scores each reading
@@ -11,9 +11,9 @@ from __future__ import annotations
 from bisect import insort
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, replace
-from functools import lru_cache
 from typing import Any
 
+from ... import memo as M
 from ... import tiles as T
 from ...engine import PAIR, Group, kinds_readings, win_places
 from ...errors import HandError
@@ -21,7 +21,7 @@ from ...models import FuItem, HandScore, ItemInfo, RuleSetInfo, ScoreItem
 from ...notation import ParsedHand, reject_stand_in_pungs, to_text
 from ..base import Outcome, RuleSet
 from .fu import FuLine, basic_points, fu_lines, paid, payments, rounded
-from .hand import OPTIONS, ORPHANS, RiichiHand, check_options, prepare
+from .hand import CONDITIONS, OPTIONS, ORPHANS, RiichiHand, check_options, prepare
 from .yaku import BY_KEY, PER_HAND, PER_READING, REMOVES, SEVEN_PAIRS, STANDARD, THIRTEEN_ORPHANS, YAKU, View, Yaku
 
 NO_YAKU_NOTE = "役なし: no yaku (dora are not yaku)"
@@ -120,6 +120,7 @@ def _dora_lines(hand: RiichiHand) -> list[Line]:
 
 # (yaku, detail, closed, double_yakuman, renhou_yakuman) -> (the item line, whether it counts as a yakuman)
 _LINES: dict[tuple[Yaku, str, bool, int, int], tuple[Line, bool]] = {}
+M.register("riichi.lines", _LINES.__len__, _LINES.clear, bytes_per_entry=400)
 
 
 class Lines:
@@ -232,14 +233,14 @@ class Riichi(RuleSet):
         )
 
 
-@lru_cache(maxsize=256)
+@M.lru_cache("riichi.options_note", maxsize=256, bytes_per_entry=300)
 def _options_note(values: tuple[int, ...]) -> str:
     """The note that lists the house options used (the page: a table states its options), by their values in order."""
     used = [f"{o.name} {value}" for o, value in zip(OPTIONS, values, strict=True) if o.name != "noten_bappu"]
     return "house options used: " + ", ".join(used)
 
 
-@lru_cache(maxsize=1024)
+@M.lru_cache("riichi.fu_item", maxsize=1024, bytes_per_entry=300)
 def _fu_item(line: FuLine) -> FuItem:
     key, value, detail = line
     return FuItem(key=key, value=value, detail=detail)
@@ -254,6 +255,7 @@ def _value_text(yaku: Yaku) -> str:
 
 
 _ITEMS: dict[Line, ScoreItem] = {}
+M.register("riichi.items", _ITEMS.__len__, _ITEMS.clear, bytes_per_entry=500)
 
 
 def _score_item(line: Line) -> ScoreItem:
@@ -271,24 +273,22 @@ def _hand_score(hand: RiichiHand, scored: Scored | None, outcome: Outcome, notes
     """The HandScore of a riichi hand, made once from the plain values."""
     legal_win = scored is not None and bool(scored.lines)
     arrangement = _arrangement(scored.view) if scored is not None else []  # as every rule set lays a hand out
-    return HandScore.from_core(
-        {
-            "rules": "riichi",
-            "hand": to_text(hand.parsed),
-            "winner": hand.winner,
-            "legal": outcome.legal,
-            "items": [_score_item(line) for line in scored.lines] if legal_win and scored else [],
-            "subtotal": outcome.subtotal,
-            "doubled": False,
-            "total": outcome.total,
-            "unit": "points",
-            "arrangement": arrangement,
-            "notes": notes,
-            "fu": (0 if scored.rank[1] else scored.fu) if scored else None,
-            "fu_details": [_fu_item(line) for line in scored.fu_lines] if scored else None,
-            "limit": scored.limit if scored else None,
-            "payments": dict(scored.payments) if legal_win and scored else None,
-        }
+    return HandScore(
+        rules="riichi",
+        hand=to_text(hand.parsed),
+        winner=hand.winner,
+        legal=outcome.legal,
+        items=[_score_item(line) for line in scored.lines] if legal_win and scored else [],
+        subtotal=outcome.subtotal,
+        doubled=False,
+        total=outcome.total,
+        unit="points",
+        arrangement=arrangement,
+        notes=notes,
+        fu=(0 if scored.rank[1] else scored.fu) if scored else None,
+        fu_details=[_fu_item(line) for line in scored.fu_lines] if scored else None,
+        limit=scored.limit if scored else None,
+        payments=dict(scored.payments) if legal_win and scored else None,
     )
 
 
@@ -315,4 +315,4 @@ def is_ready(parsed: ParsedHand) -> bool:
 
 
 RIICHI = Riichi()
-__all__ = ["RIICHI", "Riichi", "is_ready"]
+__all__ = ["CONDITIONS", "RIICHI", "Riichi", "is_ready"]

@@ -75,7 +75,7 @@ MAX_YAKUMAN = 6
 
 
 def basic_points(han: int, fu: int, yakuman_han: int, options: dict[str, int]) -> tuple[int, str]:
-    """基本点 and the limit's name (docs/riichi.md "What is scored")."""
+    """基本点 and the limit's name (docs/rules/riichi.md "What is scored")."""
     if yakuman_han:
         times = min(yakuman_han // 13, MAX_YAKUMAN)
         return 8000 * times, "yakuman" if times == 1 else f"yakuman x{times}"

@@ -1,6 +1,6 @@
 """A riichi hand as written, checked: the tiles, the conditions and every contradiction between them.
 
-Nothing here scores; `prepare` refuses what cannot be (docs/riichi.md
+Nothing here scores; `prepare` refuses what cannot be (docs/rules/riichi.md
 "Conditions that contradict each other") and gathers what the yaku, fu and
 points need, once per hand.
 """
@@ -8,9 +8,9 @@ points need, once per hand.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import Any
 
+from ... import memo as M
 from ... import tiles as T
 from ...engine import CHOW, KONG, PUNG, Group, to_counts
 from ...errors import HandError
@@ -196,7 +196,7 @@ def _melds(parsed: ParsedHand) -> tuple[Group, ...]:
     return tuple([_meld_group(meld.tiles, meld.concealed) for meld in parsed.melds]) if parsed.melds else ()
 
 
-@lru_cache(maxsize=1024)
+@M.lru_cache("riichi.meld_group", maxsize=1024, bytes_per_entry=300)
 def _meld_group(tiles: tuple[int, ...], concealed: bool) -> Group:
     """The group of a meld as the readings hold it; the same melds recur hand after hand."""
     kind = tiles[0]
@@ -206,10 +206,11 @@ def _meld_group(tiles: tuple[int, ...], concealed: bool) -> Group:
 
 
 _CONDITIONS_PASSED: set[tuple[Any, ...]] = set()
+M.register("riichi.conditions", _CONDITIONS_PASSED.__len__, _CONDITIONS_PASSED.clear, bytes_per_entry=400)
 
 
 def _check_conditions(parsed: ParsedHand, winner: bool, melds: tuple[Group, ...], held: list[int]) -> None:
-    """The contradictions of docs/riichi.md, each an error with its reason."""
+    """The contradictions of docs/rules/riichi.md, each an error with its reason."""
     flags = parsed.flags
     if flags <= PLAIN and parsed.ura is None and len(parsed.dora or ()) <= MAX_INDICATORS:
         return  # nothing that can contradict: the common case

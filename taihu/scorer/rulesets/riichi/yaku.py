@@ -1,4 +1,4 @@
-"""The yaku and yakuman of docs/riichi.md, each declared once as data beside its check.
+"""The yaku and yakuman of docs/rules/riichi.md, each declared once as data beside its check.
 
 A check takes one `View` (a grouping of the tiles with the place of the
 winning tile) and answers a detail string when the yaku is there, None when

@@ -1,0 +1,344 @@
+"""`make soak`: a real `taihu serve` under hostile and busy clients, bounded in time (docs/soak.md).
+
+Starts the server, then: every hostile request of tests/abuse_cases.py, a
+fuzz run, distinct hands for the memory (RSS before and after), slow and
+idle connections while /health is timed, the connection limit, and the
+costly hands against the median request. Prints the figures; exits 1 if a
+"done when" of issue 15 fails. Not a test: the figures depend on the machine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.client
+import json
+import random
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections import Counter
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tests"))
+
+from abuse_cases import costly_hands, distinct_hands, fuzz_request, hostile_requests  # noqa: E402
+
+JSON = {"content-type": "application/json"}
+HEALTH_TARGET = 0.100  # seconds
+CUT_TARGET = 15.0  # seconds
+RSS_SLACK_MB = 32
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def rss_mb(pid: int) -> float:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+class Server:
+    """`taihu serve` in a subprocess, its log in a file."""
+
+    def __init__(self, cache_mb: int, limit: int) -> None:
+        self.port = free_port()
+        self.log_path = Path(tempfile.mkdtemp(prefix="taihu-soak-")) / "server.log"
+        self.log = self.log_path.open("wb")
+        taihu = Path(sys.executable).parent / "taihu"
+        command = [str(taihu), "serve", "--port", str(self.port), "--cache-mb", str(cache_mb)]
+        command += ["--limit-concurrency", str(limit)]
+        self.process = subprocess.Popen(command, stdout=self.log, stderr=subprocess.STDOUT, cwd=ROOT)
+
+    def wait_ready(self, bound: float = 60.0) -> None:
+        deadline = time.monotonic() + bound
+        while time.monotonic() < deadline:
+            assert self.process.poll() is None, self.log_path.read_text()
+            try:
+                status, _ = request("GET", "/health", b"", self.port, timeout=2)
+                if status == 200:
+                    return
+            except OSError:
+                pass
+            time.sleep(0.2)
+        raise SystemExit(f"the server did not answer /health within {bound} s")
+
+    def stop(self) -> str:
+        self.process.terminate()
+        try:
+            self.process.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+        self.log.close()
+        return self.log_path.read_text(encoding="utf-8", errors="replace")
+
+
+def request(method: str, path: str, body: bytes, port: int, timeout: float = 30) -> tuple[int, bytes]:
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
+    try:
+        connection.request(method, path, body=body, headers=JSON)
+        reply = connection.getresponse()
+        return reply.status, reply.read()
+    finally:
+        connection.close()
+
+
+class Client:
+    """One keep-alive connection; counts statuses and connections the server dropped."""
+
+    def __init__(self, port: int) -> None:
+        self.port = port
+        self.connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+        self.statuses: Counter[int] = Counter()
+        self.dropped = 0
+
+    def post(self, path: str, body: bytes) -> int:
+        try:
+            self.connection.request("POST", path, body=body, headers=JSON)
+            reply = self.connection.getresponse()
+            reply.read()
+            status = reply.status
+            if reply.getheader("connection") == "close":
+                self.dropped += 1
+                self.connection.close()
+        except (OSError, http.client.HTTPException):
+            status, self.dropped = 0, self.dropped + 1  # 0: no answer
+            self.connection.close()
+            self.connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=60)
+        self.statuses[status] += 1
+        return status
+
+
+Work = Iterator[tuple[str, bytes]]
+
+
+def in_threads(port: int, threads: int, work: Work, seconds: float) -> tuple[Counter[int], int, int]:
+    """Sends `work` over `threads` keep-alive connections until done or `seconds`; (statuses, dropped, sent)."""
+    lock = threading.Lock()
+    deadline = time.monotonic() + seconds
+    clients = [Client(port) for _ in range(threads)]
+
+    def run(client: Client) -> None:
+        while time.monotonic() < deadline:
+            with lock:
+                item = next(work, None)
+            if item is None:
+                return
+            client.post(*item)
+
+    workers = [threading.Thread(target=run, args=(c,)) for c in clients]
+    for w in workers:
+        w.start()
+    for w in workers:
+        w.join()
+    statuses: Counter[int] = sum((c.statuses for c in clients), Counter())
+    return statuses, sum(c.dropped for c in clients), sum(statuses.values())
+
+
+def score_bodies(cases: Iterator[tuple[str, str]]) -> Iterator[tuple[str, bytes]]:
+    for rules, line in cases:
+        yield "/score", json.dumps({"rules": rules, "hand": line}).encode()
+
+
+def slow_clients(port: int, count: int) -> tuple[list[float], list[float]]:
+    """`count` each of idle, header-trickling and body-trickling connections; while held, /health is timed.
+
+    Returns the seconds each slow connection lasted before the server closed
+    it, and the /health times.
+    """
+    lasted: list[float] = []
+    lock = threading.Lock()
+    head = b"POST /score HTTP/1.1\r\nHost: soak\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n"
+    kinds = {"idle": b"", "headers": b"GET /health HTTP/1.1\r\nX-Slow: " + b"a" * 100_000, "body": b"1" * 100_000}
+
+    def hold(kind: str) -> None:
+        start = time.monotonic()
+        with socket.create_connection(("127.0.0.1", port), timeout=1) as sock:
+            if kind == "body":
+                sock.sendall(head)
+            sent = 0
+            trickle = kinds[kind]
+            while time.monotonic() - start < 60:
+                try:
+                    if sent < len(trickle):
+                        sock.sendall(trickle[sent : sent + 1])
+                        sent += 1
+                    if sock.recv(4096) == b"":
+                        break
+                except TimeoutError:
+                    continue
+                except OSError:
+                    break
+        with lock:
+            lasted.append(time.monotonic() - start)
+
+    holders = [threading.Thread(target=hold, args=(kind,)) for kind in kinds for _ in range(count)]
+    for h in holders:
+        h.start()
+    time.sleep(1)  # let them connect
+    health: list[float] = []
+    while any(h.is_alive() for h in holders) and len(health) < 400:
+        start = time.perf_counter()
+        status, _ = request("GET", "/health", b"", port)
+        health.append(time.perf_counter() - start if status == 200 else float("inf"))
+        time.sleep(0.02)
+    for h in holders:
+        h.join()
+    return lasted, health
+
+
+def connection_limit(port: int, limit: int) -> Counter[int]:
+    """Holds `limit` idle connections and asks for /health: the answers beyond the limit."""
+    held = [socket.create_connection(("127.0.0.1", port)) for _ in range(limit)]
+    try:
+        time.sleep(0.5)
+        statuses: Counter[int] = Counter()
+        for _ in range(5):
+            try:
+                statuses[request("GET", "/health", b"", port, timeout=5)[0]] += 1
+            except OSError:
+                statuses[0] += 1
+        return statuses
+    finally:
+        for sock in held:
+            sock.close()
+
+
+def timed_posts(port: int, bodies: list[tuple[str, bytes]]) -> list[float]:
+    client = Client(port)
+    out = []
+    for path, body in bodies:
+        start = time.perf_counter()
+        client.post(path, body)
+        out.append(time.perf_counter() - start)
+    return out
+
+
+def phase(name: str, call: Callable[[], Any]) -> Any:
+    print(f"-- {name}", flush=True)
+    start = time.monotonic()
+    result = call()
+    print(f"   ({time.monotonic() - start:.1f} s)", flush=True)
+    return result
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--hands", type=int, default=100_000, help="distinct hands to send at most")
+    parser.add_argument("--hand-seconds", type=float, default=240, help="time for the distinct hands at most")
+    parser.add_argument("--fuzz", type=int, default=20_000, help="fuzzed requests")
+    parser.add_argument("--threads", type=int, default=8, help="client connections at once")
+    parser.add_argument("--cache-mb", type=int, default=64)
+    parser.add_argument("--slow", type=int, default=20, help="slow connections of each kind")
+    parser.add_argument("--limit", type=int, default=100, help="the server's --limit-concurrency")
+    args = parser.parse_args()
+    failures: list[str] = []
+    server = Server(args.cache_mb, args.limit)
+    try:
+        phase("start", server.wait_ready)
+        pid = server.process.pid
+        rss_started = rss_mb(pid)
+        warm_up = _take(score_bodies(distinct_hands(seed=1)), 1000)
+        phase("warm-up: 1,000 distinct hands", lambda: in_threads(server.port, args.threads, warm_up, 120))
+        rss_before = rss_mb(pid)
+
+        hostile = hostile_requests()
+        client = Client(server.port)
+        phase(f"hostile: {len(hostile)} requests, one connection", lambda: [client.post(p, b) for _, p, b in hostile])
+        print(f"   statuses {dict(client.statuses)}, connections dropped {client.dropped}")
+        if set(client.statuses) - {413, 422} or client.dropped:
+            failures.append("a hostile request got other than a clean 413/422 on a kept connection")
+
+        rng = random.Random(15)
+        fuzz = (fuzz_request(rng) for _ in range(args.fuzz))
+        statuses, dropped, sent = phase(
+            f"fuzz: {args.fuzz} requests, {args.threads} connections",
+            lambda: in_threads(server.port, args.threads, fuzz, 600),
+        )
+        print(f"   sent {sent}, statuses {dict(statuses)}, connections dropped {dropped}")
+        if set(statuses) - {200, 413, 422} or dropped:
+            failures.append("a fuzzed request got a 5xx, no answer, or a dropped connection")
+
+        hands = _take(score_bodies(distinct_hands(seed=2)), args.hands)
+        started = time.monotonic()
+        statuses, dropped, sent = phase(
+            f"memory: up to {args.hands} distinct hands in up to {args.hand_seconds:.0f} s",
+            lambda: in_threads(server.port, args.threads, hands, args.hand_seconds),
+        )
+        rate = sent / (time.monotonic() - started)
+        rss_after = rss_mb(pid)
+        print(f"   sent {sent} ({rate:.0f}/s), statuses {dict(statuses)}, dropped {dropped}")
+        print(f"   RSS: {rss_started:.0f} MB started, {rss_before:.0f} MB after warm-up, {rss_after:.0f} MB after")
+        if rss_after > rss_before + args.cache_mb + RSS_SLACK_MB:
+            failures.append(f"RSS grew by more than the cache budget + {RSS_SLACK_MB} MB")
+
+        lasted, health = phase(
+            f"slow connections: {args.slow} idle, {args.slow} trickling headers, {args.slow} trickling a body",
+            lambda: slow_clients(server.port, args.slow),
+        )
+        print(f"   held at most {max(lasted):.1f} s (median {statistics.median(lasted):.1f} s)")
+        print(
+            f"   /health meanwhile: {len(health)} requests, median {statistics.median(health) * 1e3:.1f} ms, "
+            f"max {max(health) * 1e3:.1f} ms"
+        )
+        if max(lasted) > CUT_TARGET:
+            failures.append(f"a slow connection was held over {CUT_TARGET} s")
+        if max(health) > HEALTH_TARGET:
+            failures.append(f"/health took over {HEALTH_TARGET * 1e3:.0f} ms while slow connections were held")
+
+        valid = [(r, h) for r, h in _take(distinct_hands(seed=3), 3000)]
+        bodies = list(score_bodies(iter(valid)))
+        client = Client(server.port)
+        answered = [(b, client.post(*b)) for b in bodies[:1500]]
+        winning = [b for b, status in answered if status == 200][:300]
+        normal = timed_posts(server.port, winning)  # each hand a second time: the median request
+        costly = costly_hands()
+        costly_times = timed_posts(server.port, list(score_bodies(iter(costly))))
+        median = statistics.median(normal)
+        print(f"-- cost per hand: median valid request {median * 1e3:.2f} ms over {len(normal)}")
+        for (rules, line), seconds in sorted(zip(costly, costly_times, strict=True), key=lambda x: -x[1])[:8]:
+            print(f"   {seconds * 1e3:7.2f} ms ({seconds / median:5.1f}×)  {rules:8} {line}")
+        for (_, line), seconds in list(zip(costly, costly_times, strict=True))[:2]:
+            form = " as 抢金" if "qiang" in line else ""
+            print(f"   the issue's hand{form}: {seconds * 1e3:.2f} ms ({seconds / median:.1f}×)")
+        worst = max(costly_times) / median
+        print(f"   worst {worst:.1f}× the median (target 10×; reported, not checked: it depends on the machine's load)")
+
+        limit = phase(
+            f"connection limit: {args.limit} held, then /health", lambda: connection_limit(server.port, args.limit)
+        )
+        print(f"   statuses {dict(limit)}")
+        if 503 not in limit:
+            failures.append("no 503 past the connection limit")
+    finally:
+        log = server.stop()
+    tracebacks = log.count("Traceback")
+    errors = sum(1 for line in log.splitlines() if line.startswith("ERROR"))
+    warnings = Counter(line for line in log.splitlines() if line.startswith("WARNING"))
+    print(f"-- server log {server.log_path}: {tracebacks} tracebacks, {errors} ERROR lines")
+    print(f"   warnings {dict(warnings)}")
+    if tracebacks or errors:
+        failures.append("tracebacks or errors in the server log")
+    print("soak: " + ("all targets met" if not failures else "FAILED: " + "; ".join(failures)))
+    return 1 if failures else 0
+
+
+def _take(items: Iterator[Any], count: int) -> Iterator[Any]:
+    for _, item in zip(range(count), items, strict=False):
+        yield item
+
+
+if __name__ == "__main__":
+    sys.exit(main())

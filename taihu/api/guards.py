@@ -1,0 +1,47 @@
+"""Checks on a request body before FastAPI parses it (docs/limits.md)."""
+
+from __future__ import annotations
+
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from taihu.api.responses import SafeJSONResponse, error_body
+from taihu.scorer.errors import HandError
+from taihu.scorer.limits import check_json_text
+
+
+class JsonGuard:
+    """Refuses a body nested too deep or with too long a number, as a 422, before it is parsed.
+
+    Installed inside BodyLimit, so the body it reads is already capped in size.
+    """
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or scope["method"] not in ("POST", "PUT", "PATCH"):
+            await self.app(scope, receive, send)
+            return
+        body = b""
+        while True:
+            message = await receive()
+            if message["type"] != "http.request":
+                return  # the client went away
+            body += message.get("body", b"")
+            if not message.get("more_body", False):
+                break
+        try:
+            check_json_text(body, "the request body")
+        except HandError as exc:
+            await SafeJSONResponse(error_body(exc), status_code=422)(scope, receive, send)
+            return
+        replayed = False
+
+        async def replay() -> Message:
+            nonlocal replayed
+            if replayed:
+                return await receive()
+            replayed = True
+            return {"type": "http.request", "body": body, "more_body": False}
+
+        await self.app(scope, replay, send)

@@ -1,0 +1,88 @@
+"""The table page at `/` and the CORS allow-list: what the API needs to serve a mini-app.
+
+The page is plain files in `static/` (no build step, no outside requests).
+The allowed origins come from the environment so that `taihu serve` can pass
+them to every server process it starts (uvicorn imports the app by name).
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import os
+import re
+from collections.abc import Sequence
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from fastapi import FastAPI
+from fastapi.middleware.cors import CORSMiddleware
+from fastapi.responses import FileResponse
+from fastapi.staticfiles import StaticFiles
+
+from taihu.scorer.rulesets import RULESETS
+
+STATIC = Path(__file__).parent / "static"
+# The order the page lists a rule set's conditions in; one the page does not know yet comes last.
+CONDITION_ORDER = ("seat", "wild", "flip", "self", "kong-draw", "rob-kong", "last-tile", "heaven", "earth", "human")
+CORS_ENV = "TAIHU_CORS_ORIGINS"  # space-separated origins, as `taihu serve --cors-origin` sets them
+ORIGIN = re.compile(r"https?://[^\s/?#]+")
+
+
+def check_origin(origin: str) -> str:
+    """An origin is scheme://host[:port], nothing more: what a browser sends in `Origin`."""
+    cleaned = origin.strip().rstrip("/")
+    if not ORIGIN.fullmatch(cleaned):
+        raise ValueError(f"'{origin}' is not an origin; give scheme://host[:port], e.g. http://192.168.1.20:5173")
+    return cleaned
+
+
+def allow_origins_in_every_worker(origins: Sequence[str]) -> None:
+    """For `taihu serve`: the app reads them when uvicorn imports it, in each server process."""
+    os.environ[CORS_ENV] = " ".join(origins)
+
+
+def origins_from_environment() -> list[str]:
+    return [check_origin(o) for o in os.environ.get(CORS_ENV, "").split()]
+
+
+def allow_origins(app: FastAPI, origins: Sequence[str]) -> None:
+    """Cross-origin calls only from the listed origins; with none, no CORS headers at all."""
+    if origins:
+        app.add_middleware(
+            CORSMiddleware,
+            allow_origins=list(origins),
+            allow_methods=["GET", "POST", "DELETE"],  # DELETE: the ledger's "undo the last deal"
+            allow_headers=["content-type", "authorization"],  # authorization: a ledger's bearer token
+        )
+
+
+def index() -> FileResponse:
+    """The table page: score a hand, settle a deal, share a link."""
+    return FileResponse(STATIC / "index.html", media_type="text/html; charset=utf-8")
+
+
+@cache
+def palette() -> dict[str, Any]:
+    """What the page offers per rule set: its tiles (palette.json), and the conditions, declared wins
+    and side events from each rule set module's own lists, so the page offers what the core takes."""
+    offered: dict[str, Any] = json.loads((STATIC / "palette.json").read_text(encoding="utf-8"))
+    for name in RULESETS:
+        scoring = importlib.import_module(f"taihu.scorer.rulesets.{name}")
+        settling = importlib.import_module(f"taihu.scorer.settlement.{name}")
+        known = CONDITION_ORDER + tuple(sorted(set(scoring.CONDITIONS) - set(CONDITION_ORDER)))
+        declares = getattr(scoring, "DECLARES", ())
+        offered[name] |= {
+            "conditions": [c for c in known if c in scoring.CONDITIONS],
+            "declare": list(declares) if isinstance(declares, tuple) else sorted(declares),
+            "events": list(getattr(settling, f"{name.upper()}_EVENTS")),
+        }
+    return offered
+
+
+def install_page(app: FastAPI) -> None:
+    app.add_api_route("/", index, methods=["GET"], include_in_schema=False)
+    app.add_api_route("/palette.json", palette, methods=["GET"], include_in_schema=False)
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    allow_origins(app, origins_from_environment())

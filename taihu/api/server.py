@@ -1,0 +1,115 @@
+"""Running the API: uvicorn with bounds on what one connection may hold (docs/limits.md "Connections").
+
+uvicorn cuts a connection idle after an answer (`timeout_keep_alive`), but
+not one that sends nothing after connecting, nor one that trickles its
+headers or body a byte at a time: h11 has no header timeout of its own. The
+protocol below gives each request a deadline to arrive whole.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import socket
+from typing import Any
+
+import h11
+import uvicorn
+from uvicorn.protocols.http.h11_impl import H11Protocol
+
+from taihu.scorer import memo
+
+APP = "taihu.api.app:app"  # an import string, so uvicorn's worker processes can each load it
+READ_TIMEOUT = 10.0  # seconds for a request, headers and body, to arrive whole
+KEEP_ALIVE = 5  # seconds a connection may sit idle after an answer
+MAX_CONNECTIONS = 100  # open connections per process; beyond, a request is answered 503
+MAX_HEADER_BYTES = 16 * 1024  # headers still incomplete at this size get a 400
+CACHE_MB_VARIABLE = "TAIHU_CACHE_MB"  # how `--cache-mb` reaches the worker processes
+
+
+class GuardedH11Protocol(H11Protocol):
+    """H11Protocol that closes a connection whose request has not arrived whole within `read_timeout`.
+
+    The clock starts when the connection opens and again after each answer,
+    and stops once the request's last byte is in: the time the server takes
+    to answer is not the client's.
+    """
+
+    read_timeout: float = READ_TIMEOUT
+    taihu_deadline: asyncio.TimerHandle | None = None
+
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+        super().connection_made(transport)
+        no_delay(transport)
+        self.taihu_arm()
+
+    def data_received(self, data: bytes) -> None:
+        super().data_received(data)
+        if not self.taihu_reading():
+            self.taihu_disarm()
+
+    def on_response_complete(self) -> None:
+        super().on_response_complete()
+        if not self.transport.is_closing() and self.taihu_reading():
+            self.taihu_arm()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.taihu_disarm()
+        super().connection_lost(exc)
+
+    def taihu_reading(self) -> bool:
+        """Whether the server is waiting for (more of) a request from the client."""
+        return self.conn.their_state in (h11.IDLE, h11.SEND_BODY)
+
+    def taihu_arm(self) -> None:
+        self.taihu_disarm()
+        self.taihu_deadline = asyncio.get_running_loop().call_later(self.read_timeout, self.taihu_timed_out)
+
+    def taihu_disarm(self) -> None:
+        if self.taihu_deadline is not None:
+            self.taihu_deadline.cancel()
+            self.taihu_deadline = None
+
+    def taihu_timed_out(self) -> None:
+        self.taihu_deadline = None
+        if self.taihu_reading() and not self.transport.is_closing():
+            self.transport.close()
+
+
+def no_delay(transport: asyncio.BaseTransport) -> None:
+    """Sends small writes at once (TCP_NODELAY).
+
+    asyncio sets it only on sockets made with proto IPPROTO_TCP; the socket
+    uvicorn binds for `--workers` is made with proto 0, so an answer's body,
+    written after its headers, waited for the client's delayed ACK: 40 ms a
+    request on a keep-alive connection.
+    """
+    sock = transport.get_extra_info("socket")
+    if sock is not None and sock.family in (socket.AF_INET, socket.AF_INET6):
+        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+
+
+def apply_cache_budget() -> None:
+    """Sets the core's cache budget from `--cache-mb`, which reaches each worker process as an environment variable."""
+    megabytes = os.environ.get(CACHE_MB_VARIABLE)
+    if megabytes:
+        memo.set_budget_mb(float(megabytes))
+
+
+def config_options(limit_concurrency: int = MAX_CONNECTIONS) -> dict[str, Any]:
+    """The uvicorn settings of `taihu serve`, shared with the tests and the soak."""
+    return {
+        "http": GuardedH11Protocol,
+        "timeout_keep_alive": KEEP_ALIVE,
+        "limit_concurrency": limit_concurrency,
+        "h11_max_incomplete_event_size": MAX_HEADER_BYTES,
+    }
+
+
+def serve(
+    host: str, port: int, workers: int = 1, limit_concurrency: int = MAX_CONNECTIONS, cache_mb: int | None = None
+) -> None:
+    """Runs the API until stopped; `workers` > 1 is uvicorn's own worker mode (one process each)."""
+    if cache_mb is not None:
+        os.environ[CACHE_MB_VARIABLE] = str(cache_mb)  # read by the app in each process at start-up
+    uvicorn.run(APP, host=host, port=port, workers=workers, **config_options(limit_concurrency))

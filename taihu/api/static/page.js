@@ -1,0 +1,730 @@
+// The table page: score a hand, settle a deal, share a link. Plain JavaScript, no build step, and
+// no request outside the server that served it (a table may have no internet).
+"use strict";
+
+// -- words ---------------------------------------------------------------------------------------
+// The Chinese labels of the main controls keep their English word, so a control has the same
+// accessible name ("Score", "Hand", "Rules"…) in both languages.
+const WORDS = {
+  en: {
+    title: "taihu", scoreHeading: "Score a hand", rules: "Rules", hand: "Hand", modesLabel: "Next tiles go to:",
+    modeWin: "Winning tile +", modeExposed: "Exposed meld [ ]", modeConcealed: "Concealed kong ( )",
+    modeWild: "Wildcard wild:", modeFlip: "Flipped tile flip:", undo: "Undo", clear: "Clear",
+    conditionsLabel: "How it was won", seat: "Seat", declare: "Declared win", none: "none",
+    options: "House options", score: "Score", waits: "Waits", copy: "Copy link", link: "Link",
+    copied: "Copied.", copyByHand: "Copy the link above.", settleHeading: "Settle a deal",
+    settleHint: "Each seat: a hand, or just its total (e.g. 4); empty counts 0.",
+    dealerLabel: "Dealer", tableWild: "Wildcards", tableFlip: "Flip", winner: "Winner", discarder: "Discarder",
+    drawn: "nobody (drawn)", selfDrawn: "nobody (self-drawn)", events: "Events", addEvent: "Add event",
+    removeEvent: "Remove event", eventType: "Event type", eventSeat: "Event by",
+    optionsShared: "House options: as set above.", settle: "Settle", ledgerHeading: "The evening's ledger",
+    docs: "API docs", total: "Total", subtotal: "Subtotal", doubled: "doubled", notLegal: "Not a legal win",
+    nonWinner: "Not a winning hand: what it counts for settlement.", arrangement: "Arrangement",
+    readAs: "Read as", notes: "Notes", payments: "Payments", nets: "Nets", from: "From", to: "To",
+    amount: "Amount", reason: "Reason", seatCol: "Seat", net: "Net", nextDealer: "Next dealer",
+    noPayments: "No payments.", dealer: "dealer", place: "Here:",
+    waitsNone: "Not ready: no tile wins.", waitsTile: "Tile", waitsDiscard: "On a discard",
+    waitsSelf: "Self-drawn", waitsDiscardFirst: "Discard", unseen: "unseen", cannot: "—",
+    notLegalShort: "not legal", offline: "The server does not answer",
+    multiplier: "in settlement", putAt: "Use this hand at the table, seat:", putAtSeat: "Put this hand at seat",
+  },
+  zh: {
+    title: "台胡 taihu", scoreHeading: "算一手牌", rules: "规则 Rules", hand: "手牌 Hand",
+    modesLabel: "接下来的牌放到：", modeWin: "胡张 +", modeExposed: "明牌 [ ]", modeConcealed: "暗杠 ( )",
+    modeWild: "财神 wild:", modeFlip: "翻牌 flip:", undo: "撤销 Undo", clear: "清空 Clear",
+    conditionsLabel: "怎么胡的", seat: "门风 Seat", declare: "报胡", none: "无",
+    options: "规则选项", score: "计分 Score", waits: "听什么 Waits", copy: "复制链接 Copy link",
+    link: "链接 Link", copied: "已复制。", copyByHand: "请复制上面的链接。", settleHeading: "结算一局",
+    settleHint: "每家：填牌，或只填台数（如 4）；空着算 0。",
+    dealerLabel: "庄家 Dealer", tableWild: "财神 Wildcards", tableFlip: "翻牌 Flip", winner: "胡牌 Winner", discarder: "放炮 Discarder",
+    drawn: "无人（流局）", selfDrawn: "无人（自摸）", events: "事件", addEvent: "加事件",
+    removeEvent: "删除事件", eventType: "事件类型", eventSeat: "谁",
+    optionsShared: "规则选项：同上。", settle: "结算 Settle", ledgerHeading: "今晚的账",
+    docs: "接口文档", total: "合计", subtotal: "小计", doubled: "翻倍", notLegal: "不算合法的胡",
+    nonWinner: "没有胡：这是结算用的台数。", arrangement: "牌型", readAs: "读作", notes: "说明",
+    payments: "付款 Payments", nets: "输赢 Nets", from: "付", to: "收", amount: "数目", reason: "原因",
+    seatCol: "座位", net: "输赢", nextDealer: "下一庄", noPayments: "无人付款。", dealer: "庄",
+    place: "出错的地方：", waitsNone: "没听牌。", waitsTile: "牌",
+    waitsDiscard: "点炮", waitsSelf: "自摸", waitsDiscardFirst: "打出", unseen: "未见", cannot: "—",
+    notLegalShort: "不合法", offline: "服务器没有回应", multiplier: "结算时用",
+    putAt: "把这手牌填到结算的座位：", putAtSeat: "填到座位",
+  },
+};
+const UNITS = {
+  en: { tai: "tai", hu: "hu", fen: "fen", bei: "bei", points: "points", multiplier: "×" },
+  zh: { tai: "台", hu: "胡", fen: "分", bei: "倍", points: "分", multiplier: "倍" },
+};
+const CONDITION_WORDS = {
+  self: ["Self-drawn", "自摸"], "kong-draw": ["Kong replacement", "杠开"], "rob-kong": ["Robbed a kong", "抢杠"],
+  "last-tile": ["Last tile", "海底"], heaven: ["Heaven", "天胡"], earth: ["Earth", "地胡"], human: ["Human", "人胡"],
+  "da-jin": ["Discarded a 金", "打金"],
+};
+const EVENT_WORDS = {
+  "false-win": ["False win", "诈胡"], foul: ["Foul", "犯规"], liable: ["Liable (pays for all)", "包赔"],
+  "gen-da": ["All followed the dealer's discard", "跟打"], "xiao-xiang-gong": ["Wrong draw", "小相公"], "da-jin": ["Discarded a 金", "打金"],
+};
+const DECLARE_WORDS = {
+  "sha-zhu": "杀猪", "hua-hu": "花胡", "san-jin-dao": "三金倒", "qiang-jin": "抢金", "you-jin": "游金",
+  "san-jin-you": "三金游",
+};
+const SUIT_WORDS = { m: "万", p: "筒", s: "条" };
+const HONOR_WORDS = { E: "东", S: "南", W: "西", N: "北", C: "中", F: "发", P: "白" };
+const FLOWER_WORDS = ["春", "夏", "秋", "冬", "梅", "兰", "菊", "竹"];
+const SEATS = ["E", "S", "W", "N"];
+const SEAT_WORDS = { E: "东", S: "南", W: "西", N: "北" };
+// Condition words as the notation writes them (NOTATION.md), to tell conditions from tiles.
+const CHINESE_CONDITIONS = ["自摸", "杠上开花", "杠开", "抢杠", "海底", "天胡", "地胡", "人胡"];
+
+const state = { lang: "en", rules: [], palette: {}, paths: new Set(), mode: null, undo: [] };
+const $ = (id) => document.getElementById(id);
+
+function t(key) { return WORDS[state.lang][key] ?? WORDS.en[key] ?? key; }
+function bilingual(pair) { return state.lang === "zh" ? `${pair[1]} ${pair[0]}` : `${pair[0]} ${pair[1]}`; }
+function unitWord(unit) { return UNITS[state.lang][unit] ?? unit; }
+function el(tag, props = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(props)) {
+    if (key === "class") node.className = value;
+    else if (key === "text") node.textContent = value;
+    else if (key.startsWith("aria-") || key.startsWith("data-")) node.setAttribute(key, value);
+    else node[key] = value;
+  }
+  for (const child of children) if (child != null) node.append(child);
+  return node;
+}
+
+// -- the server (paths relative to the page, so it also works behind a proxy under a prefix) --------
+async function call(method, path, body) {
+  const init = { method, headers: {} };
+  if (body !== undefined) {
+    init.headers["content-type"] = "application/json";
+    init.body = JSON.stringify(body);
+  }
+  let reply;
+  try { reply = await fetch(path, init); } catch { return { ok: false, status: 0, data: { detail: t("offline") } }; }
+  let data = null;
+  try { data = await reply.json(); } catch { data = { detail: `${reply.status} ${reply.statusText}` }; }
+  return { ok: reply.ok, status: reply.status, data };
+}
+
+// -- the rule set and its palette ----------------------------------------------------------------
+function ruleSet() { return state.rules.find((r) => r.name === $("rules").value) || state.rules[0]; }
+// What the page offers per rule set; /rules wins where it lists the same thing.
+function palette() {
+  const info = ruleSet() || {};
+  const local = state.palette[info.name] || state.palette.lingxi || {};
+  return {
+    tiles: info.tiles || local.tiles || [],
+    conditions: info.conditions || local.conditions || [],
+    wildKinds: info.wild_kinds ?? local.wild_kinds ?? 1,
+    declare: info.declare || local.declare || [],
+    events: info.events || local.events || [],
+  };
+}
+
+function tileButton(tile) {
+  let face = tile, sub = "", kind = "h";
+  if (/^[1-9][mps]$/.test(tile)) { face = tile[0]; sub = SUIT_WORDS[tile[1]]; kind = tile[1]; }
+  else if (/^f[1-8]$/.test(tile)) { face = FLOWER_WORDS[Number(tile[1]) - 1]; sub = tile; kind = "f"; }
+  else if (HONOR_WORDS[tile]) { face = HONOR_WORDS[tile]; sub = tile; }
+  const button = el("button", { type: "button", class: `tile ${kind}`, "aria-label": tile, "data-tile": tile, title: tile },
+    el("span", { class: "face", text: face, "aria-hidden": "true" }),
+    el("span", { class: "sub", text: sub, "aria-hidden": "true" }));
+  button.addEventListener("click", () => tapTile(tile));
+  return button;
+}
+
+function drawPalette() {
+  const { tiles } = palette();
+  const box = $("palette");
+  box.replaceChildren();
+  // columns: 万, 筒, 条, honors, flowers; each padded to nine rows
+  const columns = [
+    tiles.filter((x) => x.endsWith("m") && x.length === 2), tiles.filter((x) => x.endsWith("p") && x.length === 2),
+    tiles.filter((x) => x.endsWith("s") && x.length === 2), tiles.filter((x) => HONOR_WORDS[x]),
+    tiles.filter((x) => /^f[1-8]$/.test(x)),
+  ].filter((column) => column.length);
+  box.style.gridTemplateColumns = `repeat(${columns.length}, minmax(0, 1fr))`;
+  for (const column of columns) {
+    for (let row = 0; row < 9; row++) {
+      box.append(row < column.length ? tileButton(column[row]) : el("span", { class: "gap", "aria-hidden": "true" }));
+    }
+  }
+}
+
+function drawConditions() {
+  const { conditions, declare } = palette();
+  const box = $("condition-buttons");
+  box.replaceChildren();
+  for (const cond of conditions) {
+    if (["seat", "wild", "flip", "declare"].includes(cond)) continue; // their own controls
+    const button = el("button", { type: "button", class: "cond", "aria-pressed": "false", "data-cond": cond,
+      text: CONDITION_WORDS[cond] ? bilingual(CONDITION_WORDS[cond]) : cond });
+    button.addEventListener("click", () => edit((parts) => toggle(parts.conds, cond)));
+    box.append(button);
+  }
+  $("seat").closest("label").hidden = !conditions.includes("seat");
+  document.querySelector('[data-mode="wild"]').hidden = !conditions.includes("wild");
+  document.querySelector('[data-mode="flip"]').hidden = !conditions.includes("flip");
+  $("declare-label").hidden = !declare.length;
+  $("declare").replaceChildren(el("option", { value: "", text: t("none") }),
+    ...declare.map((name) => el("option", { value: name, text: DECLARE_WORDS[name] ? `${DECLARE_WORDS[name]} ${name}` : name })));
+  $("table-wild-label").hidden = !conditions.includes("wild");
+  $("table-flip-label").hidden = !conditions.includes("flip");
+  if (state.mode && document.querySelector(`[data-mode="${state.mode}"]`).hidden) setMode(null);
+  syncFromHand();
+}
+
+function drawOptions() {
+  const info = ruleSet();
+  const box = $("options");
+  box.replaceChildren();
+  for (const option of info?.options || []) {
+    const select = el("select", { "aria-label": option.name, "data-option": option.name, "data-default": String(option.default) });
+    for (const value of [option.default, ...option.alternatives.filter((v) => v !== option.default)]) {
+      select.append(el("option", { value: String(value), text: String(value) }));
+    }
+    box.append(el("label", { class: "inline", title: option.description },
+      el("span", { text: option.name }), select, el("span", { class: "hint", text: option.description })));
+  }
+  $("options-box").hidden = !(info?.options || []).length;
+}
+
+function chosenOptions() {
+  const options = {};
+  for (const select of document.querySelectorAll("#options select")) {
+    if (select.value !== select.dataset.default) options[select.dataset.option] = Number(select.value);
+  }
+  return options;
+}
+
+function setOptions(options) {
+  for (const select of document.querySelectorAll("#options select")) {
+    const value = options[select.dataset.option];
+    if (value === undefined) { select.value = select.dataset.default; continue; }
+    if (![...select.options].some((o) => o.value === String(value))) {
+      select.append(el("option", { value: String(value), text: String(value) }));
+    }
+    select.value = String(value);
+  }
+}
+
+// -- the hand as text: tiles, the winning tile, conditions ----------------------------------------
+function isCondition(token) {
+  return /^[a-z-]+(:.*)?$/.test(token) || CHINESE_CONDITIONS.includes(token);
+}
+function splitHand(text) {
+  const parts = { tiles: [], win: null, conds: [] };
+  for (const token of text.trim().split(/\s+/).filter(Boolean)) {
+    if (token.startsWith("+") || token.startsWith("＋")) parts.win = token;
+    else if (isCondition(token)) parts.conds.push(token);
+    else parts.tiles.push(token);
+  }
+  return parts;
+}
+function joinHand(parts) {
+  return [...parts.tiles, parts.win, ...parts.conds].filter(Boolean).join(" ");
+}
+function toggle(list, word) {
+  const at = list.indexOf(word);
+  if (at >= 0) list.splice(at, 1); else list.push(word);
+}
+function setKeyed(list, key, value) {
+  const at = list.findIndex((c) => c.startsWith(`${key}:`));
+  if (at >= 0) list.splice(at, 1);
+  if (value) list.push(`${key}:${value}`);
+}
+function keyed(list, key) {
+  const found = list.find((c) => c.startsWith(`${key}:`));
+  return found ? found.slice(key.length + 1) : "";
+}
+// 5m after 123m reads as 1235m: digits of one suit run together, as players write them.
+function addToToken(token, tile) {
+  const suited = /^([1-9])([mps])$/.exec(tile);
+  const run = /(\d+)([mps])$/.exec(token);
+  if (suited && run && run[2] === suited[2]) return token.slice(0, run.index) + run[1] + suited[1] + suited[2];
+  return token + tile;
+}
+
+function edit(change) {
+  const field = $("hand");
+  state.undo.push(field.value);
+  const parts = splitHand(field.value);
+  change(parts);
+  field.value = joinHand(parts);
+  syncFromHand();
+}
+
+function tapTile(tile) {
+  edit((parts) => {
+    const { wildKinds } = palette();
+    if (state.mode === "win") { parts.win = `+${tile}`; setMode(null); return; }
+    if (state.mode === "flip") { setKeyed(parts.conds, "flip", tile); setMode(null); return; }
+    if (state.mode === "wild") {
+      const kinds = keyed(parts.conds, "wild").split(",").filter(Boolean);
+      const next = kinds.length >= wildKinds ? [tile] : [...kinds, tile];
+      setKeyed(parts.conds, "wild", next.join(","));
+      if (next.length >= wildKinds) setMode(null);
+      return;
+    }
+    const last = parts.tiles[parts.tiles.length - 1];
+    const open = last && /^[[(]/.test(last) && !/[\])]$/.test(last);
+    if (open) parts.tiles[parts.tiles.length - 1] = addToToken(last, tile);
+    else if (!state.mode && last && /^\d+[mps]$/.test(last) && /^[1-9][mps]$/.test(tile) && last.endsWith(tile[1])) {
+      parts.tiles[parts.tiles.length - 1] = addToToken(last, tile);
+    } else parts.tiles.push(state.mode === "exposed" ? `[${tile}` : state.mode === "concealed" ? `(${tile}` : tile);
+  });
+}
+
+function closeMeld() {
+  const field = $("hand");
+  const parts = splitHand(field.value);
+  const last = parts.tiles[parts.tiles.length - 1];
+  if (last && /^[[(]/.test(last) && !/[\])]$/.test(last)) {
+    parts.tiles[parts.tiles.length - 1] = last + (last[0] === "[" ? "]" : ")");
+    field.value = joinHand(parts);
+  }
+}
+
+function setMode(mode) {
+  if (state.mode === "exposed" || state.mode === "concealed") closeMeld();
+  state.mode = mode;
+  for (const button of document.querySelectorAll("button.mode")) {
+    button.setAttribute("aria-pressed", String(button.dataset.mode === mode));
+  }
+}
+
+function syncFromHand() {
+  const parts = splitHand($("hand").value);
+  for (const button of document.querySelectorAll("button.cond")) {
+    button.setAttribute("aria-pressed", String(parts.conds.includes(button.dataset.cond)));
+  }
+  const seat = keyed(parts.conds, "seat");
+  $("seat").value = SEATS.includes(seat) && seat !== "E" ? seat : "";
+  const declared = keyed(parts.conds, "declare");
+  if ([...$("declare").options].some((o) => o.value === declared)) $("declare").value = declared;
+}
+
+// -- scoring ---------------------------------------------------------------------------------------
+// The field's text as sent, so an error's column points into what the player sees.
+function trimmed(field) {
+  field.value = field.value.trim();
+  return field.value;
+}
+
+function clearErrors() {
+  for (const id of ["score-error", "settle-error"]) { $(id).hidden = true; $(id).replaceChildren(); }
+}
+
+// The place of an error: the 422's `column` when given, else "column N" in its message (1-based).
+function errorColumn(data) {
+  if (Number.isInteger(data.column)) return data.column;
+  const found = /column (\d+)/.exec(data.detail || "");
+  return found ? Number(found[1]) : null;
+}
+
+function showError(regionId, data, text, field) {
+  clearErrors();
+  const region = $(regionId);
+  const detail = typeof data.detail === "string" ? data.detail : JSON.stringify(data.detail);
+  region.append(el("p", { text: detail }));
+  const column = errorColumn(data);
+  if (text && column && column >= 1 && column <= text.length) {
+    const start = column - 1;
+    const quoted = /'([^']+)'/.exec(detail);
+    const length = quoted && text.startsWith(quoted[1], start) ? quoted[1].length : 1;
+    region.append(el("p", { class: "where" }, el("span", { text: `${t("place")} ` }),
+      text.slice(0, start), el("mark", { text: text.slice(start, start + length) }), text.slice(start + length)));
+    if (field) field.setSelectionRange(start, start + length);
+  }
+  region.hidden = false;
+}
+
+// What an item's value counts: its own `unit` when the server gives one; else Luoshan marks its tai
+// items in the detail ("tai: …") and Putian its winning type's multiplier ("×9: …").
+function itemUnit(result, item) {
+  if (item.unit) return item.unit;
+  if (result.unit === "hu" && /^tai\b/.test(item.detail)) return "tai";
+  if (result.unit === "fen" && /^×/.test(item.detail)) return "multiplier";
+  return result.unit;
+}
+
+function arithmetic(result) {
+  const values = result.items.map((i) => i.value);
+  const sum = values.reduce((a, b) => a + b, 0);
+  const plus = (list) => list.join(" + ");
+  if (!result.items.length) return `${result.total}`;
+  if (result.unit === "bei") {
+    const product = values.reduce((a, b) => a * b, 1);
+    if (product === result.total) return `${values.join(" × ")} = ${result.total}`;
+  }
+  if (result.unit === "hu") {
+    const tai = result.items.filter((i) => itemUnit(result, i) === "tai");
+    const hu = result.items.filter((i) => !tai.includes(i)).map((i) => i.value);
+    const taiCount = tai.reduce((a, i) => a + i.value, 0);
+    const huSum = hu.reduce((a, b) => a + b, 0);
+    const formula = Math.ceil((huSum * 2 ** taiCount) / 10) * 10;
+    if (huSum === result.subtotal && formula === result.total) {
+      return `${plus(hu)} = ${huSum} ${unitWord("hu")}; ${huSum} × 2^${taiCount} = ${huSum * 2 ** taiCount} → ${result.total}`;
+    }
+    return `${huSum} ${unitWord("hu")}, ${taiCount} ${unitWord("tai")} → ${result.total}`;
+  }
+  if (result.unit === "fen") {
+    const multipliers = result.items.filter((i) => itemUnit(result, i) === "multiplier");
+    const counted = result.items.filter((i) => !multipliers.includes(i)).map((i) => i.value);
+    const base = counted.reduce((a, b) => a + b, 0);
+    if (base === result.total) {
+      const tail = multipliers.map((i) => `; ×${i.value} ${t("multiplier")}`).join("");
+      return `${plus(counted)} = ${result.total}${tail}`;
+    }
+  }
+  if (sum === result.subtotal) {
+    const first = `${plus(values)} = ${result.subtotal}`;
+    if (result.doubled && result.total === result.subtotal * 2) return `${first}; × 2 (${t("doubled")}) = ${result.total}`;
+    if (result.total === result.subtotal) return first;
+    return `${first} → ${result.total}`;
+  }
+  return `${t("subtotal")} ${result.subtotal} → ${result.total}`;
+}
+
+function arrangementGroup(group) {
+  const item = el("li");
+  for (const [index, token] of group.split(" ").entries()) {
+    if (index) item.append(" ");
+    const wild = /^(.+)=(.+)$/.exec(token);
+    if (wild) item.append(el("span", { class: "as", title: `${wild[1]} → ${wild[2]}`, text: `${wild[1]}=${wild[2]}` }));
+    else item.append(token);
+  }
+  return item;
+}
+
+function showScore(result) {
+  const box = $("result");
+  const parts = [
+    el("p", { class: "total" }, `${t("total")}: ${result.total} `, el("span", { class: "unit", text: unitWord(result.unit) })),
+  ];
+  if (!result.legal) parts.push(el("p", { class: "illegal", text: t("notLegal") }));
+  if (!result.winner) parts.push(el("p", { class: "hint", text: t("nonWinner") }));
+  const items = el("ul", { class: "items" });
+  for (const item of result.items) {
+    const unit = itemUnit(result, item);
+    const value = unit === "bei" || unit === "multiplier" ? `×${item.value}` : `${item.value} ${unitWord(unit)}`;
+    items.append(el("li", {},
+      el("span", { class: "zh", text: item.name }),
+      el("span", { class: "value", text: value }),
+      el("span", { class: "en", text: item.name_en }),
+      item.detail ? el("span", { class: "detail", text: item.detail }) : null));
+  }
+  parts.push(items, el("p", { class: "sum", text: arithmetic(result) }));
+  if (result.arrangement.length) {
+    parts.push(el("h3", { text: t("arrangement") }),
+      el("ul", { class: "arrangement", "aria-label": t("arrangement") }, ...result.arrangement.map(arrangementGroup)));
+  }
+  parts.push(el("p", { class: "canonical" }, `${t("readAs")}: `, el("code", { text: result.hand })));
+  const typed = $("hand").value.trim();
+  parts.push(el("div", { class: "row wrap put" }, el("span", { class: "hint", text: t("putAt") }), ...SEATS.map((seat) => {
+    const button = el("button", { type: "button", "aria-label": `${t("putAtSeat")} ${seat}`, text: seat });
+    button.addEventListener("click", () => putAtSeat(seat, typed, result.winner));
+    return button;
+  })));
+  if (result.notes.length) {
+    parts.push(el("h3", { text: t("notes") }), el("ul", {}, ...result.notes.map((note) => el("li", { text: note }))));
+  }
+  box.replaceChildren(...parts);
+}
+
+async function score() {
+  setMode(null);
+  const hand = trimmed($("hand"));
+  const rules = $("rules").value;
+  const options = chosenOptions();
+  writeFragment();
+  const reply = await call("POST", "score", { rules, hand, options });
+  if (!reply.ok) {
+    $("result").replaceChildren();
+    showError("score-error", reply.data, $("hand").value, $("hand"));
+    return;
+  }
+  clearErrors();
+  showScore(reply.data);
+  $("result").scrollIntoView({ block: "nearest" });
+}
+
+// -- what wins (only when the server has POST /waits) ----------------------------------------------
+function waitsTable(waits) {
+  const head = el("tr", {}, ...[t("waitsTile"), t("waitsDiscard"), t("waitsSelf"), t("unseen")].map((x) => el("th", { text: x })));
+  const cell = (way) => el("td", { class: "num", text: way ? `${way.total}${way.legal ? "" : ` (${t("notLegalShort")})`}` : t("cannot") });
+  const rows = waits.map((w) => el("tr", {}, el("td", { text: w.tile }), cell(w.discard), cell(w.self), el("td", { class: "num", text: String(w.unseen) })));
+  return el("table", {}, el("caption", { text: t("waits") }), el("thead", {}, head), el("tbody", {}, ...rows));
+}
+
+async function showWaits() {
+  const reply = await call("POST", "waits", { rules: $("rules").value, hand: trimmed($("hand")), options: chosenOptions() });
+  if (!reply.ok) { showError("score-error", reply.data, $("hand").value, $("hand")); return; }
+  clearErrors();
+  const data = reply.data;
+  const parts = [];
+  if (data.discards) {
+    for (const choice of data.discards) parts.push(el("h3", { text: `${t("waitsDiscardFirst")} ${choice.tile}` }), waitsTable(choice.waits));
+  } else if (!data.waits.length) parts.push(el("p", { text: t("waitsNone") }));
+  else parts.push(waitsTable(data.waits));
+  $("result").replaceChildren(...parts);
+}
+
+// -- sharing: the fragment holds rules, hand and options --------------------------------------------
+function writeFragment() {
+  const params = new URLSearchParams({ rules: $("rules").value, hand: $("hand").value.trim() });
+  for (const [name, value] of Object.entries(chosenOptions())) params.set(`o.${name}`, String(value));
+  history.replaceState(null, "", `#${params}`);
+}
+
+function readFragment() {
+  const params = new URLSearchParams(location.hash.slice(1));
+  if (!params.has("hand")) return false;
+  const rules = params.get("rules");
+  if (rules && state.rules.some((r) => r.name === rules)) { $("rules").value = rules; ruleSetChanged(); }
+  $("hand").value = params.get("hand");
+  const options = {};
+  for (const [key, value] of params) if (key.startsWith("o.") && /^\d+$/.test(value)) options[key.slice(2)] = Number(value);
+  try { Object.assign(options, JSON.parse(params.get("options") || "{}")); } catch { /* a hand-made link: options ignored */ }
+  setOptions(options);
+  syncFromHand();
+  return true;
+}
+
+async function copyLink() {
+  writeFragment();
+  const url = location.href;
+  $("link").value = url;
+  $("link-box").hidden = false;
+  let copied = false;
+  // A browser that may not write the clipboard can also leave the promise pending: wait 1 s at most.
+  const refused = new Promise((_, reject) => setTimeout(() => reject(new Error("no answer")), 1000));
+  try { await Promise.race([navigator.clipboard.writeText(url), refused]); copied = true; } catch { copied = false; }
+  $("link-note").textContent = copied ? t("copied") : t("copyByHand");
+  if (!copied) $("link").select();
+}
+
+// -- settling ----------------------------------------------------------------------------------------
+function drawSeats() {
+  const box = $("seats");
+  if (!box.children.length) {
+    for (const seat of SEATS) {
+      const id = `seat-${seat}`;
+      box.append(el("label", { class: "field", htmlFor: id, "data-seat-label": seat }),
+        el("textarea", { id, rows: 2, autocomplete: "off", autocapitalize: "off", spellcheck: false, "aria-label": seat }));
+    }
+  }
+  for (const label of box.querySelectorAll("[data-seat-label]")) {
+    const seat = label.dataset.seatLabel;
+    const dealer = seat === dealerSeat() ? (state.lang === "zh" ? "（庄）" : " (dealer)") : "";
+    label.textContent = state.lang === "zh" ? `${SEAT_WORDS[seat]} ${seat}${dealer}` : `${seat} ${SEAT_WORDS[seat]}${dealer}`;
+  }
+  for (const area of box.querySelectorAll("textarea")) area.placeholder = state.lang === "zh" ? "牌，或台数" : "hand, or a total";
+  const fill = (select, nobody) => {
+    const chosen = select.value;
+    const seats = SEATS.map((s) => el("option", { value: s, text: s }));
+    select.replaceChildren(...(nobody ? [el("option", { value: "", text: nobody })] : []), ...seats);
+    select.value = chosen;
+    if (select.selectedIndex < 0) select.selectedIndex = 0;
+  };
+  if (!$("dealer").children.length) fill($("dealer"), null);
+  fill($("winner"), t("drawn"));
+  fill($("discarder"), t("selfDrawn"));
+}
+
+function addEvent(type, seat) {
+  const { events } = palette();
+  const typeSelect = el("select", { "aria-label": t("eventType"), "data-event-type": "" },
+    ...events.map((e) => el("option", { value: e, text: EVENT_WORDS[e] ? `${bilingual(EVENT_WORDS[e])}` : e })));
+  const seatSelect = el("select", { "aria-label": t("eventSeat"), "data-event-seat": "" }, ...SEATS.map((s) => el("option", { value: s, text: s })));
+  if (type) typeSelect.value = type;
+  if (seat) seatSelect.value = seat;
+  const remove = el("button", { type: "button", text: t("removeEvent") });
+  const item = el("li", {}, typeSelect, seatSelect, remove);
+  remove.addEventListener("click", () => item.remove());
+  $("events").append(item);
+}
+
+function drawEvents() {
+  const { events } = palette();
+  $("events").replaceChildren();
+  $("events-box").hidden = !events.length;
+}
+
+// From the scored hand to the settle form: the seat's field, and the winner and wildcards if not yet set.
+function putAtSeat(place, hand, winner) {
+  const field = $(`seat-${place}`);
+  field.value = hand;
+  if (winner && !$("winner").value) $("winner").value = place;
+  const wild = /(?:^|\s)wild:(\S+)/.exec(hand);
+  if (wild && !$("table-wild").value.trim()) $("table-wild").value = wild[1];
+  field.focus();
+}
+
+function playerOf(text) {
+  const value = text.trim();
+  if (!value) return { total: 0 };
+  if (/^\d+$/.test(value)) return { total: Number(value) };
+  return value;
+}
+
+// Seats stay winds at the API: E deals. The page's fields are the four places at the table, and
+// the dealer may sit at any of them; each place plays this deal as the wind counted from the dealer.
+function dealerSeat() { return $("dealer").value || "E"; }
+function windOf(place) { return SEATS[(SEATS.indexOf(place) - SEATS.indexOf(dealerSeat()) + 4) % 4]; }
+function placeOf(wind) { return SEATS[(SEATS.indexOf(wind) + SEATS.indexOf(dealerSeat())) % 4]; }
+function rotated() { return dealerSeat() !== "E"; }
+
+function playerAt(place) {
+  const player = playerOf(trimmed($(`seat-${place}`)));
+  if (typeof player !== "string" || !rotated()) return player;
+  return player.replace(/\bseat:[ESWN]\b/g, `seat:${windOf(place)}`);
+}
+
+function table() {
+  const data = { rules: $("rules").value, players: {}, events: [], options: chosenOptions() };
+  for (const place of SEATS) data.players[windOf(place)] = playerAt(place);
+  const wild = $("table-wild").value.split(/[,\s，]+/).filter(Boolean);
+  if (wild.length && !$("table-wild-label").hidden) data.wild = wild;
+  const flip = $("table-flip").value.trim();
+  if (flip && !$("table-flip-label").hidden) data.flip = flip;
+  data.winner = $("winner").value ? windOf($("winner").value) : null;
+  data.discarder = $("discarder").value ? windOf($("discarder").value) : null;
+  for (const item of $("events").children) {
+    data.events.push({ type: item.querySelector("[data-event-type]").value, seat: windOf(item.querySelector("[data-event-seat]").value) });
+  }
+  return data;
+}
+
+function signed(n) { return n > 0 ? `+${n}` : String(n); }
+
+// One table, two row groups: the nets (what each seat wins or pays) first, then every payment.
+function showSettlement(result) {
+  const unit = unitWord((Object.values(result.scores).find((s) => s.unit) || {}).unit || "");
+  const header = (...names) => el("tr", {}, ...names.map((name, i) => el("th", { scope: "col", class: i ? "num" : "", text: name })));
+  const netRows = SEATS.map((place) => {
+    const wind = windOf(place);
+    const score = result.scores[wind] || {};
+    const net = result.net[wind] ?? 0;
+    const plays = rotated() ? ` = ${wind}` : "";
+    const name = place === dealerSeat() ? `${place} (${t("dealer")}${plays})` : `${place}${plays ? ` (${plays.slice(3)})` : ""}`;
+    return el("tr", {}, el("th", { scope: "row", text: name }),
+      el("td", { class: "num", text: `${score.total ?? ""} ${unit}`.trim() }),
+      el("td", { class: `num ${net > 0 ? "plus" : net < 0 ? "minus" : ""}`, text: signed(net) }));
+  });
+  const paymentRows = result.payments.map((p) => el("tr", {},
+    el("td", { text: `${placeOf(p.from)} → ${placeOf(p.to)}` }),
+    el("td", { class: "num", text: String(p.amount) }), el("td", { class: "reason", text: p.reason })));
+  if (!paymentRows.length) paymentRows.push(el("tr", {}, el("td", { colSpan: 3, text: t("noPayments") })));
+  const title = `${t("nets")} · ${t("payments")}`;
+  const settled = el("table", { "aria-label": title }, el("caption", { text: title }),
+    el("tbody", { class: "nets", "aria-label": t("nets") }, header(t("seatCol"), unit || t("total"), t("net")), ...netRows),
+    el("tbody", { class: "payments", "aria-label": t("payments") },
+      el("tr", {}, el("th", { scope: "col", text: `${t("from")} → ${t("to")}` }), el("th", { scope: "col", class: "num", text: t("amount") }),
+        el("th", { scope: "col", text: t("reason") })), ...paymentRows));
+  const notes = [];
+  for (const place of SEATS) for (const note of result.scores[windOf(place)]?.notes || []) notes.push(el("li", { text: `${place}: ${note}` }));
+  $("settlement").replaceChildren(settled, el("p", { text: `${t("nextDealer")}: ${placeOf(result.next_dealer)}` }),
+    notes.length ? el("ul", {}, ...notes) : "");
+}
+
+async function settle() {
+  const data = table();
+  const reply = await call("POST", "settle", data);
+  if (!reply.ok) {
+    $("settlement").replaceChildren();
+    // "players.E: … at column 17": the place is in that seat's hand
+    const seat = /^players\.([ESWN])\b/.exec(reply.data.detail || "");
+    const field = seat ? $(`seat-${placeOf(seat[1])}`) : null;
+    showError("settle-error", reply.data, field ? field.value : "", field);
+    return;
+  }
+  clearErrors();
+  showSettlement(reply.data);
+}
+
+// -- the ledger hook -----------------------------------------------------------------------------
+// Where the page will keep an evening's ledger through the HTTP ledger endpoints (POST /ledgers →
+// {id, token}; GET /ledgers/{id}; POST /ledgers/{id}/deals with the settle form's table, players
+// named; DELETE /ledgers/{id}/deals/last; Authorization: Bearer <token> to change one): keep the
+// id and token in localStorage, add each settled deal, show the totals and who deals next, and
+// unhide #ledger-section. Not built yet: the section stays hidden even where the server has them.
+function setupLedger(paths) {
+  return paths.has("/ledgers");
+}
+
+// -- language ------------------------------------------------------------------------------------
+function applyLanguage() {
+  document.documentElement.lang = state.lang === "zh" ? "zh-Hans" : "en";
+  for (const node of document.querySelectorAll("[data-t]")) node.textContent = t(node.dataset.t);
+  $("lang").textContent = state.lang === "zh" ? "English" : "中文";
+  $("result").setAttribute("aria-label", state.lang === "zh" ? "结果 Result" : "Result");
+  $("palette").setAttribute("aria-label", state.lang === "zh" ? "牌 Tiles" : "Tiles");
+  drawRulesOptions();
+  drawConditions();
+  drawSeats();
+}
+
+function drawRulesOptions() {
+  const select = $("rules");
+  const chosen = select.value;
+  select.replaceChildren(...state.rules.map((r) => el("option", { value: r.name,
+    text: state.lang === "zh" ? `${r.chinese} ${r.name} (${unitWord(r.unit)})` : `${r.name[0].toUpperCase()}${r.name.slice(1)} ${r.chinese} (${unitWord(r.unit)})` })));
+  if (chosen) select.value = chosen;
+}
+
+function ruleSetChanged() {
+  drawPalette();
+  drawConditions();
+  drawOptions();
+  drawEvents();
+}
+
+// -- start -----------------------------------------------------------------------------------------
+async function start() {
+  const saved = localStorage.getItem("taihu.lang");
+  state.lang = saved || ((navigator.language || "en").toLowerCase().startsWith("zh") ? "zh" : "en");
+  applyLanguage();
+  const [rules, paletteData, openapi] = await Promise.all([
+    call("GET", "rules"), call("GET", "palette.json"), call("GET", "openapi.json"),
+  ]);
+  state.rules = rules.ok ? rules.data : [];
+  state.palette = paletteData.ok ? paletteData.data : {};
+  state.paths = new Set(Object.keys((openapi.ok && openapi.data.paths) || {}));
+  if (!rules.ok) showError("score-error", { detail: t("offline") }, "", null);
+  drawRulesOptions();
+  ruleSetChanged();
+  drawSeats();
+  $("waits").hidden = !state.paths.has("/waits");
+  setupLedger(state.paths);
+
+  $("rules").addEventListener("change", ruleSetChanged);
+  $("hand").addEventListener("input", syncFromHand);
+  $("hand").addEventListener("keydown", (event) => {
+    if (event.key === "Enter" && !event.shiftKey) { event.preventDefault(); score(); }
+  });
+  for (const button of document.querySelectorAll("button.mode")) {
+    button.addEventListener("click", () => setMode(state.mode === button.dataset.mode ? null : button.dataset.mode));
+  }
+  $("seat").addEventListener("change", () => edit((parts) => setKeyed(parts.conds, "seat", $("seat").value)));
+  $("declare").addEventListener("change", () => edit((parts) => setKeyed(parts.conds, "declare", $("declare").value)));
+  $("undo").addEventListener("click", () => { if (state.undo.length) { $("hand").value = state.undo.pop(); syncFromHand(); } });
+  $("clear").addEventListener("click", () => edit((parts) => { parts.tiles = []; parts.win = null; parts.conds = []; }));
+  $("score").addEventListener("click", score);
+  $("waits").addEventListener("click", showWaits);
+  $("copy").addEventListener("click", copyLink);
+  $("settle").addEventListener("click", settle);
+  $("dealer").addEventListener("change", drawSeats);
+  $("add-event").addEventListener("click", () => addEvent());
+  $("lang").addEventListener("click", () => {
+    state.lang = state.lang === "zh" ? "en" : "zh";
+    localStorage.setItem("taihu.lang", state.lang);
+    applyLanguage();
+  });
+  window.addEventListener("hashchange", () => { if (readFragment()) score(); });
+  if (readFragment()) await score();
+  document.body.dataset.ready = "true";
+}
+
+document.addEventListener("DOMContentLoaded", start);

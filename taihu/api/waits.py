@@ -1,0 +1,84 @@
+"""`POST /waits`: what wins for a waiting hand (API.md "Additions of 2026-11-30": Waits).
+
+The body has the fields `/score` takes (`{"rules", "hand", "options"}`), in
+a model of its own name, so /docs keeps one `ScoreRequest`; bad input raises
+the library's HandError, which the app answers as it does for `/score` (422,
+the library's message). The answer models only describe the reply for
+/docs: the core's `to_dict()` is the contract.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter
+from pydantic import BaseModel, ConfigDict, Field
+
+from taihu.scorer.models import MAX_HAND_LENGTH
+from taihu.scorer.waits import waits
+
+router = APIRouter(tags=["waits"])
+
+
+class WaitsProblem(BaseModel):
+    """An error answer: one readable string, as every error of the API."""
+
+    detail: str
+
+
+ERRORS: dict[int | str, dict[str, Any]] = {
+    413: {"model": WaitsProblem, "description": "The request body is over 64 KB"},
+    422: {"model": WaitsProblem, "description": "Bad input: the library's message"},
+}
+
+
+class WaitsRequest(BaseModel):
+    """POST /waits: unknown fields are refused."""
+
+    model_config = ConfigDict(
+        extra="forbid",
+        json_schema_extra={"examples": [{"rules": "luoshan", "hand": "123m 456m 789p 23s 55p flip:9p", "options": {}}]},
+    )
+    rules: str = Field("lingxi", max_length=40, description="the rule set")
+    hand: str = Field(max_length=MAX_HAND_LENGTH, description="a hand without +; one tile more: which to discard")
+    options: dict[str, int] = Field(default_factory=dict, description="house options of the rule set")
+
+
+class WinOut(BaseModel):
+    total: int
+    legal: bool
+    arrangement: list[str] = Field(description="the reading that was scored, wildcards as what they stood for")
+
+
+class WaitOut(BaseModel):
+    model_config = ConfigDict(populate_by_name=True)
+    tile: str
+    unseen: int = Field(description="copies not in the hand's own line, as the rule set counts tiles in play")
+    discard: WinOut | None = Field(description="won on a discard; null where that is impossible")
+    self_drawn: WinOut | None = Field(alias="self", description="self-drawn")
+    covered_by_wildcard: bool = Field(description="wins only through a held wildcard standing for another tile")
+
+
+class WaitsOut(BaseModel):
+    rules: str
+    hand: str
+    ready: bool
+    waits: list[WaitOut]
+
+
+class DiscardOut(BaseModel):
+    tile: str
+    ready: bool
+    waits: list[WaitOut]
+
+
+class DiscardsOut(BaseModel):
+    rules: str
+    hand: str
+    discards: list[DiscardOut] = Field(description="best first: most unseen winning tiles, then the best total")
+
+
+@router.post("/waits", response_model=WaitsOut | DiscardsOut, response_model_by_alias=True, responses=ERRORS)
+def post_waits(request: WaitsRequest) -> dict[str, Any]:
+    """The waits of a hand without `+`; with one tile too many, each discard and the waits it leaves."""
+    return waits(request.hand, rules=request.rules, options=request.options).to_dict()

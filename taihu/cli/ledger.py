@@ -1,0 +1,203 @@
+"""`taihu ledger …`: the evening's ledger on a local SQLite file (no token needed)."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from functools import cache
+from pathlib import Path
+from types import ModuleType
+from typing import TYPE_CHECKING
+
+import typer
+
+from taihu.scorer import HandError
+
+if TYPE_CHECKING:  # imported by the commands that use them: `taihu score` loads neither sqlite3 nor rich
+    from rich.console import Console
+
+    from taihu.ledger import Deal, LedgerStore, Standing
+
+ledger_app = typer.Typer(
+    help="Keep the ledger (记账) of an evening: the deals, who sat where, the running totals.",
+    no_args_is_help=True,
+)
+
+DB = typer.Option(None, "--db", metavar="PATH", help="the ledger database (default: $TAIHU_DB, else the user data dir)")
+
+
+def cli() -> ModuleType:
+    """The main command's helpers, imported late because main.py imports this module to register it."""
+    from taihu.cli import main
+
+    return main
+
+
+@cache
+def console() -> Console:
+    from rich.console import Console
+
+    return Console(soft_wrap=True, highlight=False)
+
+
+@contextmanager
+def opened(db: str | None, create: bool = False) -> Iterator[LedgerStore]:
+    """The store (only `new` makes the file); any bad input inside becomes exit 2 with one line."""
+    from taihu.ledger import LedgerStore
+
+    try:
+        with LedgerStore(db, create=create) as store:
+            yield store
+    except HandError as exc:
+        cli().fail(str(exc))
+
+
+def seats_line(seats: dict[str, str]) -> str:
+    return "  ".join(f"{wind} {player}" for wind, player in seats.items())
+
+
+def outcome(deal: Deal) -> str:
+    """What happened, in players' names."""
+    table, seats = deal.table, deal.seats
+    winner, discarder = table.get("winner"), table.get("discarder")
+    false_wins = [seats[e["seat"]] for e in table.get("events", []) if e.get("type") == "false-win"]
+    if winner is not None:
+        how = f"on {seats[discarder]}'s discard" if discarder is not None else "self-drawn"
+        return f"{seats[winner]} won {how}"
+    if false_wins:
+        return "false win by " + ", ".join(false_wins)
+    return "drawn"
+
+
+def signed(value: int) -> str:
+    return f"{value:+d}" if value else "0"
+
+
+def print_deal(deal: Deal, standing: Standing) -> None:
+    net = deal.net()
+    console().print(f"deal {deal.number}: {outcome(deal)}; seats {seats_line(deal.seats)}", markup=False)
+    console().print("net:    " + "  ".join(f"{p} {signed(net[p])}" for p in standing.players), markup=False)
+    print_next(standing)
+
+
+def print_next(standing: Standing) -> None:
+    totals = standing.totals
+    console().print("totals: " + "  ".join(f"{p} {signed(totals[p])}" for p in standing.players), markup=False)
+    console().print(f"next dealer: {standing.next_dealer}  (seats {seats_line(standing.next_seats)})", markup=False)
+
+
+@ledger_app.command()
+def new(
+    name: str = typer.Argument(..., help="a name for the ledger, e.g. friday"),
+    rules: str = typer.Option("lingxi", "--rules", "-r", help="rule set of every deal"),
+    players: str = typer.Option(..., "--players", help="four names in table order, comma-separated; the first deals"),
+    option: list[str] | None = typer.Option(None, "--option", "-o", help="house option NAME=VALUE"),
+    db: str | None = DB,
+) -> None:
+    """Start a ledger: its rule set, house options and the four players in table order."""
+    options = cli().parse_options(option)
+    names = [p.strip() for p in players.split(",")]
+    with opened(db, create=True) as store:
+        ledger = store.create(name, rules, names, options)
+        console().print(f"ledger '{ledger.name}' ({ledger.rules}) in {store.path}", markup=False)
+        print_next(store.standing(ledger))
+
+
+@ledger_app.command()
+def add(
+    name: str = typer.Argument(..., help="the ledger"),
+    table: str = typer.Argument(..., metavar="TABLE.json", help="the deal as JSON (players or winds); - reads stdin"),
+    db: str | None = DB,
+) -> None:
+    """Settle a deal with the seats as they stand and record it."""
+    data = cli().read_table(table)
+    with opened(db) as store:
+        ledger = store.ledger(name)
+        deal = store.add(ledger, data)
+        print_deal(deal, store.standing(ledger))
+
+
+@ledger_app.command()
+def show(
+    name: str = typer.Argument(..., help="the ledger"),
+    as_json: bool = typer.Option(False, "--json", help="print the ledger JSON"),
+    db: str | None = DB,
+) -> None:
+    """The deals, who sat where, each player's running total, and who deals next."""
+    with opened(db) as store:
+        view = store.view(store.ledger(name))
+    if as_json:
+        cli().print_json(view.to_json())
+        return
+    players = view.ledger.players
+    from rich.table import Table
+
+    grid = Table(title=f"{view.ledger.name} — {view.ledger.rules}", title_justify="left")
+    grid.add_column("deal", justify="right")
+    grid.add_column("result")
+    for player in players:
+        grid.add_column(player, justify="right", no_wrap=True)
+    running = {p: 0 for p in players}
+    for deal in view.deals:
+        net, wind_of = deal.net(), {player: wind for wind, player in deal.seats.items()}
+        for player in players:
+            running[player] += net[player]
+        cells = [f"{wind_of[p]} {signed(net[p])}\n{running[p]}" for p in players]
+        grid.add_row(str(deal.number), outcome(deal), *cells, end_section=True)
+    if not view.deals:
+        grid.add_row("—", "no deals yet", *("0" for _ in players))
+    console().print(grid)
+    console().print("each cell: the seat (E deals) and the deal's net; below, the running total")
+    print_next(view.standing)
+
+
+@ledger_app.command()
+def undo(
+    name: str = typer.Argument(..., help="the ledger"),
+    db: str | None = DB,
+) -> None:
+    """Remove the last deal (a mistake); the seats go back to where they were."""
+    with opened(db) as store:
+        ledger = store.ledger(name)
+        deal = store.undo(ledger)
+        console().print(f"removed deal {deal.number}: {outcome(deal)}", markup=False)
+        print_next(store.standing(ledger))
+
+
+@ledger_app.command()
+def export(
+    name: str = typer.Argument(..., help="the ledger"),
+    as_csv: bool = typer.Option(False, "--csv", help="CSV: one row per deal and player, a header row first"),
+    db: str | None = DB,
+) -> None:
+    """Export the ledger to stdout: CSV with --csv, else the ledger JSON."""
+    with opened(db) as store:
+        view = store.view(store.ledger(name))
+    if as_csv:
+        sys.stdout.write(view.to_csv())
+    else:
+        cli().print_json(view.to_json())
+
+
+@ledger_app.command("list")
+def list_ledgers(db: str | None = DB) -> None:
+    """The ledgers in the database, with their players and number of deals."""
+    from rich.table import Table
+
+    from taihu.ledger import default_path
+
+    where = Path(db) if db else default_path()
+    found = []
+    if where.exists():  # listing makes no file
+        with opened(db) as store:
+            found = store.names()
+    if not found:
+        console().print(f"no ledgers in {where}; start one with `taihu ledger new NAME --players …`", markup=False)
+        return
+    grid = Table(title=f"ledgers in {where}", title_justify="left")
+    for column in ("name", "rules", "players", "deals"):
+        grid.add_column(column, justify="right" if column == "deals" else "left")
+    for ledger, deals in found:
+        grid.add_row(ledger.name, ledger.rules, ",".join(ledger.players), str(deals))
+    console().print(grid)

@@ -1,0 +1,213 @@
+"""Regenerates the generated parts of README.md and docs/: `python -m taihu.docs` (or `make docs`).
+
+A page marks each generated part with a begin line naming what it shows and
+an end line; everything between them is rewritten, the rest is left as it
+was written by hand:
+
+    <!-- begin generated (make docs): items lingxi -->
+    <!-- begin generated (make docs): conditions -->
+    <!-- begin generated (make docs): events -->
+    <!-- begin generated (make docs): $ taihu score "…" -r luoshan -->
+    <!-- begin generated (make docs): POST /score {"rules": "…", "hand": "…"} -->
+    <!-- begin generated (make docs): POST /settle @examples/tables/normal-win.json -->
+    <!-- begin generated (make docs): file examples/tables/normal-win.json -->
+    <!-- end generated -->
+
+`items NAME` is the rule set's item table, options and exclusions, read from
+the code's own item data (`RuleSet.info()`), so a page cannot disagree with
+what the scorer counts; `conditions` and `events` are which rule set
+accepts which condition and which side event, from each one's own list; `$ taihu …` is the command's output (run in this
+process, at a fixed width); `GET …`/`POST …` is the HTTP API's answer (a
+body `@FILE` is read from that file); `file` is the
+file as it is. tests/test_docs.py fails when a page differs from what this
+module makes of it.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import re
+import shlex
+import sys
+import warnings
+from collections.abc import Iterator
+from pathlib import Path
+
+from taihu.scorer.notation import CONDITION_ORDER
+from taihu.scorer.rulesets import RULESETS, get
+
+ROOT = Path(__file__).resolve().parent.parent
+WIDTH = 80  # the width the CLI outputs are shown at: a terminal's default
+BLOCK = re.compile(
+    r"(?P<begin><!-- begin generated \(make docs\): (?P<spec>.*?) -->\n)(?P<body>.*?)(?P<end><!-- end generated -->)",
+    re.DOTALL,
+)
+# What runs the CLI sees: a plain terminal of WIDTH columns with no colour, whatever the caller's is.
+CLI_ENV = {"COLUMNS": str(WIDTH), "LINES": "50", "TERM": "xterm", "NO_COLOR": "1", "FORCE_COLOR": None}
+
+
+def pages(root: Path = ROOT) -> list[Path]:
+    """The README and the pages of docs/: the pages that may hold generated parts."""
+    docs = root / "docs"
+    return [root / "README.md", *sorted([*docs.glob("*.md"), *docs.glob("rules/*.md")])]
+
+
+def cell(text: object) -> str:
+    """A markdown table cell: `|` would end the cell, a newline the row."""
+    return str(text).replace("|", "\\|").replace("\n", " ")
+
+
+def table(header: tuple[str, ...], rows: list[tuple[object, ...]]) -> list[str]:
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    lines += ["| " + " | ".join(map(cell, row)) + " |" for row in rows]
+    return lines
+
+
+def items_block(name: str) -> str:
+    """The item table, the house options and the exclusions of a rule set, from its own data."""
+    info = get(name).info()
+    lines = [
+        f"Unit: **{info.unit}**. The items in the order the scorer evaluates them; *for* says whose hand"
+        " counts the item: `base` every player's, `non-winner` a loser's, `bonus` the winner's, `declared`"
+        " a declared win's (nothing else counts).",
+        "",
+    ]
+    lines += table(
+        ("key", "中文", "English", "value", "for"),
+        [(f"`{i.key}`", i.name, i.name_en, i.value, i.scope) for i in info.items],
+    )
+    lines.append("")
+    if info.options:
+        lines += ["House options (`-o NAME=VALUE` on the command line, `options` in JSON):", ""]
+        lines += table(
+            ("option", "default", "alternatives", "meaning"),
+            [(f"`{o.name}`", o.default, ", ".join(map(str, o.alternatives)), o.description) for o in info.options],
+        )
+    else:
+        lines.append("House options: none.")
+    lines.append("")
+    if info.exclusions:
+        lines += ["Exclusions (when the first item is scored, the others are not):", ""]
+        lines += [f"- {cell(line)}" for line in info.exclusions]
+    else:
+        lines.append("Exclusions: none.")
+    return "\n".join(lines) + "\n"
+
+
+def conditions_block() -> str:
+    """Which rule set takes which condition, from each rule set module's own list of the conditions it knows."""
+    modules = {name: importlib.import_module(f"taihu.scorer.rulesets.{name}") for name in RULESETS}
+    rows = []
+    for condition in CONDITION_ORDER:
+        row: list[object] = [f"`{condition}`"]
+        for module in modules.values():
+            taken = condition in module.CONDITIONS
+            declares = getattr(module, "DECLARES", ()) if condition == "declare" else ()
+            row.append(", ".join(f"`{d}`" for d in sorted(declares)) if taken and declares else "✓" if taken else "—")
+        rows.append(tuple(row))
+    return "\n".join(table(("condition", *modules), rows)) + "\n"
+
+
+def events_block() -> str:
+    """Which rule set's settlement takes which side event, from each settlement module's own list."""
+    known = {
+        name: getattr(importlib.import_module(f"taihu.scorer.settlement.{name}"), f"{name.upper()}_EVENTS")
+        for name in RULESETS
+    }
+    events = list(dict.fromkeys(event for names in known.values() for event in names))
+    rows = [(f"`{event}`", *("✓" if event in names else "—" for names in known.values())) for event in events]
+    return "\n".join(table(("event", *known), rows)) + "\n"
+
+
+def cli_block(command: str) -> str:
+    """The command line and what `taihu` prints for it, as a terminal shows it."""
+    from typer.testing import CliRunner
+
+    from taihu.cli.main import app
+
+    args = shlex.split(command)
+    if args[:1] != ["taihu"]:
+        raise ValueError(f"a generated command starts with 'taihu': {command}")
+    result = CliRunner().invoke(app, args[1:], env=CLI_ENV)
+    if result.exit_code not in (0, 2):
+        raise RuntimeError(f"{command} exited {result.exit_code}: {result.output}")
+    shown = "\n".join(line.rstrip() for line in result.output.splitlines())
+    status = f"\n(exit status {result.exit_code})" if result.exit_code else ""
+    return f"```console\n$ {command}\n{shown}{status}\n```\n"
+
+
+def http_block(spec: str, root: Path = ROOT) -> str:
+    """A request to the HTTP API and its answer: `GET /path`, `POST /path JSON` or `POST /path @FILE`."""
+    with warnings.catch_warnings():  # starlette's TestClient warns about httpx itself; nothing of ours
+        warnings.simplefilter("ignore")
+        from fastapi.testclient import TestClient
+
+    from taihu.api.app import app
+
+    method, path, *rest = spec.split(" ", 2)
+    client = TestClient(app)
+    if method == "GET" and not rest:
+        request, answer = f"GET {path}", client.get(path)
+    elif method == "POST" and rest:
+        body = rest[0]
+        text = (root / body[1:]).read_text(encoding="utf-8") if body.startswith("@") else body
+        request, answer = f"POST {path}\n{body}", client.post(path, json=json.loads(text))
+    else:
+        raise ValueError(f"a generated request is GET /path, POST /path JSON or POST /path @FILE: {spec}")
+    reply = json.dumps(answer.json(), ensure_ascii=False, indent=2)
+    return f"```http\n{request}\n```\n\n{answer.status_code}:\n\n```json\n{reply}\n```\n"
+
+
+def file_block(path: str, root: Path = ROOT) -> str:
+    language = Path(path).suffix.lstrip(".") or "text"
+    return f"```{language}\n{(root / path).read_text(encoding='utf-8').rstrip()}\n```\n"
+
+
+def render(spec: str, root: Path = ROOT) -> str:
+    """What belongs between the markers of one generated part."""
+    kind, _, rest = spec.partition(" ")
+    if kind == "items":
+        return items_block(rest)
+    if kind == "conditions":
+        return conditions_block()
+    if kind == "events":
+        return events_block()
+    if kind == "$":
+        return cli_block(rest)
+    if kind in ("GET", "POST"):
+        return http_block(spec, root)
+    if kind == "file":
+        return file_block(rest, root)
+    known = "items NAME, conditions, events, $ taihu …, GET /path, POST /path JSON|@FILE, file PATH"
+    raise ValueError(f"unknown generated part '{spec}'; known: {known}")
+
+
+def regenerate(text: str, root: Path = ROOT) -> str:
+    """The page with every generated part made again."""
+    return BLOCK.sub(lambda m: m["begin"] + render(m["spec"], root) + m["end"], text)
+
+
+def generated_specs(text: str) -> Iterator[str]:
+    for match in BLOCK.finditer(text):
+        yield match["spec"]
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Rewrites the generated parts of the pages in place; `--check` only reports the stale pages."""
+    check = "--check" in (argv if argv is not None else sys.argv[1:])
+    stale = []
+    for page in pages():
+        text = page.read_text(encoding="utf-8")
+        made = regenerate(text)
+        if made != text:
+            stale.append(page)
+            if not check:
+                page.write_text(made, encoding="utf-8")
+    for page in stale:
+        print(f"{'stale' if check else 'regenerated'}: {page.relative_to(ROOT)}")
+    return 1 if check and stale else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

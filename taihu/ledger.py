@@ -1,0 +1,528 @@
+"""The ledger (记账) of an evening: the deals of four players, stored in SQLite.
+
+Outside the pure core: this module does the I/O. Each deal is settled by
+`settle_table`, exactly as `taihu settle` and `POST /settle` do; the ledger
+adds what a single Table cannot know — who the players are and who deals.
+
+- Players are kept in table order; the first named deals the first deal.
+  In a Table E is always the dealer, so for each deal the ledger seats the
+  players from the previous deal's `next_dealer`: the dealer is E, then S,
+  W, N follow in table order.
+- A deal may name players instead of winds (`"players": {"甲": ...}`,
+  `"winner": "甲"`, `"discarder": "丙"`, an event's `"seat": "乙"`); a wind
+  means the seat as it stands. The table is stored in winds, beside the
+  seats it was played in and its settlement.
+- Totals are never stored: they are summed from the deals' nets each time.
+- Each change is one transaction (WAL mode, `BEGIN IMMEDIATE`), so two
+  clients adding at once both land, in order. A refused table changes nothing.
+- The schema carries a version (`schema_version`) and migrates forward.
+"""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import hmac
+import io
+import json
+import os
+import re
+import secrets
+import sqlite3
+import sys
+from collections.abc import Iterable, Iterator, Mapping
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from taihu.scorer import HandError, Settlement, settle_table
+from taihu.scorer.rulesets import get
+
+WINDS = ("E", "S", "W", "N")
+DB_ENV = "TAIHU_DB"
+BUSY_TIMEOUT_S = 30.0  # how long a writer waits for another writer's transaction
+MAX_NAME = 100
+
+# Each entry moves a file from the version before it to its own version; a new
+# file runs them all. Never edit one that has shipped: add the next.
+MIGRATIONS: tuple[str, ...] = (
+    # 1: ledgers and their deals
+    """
+    CREATE TABLE ledgers (
+        id INTEGER PRIMARY KEY,
+        name TEXT NOT NULL UNIQUE,
+        rules TEXT NOT NULL,
+        players TEXT NOT NULL,
+        options TEXT NOT NULL,
+        created TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now'))
+    );
+    CREATE TABLE deals (
+        ledger_id INTEGER NOT NULL REFERENCES ledgers (id) ON DELETE CASCADE,
+        number INTEGER NOT NULL,
+        seats TEXT NOT NULL,
+        deal_table TEXT NOT NULL,
+        settlement TEXT NOT NULL,
+        added TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now')),
+        PRIMARY KEY (ledger_id, number)
+    );
+    """,
+    # 2: keepers over HTTP (an unguessable public id, the edit token's hash) and
+    # the taihu version that settled each deal
+    """
+    ALTER TABLE ledgers ADD COLUMN public_id TEXT;
+    ALTER TABLE ledgers ADD COLUMN token_sha256 TEXT;
+    CREATE UNIQUE INDEX ledgers_public_id ON ledgers (public_id);
+    ALTER TABLE deals ADD COLUMN taihu_version TEXT;
+    """,
+)
+SCHEMA_VERSION = len(MIGRATIONS)
+CSV_HEADER = ("deal", "player", "seat", "dealer", "net", "total", "next_dealer", "taihu")
+
+
+def settlement_json(settlement: Settlement) -> dict[str, Any]:
+    """The Settlement as stored and shown: its API.md JSON (the one place that knows the model's API)."""
+    return settlement.to_dict()
+
+
+def default_path() -> Path:
+    """`$TAIHU_DB`, else ledger.db in the user data dir of this platform (no dependency needed)."""
+    env = os.environ.get(DB_ENV)
+    if env:
+        return Path(env)
+    home = Path.home()
+    if sys.platform == "win32":
+        base = Path(os.environ.get("APPDATA") or home / "AppData" / "Roaming")
+    elif sys.platform == "darwin":
+        base = home / "Library" / "Application Support"
+    else:
+        xdg = os.environ.get("XDG_DATA_HOME", "")
+        base = Path(xdg) if os.path.isabs(xdg) else home / ".local" / "share"  # XDG: a relative value is ignored
+    return base / "taihu" / "ledger.db"
+
+
+def hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+def seats_from(players: list[str], dealer: str) -> dict[str, str]:
+    """Wind → player for a deal: the dealer is E, then S, W, N in table order."""
+    at = players.index(dealer)
+    return {wind: players[(at + i) % len(players)] for i, wind in enumerate(WINDS)}
+
+
+@dataclass(frozen=True)
+class Ledger:
+    key: int
+    name: str
+    rules: str
+    players: list[str]
+    options: dict[str, int]
+
+
+@dataclass(frozen=True)
+class Deal:
+    number: int
+    seats: dict[str, str]
+    table: dict[str, Any]
+    settlement: dict[str, Any]
+    taihu_version: str | None = None
+
+    @property
+    def dealer(self) -> str:
+        return self.seats["E"]
+
+    @property
+    def next_dealer(self) -> str:
+        """The player who deals next: the settlement's wind, read in this deal's seats."""
+        return self.seats[self.settlement["next_dealer"]]
+
+    def net(self) -> dict[str, int]:
+        """Each player's net this deal."""
+        return {self.seats[wind]: amount for wind, amount in self.settlement["net"].items()}
+
+    def to_json(self) -> dict[str, Any]:
+        return {"dealer": self.dealer, "seats": dict(self.seats), "table": self.table, "settlement": self.settlement}
+
+
+@dataclass(frozen=True)
+class Standing:
+    """Where an evening stands: each player's total (summed from the deals) and who deals next."""
+
+    players: list[str]
+    totals: dict[str, int]
+    next_dealer: str
+
+    @property
+    def next_seats(self) -> dict[str, str]:
+        return seats_from(self.players, self.next_dealer)
+
+
+def standing_of(players: list[str], deals: Iterable[Deal]) -> Standing:
+    totals, last = dict.fromkeys(players, 0), None
+    for last in deals:
+        for player, amount in last.net().items():
+            totals[player] += amount
+    return Standing(list(players), totals, last.next_dealer if last else players[0])
+
+
+@dataclass(frozen=True)
+class LedgerView:
+    """A ledger with its deals, the totals summed from them, and who deals next."""
+
+    ledger: Ledger
+    deals: list[Deal]
+
+    @property
+    def standing(self) -> Standing:
+        return standing_of(self.ledger.players, self.deals)
+
+    @property
+    def totals(self) -> dict[str, int]:
+        return self.standing.totals
+
+    @property
+    def next_dealer(self) -> str:
+        return self.standing.next_dealer
+
+    def to_json(self) -> dict[str, Any]:
+        """API.md's ledger JSON: `{"name", "rules", "players", "deals", "totals", "next_dealer"}`."""
+        return {
+            "name": self.ledger.name,
+            "rules": self.ledger.rules,
+            "players": list(self.ledger.players),
+            "deals": [d.to_json() for d in self.deals],
+            "totals": (standing := self.standing).totals,
+            "next_dealer": standing.next_dealer,
+        }
+
+    def to_csv(self) -> str:
+        """One row per deal and player, in seat order, with the running total; a header row first."""
+        out = io.StringIO()
+        writer = csv.writer(out, lineterminator="\n")
+        writer.writerow(CSV_HEADER)
+        totals = {p: 0 for p in self.ledger.players}
+        for deal in self.deals:
+            net = deal.net()
+            for wind, player in deal.seats.items():
+                totals[player] += net[player]
+                writer.writerow(
+                    (
+                        deal.number,
+                        player,
+                        wind,
+                        deal.dealer,
+                        net[player],
+                        totals[player],
+                        deal.next_dealer,
+                        deal.taihu_version or "",
+                    )
+                )
+        return out.getvalue()
+
+
+def check_new(name: str, rules: str, players: list[str], options: Mapping[str, Any]) -> dict[str, int]:
+    """A new ledger's name, rules, players and options, checked; the options as given."""
+    check_name(name)
+    rule_set = get(rules)
+    if len(players) != len(WINDS):
+        raise HandError(f"players: a ledger needs 4 players in table order, got {len(players)}; e.g. 甲,乙,丙,丁")
+    for i, player in enumerate(players):
+        if not isinstance(player, str) or not player.strip() or player != player.strip():
+            raise HandError(f"players[{i}]: {player!r} must be a name without leading or trailing spaces")
+        if player in WINDS:
+            raise HandError(f"players[{i}]: '{player}' is a wind; name players so a deal can tell them from seats")
+        if len(player) > MAX_NAME:
+            raise HandError(f"players[{i}]: a name of {len(player)} characters; at most {MAX_NAME}")
+    repeated = sorted({p for p in players if players.count(p) > 1})
+    if repeated:
+        raise HandError(f"players: {', '.join(repeated)} named twice; each player once, in table order")
+    try:
+        rule_set.resolve_options(options)
+    except HandError as exc:
+        raise HandError(f"options: {exc}") from None
+    return dict(options)
+
+
+def check_name(name: str) -> None:
+    if not name or len(name) > MAX_NAME or re.search(r"[\x00-\x1f\x7f]", name) or name != name.strip():
+        raise HandError(f"ledger name {name!r}: give 1 to {MAX_NAME} characters, no control characters or outer spaces")
+
+
+def in_winds(table: Any, ledger: Ledger, seats: dict[str, str]) -> dict[str, Any]:
+    """The deal with player names turned into this deal's winds, and the ledger's rules and options.
+
+    A wind stays the seat it names. Whatever else is wrong with the table is
+    left to `settle_table`, so a deal is refused with the same words as
+    `taihu settle` would use.
+    """
+    if not isinstance(table, Mapping):
+        raise HandError(f"table: must be a JSON object, got {type(table).__name__}")
+    wind_of = {player: wind for wind, player in seats.items()}
+
+    def seat(value: Any, where: str) -> Any:
+        if not isinstance(value, str) or value in WINDS:
+            return value  # a wind, or not a string: settle_table says what is wrong with it
+        if value not in wind_of:
+            raise HandError(
+                f"{where}: '{value}' is neither a player of ledger '{ledger.name}' ({', '.join(ledger.players)}) "
+                "nor a wind (E, S, W, N)"
+            )
+        return wind_of[value]
+
+    out = dict(table)
+    rules = out.setdefault("rules", ledger.rules)
+    if rules != ledger.rules:
+        raise HandError(
+            f"rules: the table says {rules!r} but ledger '{ledger.name}' keeps {ledger.rules}; "
+            "drop rules from the table or make it match"
+        )
+    out["options"] = agreed_options(out.get("options"), ledger)
+    players = out.get("players")
+    if isinstance(players, Mapping):
+        named: dict[Any, Any] = {}
+        for key, player in players.items():
+            wind = seat(key, "players")
+            if wind in named:
+                shown = " and ".join(str(k) for k in players if seat(k, "players") == wind)
+                raise HandError(
+                    f"players: {shown} are the same seat this deal ({wind} is {seats.get(wind)}); give each once"
+                )
+            named[wind] = player
+        out["players"] = named
+    for field in ("winner", "discarder"):
+        if field in out:
+            out[field] = seat(out[field], field)
+    events = out.get("events")
+    if isinstance(events, list):
+        out["events"] = [
+            {**e, "seat": seat(e["seat"], f"events[{i}].seat")} if isinstance(e, Mapping) and "seat" in e else e
+            for i, e in enumerate(events)
+        ]
+    return out
+
+
+def agreed_options(given: Any, ledger: Ledger) -> Any:
+    """The ledger's house options (the rule set's defaults where it sets none) apply to every deal.
+
+    A table may repeat them, not contradict them: the house does not change
+    its rules between two deals of one evening.
+    """
+    if given is None:
+        return dict(ledger.options)
+    if not isinstance(given, Mapping):
+        return given  # settle_table names what is wrong with it
+    playing = get(ledger.rules).resolve_options(ledger.options)
+    for key, value in given.items():
+        if key in playing and playing[key] != value:
+            default = "" if key in ledger.options else " (the default)"
+            raise HandError(
+                f"options.{key}: the table says {value!r} but ledger '{ledger.name}' plays "
+                f"{key}={playing[key]}{default}; drop it from the table or make it match"
+            )
+    return {**ledger.options, **given}
+
+
+class LedgerStore:
+    """One open ledger database; make one per thread (sqlite3 connections are not shared)."""
+
+    def __init__(self, path: str | Path | None = None, create: bool = True) -> None:
+        """Opens (with `create`, makes) the file at `path`, else `default_path()`; migrates it forward."""
+        self.path = Path(path) if path is not None else default_path()
+        if not create and not self.path.exists():
+            raise HandError(f"{self.path}: no ledger database there; `taihu ledger new NAME --players …` starts one")
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self.db = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_S, isolation_level=None)
+        except (OSError, sqlite3.Error) as exc:
+            raise HandError(f"{self.path}: cannot open it as a ledger database ({exc})") from None
+        try:
+            self.db.execute("PRAGMA foreign_keys = ON")
+            self.db.execute("PRAGMA journal_mode = WAL")
+            self.db.execute("PRAGMA synchronous = FULL")  # a committed deal survives a power cut too
+            self.migrate()
+        except sqlite3.DatabaseError as exc:
+            self.db.close()
+            raise HandError(f"{self.path}: not a taihu ledger database ({exc})") from None
+
+    def close(self) -> None:
+        self.db.close()
+
+    def __enter__(self) -> LedgerStore:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    @contextmanager
+    def transaction(self) -> Iterator[sqlite3.Connection]:
+        """One write transaction, taken before the first read so concurrent writers queue in order."""
+        self.db.execute("BEGIN IMMEDIATE")
+        try:
+            yield self.db
+        except BaseException:
+            self.db.execute("ROLLBACK")
+            raise
+        self.db.execute("COMMIT")
+
+    # -- schema --------------------------------------------------------------------------------
+
+    def schema_version(self) -> int:
+        found = self.db.execute("SELECT name FROM sqlite_master WHERE name = 'schema_version'").fetchone()
+        if found is None:
+            return 0
+        row = self.db.execute("SELECT version FROM schema_version").fetchone()
+        return int(row[0]) if row else 0
+
+    def migrate(self) -> None:
+        """Runs the migrations this file has not had yet, in one transaction (a current file is only read)."""
+        if self.schema_version() == SCHEMA_VERSION:
+            return
+        with self.transaction() as db:
+            version = self.schema_version()  # again: another client may have migrated meanwhile
+            if version > SCHEMA_VERSION:
+                raise HandError(
+                    f"{self.path}: written by a newer taihu (ledger schema {version}; "
+                    f"this taihu knows up to {SCHEMA_VERSION}); upgrade taihu to open it"
+                )
+            if version == 0:
+                db.execute("CREATE TABLE schema_version (version INTEGER NOT NULL)")
+                db.execute("INSERT INTO schema_version VALUES (0)")
+            for step in MIGRATIONS[version:]:
+                for statement in filter(str.strip, step.split(";")):
+                    db.execute(statement)
+            db.execute("UPDATE schema_version SET version = ?", (SCHEMA_VERSION,))
+
+    # -- ledgers -------------------------------------------------------------------------------
+
+    def create(self, name: str, rules: str, players: list[str], options: Mapping[str, Any] | None = None) -> Ledger:
+        """A new local ledger (the CLI's); refused if the name is taken."""
+        checked = check_new(name, rules, players, options or {})
+        with self.transaction() as db:
+            if db.execute("SELECT 1 FROM ledgers WHERE name = ?", (name,)).fetchone():
+                raise HandError(f"ledger '{name}' already exists in {self.path}; choose another name")
+            key = self._insert_ledger(db, name, rules, players, checked, None, None)
+        return Ledger(key, name, rules, list(players), checked)
+
+    def create_shared(
+        self, rules: str, players: list[str], options: Mapping[str, Any] | None = None
+    ) -> tuple[str, str]:
+        """A ledger kept over HTTP: its public id (≥ 128 random bits) and edit token; only the hash is kept."""
+        ledger_id, token = secrets.token_urlsafe(18), secrets.token_urlsafe(32)
+        checked = check_new(ledger_id, rules, players, options or {})
+        with self.transaction() as db:
+            self._insert_ledger(db, ledger_id, rules, players, checked, ledger_id, hash_token(token))
+        return ledger_id, token
+
+    @staticmethod
+    def _insert_ledger(
+        db: sqlite3.Connection,
+        name: str,
+        rules: str,
+        players: list[str],
+        options: dict[str, int],
+        public_id: str | None,
+        token_sha256: str | None,
+    ) -> int:
+        cursor = db.execute(
+            "INSERT INTO ledgers (name, rules, players, options, public_id, token_sha256) VALUES (?, ?, ?, ?, ?, ?)",
+            (name, rules, json.dumps(players, ensure_ascii=False), json.dumps(options), public_id, token_sha256),
+        )
+        assert cursor.lastrowid is not None
+        return cursor.lastrowid
+
+    def names(self) -> list[tuple[Ledger, int]]:
+        """Every ledger with its number of deals, oldest first."""
+        rows = self.db.execute(
+            "SELECT l.id, l.name, l.rules, l.players, l.options, count(d.number) FROM ledgers l "
+            "LEFT JOIN deals d ON d.ledger_id = l.id GROUP BY l.id ORDER BY l.id"
+        ).fetchall()
+        return [(self._ledger(row[:5]), row[5]) for row in rows]
+
+    def ledger(self, name: str) -> Ledger:
+        row = self.db.execute("SELECT id, name, rules, players, options FROM ledgers WHERE name = ?", (name,))
+        found = row.fetchone()
+        if found is None:
+            raise HandError(f"no ledger named '{name}' in {self.path}; `taihu ledger list` shows the ledgers there")
+        return self._ledger(found)
+
+    def shared(self, public_id: str) -> tuple[Ledger, str | None] | None:
+        """The ledger behind a public id and its token hash, or None."""
+        found = self.db.execute(
+            "SELECT id, name, rules, players, options, token_sha256 FROM ledgers WHERE public_id = ?", (public_id,)
+        ).fetchone()
+        return (self._ledger(found[:5]), found[5]) if found else None
+
+    @staticmethod
+    def _ledger(row: Any) -> Ledger:
+        key, name, rules, players, options = row
+        return Ledger(key, name, rules, json.loads(players), json.loads(options))
+
+    # -- deals ---------------------------------------------------------------------------------
+
+    def add(self, ledger: Ledger, table: Any) -> Deal:
+        """Settles the deal with the seats as they stand and records it; a refused table changes nothing."""
+        from taihu import __version__
+
+        with self.transaction() as db:
+            last = self._last_deal(db, ledger)
+            dealer = last.next_dealer if last else ledger.players[0]
+            seats = seats_from(ledger.players, dealer)
+            stored = in_winds(table, ledger, seats)
+            settlement = settlement_json(settle_table(stored))
+            deal = Deal((last.number if last else 0) + 1, seats, stored, settlement, __version__)
+            db.execute(
+                "INSERT INTO deals (ledger_id, number, seats, deal_table, settlement, taihu_version) "
+                "VALUES (?, ?, ?, ?, ?, ?)",
+                (
+                    ledger.key,
+                    deal.number,
+                    json.dumps(seats, ensure_ascii=False),
+                    json.dumps(stored, ensure_ascii=False),
+                    json.dumps(settlement, ensure_ascii=False),
+                    __version__,
+                ),
+            )
+        return deal
+
+    def undo(self, ledger: Ledger) -> Deal:
+        """Removes the last deal and answers it."""
+        with self.transaction() as db:
+            last = self._last_deal(db, ledger)
+            if last is None:
+                raise HandError(f"ledger '{ledger.name}' has no deals to undo")
+            db.execute("DELETE FROM deals WHERE ledger_id = ? AND number = ?", (ledger.key, last.number))
+        return last
+
+    def view(self, ledger: Ledger) -> LedgerView:
+        rows = self.db.execute(self._DEALS + " ORDER BY number", (ledger.key,)).fetchall()
+        return LedgerView(ledger, [self._deal(row) for row in rows])
+
+    def standing(self, ledger: Ledger) -> Standing:
+        """The totals and next dealer from each deal's seats and net alone (cheaper than a whole view)."""
+        rows = self.db.execute(
+            "SELECT number, seats, json_extract(settlement, '$.net'), json_extract(settlement, '$.next_dealer') "
+            "FROM deals WHERE ledger_id = ? ORDER BY number",
+            (ledger.key,),
+        )
+        deals = (
+            Deal(number, json.loads(seats), {}, {"net": json.loads(net), "next_dealer": next_dealer})
+            for number, seats, net, next_dealer in rows
+        )
+        return standing_of(ledger.players, deals)
+
+    _DEALS = "SELECT number, seats, deal_table, settlement, taihu_version FROM deals WHERE ledger_id = ?"
+
+    def _last_deal(self, db: sqlite3.Connection, ledger: Ledger) -> Deal | None:
+        row = db.execute(self._DEALS + " ORDER BY number DESC LIMIT 1", (ledger.key,)).fetchone()
+        return self._deal(row) if row else None
+
+    @staticmethod
+    def _deal(row: Any) -> Deal:
+        number, seats, table, settlement, version = row
+        return Deal(number, json.loads(seats), json.loads(table), json.loads(settlement), version)
+
+
+def token_matches(given: str, stored_sha256: str | None) -> bool:
+    """Constant-time comparison of the hashes; a ledger without a token (a local one) has no keeper online."""
+    return stored_sha256 is not None and hmac.compare_digest(hash_token(given), stored_sha256)

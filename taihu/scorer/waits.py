@@ -1,0 +1,469 @@
+"""What wins for a waiting hand (听牌), and which discard leaves the best waits (何切る).
+
+Every answer comes from the real scorer: each tile kind that could be the
+winning tile is added to the hand as `+tile` and scored on a discard and
+self-drawn, exactly as `score_hand` would score that line, so `waits` can
+never disagree with `score_hand`. `plain_waits` does just that for every
+kind; `waits` first drops the kinds that cannot complete any group
+(`candidate_kinds`) and reuses the parsed hand, which gives the same answer
+(tests/test_waits.py compares the two).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from . import tiles as T
+from .engine import kinds_readings
+from .errors import HandError
+from .models import HandScore
+from .notation import FLAG_CONDITIONS, ParsedHand, parse, reject_stand_in_pungs, to_text
+from .rulesets import get, guannan, jinhua, lingxi, luoshan, putian
+from .rulesets.base import Prepared, RuleSet
+
+# Conditions that say how a win happened: `waits` scores every tile both ways itself.
+WIN_CONDITIONS = frozenset(FLAG_CONDITIONS) - {"da-jin"}
+
+
+@dataclass(frozen=True)
+class WinValue:
+    """One way of winning on a tile: its total, whether it is a legal win, the reading that was scored."""
+
+    total: int
+    legal: bool
+    arrangement: tuple[str, ...]
+
+    @classmethod
+    def of(cls, score: HandScore) -> WinValue:
+        return cls(score.total, score.legal, tuple(score.arrangement))
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"total": self.total, "legal": self.legal, "arrangement": list(self.arrangement)}
+
+
+@dataclass(frozen=True)
+class Wait:
+    """A tile kind that completes the hand.
+
+    `discard` is None where a win on a discard is impossible (a wildcard the
+    rule set never lets anyone discard or claim). `covered_by_wildcard`: the
+    hand holds a wildcard, and this tile completes it only because a
+    wildcard stands for some other tile (with every wildcard playing as its
+    own face, the tile would not win).
+    """
+
+    tile: str
+    unseen: int
+    discard: WinValue | None
+    self_drawn: WinValue | None
+    covered_by_wildcard: bool = False
+
+    def wins(self) -> Iterable[WinValue]:
+        return [w for w in (self.discard, self.self_drawn) if w is not None]
+
+    @property
+    def legal(self) -> bool:
+        """Whether some way of winning on this tile is a legal win."""
+        return any(w.legal for w in self.wins())
+
+    @property
+    def best_total(self) -> int:
+        """The best legal total on this tile (0 when no way is legal)."""
+        return max((w.total for w in self.wins() if w.legal), default=0)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "tile": self.tile,
+            "unseen": self.unseen,
+            "discard": None if self.discard is None else self.discard.to_dict(),
+            "self": None if self.self_drawn is None else self.self_drawn.to_dict(),
+            "covered_by_wildcard": self.covered_by_wildcard,
+        }
+
+
+@dataclass(frozen=True)
+class Waits:
+    """A waiting hand (no `+` tile): the tiles that complete it, in tile order."""
+
+    rules: str
+    hand: str
+    waits: tuple[Wait, ...]
+
+    @property
+    def ready(self) -> bool:
+        return bool(self.waits)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"rules": self.rules, "hand": self.hand, "ready": self.ready, "waits": [w.to_dict() for w in self.waits]}
+
+
+@dataclass(frozen=True)
+class Discard:
+    """One discard of a hand with a tile too many, and the waits it leaves."""
+
+    tile: str
+    waits: tuple[Wait, ...]
+
+    @property
+    def unseen_wins(self) -> int:
+        """Unseen copies of the tiles that then win legally."""
+        return sum(w.unseen for w in self.waits if w.legal)
+
+    @property
+    def best_total(self) -> int:
+        return max((w.best_total for w in self.waits), default=0)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"tile": self.tile, "ready": bool(self.waits), "waits": [w.to_dict() for w in self.waits]}
+
+
+@dataclass(frozen=True)
+class Discards:
+    """A hand just after drawing (one tile too many): each discard and its waits, best first.
+
+    Best: the most unseen copies of tiles that then win legally; ties go to
+    the higher best legal total (on a discard or self-drawn), then tile order.
+    """
+
+    rules: str
+    hand: str
+    discards: tuple[Discard, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"rules": self.rules, "hand": self.hand, "discards": [d.to_dict() for d in self.discards]}
+
+
+# -- how each rule set counts tiles ---------------------------------------------------------
+
+
+def _lingxi_copies(kind: int, parsed: ParsedHand) -> int:
+    return lingxi.copies(kind, parsed.wild or ())
+
+
+def _luoshan_copies(kind: int, parsed: ParsedHand) -> int:
+    return 0 if T.is_flower(kind) else 4  # the flipped indicator stays in play
+
+
+def _putian_copies(kind: int, parsed: ParsedHand) -> int:
+    """The flipped 金 is out of play (a fourth is only taken by the declared 抢金)."""
+    return 3 if parsed.wild and kind == parsed.wild[0] else putian.copies(kind)
+
+
+def _jinhua_copies(kind: int, parsed: ParsedHand) -> int:
+    return jinhua.copies(kind, parsed.wild)
+
+
+def _guannan_copies(kind: int, parsed: ParsedHand) -> int:
+    return guannan.copies(kind)
+
+
+@dataclass(frozen=True)
+class Counting:
+    """What `waits` must know of a rule set beyond its scorer.
+
+    `copies(kind, parsed)`: the tiles of a kind in play (a revealed wildcard
+    out of play or not). `discards_wildcards`: whether a player may discard
+    a wildcard (a 何切る then offers it); `claims_wildcards`: whether a
+    discarded wildcard can be won on.
+    """
+
+    copies: Callable[[int, ParsedHand], int]
+    discards_wildcards: bool
+    claims_wildcards: bool
+
+
+COUNTING = {
+    "lingxi": Counting(_lingxi_copies, discards_wildcards=False, claims_wildcards=False),  # discarding one is 诈胡
+    "luoshan": Counting(_luoshan_copies, discards_wildcards=True, claims_wildcards=True),
+    "putian": Counting(_putian_copies, discards_wildcards=False, claims_wildcards=False),  # 打金: no win this deal
+    "jinhua": Counting(_jinhua_copies, discards_wildcards=True, claims_wildcards=False),  # a 财神 is never claimed
+    "guannan": Counting(_guannan_copies, discards_wildcards=True, claims_wildcards=True),
+}
+
+
+def wildcard_kinds(hand: Prepared) -> frozenset[int]:
+    """The kinds that are wildcards in a prepared hand, whatever the rule set."""
+    if isinstance(hand, lingxi.LingxiHand):
+        return hand.wild_kinds
+    if isinstance(hand, putian.PutianHand):
+        return frozenset(() if hand.jin is None else (hand.jin,))
+    if isinstance(hand, (jinhua.JinhuaHand, luoshan.LuoshanHand)):
+        return frozenset(() if hand.wild_kind is None else (hand.wild_kind,))
+    return frozenset()
+
+
+def as_faces(hand: Prepared) -> Prepared | None:
+    """The prepared hand with every wildcard tile playing only as its own face; None if a face cannot meld.
+
+    (A Lingxi wildcard flower or 白, or a Putian 白 that is 金, is no
+    meldable tile as itself.)
+    """
+    if isinstance(hand, lingxi.LingxiHand):
+        if any(T.is_flower(t) or t == T.WHITE for t in hand.wild_tiles):
+            return None
+        return dataclasses.replace(
+            hand, wild_tiles=(), wild_kinds=frozenset(), naturals=_with(hand.naturals, hand.wild_tiles)
+        )
+    if isinstance(hand, putian.PutianHand):
+        if hand.jin == T.WHITE and hand.jin_tiles:
+            return None
+        return dataclasses.replace(hand, jin_tiles=(), jin=None, naturals=_with(hand.naturals, hand.jin_tiles))
+    if isinstance(hand, jinhua.JinhuaHand):
+        return dataclasses.replace(hand, wild_tiles=(), naturals=_with(hand.naturals, hand.wild_tiles))
+    if isinstance(hand, luoshan.LuoshanHand):
+        kinds = bytes(sorted(hand.natural_kinds + bytes(hand.wild_tiles)))
+        return dataclasses.replace(hand, wild_tiles=(), wild_kind=None, natural_kinds=kinds)
+    return hand
+
+
+def _with(counts: list[int], extra: tuple[int, ...]) -> list[int]:
+    out = list(counts)
+    for kind in extra:
+        out[kind] += 1
+    return out
+
+
+def _held_wildcards(hand: Prepared) -> int:
+    """Wildcard tiles held before the win."""
+    wild = wildcard_kinds(hand)
+    return sum(1 for t in hand.parsed.tiles if t in wild)
+
+
+# -- the waits ---------------------------------------------------------------------------------
+
+
+def _lingxi_self_drawn(on_discard: HandScore, options: Mapping[str, int]) -> WinValue:
+    """Lingxi self-drawn = the same reading + 自摸 1: no other item reads how the hand was won (bar the
+    conditions waits refuses), and +1 on every reading keeps the best one best, as the doubling only grows."""
+    subtotal = on_discard.subtotal + 1
+    total = subtotal * 2 if subtotal >= options["double_at"] else subtotal
+    return WinValue(total, on_discard.legal, tuple(on_discard.arrangement))
+
+
+def _same_value(on_discard: HandScore, options: Mapping[str, int]) -> WinValue:
+    """Guannan's hand types do not depend on how the hand was won (only who pays does)."""
+    return WinValue.of(on_discard)
+
+
+# The self-drawn value of a natural winning tile read off its discard score, where a rule set allows
+# (tests/test_waits.py checks each against scoring the self-drawn line).
+SELF_FROM_DISCARD: dict[str, Callable[[HandScore, Mapping[str, int]], WinValue]] = {
+    "lingxi": _lingxi_self_drawn,
+    "guannan": _same_value,
+}
+
+
+class _Scorer:
+    """One rule set, options and waiting hand: scores the hand with each winning tile.
+
+    `derive`: read the self-drawn value off the discard score where the
+    rule set allows (SELF_FROM_DISCARD), instead of scoring the line again.
+    """
+
+    def __init__(
+        self, ruleset: RuleSet, parsed: ParsedHand, options: Mapping[str, Any] | None, derive: bool = False
+    ) -> None:
+        self.ruleset = ruleset
+        self.parsed = parsed
+        self.options = options
+        self.resolved = ruleset.resolve_options(options)
+        self.counting = COUNTING[ruleset.name]
+        self.quick = derive
+        self.derive = SELF_FROM_DISCARD.get(ruleset.name) if derive else None
+        waiting = ruleset.prepare(parsed, self.resolved)
+        self.shape_test = standard_shape_test(waiting) if derive else None
+        self.wild = wildcard_kinds(waiting)
+        self.held_wildcards = _held_wildcards(waiting)
+        in_line = list(parsed.tiles) + [t for m in parsed.melds for t in m.tiles]
+        self.in_line = {k: in_line.count(k) for k in set(in_line)}
+
+    def won(self, kind: int, self_drawn: bool) -> ParsedHand:
+        flags = self.parsed.flags | {"self"} if self_drawn else self.parsed.flags
+        return dataclasses.replace(self.parsed, win=kind, flags=flags)
+
+    def score(self, kind: int, self_drawn: bool) -> HandScore | None:
+        """The hand won on `kind`, as `score_hand` scores that line; None where it is no win at all."""
+        try:
+            return self.ruleset.score(self.won(kind, self_drawn), self.options)
+        except HandError:
+            return None
+
+    def wait(self, kind: int) -> Wait | None:
+        natural = kind not in self.wild
+        if natural and kind < T.PLAYABLE and self.shape_test is not None and not self.shape_test(kind):
+            return None
+        on_discard = self.score(kind, False) if natural or self.counting.claims_wildcards else None
+        if self.quick and natural and on_discard is None:
+            return None  # a natural tile's shape is the same both ways: no win on a discard, none at all
+        drawn: WinValue | None
+        if on_discard is not None and natural and self.derive is not None:
+            drawn = self.derive(on_discard, self.resolved)
+        else:
+            scored = self.score(kind, True)
+            drawn = None if scored is None else WinValue.of(scored)
+        if on_discard is None and drawn is None:
+            return None
+        return Wait(
+            tile=T.name(kind),
+            unseen=self.counting.copies(kind, self.parsed) - self.in_line.get(kind, 0),
+            discard=None if on_discard is None else WinValue.of(on_discard),
+            self_drawn=drawn,
+            covered_by_wildcard=bool(self.held_wildcards) and not self._wins_as_faces(kind),
+        )
+
+    def _wins_as_faces(self, kind: int) -> bool:
+        prepared = self.ruleset.prepare(self.won(kind, True), self.resolved)
+        faces = as_faces(prepared)
+        return faces is not None and any(True for _ in self.ruleset.readings(faces))
+
+
+def candidate_kinds(ruleset: RuleSet, parsed: ParsedHand, wild: frozenset[int]) -> list[int]:
+    """The kinds that might complete the hand: a superset of the waits.
+
+    A natural tile wins only if it joins a pair or a set with tiles held,
+    so it lies within two ranks of a held tile of its suit, or is a held
+    honor. Not so when the hand holds a wildcard (a lone tile pairs with
+    it), for wildcard kinds themselves, and in Jinhua, whose 十三不靠/七风
+    and 乱风 win with lone tiles: there every kind is a candidate.
+    """
+    held = [t for t in parsed.tiles if not T.is_flower(t)]
+    if ruleset.name == "jinhua" or any(t in wild for t in parsed.tiles):
+        return list(range(T.KIND_COUNT))
+    near: set[int] = set(wild)
+    for kind in held:
+        if T.is_suited(kind):
+            suit = T.suit_of(kind)
+            near.update(k for k in range(kind - 2, kind + 3) if T.suit_of(k) == suit and k >= 0)
+        else:
+            near.add(kind)
+    return sorted(near)
+
+
+def standard_shape_test(hand: Prepared) -> Callable[[int], bool] | None:
+    """For a waiting hand that holds no wildcard, in a rule set whose only winning shape is sets + a
+    pair (Lingxi, Luoshan, Putian): whether a natural tile makes that shape of the tiles in hand, read
+    suit by suit from the engine's memo — the very search the scorer runs on such a hand, without
+    building the hand or raising the error of a tile that does not win. None where it does not apply.
+    """
+    if isinstance(hand, luoshan.LuoshanHand) and not hand.wild_tiles:
+        naturals, sets = list(hand.natural_kinds), luoshan.SETS - len(hand.melds)
+    elif isinstance(hand, lingxi.LingxiHand) and not hand.wild_tiles:
+        naturals, sets = _kinds_of(hand.naturals), lingxi.SETS - len(hand.melds)
+    elif isinstance(hand, putian.PutianHand) and not hand.jin_tiles:
+        naturals, sets = _kinds_of(hand.naturals), putian.SETS - len(hand.melds)
+    else:
+        return None
+
+    def completes(kind: int) -> bool:
+        return bool(kinds_readings(bytes(sorted([*naturals, kind])), sets, True))
+
+    return completes
+
+
+def _kinds_of(counts: list[int]) -> list[int]:
+    return [kind for kind, count in enumerate(counts) for _ in range(count)]
+
+
+def _find_waits(scorer: _Scorer, kinds: Iterable[int]) -> tuple[Wait, ...]:
+    found = []
+    for kind in kinds:
+        wait = scorer.wait(kind)
+        if wait is not None:
+            found.append(wait)
+    return tuple(found)
+
+
+def _check_waiting_line(parsed: ParsedHand, text: str) -> None:
+    """A waiting hand has no winning tile and says nothing of how it wins."""
+    if parsed.win is not None:
+        at = next((i + 1 for i, ch in enumerate(text) if ch in "+＋"), 0)
+        where = f" at column {at}" if at else ""
+        raise HandError(
+            f"waits takes a hand without a winning tile: remove '+{T.name(parsed.win)}'{where} "
+            f"(or score the winning hand with `score`)"
+        )
+    written = sorted(WIN_CONDITIONS & parsed.flags, key=lambda c: parsed.columns.get(c, 0))
+    if written:
+        cond = written[0]
+        raise HandError(
+            f"condition '{cond}' at column {parsed.columns.get(cond, 0)} says how a hand won; waits scores "
+            f"each tile both on a discard and self-drawn: leave it out"
+        )
+    if parsed.declare is not None:
+        raise HandError(
+            f"declare:{parsed.declare} at column {parsed.columns.get('declare', 0)} is a declared win, "
+            f"which needs no winning tile: score it with `score`"
+        )
+
+
+def _validate(ruleset: RuleSet, parsed: ParsedHand, options: Mapping[str, Any] | None) -> None:
+    """The checks `score_hand` makes of a non-winning hand (tile counts, melds, conditions)."""
+    if not ruleset.stand_in_pungs:
+        reject_stand_in_pungs(parsed)
+    ruleset.prepare(parsed, ruleset.resolve_options(options))
+
+
+WaitsFinder = Callable[[RuleSet, ParsedHand, Mapping[str, Any] | None], tuple[Wait, ...]]
+
+
+def plain_waits(ruleset: RuleSet, parsed: ParsedHand, options: Mapping[str, Any] | None) -> tuple[Wait, ...]:
+    """The reference: every tile kind scored as the winning tile (a valid waiting hand)."""
+    return _find_waits(_Scorer(ruleset, parsed, options), range(T.KIND_COUNT))
+
+
+def quick_waits(ruleset: RuleSet, parsed: ParsedHand, options: Mapping[str, Any] | None) -> tuple[Wait, ...]:
+    """`plain_waits`, scoring only the kinds `candidate_kinds` keeps that pass `standard_shape_test`
+    where it applies, and each self-drawn win only where the rule set's discard score does not
+    already tell it (SELF_FROM_DISCARD)."""
+    scorer = _Scorer(ruleset, parsed, options, derive=True)
+    return _find_waits(scorer, candidate_kinds(ruleset, parsed, scorer.wild))
+
+
+def waits(
+    hand: str, rules: str = "lingxi", options: Mapping[str, Any] | None = None, *, finder: WaitsFinder = quick_waits
+) -> Waits | Discards:
+    """The waits of a hand without `+`; with one tile too many, each discard and its waits, best first.
+
+    Bad input raises HandError, as `score_hand` does. `finder` chooses how the waits are found
+    (`plain_waits`: every kind scored, the reference the tests compare `quick_waits` with).
+    """
+    ruleset = get(rules)
+    if ruleset.name not in COUNTING:  # riichi scores through its own pipeline, not `prepare`: no waits yet
+        raise HandError(f"waits is not available for {ruleset.name} yet; score each winning tile with `score`")
+    parsed = parse(hand)
+    _check_waiting_line(parsed, hand)
+    try:
+        _validate(ruleset, parsed, options)
+    except HandError:
+        discards = _discards(ruleset, parsed, options, finder)
+        if discards is None:
+            raise
+        return Discards(ruleset.name, to_text(parsed), discards)
+    return Waits(ruleset.name, to_text(parsed), finder(ruleset, parsed, options))
+
+
+def _discards(
+    ruleset: RuleSet, parsed: ParsedHand, options: Mapping[str, Any] | None, finder: WaitsFinder
+) -> tuple[Discard, ...] | None:
+    """Each discard that leaves a valid waiting hand, best first; None if no discard does (not a tile too many)."""
+    ruleset.resolve_options(options)  # an unknown option is the error, not the tile count
+    choices = []
+    for kind in sorted(set(parsed.tiles)):
+        rest = list(parsed.tiles)
+        rest.remove(kind)
+        after = dataclasses.replace(parsed, tiles=tuple(rest))
+        try:
+            _validate(ruleset, after, options)
+        except HandError:
+            continue
+        scorer_wild = wildcard_kinds(ruleset.prepare(after, ruleset.resolve_options(options)))
+        if kind in scorer_wild and not COUNTING[ruleset.name].discards_wildcards:
+            continue
+        choices.append(Discard(T.name(kind), finder(ruleset, after, options)))
+    if not choices:
+        return None
+    order = {T.name(k): k for k in range(T.KIND_COUNT)}
+    return tuple(sorted(choices, key=lambda d: (-d.unseen_wins, -d.best_total, order[d.tile])))
