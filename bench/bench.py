@@ -14,6 +14,7 @@ import statistics
 import tempfile
 import time
 from collections.abc import Callable
+from functools import partial
 
 from taihu.ledger import LedgerStore
 from taihu.scorer import score_hand, settle_table, waits
@@ -58,12 +59,71 @@ def luoshan_line(tiles: list[int], win: int) -> str:
     return f"{' '.join(T.name(k) for k in rest)} +{T.name(win)} self wild:{T.name(absent)}"
 
 
-def mahjong_call() -> Callable[[list[int], int], object]:
+def riichi_line(tiles: list[int], win: int) -> str:
+    """The same hand for taihu's riichi: self-drawn by the South seat in the East round."""
+    rest = list(tiles)
+    rest.remove(win)
+    return f"{' '.join(T.name(k) for k in rest)} +{T.name(win)} seat:S round:E self"
+
+
+def open_riichi_hands(rng: random.Random, count: int) -> list[tuple[str, Callable[[], object]]]:
+    """Hands with more in them: half open (the first set exposed), on a discard or self-drawn, a dora indicator.
+
+    Each is (taihu line, a call of mahjong's scorer on the same hand with its config made beforehand).
+    """
+    from mahjong.constants import EAST, SOUTH
+    from mahjong.hand_calculating.hand import HandCalculator
+    from mahjong.hand_calculating.hand_config import HandConfig
+    from mahjong.meld import Meld
+
+    out: list[tuple[str, Callable[[], object]]] = []
+    while len(out) < count:
+        sets = []
+        for _ in range(4):
+            start = rng.randrange(3) * 9 + rng.randrange(7)
+            sets.append([start, start + 1, start + 2] if rng.random() < 0.5 else [rng.randrange(34)] * 3)
+        pair = [rng.randrange(34)] * 2
+        tiles = [k for group in sets for k in group] + pair
+        indicator = rng.randrange(34)
+        if any(tiles.count(k) + (k == indicator) > 4 for k in set(tiles)):
+            continue
+        opened, tsumo = rng.random() < 0.5, rng.random() < 0.5
+        concealed = [k for group in sets[opened:] for k in group] + pair
+        win = rng.choice(concealed)
+        concealed.remove(win)
+        used: dict[int, int] = {}
+
+        def ids(kinds: list[int], used: dict[int, int] = used) -> list[int]:
+            out = []
+            for kind in kinds:
+                k34 = TO_MAHJONG_34[kind]
+                out.append(k34 * 4 + used.get(k34, 0))
+                used[k34] = used.get(k34, 0) + 1
+            return out
+
+        meld_ids = ids(sets[0]) if opened else []
+        hand_ids, win_id, dora_id = ids(concealed), ids([win])[0], ids([indicator])[0]
+        melds = [Meld(Meld.CHI if sets[0][0] != sets[0][1] else Meld.PON, meld_ids, True)] if opened else []
+        config = HandConfig(is_tsumo=tsumo, is_riichi=not opened, player_wind=SOUTH, round_wind=EAST)
+        hand = " ".join(T.name(k) for k in concealed)
+        meld = f" [{T.group_text(sets[0])}]" if opened else ""
+        line = f"{hand}{meld} +{T.name(win)} seat:S round:E dora:{T.name(indicator)}"
+        line += (" self" if tsumo else "") + ("" if opened else " riichi")
+
+        tiles_136 = hand_ids + meld_ids + [win_id]
+        call = partial(HandCalculator.estimate_hand_value, tiles_136, win_id, melds, [dora_id], config)
+        out.append((line, call))
+    return out
+
+
+def mahjong_call(winds: bool = False) -> Callable[[list[int], int], object]:
+    """mahjong's scorer on our kinds; `winds`: South seat, East round (as `riichi_line`), else its defaults."""
+    from mahjong.constants import EAST, SOUTH
     from mahjong.hand_calculating.hand import HandCalculator
     from mahjong.hand_calculating.hand_config import HandConfig
 
     calculator = HandCalculator()
-    config = HandConfig(is_tsumo=True)
+    config = HandConfig(is_tsumo=True, player_wind=SOUTH, round_wind=EAST) if winds else HandConfig(is_tsumo=True)
 
     def call(tiles: list[int], win: int) -> object:
         used: dict[int, int] = {}
@@ -153,6 +213,37 @@ def main() -> None:
         f"  p99 {percentile(theirs, 0.99) * 1e3:7.3f} ms"
     )
     print(f"  ratio taihu/mahjong (medians)         {ours_med / theirs_med:.3f}  (target ≤ 0.5)")
+    riichi_mahjong = mahjong_call(winds=True)
+    riichi_lines = [riichi_line(t, w) for t, w in hands]
+    for tiles, win in warmup:
+        score_hand(riichi_line(tiles, win), rules="riichi")
+        riichi_mahjong(tiles, win)
+    settle_heap()
+    ours = [timed(score_hand, line, "riichi") for line in riichi_lines]
+    theirs = [timed(riichi_mahjong, t, w) for t, w in hands]
+    ours_med, theirs_med = statistics.median(ours), statistics.median(theirs)
+    print("the same hands as riichi (seat:S round:E self), same run")
+    print(
+        f"  taihu  score_hand(riichi)             median {ours_med * 1e3:7.3f} ms"
+        f"  p99 {percentile(ours, 0.99) * 1e3:7.3f} ms"
+    )
+    print(
+        f"  mahjong 2.1.0 estimate_hand_value     median {theirs_med * 1e3:7.3f} ms"
+        f"  p99 {percentile(theirs, 0.99) * 1e3:7.3f} ms"
+    )
+    print(f"  ratio taihu/mahjong (medians)         {ours_med / theirs_med:.3f}  (target ≤ 1: no slower)")
+    mixed = open_riichi_hands(rng, len(hands) + 200)
+    for line, call in mixed[:200]:
+        score_hand(line, rules="riichi")
+        call()
+    settle_heap()
+    ours = [timed(score_hand, line, "riichi") for line, _ in mixed[200:]]
+    theirs = [timed(call) for _, call in mixed[200:]]
+    ours_med, theirs_med = statistics.median(ours), statistics.median(theirs)
+    print(f"{len(ours)} riichi hands, half open, on a discard or self-drawn, riichi when closed, a dora indicator")
+    print(f"  taihu  score_hand(riichi)             median {ours_med * 1e3:7.3f} ms")
+    print(f"  mahjong 2.1.0 estimate_hand_value     median {theirs_med * 1e3:7.3f} ms")
+    print(f"  ratio taihu/mahjong (medians)         {ours_med / theirs_med:.3f}")
     print("Lingxi 17-tile winning hands (wild:5m,E), 300 each")
     for wildcards in (0, 2, 4, 6):
         lines = [lingxi_line(rng, wildcards) for _ in range(330)]

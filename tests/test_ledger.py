@@ -80,6 +80,8 @@ def random_deal(rng: random.Random, rules: str, seats: dict[str, str]) -> dict[s
         deal.update(winner=name(winner), discarder=name(discarder) if discarder else None)
     elif kind == "false-win":
         deal["events"] = [{"type": "false-win", "seat": name(rng.choice(WINDS))}]
+    elif rules == "riichi":  # a drawn riichi deal says who was ready (听牌), not a count
+        counts = {w: {"tenpai": rng.random() < 0.5} for w in WINDS}
     deal["players"] = {name(w): counts[w] for w in WINDS}
     if rng.random() < 0.5:
         deal["rules"] = rules  # repeating the ledger's rules is allowed

@@ -38,7 +38,7 @@ API_TABLE: dict[str, Any] = {
     "options": {},
 }
 HAND_SCORE_KEYS = ["rules", "hand", "winner", "legal", "items", "subtotal", "doubled", "total", "unit"]
-HAND_SCORE_KEYS += ["arrangement", "notes"]
+HAND_SCORE_KEYS += ["arrangement", "notes", "fu", "fu_details", "limit", "payments"]
 
 
 def test_hand_score_to_dict_is_the_api_md_hand_score() -> None:
@@ -64,7 +64,7 @@ def test_hand_score_to_dict_is_the_api_md_hand_score() -> None:
 
 def test_settlement_to_dict_is_the_api_md_settlement() -> None:
     data = settle_table(API_TABLE).to_dict()
-    assert list(data) == ["rules", "scores", "payments", "net", "next_dealer"]
+    assert list(data) == ["rules", "scores", "payments", "net", "next_dealer", "pot_before", "pot_after", "next_honba"]
     assert data["payments"] == [
         {"from": "E", "to": "S", "amount": 112, "reason": "winner; dealer x2"},
         {"from": "W", "to": "S", "amount": 56, "reason": "winner"},

@@ -58,6 +58,13 @@ class PlayerTotal(BaseModel):
     total: int = Field(ge=0, le=MAX_TOTAL, description="the player's count in the rule set's unit")
 
 
+class PlayerTenpai(BaseModel):
+    """Riichi, a drawn deal: a seat known only by whether it was ready (听牌)."""
+
+    model_config = ConfigDict(extra="forbid")
+    tenpai: bool = Field(description="riichi: the seat was ready (听牌) when the deal was drawn")
+
+
 class Event(BaseModel):
     """A side event of the deal: false-win, foul, liable (or a rule set's own)."""
 
@@ -75,9 +82,15 @@ class Table(BaseModel):
     flip: str | None = Field(default=None, description="flipped indicator, for every hand")
     winner: Seat | None = Field(default=None, description="null: a drawn hand")
     discarder: Seat | None = Field(default=None, description="null: self-drawn (or drawn hand)")
-    players: dict[Seat, str | PlayerTotal] = Field(description='E S W N: a hand string, or {"total": N}')
+    players: dict[Seat, str | PlayerTotal | PlayerTenpai] = Field(
+        description='E S W N: a hand string, or {"total": N}; riichi, a drawn deal: {"tenpai": true|false} too'
+    )
     events: list[Event] = Field(default_factory=list)
     options: dict[str, int] = Field(default_factory=dict, description="house options of the rule set")
+    # riichi only (null for the other rule sets, which refuse them)
+    honba: int | None = Field(default=None, ge=0, le=MAX_TOTAL, description="riichi: 本场 counters at the start")
+    pot: int | None = Field(default=None, ge=0, le=MAX_TOTAL, description="riichi: riichi sticks carried in")
+    round: Seat | None = Field(default=None, description="riichi: the round (prevailing) wind, default E")
 
     @field_validator("players", mode="before")
     @classmethod
@@ -107,3 +120,7 @@ class Settlement(BaseModel):
     payments: list[Payment]
     net: dict[Seat, int] = Field(description="what each seat wins (+) or pays (−); sums to 0")
     next_dealer: Seat
+    # riichi only (null for the other rule sets): sum(net) == 1000 × (pot_before − pot_after)
+    pot_before: int | None = Field(default=None, description="riichi: sticks on the table before the deal")
+    pot_after: int | None = Field(default=None, description="riichi: sticks left on the table after it")
+    next_honba: int | None = Field(default=None, description="riichi: 本场 counters of the next deal")

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 from .errors import ArgumentError, HandError, require
 from .memo import clear_caches
 from .models import Event, HandScore, Payment, PlayerTotal, RuleSetInfo, ScoreItem, Settlement, Table
-from .notation import parse, to_text
+from .notation import parse, parse_red_fives, to_text
 from .rulesets import RULESETS, get
 from .waits import Discard, Discards, Wait, Waits, WinValue, waits
 
@@ -26,7 +26,7 @@ def score_hand(hand: str, rules: str = "lingxi", options: Mapping[str, Any] | No
     require(rules, str, "rules", "a rule set name (a string)")
     require(options, (Mapping, type(None)), "options", "a mapping of option names to numbers (or None)")
     ruleset = get(rules)
-    return ruleset.score(parse(hand), options)
+    return ruleset.score(parse_red_fives(hand) if ruleset.red_fives else parse(hand), options)
 
 
 def rule_sets() -> list[RuleSetInfo]:

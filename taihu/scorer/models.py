@@ -63,6 +63,15 @@ class ScoreItem(Record):
     detail: str = ""
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
+class FuItem(Record):
+    """One line of a riichi hand's fu (符): a key of the Fu table, its fu and why."""
+
+    key: str
+    value: int
+    detail: str = ""
+
+
 @dataclass(slots=True, kw_only=True)
 class HandScore(Record):
     """One scored hand. Not frozen (as before the dataclasses): a frozen `__init__` pays a call per field,
@@ -79,6 +88,11 @@ class HandScore(Record):
     unit: Unit
     arrangement: list[str] = field(default_factory=list)  # the grouping scored; a wildcard shows as 2m=C
     notes: list[str] = field(default_factory=list)
+    # riichi only (None for the other rule sets)
+    fu: int | None = None  # riichi: the hand's fu (0 for a yakuman)
+    fu_details: list[FuItem] | None = None  # riichi: the fu, line by line
+    limit: str | None = None  # riichi: "", mangan, haneman, … yakuman
+    payments: dict[str, int] | None = None  # riichi: {"discarder": n} | {"dealer": n, "non_dealer": n} | {"each": n}
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -126,7 +140,14 @@ class Event(Record):
     seat: str
 
 
-Player = str | PlayerTotal
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PlayerTenpai(Record):
+    """Riichi, a drawn deal: a seat known only by whether it was ready (听牌)."""
+
+    tenpai: bool  # riichi: the seat was ready (听牌) when the deal was drawn
+
+
+Player = str | PlayerTotal | PlayerTenpai
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -138,9 +159,13 @@ class Table(Record):
     flip: str | None = None  # flipped indicator, for every hand
     winner: str | None = None  # None: a drawn hand
     discarder: str | None = None  # None: self-drawn (or a drawn hand)
-    players: dict[str, Player]  # E S W N: a hand string, or PlayerTotal
+    players: dict[str, Player]  # E S W N: a hand string, a PlayerTotal, or (riichi, a drawn deal) a PlayerTenpai
     events: list[Event] = field(default_factory=list)
     options: dict[str, int] = field(default_factory=dict)  # house options of the rule set
+    # riichi only (None for the other rule sets)
+    honba: int | None = None  # riichi: 本场 counters at the start of the deal, ≥ 0
+    pot: int | None = None  # riichi: riichi sticks carried in from earlier deals, ≥ 0
+    round: str | None = None  # riichi: the round (prevailing) wind, default E
 
     @classmethod
     def from_dict(cls, data: object) -> Table:
@@ -170,6 +195,10 @@ class Settlement(Record):
     payments: list[Payment]
     net: dict[str, int]  # what each seat wins (+) or pays (−); sums to 0
     next_dealer: str
+    # riichi only (None for the other rule sets): sum(net) == 1000 × (pot_before − pot_after)
+    pot_before: int | None = None  # riichi: sticks on the table before the deal
+    pot_after: int | None = None  # riichi: sticks left on the table after it
+    next_honba: int | None = None  # riichi: 本场 counters of the next deal
 
 
 # -- reading a table given as JSON ---------------------------------------------
@@ -227,6 +256,18 @@ def whole_number(value: Any, path: str, problems: list[str]) -> int | None:
     return None
 
 
+def count(value: Any, path: str, problems: list[str]) -> int | None:
+    """A whole number from 0 to MAX_TOTAL (riichi's honba and pot)."""
+    whole = whole_number(value, path, problems)
+    if whole is not None and whole < 0:
+        problems.append(f"{path}: Input should be greater than or equal to 0")
+        return None
+    if whole is not None and whole > MAX_TOTAL:
+        problems.append(f"{path}: Input should be less than or equal to {MAX_TOTAL}")
+        return None
+    return whole
+
+
 def optional(check: Check) -> Check:
     return lambda value, path, problems: None if value is None else check(value, path, problems)
 
@@ -269,12 +310,23 @@ def event(value: Any, path: str, problems: list[str]) -> Event | None:
 
 
 def players(value: Any, path: str, problems: list[str]) -> dict[str, Player] | None:
-    """Exactly the four seats, each a hand string or {"total": N}: one sentence, not a union's error list."""
+    """Exactly the four seats, each a hand string, {"total": N} or (riichi) {"tenpai": bool}.
+
+    One sentence, not a union's error list."""
     problem = players_problem(value)
     if problem:
         problems.append(f"{path}: {problem}")
         return None
-    return {s: p if isinstance(p, str | PlayerTotal) else PlayerTotal(total=p["total"]) for s, p in value.items()}
+    return {s: _player(p) for s, p in value.items()}
+
+
+def _player(player: Any) -> Player:
+    """A seat's player as read: a hand string, a PlayerTotal, or (riichi) a PlayerTenpai."""
+    if isinstance(player, str | PlayerTotal | PlayerTenpai):
+        return player
+    if "tenpai" in player:
+        return PlayerTenpai(tenpai=player["tenpai"])
+    return PlayerTotal(total=player["total"])
 
 
 def players_problem(value: Any) -> str | None:
@@ -294,8 +346,11 @@ def players_problem(value: Any) -> str | None:
         if isinstance(player, str):
             if len(player) > MAX_HAND_LENGTH:
                 return f"{where} is a hand string of {len(player)} characters; at most {MAX_HAND_LENGTH}"
-        elif isinstance(player, PlayerTotal):
+        elif isinstance(player, PlayerTotal | PlayerTenpai):
             continue
+        elif isinstance(player, Mapping) and set(player) == {"tenpai"}:
+            if not isinstance(player["tenpai"], bool):
+                return f'{where} must be {{"tenpai": true}} or {{"tenpai": false}}'
         elif isinstance(player, Mapping):
             total = player.get("total")
             if set(player) != {"total"} or isinstance(total, bool) or not isinstance(total, int) or total < 0:
@@ -317,4 +372,7 @@ TABLE_FIELDS: dict[str, tuple[Check, bool]] = {
     "players": (players, True),
     "events": (list_of(event), False),
     "options": (options, False),
+    "honba": (optional(count), False),
+    "pot": (optional(count), False),
+    "round": (optional(seat), False),
 }

@@ -17,11 +17,28 @@ from . import memo as M
 from . import tiles as T
 from .errors import HandError, quote
 from .forms import Folded, fold
+from .limits import MAX_TOTAL
 
-FLAG_CONDITIONS = ("self", "kong-draw", "rob-kong", "last-tile", "heaven", "earth", "human", "da-jin")
-VALUE_CONDITIONS = ("seat", "wild", "flip", "declare")
+FLAG_CONDITIONS = (
+    "self",
+    "riichi",
+    "double-riichi",
+    "ippatsu",
+    "kong-draw",
+    "rob-kong",
+    "last-tile",
+    "heaven",
+    "earth",
+    "human",
+    "furiten",
+    "da-jin",
+)
+VALUE_CONDITIONS = ("seat", "wild", "flip", "declare", "round", "dora", "ura", "honba", "sticks")
 DECLARED_WINS = ("sha-zhu", "hua-hu", "san-jin-dao", "qiang-jin", "you-jin", "san-jin-you")
-CONDITION_ORDER = ("seat", "wild", "flip") + FLAG_CONDITIONS + ("declare",)
+CONDITION_ORDER = ("seat", "round", "dora", "ura", "wild", "flip") + FLAG_CONDITIONS + ("declare", "honba", "sticks")
+# the words only the riichi rule set reads; every other rule set refuses them naming riichi
+RIICHI_CONDITIONS = ("round", "dora", "ura", "honba", "sticks", "riichi", "double-riichi", "ippatsu", "furiten")
+RIICHI_VALUES = ("round", "dora", "ura", "honba", "sticks")
 
 
 @dataclass(frozen=True)
@@ -92,6 +109,22 @@ class ParsedHand:
     flags: frozenset[str]
     declare: str | None
     columns: dict[str, int] = field(default_factory=dict, compare=False, hash=False)
+    # riichi only (docs/rules/riichi.md); every other rule set refuses them
+    round: str | None = None
+    dora: tuple[int, ...] | None = None
+    ura: tuple[int, ...] | None = None
+    honba: int | None = None
+    sticks: int | None = None
+    # red fives by where they were written: ("hand", suit), ("win", suit), ("dora", suit), ("ura", suit),
+    # ("meld", tiles, concealed); a line holds at most one per suit
+    red: frozenset[tuple[Any, ...]] = frozenset()
+
+    @property
+    def riichi_values(self) -> bool:
+        """Whether any riichi-only value (round:, dora:, ura:, honba:, sticks:) is written."""
+        return not (
+            self.round is None and self.dora is None and self.ura is None and self.honba is None and self.sticks is None
+        )
 
     @property
     def conditions(self) -> list[str]:
@@ -99,6 +132,8 @@ class ParsedHand:
         out = [
             name for name, value in (("seat", self.seat), ("wild", self.wild), ("flip", self.flip)) if value is not None
         ]
+        if self.riichi_values:
+            out += [name for name in RIICHI_VALUES if getattr(self, name) is not None]
         if self.flags:
             out += [f for f in FLAG_CONDITIONS if f in self.flags]
         if self.declare is not None:
@@ -118,10 +153,12 @@ def _is_digit(ch: str) -> bool:
 class _Scanner:
     """Reads tiles from `text`; `origin` is where `text` starts in the hand line, for columns."""
 
-    def __init__(self, text: str, origin: int = 0) -> None:
+    def __init__(self, text: str, origin: int = 0, red_fives: bool = False) -> None:
         self.text = text
         self.pos = 0
         self.origin = origin
+        self.red_fives = red_fives  # riichi: `0m` is a red five
+        self.reds: list[tuple[int, int]] = []  # (suit, column) of each red five read
 
     @property
     def column(self) -> int:
@@ -173,7 +210,10 @@ class _Scanner:
                     value = int(digit)
                     dcol = start + offset + 1 + self.origin
                     if value == 0:
-                        raise HandError(f"'0{suit}' at column {dcol}: there are no red fives in these rules")
+                        if not self.red_fives or suit == "z":
+                            raise HandError(f"'0{suit}' at column {dcol}: there are no red fives in these rules")
+                        self.reds.append(("mps".index(suit), dcol))
+                        value = 5
                     if suit == "z":
                         if value > 7:
                             raise _tile_error(f"{value}z", dcol)
@@ -258,11 +298,14 @@ def _condition_word(scanner: _Scanner) -> tuple[str, str | None, int, int]:
     return word, value, start + 1, value_col
 
 
-def _single_tile(text: str, column: int, what: str) -> int:
-    scanner = _Scanner(text, origin=column - 1)
+def _single_tile(text: str, column: int, what: str, reds: list[tuple[int, int]] | None = None) -> int:
+    """One tile; with `reds` given, a red five `0m` is read and its (suit, column) added there."""
+    scanner = _Scanner(text, origin=column - 1, red_fives=reds is not None)
     found = scanner.tiles()
     if scanner.pos != len(text) or len(found) != 1:
         raise HandError(f"{what} at column {column} must be one tile, got '{quote(text)}'")
+    if reds is not None:
+        reds += scanner.reds
     return found[0][0]
 
 
@@ -346,13 +389,13 @@ def parse(text: str) -> ParsedHand:
     return _parse_careful(text)
 
 
-def _parse_players_forms(text: str) -> ParsedHand:
+def _parse_players_forms(text: str, red_fives: bool = False) -> ParsedHand:
     """A line with Chinese or full-width forms: parsed as its ASCII fold, errors pointing into the line as typed."""
     folded = fold(text)
     if folded.text == text:
-        return _parse_careful(text)
+        return _parse_careful(text, red_fives)
     try:
-        return _parse_plain(folded.text) or _parse_careful(folded.text)
+        return _parse_plain(folded.text) or _parse_careful(folded.text, red_fives)
     except HandError as exc:
         raise _in_typed_columns(exc, folded) from None
 
@@ -370,13 +413,14 @@ def _in_typed_columns(exc: HandError, folded: Folded) -> HandError:
 _COLUMN = re.compile(r"column (\d+)")
 
 
-def _parse_careful(text: str) -> ParsedHand:
+def _parse_careful(text: str, red_fives: bool = False) -> ParsedHand:
     """The parser proper: reads anything, and finds the exact column of every problem."""
     if not isinstance(text, str):
         raise HandError("a hand must be a string of notation")
     if not text.strip():
         raise HandError("empty hand: write the tiles, e.g. '123m 456p ... +5p'")
-    scanner = _Scanner(text)
+    scanner = _Scanner(text, red_fives=red_fives)
+    red: list[tuple[tuple[Any, ...], int]] = []  # (where, column) of each red five
     bare: list[int] = []
     melds: list[Meld] = []
     win: int | None = None
@@ -389,8 +433,10 @@ def _parse_careful(text: str) -> ParsedHand:
         if ch == "":
             break
         col = scanner.column
+        read_before = len(scanner.reds)
         if ch in "[(":
             melds.append(_parse_meld(scanner))
+            red += [(("meld", melds[-1].tiles, melds[-1].concealed), c) for _, c in scanner.reds[read_before:]]
         elif ch in "])":
             raise HandError(f"'{ch}' at column {col} closes a group that was never opened")
         elif ch == "+":
@@ -401,6 +447,7 @@ def _parse_careful(text: str) -> ParsedHand:
             if len(found) != 1:
                 raise HandError(f"'+' at column {col} must be followed by exactly one tile")
             win = found[0][0]
+            red += [(("win", suit), c) for suit, c in scanner.reds[read_before:]]
         elif (
             ch.isascii()
             and ch.islower()
@@ -423,9 +470,14 @@ def _parse_careful(text: str) -> ParsedHand:
                 continue
             if not value:
                 raise HandError(f"condition '{word}' at column {wcol} needs a value, e.g. '{word}:{_EXAMPLE[word]}'")
-            values[word] = _condition_value(word, value, vcol)
+            value_reds: list[tuple[int, int]] | None = [] if red_fives else None
+            values[word] = _condition_value(word, value, vcol, value_reds)
+            red += [((word, suit), c) for suit, c in value_reds or ()]
         else:
             bare.extend(_bare_tiles(scanner))
+            red += [(("hand", suit), c) for suit, c in scanner.reds[read_before:]]
+    if red:
+        seen.update(_red_columns(red))
     return ParsedHand(
         tiles=tuple(sorted(bare)),
         melds=tuple(sorted(melds, key=_meld_order)),
@@ -436,7 +488,27 @@ def _parse_careful(text: str) -> ParsedHand:
         flags=frozenset(flags),
         declare=values.get("declare"),  # type: ignore[arg-type]
         columns=seen,
+        round=values.get("round"),  # type: ignore[arg-type]
+        dora=values.get("dora"),  # type: ignore[arg-type]
+        ura=values.get("ura"),  # type: ignore[arg-type]
+        honba=values.get("honba"),  # type: ignore[arg-type]
+        sticks=values.get("sticks"),  # type: ignore[arg-type]
+        red=frozenset(where for where, _ in red),
     )
+
+
+def _red_columns(red: list[tuple[tuple[Any, ...], int]]) -> dict[str, int]:
+    """The column of each suit's red five (`0m` …, for the errors); a second one of a suit is an error."""
+    columns: dict[str, int] = {}
+    for where, column in sorted(red, key=lambda r: r[1]):
+        suit = "mps"[T.suit_of(where[1][0]) if where[0] == "meld" else where[1]]
+        if f"0{suit}" in columns:
+            raise HandError(
+                f"a second red five '0{suit}' at column {column} (the first is at column {columns[f'0{suit}']}): "
+                f"there is one red five of each suit; write the others as 5{suit}"
+            )
+        columns[f"0{suit}"] = column
+    return columns
 
 
 def _meld_order(meld: Meld) -> tuple[bool, tuple[int, ...]]:
@@ -571,14 +643,30 @@ _NO_FIELDS: dict[str, Any] = {
     "flags": frozenset(),
     "declare": None,
     "columns": None,
+    "round": None,
+    "dora": None,
+    "ura": None,
+    "honba": None,
+    "sticks": None,
+    "red": frozenset(),
 }
 
 
-_EXAMPLE = {"seat": "S", "wild": "5m,E", "flip": "1m", "declare": "sha-zhu"}
+_EXAMPLE = {
+    "seat": "S",
+    "wild": "5m,E",
+    "flip": "1m",
+    "declare": "sha-zhu",
+    "round": "E",
+    "dora": "3m,E",
+    "ura": "5p",
+    "honba": "1",
+    "sticks": "1",
+}
 _SEAT_NAMES = {"E": "E", "S": "S", "W": "W", "N": "N", "东": "E", "東": "E", "南": "S", "西": "W", "北": "N"}
 
 
-def _condition_value(word: str, value: str, column: int) -> object:
+def _condition_value(word: str, value: str, column: int, reds: list[tuple[int, int]] | None = None) -> object:
     if word == "seat":
         if value not in _SEAT_NAMES:
             raise HandError(f"seat '{quote(value)}' at column {column} must be one of E, S, W, N")
@@ -592,9 +680,31 @@ def _condition_value(word: str, value: str, column: int) -> object:
         return tuple(kinds)
     if word == "flip":
         return _single_tile(value, column, "flip:")
+    if word in RIICHI_VALUES:
+        return _riichi_value(word, value, column, reds)
     if value not in DECLARED_WINS:
         raise HandError(f"unknown declared win '{quote(value)}' at column {column}; known: {', '.join(DECLARED_WINS)}")
     return value
+
+
+def _riichi_value(word: str, value: str, column: int, reds: list[tuple[int, int]] | None) -> object:
+    """`round:`, `dora:`, `ura:`, `honba:`, `sticks:`; `reds` (riichi) collects the red fives of the indicators."""
+    if word == "round":
+        if value not in _SEAT_NAMES:
+            raise HandError(f"round '{quote(value)}' at column {column} must be one of E, S, W, N")
+        return _SEAT_NAMES[value]
+    if word in ("honba", "sticks"):
+        if not value.isascii() or not value.isdigit():
+            raise HandError(f"{word} '{quote(value)}' at column {column} must be a whole number ≥ 0, e.g. '{word}:1'")
+        if len(value) > len(str(MAX_TOTAL)) or int(value) > MAX_TOTAL:
+            raise HandError(f"{word} '{quote(value)}' at column {column}: at most {MAX_TOTAL:,} (10⁹)")
+        return int(value)
+    kinds = []
+    offset = 0
+    for part in value.split(","):
+        kinds.append(_single_tile(part, column + offset, f"each indicator in {word}:", reds))
+        offset += len(part) + 1
+    return tuple(kinds)
 
 
 _NAMES = tuple(T.name(k) for k in range(T.KIND_COUNT))
@@ -637,6 +747,12 @@ def to_text(hand: ParsedHand) -> str:
     parts = _bare_parts(hand.tiles)
     if hand.melds:
         parts += [m.text() for m in hand.melds]
+    if hand.red or hand.riichi_values:
+        if hand.red:
+            parts = _with_red(parts, hand)
+        conditions = (hand.win, hand.seat, hand.round, hand.dora, hand.ura, hand.flags, hand.honba, hand.sticks)
+        parts.append(_riichi_tail(*conditions, hand.red))
+        return " ".join(parts)
     tail = _tail_text(hand.win, hand.seat, hand.wild, hand.flip, hand.flags, hand.declare)
     if tail:
         parts.append(tail)
@@ -666,3 +782,77 @@ def _tail_text(
     if declare is not None:
         parts.append(f"declare:{declare}")
     return " ".join(parts)
+
+
+def _red_five(text: str) -> str:
+    """The first 5 of a tile text written as a red five: `34556m` → `34056m`, `[555p]` → `[055p]`."""
+    return text.replace("5", "0", 1)
+
+
+def _with_red(parts: list[str], hand: ParsedHand) -> list[str]:
+    """The hand's tiles and melds with its red fives shown as `0`."""
+    out = []
+    bare = len(parts) - len(hand.melds)
+    for index, part in enumerate(parts):
+        if index < bare:
+            red = part[-1] in "mps" and ("hand", "mps".index(part[-1])) in hand.red
+        else:
+            meld = hand.melds[index - bare]
+            red = ("meld", meld.tiles, meld.concealed) in hand.red and not any(
+                m == meld for m in hand.melds[: index - bare]
+            )
+        out.append(_red_five(part) if red else part)
+    return out
+
+
+def _indicators(word: str, kinds: tuple[int, ...], red: frozenset[tuple[Any, ...]]) -> str:
+    names = [T.name(k) for k in kinds]
+    for suit in range(3):
+        if (word, suit) in red:
+            at = names.index(f"5{'mps'[suit]}")
+            names[at] = _red_five(names[at])
+    return f"{word}:" + ",".join(names)
+
+
+@M.lru_cache("notation.riichi_tail", maxsize=4096, bytes_per_entry=500)
+def _riichi_tail(
+    win: int | None,
+    seat: str | None,
+    round_wind: str | None,
+    dora: tuple[int, ...] | None,
+    ura: tuple[int, ...] | None,
+    flags: frozenset[str],
+    honba: int | None,
+    sticks: int | None,
+    red: frozenset[tuple[Any, ...]],
+) -> str:
+    """The `+` tile and the conditions in riichi's canonical order: seat round dora ura, flags, honba sticks.
+
+    (Riichi lines have no wild:, flip: or declare:; the rule set refuses them.)
+    """
+    parts = []
+    if win is not None:
+        name = T.name(win)
+        parts.append("+" + (_red_five(name) if T.is_suited(win) and ("win", T.suit_of(win)) in red else name))
+    for word, value in (("seat", seat), ("round", round_wind)):
+        if value is not None:
+            parts.append(f"{word}:{value}")
+    for word, kinds in (("dora", dora), ("ura", ura)):
+        if kinds is not None:
+            parts.append(_indicators(word, kinds, red))
+    parts.extend(f for f in FLAG_CONDITIONS if f in flags)
+    for word, count in (("honba", honba), ("sticks", sticks)):
+        if count is not None:
+            parts.append(f"{word}:{count}")
+    return " ".join(parts)
+
+
+def parse_red_fives(text: str) -> ParsedHand:
+    """`parse` for riichi, where `0m 0p 0s` are red fives (elsewhere they are an error)."""
+    if type(text) is str:
+        hand = _parse_plain(text)  # a red five is never a plain token: such lines are read carefully
+        if hand is not None:
+            return hand
+        if not text.isascii():
+            return _parse_players_forms(text, red_fives=True)
+    return _parse_careful(text, red_fives=True)

@@ -10,8 +10,9 @@ from .jinhua import JINHUA
 from .lingxi import LINGXI
 from .luoshan import LUOSHAN
 from .putian import PUTIAN
+from .riichi import RIICHI
 
-RULESETS: dict[str, RuleSet] = {r.name: r for r in (LINGXI, LUOSHAN, GUANNAN, PUTIAN, JINHUA)}
+RULESETS: dict[str, RuleSet] = {r.name: r for r in (LINGXI, LUOSHAN, GUANNAN, PUTIAN, JINHUA, RIICHI)}
 
 
 def get(name: str) -> RuleSet:

@@ -18,7 +18,7 @@ from ..engine import PAIR, Group, group_text
 from ..errors import HandError, quote
 from ..limits import MAX_OPTION_VALUE
 from ..models import HandScore, ItemInfo, OptionInfo, RuleSetInfo, ScoreItem, Unit
-from ..notation import ParsedHand, reject_stand_in_pungs, to_text
+from ..notation import RIICHI_CONDITIONS, ParsedHand, reject_stand_in_pungs, to_text
 
 # Who an item is for.
 ALL = "base"  # every player, winner or not
@@ -109,6 +109,7 @@ class RuleSet:
     exclusions: tuple[Exclusion, ...] = ()
     options: tuple[Option, ...] = ()
     stand_in_pungs: bool = False  # 花碰 `[CC2m]` allowed (Luoshan); else it is no meld
+    red_fives: bool = False  # `0m 0p 0s` read as red fives (riichi); else they are an error
 
     def prepare(self, parsed: ParsedHand, options: dict[str, int]) -> Prepared:
         raise NotImplementedError
@@ -319,12 +320,15 @@ def check_known_conditions(
         and (parsed.wild is None or "wild" in known)
         and (parsed.flip is None or "flip" in known)
         and (parsed.declare is None or "declare" in known)
+        and not parsed.riichi_values
     ):
         return  # all known: the common case, without listing the conditions
     for cond in parsed.conditions:
         if cond not in known:
             col = parsed.columns.get(cond, 0)
             hint = (hints or {}).get(cond, "")
+            if not hint and cond in RIICHI_CONDITIONS:
+                hint = " (it is a riichi condition: score the hand with --rules riichi)"
             raise HandError(f"condition '{quote(cond)}' at column {col} is not used in {rule_set}{hint}")
 
 

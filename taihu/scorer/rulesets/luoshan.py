@@ -273,14 +273,14 @@ def _meld_group(meld: Meld, wild_kind: int | None, seat: str) -> Group:
     return Group(PUNG, kind, exposed=True)
 
 
-# (flags, seat, wild, flip, declare) of hands that passed the condition checks -> (wildcard kind, notes)
+# (flags, seat, wild, flip, declare, any riichi value) of hands that passed the checks -> (wildcard kind, notes)
 _CONDITIONS_SEEN: dict[tuple[Any, ...], tuple[int | None, tuple[str, ...]]] = {}
 M.register("luoshan.conditions", _CONDITIONS_SEEN.__len__, _CONDITIONS_SEEN.clear, bytes_per_entry=400)
 
 
 def _conditions(parsed: ParsedHand) -> tuple[int | None, list[str]]:
     """The checks of the conditions alone, and the wildcard they give: done once per set of conditions."""
-    key = (parsed.flags, parsed.seat, parsed.wild, parsed.flip, parsed.declare)
+    key = (parsed.flags, parsed.seat, parsed.wild, parsed.flip, parsed.declare, parsed.riichi_values)
     known = _CONDITIONS_SEEN.get(key)
     if known is None:
         check_known_conditions(parsed, "Luoshan", CONDITIONS)

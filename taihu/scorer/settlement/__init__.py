@@ -11,13 +11,14 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from ..errors import HandError, require
-from ..models import Settlement, Table
+from ..models import PlayerTenpai, Settlement, Table
 from ..rulesets import get
 from .guannan import settle_guannan
 from .jinhua import settle_jinhua
 from .lingxi import settle_lingxi
 from .luoshan import settle_luoshan
 from .putian import settle_putian
+from .riichi import settle_riichi
 
 SETTLERS: dict[str, Callable[[Table], Settlement]] = {
     "lingxi": settle_lingxi,
@@ -25,17 +26,34 @@ SETTLERS: dict[str, Callable[[Table], Settlement]] = {
     "guannan": settle_guannan,
     "putian": settle_putian,
     "jinhua": settle_jinhua,
+    "riichi": settle_riichi,
 }
+RIICHI_ONLY = ("honba", "pot", "round")
 
 
 def settle_table(table: Table | Mapping[str, Any]) -> Settlement:
     """Scores every hand of a deal and says who pays whom; raises HandError on bad input."""
     model = load_table(table)
+    if model.rules != "riichi":
+        refuse_riichi_fields(model)
     settle = SETTLERS.get(model.rules)
     if settle is None:
         get(model.rules)  # an unknown name gets the usual "unknown rule set" message
         raise HandError(f"settlement for {model.rules} is not available yet")
     return settle(model)
+
+
+def refuse_riichi_fields(table: Table) -> None:
+    """`honba`, `pot`, `round` and `{"tenpai": ...}` seats mean something in riichi only: say so, never ignore them."""
+    for name in RIICHI_ONLY:
+        if getattr(table, name) is not None:
+            raise HandError(f'{name}: is a riichi table field; {table.rules} has none (use "rules": "riichi")')
+    for seat, player in table.players.items():
+        if isinstance(player, PlayerTenpai):
+            raise HandError(
+                f'players.{seat}: {{"tenpai": ...}} is a riichi seat of a drawn deal; in {table.rules} give '
+                f'the hand or {{"total": N}}'
+            )
 
 
 def load_table(table: Table | Mapping[str, Any]) -> Table:

@@ -15,7 +15,7 @@ from typing import Any, TypeVar
 
 from .. import tiles as T
 from ..errors import HandError, quote
-from ..models import HandScore, Payment, PlayerTotal, Table
+from ..models import HandScore, Payment, PlayerTenpai, PlayerTotal, Table
 from ..notation import ParsedHand, parse
 from ..rulesets.base import RuleSet
 
@@ -90,6 +90,7 @@ def seat_hands(table: Table) -> tuple[Hands, tuple[int, ...] | None, int | None]
     hands: Hands = {}
     for seat in SEATS:
         player = table.players[seat]
+        assert not isinstance(player, PlayerTenpai)  # riichi only, refused by settle_table before
         hands[seat] = in_seat(seat, parse, player) if isinstance(player, str) else player
     parsed = {s: h for s, h in hands.items() if isinstance(h, ParsedHand)}
     table_wild = None
