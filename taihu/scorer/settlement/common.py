@@ -200,20 +200,47 @@ def check_tile_counts(hands: Hands, copies: Callable[[int], int], why: Callable[
 WIN_FLAGS = frozenset({"self", "kong-draw", "rob-kong", "last-tile", "heaven", "earth", "human"})
 
 
-def set_aside_false_claims(table: Table, hands: Hands) -> Hands:
+def set_aside_false_claims(table: Table, hands: Hands, rule_set: RuleSet, options: dict[str, int]) -> Hands:
     """The false-win offender's claim (`+X`, `declare:`, how it claimed) is set aside (Decision 2026-11-30).
 
     Its shape is not checked: the hand is scored as a non-winner's, without the
     claimed tile. The tiles it claimed still count across the table, so the
-    caller checks tile counts on the hands as written.
+    caller checks tile counts on the hands as written. A declared claim may
+    hold the drawn tile among its tiles (a declared win takes 16 or 17): the
+    offender then counts as holding the 16 that score most, its best claim.
     """
     offenders = {e.seat for e in table.events if e.type == "false-win"}
     out = dict(hands)
     for seat in offenders:
         hand = hands[seat]
         if isinstance(hand, ParsedHand) and is_win(hand):
-            out[seat] = replace(hand, win=None, declare=None, flags=hand.flags - WIN_FLAGS)
+            out[seat] = _without_drawn_tile(
+                replace(hand, win=None, declare=None, flags=hand.flags - WIN_FLAGS), rule_set, options
+            )
     return out
+
+
+def _without_drawn_tile(hand: ParsedHand, rule_set: RuleSet, options: dict[str, int]) -> ParsedHand:
+    """A hand one tile over a non-winner's size, less the tile whose absence scores most; any other hand as it is."""
+    try:
+        rule_set.score(hand, options)
+        return hand
+    except HandError as exc:
+        first_problem = exc
+    best: tuple[int, ParsedHand] | None = None
+    for kind in sorted(set(hand.tiles)):
+        tiles = list(hand.tiles)
+        tiles.remove(kind)
+        fewer = replace(hand, tiles=tuple(tiles))
+        try:
+            total = rule_set.score(fewer, options).total
+        except HandError:
+            continue
+        if best is None or total > best[0]:
+            best = (total, fewer)
+    if best is None:
+        raise first_problem
+    return best[1]
 
 
 def foul_seats(table: Table) -> dict[str, int]:

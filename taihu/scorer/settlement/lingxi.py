@@ -45,7 +45,7 @@ def settle_lingxi(table: Table) -> Settlement:
         raise HandError(f'wild: Lingxi reveals two wildcard tiles, e.g. ["5m", "E"]; got {len(wild)}')
     events = _lingxi_events(table)
     check_tile_counts(hands, lambda kind: copies(kind, wild or ()))  # a false claim's tiles count too
-    hands = set_aside_false_claims(table, hands)
+    hands = set_aside_false_claims(table, hands, LINGXI, options)
     check_winner(table, hands)
     check_discarder(table, hands)
     liable = events.get("liable")

@@ -51,7 +51,7 @@ def settle_putian(table: Table) -> Settlement:
         raise HandError(f"wild: {T.name(wild[0])} is not a Putian tile; the 金 is a suited tile or 白 (P)")
     events = _putian_events(table, hands)
     _check_tile_counts(hands, wild[0] if wild is not None else None)  # a false claim's tiles count too
-    hands = set_aside_false_claims(table, hands)
+    hands = set_aside_false_claims(table, hands, PUTIAN, options)
     check_winner(table, hands)
     check_discarder(table, hands)
     scores: dict[str, Score] = score_hands(hands, PUTIAN, options)
