@@ -1,19 +1,25 @@
 """Speed of the scoring core, side by side with `mahjong` (riichi) 2.1.0.
 
 Run with `make bench`. Not a test: figures depend on the machine. Every
-hand is scored once by each library, after a warm-up on other hands.
+hand is scored once by each library, after a warm-up on other hands. The
+two libraries take turns in blocks of `BLOCK` hands over the same hands (and
+which goes first alternates too), so a change of load on a shared machine
+falls on both alike and cancels in the ratios.
 """
 
 from __future__ import annotations
 
 import argparse
 import gc
+import itertools
+import os
 import platform
 import random
 import statistics
 import tempfile
 import time
 from collections.abc import Callable
+from functools import partial
 
 from taihu.ledger import LedgerStore
 from taihu.scorer import score_hand, settle_table, waits
@@ -95,6 +101,34 @@ def timed(call: Callable[..., object], *args: object) -> float:
     return time.perf_counter() - start
 
 
+BLOCK = 50  # hands per turn when the two libraries alternate
+
+
+def alternate(blocks: list[tuple[Callable[[], object], Callable[[], object]]]) -> tuple[list[float], list[float]]:
+    """Times each (taihu call, mahjong call) pair of `blocks`, a block of one library, then a block of the other,
+    the first library switching from block to block; returns (taihu times, mahjong times) in hand order."""
+    first: list[float] = []
+    second: list[float] = []
+    for start in range(0, len(blocks), BLOCK):
+        chunk = blocks[start : start + BLOCK]
+        turns = [(first, [a for a, _ in chunk]), (second, [b for _, b in chunk])]
+        if start // BLOCK % 2:
+            turns.reverse()
+        for times, calls in turns:
+            times.extend(timed(call) for call in calls)
+    return first, second
+
+
+def paired(
+    lines: list[str], rules: str, hands: list[tuple[list[int], int]], mahjong: Callable[[list[int], int], object]
+) -> list[tuple[Callable[[], object], Callable[[], object]]]:
+    """Each taihu line with a 14-tile hand for `mahjong`, as calls of no arguments for `alternate`."""
+    return [
+        (partial(score_hand, line, rules), partial(mahjong, tiles, win))
+        for line, (tiles, win) in zip(lines, itertools.cycle(hands), strict=False)
+    ]
+
+
 def percentile(values: list[float], p: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(len(ordered) * p))]
@@ -139,11 +173,12 @@ def main() -> None:
         return
     settle_heap()
     lines = [luoshan_line(t, w) for t, w in hands]
-    ours = [timed(score_hand, line, "luoshan") for line in lines]
-    theirs = [timed(mahjong, t, w) for t, w in hands]
+    ours, theirs = alternate(paired(lines, "luoshan", hands, mahjong))
     ours_med, theirs_med = statistics.median(ours), statistics.median(theirs)
     print(f"machine: {platform.machine()}, {platform.python_implementation()} {platform.python_version()}")
+    print(f"load average (1, 5, 15 min): {', '.join(f'{x:.2f}' for x in os.getloadavg())}")
     print(f"{len(hands)} distinct closed 14-tile winning hands, self-drawn, each scored once (gc frozen after warm-up)")
+    print(f"  the libraries alternate in blocks of {BLOCK} hands over the same hands")
     print(
         f"  taihu  score_hand(luoshan)            median {ours_med * 1e3:7.3f} ms"
         f"  p99 {percentile(ours, 0.99) * 1e3:7.3f} ms"
@@ -153,16 +188,19 @@ def main() -> None:
         f"  p99 {percentile(theirs, 0.99) * 1e3:7.3f} ms"
     )
     print(f"  ratio taihu/mahjong (medians)         {ours_med / theirs_med:.3f}  (target ≤ 0.5)")
-    print("Lingxi 17-tile winning hands (wild:5m,E), 300 each")
+    print("Lingxi 17-tile winning hands (wild:5m,E), 300 each, alternating in blocks with mahjong on 14-tile hands")
     for wildcards in (0, 2, 4, 6):
         lines = [lingxi_line(rng, wildcards) for _ in range(330)]
         for line in lines[:30]:
             score_hand(line)
         settle_heap()
-        times = [timed(score_hand, line) for line in lines[30:]]
+        times, theirs = alternate(paired(lines[30:], "lingxi", hands, mahjong))
+        theirs_med = statistics.median(theirs)
+        p99 = percentile(times, 0.99)
         print(
-            f"  {wildcards} wildcards  median {statistics.median(times) * 1e3:7.3f} ms"
-            f"  p99 {percentile(times, 0.99) * 1e3:7.3f} ms" + ("  (target p99 ≤ 10 ms)" if wildcards == 6 else "")
+            f"  {wildcards} wildcards  median {statistics.median(times) * 1e3:7.3f} ms  p99 {p99 * 1e3:7.3f} ms"
+            f"  p99/mahjong median {p99 / theirs_med:6.1f}×  (mahjong median {theirs_med * 1e3:.3f} ms)"
+            + ("  (target ≤ 40×)" if wildcards == 6 else "")
         )
     bench_waits(rng, mahjong, hands)
     bench_ledger_add()
