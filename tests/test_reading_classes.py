@@ -25,6 +25,7 @@ from test_wildcard_brute_force import ALL_KINDS, example_hands, wild_hands
 from taihu.scorer import HandError, parse, score_hand
 from taihu.scorer import engine as E
 from taihu.scorer import tiles as T
+from taihu.scorer.engine import Group
 from taihu.scorer.rulesets import lingxi
 
 _classed_decompose = E._decompose
@@ -105,6 +106,42 @@ def test_jinhua_classes_score_as_the_full_search(hand: str) -> None:
 @given(wild_hands("luoshan", 4, ALL_KINDS, 1, 4, 3))
 def test_luoshan_classes_score_as_the_full_search(hand: str) -> None:
     assert_same_as_full_search(hand, "luoshan")
+
+
+class OneReading(lingxi.Lingxi):
+    """Lingxi scoring just the reading it is given: the value of one reading, by the rule set's own items."""
+
+    def __init__(self, reading: tuple[Group, ...]) -> None:
+        self.reading = reading
+
+    def readings(self, hand: lingxi.LingxiHand) -> list[tuple[Group, ...]]:  # type: ignore[override]
+        return [self.reading]
+
+
+def value(reading: tuple[Group, ...], line: str) -> tuple[Any, ...]:
+    """What must agree within a class: legal, total, subtotal and each item's key and value."""
+    result = OneReading(reading).score(parse(line))
+    return result.legal, result.total, result.subtotal, tuple(sorted((i.key, i.value) for i in result.items))
+
+
+@EXAMPLES
+@given(st.one_of(wild_hands("lingxi", 5, LINGXI_KINDS, 2, 3, 6), wild_hands("lingxi", 5, HONOR_HEAVY, 2, 3, 6)))
+@example_hands(LINGXI_HANDS)
+def test_lingxi_readings_of_one_class_score_alike(hand: str) -> None:
+    """Value-exact whatever order the search finds readings in: every reading of the full search, grouped by
+    its class, scores the same as the others of its class."""
+    try:
+        prepared = lingxi.prepare(parse(hand), lingxi.LINGXI.resolve_options(None))
+    except HandError:
+        return
+    classify = lingxi._joker_options(prepared).classify
+    assert classify is not None
+    by_class: dict[tuple[Any, ...], set[tuple[Any, ...]]] = {}
+    with full_search():
+        for reading in lingxi.readings(prepared):
+            signature = tuple(sorted(classify(g) for g in reading[len(prepared.melds) :]))
+            by_class.setdefault(signature, set()).add(value(reading, hand))
+    assert all(len(values) == 1 for values in by_class.values()), hand
 
 
 def test_lingxi_coarse_classes_cut_the_readings() -> None:

@@ -298,16 +298,17 @@ NO_WILDCARDS = JokerOptions((), (), classify=group_class)
 SI_FENG_QI_TILES = 11  # three wind pungs and a wind pair: fewer wind tiles and wildcards cannot make 四风齐
 # the coarse classes, orderable against each other (the search sorts a reading's classes):
 COARSE_WILD_SET = (0,)  # 财神汇
-SCORING_PUNG = (1,)  # a pung of the seat wind, 中 or 发: 风刻/箭刻 +1 each
-HONOR = (2,)  # any other honor group: it only makes honors present
-SUITED = 3  # (SUITED, chow or not, suit)
+SEAT_WIND_PUNG = (1,)  # 风刻 +1
+DRAGON_PUNG = (2,)  # a pung of 中 or 发: 箭刻 +1
+HONOR = (3,)  # any other honor group: it only makes honors present
+SUITED = 4  # (SUITED, chow or not, suit)
 
 
 def _coarse_class(seat_wind: int) -> Callable[[Group], tuple[object, ...]]:
     """What Lingxi's items see of a group when 四风齐 is out of reach: coarser than `group_class`.
 
     With no 四风齐 to make, a wind is no more than an honor unless it is the
-    seat wind: a pung of the seat wind, 中 or 发 scores 1 (风刻/箭刻); any
+    seat wind: a pung of the seat wind scores 风刻, one of 中 or 发 箭刻; any
     other honor group only makes honors present (混一色/清一色). A suited
     group counts by suit and by being a chow or not (对对胡); 财神汇 by its
     wild set. So readings that differ only in which honor or which suited
@@ -321,9 +322,11 @@ def _coarse_class(seat_wind: int) -> Callable[[Group], tuple[object, ...]]:
         if group.shape == WILD_SET:
             return COARSE_WILD_SET
         if kind >= T.EAST:
-            if group.shape == PUNG and kind in (seat_wind, T.RED, T.GREEN):
-                return SCORING_PUNG
-            return HONOR
+            if group.shape != PUNG:
+                return HONOR
+            if kind == seat_wind:
+                return SEAT_WIND_PUNG
+            return DRAGON_PUNG if kind in (T.RED, T.GREEN) else HONOR
         return (SUITED, group.shape == CHOW, T.suit_of(kind))
 
     return coarse_class
