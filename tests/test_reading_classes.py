@@ -13,7 +13,7 @@ with their values and details, legal, arrangement and notes.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 from unittest import mock
@@ -25,8 +25,8 @@ from test_wildcard_brute_force import ALL_KINDS, example_hands, wild_hands
 from taihu.scorer import HandError, parse, score_hand
 from taihu.scorer import engine as E
 from taihu.scorer import tiles as T
-from taihu.scorer.engine import Group
-from taihu.scorer.rulesets import lingxi
+from taihu.scorer.rulesets import jinhua, lingxi
+from taihu.scorer.rulesets.base import RuleSet
 
 _classed_decompose = E._decompose
 _classed_kinds_readings = E.kinds_readings
@@ -108,40 +108,64 @@ def test_luoshan_classes_score_as_the_full_search(hand: str) -> None:
     assert_same_as_full_search(hand, "luoshan")
 
 
-class OneReading(lingxi.Lingxi):
-    """Lingxi scoring just the reading it is given: the value of one reading, by the rule set's own items."""
-
-    def __init__(self, reading: tuple[Group, ...]) -> None:
-        self.reading = reading
-
-    def readings(self, hand: lingxi.LingxiHand) -> list[tuple[Group, ...]]:  # type: ignore[override]
-        return [self.reading]
+def one_reading(rules: RuleSet, reading: Any) -> RuleSet:
+    """The rule set scoring just the reading it is given: one reading's value, by its own items."""
+    only = type(rules)()
+    only.readings = lambda hand: [reading]  # type: ignore[method-assign]
+    return only
 
 
-def value(reading: tuple[Group, ...], line: str) -> tuple[Any, ...]:
+def value(rules: RuleSet, reading: Any, line: str) -> tuple[Any, ...]:
     """What must agree within a class: legal, total, subtotal and each item's key and value."""
-    result = OneReading(reading).score(parse(line))
+    result = one_reading(rules, reading).score(parse(line))
     return result.legal, result.total, result.subtotal, tuple(sorted((i.key, i.value) for i in result.items))
+
+
+# per rule set with classes: the rule set, its search options for a hand, and a reading's groups the search found
+# (None: a reading of another shape, not classed)
+CLASSED: dict[str, tuple[RuleSet, Callable[[Any], E.JokerOptions], Callable[[Any, Any], Any]]] = {
+    "lingxi": (lingxi.LINGXI, lingxi._joker_options, lambda hand, reading: reading[len(hand.melds) :]),
+    "jinhua": (
+        jinhua.JINHUA,
+        jinhua._joker_options,
+        lambda hand, shape: shape.groups[len(hand.melds) :] if shape.name == jinhua.STANDARD else None,
+    ),
+}
+
+
+def assert_one_class_scores_alike(hand: str, rules: str) -> None:
+    """Value-exact whatever order the search finds readings in: every reading of the full search, grouped by
+    its class, scores as the others of its class."""
+    ruleset, options_of, searched = CLASSED[rules]
+    try:
+        prepared = ruleset.prepare(parse(hand), ruleset.resolve_options(None))
+    except HandError:
+        return
+    if not prepared.winner:
+        return
+    classify = options_of(prepared).classify
+    assert classify is not None
+    by_class: dict[tuple[Any, ...], set[tuple[Any, ...]]] = {}
+    with full_search():
+        for reading in ruleset.readings(prepared):
+            groups = searched(prepared, reading)
+            if groups is not None:
+                signature = tuple(sorted(classify(g) for g in groups))
+                by_class.setdefault(signature, set()).add(value(ruleset, reading, hand))
+    assert all(len(values) == 1 for values in by_class.values()), hand
 
 
 @EXAMPLES
 @given(st.one_of(wild_hands("lingxi", 5, LINGXI_KINDS, 2, 3, 6), wild_hands("lingxi", 5, HONOR_HEAVY, 2, 3, 6)))
 @example_hands(LINGXI_HANDS)
 def test_lingxi_readings_of_one_class_score_alike(hand: str) -> None:
-    """Value-exact whatever order the search finds readings in: every reading of the full search, grouped by
-    its class, scores the same as the others of its class."""
-    try:
-        prepared = lingxi.prepare(parse(hand), lingxi.LINGXI.resolve_options(None))
-    except HandError:
-        return
-    classify = lingxi._joker_options(prepared).classify
-    assert classify is not None
-    by_class: dict[tuple[Any, ...], set[tuple[Any, ...]]] = {}
-    with full_search():
-        for reading in lingxi.readings(prepared):
-            signature = tuple(sorted(classify(g) for g in reading[len(prepared.melds) :]))
-            by_class.setdefault(signature, set()).add(value(reading, hand))
-    assert all(len(values) == 1 for values in by_class.values()), hand
+    assert_one_class_scores_alike(hand, "lingxi")
+
+
+@EXAMPLES
+@given(wild_hands("jinhua", 4, LINGXI_KINDS, 1, 3, 3))
+def test_jinhua_readings_of_one_class_score_alike(hand: str) -> None:
+    assert_one_class_scores_alike(hand, "jinhua")
 
 
 def test_lingxi_coarse_classes_cut_the_readings() -> None:
