@@ -8,11 +8,12 @@ the items, the exclusions; `finish` multiplies every item that applies.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from math import prod
 from typing import NamedTuple
 
+from .. import memo as M
 from .. import tiles as T
 from ..engine import (
     CHOW,
@@ -202,6 +203,34 @@ def _quan_qiu_ren_shape(parsed: ParsedHand, wild_kind: int | None) -> bool:
 # -- the readings ------------------------------------------------------------
 
 
+HONORS = 3  # a group's suit place in its class when it is of honors
+
+
+@M.lru_cache("jinhua.group_classes", maxsize=2048, bytes_per_entry=400)
+def _group_class(wild_kind: int, win_kind: int) -> Callable[[Group], tuple[int, ...]]:
+    """What Jinhua's items see of a group of a standard reading, given the 财神 kind and the winning kind.
+
+    Its shape (碰碰胡: chows; 财神头/爆头: the pair), its suit or honors
+    (清一色, 清风), how many 财神 stand in it and whether they all stand for
+    themselves filling it (财神头, 三财一刻), and whether it is of the winning
+    kind (爆头: the winning tile paired with a 财神). Readings that differ
+    only in which tiles of a suit a group holds are one class (ENGINE.md:
+    value-exact classes). One function per pair of kinds, made once, so the
+    search's memo table is shared by the hands that have them.
+    """
+
+    def group_class(group: Group) -> tuple[int, ...]:
+        kind, slots = group.kind, group.slots
+        as_themselves = len(slots) == len(group.kinds) and all(k == wild_kind for k in slots)
+        suit = T.suit_of(kind) if T.is_suited(kind) else HONORS
+        return (_SHAPES[group.shape], suit, len(slots), as_themselves, kind == win_kind)
+
+    return group_class
+
+
+_SHAPES = {PAIR: 0, PUNG: 1, KONG: 1, CHOW: 2}  # a kong is a pung to every Jinhua item
+
+
 def _joker_options(hand: JinhuaHand) -> JokerOptions:
     """Representatives for all-财神 groups (ENGINE.md): the 财神 as itself
     (财神头, 三财一刻), one tile per suit held (清一色) and one honor (清风);
@@ -211,7 +240,8 @@ def _joker_options(hand: JinhuaHand) -> JokerOptions:
     kinds = [s * 9 + 4 for s in sorted(suits)] + [T.EAST]
     if hand.wild_kind is not None:
         kinds = [hand.wild_kind] + [k for k in kinds if k != hand.wild_kind]
-    return JokerOptions(pairs=tuple(kinds), sets=tuple((PUNG, k) for k in kinds))
+    classify = _group_class(-1 if hand.wild_kind is None else hand.wild_kind, hand.win_kind)
+    return JokerOptions(pairs=tuple(kinds), sets=tuple((PUNG, k) for k in kinds), classify=classify)
 
 
 def readings(hand: JinhuaHand) -> Iterator[Shape]:

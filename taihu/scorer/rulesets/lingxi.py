@@ -7,7 +7,7 @@ exclusions, the house options, doubling.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from .. import tiles as T
@@ -295,6 +295,52 @@ def group_class(group: Group) -> tuple[object, ...]:
 
 NO_WILDCARDS = JokerOptions((), (), classify=group_class)
 
+SI_FENG_QI_TILES = 11  # three wind pungs and a wind pair: fewer wind tiles and wildcards cannot make 四风齐
+# the coarse classes, orderable against each other (the search sorts a reading's classes):
+COARSE_WILD_SET = (0,)  # 财神汇
+SEAT_WIND_PUNG = (1,)  # 风刻 +1
+DRAGON_PUNG = (2,)  # a pung of 中 or 发: 箭刻 +1
+HONOR = (3,)  # any other honor group: it only makes honors present
+SUITED = 4  # (SUITED, chow or not, suit)
+
+
+def _coarse_class(seat_wind: int) -> Callable[[Group], tuple[object, ...]]:
+    """What Lingxi's items see of a group when 四风齐 is out of reach: coarser than `group_class`.
+
+    With no 四风齐 to make, a wind is no more than an honor unless it is the
+    seat wind: a pung of the seat wind scores 风刻, one of 中 or 发 箭刻; any
+    other honor group only makes honors present (混一色/清一色). A suited
+    group counts by suit and by being a chow or not (对对胡); 财神汇 by its
+    wild set. So readings that differ only in which honor or which suited
+    tile an all-wildcard group stands for are one class (ENGINE.md: value-
+    exact classes). `ping_hu` needs no wildcard, and this class is used only
+    with wildcards held.
+    """
+
+    def coarse_class(group: Group) -> tuple[object, ...]:
+        kind = group.kind
+        if group.shape == WILD_SET:
+            return COARSE_WILD_SET
+        if kind >= T.EAST:
+            if group.shape != PUNG:
+                return HONOR
+            if kind == seat_wind:
+                return SEAT_WIND_PUNG
+            return DRAGON_PUNG if kind in (T.RED, T.GREEN) else HONOR
+        return (SUITED, group.shape == CHOW, T.suit_of(kind))
+
+    return coarse_class
+
+
+# one per seat wind, made once: JokerOptions with the same function share the search's memo table
+_COARSE_CLASSES = {wind: _coarse_class(wind) for wind in T.SEAT_WIND.values()}
+
+
+def _si_feng_qi_in_reach(hand: LingxiHand) -> bool:
+    """Whether the wind tiles held, in melds and wildcards together could make 四风齐 (11 tiles)."""
+    winds = sum(hand.naturals[T.EAST : T.NORTH + 1]) + sum(len(g.kinds) for g in hand.melds if T.is_wind(g.kind))
+    return winds + len(hand.wild_tiles) >= SI_FENG_QI_TILES
+
 
 def _joker_options(hand: LingxiHand) -> JokerOptions:
     """Representatives for all-wildcard groups (ENGINE.md): what can change the tai."""
@@ -304,10 +350,11 @@ def _joker_options(hand: LingxiHand) -> JokerOptions:
     present |= {T.suit_of(g.kind) for g in hand.melds if T.is_suited(g.kind)}
     suits = present or {0, 1, 2}
     kinds = [s * 9 + 4 for s in sorted(suits)] + [T.EAST, T.SOUTH, T.WEST, T.NORTH, T.RED, T.GREEN]
+    classify = group_class if _si_feng_qi_in_reach(hand) else _COARSE_CLASSES[hand.seat_wind]
     return JokerOptions(
         pairs=tuple(kinds),
         sets=tuple([(WILD_SET, -1)] + [(PUNG, k) for k in kinds]),
-        classify=group_class,
+        classify=classify,
     )
 
 
