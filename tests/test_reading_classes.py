@@ -54,7 +54,7 @@ def full_search() -> Iterator[None]:
 
 def outcome(hand: str, rules: str) -> dict[str, Any] | str:
     try:
-        return score_hand(hand, rules=rules).model_dump()
+        return score_hand(hand, rules=rules).to_dict()
     except HandError as err:
         return f"HandError: {err}"
 
