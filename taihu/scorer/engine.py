@@ -671,3 +671,126 @@ def spaced_fill(suited: tuple[int, ...], wilds: int, gap: int = 3) -> tuple[int,
         free = [suit * 9 + r for r in range(9) if widest >> r & 1 and not held >> r & 1]
         fill += free[: wilds - len(fill)]
     return tuple(fill) if len(fill) == wilds else None
+
+
+# -- what the items ask of a reading ------------------------------------------------
+
+
+def wait_of(group: Group, win_as: int) -> str:
+    """The winning tile's place in its group: pung, pair, edge, closed or two-sided (a chow's)."""
+    if group.shape == PAIR:
+        return "pair"
+    if group.shape != CHOW:
+        return "pung"
+    place, start = win_as - group.kind, group.kind % 9 + 1  # the place in the chow, the chow's first rank
+    if place == 1:
+        return "closed"
+    if (place == 2 and start == 1) or (place == 0 and start == 7):
+        return "edge"
+    return "two-sided"
+
+
+# the letter of the one suit present, by the bits of the suits present ('' unless exactly one)
+_SUIT_BIT = tuple(1 << (kind // 9) for kind in range(27))
+_ONLY_SUIT = tuple(T.SUITS[bits.bit_length() - 1] if bits and not bits & (bits - 1) else "" for bits in range(8))
+# the facts a gate can name (`Item.gate`), one of which a reading's `present` must hold to open it
+GATE_FACTS = frozenset(
+    {"pungs", "kongs", "honors", "no_chows", "four_chows", "one_suit", "one_suit_honors"}
+    | {f"wait_{place}" for place in ("pung", "pair", "edge", "closed", "two_sided")}
+)
+# the gate facts of a reading by (pungs?, kongs?, honors?, chows, one suit?, wait): few distinct ones
+_PRESENT: dict[tuple[bool, bool, bool, int, bool, str], frozenset[str]] = {}
+
+
+class ReadingFacts:
+    """What the items of every rule set ask of one reading, found in one pass when the reading is.
+
+    `groups` is the reading; `win_at`/`win_as` the winning tile's group and
+    the kind it stands for there (-1: not placed), `wait` its place
+    (`wait_of`). `present` names the gate facts that hold (`Item.gate`):
+    pungs, kongs, honors, no_chows, four_chows, one_suit, one_suit_honors,
+    wait_pung, wait_pair, wait_edge, wait_closed, wait_two_sided.
+    """
+
+    __slots__ = (
+        "groups",
+        "win_at",
+        "win_as",
+        "wait",
+        "pungs",
+        "kongs",
+        "pairs",
+        "chows",
+        "wild_sets",
+        "suits",
+        "honors",
+        "suit",
+        "one_suit",
+        "present",
+    )
+    groups: tuple[Group, ...]
+    win_at: int
+    win_as: int
+    wait: str
+    pungs: list[tuple[int, Group]]  # (index, group) of each pung, exposed or not
+    kongs: list[Group]
+    pairs: list[Group]
+    chows: int
+    wild_sets: list[Group]  # three wildcards standing for nothing (财神汇)
+    suits: set[int]  # the suits present once wildcards are assigned (0 m, 1 p, 2 s)
+    honors: bool
+    suit: str  # the suit letter when the suited tiles are of one suit, else ''
+    one_suit: str  # the suit letter of a reading in one suit and no honors, else ''
+    present: frozenset[str]
+
+    def __init__(
+        self, groups: tuple[Group, ...], win_at: int = -1, win_as: int = -1, same: ReadingFacts | None = None
+    ) -> None:
+        """`same`: the facts of these very groups, when only the winning tile's place differs."""
+        self.groups, self.win_at, self.win_as = groups, win_at, win_as
+        self.wait = wait = wait_of(groups[win_at], win_as) if win_at >= 0 else ""
+        if same is not None:
+            self.pungs, self.kongs, self.pairs, self.chows = same.pungs, same.kongs, same.pairs, same.chows
+            self.wild_sets, self.suits, self.honors = same.wild_sets, same.suits, same.honors
+            self.suit, self.one_suit = same.suit, same.one_suit
+        else:
+            pungs: list[tuple[int, Group]] = []
+            kongs: list[Group] = []
+            pairs: list[Group] = []
+            wild_sets: list[Group] = []
+            chows = suit_bits = 0
+            honors = False
+            for index, g in enumerate(groups):
+                shape, kind = g.shape, g.kind
+                if shape == CHOW:
+                    chows += 1
+                elif shape == PUNG:
+                    pungs.append((index, g))
+                elif shape == PAIR:
+                    pairs.append(g)
+                elif shape == KONG:
+                    kongs.append(g)
+                else:
+                    wild_sets.append(g)
+                if kind >= 27:
+                    honors = True
+                elif kind >= 0:
+                    suit_bits |= _SUIT_BIT[kind]
+            self.pungs, self.kongs, self.pairs, self.chows, self.wild_sets = pungs, kongs, pairs, chows, wild_sets
+            self.suits = {s for s in range(3) if suit_bits >> s & 1}
+            self.honors = honors
+            self.suit = _ONLY_SUIT[suit_bits]
+            self.one_suit = "" if honors else self.suit
+        key = (bool(self.pungs), bool(self.kongs), self.honors, self.chows, bool(self.suit), wait)
+        present = _PRESENT.get(key)
+        if present is None:
+            present = _PRESENT[key] = _present(*key)
+        self.present = present
+
+
+def _present(pungs: bool, kongs: bool, honors: bool, chows: int, one_suit: bool, wait: str) -> frozenset[str]:
+    names = {"pungs": pungs, "kongs": kongs, "honors": honors, "no_chows": not chows, "four_chows": chows == 4}
+    names |= {"one_suit": one_suit and not honors, "one_suit_honors": one_suit and honors}
+    if wait:
+        names["wait_" + wait.replace("-", "_")] = True
+    return frozenset(name for name, holds in names.items() if holds)
