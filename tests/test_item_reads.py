@@ -85,11 +85,11 @@ def test_an_item_that_reads_facts_it_does_not_name_is_caught() -> None:
 
 
 def test_the_recorder_catches_an_undeclared_fact() -> None:
-    """The check above can fail: 混一色 declaring only `suits` is reported reading `honors`."""
+    """The check above can fail: 混一色 declaring only `suit` is reported reading `honors`."""
     item = next(i for i in ITEMS if i.key == "hun_yi_se")
     ruleset = RULESETS["lingxi"]
     hand = ruleset.prepare(parse(HUN_YI_SE), ruleset.resolve_options(None))
-    narrow = replace(item, reads=("suits",))
+    narrow = replace(item, reads=("suit",))
     read = set()
     for reading in ruleset.readings(hand):
         recorder = Recorder(ruleset.facts_of(reading))

@@ -698,8 +698,6 @@ GATE_FACTS = frozenset(
     {"pungs", "kongs", "honors", "no_chows", "four_chows", "one_suit", "one_suit_honors"}
     | {f"wait_{place}" for place in ("pung", "pair", "edge", "closed", "two_sided")}
 )
-# the gate facts of a reading by (pungs?, kongs?, honors?, chows, one suit?, wait): few distinct ones
-_PRESENT: dict[tuple[bool, bool, bool, int, bool, str], frozenset[str]] = {}
 
 
 class ReadingFacts:
@@ -722,11 +720,10 @@ class ReadingFacts:
         "pairs",
         "chows",
         "wild_sets",
-        "suits",
         "honors",
         "suit",
         "one_suit",
-        "present",
+        "gates",
     )
     groups: tuple[Group, ...]
     win_at: int
@@ -737,60 +734,83 @@ class ReadingFacts:
     pairs: list[Group]
     chows: int
     wild_sets: list[Group]  # three wildcards standing for nothing (财神汇)
-    suits: set[int]  # the suits present once wildcards are assigned (0 m, 1 p, 2 s)
     honors: bool
-    suit: str  # the suit letter when the suited tiles are of one suit, else ''
+    suit: str  # the suit letter when the suited tiles are of one suit (wildcards as assigned), else ''
     one_suit: str  # the suit letter of a reading in one suit and no honors, else ''
-    present: frozenset[str]
+    gates: int  # the grouping's gate facts, as an index into _PRESENT
 
     def __init__(
         self, groups: tuple[Group, ...], win_at: int = -1, win_as: int = -1, same: ReadingFacts | None = None
     ) -> None:
         """`same`: the facts of these very groups, when only the winning tile's place differs."""
         self.groups, self.win_at, self.win_as = groups, win_at, win_as
-        self.wait = wait = wait_of(groups[win_at], win_as) if win_at >= 0 else ""
+        self.wait = wait_of(groups[win_at], win_as) if win_at >= 0 else ""
         if same is not None:
             self.pungs, self.kongs, self.pairs, self.chows = same.pungs, same.kongs, same.pairs, same.chows
-            self.wild_sets, self.suits, self.honors = same.wild_sets, same.suits, same.honors
-            self.suit, self.one_suit = same.suit, same.one_suit
-        else:
-            pungs: list[tuple[int, Group]] = []
-            kongs: list[Group] = []
-            pairs: list[Group] = []
-            wild_sets: list[Group] = []
-            chows = suit_bits = 0
-            honors = False
-            for index, g in enumerate(groups):
-                shape, kind = g.shape, g.kind
-                if shape == CHOW:
-                    chows += 1
-                elif shape == PUNG:
-                    pungs.append((index, g))
-                elif shape == PAIR:
-                    pairs.append(g)
-                elif shape == KONG:
-                    kongs.append(g)
-                else:
-                    wild_sets.append(g)
-                if kind >= 27:
-                    honors = True
-                elif kind >= 0:
-                    suit_bits |= _SUIT_BIT[kind]
-            self.pungs, self.kongs, self.pairs, self.chows, self.wild_sets = pungs, kongs, pairs, chows, wild_sets
-            self.suits = {s for s in range(3) if suit_bits >> s & 1}
-            self.honors = honors
-            self.suit = _ONLY_SUIT[suit_bits]
-            self.one_suit = "" if honors else self.suit
-        key = (bool(self.pungs), bool(self.kongs), self.honors, self.chows, bool(self.suit), wait)
-        present = _PRESENT.get(key)
-        if present is None:
-            present = _PRESENT[key] = _present(*key)
-        self.present = present
+            self.wild_sets, self.honors = same.wild_sets, same.honors
+            self.suit, self.one_suit, self.gates = same.suit, same.one_suit, same.gates
+            return
+        pungs: list[tuple[int, Group]] = []
+        kongs: list[Group] = []
+        pairs: list[Group] = []
+        wild_sets: list[Group] = []
+        chows = suit_bits = 0
+        honors = False
+        for index, g in enumerate(groups):
+            shape, kind = g.shape, g.kind
+            if shape == CHOW:
+                chows += 1
+            elif shape == PUNG:
+                pungs.append((index, g))
+            elif shape == PAIR:
+                pairs.append(g)
+            elif shape == KONG:
+                kongs.append(g)
+            else:
+                wild_sets.append(g)
+            if kind >= 27:
+                honors = True
+            elif kind >= 0:
+                suit_bits |= _SUIT_BIT[kind]
+        self.pungs, self.kongs, self.pairs, self.chows, self.wild_sets = pungs, kongs, pairs, chows, wild_sets
+        self.honors = honors
+        self.suit = suit = _ONLY_SUIT[suit_bits]
+        self.one_suit = "" if honors else suit
+        self.gates = (
+            (_PUNGS if pungs else 0)
+            | (_KONGS if kongs else 0)
+            | (_HONORS if honors else 0)
+            | (_NO_CHOWS if not chows else _FOUR_CHOWS if chows == 4 else 0)
+            | (_ONE_SUIT if suit else 0)
+        )
+
+    @property
+    def present(self) -> frozenset[str]:
+        """The gate facts that hold (`GATE_FACTS`): the grouping's and the winning tile's place."""
+        return _PRESENT[self.wait][self.gates]
 
 
-def _present(pungs: bool, kongs: bool, honors: bool, chows: int, one_suit: bool, wait: str) -> frozenset[str]:
-    names = {"pungs": pungs, "kongs": kongs, "honors": honors, "no_chows": not chows, "four_chows": chows == 4}
-    names |= {"one_suit": one_suit and not honors, "one_suit_honors": one_suit and honors}
-    if wait:
-        names["wait_" + wait.replace("-", "_")] = True
+# The grouping's gate facts as bits (engine-internal: items name facts, `present` names them too)
+_PUNGS, _KONGS, _HONORS, _NO_CHOWS, _FOUR_CHOWS, _ONE_SUIT = (1 << bit for bit in range(6))
+
+
+def _present(gates: int, wait: str) -> frozenset[str]:
+    honors, one_suit = bool(gates & _HONORS), bool(gates & _ONE_SUIT)
+    names = {
+        "pungs": gates & _PUNGS,
+        "kongs": gates & _KONGS,
+        "honors": honors,
+        "no_chows": gates & _NO_CHOWS,
+        "four_chows": gates & _FOUR_CHOWS,
+        "one_suit": one_suit and not honors,
+        "one_suit_honors": one_suit and honors,
+        f"wait_{wait.replace('-', '_')}": bool(wait),
+    }
     return frozenset(name for name, holds in names.items() if holds)
+
+
+# every reading's gate facts by its wait and its grouping's bits: made once, a few hundred small sets
+_PRESENT = {
+    wait: tuple(_present(gates, wait) for gates in range(1 << 6))
+    for wait in ("", "pung", "pair", "edge", "closed", "two-sided")
+}

@@ -1,9 +1,11 @@
 """What a rule set is made of, and the one scoring loop they all share.
 
-A rule set module declares its items (key, names, value, a finder), its
-exclusions and its house options as data; `score()` below does the rest:
-validation through the rule set's `prepare`, the search over readings, the
-exclusions, and the rule set's own way of turning items into a total.
+A rule set module declares its items (key, names, value, kind, a finder
+and the reading facts it reads), its exclusions and its house options as
+data; `score()` below does the rest: validation through the rule set's
+`prepare`, the search over readings (each read once into `ReadingFacts`),
+the exclusions, and the rule set's own way of turning items into a total,
+grouped by the items' kinds.
 """
 
 from __future__ import annotations
@@ -299,25 +301,29 @@ class RuleSet:
         else:
             # items that read nothing of the reading are found once; the rest per reading, in table order,
             # each only if the reading has a fact its gate names (its gate is open)
-            fixed = [self._evaluate((item,), hand, None) for item in self._fixed]
+            options = hand.options
+            fixed = [[(i, i.points(v, options), d) for v, d in i.find(hand, None)] for i in self._fixed]
             opened = self._opened
             best: tuple[tuple[bool, int, int], Found, Outcome, Any] | None = None
             gated = self._gated
-            options = hand.options
             present: frozenset[str] = frozenset()
             facts_of = self.facts_of
             for reading in self.readings(hand):
-                facts = facts_of(reading)
+                facts = reading if reading.__class__ is ReadingFacts else facts_of(reading)
                 if gated:
                     present = facts.present
                 items, may_exclude = opened.get(present) or self._open_items(present)
                 candidate: Found = []
                 for i, at in items:
-                    if at < 0:
-                        for variant, detail in i.find(hand, facts):
-                            candidate.append((i, i.points(variant, options), detail))
-                    else:
+                    if at >= 0:
                         candidate += fixed[at]
+                    else:
+                        rows = None if i.option else i.rows  # the common case inline: one row, no option
+                        for variant, detail in i.find(hand, facts):
+                            if rows is not None and variant.__class__ is str:
+                                candidate.append((i, rows[variant], detail))
+                            else:
+                                candidate.append((i, i.points(variant, options), detail))
                 if may_exclude:
                     candidate = self._exclude(candidate)
                 outcome = self.finish(hand, candidate)

@@ -418,13 +418,11 @@ def zi_mo(hand: LingxiHand, facts: None) -> list[tuple[Variant, str]]:
 
 
 def hun_yi_se(hand: LingxiHand, facts: ReadingFacts) -> list[tuple[Variant, str]]:
-    suits = facts.suits
-    return once(ONE, f"{T.SUITS[min(suits)]} + honors") if len(suits) == 1 and facts.honors else NONE
+    return once(ONE, f"{facts.suit} + honors") if facts.suit and facts.honors else NONE
 
 
 def qing_yi_se(hand: LingxiHand, facts: ReadingFacts) -> list[tuple[Variant, str]]:
-    suits = facts.suits
-    return once(ONE, f"all {T.SUITS[min(suits)]}") if len(suits) == 1 and not facts.honors else NONE
+    return once(ONE, f"all {facts.one_suit}") if facts.one_suit else NONE
 
 
 def dui_dui_hu(hand: LingxiHand, facts: ReadingFacts) -> list[tuple[Variant, str]]:
@@ -551,10 +549,10 @@ ITEMS = (
     Item("qiang_gang", "抢杠", "Robbing a kong", 3, BONUS, WINNER, flag_item("rob-kong"), text=PLUS),
     Item("hai_di", "海底捞月", "Last tile", 3, BONUS, WINNER, flag_item("last-tile"), text=PLUS),
     Item(
-        "hun_yi_se", "混一色", "One suit with honors", 7, BONUS, WINNER, hun_yi_se, text=PLUS, reads=("suits", "honors")
+        "hun_yi_se", "混一色", "One suit with honors", 7, BONUS, WINNER, hun_yi_se, text=PLUS, reads=("suit", "honors")
     ),
     Item("dui_dui_hu", "对对胡", "All pungs", 7, BONUS, WINNER, dui_dui_hu, text=PLUS, reads=("chows",)),
-    Item("qing_yi_se", "清一色", "One suit", 13, BONUS, WINNER, qing_yi_se, text=PLUS, reads=("suits", "honors")),
+    Item("qing_yi_se", "清一色", "One suit", 13, BONUS, WINNER, qing_yi_se, text=PLUS, reads=("one_suit",)),
     Item("ying_da_ying", "硬打硬", "No wildcard held", 7, BONUS, WINNER, ying_da_ying, text=PLUS),
     Item(
         "cai_shen_hui",
