@@ -19,7 +19,7 @@ import pytest
 from taihu.scorer import parse, score_hand
 from taihu.scorer.engine import ReadingFacts
 from taihu.scorer.rulesets import RULESETS
-from taihu.scorer.rulesets.base import WINNER
+from taihu.scorer.rulesets.base import ALL, WINNER
 from taihu.scorer.rulesets.lingxi import ITEMS, Lingxi
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -52,12 +52,13 @@ def undeclared_reads(rules: str, line: str) -> list[str]:
     ruleset = RULESETS[rules]
     hand = ruleset.prepare(parse(line), ruleset.resolve_options(None))
     wrong = []
-    for item in ruleset.items:
-        if item.scope == WINNER and not item.reads:
+    winners = [item for item in ruleset.items if item.scope in (ALL, WINNER)]  # a winner's items
+    for item in winners:
+        if not item.reads:
             list(item.find(hand, None))  # reads nothing of a reading: handed none, it must not need one
     for reading in ruleset.readings(hand):
-        for item in ruleset.items:
-            if item.reads and item.scope == WINNER:
+        for item in winners:
+            if item.reads:
                 recorder = Recorder(ruleset.facts_of(reading))
                 list(item.find(hand, recorder))
                 wrong += [f"{item.key} reads {name}" for name in sorted(recorder.read - set(item.reads))]

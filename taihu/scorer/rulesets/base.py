@@ -41,6 +41,9 @@ Variant = str | tuple[str, ...]
 # (hand, reading facts or None) -> (variant, detail) per occurrence; each rule set narrows both types, hence `...`
 Finder = Callable[..., Iterable[tuple[Variant, str]]]
 ONE = ""  # the variant of an item with a single value
+# An item the scoring loop evaluates: the item, its place among those found once per hand (-1: found per
+# reading), and its value rows when a row's number is the points (no house option)
+Opened = tuple["Item", int, "Mapping[str, int] | None"]
 
 
 @dataclass(frozen=True)
@@ -244,20 +247,19 @@ class RuleSet:
         return tuple(i for i in self._plan[WINNER] if not i.reads)
 
     @cached_property
-    def _opened(self) -> dict[frozenset[str], tuple[tuple[tuple[Item, int], ...], bool]]:
-        """By the gate facts a reading has: the items whose gate is open, in table order, each with its
-        place in `_fixed` (-1: found per reading), and whether any of them can exclude others. Filled as
-        readings come; there are few distinct ones."""
+    def _opened(self) -> dict[frozenset[str], tuple[tuple[Opened, ...], bool]]:
+        """By the gate facts a reading has: the items whose gate is open, in table order, and whether any
+        of them can exclude others. Filled as readings come; there are few distinct ones."""
         return {}
 
-    def _open_items(self, present: frozenset[str]) -> tuple[tuple[tuple[Item, int], ...], bool]:
+    def _open_items(self, present: frozenset[str]) -> tuple[tuple[Opened, ...], bool]:
         fixed = self._fixed
         items = tuple(
-            (i, fixed.index(i) if i in fixed else -1)
+            (i, fixed.index(i) if i in fixed else -1, None if i.option else i.rows)
             for i in self._plan[WINNER]
             if not i.gate or not present.isdisjoint(i.gate)
         )
-        opened = self._opened[present] = (items, any(i.key in self._removes for i, _ in items))
+        opened = self._opened[present] = (items, any(i.key in self._removes for i, _, _ in items))
         return opened
 
     @cached_property
@@ -314,11 +316,10 @@ class RuleSet:
                     present = facts.present
                 items, may_exclude = opened.get(present) or self._open_items(present)
                 candidate: Found = []
-                for i, at in items:
+                for i, at, rows in items:
                     if at >= 0:
                         candidate += fixed[at]
                     else:
-                        rows = None if i.option else i.rows  # the common case inline: one row, no option
                         for variant, detail in i.find(hand, facts):
                             if rows is not None and variant.__class__ is str:
                                 candidate.append((i, rows[variant], detail))
