@@ -724,20 +724,22 @@ class ReadingFacts:
         "suit",
         "one_suit",
         "gates",
+        "present",
     )
     groups: tuple[Group, ...]
     win_at: int
     win_as: int
     wait: str
     pungs: list[tuple[int, Group]]  # (index, group) of each pung, exposed or not
-    kongs: list[Group]
+    kongs: tuple[Group, ...]
     pairs: list[Group]
     chows: int
-    wild_sets: list[Group]  # three wildcards standing for nothing (财神汇)
+    wild_sets: tuple[Group, ...]  # three wildcards standing for nothing (财神汇)
     honors: bool
     suit: str  # the suit letter when the suited tiles are of one suit (wildcards as assigned), else ''
     one_suit: str  # the suit letter of a reading in one suit and no honors, else ''
     gates: int  # the grouping's gate facts, as an index into _PRESENT
+    present: frozenset[str]  # the gate facts that hold (`GATE_FACTS`): the grouping's and the wait's
 
     def __init__(
         self, groups: tuple[Group, ...], win_at: int = -1, win_as: int = -1, same: ReadingFacts | None = None
@@ -749,11 +751,12 @@ class ReadingFacts:
             self.pungs, self.kongs, self.pairs, self.chows = same.pungs, same.kongs, same.pairs, same.chows
             self.wild_sets, self.honors = same.wild_sets, same.honors
             self.suit, self.one_suit, self.gates = same.suit, same.one_suit, same.gates
+            self.present = _PRESENT[self.wait][same.gates]
             return
         pungs: list[tuple[int, Group]] = []
-        kongs: list[Group] = []
         pairs: list[Group] = []
-        wild_sets: list[Group] = []
+        kongs: tuple[Group, ...] = ()  # rare: no list made for most readings
+        wild_sets: tuple[Group, ...] = ()
         chows = suit_bits = 0
         honors = False
         for index, g in enumerate(groups):
@@ -765,9 +768,9 @@ class ReadingFacts:
             elif shape == PAIR:
                 pairs.append(g)
             elif shape == KONG:
-                kongs.append(g)
+                kongs += (g,)
             else:
-                wild_sets.append(g)
+                wild_sets += (g,)
             if kind >= 27:
                 honors = True
             elif kind >= 0:
@@ -776,18 +779,14 @@ class ReadingFacts:
         self.honors = honors
         self.suit = suit = _ONLY_SUIT[suit_bits]
         self.one_suit = "" if honors else suit
-        self.gates = (
+        self.gates = gates = (
             (_PUNGS if pungs else 0)
             | (_KONGS if kongs else 0)
             | (_HONORS if honors else 0)
             | (_NO_CHOWS if not chows else _FOUR_CHOWS if chows == 4 else 0)
             | (_ONE_SUIT if suit else 0)
         )
-
-    @property
-    def present(self) -> frozenset[str]:
-        """The gate facts that hold (`GATE_FACTS`): the grouping's and the winning tile's place."""
-        return _PRESENT[self.wait][self.gates]
+        self.present = _PRESENT[self.wait][gates]
 
 
 # The grouping's gate facts as bits (engine-internal: items name facts, `present` names them too)

@@ -43,7 +43,17 @@ Finder = Callable[..., Iterable[tuple[Variant, str]]]
 ONE = ""  # the variant of an item with a single value
 # An item the scoring loop evaluates: the item, its place among those found once per hand (-1: found per
 # reading), and its value rows when a row's number is the points (no house option)
-Opened = tuple["Item", int, "Mapping[str, int] | None"]
+Opened = tuple["Item", int, "Rows | None"]
+
+
+class Rows(dict[Variant, int]):
+    """An item's value table: a row by its name, or several rows (a tuple of names) summed."""
+
+    def __missing__(self, rows: Variant) -> int:
+        if isinstance(rows, str):
+            raise KeyError(rows)
+        n = self[rows] = sum([self[r] for r in rows])  # the few tuples a finder yields, kept
+        return n
 
 
 @dataclass(frozen=True)
@@ -89,20 +99,21 @@ class Item:
             )
 
     @cached_property
-    def rows(self) -> Mapping[str, int]:
+    def rows(self) -> Rows:
         """The value table by variant; an int value is the one row `ONE`."""
-        return {ONE: self.value} if isinstance(self.value, int) else dict(self.value)
+        return Rows({ONE: self.value} if isinstance(self.value, int) else self.value)
 
     def points(self, variant: Variant, options: Mapping[str, int]) -> int:
-        rows = self.rows
-        n = rows[variant] if isinstance(variant, str) else sum([rows[r] for r in variant])
+        n = self.rows[variant]
         return n * options[self.option] if self.option else n
 
     def shown(self, defaults: Mapping[str, int]) -> str:
         """The value column of the rules table, rendered from the value data at the default options."""
         factor = defaults[self.option] if self.option else 1
-        fields = {row: n * factor for row, n in self.rows.items() if row}
-        return self.text.format(*[n * factor for row, n in self.rows.items() if not row], **{**defaults, **fields})
+        if isinstance(self.value, int):
+            return self.text.format(self.value * factor, **defaults)
+        fields = {row: n * factor for row, n in self.value.items()}
+        return self.text.format(**{**defaults, **fields})
 
 
 @dataclass(frozen=True)
@@ -321,10 +332,8 @@ class RuleSet:
                         candidate += fixed[at]
                     else:
                         for variant, detail in i.find(hand, facts):
-                            if rows is not None and variant.__class__ is str:
-                                candidate.append((i, rows[variant], detail))
-                            else:
-                                candidate.append((i, i.points(variant, options), detail))
+                            points = i.points(variant, options) if rows is None else rows[variant]
+                            candidate.append((i, points, detail))
                 if may_exclude:
                     candidate = self._exclude(candidate)
                 outcome = self.finish(hand, candidate)
