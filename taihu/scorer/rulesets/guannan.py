@@ -11,11 +11,23 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from .. import tiles as T
-from ..engine import CHOW, KONG, PAIR, PUNG, Group, JokerOptions, seven_pairs_readings, standard_readings, to_counts
+from ..engine import (
+    CHOW,
+    KONG,
+    PUNG,
+    Group,
+    JokerOptions,
+    ReadingFacts,
+    seven_pairs_readings,
+    standard_readings,
+    to_counts,
+)
 from ..errors import HandError
 from ..notation import ParsedHand
 from .base import (
+    HAND_TYPE,
     NONE,
+    ONE,
     WINNER,
     Exclusion,
     Finder,
@@ -26,6 +38,7 @@ from .base import (
     Prepared,
     Reading,
     RuleSet,
+    Variant,
     check_known_conditions,
     check_win_conditions,
     once,
@@ -121,31 +134,31 @@ def readings(hand: GuannanHand) -> Iterable[Reading]:
 # -- hand types ------------------------------------------------------------------
 
 
-def _is_seven_pairs(reading: Reading) -> bool:
-    return sum(g.shape == PAIR for g in reading) == 7
+def _is_seven_pairs(facts: ReadingFacts) -> bool:
+    return len(facts.pairs) == 7
 
 
-def _house(key: str, applies: Callable[[Reading], bool]) -> Finder:
-    """A finder giving the house value of `key` when `applies(reading)`."""
+def _house(key: str, applies: Callable[[ReadingFacts], bool]) -> Finder:
+    """A finder of the hand type `key`, found when `applies(facts)`."""
 
-    def find(hand: GuannanHand, reading: Reading | None) -> list[tuple[int, str]]:
-        return once(hand.options[key], f"house value {hand.options[key]}") if applies(reading or ()) else NONE
+    def find(hand: GuannanHand, facts: ReadingFacts) -> list[tuple[Variant, str]]:
+        return once(ONE, f"house value {hand.options[key]}") if applies(facts) else NONE
 
     return find
 
 
-def _no_chow(reading: Reading) -> bool:
-    return not _is_seven_pairs(reading) and all(g.shape != CHOW for g in reading)
+def _no_chow(facts: ReadingFacts) -> bool:
+    return not _is_seven_pairs(facts) and not facts.chows
 
 
-def _straight(reading: Reading) -> bool:
+def _straight(facts: ReadingFacts) -> bool:
     """一条龙: 123 456 789 of one suit among the sets (exposed chows too)."""
-    starts = {g.kind for g in reading if g.shape == CHOW}
+    starts = {g.kind for g in facts.groups if g.shape == CHOW}
     return any({s, s + 3, s + 6} <= starts for s in (0, 9, 18))
 
 
-def _standard(reading: Reading) -> bool:
-    return not _is_seven_pairs(reading)
+def _standard(facts: ReadingFacts) -> bool:
+    return not _is_seven_pairs(facts)
 
 
 OPTIONS = (
@@ -156,12 +169,20 @@ OPTIONS = (
 )
 
 
-DEFAULTS = {o.name: o.default for o in OPTIONS}
-
-
-def _hand_type(key: str, name: str, name_en: str, applies: Callable[[Reading], bool]) -> Item:
-    value = f"house option {key} (default {DEFAULTS[key]})"
-    return Item(key, name, name_en, value, WINNER, _house(key, applies), per_reading=True)
+def _hand_type(key: str, name: str, name_en: str, applies: Callable[[ReadingFacts], bool]) -> Item:
+    """A hand type worth the house option of its own name (value 1 × the option)."""
+    return Item(
+        key,
+        name,
+        name_en,
+        1,
+        HAND_TYPE,
+        WINNER,
+        _house(key, applies),
+        text=f"house option {key} (default {{}})",
+        option=key,
+        reads=("pairs", "chows", "groups"),
+    )
 
 
 ITEMS = (
@@ -190,7 +211,7 @@ class Guannan(RuleSet):
     readings = staticmethod(readings)
 
     def finish(self, hand: GuannanHand, found: Found) -> Outcome:
-        total = sum(v for _, v, _ in found)
+        total = sum(v for item, v, _ in found if item.kind == HAND_TYPE)
         return Outcome(total, False, total)
 
     def no_shape_message(self, hand: GuannanHand) -> str:
