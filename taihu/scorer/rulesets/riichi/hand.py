@@ -14,7 +14,7 @@ from ... import memo as M
 from ... import tiles as T
 from ...engine import CHOW, KONG, PUNG, Group, to_counts
 from ...errors import HandError
-from ...notation import ParsedHand
+from ...notation import FLAG_CONDITIONS, ParsedHand
 from ..base import Option, check_known_conditions, check_win_conditions
 
 OPTIONS = (
@@ -32,27 +32,9 @@ OPTIONS = (
 )
 OPTION_VALUES = {o.name: (o.default, *o.alternatives) for o in OPTIONS}
 
-CONDITIONS = frozenset(
-    {
-        "seat",
-        "round",
-        "dora",
-        "ura",
-        "honba",
-        "sticks",
-        "self",
-        "riichi",
-        "double-riichi",
-        "ippatsu",
-        "kong-draw",
-        "rob-kong",
-        "last-tile",
-        "heaven",
-        "earth",
-        "human",
-        "furiten",
-    }
-)
+CONDITIONS = frozenset({"seat", "round", "dora", "ura", "honba", "sticks", *FLAG_CONDITIONS}) - {
+    "da-jin"
+}  # 打金 is Putian's
 NOT_RIICHI = {
     "wild": ": riichi has no wildcards",
     "flip": ": riichi has no wildcards (the dora indicators are dora:)",
