@@ -20,6 +20,8 @@ from ..notation import ParsedHand
 from .base import (
     ALL,
     NONE,
+    ROB_KONG_NOT_SELF,
+    ROB_KONG_OR_KONG_DRAW,
     WINNER,
     Finder,
     Found,
@@ -29,7 +31,9 @@ from .base import (
     Reading,
     RuleSet,
     check_known_conditions,
+    check_kong_draw,
     check_win_conditions,
+    on_dealt_hand,
     once,
 )
 
@@ -42,10 +46,10 @@ SELF_DRAWN = ("self", "kong-draw")  # kong-draw is a self-draw with no item of i
 ALL_WHITES = 5  # four 白 score 5, not 4
 # Conditions that cannot stand together, with the reason.
 CONFLICTS = (
-    ("rob-kong", "self", "robbing a kong is a win on another player's tile, not self-drawn"),
+    ROB_KONG_NOT_SELF,
     ("rob-kong", "heaven", "天胡 is won on the dealt hand"),
-    ("rob-kong", "kong-draw", "a hand wins either on a kong replacement or by robbing a kong"),
-    ("heaven", "kong-draw", "天胡 is won on the dealt hand"),
+    ROB_KONG_OR_KONG_DRAW,
+    *on_dealt_hand("kong-draw"),
 )
 
 
@@ -203,8 +207,7 @@ def prepare(parsed: ParsedHand, options: dict[str, int]) -> PutianHand:
         raise HandError(f"declare:{declare} and 'heaven' contradict each other: 天胡 is complete on the dealt hand")
     if "heaven" in flags and seat != "E":
         raise HandError("condition 'heaven' needs seat:E (the dealer)")
-    if "kong-draw" in flags and not any(g.shape == KONG for g in melds):
-        raise HandError("condition 'kong-draw' needs a kong in the hand ([5555p] or (5555p))")
+    check_kong_draw(flags, melds)
     if declare is not None and jin is None:
         raise HandError(f"declare:{declare} needs the 金, e.g. wild:5m")
     if declare == "qiang-jin" and parsed.win != jin:
