@@ -22,6 +22,7 @@ from collections.abc import Callable
 from functools import partial
 from typing import NamedTuple
 
+from taihu.api.schemas import TABLE_EXAMPLES
 from taihu.ledger import LedgerStore
 from taihu.scorer import score_hand, settle_table, waits
 from taihu.scorer import tiles as T
@@ -355,19 +356,7 @@ def bench_waits(
         print(f"  {'':28} CPU time p99 {cpu_p99 * 1e3:7.3f} ms  p99/mahjong {cpu_p99 / theirs:6.1f}×")
 
 
-# API.md's Lingxi table: S wins on W's discard
-LEDGER_TABLE = {
-    "rules": "lingxi",
-    "wild": ["5m", "E"],
-    "winner": "S",
-    "discarder": "W",
-    "players": {
-        "E": "[CCC] 123p 456p 78s 11s 34p 9s f3",
-        "S": "555m 222p 777p 333s 888s 9m f1 f2 P P +9m",
-        "W": {"total": 4},
-        "N": "E 123m 789m 12s 33p 66p 99p 5s f4",
-    },
-}
+LEDGER_TABLE = TABLE_EXAMPLES[0]  # API.md's Lingxi table: S wins on W's discard
 
 
 def bench_ledger_add(filled: int = 1000, timed_adds: int = 300) -> None:

@@ -1,4 +1,4 @@
-"""Fuzzing and properties for every rule set (tests/test_properties.py covers Lingxi in depth).
+"""Fuzzing and properties for every rule set (tests/test_lingxi_properties.py covers Lingxi in depth).
 
 For each rule set in RULESETS:
 (a) any string, and any option mapping, gives a HandScore or a HandError, never another exception;

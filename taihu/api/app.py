@@ -28,7 +28,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from taihu.api.errors import describe_validation
-from taihu.api.guards import JsonGuard
+from taihu.api.guards import JsonGuard, replaying
 from taihu.api.ledger import router as ledger_router
 from taihu.api.responses import SafeJSONResponse
 from taihu.api.schemas import ScoreRequest, Settlement, Table
@@ -81,16 +81,7 @@ class BodyLimit:
                 return
             if not message.get("more_body", False):
                 break
-        replayed = False
-
-        async def replay() -> Message:
-            nonlocal replayed
-            if replayed:
-                return await receive()
-            replayed = True
-            return {"type": "http.request", "body": b"".join(chunks), "more_body": False}
-
-        await self.app(scope, replay, send)
+        await self.app(scope, replaying(b"".join(chunks), receive), send)
 
 
 def internal_error(error_id: str) -> JSONResponse:

@@ -16,7 +16,7 @@ from functools import cached_property
 from operator import attrgetter
 from typing import Any
 
-from ..engine import GATE_FACTS, PAIR, Group, ReadingFacts, group_text
+from ..engine import GATE_FACTS, KONG, PAIR, Group, ReadingFacts, group_text
 from ..errors import HandError, quote
 from ..limits import MAX_OPTION_VALUE
 from ..models import HandScore, ItemInfo, OptionInfo, RuleSetInfo, ScoreItem, Unit
@@ -419,6 +419,34 @@ def check_win_conditions(
     for a, b, why in conflicts:
         if a in flags and b in flags:
             raise HandError(f"conditions '{a}' and '{b}' contradict each other: {why}")
+
+
+def check_kong_draw(flags: Iterable[str], melds: Iterable[Group]) -> None:
+    """杠开 is won on a kong's replacement tile, so the hand must show a kong."""
+    if "kong-draw" in flags and not any(g.shape == KONG for g in melds):
+        raise HandError("condition 'kong-draw' needs a kong in the hand ([5555p] or (5555p))")
+
+
+# Conditions that cannot stand together, with the reason, as several rule sets word them.
+Conflict = tuple[str, str, str]
+ROB_KONG_NOT_SELF: Conflict = ("rob-kong", "self", "robbing a kong is a win on another player's tile, not self-drawn")
+ROB_KONG_OR_KONG_DRAW: Conflict = (
+    "rob-kong",
+    "kong-draw",
+    "a hand wins either on a kong replacement or by robbing a kong",
+)
+KONG_DRAW_NOT_LAST_TILE: Conflict = ("kong-draw", "last-tile", "no kong is declared among the last tiles")
+HEAVEN_OR_EARTH: Conflict = ("heaven", "earth", "天胡 is the dealer's, 地胡 a non-dealer's")
+
+
+def on_dealt_hand(*others: str) -> tuple[Conflict, ...]:
+    """天胡 is won on the dealt hand, so with none of `others`."""
+    return tuple(("heaven", other, "天胡 is won on the dealt hand") for other in others)
+
+
+def on_first_discard(*others: str) -> tuple[Conflict, ...]:
+    """地胡 is won on the dealer's first discard, so with none of `others`."""
+    return tuple(("earth", other, "地胡 is won on the dealer's first discard") for other in others)
 
 
 def flag_item(condition: str) -> Finder:

@@ -28,6 +28,8 @@ from .base import (
     HAND_TYPE,
     NONE,
     ONE,
+    ROB_KONG_NOT_SELF,
+    ROB_KONG_OR_KONG_DRAW,
     WINNER,
     Exclusion,
     Finder,
@@ -40,6 +42,7 @@ from .base import (
     RuleSet,
     Variant,
     check_known_conditions,
+    check_kong_draw,
     check_win_conditions,
     once,
 )
@@ -48,10 +51,7 @@ SETS = 4  # 4 sets + 1 pair, or seven pairs
 WIN_SIZE, HAND_SIZE = 14, 13
 CONDITIONS = frozenset({"seat", "self", "kong-draw", "rob-kong"})  # how the hand was won decides who pays
 WIN_CONDITIONS = ("self", "kong-draw", "rob-kong")
-CONFLICTS = (
-    ("rob-kong", "self", "robbing a kong is a win on another player's tile, not self-drawn"),
-    ("rob-kong", "kong-draw", "a hand wins either on a kong replacement or by robbing a kong"),
-)
+CONFLICTS = (ROB_KONG_NOT_SELF, ROB_KONG_OR_KONG_DRAW)
 NO_WILDCARDS = JokerOptions(pairs=(), sets=())
 
 
@@ -107,8 +107,7 @@ def prepare(parsed: ParsedHand, options: dict[str, int]) -> GuannanHand:
 
     flags = parsed.flags
     check_win_conditions(parsed, winner, WIN_CONDITIONS, CONFLICTS)
-    if "kong-draw" in flags and not any(g.shape == KONG for g in melds):
-        raise HandError("condition 'kong-draw' needs a kong in the hand ([5555p] or (5555p))")
+    check_kong_draw(flags, melds)
 
     values = ", ".join(f"{o.name} {options[o.name]}" for o in OPTIONS)
     return GuannanHand(

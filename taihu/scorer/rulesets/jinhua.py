@@ -32,6 +32,8 @@ from ..errors import HandError
 from ..notation import ParsedHand
 from .base import (
     FOUND,
+    HEAVEN_OR_EARTH,
+    KONG_DRAW_NOT_LAST_TILE,
     MULTIPLIER,
     NONE,
     ONE,
@@ -46,8 +48,11 @@ from .base import (
     RuleSet,
     Variant,
     check_known_conditions,
+    check_kong_draw,
     check_win_conditions,
     flag_item,
+    on_dealt_hand,
+    on_first_discard,
     once,
 )
 
@@ -58,15 +63,12 @@ WIN_CONDITIONS = ("self", "kong-draw", "last-tile", "heaven", "earth", "human")
 # Won on the player's own draw: no 全求人, and the settlement's "each pays 2X".
 SELF_DRAWN = ("self", "kong-draw", "last-tile", "heaven", "human")  # human: `self` may be omitted (Decision)
 CONFLICTS = (
-    ("kong-draw", "last-tile", "no kong is declared among the last tiles"),
-    ("heaven", "earth", "天胡 is the dealer's, 地胡 a non-dealer's"),
+    KONG_DRAW_NOT_LAST_TILE,
+    HEAVEN_OR_EARTH,
     ("heaven", "human", "天胡 is the dealer's, 人胡 a non-dealer's"),
     ("earth", "human", "地胡 is won on a discard, 人胡 self-drawn"),
-    ("heaven", "kong-draw", "天胡 is won on the dealt hand"),
-    ("heaven", "last-tile", "天胡 is won on the dealt hand"),
-    ("earth", "self", "地胡 is won on the dealer's first discard"),
-    ("earth", "kong-draw", "地胡 is won on the dealer's first discard"),
-    ("earth", "last-tile", "地胡 is won on the dealer's first discard"),
+    *on_dealt_hand("kong-draw", "last-tile"),
+    *on_first_discard("self", "kong-draw", "last-tile"),
     ("human", "last-tile", "人胡 is won in the first go-round"),
 )
 STANDARD, SEVEN_PAIRS, BU_KAO, LUAN_FENG = "4 sets + pair", "seven pairs", "十三不靠/七风", "乱风"
@@ -176,8 +178,7 @@ def prepare(parsed: ParsedHand, options: dict[str, int]) -> JinhuaHand:
     for cond in ("earth", "human"):
         if cond in flags and seat == "E":
             raise HandError(f"condition '{cond}' is for a non-dealer: it needs seat S, W or N")
-    if "kong-draw" in flags and not any(g.shape == KONG for g in melds):
-        raise HandError("condition 'kong-draw' needs a kong in the hand ([5555p] or (5555p))")
+    check_kong_draw(flags, melds)
 
     self_drawn = any(f in flags for f in SELF_DRAWN)
     if winner and self_drawn and _quan_qiu_ren_shape(parsed, wild_kind):

@@ -32,9 +32,13 @@ from .base import (
     DECLARED,
     DECLARED_WIN,
     FOUND,
+    HEAVEN_OR_EARTH,
+    KONG_DRAW_NOT_LAST_TILE,
     LOSER,
     NONE,
     ONE,
+    ROB_KONG_NOT_SELF,
+    ROB_KONG_OR_KONG_DRAW,
     WINNER,
     Exclusion,
     Finder,
@@ -47,8 +51,11 @@ from .base import (
     RuleSet,
     Variant,
     check_known_conditions,
+    check_kong_draw,
     check_win_conditions,
     flag_item,
+    on_dealt_hand,
+    on_first_discard,
     once,
 )
 
@@ -59,18 +66,13 @@ CONDITIONS = frozenset({"seat", "wild", "self", "kong-draw", "rob-kong", "last-t
 DECLARES = {"sha-zhu", "hua-hu"}
 # Conditions that cannot stand together, with the reason.
 CONFLICTS = (
-    ("rob-kong", "self", "robbing a kong is a win on another player's tile, not self-drawn"),
-    ("rob-kong", "kong-draw", "a hand wins either on a kong replacement or by robbing a kong"),
+    ROB_KONG_NOT_SELF,
+    ROB_KONG_OR_KONG_DRAW,
     ("rob-kong", "last-tile", "last-tile is a win on a draw; robbing a kong is not"),
-    ("kong-draw", "last-tile", "no kong is declared among the last tiles"),
-    ("heaven", "earth", "天胡 is the dealer's, 地胡 a non-dealer's"),
-    ("heaven", "rob-kong", "天胡 is won on the dealt hand"),
-    ("heaven", "kong-draw", "天胡 is won on the dealt hand"),
-    ("heaven", "last-tile", "天胡 is won on the dealt hand"),
-    ("earth", "self", "地胡 is won on the dealer's first discard"),
-    ("earth", "kong-draw", "地胡 is won on the dealer's first discard"),
-    ("earth", "rob-kong", "地胡 is won on the dealer's first discard"),
-    ("earth", "last-tile", "地胡 is won on the dealer's first discard"),
+    KONG_DRAW_NOT_LAST_TILE,
+    HEAVEN_OR_EARTH,
+    *on_dealt_hand("rob-kong", "kong-draw", "last-tile"),
+    *on_first_discard("self", "kong-draw", "rob-kong", "last-tile"),
 )
 WIN_CONDITIONS = ("self", "kong-draw", "rob-kong", "last-tile", "heaven", "earth")
 
@@ -223,8 +225,7 @@ def prepare(parsed: ParsedHand, options: dict[str, int]) -> LingxiHand:
         raise HandError("condition 'heaven' needs seat:E (the dealer)")
     if "earth" in flags and seat == "E":
         raise HandError("condition 'earth' is for a non-dealer: it needs seat S, W or N")
-    if "kong-draw" in flags and not any(g.shape == KONG for g in melds):
-        raise HandError("condition 'kong-draw' needs a kong in the hand ([5555p] or (5555p))")
+    check_kong_draw(flags, melds)
 
     hand = LingxiHand(
         parsed=parsed,

@@ -36,6 +36,7 @@ from .base import (
     HU,
     NONE,
     ONE,
+    ROB_KONG_OR_KONG_DRAW,
     TAI,
     TOTAL,
     WINNER,
@@ -49,6 +50,7 @@ from .base import (
     RuleSet,
     Variant,
     check_known_conditions,
+    check_kong_draw,
     check_win_conditions,
 )
 
@@ -59,7 +61,7 @@ WIN_CONDITIONS = ("self", "kong-draw", "rob-kong")
 SELF_DRAWN = frozenset(WIN_CONDITIONS)  # 抢杠当自摸; a kong replacement is a draw
 CONFLICTS = (
     ("rob-kong", "self", "robbing a kong is a win on another player's tile (it only scores as self-drawn)"),
-    ("rob-kong", "kong-draw", "a hand wins either on a kong replacement or by robbing a kong"),
+    ROB_KONG_OR_KONG_DRAW,
 )
 DRAGONS = (T.RED, T.GREEN, T.WHITE)  # 大料: 白 is an ordinary dragon here
 MINIMUM = {True: 100, False: 200}  # self-drawn / on a discard
@@ -209,8 +211,7 @@ def prepare(parsed: ParsedHand, options: dict[str, int]) -> LuoshanHand:
     check_win_conditions(parsed, winner, WIN_CONDITIONS, CONFLICTS)
     if not winner:
         notes.append("Luoshan non-winners score 0")
-    if "kong-draw" in flags and not any(g.shape == KONG for g in melds):
-        raise HandError("condition 'kong-draw' needs a kong in the hand ([5555p] or (5555p))")
+    check_kong_draw(flags, melds)
 
     return LuoshanHand(
         parsed=parsed,

@@ -24,6 +24,8 @@ from .base import (
     MULTIPLIER,
     NONE,
     ONE,
+    ROB_KONG_NOT_SELF,
+    ROB_KONG_OR_KONG_DRAW,
     WINNER,
     Finder,
     Found,
@@ -34,7 +36,9 @@ from .base import (
     RuleSet,
     Variant,
     check_known_conditions,
+    check_kong_draw,
     check_win_conditions,
+    on_dealt_hand,
     once,
 )
 
@@ -46,10 +50,10 @@ WIN_CONDITIONS = ("self", "kong-draw", "rob-kong", "heaven")
 SELF_DRAWN = ("self", "kong-draw")  # kong-draw is a self-draw with no item of its own (Decision 2026-11-30)
 # Conditions that cannot stand together, with the reason.
 CONFLICTS = (
-    ("rob-kong", "self", "robbing a kong is a win on another player's tile, not self-drawn"),
+    ROB_KONG_NOT_SELF,
     ("rob-kong", "heaven", "天胡 is won on the dealt hand"),
-    ("rob-kong", "kong-draw", "a hand wins either on a kong replacement or by robbing a kong"),
-    ("heaven", "kong-draw", "天胡 is won on the dealt hand"),
+    ROB_KONG_OR_KONG_DRAW,
+    *on_dealt_hand("kong-draw"),
 )
 
 
@@ -212,8 +216,7 @@ def prepare(parsed: ParsedHand, options: dict[str, int]) -> PutianHand:
         raise HandError(f"declare:{declare} and 'heaven' contradict each other: 天胡 is complete on the dealt hand")
     if "heaven" in flags and seat != "E":
         raise HandError("condition 'heaven' needs seat:E (the dealer)")
-    if "kong-draw" in flags and not any(g.shape == KONG for g in melds):
-        raise HandError("condition 'kong-draw' needs a kong in the hand ([5555p] or (5555p))")
+    check_kong_draw(flags, melds)
     if declare is not None and jin is None:
         raise HandError(f"declare:{declare} needs the 金, e.g. wild:5m")
     if declare == "qiang-jin" and parsed.win != jin:

@@ -9,13 +9,13 @@ about (`players.S: ...`, `events[0]: ...`).
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable
-from dataclasses import replace
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, replace
 from typing import Any, TypeVar
 
 from .. import tiles as T
 from ..errors import HandError, quote
-from ..models import HandScore, Payment, PlayerTenpai, PlayerTotal, Table
+from ..models import HandScore, Payment, PlayerTenpai, PlayerTotal, Settlement, Table
 from ..notation import ParsedHand, parse
 from ..rulesets.base import RuleSet
 
@@ -323,3 +323,90 @@ def check_winner_hand(table: Table, hands: Hands, name: str) -> None:
             f"players.{winner}: {winner} is the winner; give the winning hand (a {name} win is settled "
             f'from the hand itself, not from {{"total": {hand.total}}})'
         )
+
+
+@dataclass
+class Deal:
+    """A table read and checked up to its rule set's own checks: what every settler starts from."""
+
+    table: Table
+    rule_set: RuleSet
+    options: dict[str, int]
+    hands: Hands
+    wild: tuple[int, ...] | None
+    flip: int | None
+    fouls: dict[str, int]  # empty until checked (open_deal with fouls_first, or foul_seats)
+
+
+def open_deal(table: Table, rule_set: RuleSet, events: tuple[str, ...], *, fouls_first: bool) -> Deal:
+    """Options, the events' types, then the hands; `fouls_first` checks the fouls before the hands.
+
+    A rule set with a false win checks its fouls among its own events instead.
+    """
+    options = table_options(table, rule_set)
+    check_events(table, events)
+    fouls = foul_seats(table) if fouls_first else {}
+    hands, wild, flip = seat_hands(table)
+    return Deal(table, rule_set, options, hands, wild, flip, fouls)
+
+
+Scores = dict[str, HandScore | PlayerTotal]
+
+
+def score_winner_only(
+    deal: Deal,
+    title: str,
+    non_winners: str,
+    copies: Callable[[int], int],
+    why: Callable[[int], str],
+    *,
+    winner_hand: bool = True,
+) -> Scores:
+    """Where only the winner is paid: the win checked, non-winners count nothing, fouls count 0.
+
+    `title` names the rule set in messages; `non_winners` says why a
+    non-winner's total must be 0; `winner_hand` asks for the winner's hand
+    string rather than a bare total.
+    """
+    table, hands = deal.table, deal.hands
+    check_winner(table, hands)
+    check_discarder(table, hands)
+    if winner_hand:
+        check_winner_hand(table, hands, title)
+    check_non_winners(table, hands, non_winners)
+    check_tile_counts(hands, copies, why)
+    scores = score_hands(hands, deal.rule_set, deal.options)
+    for seat in deal.fouls:
+        scores[seat] = count_zero(scores[seat], FOUL_NOTE)
+    return scores
+
+
+def check_claims(deal: Deal, copies: Callable[[int], int], why: Callable[[int], str] | None = None) -> Hands:
+    """Where a false win can end the deal: tiles counted as written, then the false claims set aside."""
+    table = deal.table
+    check_tile_counts(deal.hands, copies, why)  # a false claim's tiles count too
+    hands = set_aside_false_claims(table, deal.hands, deal.rule_set, deal.options)
+    check_winner(table, hands)
+    check_discarder(table, hands)
+    return hands
+
+
+def dealer_stays(winner: str | None) -> str:
+    """Lingxi's rule (Settlement 8): the dealer keeps the seat after winning or a drawn hand."""
+    return DEALER if winner in (None, DEALER) else next_seat(DEALER)
+
+
+def pairwise(seats: list[str], points: dict[str, int]) -> Iterator[tuple[str, str, int]]:
+    """Each pair of `seats` with different points: (payer, payee, difference), the fewer points paying."""
+    for n, a in enumerate(seats):
+        for b in seats[n + 1 :]:
+            diff = points[a] - points[b]
+            if diff:
+                yield ((b, a) if diff > 0 else (a, b)) + (abs(diff),)
+
+
+def settled(table: Table, scores: Scores, payments: list[Payment], next_dealer: str) -> Settlement:
+    """The answer: the scores, the payments, each seat's net and the next dealer."""
+    return Settlement(
+        rules=table.rules, scores=scores, payments=payments, net=net_of(payments), next_dealer=next_dealer
+    )

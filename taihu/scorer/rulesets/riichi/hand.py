@@ -14,8 +14,8 @@ from ... import memo as M
 from ... import tiles as T
 from ...engine import CHOW, KONG, PUNG, Group, to_counts
 from ...errors import HandError
-from ...notation import ParsedHand
-from ..base import Option, check_known_conditions, check_win_conditions
+from ...notation import FLAG_CONDITIONS, ParsedHand
+from ..base import Option, check_known_conditions, check_kong_draw, check_win_conditions
 
 OPTIONS = (
     Option("kuitan", 0, (1,), "tanyao on an open hand (1 han)"),
@@ -32,27 +32,9 @@ OPTIONS = (
 )
 OPTION_VALUES = {o.name: (o.default, *o.alternatives) for o in OPTIONS}
 
-CONDITIONS = frozenset(
-    {
-        "seat",
-        "round",
-        "dora",
-        "ura",
-        "honba",
-        "sticks",
-        "self",
-        "riichi",
-        "double-riichi",
-        "ippatsu",
-        "kong-draw",
-        "rob-kong",
-        "last-tile",
-        "heaven",
-        "earth",
-        "human",
-        "furiten",
-    }
-)
+CONDITIONS = frozenset({"seat", "round", "dora", "ura", "honba", "sticks", *FLAG_CONDITIONS}) - {
+    "da-jin"
+}  # 打金 is Putian's
 NOT_RIICHI = {
     "wild": ": riichi has no wildcards",
     "flip": ": riichi has no wildcards (the dora indicators are dora:)",
@@ -229,8 +211,7 @@ def _check_conditions(parsed: ParsedHand, winner: bool, melds: tuple[Group, ...]
             raise HandError(f"condition '{flag}' needs a closed hand: {Group.text(exposed[0])} is an exposed meld")
     if "ippatsu" in flags and not flags & {"riichi", "double-riichi"}:
         raise HandError("condition 'ippatsu' needs 'riichi' or 'double-riichi' (one go-round after the declaration)")
-    if "kong-draw" in flags and not any(g.shape == KONG for g in melds):
-        raise HandError("condition 'kong-draw' needs a kong in the hand ([5555p] or (5555p))")
+    check_kong_draw(flags, melds)
     if "rob-kong" in flags and parsed.win is not None:
         win = parsed.win
         if held[win] > 1 or any(win in g.kinds for g in melds):
