@@ -6,7 +6,7 @@ pure core lives in `taihu.scorer`; `taihu.cli` and `taihu.api` are thin shells.
 
 from __future__ import annotations
 
-from importlib.metadata import PackageNotFoundError, version
+from typing import TYPE_CHECKING, Any
 
 from .scorer import (
     Event,
@@ -21,15 +21,31 @@ from .scorer import (
     parse,
     rule_sets,
     score_hand,
-    settle_table,
     to_text,
     waits,
 )
 
-try:
-    __version__ = version("taihu")
-except PackageNotFoundError:  # running from a checkout that was never installed
-    __version__ = "0+unknown"
+if TYPE_CHECKING:
+    from .scorer.settlement import settle_table
+
+    __version__: str
+
+
+def __getattr__(name: str) -> Any:
+    """`__version__` and `settle_table` on first use, so a start-up that needs neither pays for neither."""
+    if name == "settle_table":
+        from .scorer.settlement import settle_table
+
+        return settle_table
+    if name == "__version__":
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:
+            return version("taihu")
+        except PackageNotFoundError:  # running from a checkout that was never installed
+            return "0+unknown"
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 __all__ = [
     "Event",

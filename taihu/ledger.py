@@ -82,7 +82,7 @@ CSV_HEADER = ("deal", "player", "seat", "dealer", "net", "total", "next_dealer",
 
 def settlement_json(settlement: Settlement) -> dict[str, Any]:
     """The Settlement as stored and shown: its API.md JSON (the one place that knows the model's API)."""
-    return settlement.model_dump(mode="json", by_alias=True)
+    return settlement.to_dict()
 
 
 def default_path() -> Path:

@@ -17,3 +17,13 @@ def error(data: Any) -> str:
     with pytest.raises(HandError) as info:
         settle_table(data)
     return str(info.value)
+
+
+ZERO: dict[str, int] = {"total": 0}
+
+
+def net(table: dict[str, Any]) -> tuple[dict[str, int], str]:
+    """A table's net (checked to sum to zero) and its next dealer."""
+    result = settle_table(table)
+    assert sum(result.net.values()) == 0
+    return result.net, result.next_dealer

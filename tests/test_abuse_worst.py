@@ -34,7 +34,7 @@ def unpruned(hand: putian.PutianHand) -> JokerOptions:
 
 def outcome(line: str) -> Any:
     try:
-        return score_hand(line, rules="putian").model_dump()
+        return score_hand(line, rules="putian").to_dict()
     except HandError as exc:
         return str(exc)
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -136,3 +137,22 @@ def test_seventeen_tiles_in_one_suit_are_searched() -> None:
     found = as_keys(standard_readings(counts, (), 5, NO_WILDCARDS))
     assert len(found) == len(set(found)) > 1
     assert set(found) == reference(counts, 5, True)
+
+
+def test_stretches_are_searched_until_the_table_pays_then_read_off_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    """One-shot use (`taihu score`) searches its few stretches; past `TABLE_AFTER` the table is built.
+
+    Either way a stretch gets the same ways in the same order.
+    """
+    table = engine._every_stretch()
+    monkeypatch.setattr(engine, "_STRETCHES", {})
+    monkeypatch.setattr(engine, "_searched_before_table", 0)
+    monkeypatch.setattr(engine, "TABLE_AFTER", 40)
+    engine._searched_suit_ways.cache_clear()
+    sample = list(table)[::100]
+    assert engine._suit_ways(sample[0]) == table[sample[0]]
+    assert not engine._STRETCHES  # one stretch searched: no table
+    for stretch in sample[1:]:
+        assert engine._suit_ways(stretch) == table[stretch], stretch
+    assert engine._STRETCHES == table
+    assert engine._searched_before_table == engine.TABLE_AFTER + 1  # built once, then only read

@@ -1,7 +1,8 @@
-"""`Item.needs` only saves work: a reading without the tags an item needs never scores that item.
+"""`Item.gate` only saves work: a reading without a fact an item's gate names never scores that item.
 
-The scoring loop skips a finder when the reading has none of the item's
-tags, so a gate that is too narrow would silently drop points. Here every
+The scoring loop skips a finder when the reading has none of the facts its
+gate names (`ReadingFacts.present`), so a gate that is too narrow would
+silently drop points. Here every
 gated item is run on every reading of random winning hands (melds, kongs,
 wildcards, seats, self-drawn or not) and of the worked examples, and must
 find nothing wherever its gate is shut.
@@ -9,6 +10,7 @@ find nothing wherever its gate is shut.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -17,30 +19,32 @@ from hypothesis import strategies as st
 
 from taihu.scorer import HandError, parse
 from taihu.scorer import tiles as T
+from taihu.scorer.engine import GATE_FACTS, ReadingFacts
 from taihu.scorer.rulesets import RULESETS
 from taihu.scorer.rulesets.luoshan import LUOSHAN
 
 ROOT = Path(__file__).resolve().parent.parent
-GATED = {name: [i for i in rs.items if i.needs] for name, rs in RULESETS.items()}
+GATED = {name: [i for i in rs.items if i.gate] for name, rs in RULESETS.items()}
 
 
 def shut_gates_finding_something(rules: str, line: str) -> list[str]:
-    """The items that find something on a reading whose tags their gate shuts out."""
+    """The items that find something on a reading whose facts their gate shuts out."""
     ruleset = RULESETS[rules]
     hand = ruleset.prepare(parse(line), {})
     wrong = []
     for reading in ruleset.readings(hand):
+        facts = ruleset.facts_of(reading)
         for item in GATED[rules]:
-            if not item.needs & reading.tags and list(item.find(hand, reading)):
+            if facts.present.isdisjoint(item.gate) and list(item.find(hand, facts)):
                 wrong.append(f"{item.key} on {line}")
     return wrong
 
 
 def test_luoshan_gates_its_reading_items() -> None:
-    """Luoshan is the rule set with gates; a rule set without them needs no tags on its readings."""
+    """Luoshan is the rule set with gates; the others score every item on every reading."""
     assert len(GATED["luoshan"]) == 15
     assert not any(GATED[name] for name in RULESETS if name != "luoshan")
-    assert {i.key for i in LUOSHAN.items if not i.needs} == {"di_he", "gang_kai"}
+    assert {i.key for i in LUOSHAN.items if not i.gate} == {"di_he", "gang_kai"}
 
 
 def _example_lines(rules: str) -> list[str]:
@@ -107,9 +111,25 @@ def test_no_luoshan_item_scores_behind_a_shut_gate(line: str) -> None:
 def test_a_wrong_gate_is_caught() -> None:
     """The check above can fail: a pung's hu gated on chows would be lost on a pung hand."""
     peng = next(i for i in LUOSHAN.items if i.key == "peng")
-    original = peng.needs
-    object.__setattr__(peng, "needs", 1 << 30)  # a tag no reading has
+    wrong = replace(peng, gate=("four_chows",))  # a fact a pung hand never has
+    GATED["luoshan"].append(wrong)
     try:
-        assert shut_gates_finding_something("luoshan", "[999m] 123p 456p 789p 1s +1s wild:E") != []
+        assert shut_gates_finding_something("luoshan", "[999m] 123p 456p 789p 1s +1s wild:E") == [
+            "peng on [999m] 123p 456p 789p 1s +1s wild:E"
+        ]
     finally:
-        object.__setattr__(peng, "needs", original)
+        GATED["luoshan"].remove(wrong)
+
+
+def test_every_gate_names_facts_a_reading_can_have() -> None:
+    """A misspelt gate fact would shut the gate on every reading: an item naming one is not made."""
+    for present in (ReadingFacts(g.groups, g.win_at, g.win_as).present for g in _luoshan_readings()):
+        assert present <= GATE_FACTS
+    peng = next(i for i in LUOSHAN.items if i.key == "peng")
+    with pytest.raises(ValueError, match="pung"):
+        replace(peng, gate=("pung",))
+
+
+def _luoshan_readings() -> list[ReadingFacts]:
+    hand = LUOSHAN.prepare(parse("[999m] 123p 456p 789p 1s +1s wild:E"), {})
+    return list(LUOSHAN.readings(hand))

@@ -107,3 +107,19 @@ def test_errors(why: str, hand: str, options: dict[str, int], message: str) -> N
     with pytest.raises(HandError) as err:
         guannan(hand, **options)
     assert message in str(err.value)
+
+
+# -- checked by hand against the rules page (the review of the four regional rule sets) --
+
+
+@pytest.mark.parametrize(
+    "hand, expected",
+    [
+        ("111222333m 11p 55s +5s", [("peng_peng_he", 2)]),  # pungs beat three chows (ping_pai 1)
+        ("123456789m 11p 55s +5s", [("yi_tiao_long", 2)]),
+        ("[123m] [456m] [789m] 111p 5s +5s", [("yi_tiao_long", 2)]),  # exposed chows count
+        ("1111m 22m 33m 44m 55m 6p +6p", [("qi_dui", 2)]),  # four alike are two pairs
+    ],
+)
+def test_guannan_hand_types(hand: str, expected: list[tuple[str, int]]) -> None:
+    assert items(score_hand(hand, rules="guannan")) == expected

@@ -10,7 +10,7 @@ import pytest
 from fastapi.testclient import TestClient
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from settle_helpers import error, paid
+from settle_helpers import error, net, paid
 from typer.testing import CliRunner
 
 from taihu.api.app import app as http_app
@@ -256,3 +256,16 @@ def test_zero_sum_and_who_pays(
         expected[payer], expected[winner] = -value, expected[winner] + value
     assert result.net == expected
     assert result.next_dealer == ("E" if winner == "E" else "S")
+
+
+# -- checked by hand against the rules page (the review of the four regional rule sets) --
+
+
+def test_guannan_rob_kong_paid_by_the_kong_player_next_dealer_rotates() -> None:
+    table = {
+        "rules": "guannan",
+        "winner": "W",
+        "discarder": "N",
+        "players": {"E": ZERO, "S": ZERO, "W": "123456789m 111p 5s +5s rob-kong", "N": ZERO},
+    }
+    assert net(table) == ({"E": 0, "S": 0, "W": 2, "N": -2}, "S")

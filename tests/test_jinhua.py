@@ -350,3 +350,42 @@ def test_errors(why: str, hand: str, message: str) -> None:
     with pytest.raises(HandError) as info:
         jinhua(hand)
     assert message in str(info.value)
+
+
+# -- checked by hand against the rules page (the review of the four regional rule sets) --
+
+
+def test_jinhua_seven_pairs_bao_tou_with_two_cai_shen() -> None:
+    result = score_hand("11m 22m 33m 44m 55m 7p 3s3s +7p wild:3s", rules="jinhua")
+    assert [(i.key, i.value) for i in result.items] == [("ping_hu", 1), ("qi_dui_bao_tou", 8)]
+    assert result.total == 8
+
+
+def test_jinhua_honor_seven_pairs_bao_tou_with_two_cai_shen() -> None:
+    result = score_hand("EE SS WW NN CC F 3s3s +F wild:3s", rules="jinhua")
+    assert result.total == 64
+
+
+def test_jinhua_hai_di_qing_qi_dui_is_eight() -> None:
+    # seed: 海捞清七对 = 8
+    result = score_hand("11m 22m 33m 44m 55p 66p 7s +7s last-tile", rules="jinhua")
+    assert result.total == 8
+
+
+def test_jinhua_qi_feng_with_wind_cai_shen_and_two_bai() -> None:
+    # wild 东: one 白 plays 东 (the face), the other is 白 → all 7 honors
+    result = score_hand("P P S W N C F 1m 4m 7m 2p 5p 8p +3s wild:E", rules="jinhua")
+    assert [(i.key, i.value) for i in result.items] == [("ping_hu", 1), ("qi_feng", 2)]
+
+
+def test_jinhua_multipliers_multiply() -> None:
+    # peng_peng_hu 2 × gang_kai 2 × qing_yi_se (no 财神) 4 = 16
+    assert score_hand("[5555m] 111m 222m 333m 9m +9m kong-draw", rules="jinhua").total == 16
+
+
+@pytest.mark.parametrize(
+    "wild, total",
+    [("3m", 4), ("P", 2)],  # 白 as the face is a plain tile (no 财神); 白 as the 财神 is a 财神
+)
+def test_jinhua_bai_as_face_and_qing_yi_se(wild: str, total: int) -> None:
+    assert score_hand(f"12m P 456m 789m 11m 99m +9m wild:{wild}", rules="jinhua").total == total

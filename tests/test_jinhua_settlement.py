@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from settle_helpers import error, paid
+from settle_helpers import ZERO, error, net, paid
 
 from taihu.scorer import settle_table
 
@@ -185,3 +185,19 @@ def test_net_sums_to_zero(case: tuple[dict[str, Any], int]) -> None:
         assert result.next_dealer == ("E" if winner == "E" else "S")
         liable = [e["seat"] for e in data["events"]]
         assert {p.from_ for p in result.payments} == (set(liable) or set(SEATS) - {winner})
+
+
+# -- checked by hand against the rules page (the review of the four regional rule sets) --
+
+
+def test_jinhua_liable_pays_all() -> None:
+    table = {
+        "rules": "jinhua",
+        "wild": ["3s"],
+        "winner": "S",
+        "discarder": "W",
+        # 承包 needs three exposed melds (Decision 2026-11-30): peng_peng_hu × qing_yi_se = 8
+        "players": {"E": ZERO, "S": "[111m] [222m] [666m] 444m 5m +5m", "W": ZERO, "N": ZERO},
+        "events": [{"type": "liable", "seat": "N"}],
+    }
+    assert net(table) == ({"E": 0, "S": 32, "W": 0, "N": -32}, "S")

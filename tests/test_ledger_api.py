@@ -39,7 +39,7 @@ def test_a_keeper_adds_and_undoes_and_anyone_with_the_id_reads(client: TestClien
     assert added.status_code == 201, added.text
     shown = client.get(f"/ledgers/{ledger_id}").json()  # no token needed to read
     assert shown == added.json()
-    assert shown["deals"][0]["settlement"] == settle_table(NORMAL_WIN).model_dump(mode="json", by_alias=True)
+    assert shown["deals"][0]["settlement"] == settle_table(NORMAL_WIN).to_dict()
     assert shown["totals"] == {"甲": -120, "乙": 224, "丙": -52, "丁": -52} and shown["next_dealer"] == "乙"
     assert shown["name"] == ledger_id and shown["players"] == PLAYERS
     rows = list(csv.DictReader(io.StringIO(client.get(f"/ledgers/{ledger_id}.csv").text)))

@@ -15,7 +15,7 @@ from typer.testing import CliRunner
 from taihu.cli.main import app
 from taihu.scorer import HandError, score_hand
 from taihu.scorer import tiles as T
-from taihu.scorer.engine import CHOW, PAIR, PUNG, Group
+from taihu.scorer.engine import CHOW, PAIR, PUNG, Group, ReadingFacts
 from taihu.scorer.rulesets import lingxi as L
 
 LOOSE = "123m 456m 789p 12s 45s 99p 3s"  # 16 tiles of nothing (non-winner)
@@ -284,14 +284,19 @@ def test_si_feng_qi_wind_wildcard_standing_for_another_wind_does_not_count() -> 
         Group(CHOW, 0),
         Group(PAIR, e, slots=(e, e), wilds=((e, e), (e, e))),
     )
+    item = next(i for i in L.ITEMS if i.key == "si_feng_qi")
+
+    def si_feng_qi(reading: tuple[Group, ...]) -> list[tuple[int, str]]:
+        return [(item.points(v, {}), d) for v, d in item.find(None, ReadingFacts(reading))]
+
     e_for_n = base + (Group(PUNG, n, slots=(n,), wilds=((e, n),)),)
-    assert list(L.si_feng_qi(None, e_for_n)) == []
+    assert si_feng_qi(e_for_n) == []
     # the same with a non-wind wildcard (5m) standing for N counts
     m_for_n = base + (Group(PUNG, n, slots=(n,), wilds=((4, n),)),)
-    assert [v for v, _ in L.si_feng_qi(None, m_for_n)] == [13]
+    assert [v for v, _ in si_feng_qi(m_for_n)] == [13]
     # and a wind wildcard standing for itself counts
     n_self = base + (Group(PUNG, n, slots=(n,), wilds=((n, n),)),)
-    assert [v for v, _ in L.si_feng_qi(None, n_self)] == [13]
+    assert [v for v, _ in si_feng_qi(n_self)] == [13]
 
 
 def test_cai_shen_hui_counts_once_with_six_wildcards() -> None:
@@ -490,7 +495,7 @@ def test_worked_example_cli_json(hand, expected, subtotal, doubled, total, winne
     assert (data["subtotal"], data["doubled"], data["total"], data["winner"]) == (subtotal, doubled, total, winner)
     assert data["rules"] == "lingxi" and data["unit"] == "tai"
     # the JSON answer is the library's answer
-    assert data == score_hand(hand).model_dump()
+    assert data == score_hand(hand).to_dict()
 
 
 def test_cli_house_option() -> None:

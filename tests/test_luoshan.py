@@ -435,3 +435,61 @@ def test_wild_winning_tile_every_place(why: str, hand: str, total: int, legal: b
     result = luoshan(hand)
     assert (result.total, result.legal) == (total, legal)
     assert line in [i.detail for i in result.items]
+
+
+# -- checked by hand against the rules page (the review of the four regional rule sets) --
+
+
+def test_luoshan_wildcard_pung_as_seat_wind_with_cou_yi_tai() -> None:
+    # 3 wildcards = a 东 pung (seat E): an_ke 8 + 1 tai; 99m pair wait self-drawn 6.
+    # (32 + 4 + 4 + 8 + 6 + 10) = 64; tai C F P E + dui_dui + cou_yi_tai = 6 → 4096 → 4100
+    result = score_hand("(CCCC) [FFF] [PPP] 2s2s2s 9m +9m self wild:2s seat:E", rules="luoshan")
+    assert (result.subtotal, result.total, result.legal) == (64, 4100, True)
+
+
+def test_luoshan_discarded_tile_completing_a_pung_counts_as_exposed() -> None:
+    # 11p + discarded 1p: peng 4, never an_ke; 4×4 + 10 = 26, tai 3 + dui_dui 1 → 416 → 420
+    result = score_hand("[CCC] [FFF] [PPP] 99m 11p +1p flip:1s", rules="luoshan")
+    assert ("an_ke", 8) not in [(i.key, i.value) for i in result.items]
+    assert (result.subtotal, result.total, result.legal) == (26, 420, True)
+
+
+@pytest.mark.parametrize(
+    "hand, total, legal",
+    [
+        # CC + two wildcards + 中: C C 5s=C concealed pung 8, CC pair wait (discard 4) + dui_zi 2
+        ("123m 456m 789m CC 5s5s +C flip:4s seat:S", 100, False),
+        # the same self-drawn: pair wait 6 → 26 × 4 = 104 → 110, legal (≥ 100)
+        ("123m 456m 789m CC 5s5s +C self flip:4s seat:S", 110, True),
+    ],
+)
+def test_luoshan_wildcards_as_dragon_best_wait(hand: str, total: int, legal: bool) -> None:
+    result = score_hand(hand, rules="luoshan")
+    assert (result.total, result.legal) == (total, legal)
+
+
+@pytest.mark.parametrize(
+    "flip, wild",
+    [("9m", "1m"), ("N", "E"), ("P", "C"), ("C", "F"), ("9s", "1s")],
+)
+def test_luoshan_flip_wraps(flip: str, wild: str) -> None:
+    result = score_hand(f"123m 456m 789p 23s 55p +4s flip:{flip}", rules="luoshan")
+    assert f"flipped {flip}: the wildcard is {wild}" in result.notes
+
+
+def test_luoshan_rob_kong_takes_self_drawn_wait_and_minimum() -> None:
+    result = score_hand("123m 456m 789p 13s 55p +2s rob-kong flip:9m", rules="luoshan")
+    assert ("bian_qian", 4) in [(i.key, i.value) for i in result.items]
+    assert (result.total, result.legal) == (20, False)
+    assert "needs at least 100" in result.notes[-1]
+
+
+def test_luoshan_one_four_wait_on_one_is_two_sided() -> None:
+    # 23m waiting 1m/4m: the 1m is not an edge wait, so 清三台平和 240
+    assert items(score_hand("123m 456m 789m 23m 55m +1m flip:1s", rules="luoshan")) == [("qing_san_tai_ping_he", 240)]
+
+
+def test_luoshan_wildcard_pair_stands_for_a_dragon() -> None:
+    # two wildcards pair as a dragon: dui_zi 2 + self-drawn honor pair wait 6; 22 × 4 = 88 → 90
+    result = score_hand("123m 456m 789m [CCC] 2s +2s self flip:1s seat:S", rules="luoshan")
+    assert (result.subtotal, result.total, result.legal) == (22, 90, False)

@@ -10,7 +10,7 @@ import pytest
 from fastapi.testclient import TestClient
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from settle_helpers import error, paid
+from settle_helpers import error, net, paid
 from typer.testing import CliRunner
 
 from taihu.api.app import app as http_app
@@ -281,3 +281,18 @@ def test_zero_sum_and_the_winner_takes_three_times_its_total(win: Any, winner: s
     assert sum(result.net.values()) == 0
     assert result.net == {s: 3 * total if s == winner else -total for s in SEATS}
     assert result.next_dealer == winner
+
+
+# -- checked by hand against the rules page (the review of the four regional rule sets) --
+
+
+def test_luoshan_table_seat_decides_the_seat_wind() -> None:
+    # at S the 东 pung is no tai: 62 × 4 = 248 → 250, paid by each of the three
+    table = {
+        "rules": "luoshan",
+        "flip": "5s",
+        "winner": "S",
+        "discarder": None,
+        "players": {"E": ZERO, "S": "[EEE] (CCCC) [999m] 11p FF +1p self", "W": ZERO, "N": ZERO},
+    }
+    assert net(table) == ({"E": -250, "S": 750, "W": -250, "N": -250}, "S")

@@ -15,6 +15,7 @@ import shutil
 import socket
 import threading
 import time
+import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -97,9 +98,13 @@ class Visit:
         expect(self.page.locator("body[data-ready=true]")).to_have_count(1)
         return self.page
 
-    def shot(self, name: str) -> None:
+    def shot(self, name: str, of: Locator | None = None) -> None:
+        """The whole page, or only the part `of` shows (a section is easier to read than a long page)."""
         ARTIFACTS.mkdir(exist_ok=True)
-        self.page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
+        if of is not None:
+            of.screenshot(path=str(ARTIFACTS / f"{name}.png"))
+        else:
+            self.page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
 
     def outside_requests(self) -> list[str]:
         return [url for url in self.requests if not (url.startswith(self.base + "/") or url.startswith("data:"))]
@@ -518,3 +523,192 @@ def test_the_place_is_marked_in_what_the_player_typed(visit: Visit) -> None:
     score(page, "lingxi", "   123m x")
     expect(page.get_by_role("alert").locator("mark")).to_have_text("x")
     expect(page.get_by_role("textbox", name="Hand")).to_have_value("123m x")
+
+
+# -- the evening's ledger (issue 14 part 4, through the HTTP ledger endpoints) ------------------
+
+PLAYERS = ("甲", "乙", "丙", "丁")
+# 丁 (at place N) wins on 甲's (place E) discard: docs/ledger.md's deal 3, seated as after deal 1.
+SECOND_DEAL = {
+    "rules": "lingxi",
+    "wild": ["5m", "E"],
+    "winner": "N",
+    "discarder": "E",
+    "players": {
+        "E": {"total": 3},
+        "S": {"total": 0},
+        "W": {"total": 5},
+        "N": "555m 222p 777p 333s 888s 9m f1 f2 P P +9m",
+    },
+}
+
+
+def ledger_region(page: Page) -> Locator:
+    return page.get_by_role("region", name="Ledger")
+
+
+def start_ledger(page: Page, players: tuple[str, ...] = PLAYERS) -> str:
+    """Types the four names, presses New ledger; answers the id the read-only link carries."""
+    region = ledger_region(page)
+    for number, name in enumerate(players, start=1):
+        region.get_by_role("textbox", name=f"Player {number}").fill(name)
+    region.get_by_role("button", name="New ledger").click()
+    link = region.get_by_role("link", name=re.compile(r"#ledger="))
+    expect(link).to_be_visible()
+    return str(link.get_attribute("href")).split("#ledger=")[1]
+
+
+def served(base: str, path: str) -> str:
+    """What the server answers a plain GET, outside the browser."""
+    with urllib.request.urlopen(base + path, timeout=10) as reply:
+        return str(reply.read().decode("utf-8"))
+
+
+def shown_totals(page: Page) -> dict[str, int]:
+    """The totals row of the deals table, by the players named in its header."""
+    deals = ledger_region(page).get_by_role("table", name="Deals")
+    names = deals.locator("thead th").all_inner_texts()[1:]
+    totals = deals.get_by_role("row", name=re.compile(r"^Total")).get_by_role("cell").all_inner_texts()
+    return {name: int(total) for name, total in zip(names, totals, strict=True)}
+
+
+def test_an_evening_ledger_kept_from_the_page(visit: Visit, browser: Browser, ledger_db: Path) -> None:
+    page = visit.open()
+    region = ledger_region(page)
+    expect(region.get_by_role("button", name="Add deal")).to_have_count(0)  # no ledger yet
+    ledger_id = start_ledger(page)
+    assert ledger_db.exists(), "the test server must write the test's own ledger database"
+    token = page.evaluate("JSON.parse(localStorage.getItem('taihu.ledgerTokens'))")[ledger_id]
+    assert page.evaluate("JSON.parse(localStorage.getItem('taihu.ledger'))") == ledger_id
+    assert token not in str(region.get_by_role("link", name=re.compile(r"#ledger=")).get_attribute("href"))
+    expect(region).to_contain_text("Next to deal: 甲")
+
+    fill_table(page, EXAMPLE_TABLE)
+    region.get_by_role("button", name="Add deal").click()
+    expect(region).to_contain_text("Deal 1 added: 乙 won on 丙's discard.")
+    assert shown_totals(page) == {"甲": -120, "乙": 224, "丙": -52, "丁": -52}
+    expect(page.get_by_role("combobox", name="Dealer")).to_have_value("S")  # 乙 deals deal 2
+    expect(page.get_by_role("textbox", name="S", exact=True)).to_be_visible()
+    expect(page.locator("label[for=seat-S]")).to_have_text("S 南 · 乙 (dealer)")
+
+    fill_table(page, SECOND_DEAL)
+    region.get_by_role("button", name="Add deal").click()
+    expect(region).to_contain_text("Deal 2 added: 丁 won on 甲's discard.")
+    assert shown_totals(page) == {"甲": -172, "乙": 96, "丙": -96, "丁": 172}
+    expect(region.get_by_role("row", name=re.compile(r"^2 "))).to_contain_text("N -52")  # 甲 sat N in deal 2
+    assert no_horizontal_scroll(page)
+    assert too_small_to_tap(page) == []
+    visit.shot("ledger-two-deals-en")
+    visit.shot("ledger-two-deals-en-section", of=region)
+
+    region.get_by_role("button", name="Undo last deal").click()
+    expect(region).to_contain_text("Deal 2 removed: 丁 won on 甲's discard.")
+    served_ledger = json.loads(served(visit.base, f"/ledgers/{ledger_id}"))
+    assert len(served_ledger["deals"]) == 1
+    assert shown_totals(page) == served_ledger["totals"] == {"甲": -120, "乙": 224, "丙": -52, "丁": -52}
+    expect(region).to_contain_text(f"Next to deal: {served_ledger['next_dealer']}")
+    csv_link = region.get_by_role("link", name="Download CSV")
+    assert csv_link.get_attribute("href") == f"ledgers/{ledger_id}.csv"
+    assert served(visit.base, f"/ledgers/{ledger_id}.csv").splitlines()[1].startswith("1,甲,E,甲,-120,-120,乙,")
+
+    # The link carries only the id: another phone, without the token, reads the ledger and cannot change it.
+    reader = Visit(browser, visit.base, locale="zh-CN")
+    try:
+        other = reader.open(f"/#ledger={ledger_id}")
+        shared = ledger_region(other)
+        expect(shared).to_contain_text("只读")
+        for button in ("Add deal", "Undo last deal"):
+            expect(shared.get_by_role("button", name=button)).to_have_count(0)
+        totals = shared.get_by_role("table").get_by_role("row", name=re.compile(r"^合计 Total"))
+        expect(totals).to_have_text(re.compile(r"-120\s*\+224\s*-52\s*-52"))
+        assert no_horizontal_scroll(other)
+        reader.shot("ledger-read-only-zh", of=shared)
+        assert reader.outside_requests() == []
+    finally:
+        reader.context.close()
+
+
+def test_a_refused_deal_changes_nothing_and_says_why(visit: Visit) -> None:
+    page = visit.open()
+    region = ledger_region(page)
+    ledger_id = start_ledger(page)
+    typo = json.loads(json.dumps(EXAMPLE_TABLE))
+    typo["players"]["E"] = "[CCC] 123p 456p 7x8s 11s 34p 9s f3"
+    fill_table(page, typo)
+    region.get_by_role("button", name="Add deal").click()
+    alert = page.get_by_role("alert")
+    expect(alert).to_contain_text("players.E")
+    expect(alert.locator("mark")).to_have_text("7x")  # the place, in the seat's hand as for Settle
+    visit.shot("ledger-refused-en", of=region)
+
+    fill_table(page, EXAMPLE_TABLE)
+    page.get_by_role("combobox", name="Dealer").select_option("W")  # but the ledger says 甲 (at E) deals
+    region.get_by_role("button", name="Add deal").click()
+    expect(alert).to_contain_text("the ledger says 甲 deals this deal (place E)")
+    expect(page.get_by_role("combobox", name="Dealer")).to_have_value("E")
+
+    page.evaluate(f"localStorage.setItem('taihu.ledgerTokens', JSON.stringify({{'{ledger_id}': 'not-the-token'}}))")
+    page.reload()
+    expect(page.locator("body[data-ready=true]")).to_have_count(1)
+    fill_table(page, EXAMPLE_TABLE)
+    region.get_by_role("button", name="Add deal").click()
+    expect(alert).to_contain_text("this ledger is read-only here: you don't have its edit token")
+    expect(region.get_by_role("table", name="Deals")).to_contain_text("No deals yet.")
+    assert json.loads(served(visit.base, f"/ledgers/{ledger_id}"))["deals"] == []
+
+
+def test_names_that_cannot_be_players_are_refused(visit: Visit) -> None:
+    page = visit.open()
+    region = ledger_region(page)
+    region.get_by_role("textbox", name="Player 2").fill("E")
+    region.get_by_role("button", name="New ledger").click()
+    expect(page.get_by_role("alert")).to_contain_text("'E' is a wind")
+    expect(region.get_by_role("button", name="Add deal")).to_have_count(0)
+
+
+def test_a_deal_goes_to_the_players_named_even_if_another_phone_added_one(visit: Visit) -> None:
+    """The page sends players' names, so each hand lands with its player whoever the ledger says deals."""
+    page = visit.open()
+    ledger_id = start_ledger(page)
+    token = page.evaluate("JSON.parse(localStorage.getItem('taihu.ledgerTokens'))")[ledger_id]
+    deal1 = {**EXAMPLE_TABLE, "players": dict(zip(PLAYERS, EXAMPLE_TABLE["players"].values(), strict=True))}
+    deal1 |= {"winner": "乙", "discarder": "丙"}
+    meanwhile = urllib.request.Request(
+        f"{visit.base}/ledgers/{ledger_id}/deals",
+        data=json.dumps(deal1).encode(),
+        headers={"Authorization": f"Bearer {token}", "Content-Type": "application/json"},
+    )
+    urllib.request.urlopen(meanwhile, timeout=10).close()  # 乙 won: 乙 deals next, the page does not know yet
+    fill_table(page, EXAMPLE_TABLE)  # the page still shows 甲 dealing: 乙 (place S) wins on 丙's (place W) discard
+    ledger_region(page).get_by_role("button", name="Add deal").click()
+    expect(ledger_region(page)).to_contain_text("Deal 2 added: 乙 won on 丙's discard.")
+    deal2 = json.loads(served(visit.base, f"/ledgers/{ledger_id}"))["deals"][1]
+    assert deal2["dealer"] == "乙" and deal2["seats"][deal2["table"]["winner"]] == "乙"
+    assert shown_totals(page) == json.loads(served(visit.base, f"/ledgers/{ledger_id}"))["totals"]
+    expect(nets(page).get_by_role("row", name=re.compile(r"^S\b"))).to_contain_text("dealer")  # shown as it was settled
+
+
+def test_a_keeper_reads_another_ledger_and_comes_back_to_their_own(visit: Visit) -> None:
+    page = visit.open()
+    region = ledger_region(page)
+    mine = start_ledger(page, ("Ann", "Bo", "Cy", "Di"))
+    new = urllib.request.Request(
+        f"{visit.base}/ledgers",
+        data=json.dumps({"rules": "lingxi", "players": list(PLAYERS)}).encode(),
+        headers={"Content-Type": "application/json"},
+    )
+    with urllib.request.urlopen(new, timeout=10) as reply:
+        theirs = json.loads(reply.read())["id"]
+    page.goto(f"{visit.base}/#ledger={theirs}")  # the hash changes: their ledger, read-only here
+    expect(region.get_by_role("table", name="Deals")).to_contain_text("甲")
+    expect(region.get_by_role("button", name="Add deal")).to_have_count(0)
+    region.get_by_role("button", name="Back to my ledger").click()
+    expect(region.get_by_role("table", name="Deals")).to_contain_text("Ann")
+    expect(region.get_by_role("button", name="Add deal")).to_be_visible()
+    expect(page.locator("label[for=seat-E]")).to_have_text("E 东 · Ann (dealer)")
+
+    page.goto(f"{visit.base}/#ledger={'x' * 24}")  # a link to a ledger this server does not have
+    expect(page.get_by_role("alert")).to_contain_text(f"no ledger with id '{'x' * 24}'")
+    assert page.evaluate("localStorage.getItem('taihu.ledger')") is None  # forgotten; the form to start one stays
+    expect(region.get_by_role("button", name="New ledger")).to_be_visible()
+    assert mine in page.evaluate("localStorage.getItem('taihu.ledgerTokens')")

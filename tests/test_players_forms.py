@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from taihu.scorer import HandError, parse, score_hand, to_text
 from taihu.scorer.forms import fold
-from tests.test_properties import structured_hands
+from tests.test_lingxi_properties import structured_hands
 
 SETTINGS = settings(
     max_examples=150,

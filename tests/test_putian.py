@@ -335,3 +335,28 @@ def test_example_hands_match_their_documented_totals() -> None:
             assert score(hand.strip()).total == int(comment.strip().removeprefix("expect")), hand
             checked += 1
     assert checked >= 4
+
+
+# -- checked by hand against the rules page (the review of the four regional rule sets) --
+
+
+def test_putian_da_jin_condition_makes_the_win_illegal() -> None:
+    result = score_hand("123m 456m 789m 123p 456p 7s +7s seat:S wild:5s da-jin", rules="putian")
+    assert result.legal is False
+
+
+def test_putian_four_bai_as_jin_is_nine_and_san_jin_dao_beats_qiang_jin() -> None:
+    result = score_hand("123m 456m 789m 123p 4p P P P +P wild:P seat:S declare:qiang-jin", rules="putian")
+    assert [(i.key, i.value) for i in result.items] == [("di", 1), ("bai", 5), ("jin", 4), ("san_jin_dao", 9)]
+    assert result.total == 10
+
+
+def test_putian_san_jin_dao_beats_tian_hu() -> None:
+    keys = [
+        k
+        for k, _ in [
+            (i.key, i.value)
+            for i in score_hand("123m 456m 789m 123p 4p 5s5s5s +7s seat:E wild:5s heaven", rules="putian").items
+        ]
+    ]
+    assert keys == ["di", "jin", "san_jin_dao"]

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from settle_helpers import error, paid
+from settle_helpers import ZERO, error, net, paid
 
 from taihu.scorer import HandError, settle_table
 
@@ -381,3 +381,77 @@ def test_any_putian_table_settles_to_zero_or_raises_hand_error(table: dict[str, 
         assert str(exc)
         return
     assert sum(result.net.values()) == 0
+
+
+# -- checked by hand against the rules page (the review of the four regional rule sets) --
+
+
+def test_putian_losers_settle_without_kong_points() -> None:
+    # E: 白 2 + 明槓 (removed) → 分 2; S: two 金 → 2; W: 0. N wins on W's discard, 底分 1.
+    table = {
+        "rules": "putian",
+        "wild": ["5s"],
+        "winner": "N",
+        "discarder": "W",
+        "players": {
+            "E": "[3333s] 456m 789m 123p 456p 7s P P",
+            "S": "123m 456m 789p 123p 456s 5s",
+            "W": "234m 567m 789p 234p 567p 9s",
+            "N": "123m 456m 789m 123p 456p 8s +8s",
+        },
+    }
+    assert net(table) == ({"E": 2, "S": 2, "W": -5, "N": 1}, "N")
+
+
+def test_putian_winner_kong_points_count() -> None:
+    # dealer 底 2 + 白 2 + 明槓 1 = 5; self-drawn: each pays ×2
+    table = {
+        "rules": "putian",
+        "wild": ["5s"],
+        "winner": "E",
+        "discarder": None,
+        "players": {"E": "[3333s] 456m 789m 123p 456p 7s +7s P P self", "S": ZERO, "W": ZERO, "N": ZERO},
+    }
+    assert net(table) == ({"E": 30, "S": -10, "W": -10, "N": -10}, "E")
+
+
+def test_putian_false_you_jin_broken_by_self_draw() -> None:
+    # S self-draws (底分 1 ×2 each); W's 分 1 > 0 in the losers' step; W pays 9 + 1 to each
+    table = {
+        "rules": "putian",
+        "wild": ["5s"],
+        "winner": "S",
+        "discarder": None,
+        "players": {
+            "E": ZERO,
+            "S": "123m 456m 789m 123p 456p 7s +7s self",
+            "W": "123m 456m 789m 123p 456p 5s",
+            "N": ZERO,
+        },
+        "events": [{"type": "false-win", "seat": "W"}],
+    }
+    assert net(table) == ({"E": 7, "S": 16, "W": -30, "N": 7}, "S")
+
+
+def test_putian_false_win_counts_kong_points() -> None:
+    table = {
+        "rules": "putian",
+        "wild": ["5s"],
+        "winner": None,
+        "discarder": None,
+        "players": {"E": "[1111m] 456m 789m 123p 456p 7s P P", "S": ZERO, "W": ZERO, "N": ZERO},
+        "events": [{"type": "false-win", "seat": "E"}],
+    }
+    assert net(table) == ({"E": -36, "S": 12, "W": 12, "N": 12}, "E")
+
+
+def test_putian_da_jin_winner_cannot_be_settled() -> None:
+    table = {
+        "rules": "putian",
+        "wild": ["5s"],
+        "winner": "S",
+        "discarder": "W",
+        "players": {"E": ZERO, "S": "123m 456m 789m 123p 456p 7s +7s da-jin", "W": ZERO, "N": ZERO},
+    }
+    with pytest.raises(HandError, match=r"players\.S: not a legal win: 打金"):
+        settle_table(table)

@@ -112,6 +112,22 @@ def test_false_win_offender_may_carry_its_claim(name: str, seat: str, claim: str
     assert claimed.next_dealer == plain.next_dealer
 
 
+@pytest.mark.parametrize(
+    ("name", "seat", "declared"),
+    [
+        # the drawn tile among the 17 (a declared win takes 16 or 17): the 16 that score most are kept
+        ("false-win", "W", f"{LINGXI_OFFENDER} 9s declare:sha-zhu"),
+        ("putian-false-win", "S", f"{PUTIAN_OFFENDER} 4m declare:san-jin-dao"),
+    ],
+)
+def test_false_win_offender_may_declare_with_the_drawn_tile(name: str, seat: str, declared: str) -> None:
+    plain = settle_table(example(name))
+    claimed = settle_table(example(name, players={seat: declared}))
+    assert claimed.net == plain.net
+    kept, written = claimed.scores[seat].to_dict(), plain.scores[seat].to_dict()
+    assert (kept["total"], kept["items"]) == (written["total"], written["items"])  # ties keep any 16 that score so
+
+
 def test_false_win_offender_claim_counts_across_the_table() -> None:
     # E holds [CCC]; W's hand holds one C and claims another: five C
     data = example("false-win", players={"W": "123m 456m 789m 11p 234p 5s C f5 +C"})

@@ -24,10 +24,10 @@ from hypothesis import strategies as st
 
 from taihu.scorer import HandError, parse, score_hand
 from taihu.scorer import tiles as T
-from taihu.scorer.engine import CHOW, PAIR, PUNG, WILD_SET, Group
+from taihu.scorer.engine import CHOW, PAIR, PUNG, WILD_SET, Group, ReadingFacts
 from taihu.scorer.rulesets.jinhua import JINHUA, SEVEN_PAIRS, STANDARD, Jinhua, JinhuaHand, Shape
 from taihu.scorer.rulesets.lingxi import LINGXI, Lingxi, LingxiHand
-from taihu.scorer.rulesets.luoshan import LUOSHAN, Luoshan, LuoshanHand, WinReading, grouping_facts
+from taihu.scorer.rulesets.luoshan import LUOSHAN, Luoshan, LuoshanHand
 from taihu.scorer.rulesets.putian import PUTIAN, Putian, PutianHand
 
 Plain = tuple[tuple[str, int], ...]  # a wildcard-free grouping: sorted (shape, kind)
@@ -173,14 +173,14 @@ def win_spots(reading: tuple[Group, ...], win: int, win_is_wild: bool) -> Iterat
 
 class BruteLuoshan(Luoshan):
     @staticmethod
-    def readings(hand: LuoshanHand) -> Iterator[WinReading]:  # type: ignore[override]
+    def readings(hand: LuoshanHand) -> Iterator[ReadingFacts]:  # type: ignore[override]
         naturals = [0] * T.PLAYABLE
         for kind in hand.natural_kinds:
             naturals[kind] += 1
         for groups in brute_readings(naturals, hand.wild_tiles, 4 - len(hand.melds), range(T.PLAYABLE)):
             full = hand.melds + groups
             for at, stands_for in win_spots(full, hand.win, hand.win == hand.wild_kind):
-                yield WinReading(full, grouping_facts(full), at, stands_for)
+                yield ReadingFacts(full, at, stands_for)
 
 
 class BruteLingxi(Lingxi):

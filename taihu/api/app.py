@@ -1,10 +1,12 @@
 """The HTTP API (API.md "HTTP"): parse the request, call the core, return its model.
 
-Request and response types are the core's pydantic models, so /docs shows
-the real schemas. Every input problem is a 422 `{"detail", "code", "column"}`
-whose `detail` is one string — the library's own message. Anything else is a
-bug, not bad input: a 500 with a short `error_id`, the traceback (with that
-id) in the server log only.
+Requests are validated by the pydantic models of `taihu.api.schemas`, the
+only place pydantic is used; answers are the core's dataclasses as their
+`to_dict()` JSON, and the schemas make /docs show the real shapes. Every
+input problem is a 422 `{"detail", "code", "column"}` whose `detail` is one
+string — the library's own message. Anything else is a bug, not bad input: a
+500 with a short `error_id`, the traceback (with that id) in the server log
+only.
 """
 
 from __future__ import annotations
@@ -25,24 +27,16 @@ from pydantic import BaseModel, ValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from taihu.api.guards import JsonGuard
+from taihu.api.errors import describe_validation
+from taihu.api.guards import JsonGuard, replaying
 from taihu.api.ledger import router as ledger_router
 from taihu.api.responses import SafeJSONResponse
+from taihu.api.schemas import ScoreRequest, Settlement, Table
 from taihu.api.server import apply_cache_budget
 from taihu.api.waits import router as waits_router
-from taihu.scorer import (
-    HandError,
-    HandScore,
-    RuleSetInfo,
-    Settlement,
-    rule_sets,
-    score_hand,
-    settle_table,
-)
-from taihu.scorer.errors import describe_validation
+from taihu.scorer import HandError, HandScore, RuleSetInfo, rule_sets, score_hand, settle_table
 
 from .page import install_page
-from .schemas import ScoreRequest, Table
 
 MAX_BODY = 64 * 1024  # a table is ~1 KB; the cap keeps a single request from tying up the server
 log = logging.getLogger("taihu.api")
@@ -87,16 +81,7 @@ class BodyLimit:
                 return
             if not message.get("more_body", False):
                 break
-        replayed = False
-
-        async def replay() -> Message:
-            nonlocal replayed
-            if replayed:
-                return await receive()
-            replayed = True
-            return {"type": "http.request", "body": b"".join(chunks), "more_body": False}
-
-        await self.app(scope, replay, send)
+        await self.app(scope, replaying(b"".join(chunks), receive), send)
 
 
 def internal_error(error_id: str) -> JSONResponse:
@@ -216,21 +201,21 @@ async def model_invalid(request: Request, exc: ValidationError) -> JSONResponse:
 
 
 @app.post("/score", response_model=HandScore, responses=ERRORS)
-def score(request: ScoreRequest) -> HandScore:
+def score(request: ScoreRequest) -> JSONResponse:
     """Score one hand line (HandScore)."""
-    return score_hand(request.hand, rules=request.rules, options=request.options)
+    return JSONResponse(score_hand(request.hand, rules=request.rules, options=request.options).to_dict())
 
 
 @app.post("/settle", response_model=Settlement, responses=ERRORS)
-def settle(table: Table) -> Settlement:
+def settle(table: Table) -> JSONResponse:
     """Settle one deal at a four-player table."""
-    return settle_table(table)
+    return JSONResponse(settle_table(table.model_dump()).to_dict())
 
 
 @app.get("/rules", response_model=list[RuleSetInfo])
-def rules() -> list[RuleSetInfo]:
+def rules() -> JSONResponse:
     """The rule sets with their items and house options."""
-    return rule_sets()
+    return JSONResponse([info.to_dict() for info in rule_sets()])
 
 
 @app.get("/health")

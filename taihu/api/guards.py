@@ -35,13 +35,18 @@ class JsonGuard:
         except HandError as exc:
             await SafeJSONResponse(error_body(exc), status_code=422)(scope, receive, send)
             return
-        replayed = False
+        await self.app(scope, replaying(body, receive), send)
 
-        async def replay() -> Message:
-            nonlocal replayed
-            if replayed:
-                return await receive()
-            replayed = True
-            return {"type": "http.request", "body": body, "more_body": False}
 
-        await self.app(scope, replay, send)
+def replaying(body: bytes, receive: Receive) -> Receive:
+    """A receive that gives the body already read once, then whatever the client sends next."""
+    replayed = False
+
+    async def replay() -> Message:
+        nonlocal replayed
+        if replayed:
+            return await receive()
+        replayed = True
+        return {"type": "http.request", "body": body, "more_body": False}
+
+    return replay

@@ -1,23 +1,24 @@
-"""The request bodies as the HTTP API documents them: the core's models, stricter and with examples.
+"""The HTTP boundary's pydantic models: request validation and the OpenAPI document, with examples.
 
-Subclasses keep the core's names (`ScoreRequest`, `Table`) so /docs shows the
-same schemas. `rules` is listed as an enum of the rule sets, but checked by
-the core, so an unknown name still reads as the library's message.
+The core answers with plain dataclasses (`taihu.scorer.models`); HandScore
+and RuleSetInfo serve as response models as they are. Payment needs its JSON
+name `from` (a Python keyword), so it and Settlement are mirrored here;
+tests/test_api.py checks each mirror names the same fields as the core's
+`to_dict()`.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from pydantic import ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from taihu.scorer import ScoreRequest as CoreScoreRequest
-from taihu.scorer import Table as CoreTable
+from taihu.scorer.limits import MAX_TOTAL
+from taihu.scorer.models import MAX_HAND_LENGTH, HandScore, Seat, players_problem
 from taihu.scorer.rulesets import RULESETS
 
-RULE_NAMES = list(RULESETS)
-RULES_FIELD: Any = Field("lingxi", description="the rule set", json_schema_extra={"enum": RULE_NAMES})
-
+# `rules` is listed as an enum of the rule sets, but checked by the core, so an unknown name reads as its message
+RULES_FIELD: Any = Field("lingxi", description="the rule set", json_schema_extra={"enum": list(RULESETS)})
 SCORE_EXAMPLES = [
     {"rules": "lingxi", "hand": "555m 222p 777p 333s 888s 9m f1 f2 P P +9m wild:5m,E seat:S", "options": {}},
     {"rules": "luoshan", "hand": "[EEE] (CCCC) [999m] 11p FF +1p self flip:5s seat:E"},
@@ -41,15 +42,85 @@ TABLE_EXAMPLES = [
 ]
 
 
-class ScoreRequest(CoreScoreRequest):
+class ScoreRequest(BaseModel):
     """POST /score: unknown fields are refused, as /settle refuses them."""
 
     model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": SCORE_EXAMPLES})
     rules: str = RULES_FIELD
+    hand: str = Field(max_length=MAX_HAND_LENGTH)
+    options: dict[str, int] = Field(default_factory=dict)
 
 
-class Table(CoreTable):
-    """POST /settle: one finished deal at a four-player table."""
+class PlayerTotal(BaseModel):
+    """A player known only by the count (Lingxi: tai), not by the hand."""
+
+    model_config = ConfigDict(extra="forbid")
+    total: int = Field(ge=0, le=MAX_TOTAL, description="the player's count in the rule set's unit")
+
+
+class PlayerTenpai(BaseModel):
+    """Riichi, a drawn deal: a seat known only by whether it was ready (听牌)."""
+
+    model_config = ConfigDict(extra="forbid")
+    tenpai: bool = Field(description="riichi: the seat was ready (听牌) when the deal was drawn")
+
+
+class Event(BaseModel):
+    """A side event of the deal: false-win, foul, liable (or a rule set's own)."""
+
+    model_config = ConfigDict(extra="forbid")
+    type: str = Field(description="false-win, foul, liable, or a rule set's own event")
+    seat: Seat
+
+
+class Table(BaseModel):
+    """One finished deal at a four-player table: the body of POST /settle (`Table.from_dict` in the core)."""
 
     model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": TABLE_EXAMPLES})
     rules: str = RULES_FIELD
+    wild: list[str] | None = Field(default=None, description="revealed wildcard tiles, for every hand")
+    flip: str | None = Field(default=None, description="flipped indicator, for every hand")
+    winner: Seat | None = Field(default=None, description="null: a drawn hand")
+    discarder: Seat | None = Field(default=None, description="null: self-drawn (or drawn hand)")
+    players: dict[Seat, str | PlayerTotal | PlayerTenpai] = Field(
+        description='E S W N: a hand string, or {"total": N}; riichi, a drawn deal: {"tenpai": true|false} too'
+    )
+    events: list[Event] = Field(default_factory=list)
+    options: dict[str, int] = Field(default_factory=dict, description="house options of the rule set")
+    # riichi only (null for the other rule sets, which refuse them)
+    honba: int | None = Field(default=None, ge=0, le=MAX_TOTAL, description="riichi: 本场 counters at the start")
+    pot: int | None = Field(default=None, ge=0, le=MAX_TOTAL, description="riichi: riichi sticks carried in")
+    round: Seat | None = Field(default=None, description="riichi: the round (prevailing) wind, default E")
+
+    @field_validator("players", mode="before")
+    @classmethod
+    def _four_seats(cls, value: Any) -> Any:
+        """The core's own check, so a bad player reads as one sentence, the library's."""
+        problem = players_problem(value)
+        if problem:
+            raise ValueError(problem)
+        return value
+
+
+class Payment(BaseModel):
+    """One transfer of the settlement."""
+
+    model_config = ConfigDict(populate_by_name=True, serialize_by_alias=True)
+    from_: Seat = Field(alias="from")
+    to: Seat
+    amount: int = Field(gt=0)
+    reason: str
+
+
+class Settlement(BaseModel):
+    rules: str
+    scores: dict[Seat, HandScore | PlayerTotal] = Field(
+        description="each seat's score; `total` is the count settled (0 after a foul, a declared win, a draw)"
+    )
+    payments: list[Payment]
+    net: dict[Seat, int] = Field(description="what each seat wins (+) or pays (−); sums to 0")
+    next_dealer: Seat
+    # riichi only (null for the other rule sets): sum(net) == 1000 × (pot_before − pot_after)
+    pot_before: int | None = Field(default=None, description="riichi: sticks on the table before the deal")
+    pot_after: int | None = Field(default=None, description="riichi: sticks left on the table after it")
+    next_honba: int | None = Field(default=None, description="riichi: 本场 counters of the next deal")

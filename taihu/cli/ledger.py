@@ -5,21 +5,24 @@ from __future__ import annotations
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
+from functools import cache
 from pathlib import Path
 from types import ModuleType
+from typing import TYPE_CHECKING
 
 import typer
-from rich.console import Console
-from rich.table import Table
 
-from taihu.ledger import Deal, LedgerStore, Standing, default_path
 from taihu.scorer import HandError
+
+if TYPE_CHECKING:  # imported by the commands that use them: `taihu score` loads neither sqlite3 nor rich
+    from rich.console import Console
+
+    from taihu.ledger import Deal, LedgerStore, Standing
 
 ledger_app = typer.Typer(
     help="Keep the ledger (记账) of an evening: the deals, who sat where, the running totals.",
     no_args_is_help=True,
 )
-out = Console(soft_wrap=True, highlight=False)
 
 DB = typer.Option(None, "--db", metavar="PATH", help="the ledger database (default: $TAIHU_DB, else the user data dir)")
 
@@ -31,9 +34,18 @@ def cli() -> ModuleType:
     return main
 
 
+@cache
+def console() -> Console:
+    from rich.console import Console
+
+    return Console(soft_wrap=True, highlight=False)
+
+
 @contextmanager
 def opened(db: str | None, create: bool = False) -> Iterator[LedgerStore]:
     """The store (only `new` makes the file); any bad input inside becomes exit 2 with one line."""
+    from taihu.ledger import LedgerStore
+
     try:
         with LedgerStore(db, create=create) as store:
             yield store
@@ -64,15 +76,15 @@ def signed(value: int) -> str:
 
 def print_deal(deal: Deal, standing: Standing) -> None:
     net = deal.net()
-    out.print(f"deal {deal.number}: {outcome(deal)}; seats {seats_line(deal.seats)}", markup=False)
-    out.print("net:    " + "  ".join(f"{p} {signed(net[p])}" for p in standing.players), markup=False)
+    console().print(f"deal {deal.number}: {outcome(deal)}; seats {seats_line(deal.seats)}", markup=False)
+    console().print("net:    " + "  ".join(f"{p} {signed(net[p])}" for p in standing.players), markup=False)
     print_next(standing)
 
 
 def print_next(standing: Standing) -> None:
     totals = standing.totals
-    out.print("totals: " + "  ".join(f"{p} {signed(totals[p])}" for p in standing.players), markup=False)
-    out.print(f"next dealer: {standing.next_dealer}  (seats {seats_line(standing.next_seats)})", markup=False)
+    console().print("totals: " + "  ".join(f"{p} {signed(totals[p])}" for p in standing.players), markup=False)
+    console().print(f"next dealer: {standing.next_dealer}  (seats {seats_line(standing.next_seats)})", markup=False)
 
 
 @ledger_app.command()
@@ -88,7 +100,7 @@ def new(
     names = [p.strip() for p in players.split(",")]
     with opened(db, create=True) as store:
         ledger = store.create(name, rules, names, options)
-        out.print(f"ledger '{ledger.name}' ({ledger.rules}) in {store.path}", markup=False)
+        console().print(f"ledger '{ledger.name}' ({ledger.rules}) in {store.path}", markup=False)
         print_next(store.standing(ledger))
 
 
@@ -119,6 +131,8 @@ def show(
         cli().print_json(view.to_json())
         return
     players = view.ledger.players
+    from rich.table import Table
+
     grid = Table(title=f"{view.ledger.name} — {view.ledger.rules}", title_justify="left")
     grid.add_column("deal", justify="right")
     grid.add_column("result")
@@ -133,8 +147,8 @@ def show(
         grid.add_row(str(deal.number), outcome(deal), *cells, end_section=True)
     if not view.deals:
         grid.add_row("—", "no deals yet", *("0" for _ in players))
-    out.print(grid)
-    out.print("each cell: the seat (E deals) and the deal's net; below, the running total")
+    console().print(grid)
+    console().print("each cell: the seat (E deals) and the deal's net; below, the running total")
     print_next(view.standing)
 
 
@@ -147,7 +161,7 @@ def undo(
     with opened(db) as store:
         ledger = store.ledger(name)
         deal = store.undo(ledger)
-        out.print(f"removed deal {deal.number}: {outcome(deal)}", markup=False)
+        console().print(f"removed deal {deal.number}: {outcome(deal)}", markup=False)
         print_next(store.standing(ledger))
 
 
@@ -169,17 +183,21 @@ def export(
 @ledger_app.command("list")
 def list_ledgers(db: str | None = DB) -> None:
     """The ledgers in the database, with their players and number of deals."""
+    from rich.table import Table
+
+    from taihu.ledger import default_path
+
     where = Path(db) if db else default_path()
     found = []
     if where.exists():  # listing makes no file
         with opened(db) as store:
             found = store.names()
     if not found:
-        out.print(f"no ledgers in {where}; start one with `taihu ledger new NAME --players …`", markup=False)
+        console().print(f"no ledgers in {where}; start one with `taihu ledger new NAME --players …`", markup=False)
         return
     grid = Table(title=f"ledgers in {where}", title_justify="left")
     for column in ("name", "rules", "players", "deals"):
         grid.add_column(column, justify="right" if column == "deals" else "left")
     for ledger, deals in found:
         grid.add_row(ledger.name, ledger.rules, ",".join(ledger.players), str(deals))
-    out.print(grid)
+    console().print(grid)

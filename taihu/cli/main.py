@@ -9,27 +9,29 @@ from __future__ import annotations
 
 import functools
 import json
-import logging
 import os
 import re
-import secrets
 import sys
 from collections.abc import Callable
+from functools import cache
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
-import click
 import typer
-from rich.console import Console
-from rich.table import Table
-from rich.text import Text
+from typer.exceptions import TyperException
 
 from taihu.cli.ledger import ledger_app
-from taihu.scorer import HandError, HandScore, Settlement, rule_sets, score_hand, settle_table
+from taihu.scorer import HandError, HandScore, rule_sets, score_hand
 from taihu.scorer.errors import quote
 from taihu.scorer.limits import MAX_NUMBER_CHARACTERS, MAX_OPTION_VALUE, check_json_text
 from taihu.scorer.rulesets import get
 from taihu.scorer.waits import Discards, Wait, WinValue, waits
+
+if TYPE_CHECKING:  # rich is imported where a table is printed, the settlement where a table is settled
+    from rich.console import Console
+    from rich.table import Table
+
+    from taihu.scorer import Settlement
 
 app = typer.Typer(
     help="Score and settle hands of Zhejiang/Fujian regional mahjong (Lingxi and friends).",
@@ -37,12 +39,11 @@ app = typer.Typer(
     add_completion=False,
     pretty_exceptions_enable=False,
 )
-out = Console()
 app.add_typer(ledger_app, name="ledger")
-log = logging.getLogger("taihu.cli")
 F = TypeVar("F", bound=Callable[..., Any])
-# How typer and click end a command on purpose (exit codes, Ctrl-C, usage errors): not bugs.
-DELIBERATE = (typer.Exit, typer.Abort, click.exceptions.Exit, click.exceptions.Abort, click.ClickException)
+# How typer ends a command on purpose (exit codes, Ctrl-C, usage errors): not bugs. Typer 0.29 carries
+# its own click (`typer._click`, whose ClickException is a TyperException); importing click cost 10 ms.
+DELIBERATE = (typer.Exit, typer.Abort, TyperException)
 
 
 def guarded(command: F) -> F:
@@ -57,8 +58,13 @@ def guarded(command: F) -> F:
         except HandError as exc:  # bad input that reached no `answer` (e.g. from parse_options) is still exit 2
             fail(str(exc))
         except Exception as exc:
+            import logging  # a bug's path only: start-up does without logging and secrets
+            import secrets
+
             error_id = secrets.token_hex(4)
-            log.debug("internal error %s in taihu %s", error_id, command.__name__, exc_info=exc)
+            logging.getLogger("taihu.cli").debug(
+                "internal error %s in taihu %s", error_id, command.__name__, exc_info=exc
+            )
             sys.stderr.write(f"internal error (id {error_id}): a bug in taihu, not a problem with the input\n")
             raise typer.Exit(1) from None
 
@@ -118,11 +124,21 @@ def parse_options(pairs: list[str] | None) -> dict[str, int]:
     return options
 
 
+@cache
+def console() -> Console:
+    """The terminal, through rich: imported on the first table printed (`--json` never needs it)."""
+    from rich.console import Console
+
+    return Console()
+
+
 def print_json(data: Any) -> None:
     sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=2) + "\n")
 
 
 def hand_table(result: HandScore) -> Table:
+    from rich.table import Table
+
     table = Table(
         title=f"{result.rules}: {'winning hand' if result.winner else 'non-winning hand'}", title_justify="left"
     )
@@ -152,8 +168,9 @@ def score(
     """Score one hand: the items, the doubling, the total and the arrangement."""
     result: HandScore = answer(lambda: score_hand(hand, rules=rules, options=parse_options(option)), as_json, hand)
     if as_json:
-        print_json(result.model_dump())
+        print_json(result.to_dict())
         return
+    out = console()
     out.print(f"hand: {result.hand}", markup=False, highlight=False, soft_wrap=True)
     out.print(hand_table(result))
     if result.arrangement:
@@ -169,6 +186,9 @@ def win_text(win: WinValue | None) -> str:
 
 
 def waits_table(title: str, found: tuple[Wait, ...]) -> Table:
+    from rich.table import Table
+    from rich.text import Text
+
     table = Table(title=title, title_justify="left")
     for col in ("tile", "unseen", "on a discard", "self-drawn", "legal", "arrangement"):
         table.add_column(col, justify="right" if col in ("unseen", "on a discard", "self-drawn") else "left")
@@ -198,6 +218,9 @@ def waits_command(
     if as_json:
         print_json(result.to_dict())
         return
+    from rich.table import Table
+
+    out = console()
     out.print(f"hand: {result.hand}", markup=False, highlight=False, soft_wrap=True)
     if isinstance(result, Discards):
         table = Table(title=f"{result.rules}: a tile too many — discards, best first", title_justify="left")
@@ -228,8 +251,11 @@ def rules(
     if name is None:
         infos = rule_sets()
         if as_json:
-            print_json([i.model_dump() for i in infos])
+            print_json([i.to_dict() for i in infos])
             return
+        from rich.table import Table
+
+        out = console()
         table = Table(title="rule sets")
         table.add_column("name")
         table.add_column("中文")
@@ -241,8 +267,11 @@ def rules(
         return
     info = answer(lambda: get(name).info())
     if as_json:
-        print_json(info.model_dump())
+        print_json(info.to_dict())
         return
+    from rich.table import Table
+
+    out = console()
     table = Table(title=f"{info.name} {info.chinese} — items ({info.unit})", title_justify="left")
     for col in ("key", "中文", "English", "value", "for"):
         table.add_column(col)
@@ -273,6 +302,9 @@ def read_table(path: str) -> Any:
 
 
 def settlement_tables(result: Settlement) -> list[Table]:
+    from rich.table import Table
+    from rich.text import Text
+
     unit = next((s.unit for s in result.scores.values() if isinstance(s, HandScore)), "total")
     scores = Table(title=f"{result.rules} — settlement", title_justify="left")
     scores.add_column("seat")
@@ -297,6 +329,13 @@ def settlement_tables(result: Settlement) -> list[Table]:
     return [scores, payments, net]
 
 
+def settle_table(table: Any) -> Settlement:
+    """The core's `settle_table`, imported on first use: `taihu score` never loads the settlement modules."""
+    from taihu.scorer.settlement import settle_table as settle
+
+    return settle(table)
+
+
 @app.command()
 def settle(
     table: str = typer.Argument(..., metavar="TABLE.json", help="the table as JSON; - reads stdin"),
@@ -306,8 +345,9 @@ def settle(
     data = read_table(table)
     result: Settlement = answer(lambda: settle_table(data))
     if as_json:
-        print_json(result.model_dump(mode="json", by_alias=True))
+        print_json(result.to_dict())
         return
+    out = console()
     for part in settlement_tables(result):
         out.print(part)
     out.print(f"next dealer: {result.next_dealer}", highlight=False)

@@ -7,15 +7,17 @@ No I/O and no printing here; the CLI and the HTTP API are thin shells over
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .errors import ArgumentError, HandError, require
 from .memo import clear_caches
-from .models import Event, HandScore, Payment, PlayerTotal, RuleSetInfo, ScoreItem, ScoreRequest, Settlement, Table
-from .notation import parse, to_text
+from .models import Event, HandScore, Payment, PlayerTotal, RuleSetInfo, ScoreItem, Settlement, Table
+from .notation import parse, parse_red_fives, to_text
 from .rulesets import CONDITIONS, RULESETS, get
-from .settlement import settle_table
 from .waits import Discard, Discards, Wait, Waits, WinValue, waits
+
+if TYPE_CHECKING:
+    from .settlement import settle_table
 
 
 def score_hand(hand: str, rules: str = "lingxi", options: Mapping[str, Any] | None = None) -> HandScore:
@@ -24,11 +26,21 @@ def score_hand(hand: str, rules: str = "lingxi", options: Mapping[str, Any] | No
     require(rules, str, "rules", "a rule set name (a string)")
     require(options, (Mapping, type(None)), "options", "a mapping of option names to numbers (or None)")
     ruleset = get(rules)
-    return ruleset.score(parse(hand, CONDITIONS[ruleset.name], ruleset.name.capitalize()), options, alone=True)
+    read = parse_red_fives if ruleset.red_fives else parse
+    return ruleset.score(read(hand, CONDITIONS[ruleset.name], ruleset.name.capitalize()), options, alone=True)
 
 
 def rule_sets() -> list[RuleSetInfo]:
     return [r.info() for r in RULESETS.values()]
+
+
+def __getattr__(name: str) -> Any:
+    """`settle_table` imports the settlement modules on first use: `taihu score` never needs them."""
+    if name == "settle_table":
+        from .settlement import settle_table
+
+        return settle_table
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 __all__ = [
@@ -47,7 +59,6 @@ __all__ = [
     "Event",
     "Payment",
     "Settlement",
-    "ScoreRequest",
     "waits",
     "Waits",
     "Wait",

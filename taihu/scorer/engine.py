@@ -61,11 +61,11 @@ class Group(NamedTuple):
 
     def text(self) -> str:
         """The group as players read it: wildcards shown as `2m=C`."""
-        return _group_text(self)
+        return group_text(self)
 
 
 @M.lru_cache("engine.group_text", maxsize=4096, bytes_per_entry=400)
-def _group_text(group: Group) -> str:
+def group_text(group: Group) -> str:
     """Memoised: the same few hundred groups are written over and over in item details."""
     if group.shape == WILD_SET:
         return "".join(T.name(w) for w, _ in group.wilds)
@@ -84,11 +84,6 @@ def _group_text(group: Group) -> str:
     if group.concealed_kong:
         return f"({body})"
     return body
-
-
-# `group.text()` calls the memo itself, with no method in between (an lru_cache binds as a method does):
-# item details and arrangements ask it for nearly every group scored
-Group.text = _group_text  # type: ignore[method-assign, assignment]
 
 
 def suits_and_honors(reading: Iterable[Group]) -> tuple[set[int], bool]:
@@ -233,7 +228,11 @@ _NONE_HELD = b"\0"
 
 
 TABLE_TILES = 14  # `_STRETCHES` holds every stretch of up to this many tiles (4 sets and a pair)
-_STRETCHES: dict[bytes, tuple[SuitWay, ...]] = {}  # filled on first use by `_every_stretch`
+_STRETCHES: dict[bytes, tuple[SuitWay, ...]] = {}  # filled by `_every_stretch` once it pays (`TABLE_AFTER`)
+# Stretches searched before the table is built: the search of one costs some 20–80 µs and the table some
+# 20 ms, so one-shot use (`taihu score`, a few stretches) never pays for the table and a server soon does.
+TABLE_AFTER = 300
+_searched_before_table = 0
 M.register("engine.stretches", _STRETCHES.__len__, _STRETCHES.clear, bytes_per_entry=300)  # a fixed table
 
 
@@ -253,10 +252,23 @@ def _suit_ways(shape: bytes) -> tuple[SuitWay, ...]:
     if ways is not None:
         return ways
     if not _STRETCHES:
-        _STRETCHES.update(_every_stretch())
-        return _suit_ways(shape)
+        return _until_the_table_pays(shape)
     if sum(shape) <= TABLE_TILES:
         return () if shape else ((0, ()),)  # not in the table: no reading
+    return _searched_suit_ways(shape)
+
+
+def _until_the_table_pays(shape: bytes) -> tuple[SuitWay, ...]:
+    """Search the stretch while the table is not built; build it after `TABLE_AFTER` stretches.
+
+    The table and the search give the same ways in the same order
+    (tests/test_engine.py), so when the table is built changes no answer.
+    """
+    global _searched_before_table
+    _searched_before_table += 1
+    if _searched_before_table > TABLE_AFTER:
+        _STRETCHES.update(_every_stretch())
+        return _suit_ways(shape)
     return _searched_suit_ways(shape)
 
 
@@ -671,3 +683,145 @@ def spaced_fill(suited: tuple[int, ...], wilds: int, gap: int = 3) -> tuple[int,
         free = [suit * 9 + r for r in range(9) if widest >> r & 1 and not held >> r & 1]
         fill += free[: wilds - len(fill)]
     return tuple(fill) if len(fill) == wilds else None
+
+
+# -- what the items ask of a reading ------------------------------------------------
+
+
+def wait_of(group: Group, win_as: int) -> str:
+    """The winning tile's place in its group: pung, pair, edge, closed or two-sided (a chow's)."""
+    if group.shape == PAIR:
+        return "pair"
+    if group.shape != CHOW:
+        return "pung"
+    place, start = win_as - group.kind, group.kind % 9 + 1  # the place in the chow, the chow's first rank
+    if place == 1:
+        return "closed"
+    if (place == 2 and start == 1) or (place == 0 and start == 7):
+        return "edge"
+    return "two-sided"
+
+
+# the letter of the one suit present, by the bits of the suits present ('' unless exactly one)
+_SUIT_BIT = tuple(1 << (kind // 9) for kind in range(27))
+_ONLY_SUIT = tuple(T.SUITS[bits.bit_length() - 1] if bits and not bits & (bits - 1) else "" for bits in range(8))
+# the facts a gate can name (`Item.gate`), one of which a reading's `present` must hold to open it
+GATE_FACTS = frozenset(
+    {"pungs", "kongs", "honors", "no_chows", "four_chows", "one_suit", "one_suit_honors"}
+    | {f"wait_{place}" for place in ("pung", "pair", "edge", "closed", "two_sided")}
+)
+
+
+class ReadingFacts:
+    """What the items of every rule set ask of one reading, found in one pass when the reading is.
+
+    `groups` is the reading; `win_at`/`win_as` the winning tile's group and
+    the kind it stands for there (-1: not placed), `wait` its place
+    (`wait_of`). `present` names the gate facts that hold (`Item.gate`):
+    pungs, kongs, honors, no_chows, four_chows, one_suit, one_suit_honors,
+    wait_pung, wait_pair, wait_edge, wait_closed, wait_two_sided.
+    """
+
+    __slots__ = (
+        "groups",
+        "win_at",
+        "win_as",
+        "wait",
+        "pungs",
+        "kongs",
+        "pairs",
+        "chows",
+        "wild_sets",
+        "honors",
+        "suit",
+        "one_suit",
+        "gates",
+        "present",
+    )
+    groups: tuple[Group, ...]
+    win_at: int
+    win_as: int
+    wait: str
+    pungs: list[tuple[int, Group]]  # (index, group) of each pung, exposed or not
+    kongs: tuple[Group, ...]
+    pairs: list[Group]
+    chows: int
+    wild_sets: tuple[Group, ...]  # three wildcards standing for nothing (财神汇)
+    honors: bool
+    suit: str  # the suit letter when the suited tiles are of one suit (wildcards as assigned), else ''
+    one_suit: str  # the suit letter of a reading in one suit and no honors, else ''
+    gates: int  # the grouping's gate facts, as an index into _PRESENT
+    present: frozenset[str]  # the gate facts that hold (`GATE_FACTS`): the grouping's and the wait's
+
+    def __init__(
+        self, groups: tuple[Group, ...], win_at: int = -1, win_as: int = -1, same: ReadingFacts | None = None
+    ) -> None:
+        """`same`: the facts of these very groups, when only the winning tile's place differs."""
+        self.groups, self.win_at, self.win_as = groups, win_at, win_as
+        self.wait = wait_of(groups[win_at], win_as) if win_at >= 0 else ""
+        if same is not None:
+            self.pungs, self.kongs, self.pairs, self.chows = same.pungs, same.kongs, same.pairs, same.chows
+            self.wild_sets, self.honors = same.wild_sets, same.honors
+            self.suit, self.one_suit, self.gates = same.suit, same.one_suit, same.gates
+            self.present = _PRESENT[self.wait][same.gates]
+            return
+        pungs: list[tuple[int, Group]] = []
+        pairs: list[Group] = []
+        kongs: tuple[Group, ...] = ()  # rare: no list made for most readings
+        wild_sets: tuple[Group, ...] = ()
+        chows = suit_bits = 0
+        honors = False
+        for index, g in enumerate(groups):
+            shape, kind = g.shape, g.kind
+            if shape == CHOW:
+                chows += 1
+            elif shape == PUNG:
+                pungs.append((index, g))
+            elif shape == PAIR:
+                pairs.append(g)
+            elif shape == KONG:
+                kongs += (g,)
+            else:
+                wild_sets += (g,)
+            if kind >= 27:
+                honors = True
+            elif kind >= 0:
+                suit_bits |= _SUIT_BIT[kind]
+        self.pungs, self.kongs, self.pairs, self.chows, self.wild_sets = pungs, kongs, pairs, chows, wild_sets
+        self.honors = honors
+        self.suit = suit = _ONLY_SUIT[suit_bits]
+        self.one_suit = "" if honors else suit
+        self.gates = gates = (
+            (_PUNGS if pungs else 0)
+            | (_KONGS if kongs else 0)
+            | (_HONORS if honors else 0)
+            | (_NO_CHOWS if not chows else _FOUR_CHOWS if chows == 4 else 0)
+            | (_ONE_SUIT if suit else 0)
+        )
+        self.present = _PRESENT[self.wait][gates]
+
+
+# The grouping's gate facts as bits (engine-internal: items name facts, `present` names them too)
+_PUNGS, _KONGS, _HONORS, _NO_CHOWS, _FOUR_CHOWS, _ONE_SUIT = (1 << bit for bit in range(6))
+
+
+def _present(gates: int, wait: str) -> frozenset[str]:
+    honors, one_suit = bool(gates & _HONORS), bool(gates & _ONE_SUIT)
+    names = {
+        "pungs": gates & _PUNGS,
+        "kongs": gates & _KONGS,
+        "honors": honors,
+        "no_chows": gates & _NO_CHOWS,
+        "four_chows": gates & _FOUR_CHOWS,
+        "one_suit": one_suit and not honors,
+        "one_suit_honors": one_suit and honors,
+        f"wait_{wait.replace('-', '_')}": bool(wait),
+    }
+    return frozenset(name for name, holds in names.items() if holds)
+
+
+# every reading's gate facts by its wait and its grouping's bits: made once, a few hundred small sets
+_PRESENT = {
+    wait: tuple(_present(gates, wait) for gates in range(1 << 6))
+    for wait in ("", "pung", "pair", "edge", "closed", "two-sided")
+}

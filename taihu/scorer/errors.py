@@ -49,33 +49,6 @@ class HandError(ValueError):
         return f"  {lead}{''.join(shown)}{' …' if end < len(line) else ''}\n  {' ' * cells}^"
 
 
-def describe_validation(errors: Iterable[Mapping[str, Any]], what: str = "table") -> str:
-    """pydantic's error list as one sentence, so the library, CLI and API say the same thing.
-
-    `loc` becomes a path (`players.E`, `events[0].seat`); the leading `body`
-    that FastAPI adds is dropped so the HTTP message matches the library's.
-    """
-    lines: list[str] = []
-    for err in errors:
-        loc = list(err.get("loc", ()))
-        if loc and loc[0] == "body":
-            loc = loc[1:]
-        if err.get("type") == "json_invalid":
-            problem = (err.get("ctx") or {}).get("error", "")
-            at = f" at character {loc[0]}" if loc and isinstance(loc[0], int) else ""
-            line = f"the request body is not valid JSON{at}" + (f": {problem}" if problem else "")
-        else:
-            path = ""
-            for part in loc:
-                part = part if isinstance(part, int) else quote(part)
-                path += f"[{part}]" if isinstance(part, int) else (f".{part}" if path else part)
-            msg = printable(str(err.get("msg", "is invalid")).removeprefix("Value error, "))
-            line = f"{path or what}: {msg}"
-        if line not in lines:
-            lines.append(line)
-    return "; ".join(lines) or f"{what}: invalid input"
-
-
 CARET_WINDOW = 36  # characters of the hand shown above a caret: fits a 40-column phone terminal
 QUOTE_LIMIT = 40  # characters of the input a message quotes: enough to find the place, never the whole input
 

@@ -1,34 +1,84 @@
-"""Pydantic models at the core's boundary: the JSON shapes of API.md."""
+"""The core's answers and its settlement input: plain frozen dataclasses with the JSON shapes of API.md.
+
+`to_dict()` is the API.md JSON of every record, fields in declaration order,
+so a new optional field is one line (`honba: int | None = None`) and shows in
+the JSON at once. `Table.from_dict` reads a table given as a dict, with one
+small checker per field (`TABLE_FIELDS`), so a bad table gets one sentence
+naming each place that is wrong. No pydantic here: it lives at the HTTP
+boundary only (`taihu.api.schemas`).
+"""
 
 from __future__ import annotations
 
-from typing import Any, Literal, TypedDict
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, fields
+from typing import Any, Literal, cast
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
-
-from .errors import quote
+from . import memo as M
+from .errors import HandError, quote, require
 from .limits import MAX_TOTAL
 from .tiles import SEATS
 
 Unit = Literal["tai", "hu", "fen", "bei", "points"]
-Seat = Literal["E", "S", "W", "N"]
+Seat = Literal["E", "S", "W", "N"]  # the HTTP schemas' seat; the core keeps seats as str, checked on input
 MAX_HAND_LENGTH = 256  # a hand line is ~60 characters; far longer is not a hand but abuse
+JSON_NAMES = {"from_": "from"}  # fields named after a Python keyword, and their JSON names
 
 
-class ScoreItem(BaseModel):
-    """Frozen: one instance is shared by every hand that scores the same line."""
+@M.lru_cache("models.json_fields", maxsize=64, bytes_per_entry=300)  # one entry per record class
+def _json_fields(cls: type) -> tuple[tuple[str, str], ...]:
+    """(attribute, JSON key) of a record's fields, in declaration order."""
+    return tuple((f.name, JSON_NAMES.get(f.name, f.name)) for f in fields(cls))
 
-    model_config = ConfigDict(frozen=True)
-    key: str = Field(description="stable item key from rules/<rule set>.md")
-    name: str = Field(description="Chinese name")
-    name_en: str = Field(description="English name")
-    value: int = Field(description="value in the hand's unit")
+
+def plain(value: Any) -> Any:
+    """`value` as JSON data: records through their `to_dict`, lists and dicts item by item."""
+    if isinstance(value, Record):
+        return value.to_dict()
+    if isinstance(value, list | tuple):
+        return [plain(v) for v in value]
+    if isinstance(value, dict):
+        return {k: plain(v) for k, v in value.items()}
+    return value
+
+
+class Record:
+    """What every record shares: its JSON (`to_dict`)."""
+
+    __slots__ = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        return {key: plain(getattr(self, name)) for name, key in _json_fields(type(self))}
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ScoreItem(Record):
+    """One line of a score. Frozen: one instance is shared by every hand that scores the same line."""
+
+    key: str  # stable item key from rules/<rule set>.md
+    name: str  # Chinese name
+    name_en: str  # English name
+    value: int  # value in the hand's unit
     detail: str = ""
 
 
-class HandScore(BaseModel):
+@dataclass(frozen=True, slots=True, kw_only=True)
+class FuItem(Record):
+    """One line of a riichi hand's fu (符): a key of the Fu table, its fu and why."""
+
+    key: str
+    value: int
+    detail: str = ""
+
+
+@dataclass(slots=True, kw_only=True)
+class HandScore(Record):
+    """One scored hand. Not frozen (as before the dataclasses): a frozen `__init__` pays a call per field,
+    a tenth of a Luoshan score (`make bench`); nothing shares a HandScore, so nothing needs it frozen."""
+
     rules: str
-    hand: str = Field(description="the hand in canonical notation")
+    hand: str  # the hand in canonical notation
     winner: bool
     legal: bool = True
     items: list[ScoreItem]
@@ -36,53 +86,17 @@ class HandScore(BaseModel):
     doubled: bool
     total: int
     unit: Unit
-    arrangement: list[str] = Field(
-        default_factory=list,
-        description="the grouping scored; a wildcard is shown as what it stood for (2m=C)",
-    )
-    notes: list[str] = Field(default_factory=list)
-
-    @classmethod
-    def from_core(cls, fields: HandScoreFields) -> HandScore:
-        """The score the core made, without validating its values again; mypy checks them as `HandScoreFields`.
-
-        What `model_construct` does, in a third of the time validation takes
-        (`model_construct` itself takes longer than validating): the dict
-        becomes the model's own. tests/test_contracts.py checks that
-        `HandScoreFields` names every field, in order, and that the result
-        equals the validated model.
-        """
-        made = object.__new__(cls)
-        object.__setattr__(made, "__dict__", fields)
-        object.__setattr__(made, "__pydantic_fields_set__", set(fields))
-        object.__setattr__(made, "__pydantic_extra__", None)
-        object.__setattr__(made, "__pydantic_private__", None)
-        return made
+    arrangement: list[str] = field(default_factory=list)  # the grouping scored; a wildcard shows as 2m=C
+    notes: list[str] = field(default_factory=list)
+    # riichi only (None for the other rule sets)
+    fu: int | None = None  # riichi: the hand's fu (0 for a yakuman)
+    fu_details: list[FuItem] | None = None  # riichi: the fu, line by line
+    limit: str | None = None  # riichi: "", mangan, haneman, … yakuman
+    payments: dict[str, int] | None = None  # riichi: {"discarder": n} | {"dealer": n, "non_dealer": n} | {"each": n}
 
 
-class HandScoreFields(TypedDict):
-    """Every field of HandScore, for `HandScore.from_core`."""
-
-    rules: str
-    hand: str
-    winner: bool
-    legal: bool
-    items: list[ScoreItem]
-    subtotal: int
-    doubled: bool
-    total: int
-    unit: Unit
-    arrangement: list[str]
-    notes: list[str]
-
-
-class ScoreRequest(BaseModel):
-    rules: str = "lingxi"
-    hand: str = Field(max_length=MAX_HAND_LENGTH)
-    options: dict[str, int] = Field(default_factory=dict)
-
-
-class ItemInfo(BaseModel):
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ItemInfo(Record):
     key: str
     name: str
     name_en: str
@@ -90,14 +104,16 @@ class ItemInfo(BaseModel):
     scope: str
 
 
-class OptionInfo(BaseModel):
+@dataclass(frozen=True, slots=True, kw_only=True)
+class OptionInfo(Record):
     name: str
     default: int
     alternatives: list[int]
     description: str
 
 
-class RuleSetInfo(BaseModel):
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RuleSetInfo(Record):
     name: str
     chinese: str
     unit: Unit
@@ -109,85 +125,254 @@ class RuleSetInfo(BaseModel):
 # -- settlement (API.md "Table" and "Settlement") ------------------------------
 
 
-class PlayerTotal(BaseModel):
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PlayerTotal(Record):
     """A player known only by the count (Lingxi: tai), not by the hand."""
 
-    model_config = ConfigDict(extra="forbid")
-    total: int = Field(ge=0, le=MAX_TOTAL, description="the player's count in the rule set's unit")
+    total: int  # the player's count in the rule set's unit, ≥ 0
 
 
-class Event(BaseModel):
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Event(Record):
     """A side event of the deal: false-win, foul, liable (or a rule set's own)."""
 
-    model_config = ConfigDict(extra="forbid")
-    type: str = Field(description="false-win, foul, liable, or a rule set's own event")
-    seat: Seat
+    type: str
+    seat: str
 
 
-Player = str | PlayerTotal
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PlayerTenpai(Record):
+    """Riichi, a drawn deal: a seat known only by whether it was ready (听牌)."""
+
+    tenpai: bool  # riichi: the seat was ready (听牌) when the deal was drawn
 
 
-class Table(BaseModel):
+Player = str | PlayerTotal | PlayerTenpai
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Table(Record):
     """One finished deal at a four-player table: the input of settle_table."""
 
-    model_config = ConfigDict(extra="forbid")
     rules: str = "lingxi"
-    wild: list[str] | None = Field(default=None, description="revealed wildcard tiles, for every hand")
-    flip: str | None = Field(default=None, description="flipped indicator, for every hand")
-    winner: Seat | None = Field(default=None, description="null: a drawn hand")
-    discarder: Seat | None = Field(default=None, description="null: self-drawn (or drawn hand)")
-    players: dict[Seat, Player] = Field(description='E S W N: a hand string, or {"total": N}')
-    events: list[Event] = Field(default_factory=list)
-    options: dict[str, int] = Field(default_factory=dict, description="house options of the rule set")
+    wild: list[str] | None = None  # revealed wildcard tiles, for every hand
+    flip: str | None = None  # flipped indicator, for every hand
+    winner: str | None = None  # None: a drawn hand
+    discarder: str | None = None  # None: self-drawn (or a drawn hand)
+    players: dict[str, Player]  # E S W N: a hand string, a PlayerTotal, or (riichi, a drawn deal) a PlayerTenpai
+    events: list[Event] = field(default_factory=list)
+    options: dict[str, int] = field(default_factory=dict)  # house options of the rule set
+    # riichi only (None for the other rule sets)
+    honba: int | None = None  # riichi: 本场 counters at the start of the deal, ≥ 0
+    pot: int | None = None  # riichi: riichi sticks carried in from earlier deals, ≥ 0
+    round: str | None = None  # riichi: the round (prevailing) wind, default E
 
-    @field_validator("players", mode="before")
     @classmethod
-    def _four_seats(cls, value: Any) -> Any:
-        """Checked by hand so a bad player reads as one sentence, not a union's error list."""
-        if not isinstance(value, dict):
-            raise ValueError("must be an object with the seats E, S, W, N")
-        keys = list(value)
-        if set(keys) != set(SEATS):
-            extra = [k for k in keys if k not in SEATS]
-            missing = [s for s in SEATS if s not in keys]
-            parts = []
-            if missing:
-                parts.append("missing " + ", ".join(missing))
-            if extra:
-                parts.append("unknown seat " + ", ".join(f"'{quote(k)}'" for k in extra))
-            raise ValueError(f"must be exactly the seats E, S, W, N ({'; '.join(parts)})")
-        for seat, player in value.items():
-            if isinstance(player, str):
-                if len(player) > MAX_HAND_LENGTH:
-                    raise ValueError(f"{seat} is a hand string of {len(player)} characters; at most {MAX_HAND_LENGTH}")
-            elif isinstance(player, PlayerTotal):
-                continue
-            elif isinstance(player, dict):
-                total = player.get("total")
-                if set(player) != {"total"} or isinstance(total, bool) or not isinstance(total, int) or total < 0:
-                    raise ValueError(f'{seat} must be a hand string or {{"total": N}} with N a whole number ≥ 0')
-                if total > MAX_TOTAL:
-                    raise ValueError(f'{seat} is {{"total": {quote(total)}}}; at most {MAX_TOTAL:,} (10⁹)')
-            else:
-                raise ValueError(f'{seat} must be a hand string or {{"total": N}}, got {type(player).__name__}')
-        return value
+    def from_dict(cls, data: object) -> Table:
+        """A Table from its JSON; every place that is wrong is named, in one HandError."""
+        require(data, Mapping, "table", "a JSON object")  # an ArgumentError (TypeError and HandError)
+        problems: list[str] = []
+        values = read_fields(cast(Mapping[Any, Any], data), TABLE_FIELDS, "", problems)
+        if problems:
+            raise HandError("; ".join(dict.fromkeys(problems)))
+        return cls(**values)
 
 
-class Payment(BaseModel):
-    """One transfer of the settlement; `from` in JSON (a Python keyword, hence the alias)."""
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Payment(Record):
+    """One transfer of the settlement; `from` in JSON (a Python keyword, hence `from_`)."""
 
-    model_config = ConfigDict(populate_by_name=True, serialize_by_alias=True)
-    from_: Seat = Field(alias="from")
-    to: Seat
-    amount: int = Field(gt=0)
+    from_: str
+    to: str
+    amount: int  # > 0
     reason: str
 
 
-class Settlement(BaseModel):
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Settlement(Record):
     rules: str
-    scores: dict[Seat, HandScore | PlayerTotal] = Field(
-        description="each seat's score; `total` is the count settled (0 after a foul, a declared win, a draw)"
-    )
+    scores: dict[str, HandScore | PlayerTotal]  # `total` is the count settled (0 after a foul, a declared win, a draw)
     payments: list[Payment]
-    net: dict[Seat, int] = Field(description="what each seat wins (+) or pays (−); sums to 0")
-    next_dealer: Seat
+    net: dict[str, int]  # what each seat wins (+) or pays (−); sums to 0
+    next_dealer: str
+    # riichi only (None for the other rule sets): sum(net) == 1000 × (pot_before − pot_after)
+    pot_before: int | None = None  # riichi: sticks on the table before the deal
+    pot_after: int | None = None  # riichi: sticks left on the table after it
+    next_honba: int | None = None  # riichi: 本场 counters of the next deal
+
+
+# -- reading a table given as JSON ---------------------------------------------
+# A check takes (value, path, problems): it returns the value to keep, or
+# notes a problem ("path: what is wrong") and returns None. The wording is
+# the one the HTTP API's schema errors use, so both say the same.
+
+Check = Callable[[Any, str, list[str]], Any]
+_WHOLE = re.compile(r"\s*[+-]?[0-9]+\s*")
+MAX_WHOLE_TEXT = 1000  # int() refuses strings of over 4,300 digits; no count is near this long
+
+
+def _at(path: str, name: str) -> str:
+    return f"{path}.{name}" if path else name
+
+
+def read_fields(
+    data: Mapping[Any, Any], checks: Mapping[str, tuple[Check, bool]], path: str, problems: list[str]
+) -> dict[str, Any]:
+    """The fields of an object, each through its check; missing required and unknown fields are problems."""
+    values: dict[str, Any] = {}
+    for name, (check, required) in checks.items():
+        if name in data:
+            values[name] = check(data[name], _at(path, name), problems)
+        elif required:
+            problems.append(f"{_at(path, name)}: Field required")
+    problems.extend(f"{_at(path, quote(name))}: Extra inputs are not permitted" for name in data if name not in checks)
+    return values
+
+
+def text(value: Any, path: str, problems: list[str]) -> str | None:
+    if isinstance(value, str):
+        return value
+    problems.append(f"{path}: Input should be a valid string")
+    return None
+
+
+def seat(value: Any, path: str, problems: list[str]) -> str | None:
+    if isinstance(value, str) and value in SEATS:
+        return value
+    problems.append(f"{path}: Input should be 'E', 'S', 'W' or 'N'")
+    return None
+
+
+def whole_number(value: Any, path: str, problems: list[str]) -> int | None:
+    """An int, or what JSON readers take for one: 10.0, "10" (as the HTTP schema does)."""
+    if isinstance(value, int):
+        return int(value)
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if isinstance(value, str) and len(value) <= MAX_WHOLE_TEXT and _WHOLE.fullmatch(value):
+        return int(value)
+    why = {float: ", got a number with a fractional part", str: ", unable to parse string as an integer"}
+    problems.append(f"{path}: Input should be a valid integer{why.get(type(value), '')}")
+    return None
+
+
+def count(value: Any, path: str, problems: list[str]) -> int | None:
+    """A whole number from 0 to MAX_TOTAL (riichi's honba and pot)."""
+    whole = whole_number(value, path, problems)
+    if whole is not None and whole < 0:
+        problems.append(f"{path}: Input should be greater than or equal to 0")
+        return None
+    if whole is not None and whole > MAX_TOTAL:
+        problems.append(f"{path}: Input should be less than or equal to {MAX_TOTAL}")
+        return None
+    return whole
+
+
+def optional(check: Check) -> Check:
+    return lambda value, path, problems: None if value is None else check(value, path, problems)
+
+
+def list_of(check: Check) -> Check:
+    def read(value: Any, path: str, problems: list[str]) -> list[Any] | None:
+        if not isinstance(value, list | tuple):
+            problems.append(f"{path}: Input should be a valid list")
+            return None
+        return [check(v, f"{path}[{i}]", problems) for i, v in enumerate(value)]
+
+    return read
+
+
+def options(value: Any, path: str, problems: list[str]) -> dict[str, int] | None:
+    if not isinstance(value, Mapping):
+        problems.append(f"{path}: Input should be a valid dictionary")
+        return None
+    out: dict[str, int] = {}
+    for name, number in value.items():
+        if not isinstance(name, str):
+            problems.append(f"{path}: option names must be strings, got {quote(name)}")
+            continue
+        whole = whole_number(number, _at(path, quote(name)), problems)
+        if whole is not None:
+            out[name] = whole
+    return out
+
+
+EVENT_FIELDS: dict[str, tuple[Check, bool]] = {"type": (text, True), "seat": (seat, True)}
+
+
+def event(value: Any, path: str, problems: list[str]) -> Event | None:
+    if not isinstance(value, Mapping):
+        problems.append(f"{path}: Input should be a valid dictionary or instance of Event")
+        return None
+    before = len(problems)
+    values = read_fields(value, EVENT_FIELDS, path, problems)
+    return Event(**values) if len(problems) == before else None
+
+
+def players(value: Any, path: str, problems: list[str]) -> dict[str, Player] | None:
+    """Exactly the four seats, each a hand string, {"total": N} or (riichi) {"tenpai": bool}.
+
+    One sentence, not a union's error list."""
+    problem = players_problem(value)
+    if problem:
+        problems.append(f"{path}: {problem}")
+        return None
+    return {s: _player(p) for s, p in value.items()}
+
+
+def _player(player: Any) -> Player:
+    """A seat's player as read: a hand string, a PlayerTotal, or (riichi) a PlayerTenpai."""
+    if isinstance(player, str | PlayerTotal | PlayerTenpai):
+        return player
+    if "tenpai" in player:
+        return PlayerTenpai(tenpai=player["tenpai"])
+    return PlayerTotal(total=player["total"])
+
+
+def players_problem(value: Any) -> str | None:
+    if not isinstance(value, Mapping):
+        return "must be an object with the seats E, S, W, N"
+    keys = list(value)
+    if set(keys) != set(SEATS):
+        extra = [k for k in keys if k not in SEATS]
+        missing = [s for s in SEATS if s not in keys]
+        parts = []
+        if missing:
+            parts.append("missing " + ", ".join(missing))
+        if extra:
+            parts.append("unknown seat " + ", ".join(f"'{quote(k)}'" for k in extra))
+        return f"must be exactly the seats E, S, W, N ({'; '.join(parts)})"
+    for where, player in value.items():
+        if isinstance(player, str):
+            if len(player) > MAX_HAND_LENGTH:
+                return f"{where} is a hand string of {len(player)} characters; at most {MAX_HAND_LENGTH}"
+        elif isinstance(player, PlayerTotal | PlayerTenpai):
+            continue
+        elif isinstance(player, Mapping) and set(player) == {"tenpai"}:
+            if not isinstance(player["tenpai"], bool):
+                return f'{where} must be {{"tenpai": true}} or {{"tenpai": false}}'
+        elif isinstance(player, Mapping):
+            total = player.get("total")
+            if set(player) != {"total"} or isinstance(total, bool) or not isinstance(total, int) or total < 0:
+                return f'{where} must be a hand string or {{"total": N}} with N a whole number ≥ 0'
+            if total > MAX_TOTAL:
+                return f'{where} is {{"total": {quote(total)}}}; at most {MAX_TOTAL:,} (10⁹)'
+        else:
+            return f'{where} must be a hand string or {{"total": N}}, got {type(player).__name__}'
+    return None
+
+
+# Table's fields as they are read: (check, required). A new input field is one row here and one in Table.
+TABLE_FIELDS: dict[str, tuple[Check, bool]] = {
+    "rules": (text, False),
+    "wild": (optional(list_of(text)), False),
+    "flip": (optional(text), False),
+    "winner": (optional(seat), False),
+    "discarder": (optional(seat), False),
+    "players": (players, True),
+    "events": (list_of(event), False),
+    "options": (options, False),
+    "honba": (optional(count), False),
+    "pot": (optional(count), False),
+    "round": (optional(seat), False),
+}

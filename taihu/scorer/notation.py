@@ -18,11 +18,28 @@ from . import memo as M
 from . import tiles as T
 from .errors import HandError, nearest, quote
 from .forms import Folded, fold
+from .limits import MAX_TOTAL
 
-FLAG_CONDITIONS = ("self", "kong-draw", "rob-kong", "last-tile", "heaven", "earth", "human", "da-jin")
-VALUE_CONDITIONS = ("seat", "wild", "flip", "declare")
+FLAG_CONDITIONS = (
+    "self",
+    "riichi",
+    "double-riichi",
+    "ippatsu",
+    "kong-draw",
+    "rob-kong",
+    "last-tile",
+    "heaven",
+    "earth",
+    "human",
+    "furiten",
+    "da-jin",
+)
+VALUE_CONDITIONS = ("seat", "wild", "flip", "declare", "round", "dora", "ura", "honba", "sticks")
 DECLARED_WINS = ("sha-zhu", "hua-hu", "san-jin-dao", "qiang-jin", "you-jin", "san-jin-you")
-CONDITION_ORDER = ("seat", "wild", "flip") + FLAG_CONDITIONS + ("declare",)
+CONDITION_ORDER = ("seat", "round", "dora", "ura", "wild", "flip") + FLAG_CONDITIONS + ("declare", "honba", "sticks")
+# the words only the riichi rule set reads; every other rule set refuses them naming riichi
+RIICHI_CONDITIONS = ("round", "dora", "ura", "honba", "sticks", "riichi", "double-riichi", "ippatsu", "furiten")
+RIICHI_VALUES = ("round", "dora", "ura", "honba", "sticks")
 # What players write for a condition, from other games and romanisations: the nearest match names the condition.
 CONDITION_ALIASES = {
     "zimo": "self",
@@ -130,6 +147,22 @@ class ParsedHand:
     flags: frozenset[str]
     declare: str | None
     columns: dict[str, int] = field(default_factory=dict, compare=False, hash=False)
+    # riichi only (docs/rules/riichi.md); every other rule set refuses them
+    round: str | None = None
+    dora: tuple[int, ...] | None = None
+    ura: tuple[int, ...] | None = None
+    honba: int | None = None
+    sticks: int | None = None
+    # red fives by where they were written: ("hand", suit), ("win", suit), ("dora", suit), ("ura", suit),
+    # ("meld", tiles, concealed); a line holds at most one per suit
+    red: frozenset[tuple[Any, ...]] = frozenset()
+
+    @property
+    def riichi_values(self) -> bool:
+        """Whether any riichi-only value (round:, dora:, ura:, honba:, sticks:) is written."""
+        return not (
+            self.round is None and self.dora is None and self.ura is None and self.honba is None and self.sticks is None
+        )
 
     @property
     def conditions(self) -> list[str]:
@@ -137,6 +170,8 @@ class ParsedHand:
         out = [
             name for name, value in (("seat", self.seat), ("wild", self.wild), ("flip", self.flip)) if value is not None
         ]
+        if self.riichi_values:
+            out += [name for name in RIICHI_VALUES if getattr(self, name) is not None]
         if self.flags:
             out += [f for f in FLAG_CONDITIONS if f in self.flags]
         if self.declare is not None:
@@ -164,11 +199,23 @@ def _condition_error(word: str, column: int, conditions: Collection[str] | None,
     else:
         problem = f"unknown condition '{quote(word)}' at column {column}"
         problem += f" (did you mean {guess}?)" if guess else ""
+    if not known:  # where no condition belongs (a table's `wild` entry): no list of them
+        return HandError(problem, code="unknown_condition", column=column)
     names = ", ".join(f"{c}:{_VALUE_SHAPE[c]}" if c in VALUE_CONDITIONS else c for c in known)
     return HandError(f"{problem}; {rule_set or 'the'} conditions: {names}", code="unknown_condition", column=column)
 
 
-_VALUE_SHAPE = {"seat": "X", "wild": "T", "flip": "T", "declare": "NAME"}
+_VALUE_SHAPE = {
+    "seat": "X",
+    "wild": "T",
+    "flip": "T",
+    "declare": "NAME",
+    "round": "X",
+    "dora": "T",
+    "ura": "T",
+    "honba": "N",
+    "sticks": "N",
+}
 
 
 def _is_digit(ch: str) -> bool:
@@ -179,10 +226,12 @@ def _is_digit(ch: str) -> bool:
 class _Scanner:
     """Reads tiles from `text`; `origin` is where `text` starts in the hand line, for columns."""
 
-    def __init__(self, text: str, origin: int = 0) -> None:
+    def __init__(self, text: str, origin: int = 0, red_fives: bool = False) -> None:
         self.text = text
         self.pos = 0
         self.origin = origin
+        self.red_fives = red_fives  # riichi: `0m` is a red five
+        self.reds: list[tuple[int, int]] = []  # (suit, column) of each red five read
 
     @property
     def column(self) -> int:
@@ -234,7 +283,10 @@ class _Scanner:
                     value = int(digit)
                     dcol = start + offset + 1 + self.origin
                     if value == 0:
-                        raise HandError(f"'0{suit}' at column {dcol}: there are no red fives in these rules")
+                        if not self.red_fives or suit == "z":
+                            raise HandError(f"'0{suit}' at column {dcol}: there are no red fives in these rules")
+                        self.reds.append(("mps".index(suit), dcol))
+                        value = 5
                     if suit == "z":
                         if value > 7:
                             raise _tile_error(f"{value}z", dcol)
@@ -319,11 +371,14 @@ def _condition_word(scanner: _Scanner) -> tuple[str, str | None, int, int]:
     return word, value, start + 1, value_col
 
 
-def _single_tile(text: str, column: int, what: str) -> int:
-    scanner = _Scanner(text, origin=column - 1)
+def _single_tile(text: str, column: int, what: str, reds: list[tuple[int, int]] | None = None) -> int:
+    """One tile; with `reds` given, a red five `0m` is read and its (suit, column) added there."""
+    scanner = _Scanner(text, origin=column - 1, red_fives=reds is not None)
     found = scanner.tiles()
     if scanner.pos != len(text) or len(found) != 1:
         raise HandError(f"{what} at column {column} must be one tile, got '{quote(text)}'")
+    if reds is not None:
+        reds += scanner.reds
     return found[0][0]
 
 
@@ -411,13 +466,15 @@ def parse(text: str, conditions: Collection[str] | None = None, rule_set: str = 
     return _parse_careful(text, conditions, rule_set)
 
 
-def _parse_players_forms(text: str, conditions: Collection[str] | None, rule_set: str) -> ParsedHand:
+def _parse_players_forms(
+    text: str, conditions: Collection[str] | None = None, rule_set: str = "", red_fives: bool = False
+) -> ParsedHand:
     """A line with Chinese or full-width forms: parsed as its ASCII fold, columns counted in the line as typed."""
     folded = fold(text)
     if folded.text == text:
-        return _parse_careful(text, conditions, rule_set)
+        return _parse_careful(text, conditions, rule_set, red_fives)
     try:
-        hand = _parse_plain(folded.text) or _parse_careful(folded.text, conditions, rule_set)
+        hand = _parse_plain(folded.text) or _parse_careful(folded.text, conditions, rule_set, red_fives)
     except HandError as exc:
         raise _in_typed_columns(exc, folded) from None
     # the rule set's errors name these columns too (`declare:… at column N`, a meld's place)
@@ -438,13 +495,16 @@ def _in_typed_columns(exc: HandError, folded: Folded) -> HandError:
 _COLUMN = re.compile(r"column (\d+)")
 
 
-def _parse_careful(text: str, conditions: Collection[str] | None = None, rule_set: str = "") -> ParsedHand:
+def _parse_careful(
+    text: str, conditions: Collection[str] | None = None, rule_set: str = "", red_fives: bool = False
+) -> ParsedHand:
     """The parser proper: reads anything, and finds the exact column of every problem."""
     if not isinstance(text, str):
         raise HandError("a hand must be a string of notation")
     if not text.strip():
         raise HandError("empty hand: write the tiles, e.g. '123m 456p ... +5p'")
-    scanner = _Scanner(text)
+    scanner = _Scanner(text, red_fives=red_fives)
+    red: list[tuple[tuple[Any, ...], int]] = []  # (where, column) of each red five
     bare: list[int] = []
     melds: list[Meld] = []
     win: int | None = None
@@ -457,8 +517,10 @@ def _parse_careful(text: str, conditions: Collection[str] | None = None, rule_se
         if ch == "":
             break
         col = scanner.column
+        read_before = len(scanner.reds)
         if ch in "[(":
             melds.append(_parse_meld(scanner))
+            red += [(("meld", melds[-1].tiles, melds[-1].concealed), c) for _, c in scanner.reds[read_before:]]
         elif ch in "])":
             raise HandError(f"'{ch}' at column {col} closes a group that was never opened")
         elif ch == "+":
@@ -470,6 +532,7 @@ def _parse_careful(text: str, conditions: Collection[str] | None = None, rule_se
                 raise HandError(f"'+' at column {col} must be followed by exactly one tile")
             win = found[0][0]
             seen["+"] = col  # for errors about the winning tile (written twice)
+            red += [(("win", suit), c) for suit, c in scanner.reds[read_before:]]
         elif (
             ch.isascii()
             and ch.islower()
@@ -490,12 +553,17 @@ def _parse_careful(text: str, conditions: Collection[str] | None = None, rule_se
                 continue
             if not value:
                 raise HandError(f"condition '{word}' at column {wcol} needs a value, e.g. '{word}:{_EXAMPLE[word]}'")
-            values[word] = _condition_value(word, value, vcol)
+            value_reds: list[tuple[int, int]] | None = [] if red_fives else None
+            values[word] = _condition_value(word, value, vcol, value_reds)
+            red += [((word, suit), c) for suit, c in value_reds or ()]
         else:
             try:
                 bare.extend(_bare_tiles(scanner))
             except HandError as exc:
                 raise _condition_in_capitals(exc, text, col, conditions, rule_set) or exc from None
+            red += [(("hand", suit), c) for suit, c in scanner.reds[read_before:]]
+    if red:
+        seen.update(_red_columns(red))
     return ParsedHand(
         tiles=tuple(sorted(bare)),
         melds=tuple(sorted(melds, key=_meld_order)),
@@ -506,6 +574,12 @@ def _parse_careful(text: str, conditions: Collection[str] | None = None, rule_se
         flags=frozenset(flags),
         declare=values.get("declare"),  # type: ignore[arg-type]
         columns=seen,
+        round=values.get("round"),  # type: ignore[arg-type]
+        dora=values.get("dora"),  # type: ignore[arg-type]
+        ura=values.get("ura"),  # type: ignore[arg-type]
+        honba=values.get("honba"),  # type: ignore[arg-type]
+        sticks=values.get("sticks"),  # type: ignore[arg-type]
+        red=frozenset(where for where, _ in red),
     )
 
 
@@ -521,6 +595,20 @@ def _condition_in_capitals(
     if lower not in FLAG_CONDITIONS and lower not in VALUE_CONDITIONS and lower not in CONDITION_ALIASES:
         return None
     return _condition_error(word, column, conditions, rule_set)
+
+
+def _red_columns(red: list[tuple[tuple[Any, ...], int]]) -> dict[str, int]:
+    """The column of each suit's red five (`0m` …, for the errors); a second one of a suit is an error."""
+    columns: dict[str, int] = {}
+    for where, column in sorted(red, key=lambda r: r[1]):
+        suit = "mps"[T.suit_of(where[1][0]) if where[0] == "meld" else where[1]]
+        if f"0{suit}" in columns:
+            raise HandError(
+                f"a second red five '0{suit}' at column {column} (the first is at column {columns[f'0{suit}']}): "
+                f"there is one red five of each suit; write the others as 5{suit}"
+            )
+        columns[f"0{suit}"] = column
+    return columns
 
 
 def _meld_order(meld: Meld) -> tuple[bool, tuple[int, ...]]:
@@ -625,7 +713,7 @@ def _parse_plain(text: str) -> ParsedHand | None:
             columns["+"] = start + 1
             continue
         if tag == "meld":
-            melds.append(_new_meld(entry[1], entry[2], token, start + 1))
+            melds.append(Meld(entry[1], entry[2], token, start + 1))
             continue
         word = entry[1]
         if word in columns:
@@ -642,12 +730,10 @@ def _parse_plain(text: str) -> ParsedHand | None:
     if flags:
         fields["flags"] = frozenset(flags)
     fields["columns"] = columns
-    hand = object.__new__(ParsedHand)
-    object.__setattr__(hand, "__dict__", fields)  # no frozen __init__: it pays an object.__setattr__ per field
-    return hand
+    return ParsedHand(*fields.values())  # in field order, as `_NO_FIELDS` is (tests/test_notation_fast.py)
 
 
-# a ParsedHand's __dict__ with nothing written, in field order (tests/test_notation_fast.py)
+# a ParsedHand's fields with nothing written, in field order (tests/test_notation_fast.py)
 _NO_FIELDS: dict[str, Any] = {
     "tiles": (),
     "melds": (),
@@ -658,21 +744,30 @@ _NO_FIELDS: dict[str, Any] = {
     "flags": frozenset(),
     "declare": None,
     "columns": None,
+    "round": None,
+    "dora": None,
+    "ura": None,
+    "honba": None,
+    "sticks": None,
+    "red": frozenset(),
 }
 
 
-def _new_meld(tiles: tuple[int, ...], concealed: bool, source: str, column: int) -> Meld:
-    """`Meld(...)` without the frozen dataclass `__init__`, which pays an `object.__setattr__` per field."""
-    meld = object.__new__(Meld)
-    object.__setattr__(meld, "__dict__", {"tiles": tiles, "concealed": concealed, "source": source, "column": column})
-    return meld
-
-
-_EXAMPLE = {"seat": "S", "wild": "5m,E", "flip": "1m", "declare": "sha-zhu"}
+_EXAMPLE = {
+    "seat": "S",
+    "wild": "5m,E",
+    "flip": "1m",
+    "declare": "sha-zhu",
+    "round": "E",
+    "dora": "3m,E",
+    "ura": "5p",
+    "honba": "1",
+    "sticks": "1",
+}
 _SEAT_NAMES = {"E": "E", "S": "S", "W": "W", "N": "N", "东": "E", "東": "E", "南": "S", "西": "W", "北": "N"}
 
 
-def _condition_value(word: str, value: str, column: int) -> object:
+def _condition_value(word: str, value: str, column: int, reds: list[tuple[int, int]] | None = None) -> object:
     if word == "seat":
         if value not in _SEAT_NAMES:
             raise HandError(f"seat '{quote(value)}' at column {column} must be one of E, S, W, N")
@@ -686,9 +781,31 @@ def _condition_value(word: str, value: str, column: int) -> object:
         return tuple(kinds)
     if word == "flip":
         return _single_tile(value, column, "flip:")
+    if word in RIICHI_VALUES:
+        return _riichi_value(word, value, column, reds)
     if value not in DECLARED_WINS:
         raise HandError(f"unknown declared win '{quote(value)}' at column {column}; known: {', '.join(DECLARED_WINS)}")
     return value
+
+
+def _riichi_value(word: str, value: str, column: int, reds: list[tuple[int, int]] | None) -> object:
+    """`round:`, `dora:`, `ura:`, `honba:`, `sticks:`; `reds` (riichi) collects the red fives of the indicators."""
+    if word == "round":
+        if value not in _SEAT_NAMES:
+            raise HandError(f"round '{quote(value)}' at column {column} must be one of E, S, W, N")
+        return _SEAT_NAMES[value]
+    if word in ("honba", "sticks"):
+        if not value.isascii() or not value.isdigit():
+            raise HandError(f"{word} '{quote(value)}' at column {column} must be a whole number ≥ 0, e.g. '{word}:1'")
+        if len(value) > len(str(MAX_TOTAL)) or int(value) > MAX_TOTAL:
+            raise HandError(f"{word} '{quote(value)}' at column {column}: at most {MAX_TOTAL:,} (10⁹)")
+        return int(value)
+    kinds = []
+    offset = 0
+    for part in value.split(","):
+        kinds.append(_single_tile(part, column + offset, f"each indicator in {word}:", reds))
+        offset += len(part) + 1
+    return tuple(kinds)
 
 
 _NAMES = tuple(T.name(k) for k in range(T.KIND_COUNT))
@@ -731,6 +848,12 @@ def to_text(hand: ParsedHand) -> str:
     parts = _bare_parts(hand.tiles)
     if hand.melds:
         parts += [m.text() for m in hand.melds]
+    if hand.red or hand.riichi_values:
+        if hand.red:
+            parts = _with_red(parts, hand)
+        conditions = (hand.win, hand.seat, hand.round, hand.dora, hand.ura, hand.flags, hand.honba, hand.sticks)
+        parts.append(_riichi_tail(*conditions, hand.red))
+        return " ".join(parts)
     tail = _tail_text(hand.win, hand.seat, hand.wild, hand.flip, hand.flags, hand.declare)
     if tail:
         parts.append(tail)
@@ -760,3 +883,77 @@ def _tail_text(
     if declare is not None:
         parts.append(f"declare:{declare}")
     return " ".join(parts)
+
+
+def _red_five(text: str) -> str:
+    """The first 5 of a tile text written as a red five: `34556m` → `34056m`, `[555p]` → `[055p]`."""
+    return text.replace("5", "0", 1)
+
+
+def _with_red(parts: list[str], hand: ParsedHand) -> list[str]:
+    """The hand's tiles and melds with its red fives shown as `0`."""
+    out = []
+    bare = len(parts) - len(hand.melds)
+    for index, part in enumerate(parts):
+        if index < bare:
+            red = part[-1] in "mps" and ("hand", "mps".index(part[-1])) in hand.red
+        else:
+            meld = hand.melds[index - bare]
+            red = ("meld", meld.tiles, meld.concealed) in hand.red and not any(
+                m == meld for m in hand.melds[: index - bare]
+            )
+        out.append(_red_five(part) if red else part)
+    return out
+
+
+def _indicators(word: str, kinds: tuple[int, ...], red: frozenset[tuple[Any, ...]]) -> str:
+    names = [T.name(k) for k in kinds]
+    for suit in range(3):
+        if (word, suit) in red:
+            at = names.index(f"5{'mps'[suit]}")
+            names[at] = _red_five(names[at])
+    return f"{word}:" + ",".join(names)
+
+
+@M.lru_cache("notation.riichi_tail", maxsize=4096, bytes_per_entry=500)
+def _riichi_tail(
+    win: int | None,
+    seat: str | None,
+    round_wind: str | None,
+    dora: tuple[int, ...] | None,
+    ura: tuple[int, ...] | None,
+    flags: frozenset[str],
+    honba: int | None,
+    sticks: int | None,
+    red: frozenset[tuple[Any, ...]],
+) -> str:
+    """The `+` tile and the conditions in riichi's canonical order: seat round dora ura, flags, honba sticks.
+
+    (Riichi lines have no wild:, flip: or declare:; the rule set refuses them.)
+    """
+    parts = []
+    if win is not None:
+        name = T.name(win)
+        parts.append("+" + (_red_five(name) if T.is_suited(win) and ("win", T.suit_of(win)) in red else name))
+    for word, value in (("seat", seat), ("round", round_wind)):
+        if value is not None:
+            parts.append(f"{word}:{value}")
+    for word, kinds in (("dora", dora), ("ura", ura)):
+        if kinds is not None:
+            parts.append(_indicators(word, kinds, red))
+    parts.extend(f for f in FLAG_CONDITIONS if f in flags)
+    for word, count in (("honba", honba), ("sticks", sticks)):
+        if count is not None:
+            parts.append(f"{word}:{count}")
+    return " ".join(parts)
+
+
+def parse_red_fives(text: str, conditions: Collection[str] | None = None, rule_set: str = "") -> ParsedHand:
+    """`parse` for riichi, where `0m 0p 0s` are red fives (elsewhere they are an error)."""
+    if type(text) is str:
+        hand = _parse_plain(text)  # a red five is never a plain token: such lines are read carefully
+        if hand is not None:
+            return hand
+        if not text.isascii():
+            return _parse_players_forms(text, conditions, rule_set, red_fives=True)
+    return _parse_careful(text, conditions, rule_set, red_fives=True)

@@ -431,6 +431,8 @@ def waits(
     (`plain_waits`: every kind scored, the reference the tests compare `quick_waits` with).
     """
     ruleset = get(rules)
+    if ruleset.name not in COUNTING:  # riichi scores through its own pipeline, not `prepare`: no waits yet
+        raise HandError(f"waits is not available for {ruleset.name} yet; score each winning tile with `score`")
     parsed = parse(hand, CONDITIONS[ruleset.name], ruleset.name.capitalize())
     _check_waiting_line(parsed, hand)
     try:

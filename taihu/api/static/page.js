@@ -17,7 +17,7 @@ const WORDS = {
     dealerLabel: "Dealer", tableWild: "Wildcards", tableFlip: "Flip", winner: "Winner", discarder: "Discarder",
     drawn: "nobody (drawn)", selfDrawn: "nobody (self-drawn)", events: "Events", addEvent: "Add event",
     removeEvent: "Remove event", eventType: "Event type", eventSeat: "Event by",
-    optionsShared: "House options: as set above.", settle: "Settle", ledgerHeading: "The evening's ledger",
+    optionsShared: "House options: as set above.", settle: "Settle", ledgerHeading: "Ledger of the evening",
     docs: "API docs", total: "Total", subtotal: "Subtotal", doubled: "doubled", notLegal: "Not a legal win",
     nonWinner: "Not a winning hand: what it counts for settlement.", arrangement: "Arrangement",
     readAs: "Read as", notes: "Notes", payments: "Payments", nets: "Nets", from: "From", to: "To",
@@ -27,6 +27,20 @@ const WORDS = {
     waitsSelf: "Self-drawn", waitsDiscardFirst: "Discard", unseen: "unseen", cannot: "—",
     notLegalShort: "not legal", offline: "The server does not answer",
     multiplier: "in settlement", putAt: "Use this hand at the table, seat:", putAtSeat: "Put this hand at seat",
+    ledgerHint: "Each deal settled above goes in with the seats as they stand; the ledger rotates the dealer.",
+    ledgerAdd: "Add deal", ledgerUndo: "Undo last deal", ledgerCsv: "Download CSV", ledgerRefresh: "Refresh",
+    ledgerCopy: "Copy ledger link", ledgerMine: "Back to my ledger",
+    ledgerShare: "Read-only link for the table (no edit token in it):", ledgerCopied: "On the clipboard.",
+    ledgerCopyByHand: "Copy the read-only link above.", ledgerNewHeading: "Start a ledger",
+    ledgerNewHint: "Four players in table order (the first deals first); the rules and house options as chosen above.",
+    player1: "Player 1", player2: "Player 2", player3: "Player 3", player4: "Player 4", ledgerNew: "New ledger",
+    ledgerDeals: "Deals", dealCol: "Deal", dealt: "{name} deals", ledgerTotal: "Total", nextToDeal: "Next to deal",
+    dealsCount: "deals", noDeals: "No deals yet.", wonOn: "{w} won on {d}'s discard", wonSelf: "{w} won self-drawn",
+    falseWin: "false win by {x}", drawnDeal: "drawn", added: "Deal {n} added: {result}.", removed: "Deal {n} removed: {result}.",
+    readOnly: "Read-only: this browser does not have the edit token of this ledger.",
+    noToken: "Nothing changed: this ledger is read-only here: you don't have its edit token.",
+    wrongDealer: "Nothing sent: the ledger says {name} deals this deal (place {place}); the Dealer is now set to {place}. Check the seats and press Add deal again.",
+    ledgerGone: "Start a new ledger below.",
   },
   zh: {
     title: "台胡 taihu", scoreHeading: "算一手牌", rules: "规则 Rules", hand: "手牌 Hand",
@@ -39,7 +53,7 @@ const WORDS = {
     dealerLabel: "庄家 Dealer", tableWild: "财神 Wildcards", tableFlip: "翻牌 Flip", winner: "胡牌 Winner", discarder: "放炮 Discarder",
     drawn: "无人（流局）", selfDrawn: "无人（自摸）", events: "事件", addEvent: "加事件",
     removeEvent: "删除事件", eventType: "事件类型", eventSeat: "谁",
-    optionsShared: "规则选项：同上。", settle: "结算 Settle", ledgerHeading: "今晚的账",
+    optionsShared: "规则选项：同上。", settle: "结算 Settle", ledgerHeading: "今晚的账 Ledger",
     docs: "接口文档", total: "合计", subtotal: "小计", doubled: "翻倍", notLegal: "不算合法的胡",
     nonWinner: "没有胡：这是结算用的台数。", arrangement: "牌型", readAs: "读作", notes: "说明",
     payments: "付款 Payments", nets: "输赢 Nets", from: "付", to: "收", amount: "数目", reason: "原因",
@@ -48,6 +62,19 @@ const WORDS = {
     waitsDiscard: "点炮", waitsSelf: "自摸", waitsDiscardFirst: "打出", unseen: "未见", cannot: "—",
     notLegalShort: "不合法", offline: "服务器没有回应", multiplier: "结算时用",
     putAt: "把这手牌填到结算的座位：", putAtSeat: "填到座位",
+    ledgerHint: "上面结算的每一局按现在的座位记上；账本自己轮庄。",
+    ledgerAdd: "记这一局 Add deal", ledgerUndo: "撤销上一局 Undo last deal", ledgerCsv: "下载 CSV Download CSV",
+    ledgerRefresh: "刷新 Refresh", ledgerCopy: "复制账的链接 Copy ledger link", ledgerMine: "回到我的账 Back to my ledger",
+    ledgerShare: "给牌桌的只读链接（不含编辑口令）：", ledgerCopied: "已复制到剪贴板。", ledgerCopyByHand: "请复制上面的只读链接。",
+    ledgerNewHeading: "开一本新账", ledgerNewHint: "四家按座次填（第一家先坐庄）；规则和规则选项用上面选的。",
+    player1: "第一家 Player 1", player2: "第二家 Player 2", player3: "第三家 Player 3", player4: "第四家 Player 4",
+    ledgerNew: "开新账 New ledger", ledgerDeals: "各局", dealCol: "局", dealt: "{name} 坐庄", ledgerTotal: "合计 Total",
+    nextToDeal: "下一局庄家", dealsCount: "局", noDeals: "还没有记局。", wonOn: "{w} 胡，{d} 放炮", wonSelf: "{w} 自摸",
+    falseWin: "{x} 诈胡", drawnDeal: "流局", added: "第 {n} 局已记上：{result}。", removed: "第 {n} 局已撤销：{result}。",
+    readOnly: "只读：这个浏览器没有这本账的编辑口令。",
+    noToken: "没有改动：这本账在这里是只读的，你没有它的编辑口令（this ledger is read-only here: you don't have its edit token）。",
+    wrongDealer: "没有发送：账本说这一局 {name} 坐庄（座位 {place}）；庄家已改成 {place}。请核对座位，再按“记这一局”。",
+    ledgerGone: "请在下面开一本新账。",
   },
 };
 const UNITS = {
@@ -75,10 +102,11 @@ const SEAT_WORDS = { E: "东", S: "南", W: "西", N: "北" };
 // Condition words as the notation writes them (NOTATION.md), to tell conditions from tiles.
 const CHINESE_CONDITIONS = ["自摸", "杠上开花", "杠开", "抢杠", "海底", "天胡", "地胡", "人胡"];
 
-const state = { lang: "en", rules: [], palette: {}, paths: new Set(), mode: null, undo: [] };
+const state = { lang: "en", rules: [], palette: {}, paths: new Set(), mode: null, undo: [], ledger: null, tokens: {}, ledgerNote: "" };
 const $ = (id) => document.getElementById(id);
 
 function t(key) { return WORDS[state.lang][key] ?? WORDS.en[key] ?? key; }
+function fmt(key, values) { return t(key).replace(/\{(\w+)\}/g, (_, name) => values[name] ?? ""); }
 function bilingual(pair) { return state.lang === "zh" ? `${pair[1]} ${pair[0]}` : `${pair[0]} ${pair[1]}`; }
 function unitWord(unit) { return UNITS[state.lang][unit] ?? unit; }
 function el(tag, props = {}, ...children) {
@@ -94,8 +122,8 @@ function el(tag, props = {}, ...children) {
 }
 
 // -- the server (paths relative to the page, so it also works behind a proxy under a prefix) --------
-async function call(method, path, body) {
-  const init = { method, headers: {} };
+async function call(method, path, body, headers = {}) {
+  const init = { method, headers: { ...headers } };
   if (body !== undefined) {
     init.headers["content-type"] = "application/json";
     init.body = JSON.stringify(body);
@@ -313,7 +341,7 @@ function trimmed(field) {
 }
 
 function clearErrors() {
-  for (const id of ["score-error", "settle-error"]) { $(id).hidden = true; $(id).replaceChildren(); }
+  for (const id of ["score-error", "settle-error", "ledger-error"]) { $(id).hidden = true; $(id).replaceChildren(); }
 }
 
 // The place of an error: the 422's `column` when given, else "column N" in its message (1-based).
@@ -492,15 +520,18 @@ function readFragment() {
   return true;
 }
 
+// A browser that may not write the clipboard can also leave the promise pending: wait 1 s at most.
+async function copyText(text) {
+  const refused = new Promise((_, reject) => setTimeout(() => reject(new Error("no answer")), 1000));
+  try { await Promise.race([navigator.clipboard.writeText(text), refused]); return true; } catch { return false; }
+}
+
 async function copyLink() {
   writeFragment();
   const url = location.href;
   $("link").value = url;
   $("link-box").hidden = false;
-  let copied = false;
-  // A browser that may not write the clipboard can also leave the promise pending: wait 1 s at most.
-  const refused = new Promise((_, reject) => setTimeout(() => reject(new Error("no answer")), 1000));
-  try { await Promise.race([navigator.clipboard.writeText(url), refused]); copied = true; } catch { copied = false; }
+  const copied = await copyText(url);
   $("link-note").textContent = copied ? t("copied") : t("copyByHand");
   if (!copied) $("link").select();
 }
@@ -518,26 +549,31 @@ function drawSeats() {
   for (const label of box.querySelectorAll("[data-seat-label]")) {
     const seat = label.dataset.seatLabel;
     const dealer = seat === dealerSeat() ? (state.lang === "zh" ? "（庄）" : " (dealer)") : "";
-    label.textContent = state.lang === "zh" ? `${SEAT_WORDS[seat]} ${seat}${dealer}` : `${seat} ${SEAT_WORDS[seat]}${dealer}`;
+    const who = keptPlayers() ? ` · ${playerAtPlace(seat)}` : "";
+    label.textContent = state.lang === "zh" ? `${SEAT_WORDS[seat]} ${seat}${who}${dealer}` : `${seat} ${SEAT_WORDS[seat]}${who}${dealer}`;
   }
   for (const area of box.querySelectorAll("textarea")) area.placeholder = state.lang === "zh" ? "牌，或台数" : "hand, or a total";
   const fill = (select, nobody) => {
     const chosen = select.value;
-    const seats = SEATS.map((s) => el("option", { value: s, text: s }));
-    select.replaceChildren(...(nobody ? [el("option", { value: "", text: nobody })] : []), ...seats);
+    select.replaceChildren(...(nobody ? [el("option", { value: "", text: nobody })] : []), ...placeOptions());
     select.value = chosen;
     if (select.selectedIndex < 0) select.selectedIndex = 0;
   };
-  if (!$("dealer").children.length) fill($("dealer"), null);
+  fill($("dealer"), null);
   fill($("winner"), t("drawn"));
   fill($("discarder"), t("selfDrawn"));
+}
+
+// The four places as options; while a kept ledger is open, each with the player who sits there.
+function placeOptions() {
+  return SEATS.map((s) => el("option", { value: s, text: keptPlayers() ? `${s} · ${playerAtPlace(s)}` : s }));
 }
 
 function addEvent(type, seat) {
   const { events } = palette();
   const typeSelect = el("select", { "aria-label": t("eventType"), "data-event-type": "" },
     ...events.map((e) => el("option", { value: e, text: EVENT_WORDS[e] ? `${bilingual(EVENT_WORDS[e])}` : e })));
-  const seatSelect = el("select", { "aria-label": t("eventSeat"), "data-event-seat": "" }, ...SEATS.map((s) => el("option", { value: s, text: s })));
+  const seatSelect = el("select", { "aria-label": t("eventSeat"), "data-event-seat": "" }, ...placeOptions());
   if (type) typeSelect.value = type;
   if (seat) seatSelect.value = seat;
   const remove = el("button", { type: "button", text: t("removeEvent") });
@@ -629,29 +665,236 @@ function showSettlement(result) {
     notes.length ? el("ul", {}, ...notes) : "");
 }
 
+// A refused table: "players.E: … at column 17" puts the place in that seat's hand.
+function showTableError(regionId, data) {
+  const seat = /^players\.([ESWN])\b/.exec(data.detail || "");
+  const field = seat ? $(`seat-${placeOf(seat[1])}`) : null;
+  showError(regionId, data, field ? field.value : "", field);
+}
+
 async function settle() {
   const data = table();
   const reply = await call("POST", "settle", data);
   if (!reply.ok) {
     $("settlement").replaceChildren();
-    // "players.E: … at column 17": the place is in that seat's hand
-    const seat = /^players\.([ESWN])\b/.exec(reply.data.detail || "");
-    const field = seat ? $(`seat-${placeOf(seat[1])}`) : null;
-    showError("settle-error", reply.data, field ? field.value : "", field);
+    showTableError("settle-error", reply.data);
     return;
   }
   clearErrors();
   showSettlement(reply.data);
 }
 
-// -- the ledger hook -----------------------------------------------------------------------------
-// Where the page will keep an evening's ledger through the HTTP ledger endpoints (POST /ledgers →
-// {id, token}; GET /ledgers/{id}; POST /ledgers/{id}/deals with the settle form's table, players
-// named; DELETE /ledgers/{id}/deals/last; Authorization: Bearer <token> to change one): keep the
-// id and token in localStorage, add each settled deal, show the totals and who deals next, and
-// unhide #ledger-section. Not built yet: the section stays hidden even where the server has them.
-function setupLedger(paths) {
-  return paths.has("/ledgers");
+// -- the evening's ledger ------------------------------------------------------------------------
+// Through the HTTP ledger endpoints: POST /ledgers → {id, token}; GET /ledgers/{id} (needs only the
+// id, so the link is shared with the table); POST /ledgers/{id}/deals and DELETE …/deals/last with
+// Authorization: Bearer <token>. The page keeps the id it shows and the tokens of the ledgers made
+// here in localStorage; a ledger without its token here is shown read-only. The totals shown are
+// the server's, summed from the stored deals.
+const LEDGER_KEY = "taihu.ledger";
+const TOKENS_KEY = "taihu.ledgerTokens";
+const LEDGER_ID = /^[A-Za-z0-9_-]{16,64}$/;
+
+function remembered(key, fallback) {
+  try { return JSON.parse(localStorage.getItem(key)) ?? fallback; } catch { return fallback; }
+}
+function remember(key, value) {
+  try {
+    if (value == null) localStorage.removeItem(key); else localStorage.setItem(key, JSON.stringify(value));
+  } catch { /* storage refused (private mode): kept for this visit only */ }
+}
+
+function ledgerToken() { return state.ledger ? state.tokens[state.ledger.id] || null : null; }
+function ledgerPlayers() { return state.ledger?.data?.players || null; }
+// While a ledger this page keeps is open, the settle form's places are its players in table order.
+function keptPlayers() { return Boolean(ledgerToken() && ledgerPlayers()); }
+function playerAtPlace(place) { return ledgerPlayers()[SEATS.indexOf(place)]; }
+function placeOfPlayer(name) { return SEATS[ledgerPlayers().indexOf(name)]; }
+function ledgerLink(id) { return `${location.origin}${location.pathname}#ledger=${encodeURIComponent(id)}`; }
+
+// The settle form's table with players named, so each hand goes to its player whoever deals.
+function namedTable(data) {
+  const name = (wind) => (wind ? playerAtPlace(placeOf(wind)) : wind);
+  const players = {};
+  for (const [wind, player] of Object.entries(data.players)) players[name(wind)] = player;
+  return { ...data, players, winner: name(data.winner), discarder: name(data.discarder),
+    events: data.events.map((event) => ({ ...event, seat: name(event.seat) })) };
+}
+
+// The settle form follows the ledger: its dealer is the ledger's next dealer (and on opening, its rules).
+function followLedger(withRules) {
+  if (!keptPlayers()) { drawSeats(); return; }
+  const rules = state.ledger.data.rules;
+  if (withRules && $("rules").value !== rules && state.rules.some((r) => r.name === rules)) {
+    $("rules").value = rules;
+    ruleSetChanged();
+  }
+  $("dealer").value = placeOfPlayer(state.ledger.data.next_dealer);
+  drawSeats();
+}
+
+function dealResult(deal) {
+  const who = (wind) => deal.seats[wind] ?? wind;
+  const { winner, discarder, events } = deal.table;
+  const falseWin = (events || []).find((event) => event.type === "false-win");
+  if (winner) return discarder ? fmt("wonOn", { w: who(winner), d: who(discarder) }) : fmt("wonSelf", { w: who(winner) });
+  if (falseWin) return fmt("falseWin", { x: who(falseWin.seat) });
+  return t("drawnDeal");
+}
+
+function signClass(n) { return n > 0 ? "plus" : n < 0 ? "minus" : ""; }
+
+// One row per deal: who dealt and what happened, each player's seat and net (the running total
+// below it); the totals row is the server's.
+function ledgerTable(data) {
+  const { players } = data;
+  const running = Object.fromEntries(players.map((p) => [p, 0]));
+  const head = el("tr", {}, el("th", { scope: "col", text: t("dealCol") }),
+    ...players.map((p) => el("th", { scope: "col", class: "num", text: p })));
+  const rows = data.deals.map((deal, index) => {
+    const windOfPlayer = Object.fromEntries(Object.entries(deal.seats).map(([wind, player]) => [player, wind]));
+    return el("tr", {}, el("th", { scope: "row" }, `${index + 1} `,
+      el("span", { class: "dealt", text: fmt("dealt", { name: deal.dealer }) }), " ",
+      el("span", { class: "outcome", text: dealResult(deal) })),
+      ...players.map((p) => {
+        const net = deal.settlement.net[windOfPlayer[p]] ?? 0;
+        running[p] += net;
+        return el("td", { class: `num ${signClass(net)}` }, `${windOfPlayer[p]} ${signed(net)} `,
+          el("span", { class: "run", text: String(running[p]) }));
+      }));
+  });
+  if (!rows.length) rows.push(el("tr", {}, el("td", { colSpan: players.length + 1, text: t("noDeals") })));
+  const totals = el("tr", { class: "totals" }, el("th", { scope: "row", text: t("ledgerTotal") }),
+    ...players.map((p) => el("td", { class: `num ${signClass(data.totals[p])}`, text: signed(data.totals[p]) })));
+  return el("div", { class: "ledger-wrap" }, el("table", { class: "ledger", "aria-label": t("ledgerDeals") },
+    el("caption", { text: t("ledgerDeals") }), el("thead", {}, head), el("tbody", {}, ...rows), el("tfoot", {}, totals)));
+}
+
+function drawLedger() {
+  const shown = state.ledger?.data;
+  const token = ledgerToken();
+  const mine = Object.keys(state.tokens);
+  $("ledger-actions").hidden = !(shown && token);
+  $("ledger-undo").disabled = !shown?.deals.length;
+  $("ledger-tools").hidden = !shown;
+  $("ledger-share").hidden = !shown;
+  $("ledger-mine").hidden = !shown || Boolean(token) || !mine.length;
+  if (!shown) { $("ledger-view").replaceChildren(); return; }
+  const { id } = state.ledger;
+  const info = state.rules.find((r) => r.name === shown.rules);
+  const rulesName = info ? (state.lang === "zh" ? `${info.chinese} ${info.name}` : `${info.name[0].toUpperCase()}${info.name.slice(1)} ${info.chinese}`) : shown.rules;
+  const next = shown.players.indexOf(shown.next_dealer);
+  const seats = SEATS.map((wind, i) => `${wind} ${shown.players[(next + i) % shown.players.length]}`).join(" · ");
+  $("ledger-view").replaceChildren(el("div", {},
+    el("p", { class: "meta", text: `${rulesName} · ${shown.deals.length} ${t("dealsCount")}` }),
+    ledgerTable(shown),
+    el("p", { class: "next" }, `${t("nextToDeal")}: `, el("strong", { text: shown.next_dealer }), ` (${seats})`),
+    token ? null : el("p", { class: "hint", text: t("readOnly") }),
+    state.ledgerNote ? el("p", { class: "done", text: state.ledgerNote }) : null));
+  $("ledger-csv").href = `ledgers/${encodeURIComponent(id)}.csv`;
+  $("ledger-link").href = ledgerLink(id);
+  $("ledger-link").textContent = ledgerLink(id);
+}
+
+async function openLedger(id) {
+  const reply = await call("GET", `ledgers/${encodeURIComponent(id)}`);
+  state.ledgerNote = "";
+  if (!reply.ok) {
+    if (reply.status === 404) { state.ledger = null; remember(LEDGER_KEY, null); }
+    showError("ledger-error", { detail: `${reply.data.detail} ${reply.status === 404 ? t("ledgerGone") : ""}`.trim() }, "", null);
+  } else {
+    state.ledger = { id, data: reply.data };
+    remember(LEDGER_KEY, id);
+    followLedger(true);
+  }
+  drawLedger();
+}
+
+async function newLedger(event) {
+  event.preventDefault();
+  const players = [1, 2, 3, 4].map((n) => $(`player-${n}`).value.trim());
+  const reply = await call("POST", "ledgers", { rules: $("rules").value, players, options: chosenOptions() });
+  if (!reply.ok) { showError("ledger-error", reply.data, "", null); return; }
+  clearErrors();
+  state.tokens[reply.data.id] = reply.data.token;
+  remember(TOKENS_KEY, state.tokens);
+  await openLedger(reply.data.id);
+}
+
+// A change needs the token; a refused one changes nothing, and the alert says why.
+async function changeLedger(method, path, body) {
+  const buttons = [$("ledger-add"), $("ledger-undo")];
+  for (const button of buttons) button.disabled = true;
+  const reply = await call(method, `ledgers/${encodeURIComponent(state.ledger.id)}/${path}`, body,
+    { authorization: `Bearer ${ledgerToken()}` });
+  for (const button of buttons) button.disabled = false;
+  if (reply.status === 401 || reply.status === 403) showError("ledger-error", { detail: `${t("noToken")} (${reply.data.detail})` }, "", null);
+  else if (!reply.ok && method === "POST") showTableError("ledger-error", reply.data);
+  else if (!reply.ok) showError("ledger-error", reply.data, "", null);
+  drawLedger();
+  return reply.ok ? reply.data : null;
+}
+
+async function addDeal() {
+  const { data } = state.ledger;
+  const dealer = placeOfPlayer(data.next_dealer);
+  if (dealerSeat() !== dealer) {
+    $("dealer").value = dealer;
+    drawSeats();
+    showError("ledger-error", { detail: fmt("wrongDealer", { name: data.next_dealer, place: dealer }) }, "", null);
+    return;
+  }
+  const answer = await changeLedger("POST", "deals", namedTable(table()));
+  if (!answer) return;
+  clearErrors();
+  const deal = answer.deals[answer.deals.length - 1];
+  $("dealer").value = placeOfPlayer(deal.dealer); // this deal's, even if another phone added one meanwhile
+  showSettlement(deal.settlement); // by place, while the Dealer is this deal's
+  state.ledger.data = answer;
+  state.ledgerNote = fmt("added", { n: answer.deals.length, result: dealResult(deal) });
+  followLedger(false);
+  drawLedger();
+}
+
+async function undoDeal() {
+  const before = state.ledger.data.deals;
+  const answer = await changeLedger("DELETE", "deals/last");
+  if (!answer) return;
+  clearErrors();
+  state.ledger.data = answer;
+  state.ledgerNote = fmt("removed", { n: before.length, result: dealResult(before[before.length - 1]) });
+  followLedger(false);
+  drawLedger();
+}
+
+async function copyLedgerLink() {
+  const copied = await copyText(ledgerLink(state.ledger.id));
+  $("ledger-link-note").textContent = copied ? t("ledgerCopied") : t("ledgerCopyByHand");
+}
+
+function linkedLedger() {
+  const id = new URLSearchParams(location.hash.slice(1)).get("ledger");
+  return id && LEDGER_ID.test(id) ? id : null;
+}
+
+// Only where the server has /ledgers: the section, and the ledger of a #ledger=<id> link or the one
+// shown here last.
+async function setupLedger(paths) {
+  if (!paths.has("/ledgers")) return;
+  $("ledger-section").hidden = false;
+  const tokens = remembered(TOKENS_KEY, {});
+  state.tokens = tokens && typeof tokens === "object" ? tokens : {};
+  $("ledger-new").addEventListener("submit", newLedger);
+  $("ledger-add").addEventListener("click", addDeal);
+  $("ledger-undo").addEventListener("click", undoDeal);
+  $("ledger-refresh").addEventListener("click", () => openLedger(state.ledger.id));
+  $("ledger-copy").addEventListener("click", copyLedgerLink);
+  $("ledger-mine").addEventListener("click", () => openLedger(Object.keys(state.tokens).at(-1)));
+  window.addEventListener("hashchange", () => {
+    const id = linkedLedger();
+    if (id && id !== state.ledger?.id) openLedger(id);
+  });
+  const id = linkedLedger() || remembered(LEDGER_KEY, null);
+  if (typeof id === "string" && LEDGER_ID.test(id)) await openLedger(id);
 }
 
 // -- language ------------------------------------------------------------------------------------
@@ -664,6 +907,7 @@ function applyLanguage() {
   drawRulesOptions();
   drawConditions();
   drawSeats();
+  drawLedger();
 }
 
 function drawRulesOptions() {
@@ -697,7 +941,7 @@ async function start() {
   ruleSetChanged();
   drawSeats();
   $("waits").hidden = !state.paths.has("/waits");
-  setupLedger(state.paths);
+  await setupLedger(state.paths);
 
   $("rules").addEventListener("change", ruleSetChanged);
   $("hand").addEventListener("input", syncFromHand);

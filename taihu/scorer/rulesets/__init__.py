@@ -11,10 +11,14 @@ from .jinhua import JINHUA
 from .lingxi import LINGXI
 from .luoshan import LUOSHAN
 from .putian import PUTIAN
+from .riichi import CONDITIONS as RIICHI_CONDITIONS
+from .riichi import RIICHI
 
-RULESETS: dict[str, RuleSet] = {r.name: r for r in (LINGXI, LUOSHAN, GUANNAN, PUTIAN, JINHUA)}
+RULESETS: dict[str, RuleSet] = {r.name: r for r in (LINGXI, LUOSHAN, GUANNAN, PUTIAN, JINHUA, RIICHI)}
 _MODULES = {"lingxi": lingxi, "luoshan": luoshan, "guannan": guannan, "putian": putian, "jinhua": jinhua}
 CONDITIONS: dict[str, frozenset[str]] = {name: module.CONDITIONS for name, module in _MODULES.items()}
+CONDITIONS["riichi"] = RIICHI_CONDITIONS
+# the counting rule sets' hand sizes, for "did you mean --rules …" (riichi words its own size errors)
 HAND_SIZES: dict[str, int] = {name: module.HAND_SIZE for name, module in _MODULES.items()}
 # Any case, and the Chinese names in simplified and traditional forms: `-r LINGXI`, `-r 灌南`, rules="灵溪".
 _NAMES = {

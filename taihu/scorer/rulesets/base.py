@@ -1,9 +1,11 @@
 """What a rule set is made of, and the one scoring loop they all share.
 
-A rule set module declares its items (key, names, value, a finder), its
-exclusions and its house options as data; `score()` below does the rest:
-validation through the rule set's `prepare`, the search over readings, the
-exclusions, and the rule set's own way of turning items into a total.
+A rule set module declares its items (key, names, value, kind, a finder
+and the reading facts it reads), its exclusions and its house options as
+data; `score()` below does the rest: validation through the rule set's
+`prepare`, the search over readings (each read once into `ReadingFacts`),
+the exclusions, and the rule set's own way of turning items into a total,
+grouped by the items' kinds.
 """
 
 from __future__ import annotations
@@ -15,11 +17,11 @@ from operator import attrgetter
 from typing import Any
 
 from .. import tiles as T
-from ..engine import PAIR, Group
+from ..engine import GATE_FACTS, KONG, PAIR, Group, ReadingFacts, group_text
 from ..errors import HandError, quote
 from ..limits import MAX_OPTION_VALUE
 from ..models import HandScore, ItemInfo, OptionInfo, RuleSetInfo, ScoreItem, Unit
-from ..notation import ParsedHand, reject_stand_in_pungs, to_text
+from ..notation import RIICHI_CONDITIONS, ParsedHand, reject_stand_in_pungs, to_text
 
 # Who an item is for.
 ALL = "base"  # every player, winner or not
@@ -27,36 +29,92 @@ LOSER = "non-winner"  # non-winners only
 WINNER = "bonus"  # the winner only
 DECLARED = "declared"  # a declared win: nothing else counts
 
+# How an item counts (`Item.kind`), as the rule sets' pages name their tables; each `finish` groups by it.
+BASE_TAI, BONUS_TAI, DECLARED_WIN = "base tai", "bonus tai", "declared win"  # Lingxi: all add up
+HU, TAI, TOTAL = "hu", "tai", "total"  # Luoshan: hu × 2^tai, or a special hand's fixed total
+DI, FEN, MULTIPLIER = "di", "fen", "multiplier"  # Putian's 底 and 分 add up; Jinhua's multipliers multiply
+HAND_TYPE = "hand type"  # Guannan: the one type that applies
+
 Reading = tuple[Group, ...]
-Found = list[tuple["Item", int, str]]  # (item, value, detail)
-# (hand, reading) -> occurrences; each rule set narrows both types, hence the `...`
-Finder = Callable[..., Iterable[tuple[int, str]]]
+Found = list[tuple["Item", int, str]]  # (item, points, detail)
+# Which row(s) of an item's value table apply: a row's name, or several (each counted once per mention).
+Variant = str | tuple[str, ...]
+# (hand, reading facts or None) -> (variant, detail) per occurrence; each rule set narrows both types, hence `...`
+Finder = Callable[..., Iterable[tuple[Variant, str]]]
+ONE = ""  # the variant of an item with a single value
+# An item the scoring loop evaluates: the item, its place among those found once per hand (-1: found per
+# reading), and its value rows when a row's number is the points (no house option)
+Opened = tuple["Item", int, "Rows | None"]
+
+
+class Rows(dict[Variant, int]):
+    """An item's value table: a row by its name, or several rows (a tuple of names) summed."""
+
+    def __missing__(self, rows: Variant) -> int:
+        if isinstance(rows, str):
+            raise KeyError(rows)
+        n = self[rows] = sum([self[r] for r in rows])  # the few tuples a finder yields, kept
+        return n
 
 
 @dataclass(frozen=True)
 class Item:
-    """One scoring item of a rules table.
+    """One scoring item of a rules table: the one place its value, kind and gate are written.
 
-    `find(hand, reading)` yields one (value, detail) per occurrence; reading
-    is None for a non-winner. `per_reading` marks items whose answer depends
-    on the grouping, so the others are computed once per hand. `needs` is a
-    set of facts of a reading, as bits of the reading's `tags`, of which the
-    item needs one to apply at all: a reading with none of them skips the
-    finder, so most readings call a few finders, not every one (the answer
-    is the same either way, as tests/test_gates.py checks). An item with
-    `needs` is per reading.
+    `value` is the number scored (an int) or a table of them by variant
+    (`{"simple": 2, "terminal": 4}`); with `option` set it is a factor of that
+    house option's value. `find(hand, facts)` yields one (variant, detail)
+    per occurrence — which row applies, never a number. `text` is how the
+    rules table shows the value, a template filled from the value data (`{}`
+    is an int value, `{row}` a row, each at the default options), so the two
+    cannot disagree. `kind` is how the rule set's `finish` counts the item.
+
+    `reads` names the facts of a reading (`engine.ReadingFacts`) the finder
+    reads; an item reading none is found once per hand, with facts None, so
+    a finder that reads a fact it did not declare fails instead of scoring
+    nothing. `gate` names facts of which a reading needs one for the item to
+    apply at all: a reading with none skips the finder (the answer is the
+    same either way, as tests/test_gates.py checks).
     """
 
     key: str
     name: str
     name_en: str
-    value: str
+    value: int | Mapping[str, int]
+    kind: str
     scope: str
     find: Finder
-    per_reading: bool = False
-    needs: int = 0  # bits of the reading's tags; 0: every reading
+    text: str = "{}"
+    option: str = ""  # the house option `value` multiplies
+    reads: tuple[str, ...] = ()
+    gate: tuple[str, ...] = ()
     # the ScoreItem of each (value, detail) scored so far: the same few lines recur hand after hand
     lines: dict[tuple[int, str], ScoreItem] = field(default_factory=dict, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        if self.gate and not self.reads:
+            raise ValueError(f"item {self.key}: a gated item reads the reading; name what it reads")
+        if not GATE_FACTS.issuperset(self.gate):  # a misspelt fact would shut the gate on every reading
+            raise ValueError(
+                f"item {self.key}: gate facts {sorted(set(self.gate) - GATE_FACTS)} are none of {sorted(GATE_FACTS)}"
+            )
+
+    @cached_property
+    def rows(self) -> Rows:
+        """The value table by variant; an int value is the one row `ONE`."""
+        return Rows({ONE: self.value} if isinstance(self.value, int) else self.value)
+
+    def points(self, variant: Variant, options: Mapping[str, int]) -> int:
+        n = self.rows[variant]
+        return n * options[self.option] if self.option else n
+
+    def shown(self, defaults: Mapping[str, int]) -> str:
+        """The value column of the rules table, rendered from the value data at the default options."""
+        factor = defaults[self.option] if self.option else 1
+        if isinstance(self.value, int):
+            return self.text.format(self.value * factor, **defaults)
+        fields = {row: n * factor for row, n in self.value.items()}
+        return self.text.format(**{**defaults, **fields})
 
 
 @dataclass(frozen=True)
@@ -110,6 +168,7 @@ class RuleSet:
     exclusions: tuple[Exclusion, ...] = ()
     options: tuple[Option, ...] = ()
     stand_in_pungs: bool = False  # 花碰 `[CC2m]` allowed (Luoshan); else it is no meld
+    red_fives: bool = False  # `0m 0p 0s` read as red fives (riichi); else they are an error
 
     def prepare(self, parsed: ParsedHand, options: dict[str, int]) -> Prepared:
         raise NotImplementedError
@@ -120,6 +179,10 @@ class RuleSet:
 
     def finish(self, hand: Any, found: Found) -> Outcome:
         raise NotImplementedError
+
+    def facts_of(self, reading: Any) -> ReadingFacts:
+        """The facts the items read of a reading: a reading of groups is wrapped; one that has them is kept."""
+        return reading if isinstance(reading, ReadingFacts) else ReadingFacts(reading)
 
     def no_shape_message(self, hand: Any) -> str:
         return f"the tiles form no winning {self.chinese} shape"
@@ -137,7 +200,7 @@ class RuleSet:
             else:
                 sets.append(g)
         sets.sort(key=_BY_KIND)
-        return list(map(Group.text, (*melds, *sets, *pairs)))  # the memo, called from C
+        return list(map(group_text, (*melds, *sets, *pairs)))  # the memo, called from C
 
     # -- shared machinery -------------------------------------------------
 
@@ -163,7 +226,8 @@ class RuleSet:
             chinese=self.chinese,
             unit=self.unit,
             items=[
-                ItemInfo(key=i.key, name=i.name, name_en=i.name_en, value=i.value, scope=i.scope) for i in self.items
+                ItemInfo(key=i.key, name=i.name, name_en=i.name_en, value=i.shown(self._defaults), scope=i.scope)
+                for i in self.items
             ],
             options=[
                 OptionInfo(
@@ -192,28 +256,29 @@ class RuleSet:
 
     @cached_property
     def _fixed(self) -> tuple[Item, ...]:
-        """A winner's items whose answer does not depend on the grouping: found once per hand."""
-        return tuple(i for i in self._plan[WINNER] if not (i.per_reading or i.needs))
+        """A winner's items that read nothing of the reading: found once per hand."""
+        return tuple(i for i in self._plan[WINNER] if not i.reads)
 
     @cached_property
-    def _opened(self) -> dict[int, tuple[tuple[tuple[Item, int], ...], bool]]:
-        """By a reading's tags: the items whose gate is open, in table order, each with its place in
-        `_fixed` (-1: found per reading), and whether any of them can exclude others. Filled as tags
-        come; there are few."""
+    def _opened(self) -> dict[frozenset[str], tuple[tuple[Opened, ...], bool]]:
+        """By the gate facts a reading has: the items whose gate is open, in table order, and whether any
+        of them can exclude others. Filled as readings come; there are few distinct ones."""
         return {}
 
-    def _open_items(self, tags: int) -> tuple[tuple[tuple[Item, int], ...], bool]:
+    def _open_items(self, present: frozenset[str]) -> tuple[tuple[Opened, ...], bool]:
         fixed = self._fixed
         items = tuple(
-            (i, fixed.index(i) if i in fixed else -1) for i in self._plan[WINNER] if not i.needs or i.needs & tags
+            (i, fixed.index(i) if i in fixed else -1, None if i.option else i.rows)
+            for i in self._plan[WINNER]
+            if not i.gate or not present.isdisjoint(i.gate)
         )
-        opened = self._opened[tags] = (items, any(i.key in self._removes for i, _ in items))
+        opened = self._opened[present] = (items, any(i.key in self._removes for i, _, _ in items))
         return opened
 
     @cached_property
     def _gated(self) -> bool:
-        """Whether any item needs reading tags: then each reading has `tags`."""
-        return any(i.needs for i in self.items)
+        """Whether any item has a gate: then each reading's gate facts are looked at."""
+        return any(i.gate for i in self.items)
 
     @cached_property
     def _removes(self) -> dict[str, frozenset[str]]:
@@ -223,8 +288,9 @@ class RuleSet:
             out[e.present] = out.get(e.present, frozenset()) | frozenset(e.removes)
         return out
 
-    def _evaluate(self, items: Iterable[Item], hand: Any, reading: Reading | None) -> Found:
-        return [(i, v, d) for i in items for v, d in i.find(hand, reading)]
+    def _evaluate(self, items: Iterable[Item], hand: Any, facts: ReadingFacts | None) -> Found:
+        options = hand.options
+        return [(i, i.points(v, options), d) for i in items for v, d in i.find(hand, facts)]
 
     def _exclude(self, found: Found) -> Found:
         removes = self._removes
@@ -253,23 +319,28 @@ class RuleSet:
                 found = self._exclude(found)
             outcome = self.finish(hand, found)
         else:
-            # items that do not depend on the grouping are found once; the rest per reading, in table order,
-            # each only if the reading has a fact it needs (its gate is open)
-            fixed = []
-            for item in self._fixed:
-                fixed.append(list(item.find(hand, None)))
+            # items that read nothing of the reading are found once; the rest per reading, in table order,
+            # each only if the reading has a fact its gate names (its gate is open)
+            options = hand.options
+            fixed = [[(i, i.points(v, options), d) for v, d in i.find(hand, None)] for i in self._fixed]
             opened = self._opened
             best: tuple[tuple[bool, int, int], Found, Outcome, Any] | None = None
             gated = self._gated
-            tags = 0
+            present: frozenset[str] = frozenset()
+            facts_of = self.facts_of
             for reading in self.readings(hand):
+                facts = reading if reading.__class__ is ReadingFacts else facts_of(reading)
                 if gated:
-                    tags = reading.tags
-                items, may_exclude = opened.get(tags) or self._open_items(tags)
-                candidate = []
-                for i, at in items:
-                    for v, d in i.find(hand, reading) if at < 0 else fixed[at]:
-                        candidate.append((i, v, d))
+                    present = facts.present
+                items, may_exclude = opened.get(present) or self._open_items(present)
+                candidate: Found = []
+                for i, at, rows in items:
+                    if at >= 0:
+                        candidate += fixed[at]
+                    else:
+                        for variant, detail in i.find(hand, facts):
+                            points = i.points(variant, options) if rows is None else rows[variant]
+                            candidate.append((i, points, detail))
                 if may_exclude:
                     candidate = self._exclude(candidate)
                 outcome = self.finish(hand, candidate)
@@ -285,20 +356,18 @@ class RuleSet:
         lines = []
         for i, v, d in found:
             lines.append(i.lines.get((v, d)) or score_item(i, v, d))  # most lines are known
-        return HandScore.from_core(
-            {
-                "rules": self.name,
-                "hand": to_text(parsed),
-                "winner": hand.winner,
-                "legal": outcome.legal,
-                "items": lines,
-                "subtotal": outcome.subtotal,
-                "doubled": outcome.doubled,
-                "total": outcome.total,
-                "unit": self.unit,
-                "arrangement": arrangement,
-                "notes": (NO_WINNING_TILE_NOTES if alone and not hand.winner else []) + hand.notes + outcome.notes,
-            }
+        return HandScore(
+            rules=self.name,
+            hand=to_text(parsed),
+            winner=hand.winner,
+            legal=outcome.legal,
+            items=lines,
+            subtotal=outcome.subtotal,
+            doubled=outcome.doubled,
+            total=outcome.total,
+            unit=self.unit,
+            arrangement=arrangement,
+            notes=(NO_WINNING_TILE_NOTES if alone and not hand.winner else []) + hand.notes + outcome.notes,
         )
 
 
@@ -329,12 +398,15 @@ def check_known_conditions(
         and (parsed.wild is None or "wild" in known)
         and (parsed.flip is None or "flip" in known)
         and (parsed.declare is None or "declare" in known)
+        and not parsed.riichi_values
     ):
         return  # all known: the common case, without listing the conditions
     for cond in parsed.conditions:
         if cond not in known:
             col = parsed.columns.get(cond, 0)
             hint = (hints or {}).get(cond, "")
+            if not hint and cond in RIICHI_CONDITIONS:
+                hint = " (it is a riichi condition: score the hand with --rules riichi)"
             raise HandError(f"condition '{quote(cond)}' at column {col} is not used in {rule_set}{hint}")
 
 
@@ -426,17 +498,46 @@ def check_win_conditions(
             raise HandError(f"conditions '{a}' and '{b}' contradict each other: {why}")
 
 
-def flag_item(condition: str, value: int) -> Finder:
+def check_kong_draw(flags: Iterable[str], melds: Iterable[Group]) -> None:
+    """杠开 is won on a kong's replacement tile, so the hand must show a kong."""
+    if "kong-draw" in flags and not any(g.shape == KONG for g in melds):
+        raise HandError("condition 'kong-draw' needs a kong in the hand ([5555p] or (5555p))")
+
+
+# Conditions that cannot stand together, with the reason, as several rule sets word them.
+Conflict = tuple[str, str, str]
+ROB_KONG_NOT_SELF: Conflict = ("rob-kong", "self", "robbing a kong is a win on another player's tile, not self-drawn")
+ROB_KONG_OR_KONG_DRAW: Conflict = (
+    "rob-kong",
+    "kong-draw",
+    "a hand wins either on a kong replacement or by robbing a kong",
+)
+KONG_DRAW_NOT_LAST_TILE: Conflict = ("kong-draw", "last-tile", "no kong is declared among the last tiles")
+HEAVEN_OR_EARTH: Conflict = ("heaven", "earth", "天胡 is the dealer's, 地胡 a non-dealer's")
+
+
+def on_dealt_hand(*others: str) -> tuple[Conflict, ...]:
+    """天胡 is won on the dealt hand, so with none of `others`."""
+    return tuple(("heaven", other, "天胡 is won on the dealt hand") for other in others)
+
+
+def on_first_discard(*others: str) -> tuple[Conflict, ...]:
+    """地胡 is won on the dealer's first discard, so with none of `others`."""
+    return tuple(("earth", other, "地胡 is won on the dealer's first discard") for other in others)
+
+
+def flag_item(condition: str) -> Finder:
     """An item that is just a condition of the win: `kong-draw` gives 杠开, `heaven` 天胡."""
 
-    def find(hand: Prepared, reading: object) -> list[tuple[int, str]]:
-        return [(value, "")] if hand.has(condition) else []
+    def find(hand: Prepared, facts: None) -> list[tuple[Variant, str]]:
+        return FOUND if hand.has(condition) else NONE
 
     return find
 
 
-def once(value: int, detail: str = "") -> list[tuple[int, str]]:
-    return [(value, detail)]
+def once(variant: Variant = ONE, detail: str = "") -> list[tuple[Variant, str]]:
+    return [(variant, detail)]
 
 
-NONE: list[tuple[int, str]] = []
+NONE: list[tuple[Variant, str]] = []
+FOUND: list[tuple[Variant, str]] = [(ONE, "")]  # the item applies once, with no detail

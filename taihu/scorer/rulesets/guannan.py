@@ -11,11 +11,25 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from .. import tiles as T
-from ..engine import CHOW, KONG, PAIR, PUNG, Group, JokerOptions, seven_pairs_readings, standard_readings, to_counts
+from ..engine import (
+    CHOW,
+    KONG,
+    PUNG,
+    Group,
+    JokerOptions,
+    ReadingFacts,
+    seven_pairs_readings,
+    standard_readings,
+    to_counts,
+)
 from ..errors import HandError
 from ..notation import ParsedHand
 from .base import (
+    HAND_TYPE,
     NONE,
+    ONE,
+    ROB_KONG_NOT_SELF,
+    ROB_KONG_OR_KONG_DRAW,
     WINNER,
     Exclusion,
     Finder,
@@ -26,7 +40,9 @@ from .base import (
     Prepared,
     Reading,
     RuleSet,
+    Variant,
     check_known_conditions,
+    check_kong_draw,
     check_win_conditions,
     once,
     tile_count_error,
@@ -36,10 +52,7 @@ SETS = 4  # 4 sets + 1 pair, or seven pairs
 WIN_SIZE, HAND_SIZE = 14, 13
 CONDITIONS = frozenset({"seat", "self", "kong-draw", "rob-kong"})  # how the hand was won decides who pays
 WIN_CONDITIONS = ("self", "kong-draw", "rob-kong")
-CONFLICTS = (
-    ("rob-kong", "self", "robbing a kong is a win on another player's tile, not self-drawn"),
-    ("rob-kong", "kong-draw", "a hand wins either on a kong replacement or by robbing a kong"),
-)
+CONFLICTS = (ROB_KONG_NOT_SELF, ROB_KONG_OR_KONG_DRAW)
 NO_WILDCARDS = JokerOptions(pairs=(), sets=())
 
 
@@ -93,8 +106,7 @@ def prepare(parsed: ParsedHand, options: dict[str, int]) -> GuannanHand:
 
     flags = parsed.flags
     check_win_conditions(parsed, winner, WIN_CONDITIONS, CONFLICTS)
-    if "kong-draw" in flags and not any(g.shape == KONG for g in melds):
-        raise HandError("condition 'kong-draw' needs a kong in the hand ([5555p] or (5555p))")
+    check_kong_draw(flags, melds)
 
     values = ", ".join(f"{o.name} {options[o.name]}" for o in OPTIONS)
     return GuannanHand(
@@ -120,31 +132,31 @@ def readings(hand: GuannanHand) -> Iterable[Reading]:
 # -- hand types ------------------------------------------------------------------
 
 
-def _is_seven_pairs(reading: Reading) -> bool:
-    return sum(g.shape == PAIR for g in reading) == 7
+def _is_seven_pairs(facts: ReadingFacts) -> bool:
+    return len(facts.pairs) == 7
 
 
-def _house(key: str, applies: Callable[[Reading], bool]) -> Finder:
-    """A finder giving the house value of `key` when `applies(reading)`."""
+def _house(key: str, applies: Callable[[ReadingFacts], bool]) -> Finder:
+    """A finder of the hand type `key`, found when `applies(facts)`."""
 
-    def find(hand: GuannanHand, reading: Reading | None) -> list[tuple[int, str]]:
-        return once(hand.options[key], f"house value {hand.options[key]}") if applies(reading or ()) else NONE
+    def find(hand: GuannanHand, facts: ReadingFacts) -> list[tuple[Variant, str]]:
+        return once(ONE, f"house value {hand.options[key]}") if applies(facts) else NONE
 
     return find
 
 
-def _no_chow(reading: Reading) -> bool:
-    return not _is_seven_pairs(reading) and all(g.shape != CHOW for g in reading)
+def _no_chow(facts: ReadingFacts) -> bool:
+    return not _is_seven_pairs(facts) and not facts.chows
 
 
-def _straight(reading: Reading) -> bool:
+def _straight(facts: ReadingFacts) -> bool:
     """一条龙: 123 456 789 of one suit among the sets (exposed chows too)."""
-    starts = {g.kind for g in reading if g.shape == CHOW}
+    starts = {g.kind for g in facts.groups if g.shape == CHOW}
     return any({s, s + 3, s + 6} <= starts for s in (0, 9, 18))
 
 
-def _standard(reading: Reading) -> bool:
-    return not _is_seven_pairs(reading)
+def _standard(facts: ReadingFacts) -> bool:
+    return not _is_seven_pairs(facts)
 
 
 OPTIONS = (
@@ -155,12 +167,20 @@ OPTIONS = (
 )
 
 
-DEFAULTS = {o.name: o.default for o in OPTIONS}
-
-
-def _hand_type(key: str, name: str, name_en: str, applies: Callable[[Reading], bool]) -> Item:
-    value = f"house option {key} (default {DEFAULTS[key]})"
-    return Item(key, name, name_en, value, WINNER, _house(key, applies), per_reading=True)
+def _hand_type(key: str, name: str, name_en: str, applies: Callable[[ReadingFacts], bool]) -> Item:
+    """A hand type worth the house option of its own name (value 1 × the option)."""
+    return Item(
+        key,
+        name,
+        name_en,
+        1,
+        HAND_TYPE,
+        WINNER,
+        _house(key, applies),
+        text=f"house option {key} (default {{}})",
+        option=key,
+        reads=("pairs", "chows", "groups"),
+    )
 
 
 ITEMS = (
@@ -189,7 +209,7 @@ class Guannan(RuleSet):
     readings = staticmethod(readings)
 
     def finish(self, hand: GuannanHand, found: Found) -> Outcome:
-        total = sum(v for _, v, _ in found)
+        total = sum(v for item, v, _ in found if item.kind == HAND_TYPE)
         return Outcome(total, False, total)
 
     def no_shape_message(self, hand: GuannanHand) -> str:

@@ -8,11 +8,12 @@ the items, the exclusions; `finish` multiplies every item that applies.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from math import prod
 from typing import NamedTuple
 
+from .. import memo as M
 from .. import tiles as T
 from ..engine import (
     CHOW,
@@ -21,6 +22,7 @@ from ..engine import (
     PUNG,
     Group,
     JokerOptions,
+    ReadingFacts,
     seven_pairs_readings,
     spaced_fill,
     standard_readings,
@@ -29,7 +31,12 @@ from ..engine import (
 from ..errors import HandError
 from ..notation import ParsedHand
 from .base import (
+    FOUND,
+    HEAVEN_OR_EARTH,
+    KONG_DRAW_NOT_LAST_TILE,
+    MULTIPLIER,
     NONE,
+    ONE,
     WINNER,
     Exclusion,
     Finder,
@@ -39,9 +46,13 @@ from .base import (
     Outcome,
     Prepared,
     RuleSet,
+    Variant,
     check_known_conditions,
+    check_kong_draw,
     check_win_conditions,
     flag_item,
+    on_dealt_hand,
+    on_first_discard,
     once,
     seat_or_dealer,
     tile_count_error,
@@ -54,15 +65,12 @@ WIN_CONDITIONS = ("self", "kong-draw", "last-tile", "heaven", "earth", "human")
 # Won on the player's own draw: no 全求人, and the settlement's "each pays 2X".
 SELF_DRAWN = ("self", "kong-draw", "last-tile", "heaven", "human")  # human: `self` may be omitted (Decision)
 CONFLICTS = (
-    ("kong-draw", "last-tile", "no kong is declared among the last tiles"),
-    ("heaven", "earth", "天胡 is the dealer's, 地胡 a non-dealer's"),
+    KONG_DRAW_NOT_LAST_TILE,
+    HEAVEN_OR_EARTH,
     ("heaven", "human", "天胡 is the dealer's, 人胡 a non-dealer's"),
     ("earth", "human", "地胡 is won on a discard, 人胡 self-drawn"),
-    ("heaven", "kong-draw", "天胡 is won on the dealt hand"),
-    ("heaven", "last-tile", "天胡 is won on the dealt hand"),
-    ("earth", "self", "地胡 is won on the dealer's first discard"),
-    ("earth", "kong-draw", "地胡 is won on the dealer's first discard"),
-    ("earth", "last-tile", "地胡 is won on the dealer's first discard"),
+    *on_dealt_hand("kong-draw", "last-tile"),
+    *on_first_discard("self", "kong-draw", "last-tile"),
     ("human", "last-tile", "人胡 is won in the first go-round"),
 )
 STANDARD, SEVEN_PAIRS, BU_KAO, LUAN_FENG = "4 sets + pair", "seven pairs", "十三不靠/七风", "乱风"
@@ -171,8 +179,7 @@ def prepare(parsed: ParsedHand, options: dict[str, int]) -> JinhuaHand:
     for cond in ("earth", "human"):
         if cond in flags and seat == "E":
             raise HandError(f"condition '{cond}' is for a non-dealer: it needs seat S, W or N")
-    if "kong-draw" in flags and not any(g.shape == KONG for g in melds):
-        raise HandError("condition 'kong-draw' needs a kong in the hand ([5555p] or (5555p))")
+    check_kong_draw(flags, melds)
 
     self_drawn = any(f in flags for f in SELF_DRAWN)
     if winner and self_drawn and _quan_qiu_ren_shape(parsed, wild_kind):
@@ -203,6 +210,34 @@ def _quan_qiu_ren_shape(parsed: ParsedHand, wild_kind: int | None) -> bool:
 # -- the readings ------------------------------------------------------------
 
 
+HONORS = 3  # a group's suit place in its class when it is of honors
+
+
+@M.lru_cache("jinhua.group_classes", maxsize=2048, bytes_per_entry=400)
+def _group_class(wild_kind: int, win_kind: int) -> Callable[[Group], tuple[int, ...]]:
+    """What Jinhua's items see of a group of a standard reading, given the 财神 kind and the winning kind.
+
+    Its shape (碰碰胡: chows; 财神头/爆头: the pair), its suit or honors
+    (清一色, 清风), how many 财神 stand in it and whether they all stand for
+    themselves filling it (财神头, 三财一刻), and whether it is of the winning
+    kind (爆头: the winning tile paired with a 财神). Readings that differ
+    only in which tiles of a suit a group holds are one class (ENGINE.md:
+    value-exact classes). One function per pair of kinds, made once, so the
+    search's memo table is shared by the hands that have them.
+    """
+
+    def group_class(group: Group) -> tuple[int, ...]:
+        kind, slots = group.kind, group.slots
+        as_themselves = len(slots) == len(group.kinds) and all(k == wild_kind for k in slots)
+        suit = T.suit_of(kind) if T.is_suited(kind) else HONORS
+        return (_SHAPES[group.shape], suit, len(slots), as_themselves, kind == win_kind)
+
+    return group_class
+
+
+_SHAPES = {PAIR: 0, PUNG: 1, KONG: 1, CHOW: 2}  # a kong is a pung to every Jinhua item
+
+
 def _joker_options(hand: JinhuaHand) -> JokerOptions:
     """Representatives for all-财神 groups (ENGINE.md): the 财神 as itself
     (财神头, 三财一刻), one tile per suit held (清一色) and one honor (清风);
@@ -212,7 +247,8 @@ def _joker_options(hand: JinhuaHand) -> JokerOptions:
     kinds = [s * 9 + 4 for s in sorted(suits)] + [T.EAST]
     if hand.wild_kind is not None:
         kinds = [hand.wild_kind] + [k for k in kinds if k != hand.wild_kind]
-    return JokerOptions(pairs=tuple(kinds), sets=tuple((PUNG, k) for k in kinds))
+    classify = _group_class(-1 if hand.wild_kind is None else hand.wild_kind, hand.win_kind)
+    return JokerOptions(pairs=tuple(kinds), sets=tuple((PUNG, k) for k in kinds), classify=classify)
 
 
 def readings(hand: JinhuaHand) -> Iterator[Shape]:
@@ -269,55 +305,62 @@ def _luan_feng(hand: JinhuaHand) -> Iterator[Shape]:
 # -- items ---------------------------------------------------------------------
 
 
-def _kinds(reading: Shape) -> list[int]:
-    return [k for g in reading.groups for k in g.kinds]
+class ShapeFacts(ReadingFacts):
+    """The facts of a reading, and its shape (sets + pair, seven pairs, 不靠, 乱风)."""
+
+    __slots__ = ("shape",)
+
+    def __init__(self, shape: Shape) -> None:
+        super().__init__(shape.groups)
+        self.shape = shape
 
 
-def _all_honors(reading: Shape) -> bool:
-    if reading.name == LUAN_FENG:
+def _kinds(facts: ShapeFacts) -> list[int]:
+    return [k for g in facts.groups for k in g.kinds]
+
+
+def _all_honors(facts: ShapeFacts) -> bool:
+    name = facts.shape.name
+    if name == LUAN_FENG:
         return True
-    return reading.name != BU_KAO and all(T.is_honor(k) for k in _kinds(reading))
+    return name != BU_KAO and all(T.is_honor(k) for k in _kinds(facts))
 
 
-def _shape_is(name: str, value: int) -> Finder:
-    def find(hand: JinhuaHand, reading: Shape | None) -> list[tuple[int, str]]:
-        return once(value) if reading is not None and reading.name == name else NONE
+def _shape_is(name: str) -> Finder:
+    def find(hand: JinhuaHand, facts: ShapeFacts) -> list[tuple[Variant, str]]:
+        return FOUND if facts.shape.name == name else NONE
 
     return find
 
 
-def ping_hu(hand: JinhuaHand, reading: Shape | None) -> list[tuple[int, str]]:
-    return once(1, reading.name) if reading is not None else NONE
+def ping_hu(hand: JinhuaHand, facts: ShapeFacts) -> list[tuple[Variant, str]]:
+    return once(ONE, facts.shape.name)
 
 
-def peng_peng_hu(hand: JinhuaHand, reading: Shape | None) -> list[tuple[int, str]]:
-    if reading is None or reading.name != STANDARD:
-        return NONE
-    return NONE if any(g.shape == CHOW for g in reading.groups) else once(2)
+def peng_peng_hu(hand: JinhuaHand, facts: ShapeFacts) -> list[tuple[Variant, str]]:
+    return FOUND if facts.shape.name == STANDARD and not facts.chows else NONE
 
 
-def quan_qiu_ren(hand: JinhuaHand, reading: Shape | None) -> list[tuple[int, str]]:
+def quan_qiu_ren(hand: JinhuaHand, facts: None) -> list[tuple[Variant, str]]:
     """Won on a discard only: self-drawn it counts ×1 (a note says so)."""
     if hand.self_drawn or not _quan_qiu_ren_shape(hand.parsed, hand.wild_kind):
         return NONE
-    return once(2, f"waiting on {T.name(hand.parsed.tiles[0])}")
+    return once(ONE, f"waiting on {T.name(hand.parsed.tiles[0])}")
 
 
-def qing_qi_dui(hand: JinhuaHand, reading: Shape | None) -> list[tuple[int, str]]:
-    if reading is None or reading.name != SEVEN_PAIRS or hand.wild_tiles:
-        return NONE
-    return once(4)
+def qing_qi_dui(hand: JinhuaHand, facts: ShapeFacts) -> list[tuple[Variant, str]]:
+    return FOUND if facts.shape.name == SEVEN_PAIRS and not hand.wild_tiles else NONE
 
 
-def _bao_tou(hand: JinhuaHand, reading: Shape) -> bool:
+def _bao_tou(hand: JinhuaHand, facts: ShapeFacts) -> bool:
     """Before the win a 财神 stood alone and the rest was complete (敲响).
 
     In a reading that is: the winning tile pairs with one 财神 standing for
     it, or a winning 财神 pairs with another. Tiles of one kind are
     interchangeable, so any such pair means the 财神 waited alone.
     """
-    for g in reading.groups:
-        if g.shape != PAIR or g.exposed:
+    for g in facts.pairs:
+        if g.exposed:
             continue
         if hand.win_kind < 0 and hand.wild_tiles and len(g.slots) == 2:
             return True
@@ -326,56 +369,48 @@ def _bao_tou(hand: JinhuaHand, reading: Shape) -> bool:
     return False
 
 
-def qi_dui_bao_tou(hand: JinhuaHand, reading: Shape | None) -> list[tuple[int, str]]:
-    if reading is None or reading.name != SEVEN_PAIRS or not _bao_tou(hand, reading):
+def qi_dui_bao_tou(hand: JinhuaHand, facts: ShapeFacts) -> list[tuple[Variant, str]]:
+    if facts.shape.name != SEVEN_PAIRS or not _bao_tou(hand, facts):
         return NONE
-    return once(8, "six pairs + a lone 财神")
+    return once(ONE, "six pairs + a lone 财神")
 
 
-def bao_tou(hand: JinhuaHand, reading: Shape | None) -> list[tuple[int, str]]:
-    if reading is None or reading.name != STANDARD or not _bao_tou(hand, reading):
+def bao_tou(hand: JinhuaHand, facts: ShapeFacts) -> list[tuple[Variant, str]]:
+    if facts.shape.name != STANDARD or not _bao_tou(hand, facts):
         return NONE
-    return once(2, "four sets + a lone 财神")
+    return once(ONE, "four sets + a lone 财神")
 
 
-def gang_bao(hand: JinhuaHand, reading: Shape | None) -> list[tuple[int, str]]:
-    if not hand.has("kong-draw") or not bao_tou(hand, reading):
+def gang_bao(hand: JinhuaHand, facts: ShapeFacts) -> list[tuple[Variant, str]]:
+    if not hand.has("kong-draw") or not bao_tou(hand, facts):
         return NONE
-    return once(4, "bao_tou ×2 × gang_kai ×2")
+    return once(ONE, "bao_tou ×2 × gang_kai ×2")
 
 
-def shi_san_bu_kao(hand: JinhuaHand, reading: Shape | None) -> list[tuple[int, str]]:
-    if reading is None or reading.name != BU_KAO:
-        return NONE
-    return once(1, f"{reading.honors} honors")
+def shi_san_bu_kao(hand: JinhuaHand, facts: ShapeFacts) -> list[tuple[Variant, str]]:
+    shape = facts.shape
+    return once(ONE, f"{shape.honors} honors") if shape.name == BU_KAO else NONE
 
 
-def qi_feng(hand: JinhuaHand, reading: Shape | None) -> list[tuple[int, str]]:
-    if reading is None or reading.name != BU_KAO or reading.honors != ALL_HONORS:
-        return NONE
-    return once(2, "all 7 honors")
+def qi_feng(hand: JinhuaHand, facts: ShapeFacts) -> list[tuple[Variant, str]]:
+    shape = facts.shape
+    return once(ONE, "all 7 honors") if shape.name == BU_KAO and shape.honors == ALL_HONORS else NONE
 
 
-def qing_yi_se(hand: JinhuaHand, reading: Shape | None) -> list[tuple[int, str]]:
+def qing_yi_se(hand: JinhuaHand, facts: ShapeFacts) -> list[tuple[Variant, str]]:
     """One suit once the 财神 are assigned; 2 with a 财神 held, 4 without."""
-    if reading is None or reading.name not in (STANDARD, SEVEN_PAIRS):
+    if facts.shape.name not in (STANDARD, SEVEN_PAIRS) or not facts.one_suit:
         return NONE
-    kinds = _kinds(reading)
-    suits = {T.suit_of(k) for k in kinds}
-    if len(suits) != 1 or not T.is_suited(kinds[0]):
-        return NONE
-    suit = T.SUITS[suits.pop()]
-    return once(2, f"all {suit}, with 财神") if hand.wild_tiles else once(4, f"all {suit}, no 财神")
+    suit = facts.one_suit
+    return once("wild", f"all {suit}, with 财神") if hand.wild_tiles else once("plain", f"all {suit}, no 财神")
 
 
-def luan_feng(hand: JinhuaHand, reading: Shape | None) -> list[tuple[int, str]]:
-    return once(8) if reading is not None and _all_honors(reading) else NONE
+def luan_feng(hand: JinhuaHand, facts: ShapeFacts) -> list[tuple[Variant, str]]:
+    return FOUND if _all_honors(facts) else NONE
 
 
-def qing_feng(hand: JinhuaHand, reading: Shape | None) -> list[tuple[int, str]]:
-    if reading is None or reading.name != STANDARD or not _all_honors(reading):
-        return NONE
-    return once(16)
+def qing_feng(hand: JinhuaHand, facts: ShapeFacts) -> list[tuple[Variant, str]]:
+    return FOUND if facts.shape.name == STANDARD and _all_honors(facts) else NONE
 
 
 def _as_themselves(group: Group, size: int) -> bool:
@@ -383,59 +418,152 @@ def _as_themselves(group: Group, size: int) -> bool:
     return len(group.wilds) == size == len(group.kinds) and all(w == k for w, k in group.wilds)
 
 
-def cai_shen_tou(hand: JinhuaHand, reading: Shape | None) -> list[tuple[int, str]]:
-    if reading is None or reading.name != STANDARD:
+def cai_shen_tou(hand: JinhuaHand, facts: ShapeFacts) -> list[tuple[Variant, str]]:
+    if facts.shape.name != STANDARD:
         return NONE
-    pairs = [g for g in reading.groups if g.shape == PAIR and _as_themselves(g, 2)]
-    return once(4, pairs[0].text()) if pairs else NONE
+    pairs = [g for g in facts.pairs if _as_themselves(g, 2)]
+    return once(ONE, pairs[0].text()) if pairs else NONE
 
 
-def san_cai_yi_ke(hand: JinhuaHand, reading: Shape | None) -> list[tuple[int, str]]:
-    if reading is None or reading.name != STANDARD:
+def san_cai_yi_ke(hand: JinhuaHand, facts: ShapeFacts) -> list[tuple[Variant, str]]:
+    if facts.shape.name != STANDARD:
         return NONE
-    pungs = [g for g in reading.groups if g.shape == PUNG and _as_themselves(g, 3)]
-    return once(8, pungs[0].text()) if pungs else NONE
+    pungs = [g for _, g in facts.pungs if _as_themselves(g, 3)]
+    return once(ONE, pungs[0].text()) if pungs else NONE
 
 
+TIMES = "×{}"
+SHAPE = ("shape",)  # what most items read: the reading's shape
 ITEMS = (
-    Item("ping_hu", "平胡", "Any winning hand (the base)", "×1", WINNER, ping_hu, per_reading=True),
-    Item("peng_peng_hu", "碰碰胡", "No chows", "×2", WINNER, peng_peng_hu, per_reading=True),
-    Item("quan_qiu_ren", "全求人", "One tile left, won on a discard", "×2 (self-drawn ×1)", WINNER, quan_qiu_ren),
-    Item("qi_dui", "七对子", "Seven pairs", "×2", WINNER, _shape_is(SEVEN_PAIRS, 2), per_reading=True),
-    Item("qing_qi_dui", "清七对", "Seven pairs without 财神", "×4", WINNER, qing_qi_dui, per_reading=True),
-    Item("qi_dui_bao_tou", "七对子爆头", "Six pairs + a lone 财神", "×8", WINNER, qi_dui_bao_tou, per_reading=True),
+    Item("ping_hu", "平胡", "Any winning hand (the base)", 1, MULTIPLIER, WINNER, ping_hu, TIMES, reads=SHAPE),
+    Item("peng_peng_hu", "碰碰胡", "No chows", 2, MULTIPLIER, WINNER, peng_peng_hu, TIMES, reads=(*SHAPE, "chows")),
     Item(
-        "shi_san_bu_kao", "十三不靠", "≥5 honors + spaced suited tiles", "×1", WINNER, shi_san_bu_kao, per_reading=True
+        "quan_qiu_ren",
+        "全求人",
+        "One tile left, won on a discard",
+        2,
+        MULTIPLIER,
+        WINNER,
+        quan_qiu_ren,
+        "×{} (self-drawn ×1)",
     ),
-    Item("qi_feng", "七风", "All 7 honors + spaced suited tiles", "×2", WINNER, qi_feng, per_reading=True),
-    Item("gang_kai", "杠上开花", "Won on a kong replacement", "×2", WINNER, flag_item("kong-draw", 2)),
-    Item("qing_yi_se", "清一色", "One suit", "×2 with 财神 / ×4 without", WINNER, qing_yi_se, per_reading=True),
-    Item("luan_feng", "乱风", "All honors, any shape", "×8", WINNER, luan_feng, per_reading=True),
-    Item("qing_feng", "清风", "All honors in 4 sets + pair", "×16", WINNER, qing_feng, per_reading=True),
-    Item("cai_shen_tou", "财神头", "Two 财神 as the pair, as themselves", "×4", WINNER, cai_shen_tou, per_reading=True),
+    Item("qi_dui", "七对子", "Seven pairs", 2, MULTIPLIER, WINNER, _shape_is(SEVEN_PAIRS), TIMES, reads=SHAPE),
+    Item("qing_qi_dui", "清七对", "Seven pairs without 财神", 4, MULTIPLIER, WINNER, qing_qi_dui, TIMES, reads=SHAPE),
+    Item(
+        "qi_dui_bao_tou",
+        "七对子爆头",
+        "Six pairs + a lone 财神",
+        8,
+        MULTIPLIER,
+        WINNER,
+        qi_dui_bao_tou,
+        TIMES,
+        reads=(*SHAPE, "pairs"),
+    ),
+    Item(
+        "shi_san_bu_kao",
+        "十三不靠",
+        "≥5 honors + spaced suited tiles",
+        1,
+        MULTIPLIER,
+        WINNER,
+        shi_san_bu_kao,
+        TIMES,
+        reads=SHAPE,
+    ),
+    Item("qi_feng", "七风", "All 7 honors + spaced suited tiles", 2, MULTIPLIER, WINNER, qi_feng, TIMES, reads=SHAPE),
+    Item("gang_kai", "杠上开花", "Won on a kong replacement", 2, MULTIPLIER, WINNER, flag_item("kong-draw"), TIMES),
+    Item(
+        "qing_yi_se",
+        "清一色",
+        "One suit",
+        {"wild": 2, "plain": 4},
+        MULTIPLIER,
+        WINNER,
+        qing_yi_se,
+        "×{wild} with 财神 / ×{plain} without",
+        reads=(*SHAPE, "one_suit"),
+    ),
+    Item(
+        "luan_feng", "乱风", "All honors, any shape", 8, MULTIPLIER, WINNER, luan_feng, TIMES, reads=(*SHAPE, "groups")
+    ),
+    Item(
+        "qing_feng",
+        "清风",
+        "All honors in 4 sets + pair",
+        16,
+        MULTIPLIER,
+        WINNER,
+        qing_feng,
+        TIMES,
+        reads=(*SHAPE, "groups"),
+    ),
+    Item(
+        "cai_shen_tou",
+        "财神头",
+        "Two 财神 as the pair, as themselves",
+        4,
+        MULTIPLIER,
+        WINNER,
+        cai_shen_tou,
+        TIMES,
+        reads=(*SHAPE, "pairs"),
+    ),
     Item(
         "san_cai_yi_ke",
         "三财一刻",
         "Three 财神 as a pung, as themselves",
-        "×8",
+        8,
+        MULTIPLIER,
         WINNER,
         san_cai_yi_ke,
-        per_reading=True,
+        TIMES,
+        reads=(*SHAPE, "pungs"),
     ),
-    Item("bao_tou", "爆头", "Four sets + a lone 财神, any tile wins (敲响)", "×2", WINNER, bao_tou, per_reading=True),
+    Item(
+        "bao_tou",
+        "爆头",
+        "Four sets + a lone 财神, any tile wins (敲响)",
+        2,
+        MULTIPLIER,
+        WINNER,
+        bao_tou,
+        TIMES,
+        reads=(*SHAPE, "pairs"),
+    ),
     Item(
         "gang_bao",
         "杠爆",
         "Kong while waiting 爆头, won on it",
-        "bao_tou × gang_kai (×4)",
+        4,
+        MULTIPLIER,
         WINNER,
         gang_bao,
-        per_reading=True,
+        "bao_tou × gang_kai (×{})",
+        reads=(*SHAPE, "pairs"),
     ),
-    Item("tian_hu", "天胡", "Heavenly hand", "×2", WINNER, flag_item("heaven", 2)),
-    Item("di_hu", "地胡", "Earthly hand", "×2", WINNER, flag_item("earth", 2)),
-    Item("ren_hu", "人胡", "Non-dealer self-draw in the first go-round", "×2", WINNER, flag_item("human", 2)),
-    Item("hai_di", "海底捞月", "Self-drawn among the last four tiles", "×2", WINNER, flag_item("last-tile", 2)),
+    Item("tian_hu", "天胡", "Heavenly hand", 2, MULTIPLIER, WINNER, flag_item("heaven"), TIMES),
+    Item("di_hu", "地胡", "Earthly hand", 2, MULTIPLIER, WINNER, flag_item("earth"), TIMES),
+    Item(
+        "ren_hu",
+        "人胡",
+        "Non-dealer self-draw in the first go-round",
+        2,
+        MULTIPLIER,
+        WINNER,
+        flag_item("human"),
+        TIMES,
+    ),
+    Item(
+        "hai_di",
+        "海底捞月",
+        "Self-drawn among the last four tiles",
+        2,
+        MULTIPLIER,
+        WINNER,
+        flag_item("last-tile"),
+        TIMES,
+    ),
 )
 
 EXCLUSIONS = (
@@ -464,11 +592,14 @@ class Jinhua(RuleSet):
     prepare = staticmethod(prepare)
     readings = staticmethod(readings)
 
+    def facts_of(self, reading: Shape) -> ShapeFacts:
+        return ShapeFacts(reading)
+
     def finish(self, hand: JinhuaHand, found: Found) -> Outcome:
         """The multipliers multiply (Decision); a non-winner counts 0."""
         if not hand.winner:
             return Outcome(0, False, 0)
-        total = prod(v for _, v, _ in found)
+        total = prod(v for item, v, _ in found if item.kind == MULTIPLIER)
         keys = {item.key for item, _, _ in found}
         notes = [BAO_TOU_HAI_DI] if {"bao_tou", "hai_di"} <= keys else []
         return Outcome(total, False, total, notes=notes)

@@ -7,7 +7,7 @@ exclusions, the house options, doubling.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from .. import tiles as T
@@ -19,17 +19,26 @@ from ..engine import (
     WILD_SET,
     Group,
     JokerOptions,
+    ReadingFacts,
     standard_readings,
-    suits_and_honors,
     to_counts,
 )
 from ..errors import HandError
 from ..notation import ParsedHand
 from .base import (
     ALL,
+    BASE_TAI,
+    BONUS_TAI,
     DECLARED,
+    DECLARED_WIN,
+    FOUND,
+    HEAVEN_OR_EARTH,
+    KONG_DRAW_NOT_LAST_TILE,
     LOSER,
     NONE,
+    ONE,
+    ROB_KONG_NOT_SELF,
+    ROB_KONG_OR_KONG_DRAW,
     WINNER,
     Exclusion,
     Finder,
@@ -40,9 +49,13 @@ from .base import (
     Prepared,
     Reading,
     RuleSet,
+    Variant,
     check_known_conditions,
+    check_kong_draw,
     check_win_conditions,
     flag_item,
+    on_dealt_hand,
+    on_first_discard,
     once,
     seat_or_dealer,
     tile_count_error,
@@ -55,18 +68,13 @@ CONDITIONS = frozenset({"seat", "wild", "self", "kong-draw", "rob-kong", "last-t
 DECLARES = {"sha-zhu", "hua-hu"}
 # Conditions that cannot stand together, with the reason.
 CONFLICTS = (
-    ("rob-kong", "self", "robbing a kong is a win on another player's tile, not self-drawn"),
-    ("rob-kong", "kong-draw", "a hand wins either on a kong replacement or by robbing a kong"),
+    ROB_KONG_NOT_SELF,
+    ROB_KONG_OR_KONG_DRAW,
     ("rob-kong", "last-tile", "last-tile is a win on a draw; robbing a kong is not"),
-    ("kong-draw", "last-tile", "no kong is declared among the last tiles"),
-    ("heaven", "earth", "天胡 is the dealer's, 地胡 a non-dealer's"),
-    ("heaven", "rob-kong", "天胡 is won on the dealt hand"),
-    ("heaven", "kong-draw", "天胡 is won on the dealt hand"),
-    ("heaven", "last-tile", "天胡 is won on the dealt hand"),
-    ("earth", "self", "地胡 is won on the dealer's first discard"),
-    ("earth", "kong-draw", "地胡 is won on the dealer's first discard"),
-    ("earth", "rob-kong", "地胡 is won on the dealer's first discard"),
-    ("earth", "last-tile", "地胡 is won on the dealer's first discard"),
+    KONG_DRAW_NOT_LAST_TILE,
+    HEAVEN_OR_EARTH,
+    *on_dealt_hand("rob-kong", "kong-draw", "last-tile"),
+    *on_first_discard("self", "kong-draw", "rob-kong", "last-tile"),
 )
 WIN_CONDITIONS = ("self", "kong-draw", "rob-kong", "last-tile", "heaven", "earth")
 
@@ -217,8 +225,7 @@ def prepare(parsed: ParsedHand, options: dict[str, int]) -> LingxiHand:
         raise HandError("condition 'heaven' needs seat:E (the dealer)")
     if "earth" in flags and seat == "E":
         raise HandError("condition 'earth' is for a non-dealer: it needs seat S, W or N")
-    if "kong-draw" in flags and not any(g.shape == KONG for g in melds):
-        raise HandError("condition 'kong-draw' needs a kong in the hand ([5555p] or (5555p))")
+    check_kong_draw(flags, melds)
 
     hand = LingxiHand(
         parsed=parsed,
@@ -295,6 +302,52 @@ def group_class(group: Group) -> tuple[object, ...]:
 
 NO_WILDCARDS = JokerOptions((), (), classify=group_class)
 
+SI_FENG_QI_TILES = 11  # three wind pungs and a wind pair: fewer wind tiles and wildcards cannot make 四风齐
+# the coarse classes, orderable against each other (the search sorts a reading's classes):
+COARSE_WILD_SET = (0,)  # 财神汇
+SEAT_WIND_PUNG = (1,)  # 风刻 +1
+DRAGON_PUNG = (2,)  # a pung of 中 or 发: 箭刻 +1
+HONOR = (3,)  # any other honor group: it only makes honors present
+SUITED = 4  # (SUITED, chow or not, suit)
+
+
+def _coarse_class(seat_wind: int) -> Callable[[Group], tuple[object, ...]]:
+    """What Lingxi's items see of a group when 四风齐 is out of reach: coarser than `group_class`.
+
+    With no 四风齐 to make, a wind is no more than an honor unless it is the
+    seat wind: a pung of the seat wind scores 风刻, one of 中 or 发 箭刻; any
+    other honor group only makes honors present (混一色/清一色). A suited
+    group counts by suit and by being a chow or not (对对胡); 财神汇 by its
+    wild set. So readings that differ only in which honor or which suited
+    tile an all-wildcard group stands for are one class (ENGINE.md: value-
+    exact classes). `ping_hu` needs no wildcard, and this class is used only
+    with wildcards held.
+    """
+
+    def coarse_class(group: Group) -> tuple[object, ...]:
+        kind = group.kind
+        if group.shape == WILD_SET:
+            return COARSE_WILD_SET
+        if kind >= T.EAST:
+            if group.shape != PUNG:
+                return HONOR
+            if kind == seat_wind:
+                return SEAT_WIND_PUNG
+            return DRAGON_PUNG if kind in (T.RED, T.GREEN) else HONOR
+        return (SUITED, group.shape == CHOW, T.suit_of(kind))
+
+    return coarse_class
+
+
+# one per seat wind, made once: JokerOptions with the same function share the search's memo table
+_COARSE_CLASSES = {wind: _coarse_class(wind) for wind in T.SEAT_WIND.values()}
+
+
+def _si_feng_qi_in_reach(hand: LingxiHand) -> bool:
+    """Whether the wind tiles held, in melds and wildcards together could make 四风齐 (11 tiles)."""
+    winds = sum(hand.naturals[T.EAST : T.NORTH + 1]) + sum(len(g.kinds) for g in hand.melds if T.is_wind(g.kind))
+    return winds + len(hand.wild_tiles) >= SI_FENG_QI_TILES
+
 
 def _joker_options(hand: LingxiHand) -> JokerOptions:
     """Representatives for all-wildcard groups (ENGINE.md): what can change the tai."""
@@ -304,10 +357,11 @@ def _joker_options(hand: LingxiHand) -> JokerOptions:
     present |= {T.suit_of(g.kind) for g in hand.melds if T.is_suited(g.kind)}
     suits = present or {0, 1, 2}
     kinds = [s * 9 + 4 for s in sorted(suits)] + [T.EAST, T.SOUTH, T.WEST, T.NORTH, T.RED, T.GREEN]
+    classify = group_class if _si_feng_qi_in_reach(hand) else _COARSE_CLASSES[hand.seat_wind]
     return JokerOptions(
         pairs=tuple(kinds),
         sets=tuple([(WILD_SET, -1)] + [(PUNG, k) for k in kinds]),
-        classify=group_class,
+        classify=classify,
     )
 
 
@@ -320,125 +374,126 @@ def readings(hand: LingxiHand) -> Iterable[Reading]:
 # -- items ---------------------------------------------------------------------
 
 
-def _groups(hand: LingxiHand, reading: Reading | None) -> Reading:
+def _groups(hand: LingxiHand, facts: ReadingFacts | None) -> Reading:
     """The reading, or for a non-winner its melds and concealed natural triples."""
-    if reading is not None:
-        return reading
+    if facts is not None:
+        return facts.groups
     triples = tuple(Group(PUNG, k) for k in (hand.seat_wind, T.RED, T.GREEN) if hand.naturals[k] >= 3)
     return hand.melds + triples
 
 
-def _pungs(hand: LingxiHand, reading: Reading | None, kinds: tuple[int, ...]) -> list[tuple[int, str]]:
-    return [(1, g.text()) for g in _groups(hand, reading) if g.shape == PUNG and g.kind in kinds]
+def _pungs(hand: LingxiHand, facts: ReadingFacts | None, kinds: tuple[int, ...]) -> list[tuple[Variant, str]]:
+    return [(ONE, g.text()) for g in _groups(hand, facts) if g.shape == PUNG and g.kind in kinds]
 
 
-def feng_ke(hand: LingxiHand, reading: Reading | None) -> list[tuple[int, str]]:
-    return _pungs(hand, reading, (hand.seat_wind,))
+def feng_ke(hand: LingxiHand, facts: ReadingFacts | None) -> list[tuple[Variant, str]]:
+    return _pungs(hand, facts, (hand.seat_wind,))
 
 
-def jian_ke(hand: LingxiHand, reading: Reading | None) -> list[tuple[int, str]]:
-    return _pungs(hand, reading, (T.RED, T.GREEN))
+def jian_ke(hand: LingxiHand, facts: ReadingFacts | None) -> list[tuple[Variant, str]]:
+    return _pungs(hand, facts, (T.RED, T.GREEN))
 
 
-def _kongs(concealed: bool, value: int) -> Finder:
-    def find(hand: LingxiHand, reading: Reading | None) -> list[tuple[int, str]]:
-        out = []
+HONORED_KONG = 1  # a kong of the seat wind, 中 or 发 scores this much more
+KONG_VALUE_TEXT = "{plain}, +{honored} if seat wind/中/发"
+
+
+def _kongs(concealed: bool) -> Finder:
+    def find(hand: LingxiHand, facts: None) -> list[tuple[Variant, str]]:
+        out: list[tuple[Variant, str]] = []
         for g in hand.melds:
             if g.shape == KONG and g.concealed_kong == concealed:
-                honored = g.kind in (hand.seat_wind, T.RED, T.GREEN)
-                out.append((value + honored, g.text() + (" +1" if honored else "")))
+                if g.kind in (hand.seat_wind, T.RED, T.GREEN):
+                    out.append((("plain", "honored"), f"{g.text()} +{HONORED_KONG}"))
+                else:
+                    out.append(("plain", g.text()))
         return out
 
     return find
 
 
-HUA_VALUES = {1: 1, 2: 3, 3: 5, 4: 10}
+HUA_ROWS = ("one", "two", "three", "four")  # the row of a flower group by how many of its tiles are held
 
 
-def hua(hand: LingxiHand, reading: Reading | None) -> list[tuple[int, str]]:
-    out = []
+def hua(hand: LingxiHand, facts: None) -> list[tuple[Variant, str]]:
+    out: list[tuple[Variant, str]] = []
     for group, _ in FLOWER_GROUPS:
         tiles = hand.set_aside.get(group, [])
         if not tiles:
             continue
         text = " ".join(T.name(t) for t in sorted(tiles))
         if group in hand.from_deal:
-            out.append((13, f"({''.join(T.name(t) for t in sorted(tiles))}) held from the deal"))
+            out.append(("deal", f"({''.join(T.name(t) for t in sorted(tiles))}) held from the deal"))
         else:
-            out.append((HUA_VALUES[len(tiles)], text + (" collected in play" if len(tiles) == 4 else "")))
+            out.append((HUA_ROWS[len(tiles) - 1], text + (" collected in play" if len(tiles) == 4 else "")))
     return out
 
 
-def cai_shen(hand: LingxiHand, reading: Reading | None) -> list[tuple[int, str]]:
-    out = []
+def cai_shen(hand: LingxiHand, facts: None) -> list[tuple[Variant, str]]:
+    out: list[tuple[Variant, str]] = []
     for family, tiles in _held(hand):
         n = len(tiles)
         if not n:
             continue
-        if hand.same_kind:
-            value = (7, 15)[n - 1]
-        else:
-            value = ((3, 7, 11) if family.honor_like else (2, 5, 8))[n - 1]
+        kind = "same" if hand.same_kind else "honor" if family.honor_like else "suited"
         detail = f"{family.label} ×{n}" if len(family.kinds) == 1 else " ".join(T.name(t) for t in sorted(tiles))
-        out.append((value, detail))
+        out.append((f"{kind}{n}", detail))
     return out
 
 
-def cai_shen_ke(hand: LingxiHand, reading: Reading | None) -> list[tuple[int, str]]:
+def cai_shen_ke(hand: LingxiHand, facts: None) -> list[tuple[Variant, str]]:
     """Pairs first (one wildcard each), then singles (two each)."""
     kinds = [k for k in (hand.seat_wind, T.RED, T.GREEN) if k not in hand.wild_kinds]
     pairs = [k for k in kinds if hand.naturals[k] == 2]
     singles = [k for k in kinds if hand.naturals[k] == 1]
     spare = len(hand.wild_tiles)
-    out = []
+    out: list[tuple[Variant, str]] = []
     for k in pairs:
         if spare >= 1:
             spare -= 1
-            out.append((1, f"{T.name(k)}{T.name(k)} + 1 wildcard"))
+            out.append((ONE, f"{T.name(k)}{T.name(k)} + 1 wildcard"))
     for k in singles:
         if spare >= 2:
             spare -= 2
-            out.append((1, f"{T.name(k)} + 2 wildcards"))
+            out.append((ONE, f"{T.name(k)} + 2 wildcards"))
     return out
 
 
-def zi_mo(hand: LingxiHand, reading: Reading | None) -> list[tuple[int, str]]:
+def zi_mo(hand: LingxiHand, facts: None) -> list[tuple[Variant, str]]:
     """kong-draw and last-tile are self-drawn by nature (Decision)."""
     self_drawn = hand.has("self") or hand.has("kong-draw") or hand.has("last-tile")
-    return once(1) if self_drawn else NONE
+    return FOUND if self_drawn else NONE
 
 
-def hun_yi_se(hand: LingxiHand, reading: Reading | None) -> list[tuple[int, str]]:
-    suits, honors = suits_and_honors(reading or ())
-    return once(7, f"{T.SUITS[suits.pop()]} + honors") if len(suits) == 1 and honors else NONE
+def hun_yi_se(hand: LingxiHand, facts: ReadingFacts) -> list[tuple[Variant, str]]:
+    return once(ONE, f"{facts.suit} + honors") if facts.suit and facts.honors else NONE
 
 
-def qing_yi_se(hand: LingxiHand, reading: Reading | None) -> list[tuple[int, str]]:
-    suits, honors = suits_and_honors(reading or ())
-    return once(13, f"all {T.SUITS[suits.pop()]}") if len(suits) == 1 and not honors else NONE
+def qing_yi_se(hand: LingxiHand, facts: ReadingFacts) -> list[tuple[Variant, str]]:
+    return once(ONE, f"all {facts.one_suit}") if facts.one_suit else NONE
 
 
-def dui_dui_hu(hand: LingxiHand, reading: Reading | None) -> list[tuple[int, str]]:
-    return NONE if any(g.shape == CHOW for g in reading or ()) else once(7)
+def dui_dui_hu(hand: LingxiHand, facts: ReadingFacts) -> list[tuple[Variant, str]]:
+    return NONE if facts.chows else FOUND
 
 
-def ying_da_ying(hand: LingxiHand, reading: Reading | None) -> list[tuple[int, str]]:
-    return NONE if hand.wild_tiles else once(7)
+def ying_da_ying(hand: LingxiHand, facts: None) -> list[tuple[Variant, str]]:
+    return NONE if hand.wild_tiles else FOUND
 
 
-def cai_shen_hui(hand: LingxiHand, reading: Reading | None) -> list[tuple[int, str]]:
+def cai_shen_hui(hand: LingxiHand, facts: ReadingFacts) -> list[tuple[Variant, str]]:
     """Counts once even when six wildcards make two such sets (Decision)."""
-    wild_sets = [g for g in reading or () if g.shape == WILD_SET]
-    return once(7, wild_sets[0].text()) if wild_sets else NONE
+    wild_sets = facts.wild_sets
+    return once(ONE, wild_sets[0].text()) if wild_sets else NONE
 
 
-def dan_diao(hand: LingxiHand, reading: Reading | None) -> list[tuple[int, str]]:
+def dan_diao(hand: LingxiHand, facts: None) -> list[tuple[Variant, str]]:
     if len(hand.before_win) != 1:
         return NONE
     tile = hand.before_win[0]
     if tile in hand.wild_kinds:
-        return once(7, f"waiting on wildcard {T.name(tile)}")
-    return once(13, f"waiting on {T.name(tile)}")
+        return once("wildcard", f"waiting on wildcard {T.name(tile)}")
+    return once("natural", f"waiting on {T.name(tile)}")
 
 
 def _wind_of(group: Group) -> int:
@@ -454,73 +509,149 @@ def _wind_of(group: Group) -> int:
     return group.kind
 
 
-def si_feng_qi(hand: LingxiHand, reading: Reading | None) -> list[tuple[int, str]]:
-    triplets = {_wind_of(g) for g in reading or () if g.is_triplet} - {-1}
-    pairs = {_wind_of(g) for g in reading or () if g.shape == PAIR} - {-1}
+def si_feng_qi(hand: LingxiHand, facts: ReadingFacts) -> list[tuple[Variant, str]]:
+    triplets = {_wind_of(g) for _, g in facts.pungs} | {_wind_of(g) for g in facts.kongs}
+    triplets.discard(-1)
+    pairs = {_wind_of(g) for g in facts.pairs} - {-1}
     if len(triplets) == 4 or (len(triplets) == 3 and pairs - triplets):
-        return once(13)
+        return FOUND
     return NONE
 
 
-def ping_hu(hand: LingxiHand, reading: Reading | None) -> list[tuple[int, str]]:
+def ping_hu(hand: LingxiHand, facts: ReadingFacts) -> list[tuple[Variant, str]]:
     """No pung, no kong, no flower/白, no wildcard: a fixed 13 (Decision)."""
     if hand.wild_tiles or hand.set_aside or hand.from_deal:
         return NONE
-    if any(g.shape in (PUNG, KONG, WILD_SET) for g in reading or ()):
-        return NONE
-    return once(13)
+    return NONE if facts.pungs or facts.kongs or facts.wild_sets else FOUND
 
 
-def sha_zhu_hu(hand: LingxiHand, reading: Reading | None) -> list[tuple[int, str]]:
+def sha_zhu_hu(hand: LingxiHand, facts: None) -> list[tuple[Variant, str]]:
     n = _sha_zhu_holding(hand)
     if not n:
         return NONE
-    base = hand.options["sha_zhu_hu"]
-    factor = {5: 2, 6: 4}.get(n, 1)
-    return once(base * factor, _held_text(hand))
+    return once({5: "five", 6: "six"}.get(n, "held"), _held_text(hand))
 
 
-def hua_hu(hand: LingxiHand, reading: Reading | None) -> list[tuple[int, str]]:
-    return once(hand.options["hua_hu"], "f1–f8") if _all_flowers(hand) else NONE
+def hua_hu(hand: LingxiHand, facts: None) -> list[tuple[Variant, str]]:
+    return once(ONE, "f1–f8") if _all_flowers(hand) else NONE
 
 
-def sha_zhu(hand: LingxiHand, reading: Reading | None) -> list[tuple[int, str]]:
-    return once(13, _held_text(hand)) if hand.parsed.declare == "sha-zhu" else NONE
+def sha_zhu(hand: LingxiHand, facts: None) -> list[tuple[Variant, str]]:
+    return once(ONE, _held_text(hand)) if hand.parsed.declare == "sha-zhu" else NONE
 
 
-def declared_hua_hu(hand: LingxiHand, reading: Reading | None) -> list[tuple[int, str]]:
-    return once(hand.options["hua_hu"], "declared, f1–f8") if hand.parsed.declare == "hua-hu" else NONE
+def declared_hua_hu(hand: LingxiHand, facts: None) -> list[tuple[Variant, str]]:
+    return once(ONE, "declared, f1–f8") if hand.parsed.declare == "hua-hu" else NONE
 
 
+BASE, BONUS = BASE_TAI, BONUS_TAI
+PLUS = "+{}"  # a bonus added to the tai
 ITEMS = (
     # Base tai — every player
-    Item("feng_ke", "风刻", "Seat-wind pung", "1", ALL, feng_ke, per_reading=True),
-    Item("jian_ke", "箭刻", "Dragon pung (中/发)", "1", ALL, jian_ke, per_reading=True),
-    Item("ming_gang", "明杠", "Open kong", "3, +1 if seat wind/中/发", ALL, _kongs(False, 3)),
-    Item("an_gang", "暗杠", "Concealed kong", "4, +1 if seat wind/中/发", ALL, _kongs(True, 4)),
-    Item("hua", "花", "Flowers (per group)", "1/3/5; four: 10 in play, 13 from the deal", ALL, hua),
-    Item("cai_shen", "财神", "Wildcards held", "2/5/8 suited; 3/7/11 honor/flower; 7/15 same kind", ALL, cai_shen),
-    Item("cai_shen_ke", "财神刻", "Wildcard-completable pung", "1 each", LOSER, cai_shen_ke),
+    Item("feng_ke", "风刻", "Seat-wind pung", 1, BASE, ALL, feng_ke, reads=("groups",)),
+    Item("jian_ke", "箭刻", "Dragon pung (中/发)", 1, BASE, ALL, jian_ke, reads=("groups",)),
+    Item(
+        "ming_gang",
+        "明杠",
+        "Open kong",
+        {"plain": 3, "honored": HONORED_KONG},
+        BASE,
+        ALL,
+        _kongs(False),
+        text=KONG_VALUE_TEXT,
+    ),
+    Item(
+        "an_gang",
+        "暗杠",
+        "Concealed kong",
+        {"plain": 4, "honored": HONORED_KONG},
+        BASE,
+        ALL,
+        _kongs(True),
+        text=KONG_VALUE_TEXT,
+    ),
+    Item(
+        "hua",
+        "花",
+        "Flowers (per group)",
+        {"one": 1, "two": 3, "three": 5, "four": 10, "deal": 13},
+        BASE,
+        ALL,
+        hua,
+        text="{one}/{two}/{three}; four: {four} in play, {deal} from the deal",
+    ),
+    Item(
+        "cai_shen",
+        "财神",
+        "Wildcards held",
+        {"suited1": 2, "suited2": 5, "suited3": 8, "honor1": 3, "honor2": 7, "honor3": 11, "same1": 7, "same2": 15},
+        BASE,
+        ALL,
+        cai_shen,
+        text="{suited1}/{suited2}/{suited3} suited; {honor1}/{honor2}/{honor3} honor/flower; {same1}/{same2} same kind",
+    ),
+    Item("cai_shen_ke", "财神刻", "Wildcard-completable pung", 1, BASE, LOSER, cai_shen_ke, text="{} each"),
     # Bonus tai — the winner
-    Item("zi_mo", "自摸", "Self-drawn", "+1", WINNER, zi_mo),
-    Item("gang_kai", "杠开", "Win on a kong replacement", "+3", WINNER, flag_item("kong-draw", 3)),
-    Item("qiang_gang", "抢杠", "Robbing a kong", "+3", WINNER, flag_item("rob-kong", 3)),
-    Item("hai_di", "海底捞月", "Last tile", "+3", WINNER, flag_item("last-tile", 3)),
-    Item("hun_yi_se", "混一色", "One suit with honors", "+7", WINNER, hun_yi_se, per_reading=True),
-    Item("dui_dui_hu", "对对胡", "All pungs", "+7", WINNER, dui_dui_hu, per_reading=True),
-    Item("qing_yi_se", "清一色", "One suit", "+13", WINNER, qing_yi_se, per_reading=True),
-    Item("ying_da_ying", "硬打硬", "No wildcard held", "+7", WINNER, ying_da_ying),
-    Item("cai_shen_hui", "财神汇", "Three wildcards as a set", "+7", WINNER, cai_shen_hui, per_reading=True),
-    Item("dan_diao", "单钓将", "Single-tile wait", "+7 wildcard / +13", WINNER, dan_diao),
-    Item("si_feng_qi", "四风齐", "All four winds", "+13", WINNER, si_feng_qi, per_reading=True),
-    Item("ping_hu", "平胡", "Plain hand", "13", WINNER, ping_hu, per_reading=True),
-    Item("tian_hu", "天胡", "Heavenly hand", "+13", WINNER, flag_item("heaven", 13)),
-    Item("di_hu", "地胡", "Earthly hand", "+13", WINNER, flag_item("earth", 13)),
-    Item("sha_zhu_hu", "杀猪胡", "Win holding AAA+B wildcards", "+13 / 5 held ×2 / 6 held ×4", WINNER, sha_zhu_hu),
-    Item("hua_hu", "花胡", "Win holding all eight flowers", "+52", WINNER, hua_hu),
+    Item("zi_mo", "自摸", "Self-drawn", 1, BONUS, WINNER, zi_mo, text=PLUS),
+    Item("gang_kai", "杠开", "Win on a kong replacement", 3, BONUS, WINNER, flag_item("kong-draw"), text=PLUS),
+    Item("qiang_gang", "抢杠", "Robbing a kong", 3, BONUS, WINNER, flag_item("rob-kong"), text=PLUS),
+    Item("hai_di", "海底捞月", "Last tile", 3, BONUS, WINNER, flag_item("last-tile"), text=PLUS),
+    Item(
+        "hun_yi_se", "混一色", "One suit with honors", 7, BONUS, WINNER, hun_yi_se, text=PLUS, reads=("suit", "honors")
+    ),
+    Item("dui_dui_hu", "对对胡", "All pungs", 7, BONUS, WINNER, dui_dui_hu, text=PLUS, reads=("chows",)),
+    Item("qing_yi_se", "清一色", "One suit", 13, BONUS, WINNER, qing_yi_se, text=PLUS, reads=("one_suit",)),
+    Item("ying_da_ying", "硬打硬", "No wildcard held", 7, BONUS, WINNER, ying_da_ying, text=PLUS),
+    Item(
+        "cai_shen_hui",
+        "财神汇",
+        "Three wildcards as a set",
+        7,
+        BONUS,
+        WINNER,
+        cai_shen_hui,
+        text=PLUS,
+        reads=("wild_sets",),
+    ),
+    Item(
+        "dan_diao",
+        "单钓将",
+        "Single-tile wait",
+        {"wildcard": 7, "natural": 13},
+        BONUS,
+        WINNER,
+        dan_diao,
+        text="+{wildcard} wildcard / +{natural}",
+    ),
+    Item(
+        "si_feng_qi",
+        "四风齐",
+        "All four winds",
+        13,
+        BONUS,
+        WINNER,
+        si_feng_qi,
+        text=PLUS,
+        reads=("pungs", "kongs", "pairs"),
+    ),
+    Item("ping_hu", "平胡", "Plain hand", 13, BONUS, WINNER, ping_hu, reads=("pungs", "kongs", "wild_sets")),
+    Item("tian_hu", "天胡", "Heavenly hand", 13, BONUS, WINNER, flag_item("heaven"), text=PLUS),
+    Item("di_hu", "地胡", "Earthly hand", 13, BONUS, WINNER, flag_item("earth"), text=PLUS),
+    Item(
+        "sha_zhu_hu",
+        "杀猪胡",
+        "Win holding AAA+B wildcards",
+        {"held": 1, "five": 2, "six": 4},
+        BONUS,
+        WINNER,
+        sha_zhu_hu,
+        option="sha_zhu_hu",
+        text="+{held} / 5 held +{five} / 6 held +{six}",
+    ),
+    Item("hua_hu", "花胡", "Win holding all eight flowers", 1, BONUS, WINNER, hua_hu, option="hua_hu", text=PLUS),
     # Declared wins — nothing else counts
-    Item("sha_zhu", "杀猪", "Declared: AAA+B wildcards", "13", DECLARED, sha_zhu),
-    Item("hua_hu", "花胡", "Declared: all eight flowers", "52", DECLARED, declared_hua_hu),
+    Item("sha_zhu", "杀猪", "Declared: AAA+B wildcards", 13, DECLARED_WIN, DECLARED, sha_zhu),
+    Item("hua_hu", "花胡", "Declared: all eight flowers", 1, DECLARED_WIN, DECLARED, declared_hua_hu, option="hua_hu"),
 )
 
 EXCLUSIONS = (
@@ -549,7 +680,7 @@ class Lingxi(RuleSet):
     readings = staticmethod(readings)
 
     def finish(self, hand: LingxiHand, found: Found) -> Outcome:
-        subtotal = sum(v for _, v, _ in found)
+        subtotal = sum(v for _, v, _ in found)  # base, bonus and declared tai all add up
         doubled = hand.winner and subtotal >= hand.options["double_at"]
         return Outcome(subtotal, doubled, subtotal * 2 if doubled else subtotal)
 

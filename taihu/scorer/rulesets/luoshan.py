@@ -20,10 +20,10 @@ from .. import tiles as T
 from ..engine import (
     CHOW,
     KONG,
-    PAIR,
     PUNG,
     Group,
     JokerOptions,
+    ReadingFacts,
     kinds_readings,
     standard_readings,
     to_counts,
@@ -32,7 +32,13 @@ from ..engine import (
 from ..errors import HandError
 from ..notation import Meld, ParsedHand
 from .base import (
+    FOUND,
+    HU,
     NONE,
+    ONE,
+    ROB_KONG_OR_KONG_DRAW,
+    TAI,
+    TOTAL,
     WINNER,
     Exclusion,
     Finder,
@@ -42,7 +48,9 @@ from .base import (
     Prepared,
     Reading,
     RuleSet,
+    Variant,
     check_known_conditions,
+    check_kong_draw,
     check_win_conditions,
     seat_or_dealer,
     tile_count_error,
@@ -55,23 +63,12 @@ WIN_CONDITIONS = ("self", "kong-draw", "rob-kong")
 SELF_DRAWN = frozenset(WIN_CONDITIONS)  # 抢杠当自摸; a kong replacement is a draw
 CONFLICTS = (
     ("rob-kong", "self", "robbing a kong is a win on another player's tile (it only scores as self-drawn)"),
-    ("rob-kong", "kong-draw", "a hand wins either on a kong replacement or by robbing a kong"),
+    ROB_KONG_OR_KONG_DRAW,
 )
 DRAGONS = (T.RED, T.GREEN, T.WHITE)  # 大料: 白 is an ordinary dragon here
 MINIMUM = {True: 100, False: 200}  # self-drawn / on a discard
 DI_HE = 10
 HONORED = {seat: frozenset((*DRAGONS, wind)) for seat, wind in T.SEAT_WIND.items()}  # 大料 and 座风
-
-# hu of a pung or kong: (2–8, 1/9/winds/dragons)
-MELD_HU = {
-    "peng": (2, 4),
-    "an_ke": (4, 8),
-    "ming_gang": (8, 16),
-    "an_gang": (16, 32),
-    "zi_mo_liu": (6, 10),
-}
-DIAO_TOU = {True: (4, 6), False: (2, 4)}  # self-drawn? -> (2–8, others)
-BIAN_QIAN = {True: 4, False: 2}
 
 
 def wildcard_after(indicator: int) -> int:
@@ -96,120 +93,6 @@ class LuoshanHand(Prepared):
 
 # a flower (kind 34 and up), or five of a kind in sorted kinds: a hand to look at tile by tile
 _FLOWER_OR_FIVE_ALIKE = re.compile(rb"[\x22-\xff]|(.)\1{4}", re.DOTALL)
-
-
-Facts = tuple[list[tuple[int, Group]], list[Group], list[Group], int, str, bool, str, int]
-
-
-class WinReading:
-    """A reading (its groups) plus where the winning tile sits in it.
-
-    `win_at` is the group's index, `win_as` the kind the winning tile stands
-    for there (itself, unless it is a wildcard). The facts several items ask
-    (what the winning tile did, the pungs, the chows, the suit) are found
-    once per grouping, not by each item.
-    """
-
-    __slots__ = (
-        "groups",
-        "win_at",
-        "win_as",
-        "role",
-        "pungs",
-        "kongs",
-        "pairs",
-        "chows",
-        "suit",
-        "honors",
-        "one_suit",
-        "tags",
-    )
-    groups: Reading
-    win_at: int
-    win_as: int
-    role: str  # pung, pair, edge, closed or two-sided
-    pungs: list[tuple[int, Group]]  # (index, group)
-    kongs: list[Group]
-    pairs: list[Group]
-    chows: int
-    suit: str  # the suit letter when the suited tiles are of one suit (wildcards as assigned), else ''
-    honors: bool
-    one_suit: str  # the suit letter of a hand in one suit and no honors, else ''
-    tags: int  # the facts items may need (`Item.needs`): those of the grouping and the wait
-
-    def __init__(self, groups: Reading, facts: Facts, win_at: int, win_as: int) -> None:
-        self.groups, self.win_at, self.win_as = groups, win_at, win_as
-        self.role = role = _role(groups[win_at], win_as)
-        self.pungs, self.kongs, self.pairs, self.chows, self.suit, self.honors, self.one_suit, tags = facts
-        self.tags = tags | WAIT_TAGS[role]
-
-
-# A reading's tags, the facts items may need (`Item.needs`), one bit each: the grouping's, and the wait
-PUNGS, KONGS, HONORS, NO_CHOWS, FOUR_CHOWS, ONE_SUIT, ONE_SUIT_HONORS = (1 << bit for bit in range(7))
-WAIT_PUNG, WAIT_PAIR, WAIT_EDGE, WAIT_CLOSED, WAIT_TWO_SIDED = (1 << bit for bit in range(7, 12))
-WAIT_TAGS = {
-    "pung": WAIT_PUNG,
-    "pair": WAIT_PAIR,
-    "edge": WAIT_EDGE,
-    "closed": WAIT_CLOSED,
-    "two-sided": WAIT_TWO_SIDED,
-}
-
-
-# a suit as a bit, by kind; the suit letter by the bits of the suits present ('' unless exactly one)
-SUIT_BIT = tuple(1 << (kind // 9) for kind in range(27))
-ONLY_SUIT = tuple(T.SUITS[bits.bit_length() - 1] if bits and not bits & (bits - 1) else "" for bits in range(8))
-
-
-def grouping_facts(groups: Reading) -> Facts:
-    """What the items ask of a grouping, in one pass: pungs, kongs, pairs, chows, the suit, honors, the one suit."""
-    pungs: list[tuple[int, Group]] = []
-    kongs: list[Group] = []
-    pairs: list[Group] = []
-    chows = 0
-    suit_bits = 0
-    honors = False
-    for index, g in enumerate(groups):
-        shape, kind = g.shape, g.kind
-        if shape == CHOW:
-            chows += 1
-        elif shape == PUNG:
-            pungs.append((index, g))
-        elif shape == PAIR:
-            pairs.append(g)
-        elif shape == KONG:
-            kongs.append(g)
-        if kind >= 27:
-            honors = True
-        elif kind >= 0:
-            suit_bits |= SUIT_BIT[kind]
-    suit = ONLY_SUIT[suit_bits]
-    one_suit = "" if honors else suit
-    tags = PUNGS if pungs else 0
-    if kongs:
-        tags |= KONGS
-    if not chows:
-        tags |= NO_CHOWS
-    elif chows == SETS:
-        tags |= FOUR_CHOWS
-    if honors:
-        tags |= HONORS | (ONE_SUIT_HONORS if suit else 0)
-    elif one_suit:
-        tags |= ONE_SUIT
-    return pungs, kongs, pairs, chows, suit, honors, one_suit, tags
-
-
-def _role(group: Group, win_as: int) -> str:
-    if group.shape == PAIR:
-        return "pair"
-    if group.shape == PUNG:
-        return "pung"
-    place, start = win_as - group.kind, group.kind % 9 + 1  # the place in the chow, the chow's first rank
-    if place == 1:
-        return "closed"
-    if (place == 2 and start == 1) or (place == 0 and start == 7):
-        return "edge"
-    return "two-sided"
 
 
 # -- validation -------------------------------------------------------------
@@ -275,14 +158,14 @@ def _meld_group(meld: Meld, wild_kind: int | None, seat: str) -> Group:
     return Group(PUNG, kind, exposed=True)
 
 
-# (flags, seat, wild, flip, declare) of hands that passed the condition checks -> (wildcard kind, notes)
+# (flags, seat, wild, flip, declare, any riichi value) of hands that passed the checks -> (wildcard kind, notes)
 _CONDITIONS_SEEN: dict[tuple[Any, ...], tuple[int | None, tuple[str, ...]]] = {}
 M.register("luoshan.conditions", _CONDITIONS_SEEN.__len__, _CONDITIONS_SEEN.clear, bytes_per_entry=400)
 
 
 def _conditions(parsed: ParsedHand) -> tuple[int | None, list[str]]:
     """The checks of the conditions alone, and the wildcard they give: done once per set of conditions."""
-    key = (parsed.flags, parsed.seat, parsed.wild, parsed.flip, parsed.declare)
+    key = (parsed.flags, parsed.seat, parsed.wild, parsed.flip, parsed.declare, parsed.riichi_values)
     known = _CONDITIONS_SEEN.get(key)
     if known is None:
         check_known_conditions(parsed, "Luoshan", CONDITIONS)
@@ -329,8 +212,7 @@ def prepare(parsed: ParsedHand, options: dict[str, int]) -> LuoshanHand:
     check_win_conditions(parsed, winner, WIN_CONDITIONS, CONFLICTS)
     if not winner:
         notes.append("Luoshan non-winners score 0")
-    if "kong-draw" in flags and not any(g.shape == KONG for g in melds):
-        raise HandError("condition 'kong-draw' needs a kong in the hand ([5555p] or (5555p))")
+    check_kong_draw(flags, melds)
 
     return LuoshanHand(
         parsed=parsed,
@@ -376,7 +258,7 @@ def _joker_options(hand: LuoshanHand, naturals: list[int]) -> JokerOptions:
     return JokerOptions(pairs=tuple(dict.fromkeys(pairs)), sets=tuple(dict.fromkeys(sets)))
 
 
-def readings(hand: LuoshanHand) -> list[WinReading]:
+def readings(hand: LuoshanHand) -> list[ReadingFacts]:
     """A list, built by loops: cheaper than a generator for the one or two readings of most hands."""
     win, win_is_wild, melds = hand.win, hand.win == hand.wild_kind, hand.melds
     sets = SETS - len(melds)
@@ -389,192 +271,335 @@ def readings(hand: LuoshanHand) -> list[WinReading]:
     found = []
     for groups in groupings:
         full = melds + groups if melds else groups
-        facts = grouping_facts(full)
+        first: ReadingFacts | None = None  # the grouping's facts, shared by the places of the winning tile in it
         for placed, at, stands_for in win_placements(full, win, win_is_wild):
             # a placement that moved a wildcard shows the groups as they then lie
-            found.append(WinReading(placed, facts if placed is full else grouping_facts(placed), at, stands_for))
+            facts = ReadingFacts(placed, at, stands_for, first if placed is full else None)
+            if placed is full and first is None:
+                first = facts
+            found.append(facts)
     return found
 
 
 # -- hu items ------------------------------------------------------------------
 
 
-# MELD_HU by kind, so an item reads its hu off a table: HU["an_ke"][kind]
-HU = {key: tuple(values[T.is_terminal_or_honor(k)] for k in range(T.PLAYABLE)) for key, values in MELD_HU.items()}
+# the row of a pung's or kong's hu by kind: 2–8, or 1, 9, winds, dragons
+ROW = tuple("terminal" if T.is_terminal_or_honor(k) else "simple" for k in range(T.PLAYABLE))
+MELD_TEXT = "{simple} / {terminal}"
 
 
-def peng(hand: LuoshanHand, reading: WinReading) -> list[tuple[int, str]]:
+def peng(hand: LuoshanHand, facts: ReadingFacts) -> list[tuple[Variant, str]]:
     """Exposed pungs, and the pung a discard completed (Decision: it counts as exposed)."""
-    out = []
-    hu = HU["peng"]
-    for i, g in reading.pungs:
+    out: list[tuple[Variant, str]] = []
+    for i, g in facts.pungs:
         if g.exposed:
-            out.append((hu[g.kind], g.text() + (" 花碰" if g.wilds else "")))
-        elif i == reading.win_at and not hand.self_drawn:
-            out.append((hu[g.kind], f"{g.text()} completed by the discarded {T.name(hand.win)}"))
+            out.append((ROW[g.kind], g.text() + (" 花碰" if g.wilds else "")))
+        elif i == facts.win_at and not hand.self_drawn:
+            out.append((ROW[g.kind], f"{g.text()} completed by the discarded {T.name(hand.win)}"))
     return out
 
 
-def an_ke(hand: LuoshanHand, reading: WinReading) -> list[tuple[int, str]]:
+def an_ke(hand: LuoshanHand, facts: ReadingFacts) -> list[tuple[Variant, str]]:
     """Concealed pungs the winning tile did not complete (that one is peng or zi_mo_liu)."""
-    hu, win_at = HU["an_ke"], reading.win_at
-    out = []
-    for i, g in reading.pungs:
+    win_at = facts.win_at
+    out: list[tuple[Variant, str]] = []
+    for i, g in facts.pungs:
         if not g.exposed and i != win_at:
-            out.append((hu[g.kind], g.text()))
+            out.append((ROW[g.kind], g.text()))
     return out
 
 
-def _kongs(concealed: bool, key: str) -> Finder:
-    def find(hand: LuoshanHand, reading: WinReading) -> list[tuple[int, str]]:
-        out = []
-        for g in reading.kongs:
+def _kongs(concealed: bool) -> Finder:
+    def find(hand: LuoshanHand, facts: ReadingFacts) -> list[tuple[Variant, str]]:
+        out: list[tuple[Variant, str]] = []
+        for g in facts.kongs:
             if g.concealed_kong == concealed:
-                out.append((HU[key][g.kind], g.text()))
+                out.append((ROW[g.kind], g.text()))
         return out
 
     return find
 
 
-def dui_zi(hand: LuoshanHand, reading: WinReading) -> list[tuple[int, str]]:
-    out = []
-    for g in reading.pairs:
+def dui_zi(hand: LuoshanHand, facts: ReadingFacts) -> list[tuple[Variant, str]]:
+    out: list[tuple[Variant, str]] = []
+    for g in facts.pairs:
         if g.kind in hand.honored:
-            out.append((2, g.text()))
+            out.append((ONE, g.text()))
     return out
 
 
-def zi_mo_liu(hand: LuoshanHand, reading: WinReading) -> list[tuple[int, str]]:
-    if reading.role != "pung" or not hand.self_drawn:
+def zi_mo_liu(hand: LuoshanHand, facts: ReadingFacts) -> list[tuple[Variant, str]]:
+    if facts.wait != "pung" or not hand.self_drawn:
         return NONE
-    group = reading.groups[reading.win_at]
-    return [(HU["zi_mo_liu"][group.kind], f"{group.text()} completed by the self-drawn {T.name(hand.win)}")]
+    group = facts.groups[facts.win_at]
+    return [(ROW[group.kind], f"{group.text()} completed by the self-drawn {T.name(hand.win)}")]
 
 
-def diao_tou(hand: LuoshanHand, reading: WinReading) -> list[tuple[int, str]]:
-    if reading.role != "pair":
+def diao_tou(hand: LuoshanHand, facts: ReadingFacts) -> list[tuple[Variant, str]]:
+    if facts.wait != "pair":
         return NONE
-    group = reading.groups[reading.win_at]
-    value = DIAO_TOU[hand.self_drawn][T.is_terminal_or_honor(group.kind)]
-    return [(value, f"{T.name(hand.win)} completes the pair {group.text()}")]
+    group = facts.groups[facts.win_at]
+    how = "self_" if hand.self_drawn else "discard_"
+    return [(how + ROW[group.kind], f"{T.name(hand.win)} completes the pair {group.text()}")]
 
 
-def bian_qian(hand: LuoshanHand, reading: WinReading) -> list[tuple[int, str]]:
-    role = reading.role
-    if role not in ("edge", "closed"):
+def bian_qian(hand: LuoshanHand, facts: ReadingFacts) -> list[tuple[Variant, str]]:
+    wait = facts.wait
+    if wait not in ("edge", "closed"):
         return NONE
-    group = reading.groups[reading.win_at]
-    return [(BIAN_QIAN[hand.self_drawn], f"{role} wait: {T.name(reading.win_as)} in {group.text()}")]
+    group = facts.groups[facts.win_at]
+    return [("self" if hand.self_drawn else "discard", f"{wait} wait: {T.name(facts.win_as)} in {group.text()}")]
 
 
-def di_he(hand: LuoshanHand, reading: WinReading | None) -> list[tuple[int, str]]:
-    return [(DI_HE, "")]
+def di_he(hand: LuoshanHand, facts: None) -> list[tuple[Variant, str]]:
+    return FOUND
 
 
 # -- tai items (value in tai, said in detail) ------------------------------------
 
 
-def jian_feng_ke(hand: LuoshanHand, reading: WinReading) -> list[tuple[int, str]]:
+def jian_feng_ke(hand: LuoshanHand, facts: ReadingFacts) -> list[tuple[Variant, str]]:
     honored = hand.honored
-    out = []
-    for g in reading.groups:  # in the order of the reading
+    out: list[tuple[Variant, str]] = []
+    for g in facts.groups:  # in the order of the reading
         if g.kind in honored and (g.shape == PUNG or g.shape == KONG):
-            out.append((1, f"tai: {'kong' if g.shape == KONG else 'pung'} of {T.name(g.kind)}"))
+            out.append((ONE, f"tai: {'kong' if g.shape == KONG else 'pung'} of {T.name(g.kind)}"))
     return out
 
 
-def dui_dui_hu(hand: LuoshanHand, reading: WinReading) -> list[tuple[int, str]]:
-    return NONE if reading.chows else [(1, "tai: no chows")]
+def dui_dui_hu(hand: LuoshanHand, facts: ReadingFacts) -> list[tuple[Variant, str]]:
+    return NONE if facts.chows else [(ONE, "tai: no chows")]
 
 
-def cou_yi_tai(hand: LuoshanHand, reading: WinReading) -> list[tuple[int, str]]:
-    suit = reading.suit
-    return [(1, f"tai: {suit} + honors")] if suit and reading.honors else NONE
+def cou_yi_tai(hand: LuoshanHand, facts: ReadingFacts) -> list[tuple[Variant, str]]:
+    suit = facts.suit
+    return [(ONE, f"tai: {suit} + honors")] if suit and facts.honors else NONE
 
 
-def gang_kai(hand: LuoshanHand, reading: WinReading | None) -> list[tuple[int, str]]:
-    return [(1, "tai: won on a kong replacement")] if hand.has("kong-draw") else NONE
+def gang_kai(hand: LuoshanHand, facts: None) -> list[tuple[Variant, str]]:
+    return [(ONE, "tai: won on a kong replacement")] if hand.has("kong-draw") else NONE
 
 
-def qing_san_tai(hand: LuoshanHand, reading: WinReading) -> list[tuple[int, str]]:
-    suit = reading.one_suit
-    return [(3, f"tai: all {suit}")] if suit else NONE
+def qing_san_tai(hand: LuoshanHand, facts: ReadingFacts) -> list[tuple[Variant, str]]:
+    suit = facts.one_suit
+    return [(ONE, f"tai: all {suit}")] if suit else NONE
 
 
-def qing_si_tai(hand: LuoshanHand, reading: WinReading) -> list[tuple[int, str]]:
-    suit = reading.one_suit
-    return [(4, f"tai: all {suit}, no chows")] if suit and not reading.chows else NONE
+def qing_si_tai(hand: LuoshanHand, facts: ReadingFacts) -> list[tuple[Variant, str]]:
+    suit = facts.one_suit
+    return [(ONE, f"tai: all {suit}, no chows")] if suit and not facts.chows else NONE
 
 
 # -- special hands (fixed totals) ----------------------------------------------------
 
 
-def _ping_he(reading: WinReading) -> str:
+def _ping_he(facts: ReadingFacts) -> str:
     """平和: four chows + pair and a two-sided wait; the detail, or ''."""
-    if reading.chows != SETS or reading.role != "two-sided":
+    if facts.chows != SETS or facts.wait != "two-sided":
         return ""
-    return f"four chows, two-sided wait: {T.name(reading.win_as)} in {reading.groups[reading.win_at].text()}"
+    return f"four chows, two-sided wait: {T.name(facts.win_as)} in {facts.groups[facts.win_at].text()}"
 
 
-def ping_he(hand: LuoshanHand, reading: WinReading) -> list[tuple[int, str]]:
-    detail = _ping_he(reading)
-    return [(30, detail)] if detail else NONE
+def ping_he(hand: LuoshanHand, facts: ReadingFacts) -> list[tuple[Variant, str]]:
+    detail = _ping_he(facts)
+    return [(ONE, detail)] if detail else NONE
 
 
-def qing_san_tai_ping_he(hand: LuoshanHand, reading: WinReading) -> list[tuple[int, str]]:
-    suit = reading.one_suit
-    detail = _ping_he(reading) if suit else ""
-    return [(240, f"{detail}; all {suit}")] if detail else NONE
+def qing_san_tai_ping_he(hand: LuoshanHand, facts: ReadingFacts) -> list[tuple[Variant, str]]:
+    suit = facts.one_suit
+    detail = _ping_he(facts) if suit else ""
+    return [(ONE, f"{detail}; all {suit}")] if detail else NONE
 
 
+PUNGS, KONGS = ("pungs",), ("kongs",)  # the facts the meld items read, and their gates
+WAIT = ("wait", "win_at", "groups")  # what the wait items read
 ITEMS = (
     # Base hu (基本和数)
-    Item("peng", "碰", "Exposed pung", "2 / 4 (1, 9, honors)", WINNER, peng, needs=PUNGS),
-    Item("an_ke", "暗刻", "Concealed pung", "4 / 8", WINNER, an_ke, needs=PUNGS),
-    Item("ming_gang", "明杠", "Open kong", "8 / 16", WINNER, _kongs(False, "ming_gang"), needs=KONGS),
-    Item("an_gang", "暗杠", "Concealed kong", "16 / 32", WINNER, _kongs(True, "an_gang"), needs=KONGS),
-    Item("dui_zi", "对子", "Pair of a dragon or seat wind", "2", WINNER, dui_zi, needs=HONORS),
-    Item("zi_mo_liu", "自摸六/十", "Self-drawn tile completes a pung", "6 / 10", WINNER, zi_mo_liu, needs=WAIT_PUNG),
-    Item("diao_tou", "吊头", "Pair wait", "self-drawn +4 / +6; discard +2 / +4", WINNER, diao_tou, needs=WAIT_PAIR),
+    Item(
+        "peng",
+        "碰",
+        "Exposed pung",
+        {"simple": 2, "terminal": 4},
+        HU,
+        WINNER,
+        peng,
+        MELD_TEXT + " (1, 9, honors)",
+        reads=(*PUNGS, "win_at"),
+        gate=PUNGS,
+    ),
+    Item(
+        "an_ke",
+        "暗刻",
+        "Concealed pung",
+        {"simple": 4, "terminal": 8},
+        HU,
+        WINNER,
+        an_ke,
+        MELD_TEXT,
+        reads=(*PUNGS, "win_at"),
+        gate=PUNGS,
+    ),
+    Item(
+        "ming_gang",
+        "明杠",
+        "Open kong",
+        {"simple": 8, "terminal": 16},
+        HU,
+        WINNER,
+        _kongs(False),
+        MELD_TEXT,
+        reads=KONGS,
+        gate=KONGS,
+    ),
+    Item(
+        "an_gang",
+        "暗杠",
+        "Concealed kong",
+        {"simple": 16, "terminal": 32},
+        HU,
+        WINNER,
+        _kongs(True),
+        MELD_TEXT,
+        reads=KONGS,
+        gate=KONGS,
+    ),
+    Item(
+        "dui_zi",
+        "对子",
+        "Pair of a dragon or seat wind",
+        2,
+        HU,
+        WINNER,
+        dui_zi,
+        reads=("pairs", "honors"),
+        gate=("honors",),
+    ),
+    Item(
+        "zi_mo_liu",
+        "自摸六/十",
+        "Self-drawn tile completes a pung",
+        {"simple": 6, "terminal": 10},
+        HU,
+        WINNER,
+        zi_mo_liu,
+        MELD_TEXT,
+        reads=WAIT,
+        gate=("wait_pung",),
+    ),
+    Item(
+        "diao_tou",
+        "吊头",
+        "Pair wait",
+        {"self_simple": 4, "self_terminal": 6, "discard_simple": 2, "discard_terminal": 4},
+        HU,
+        WINNER,
+        diao_tou,
+        "self-drawn +{self_simple} / +{self_terminal}; discard +{discard_simple} / +{discard_terminal}",
+        reads=WAIT,
+        gate=("wait_pair",),
+    ),
     Item(
         "bian_qian",
         "边张/嵌张",
         "Edge or closed wait",
-        "self-drawn +4; discard +2",
+        {"self": 4, "discard": 2},
+        HU,
         WINNER,
         bian_qian,
-        needs=WAIT_EDGE | WAIT_CLOSED,
+        "self-drawn +{self}; discard +{discard}",
+        reads=(*WAIT, "win_as"),
+        gate=("wait_edge", "wait_closed"),
     ),
-    Item("di_he", "底和", "Base for winning", "+10", WINNER, di_he),
+    Item("di_he", "底和", "Base for winning", 10, HU, WINNER, di_he, "+{}"),
     # Tai (台): each doubles the hu
     Item(
         "jian_feng_ke",
         "大料/座风刻",
         "Pung/kong of a dragon or seat wind",
-        "1 tai each",
+        1,
+        TAI,
         WINNER,
         jian_feng_ke,
-        needs=HONORS,
+        "{} tai each",
+        reads=("groups", "honors"),
+        gate=("honors",),
     ),
-    Item("dui_dui_hu", "对对胡", "No chows", "1 tai", WINNER, dui_dui_hu, needs=NO_CHOWS),
-    Item("cou_yi_tai", "凑一台", "One suit plus honors", "1 tai", WINNER, cou_yi_tai, needs=ONE_SUIT_HONORS),
-    Item("gang_kai", "杠开", "Won on a kong replacement", "1 tai", WINNER, gang_kai),
-    Item("qing_san_tai", "清三台", "One suit only", "3 tai", WINNER, qing_san_tai, needs=ONE_SUIT),
-    Item("qing_si_tai", "清四台", "One suit only, no chows", "4 tai", WINNER, qing_si_tai, needs=ONE_SUIT),
+    Item(
+        "dui_dui_hu",
+        "对对胡",
+        "No chows",
+        1,
+        TAI,
+        WINNER,
+        dui_dui_hu,
+        "{} tai",
+        reads=("chows",),
+        gate=("no_chows",),
+    ),
+    Item(
+        "cou_yi_tai",
+        "凑一台",
+        "One suit plus honors",
+        1,
+        TAI,
+        WINNER,
+        cou_yi_tai,
+        "{} tai",
+        reads=("suit", "honors"),
+        gate=("one_suit_honors",),
+    ),
+    Item("gang_kai", "杠开", "Won on a kong replacement", 1, TAI, WINNER, gang_kai, "{} tai"),
+    Item(
+        "qing_san_tai",
+        "清三台",
+        "One suit only",
+        3,
+        TAI,
+        WINNER,
+        qing_san_tai,
+        "{} tai",
+        reads=("one_suit",),
+        gate=("one_suit",),
+    ),
+    Item(
+        "qing_si_tai",
+        "清四台",
+        "One suit only, no chows",
+        4,
+        TAI,
+        WINNER,
+        qing_si_tai,
+        "{} tai",
+        reads=("one_suit", "chows"),
+        gate=("one_suit",),
+    ),
     # Special hands: a fixed total instead of the formula
-    Item("ping_he", "平和", "Four chows, two-sided wait", "30 total", WINNER, ping_he, needs=FOUR_CHOWS),
+    Item(
+        "ping_he",
+        "平和",
+        "Four chows, two-sided wait",
+        30,
+        TOTAL,
+        WINNER,
+        ping_he,
+        "{} total",
+        reads=(*WAIT, "win_as", "chows"),
+        gate=("four_chows",),
+    ),
     Item(
         "qing_san_tai_ping_he",
         "清三台平和",
         "平和 in one suit",
-        "240 total",
+        240,
+        TOTAL,
         WINNER,
         qing_san_tai_ping_he,
-        needs=FOUR_CHOWS,
+        "{} total",
+        reads=(*WAIT, "win_as", "chows", "one_suit"),
+        gate=("four_chows",),
     ),
 )
-TAI = frozenset({"jian_feng_ke", "dui_dui_hu", "cou_yi_tai", "gang_kai", "qing_san_tai", "qing_si_tai"})
-SPECIAL = frozenset({"qing_san_tai_ping_he", "ping_he"})  # gives the total; exclusions leave one at most
 
 EXCLUSIONS = (
     Exclusion("qing_si_tai", ("qing_san_tai", "dui_dui_hu")),
@@ -600,12 +625,13 @@ class Luoshan(RuleSet):
             return Outcome(0, False, 0)
         hu = tai = 0
         for item, value, _ in found:
-            if item.key in TAI:
-                tai += value
-            elif item.key in SPECIAL:  # a named special hand: legal at any total (Decision)
-                return Outcome(value, False, value)
-            else:
+            kind = item.kind
+            if kind == HU:
                 hu += value
+            elif kind == TAI:
+                tai += value
+            else:  # a named special hand gives the total, legal at any total (Decision); exclusions leave one
+                return Outcome(value, False, value)
         total = -(-hu * 2**tai // 10) * 10  # rounded up to 10
         minimum = MINIMUM[hand.self_drawn]
         if total >= minimum:
@@ -616,7 +642,7 @@ class Luoshan(RuleSet):
         note = f"not a legal win: {how} needs at least {minimum} hu; this hand makes {total}"
         return Outcome(hu, tai > 0, total, legal=False, notes=[note])
 
-    def arrangement(self, hand: LuoshanHand, reading: WinReading) -> list[str]:
+    def arrangement(self, hand: LuoshanHand, reading: ReadingFacts) -> list[str]:
         return RuleSet.arrangement(self, hand, reading.groups)
 
     def no_shape_message(self, hand: LuoshanHand) -> str:

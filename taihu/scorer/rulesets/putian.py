@@ -19,7 +19,13 @@ from ..errors import HandError
 from ..notation import ParsedHand
 from .base import (
     ALL,
+    DI,
+    FEN,
+    MULTIPLIER,
     NONE,
+    ONE,
+    ROB_KONG_NOT_SELF,
+    ROB_KONG_OR_KONG_DRAW,
     WINNER,
     Finder,
     Found,
@@ -28,8 +34,11 @@ from .base import (
     Prepared,
     Reading,
     RuleSet,
+    Variant,
     check_known_conditions,
+    check_kong_draw,
     check_win_conditions,
+    on_dealt_hand,
     once,
     seat_or_dealer,
     tile_count_error,
@@ -41,13 +50,12 @@ CONDITIONS = frozenset({"seat", "wild", "self", "kong-draw", "rob-kong", "heaven
 DECLARES = ("san-jin-dao", "qiang-jin", "you-jin", "san-jin-you")
 WIN_CONDITIONS = ("self", "kong-draw", "rob-kong", "heaven")
 SELF_DRAWN = ("self", "kong-draw")  # kong-draw is a self-draw with no item of its own (Decision 2026-11-30)
-ALL_WHITES = 5  # four 白 score 5, not 4
 # Conditions that cannot stand together, with the reason.
 CONFLICTS = (
-    ("rob-kong", "self", "robbing a kong is a win on another player's tile, not self-drawn"),
+    ROB_KONG_NOT_SELF,
     ("rob-kong", "heaven", "天胡 is won on the dealt hand"),
-    ("rob-kong", "kong-draw", "a hand wins either on a kong replacement or by robbing a kong"),
-    ("heaven", "kong-draw", "天胡 is won on the dealt hand"),
+    ROB_KONG_OR_KONG_DRAW,
+    *on_dealt_hand("kong-draw"),
 )
 
 
@@ -74,13 +82,18 @@ WIN_TYPES: dict[str, WinType] = {
 }
 
 
-def pay_text(key: str) -> str:
-    """`×6: each other pays ×2` — the detail of a winning-type item."""
+def _who_pays(key: str) -> str:
+    """`each other pays ×2` — who pays the winner of this type, how much."""
     wt = WIN_TYPES[key]
     who = {"each": "each other pays", "discarder": "the discarder pays"}[wt.payers]
     if key == "qiang_gang":
         who = "the kong player pays"
-    return f"×{wt.multiplier}: {who} ×{wt.pays}"
+    return f"{who} ×{wt.pays}"
+
+
+def pay_text(key: str) -> str:
+    """`×6: each other pays ×2` — the detail of a winning-type item."""
+    return f"×{WIN_TYPES[key].multiplier}: {_who_pays(key)}"
 
 
 @dataclass
@@ -203,8 +216,7 @@ def prepare(parsed: ParsedHand, options: dict[str, int]) -> PutianHand:
         raise HandError(f"declare:{declare} and 'heaven' contradict each other: 天胡 is complete on the dealt hand")
     if "heaven" in flags and seat != "E":
         raise HandError("condition 'heaven' needs seat:E (the dealer)")
-    if "kong-draw" in flags and not any(g.shape == KONG for g in melds):
-        raise HandError("condition 'kong-draw' needs a kong in the hand ([5555p] or (5555p))")
+    check_kong_draw(flags, melds)
     if declare is not None and jin is None:
         raise HandError(f"declare:{declare} needs the 金, e.g. wild:5m")
     if declare == "qiang-jin" and parsed.win != jin:
@@ -293,28 +305,28 @@ def _stand_ins(groups: Reading) -> tuple[int, int]:
 # -- items ---------------------------------------------------------------------
 
 
-def di(hand: PutianHand, reading: Reading | None) -> list[tuple[int, str]]:
+def di(hand: PutianHand, facts: None) -> list[tuple[Variant, str]]:
     """A continuing dealer still has 底 2 (seed: 連莊莊家"底"仍為2分)."""
-    return once(2, "dealer") if hand.seat == "E" else once(1, "non-dealer")
+    return once("dealer", "dealer") if hand.seat == "E" else once("other", "non-dealer")
 
 
-def bai(hand: PutianHand, reading: Reading | None) -> list[tuple[int, str]]:
+def bai(hand: PutianHand, facts: None) -> list[tuple[Variant, str]]:
     n = hand.whites
     if not n:
         return NONE
     as_jin = " (白 is 金)" if hand.jin == T.WHITE else ""
-    return once(ALL_WHITES if n == 4 else n, f"白 ×{n}{as_jin}" + (": all four" if n == 4 else ""))
+    return once("four" if n == 4 else ("each",) * n, f"白 ×{n}{as_jin}" + (": all four" if n == 4 else ""))
 
 
-def jin(hand: PutianHand, reading: Reading | None) -> list[tuple[int, str]]:
+def jin(hand: PutianHand, facts: None) -> list[tuple[Variant, str]]:
     n = len(hand.jin_tiles)
-    return once(n, f"{T.name(hand.jin or 0)} ×{n}") if n else NONE
+    return once((ONE,) * n, f"{T.name(hand.jin or 0)} ×{n}") if n else NONE
 
 
-def _kongs(concealed: bool, value: int) -> Finder:
-    def find(hand: PutianHand, reading: Reading | None) -> list[tuple[int, str]]:
+def _kongs(concealed: bool) -> Finder:
+    def find(hand: PutianHand, facts: None) -> list[tuple[Variant, str]]:
         kongs = [g for g in hand.melds if g.shape == KONG and g.concealed_kong == concealed]
-        return once(value * len(kongs), " ".join(g.text() for g in kongs)) if kongs else NONE
+        return once((ONE,) * len(kongs), " ".join(g.text() for g in kongs)) if kongs else NONE
 
     return find
 
@@ -339,26 +351,31 @@ def winning_type(hand: PutianHand) -> tuple[str, str]:
 
 
 def _win_type(key: str) -> Finder:
-    def find(hand: PutianHand, reading: Reading | None) -> list[tuple[int, str]]:
+    def find(hand: PutianHand, facts: None) -> list[tuple[Variant, str]]:
         found, why = winning_type(hand)
         if found != key:
             return NONE
-        return once(WIN_TYPES[key].multiplier, pay_text(key) + (f" ({why})" if why else ""))
+        return once(ONE, pay_text(key) + (f" ({why})" if why else ""))
 
     return find
 
 
+EACH = "{} each"
 ITEMS = (
     # 底分 = 底 + 分 — every player
-    Item("di", "底", "Base", "dealer 2, others 1", ALL, di),
-    Item("bai", "白", "白 set aside", "1 each; all four 5", ALL, bai),
-    Item("jin", "金", "金 held", "1 each", ALL, jin),
-    Item("ming_gang", "明槓", "Open or added kong", "1 each", ALL, _kongs(False, 1)),
-    Item("an_gang", "暗槓", "Concealed kong", "2 each", ALL, _kongs(True, 2)),
+    Item("di", "底", "Base", {"dealer": 2, "other": 1}, DI, ALL, di, text="dealer {dealer}, others {other}"),
+    Item("bai", "白", "白 set aside", {"each": 1, "four": 5}, FEN, ALL, bai, text="{each} each; all four {four}"),
+    Item("jin", "金", "金 held", 1, FEN, ALL, jin, text=EACH),
+    Item("ming_gang", "明槓", "Open or added kong", 1, FEN, ALL, _kongs(False), text=EACH),
+    Item("an_gang", "暗槓", "Concealed kong", 2, FEN, ALL, _kongs(True), text=EACH),
     # The winning type — the winner only; value is the multiplier, not added to 底分
-    *(Item(key, wt.name, wt.name_en, pay_text(key), WINNER, _win_type(key)) for key, wt in WIN_TYPES.items()),
+    *(
+        Item(
+            key, wt.name, wt.name_en, wt.multiplier, MULTIPLIER, WINNER, _win_type(key), text=f"×{{}}: {_who_pays(key)}"
+        )
+        for key, wt in WIN_TYPES.items()
+    ),
 )
-FEN_KEYS = ("bai", "jin", "ming_gang", "an_gang")  # 分: everything but 底
 KONG_KEYS = ("ming_gang", "an_gang")  # counted for the winner and a false win only
 
 
@@ -378,7 +395,7 @@ class Putian(RuleSet):
 
     def finish(self, hand: PutianHand, found: Found) -> Outcome:
         """`total` is the 底分: the winning type's multiplier is applied in settlement, not added."""
-        base = sum(v for item, v, _ in found if item.key not in WIN_TYPES)
+        base = sum(v for item, v, _ in found if item.kind != MULTIPLIER)  # 底 + 分
         if hand.winner and hand.has("da-jin"):
             return Outcome(base, False, base, legal=False, notes=[DA_JIN])
         return Outcome(base, False, base)

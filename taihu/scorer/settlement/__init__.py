@@ -8,18 +8,18 @@ the regional rules differ most.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from dataclasses import replace
 from typing import Any
 
-from pydantic import ValidationError
-
-from ..errors import HandError, describe_validation, require
-from ..models import Settlement, Table
+from ..errors import HandError, require
+from ..models import PlayerTenpai, Settlement, Table
 from ..rulesets import RULESETS, get
 from .guannan import settle_guannan
 from .jinhua import settle_jinhua
 from .lingxi import settle_lingxi
 from .luoshan import settle_luoshan
 from .putian import settle_putian
+from .riichi import settle_riichi
 
 SETTLERS: dict[str, Callable[[Table], Settlement]] = {
     "lingxi": settle_lingxi,
@@ -27,26 +27,40 @@ SETTLERS: dict[str, Callable[[Table], Settlement]] = {
     "guannan": settle_guannan,
     "putian": settle_putian,
     "jinhua": settle_jinhua,
+    "riichi": settle_riichi,
 }
+RIICHI_ONLY = ("honba", "pot", "round")
 
 
 def settle_table(table: Table | Mapping[str, Any]) -> Settlement:
     """Scores every hand of a deal and says who pays whom; raises HandError on bad input."""
     model = load_table(table)
     if model.rules not in RULESETS:  # any case or the Chinese name, as score_hand takes it; unknown: the usual error
-        model = model.model_copy(update={"rules": get(model.rules).name})
+        model = replace(model, rules=get(model.rules).name)
+    if model.rules != "riichi":
+        refuse_riichi_fields(model)
     settle = SETTLERS.get(model.rules)
     if settle is None:
         raise HandError(f"settlement for {model.rules} is not available yet")
     return settle(model)
 
 
+def refuse_riichi_fields(table: Table) -> None:
+    """`honba`, `pot`, `round` and `{"tenpai": ...}` seats mean something in riichi only: say so, never ignore them."""
+    for name in RIICHI_ONLY:
+        if getattr(table, name) is not None:
+            raise HandError(f'{name}: is a riichi table field; {table.rules} has none (use "rules": "riichi")')
+    for seat, player in table.players.items():
+        if isinstance(player, PlayerTenpai):
+            raise HandError(
+                f'players.{seat}: {{"tenpai": ...}} is a riichi seat of a drawn deal; in {table.rules} give '
+                f'the hand or {{"total": N}}'
+            )
+
+
 def load_table(table: Table | Mapping[str, Any]) -> Table:
-    """A Table from a model or a dict; pydantic's errors become one HandError."""
+    """A Table as given, or read from its JSON dict (`Table.from_dict` names every place that is wrong)."""
     if isinstance(table, Table):
         return table
     require(table, Mapping, "table", "a JSON object")  # a mapping, or a Table (above)
-    try:
-        return Table.model_validate(dict(table))
-    except ValidationError as exc:
-        raise HandError(describe_validation(exc.errors())) from None
+    return Table.from_dict(table)

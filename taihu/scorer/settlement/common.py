@@ -9,13 +9,13 @@ about (`players.S: ...`, `events[0]: ...`).
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable
-from dataclasses import replace
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, replace
 from typing import Any, TypeVar
 
 from .. import tiles as T
 from ..errors import HandError, quote
-from ..models import HandScore, Payment, PlayerTotal, Table
+from ..models import HandScore, Payment, PlayerTenpai, PlayerTotal, Settlement, Table
 from ..notation import ParsedHand, parse
 from ..rulesets.base import RuleSet
 
@@ -51,7 +51,7 @@ def score_hands(hands: Hands, rule_set: RuleSet, options: dict[str, int]) -> dic
 
 def _one_tile(text: str, where: str) -> int:
     try:
-        hand = parse(text)
+        hand = parse(text, conditions=())  # one tile: an unknown word lists no conditions
     except HandError as exc:
         raise HandError(f"{where}: {exc}") from None
     if len(hand.tiles) != 1 or hand.melds or hand.win is not None or hand.conditions:
@@ -89,7 +89,8 @@ def seat_hands(table: Table) -> tuple[Hands, tuple[int, ...] | None, int | None]
     """
     hands: Hands = {}
     for seat in SEATS:
-        player = table.players[seat]  # type: ignore[index]  # SEATS are the Seat literals
+        player = table.players[seat]
+        assert not isinstance(player, PlayerTenpai)  # riichi only, refused by settle_table before
         hands[seat] = in_seat(seat, parse, player) if isinstance(player, str) else player
     parsed = {s: h for s, h in hands.items() if isinstance(h, ParsedHand)}
     table_wild = None
@@ -199,20 +200,47 @@ def check_tile_counts(hands: Hands, copies: Callable[[int], int], why: Callable[
 WIN_FLAGS = frozenset({"self", "kong-draw", "rob-kong", "last-tile", "heaven", "earth", "human"})
 
 
-def set_aside_false_claims(table: Table, hands: Hands) -> Hands:
+def set_aside_false_claims(table: Table, hands: Hands, rule_set: RuleSet, options: dict[str, int]) -> Hands:
     """The false-win offender's claim (`+X`, `declare:`, how it claimed) is set aside (Decision 2026-11-30).
 
     Its shape is not checked: the hand is scored as a non-winner's, without the
     claimed tile. The tiles it claimed still count across the table, so the
-    caller checks tile counts on the hands as written.
+    caller checks tile counts on the hands as written. A declared claim may
+    hold the drawn tile among its tiles (a declared win takes 16 or 17): the
+    offender then counts as holding the 16 that score most, its best claim.
     """
     offenders = {e.seat for e in table.events if e.type == "false-win"}
     out = dict(hands)
     for seat in offenders:
         hand = hands[seat]
         if isinstance(hand, ParsedHand) and is_win(hand):
-            out[seat] = replace(hand, win=None, declare=None, flags=hand.flags - WIN_FLAGS)
+            out[seat] = _without_drawn_tile(
+                replace(hand, win=None, declare=None, flags=hand.flags - WIN_FLAGS), rule_set, options
+            )
     return out
+
+
+def _without_drawn_tile(hand: ParsedHand, rule_set: RuleSet, options: dict[str, int]) -> ParsedHand:
+    """A hand one tile over a non-winner's size, less the tile whose absence scores most; any other hand as it is."""
+    try:
+        rule_set.score(hand, options)
+        return hand
+    except HandError as exc:
+        first_problem = exc
+    best: tuple[int, ParsedHand] | None = None
+    for kind in sorted(set(hand.tiles)):
+        tiles = list(hand.tiles)
+        tiles.remove(kind)
+        fewer = replace(hand, tiles=tuple(tiles))
+        try:
+            total = rule_set.score(fewer, options).total
+        except HandError:
+            continue
+        if best is None or total > best[0]:
+            best = (total, fewer)
+    if best is None:
+        raise first_problem
+    return best[1]
 
 
 def foul_seats(table: Table) -> dict[str, int]:
@@ -233,7 +261,7 @@ def foul_seats(table: Table) -> dict[str, int]:
 def count_zero(score: HandScore | PlayerTotal, why: str) -> HandScore | PlayerTotal:
     """A player who counts 0 (a foul, 小相公, a declared win elsewhere), with the reason in its notes."""
     if isinstance(score, HandScore):
-        return score.model_copy(update={"total": 0, "notes": [*score.notes, why]})
+        return replace(score, total=0, notes=[*score.notes, why])
     return PlayerTotal(total=0)
 
 
@@ -295,3 +323,90 @@ def check_winner_hand(table: Table, hands: Hands, name: str) -> None:
             f"players.{winner}: {winner} is the winner; give the winning hand (a {name} win is settled "
             f'from the hand itself, not from {{"total": {hand.total}}})'
         )
+
+
+@dataclass
+class Deal:
+    """A table read and checked up to its rule set's own checks: what every settler starts from."""
+
+    table: Table
+    rule_set: RuleSet
+    options: dict[str, int]
+    hands: Hands
+    wild: tuple[int, ...] | None
+    flip: int | None
+    fouls: dict[str, int]  # empty until checked (open_deal with fouls_first, or foul_seats)
+
+
+def open_deal(table: Table, rule_set: RuleSet, events: tuple[str, ...], *, fouls_first: bool) -> Deal:
+    """Options, the events' types, then the hands; `fouls_first` checks the fouls before the hands.
+
+    A rule set with a false win checks its fouls among its own events instead.
+    """
+    options = table_options(table, rule_set)
+    check_events(table, events)
+    fouls = foul_seats(table) if fouls_first else {}
+    hands, wild, flip = seat_hands(table)
+    return Deal(table, rule_set, options, hands, wild, flip, fouls)
+
+
+Scores = dict[str, HandScore | PlayerTotal]
+
+
+def score_winner_only(
+    deal: Deal,
+    title: str,
+    non_winners: str,
+    copies: Callable[[int], int],
+    why: Callable[[int], str],
+    *,
+    winner_hand: bool = True,
+) -> Scores:
+    """Where only the winner is paid: the win checked, non-winners count nothing, fouls count 0.
+
+    `title` names the rule set in messages; `non_winners` says why a
+    non-winner's total must be 0; `winner_hand` asks for the winner's hand
+    string rather than a bare total.
+    """
+    table, hands = deal.table, deal.hands
+    check_winner(table, hands)
+    check_discarder(table, hands)
+    if winner_hand:
+        check_winner_hand(table, hands, title)
+    check_non_winners(table, hands, non_winners)
+    check_tile_counts(hands, copies, why)
+    scores = score_hands(hands, deal.rule_set, deal.options)
+    for seat in deal.fouls:
+        scores[seat] = count_zero(scores[seat], FOUL_NOTE)
+    return scores
+
+
+def check_claims(deal: Deal, copies: Callable[[int], int], why: Callable[[int], str] | None = None) -> Hands:
+    """Where a false win can end the deal: tiles counted as written, then the false claims set aside."""
+    table = deal.table
+    check_tile_counts(deal.hands, copies, why)  # a false claim's tiles count too
+    hands = set_aside_false_claims(table, deal.hands, deal.rule_set, deal.options)
+    check_winner(table, hands)
+    check_discarder(table, hands)
+    return hands
+
+
+def dealer_stays(winner: str | None) -> str:
+    """Lingxi's rule (Settlement 8): the dealer keeps the seat after winning or a drawn hand."""
+    return DEALER if winner in (None, DEALER) else next_seat(DEALER)
+
+
+def pairwise(seats: list[str], points: dict[str, int]) -> Iterator[tuple[str, str, int]]:
+    """Each pair of `seats` with different points: (payer, payee, difference), the fewer points paying."""
+    for n, a in enumerate(seats):
+        for b in seats[n + 1 :]:
+            diff = points[a] - points[b]
+            if diff:
+                yield ((b, a) if diff > 0 else (a, b)) + (abs(diff),)
+
+
+def settled(table: Table, scores: Scores, payments: list[Payment], next_dealer: str) -> Settlement:
+    """The answer: the scores, the payments, each seat's net and the next dealer."""
+    return Settlement(
+        rules=table.rules, scores=scores, payments=payments, net=net_of(payments), next_dealer=next_dealer
+    )

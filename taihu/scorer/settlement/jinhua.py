@@ -9,26 +9,17 @@ from __future__ import annotations
 
 from .. import tiles as T
 from ..errors import HandError
-from ..models import HandScore, Payment, PlayerTotal, Settlement, Table
+from ..models import Payment, Settlement, Table
 from ..rulesets.jinhua import JINHUA, copies
 from .common import (
-    DEALER,
-    FOUL_NOTE,
     SEATS,
     Hands,
-    check_discarder,
-    check_events,
-    check_non_winners,
-    check_tile_counts,
-    check_winner,
-    count_zero,
+    dealer_stays,
     exposed_melds,
-    foul_seats,
     liable_hand,
-    net_of,
-    next_seat,
-    score_hands,
-    seat_hands,
+    open_deal,
+    score_winner_only,
+    settled,
     table_options,
 )
 
@@ -37,25 +28,22 @@ LIABLE_MELDS = 3  # 承包: the liable player fed three or more claims
 
 
 def settle_jinhua(table: Table) -> Settlement:
-    options = table_options(table, JINHUA)
-    unit = options["unit"]
-    if unit < 1:
-        raise HandError("options: option 'unit' must be at least 1 (what one 倍 is worth)")
-    check_events(table, JINHUA_EVENTS)
-    fouls = foul_seats(table)
-    hands, wild, flip = seat_hands(table)
-    liable = _liable(table, hands)
+    unit = table_unit(table)
+    deal = open_deal(table, JINHUA, JINHUA_EVENTS, fouls_first=True)
+    liable = _liable(table, deal.hands)
+    wild, flip = deal.wild, deal.flip
     if flip is not None:
         raise HandError(f"flip: Jinhua has no flipped indicator (flip:{T.name(flip)} given); give the 财神 as wild")
     if wild is not None and len(wild) != 1:
         raise HandError(f'wild: Jinhua flips one 财神 tile, e.g. ["3m"]; got {len(wild)}')
-    check_winner(table, hands)
-    check_discarder(table, hands)
-    check_non_winners(table, hands, "Jinhua non-winners count nothing (only the winner is paid)")
-    check_tile_counts(hands, lambda kind: copies(kind, wild), lambda kind: " (the flipped 财神 is out of play)")
-    scores: dict[str, HandScore | PlayerTotal] = score_hands(hands, JINHUA, options)
-    for seat in fouls:
-        scores[seat] = count_zero(scores[seat], FOUL_NOTE)
+    scores = score_winner_only(
+        deal,
+        "Jinhua",
+        "Jinhua non-winners count nothing (only the winner is paid)",
+        lambda kind: copies(kind, wild),
+        lambda kind: " (the flipped 财神 is out of play)",
+        winner_hand=False,
+    )
     winner = table.winner
     payments: list[Payment] = []
     if winner is not None:
@@ -63,11 +51,15 @@ def settle_jinhua(table: Table) -> Settlement:
         if multiplier < 1:
             raise HandError(f'players.{winner}: a Jinhua win is worth at least ×1 (平胡); got {{"total": 0}}')
         payments = _to_winner(winner, table.discarder, unit, multiplier, liable)
-    # the seed is silent; Lingxi's rule: the dealer keeps the seat after winning or a drawn hand
-    next_dealer = DEALER if winner in (None, DEALER) else next_seat(DEALER)
-    return Settlement(
-        rules=table.rules, scores=scores, payments=payments, net=net_of(payments), next_dealer=next_dealer
-    )
+    return settled(table, scores, payments, dealer_stays(winner))  # the seed is silent: Lingxi's rule
+
+
+def table_unit(table: Table) -> int:
+    """What one 倍 is worth, checked before anything else at the table."""
+    unit = table_options(table, JINHUA)["unit"]
+    if unit < 1:
+        raise HandError("options: option 'unit' must be at least 1 (what one 倍 is worth)")
+    return unit
 
 
 def _liable(table: Table, hands: Hands) -> str | None:

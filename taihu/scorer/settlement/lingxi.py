@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from .. import tiles as T
 from ..errors import HandError
-from ..models import HandScore, Payment, PlayerTotal, Settlement, Table
+from ..models import HandScore, Payment, Settlement, Table
 from ..notation import ParsedHand, to_text
 from ..rulesets.lingxi import LINGXI, copies
 from .common import (
@@ -12,20 +12,17 @@ from .common import (
     FOUL_NOTE,
     SEATS,
     Hands,
-    check_discarder,
-    check_events,
-    check_tile_counts,
-    check_winner,
+    check_claims,
     count_zero,
+    dealer_stays,
     dealer_x2,
     foul_seats,
     liable_hand,
-    net_of,
     next_seat,
+    open_deal,
+    pairwise,
     score_hands,
-    seat_hands,
-    set_aside_false_claims,
-    table_options,
+    settled,
 )
 
 LINGXI_EVENTS = ("false-win", "foul", "liable")
@@ -33,9 +30,8 @@ FALSE_WIN_PENALTY = 26
 
 
 def settle_lingxi(table: Table) -> Settlement:
-    options = table_options(table, LINGXI)
-    check_events(table, LINGXI_EVENTS)
-    hands, wild, flip = seat_hands(table)
+    deal = open_deal(table, LINGXI, LINGXI_EVENTS, fouls_first=False)
+    wild, flip = deal.wild, deal.flip
     if flip is not None:
         raise HandError(
             f"flip: Lingxi has no flipped indicator (flip:{T.name(flip)} given); "
@@ -44,35 +40,26 @@ def settle_lingxi(table: Table) -> Settlement:
     if wild is not None and len(wild) != 2:
         raise HandError(f'wild: Lingxi reveals two wildcard tiles, e.g. ["5m", "E"]; got {len(wild)}')
     events = _lingxi_events(table)
-    check_tile_counts(hands, lambda kind: copies(kind, wild or ()))  # a false claim's tiles count too
-    hands = set_aside_false_claims(table, hands)
-    check_winner(table, hands)
-    check_discarder(table, hands)
+    hands = check_claims(deal, lambda kind: copies(kind, wild or ()))
     liable = events.get("liable")
     liable_winner = liable_hand(table, hands, liable, "包赔") if liable is not None else None
-    scores: dict[str, HandScore | PlayerTotal] = score_hands(hands, LINGXI, options)
+    scores = score_hands(hands, LINGXI, deal.options)
     winner = table.winner
     if liable is not None and liable_winner is not None and winner is not None:
         score = scores[winner]
         assert isinstance(score, HandScore)  # liable_hand: the winner's hand is written
         _check_liable(liable, winner, liable_winner, score)
-
-    def done(payments: list[Payment], next_dealer: str) -> Settlement:
-        return Settlement(
-            rules=table.rules, scores=scores, payments=payments, net=net_of(payments), next_dealer=next_dealer
-        )
-
     if "false-win" in events:  # 5: the penalty and nothing else; the deal passes on
         offender = table.events[events["false-win"]].seat
-        return done(_penalty(offender), next_seat(DEALER))
+        return settled(table, scores, _penalty(offender), next_seat(DEALER))
     for seat, why in _zeroed(table, hands).items():  # 6, declared wins, 7
         scores[seat] = count_zero(scores[seat], why)
     if winner is None:
-        return done([], DEALER)
+        return settled(table, scores, [], DEALER)
     tai = {seat: score.total for seat, score in scores.items()}
     liable_seat = table.events[liable].seat if liable is not None else None
     payments = _to_winner(winner, tai[winner], liable_seat) + _differences(winner, tai)
-    return done(payments, DEALER if winner == DEALER else next_seat(DEALER))  # 8
+    return settled(table, scores, payments, dealer_stays(winner))  # 8
 
 
 def _lingxi_events(table: Table) -> dict[str, int]:
@@ -133,15 +120,10 @@ def _to_winner(winner: str, tai: int, liable: str | None) -> list[Payment]:
 
 def _differences(winner: str, tai: dict[str, int]) -> list[Payment]:
     """2, 3: each pair of non-winners settles the difference, x2 with the dealer."""
-    others = [s for s in SEATS if s != winner]
     payments = []
-    for n, a in enumerate(others):
-        for b in others[n + 1 :]:
-            diff = tai[a] - tai[b]
-            if diff:
-                payer, payee = (b, a) if diff > 0 else (a, b)
-                amount, reason = dealer_x2(payer, payee, abs(diff), f"difference {abs(diff)}")
-                payments.append(Payment(from_=payer, to=payee, amount=amount, reason=reason))
+    for payer, payee, diff in pairwise([s for s in SEATS if s != winner], tai):
+        amount, reason = dealer_x2(payer, payee, diff, f"difference {diff}")
+        payments.append(Payment(from_=payer, to=payee, amount=amount, reason=reason))
     return payments
 
 

@@ -9,44 +9,23 @@ from __future__ import annotations
 
 from .. import tiles as T
 from ..errors import HandError
-from ..models import HandScore, Payment, PlayerTotal, Settlement, Table
+from ..models import HandScore, Payment, Settlement, Table
 from ..rulesets.luoshan import LUOSHAN
-from .common import (
-    DEALER,
-    FOUL_NOTE,
-    SEATS,
-    check_discarder,
-    check_events,
-    check_non_winners,
-    check_tile_counts,
-    check_winner,
-    check_winner_hand,
-    count_zero,
-    foul_seats,
-    net_of,
-    score_hands,
-    seat_hands,
-    table_options,
-)
+from .common import DEALER, SEATS, open_deal, score_winner_only, settled
 
 LUOSHAN_EVENTS = ("foul",)  # foul: the seat counts 0 and cannot win (API.md); no false win or 包赔
 
 
 def settle_luoshan(table: Table) -> Settlement:
-    options = table_options(table, LUOSHAN)
-    check_events(table, LUOSHAN_EVENTS)
-    fouls = foul_seats(table)
-    hands, wild, flip = seat_hands(table)
-    check_wildcard(wild, flip)
-    check_winner(table, hands)
-    check_discarder(table, hands)
-    check_winner_hand(table, hands, "Luoshan")
-    check_non_winners(table, hands, "Luoshan non-winners score 0 (there are no loser tai)")
-    # the flipped indicator is not out of play: four of every kind over the table
-    check_tile_counts(hands, lambda kind: 4, lambda kind: "")
-    scores: dict[str, HandScore | PlayerTotal] = score_hands(hands, LUOSHAN, options)
-    for seat in fouls:
-        scores[seat] = count_zero(scores[seat], FOUL_NOTE)
+    deal = open_deal(table, LUOSHAN, LUOSHAN_EVENTS, fouls_first=True)
+    check_wildcard(deal.wild, deal.flip)
+    scores = score_winner_only(
+        deal,
+        "Luoshan",
+        "Luoshan non-winners score 0 (there are no loser tai)",
+        lambda kind: 4,  # the flipped indicator is not out of play: four of every kind over the table
+        lambda kind: "",
+    )
     winner = table.winner
     payments: list[Payment] = []
     if winner is not None:
@@ -64,13 +43,7 @@ def settle_luoshan(table: Table) -> Settlement:
             for seat in SEATS
             if seat != winner and score.total
         ]
-    return Settlement(
-        rules=table.rules,
-        scores=scores,
-        payments=payments,
-        net=net_of(payments),
-        next_dealer=winner or DEALER,  # 荒和: the dealer deals again; otherwise the winner
-    )
+    return settled(table, scores, payments, winner or DEALER)  # 荒和: the dealer deals again; otherwise the winner
 
 
 def check_wildcard(wild: tuple[int, ...] | None, flip: int | None) -> None:

@@ -8,6 +8,8 @@ events (false win, 小相公, 跟打, 打金) change who may win and what is pai
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from .. import tiles as T
 from ..errors import HandError
 from ..models import HandScore, Payment, PlayerTotal, Settlement, Table
@@ -18,17 +20,13 @@ from .common import (
     FOUL_NOTE,
     SEATS,
     Hands,
-    check_discarder,
-    check_events,
-    check_tile_counts,
-    check_winner,
+    check_claims,
     count_zero,
     foul_seats,
-    net_of,
+    open_deal,
+    pairwise,
     score_hands,
-    seat_hands,
-    set_aside_false_claims,
-    table_options,
+    settled,
 )
 
 PUTIAN_EVENTS = ("false-win", "foul", "xiao-xiang-gong", "gen-da", "da-jin")
@@ -40,21 +38,17 @@ Score = HandScore | PlayerTotal
 
 
 def settle_putian(table: Table) -> Settlement:
-    options = table_options(table, PUTIAN)
-    check_events(table, PUTIAN_EVENTS)
-    hands, wild, flip = seat_hands(table)
-    if flip is not None:
+    deal = open_deal(table, PUTIAN, PUTIAN_EVENTS, fouls_first=False)
+    wild = deal.wild
+    if deal.flip is not None:
         raise HandError('flip: Putian gives the flipped 金 itself as wild, e.g. ["5m"]; it has no flip')
     if wild is not None and len(wild) != 1:
         raise HandError(f'wild: Putian flips one 金, e.g. ["5m"]; got {len(wild)}')
     if wild is not None and not is_putian_tile(wild[0]):
         raise HandError(f"wild: {T.name(wild[0])} is not a Putian tile; the 金 is a suited tile or 白 (P)")
-    events = _putian_events(table, hands)
-    _check_tile_counts(hands, wild[0] if wild is not None else None)  # a false claim's tiles count too
-    hands = set_aside_false_claims(table, hands)
-    check_winner(table, hands)
-    check_discarder(table, hands)
-    scores: dict[str, Score] = score_hands(hands, PUTIAN, options)
+    events = _putian_events(table, deal.hands)
+    hands = check_claims(deal, *_jin_limits(deal.hands, wild[0] if wild is not None else None))
+    scores: dict[str, Score] = score_hands(hands, PUTIAN, deal.options)
     won = scores[table.winner] if table.winner is not None else None
     if isinstance(won, HandScore) and not won.legal:
         raise HandError(f"players.{table.winner}: {'; '.join(won.notes)}; the deal cannot be settled as a win")
@@ -80,9 +74,7 @@ def settle_putian(table: Table) -> Settlement:
             for s in SEATS
             if s != DEALER
         ]
-    return Settlement(
-        rules=table.rules, scores=scores, payments=payments, net=net_of(payments), next_dealer=next_dealer
-    )
+    return settled(table, scores, payments, next_dealer)
 
 
 def _putian_events(table: Table, hands: Hands) -> dict[str, list[str]]:
@@ -120,7 +112,7 @@ def _putian_events(table: Table, hands: Hands) -> dict[str, list[str]]:
     return found
 
 
-def _check_tile_counts(hands: Hands, jin: int | None) -> None:
+def _jin_limits(hands: Hands, jin: int | None) -> tuple[Callable[[int], int], Callable[[int], str]]:
     """Four of each kind; of the 金 three, or four when a hand declares 抢金 (Decision 2026-11-30)."""
     qiang_jin = any(isinstance(h, ParsedHand) and h.declare == "qiang-jin" for h in hands.values())
 
@@ -135,7 +127,7 @@ def _check_tile_counts(hands: Hands, jin: int | None) -> None:
             f"a fourth exists only through 抢金: the hand that took it writes declare:qiang-jin)"
         )
 
-    check_tile_counts(hands, limit, why)
+    return limit, why
 
 
 def _value(score: HandScore, keys: tuple[str, ...]) -> int:
@@ -170,15 +162,10 @@ def _losers(winner: str, scores: dict[str, Score]) -> list[Payment]:
     """Each pair of losers: the one with less 分 pays the difference (kong points removed, no 底)."""
     others = [s for s in SEATS if s != winner]
     points = {s: fen(scores[s], with_kongs=False) for s in others}
-    payments = []
-    for n, a in enumerate(others):
-        for b in others[n + 1 :]:
-            diff = points[a] - points[b]
-            if diff:
-                payer, payee = (b, a) if diff > 0 else (a, b)
-                reason = f"losers: 分 {points[payee]} vs {points[payer]}"
-                payments.append(Payment(from_=payer, to=payee, amount=abs(diff), reason=reason))
-    return payments
+    return [
+        Payment(from_=payer, to=payee, amount=diff, reason=f"losers: 分 {points[payee]} vs {points[payer]}")
+        for payer, payee, diff in pairwise(others, points)
+    ]
 
 
 def _false_win(offender: str, score: Score) -> list[Payment]:

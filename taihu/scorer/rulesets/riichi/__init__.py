@@ -1,0 +1,318 @@
+"""Riichi 立直 (日本麻将): han, fu, points and payments of docs/rules/riichi.md.
+
+The yaku are data (`yaku.YAKU`), fu and points are functions of one reading
+(`fu`); this module reads the hand every way it groups, scores each reading
+and keeps the best by the page's tie-break. The core works on plain values;
+the HandScore is made once, at the end.
+"""
+
+from __future__ import annotations
+
+from bisect import insort
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, replace
+from typing import Any
+
+from ... import memo as M
+from ... import tiles as T
+from ...engine import PAIR, Group, kinds_readings, win_places
+from ...errors import HandError
+from ...models import FuItem, HandScore, ItemInfo, RuleSetInfo, ScoreItem
+from ...notation import ParsedHand, reject_stand_in_pungs, to_text
+from ..base import NO_WINNING_TILE_NOTES, Outcome, RuleSet
+from .fu import FuLine, basic_points, fu_lines, paid, payments, rounded
+from .hand import CONDITIONS, OPTIONS, ORPHANS, RiichiHand, check_options, prepare
+from .yaku import BY_KEY, PER_HAND, PER_READING, REMOVES, SEVEN_PAIRS, STANDARD, THIRTEEN_ORPHANS, YAKU, View, Yaku
+
+NO_YAKU_NOTE = "役なし: no yaku (dora are not yaku)"
+FURITEN_NOTE = "振听: a furiten hand wins only by self-draw"
+DORA = (
+    ("dora", "宝牌", "Dora"),
+    ("aka_dora", "赤宝牌", "Red fives"),
+    ("ura_dora", "里宝牌", "Ura dora"),
+)
+DORA_NAMES = {key: (name, name_en) for key, name, name_en in DORA}
+
+Line = tuple[str, int, str]  # (item key, han, detail)
+
+
+@dataclass(slots=True)
+class Scored:
+    """One reading scored: what the best-interpretation tie-break compares, and what is shown."""
+
+    rank: tuple[int, bool, int, int, int]  # points, real yakuman, han, fu, fu before rounding
+    lines: list[Line]
+    han: int
+    fu: int
+    fu_lines: list[FuLine]
+    limit: str
+    payments: dict[str, int]
+    total: int
+    view: View
+
+
+PINFU: Line = ("pinfu", BY_KEY["pinfu"].closed, "closed")  # its one line: closed only, no detail of its own
+
+
+def views(hand: RiichiHand) -> Iterator[View]:
+    """Every reading with every place the winning tile can take in it."""
+    counts = hand.held
+    if not hand.melds:
+        if counts.count(2) == 7:  # seven different pairs (four alike are not two)
+            kinds = [k for k, c in enumerate(counts) if c]
+            pairs = tuple(Group(PAIR, k) for k in kinds)
+            yield View(hand, SEVEN_PAIRS, pairs, kinds.index(hand.win))
+        if hand.orphans == hand.size and all(counts[k] for k in ORPHANS):
+            yield View(hand, THIRTEEN_ORPHANS, (), -1)
+    kinds = list(hand.parsed.tiles)  # sorted, as the parser keeps them; the engine reads sorted kinds
+    insort(kinds, hand.win)
+    held = bytes(kinds)
+    for groups in kinds_readings(held, 4 - len(hand.melds), True):
+        full = hand.melds + groups
+        for index in dict.fromkeys(at for at, _ in win_places(full, hand.win, False)):
+            yield View(hand, STANDARD, full, index)
+
+
+def yaku_lines(view: View, fixed: list[tuple[Yaku, str]]) -> list[tuple[Yaku, str]]:
+    """The yaku of a reading: those of the hand (`fixed`, found once) and its own, exclusions applied."""
+    has = view.has
+    found = fixed + [(y, d) for y in PER_READING if y.needs in has and (d := y.check(view)) is not None]
+    for yaku, _ in found:  # a loop, not a comprehension: nearly always nothing excludes
+        if yaku.key in REMOVES:
+            break
+    else:
+        return found
+    gone = frozenset().union(*[REMOVES[y.key] for y, _ in found if y.key in REMOVES])
+    return [(y, d) for y, d in found if y.key not in gone]
+
+
+def _is_yakuman(yaku: Yaku, options: dict[str, int]) -> bool:
+    return yaku.yakuman or bool(yaku.yakuman_option and options[yaku.yakuman_option])
+
+
+def _han(yaku: Yaku, hand: RiichiHand) -> tuple[int, str]:
+    """The han of a yaku in this hand, and the detail saying why."""
+    if _is_yakuman(yaku, hand.options):
+        if yaku.double and hand.options["double_yakuman"]:
+            return 26, "yakuman ×2"
+        return 13, "yakuman"
+    if hand.closed or yaku.open is None:
+        return yaku.closed, "closed"
+    return yaku.open, "open" if yaku.open == yaku.closed else f"open (−{yaku.closed - yaku.open})"
+
+
+def _dora_lines(hand: RiichiHand) -> list[Line]:
+    """The dora items of a hand: one line per kind of dora (dora, aka_dora, ura_dora), its han and the tiles."""
+    if not (hand.dora or hand.ura or hand.aka):
+        return []
+    lines = []
+    for key, pointed in (("dora", hand.dora), ("ura_dora", hand.ura)):
+        if not pointed and not hand.aka:
+            continue
+        held = [(kind, hand.counts[kind] * times) for kind, times in sorted(pointed.items()) if hand.counts[kind]]
+        if held:
+            detail = ", ".join(f"{T.name(kind)} ×{n}" for kind, n in held)
+            lines.append((key, sum(n for _, n in held), detail))
+        if key == "dora" and hand.aka:
+            lines.append(("aka_dora", hand.aka, f"red five ×{hand.aka}"))
+    return lines
+
+
+# (yaku, detail, closed, double_yakuman, renhou_yakuman) -> (the item line, whether it counts as a yakuman)
+_LINES: dict[tuple[Yaku, str, bool, int, int], tuple[Line, bool]] = {}
+M.register("riichi.lines", _LINES.__len__, _LINES.clear, bytes_per_entry=400)
+
+
+class Lines:
+    """What a hand's yaku are worth in it (han, detail, yakuman or not); the same few lines recur hand after hand."""
+
+    def __init__(self, hand: RiichiHand) -> None:
+        self.hand = hand
+        self.context = (hand.closed, hand.options["double_yakuman"], hand.options["renhou_yakuman"])
+        self.dora = _dora_lines(hand)
+
+    def line(self, yaku: Yaku, detail: str) -> tuple[Line, bool]:
+        key = (yaku, detail, *self.context)
+        known = _LINES.get(key)
+        if known is None:
+            if len(_LINES) > 4000:
+                _LINES.clear()
+            han, how = _han(yaku, self.hand)
+            known = _LINES[key] = ((yaku.key, han, detail or how), _is_yakuman(yaku, self.hand.options))
+        return known
+
+
+def score_view(view: View, fixed: list[tuple[Yaku, str]], values: Lines, detailed: bool = False) -> Scored:
+    """One reading scored; `detailed` writes the fu details (only the chosen reading needs them)."""
+    hand = view.hand
+    found = [values.line(y, d) for y, d in yaku_lines(view, fixed)]
+    yakuman = [line for line, is_yakuman in found if is_yakuman]
+    pinfu = False
+    if yakuman:
+        lines = yakuman if hand.options["yakuman_stacking"] else [max(yakuman, key=lambda line: line[1])]
+        han = sum([h for _, h, _ in lines])
+    else:
+        lines = [line for line, _ in found]
+        pinfu = PINFU in lines
+        if lines:
+            lines += values.dora
+        han = sum([h for _, h, _ in lines])
+    yakuman_han = min(han, 78) if yakuman else 0
+    fus = fu_lines(view, pinfu, detailed)
+    raw = sum([f for _, f, _ in fus])
+    fu = 0 if view.shape == THIRTEEN_ORPHANS else rounded(raw, view.shape)
+    if not lines:
+        return Scored((-1, False, 0, fu, raw), [], 0, fu, fus, "", {}, 0, view)
+    basic, limit = basic_points(han, fu, yakuman_han, hand.options)
+    payment = payments(basic, hand.dealer, hand.tsumo, hand.parsed.honba or 0)
+    total = paid(payment) + 1000 * (hand.parsed.sticks or 0)
+    return Scored((total, bool(yakuman), han, fu, raw), lines, han, fu, fus, limit, payment, total, view)
+
+
+def best(hand: RiichiHand) -> Scored:
+    """The reading worth most, by the page's tie-break (points, real yakuman, han, fu, fu before rounding)."""
+    readings = list(views(hand))
+    if not readings:
+        raise HandError("the tiles form no winning riichi shape: 4 sets + a pair, seven different pairs, or 13 orphans")
+    facts = hand.facts  # the yaku of the tiles and conditions alone: found once per hand
+    fixed = [(y, d) for y in PER_HAND if y.needs in facts and (d := y.check(readings[0])) is not None]
+    values = Lines(hand)
+    if len(readings) == 1:  # the common case: nothing to choose between
+        return score_view(readings[0], fixed, values, detailed=True)
+    chosen = max((score_view(view, fixed, values) for view in readings), key=_rank)
+    chosen.fu_lines = fu_lines(chosen.view, PINFU in chosen.lines, detailed=True)
+    return chosen
+
+
+def _rank(scored: Scored) -> tuple[int, bool, int, int, int]:
+    return scored.rank
+
+
+class Riichi(RuleSet):
+    name = "riichi"
+    chinese = "立直"
+    unit = "points"
+    options = OPTIONS
+    red_fives = True
+
+    def resolve_options(self, given: Mapping[str, Any] | None) -> dict[str, int]:
+        return check_options(super().resolve_options(given)) if given else super().resolve_options(given)
+
+    def score(self, parsed: ParsedHand, options: Mapping[str, Any] | None = None, *, alone: bool = False) -> HandScore:
+        reject_stand_in_pungs(parsed)
+        hand = prepare(parsed, self.resolve_options(options))
+        if not hand.winner:
+            return _hand_score(hand, None, Outcome(0, False, 0), list(NO_WINNING_TILE_NOTES) if alone else [])
+        scored = best(hand)
+        notes = [*hand.notes, _options_note(tuple(hand.options.values()))]
+        if not scored.lines:
+            notes.append(NO_YAKU_NOTE)
+            return _hand_score(hand, scored, Outcome(0, False, 0, legal=False), notes)
+        legal = True
+        if hand.has("furiten") and not hand.tsumo:
+            legal = False
+            notes.append(FURITEN_NOTE)
+        return _hand_score(hand, scored, Outcome(scored.han, False, scored.total, legal=legal), notes)
+
+    def info(self) -> RuleSetInfo:
+        items = [
+            ItemInfo(key=y.key, name=y.name, name_en=y.name_en, value=_value_text(y), scope="winner") for y in YAKU
+        ]
+        items += [
+            ItemInfo(key=key, name=name, name_en=name_en, value="1 han each", scope="winner (bonus, not a yaku)")
+            for key, name, name_en in DORA
+        ]
+        return RuleSetInfo(
+            name=self.name,
+            chinese=self.chinese,
+            unit=self.unit,
+            items=items,
+            options=[o for o in super().info().options],
+            exclusions=[f"{present} excludes {', '.join(sorted(gone))}" for present, gone in REMOVES.items()]
+            + ["any yakuman excludes every other yaku and the dora"],
+        )
+
+
+@M.lru_cache("riichi.options_note", maxsize=256, bytes_per_entry=300)
+def _options_note(values: tuple[int, ...]) -> str:
+    """The note that lists the house options used (the page: a table states its options), by their values in order."""
+    used = [f"{o.name} {value}" for o, value in zip(OPTIONS, values, strict=True) if o.name != "noten_bappu"]
+    return "house options used: " + ", ".join(used)
+
+
+@M.lru_cache("riichi.fu_item", maxsize=1024, bytes_per_entry=300)
+def _fu_item(line: FuLine) -> FuItem:
+    key, value, detail = line
+    return FuItem(key=key, value=value, detail=detail)
+
+
+def _value_text(yaku: Yaku) -> str:
+    if yaku.yakuman:
+        return "yakuman ×2" if yaku.double else "yakuman"
+    opened = "closed only" if yaku.open is None else f"open {yaku.open}"
+    extra = f"; yakuman with {yaku.yakuman_option}=1" if yaku.yakuman_option else ""
+    return f"{yaku.closed} han, {opened}{extra}"
+
+
+_ITEMS: dict[Line, ScoreItem] = {}
+M.register("riichi.items", _ITEMS.__len__, _ITEMS.clear, bytes_per_entry=500)
+
+
+def _score_item(line: Line) -> ScoreItem:
+    item = _ITEMS.get(line)
+    if item is None:
+        key, han, detail = line
+        name, name_en = (BY_KEY[key].name, BY_KEY[key].name_en) if key in BY_KEY else DORA_NAMES[key]
+        if len(_ITEMS) > 4000:
+            _ITEMS.clear()
+        item = _ITEMS[line] = ScoreItem(key=key, name=name, name_en=name_en, value=han, detail=detail)
+    return item
+
+
+def _hand_score(hand: RiichiHand, scored: Scored | None, outcome: Outcome, notes: list[str]) -> HandScore:
+    """The HandScore of a riichi hand, made once from the plain values."""
+    legal_win = scored is not None and bool(scored.lines)
+    arrangement = _arrangement(scored.view) if scored is not None else []  # as every rule set lays a hand out
+    return HandScore(
+        rules="riichi",
+        hand=to_text(hand.parsed),
+        winner=hand.winner,
+        legal=outcome.legal,
+        items=[_score_item(line) for line in scored.lines] if legal_win and scored else [],
+        subtotal=outcome.subtotal,
+        doubled=False,
+        total=outcome.total,
+        unit="points",
+        arrangement=arrangement,
+        notes=notes,
+        fu=(0 if scored.rank[1] else scored.fu) if scored else None,
+        fu_details=[_fu_item(line) for line in scored.fu_lines] if scored else None,
+        limit=scored.limit if scored else None,
+        payments=dict(scored.payments) if legal_win and scored else None,
+    )
+
+
+def _arrangement(view: View) -> list[str]:
+    if view.shape == THIRTEEN_ORPHANS:
+        return [" ".join(T.name(k) for k in ORPHANS) + " +" + T.name(view.hand.win)]
+    return RIICHI.arrangement(view.hand, view.groups)
+
+
+def is_ready(parsed: ParsedHand) -> bool:
+    """听牌: a tile the hand holds fewer than four of completes a winning shape (13 tiles, melds included)."""
+    options = RIICHI.resolve_options({"aka_dora": 1})
+    hand = prepare(parsed, options)
+    for kind in range(T.PLAYABLE):
+        if hand.counts[kind] >= 4:
+            continue  # waiting on a tile the hand holds all four of is no wait
+        try:
+            trial = prepare(replace(parsed, win=kind), options)
+        except HandError:
+            continue  # the fifth one counting an indicator: it cannot be drawn
+        if next(views(trial), None) is not None:
+            return True
+    return False
+
+
+RIICHI = Riichi()
+__all__ = ["CONDITIONS", "RIICHI", "Riichi", "is_ready"]

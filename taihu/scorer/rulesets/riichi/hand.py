@@ -1,0 +1,309 @@
+"""A riichi hand as written, checked: the tiles, the conditions and every contradiction between them.
+
+Nothing here scores; `prepare` refuses what cannot be (docs/rules/riichi.md
+"Conditions that contradict each other") and gathers what the yaku, fu and
+points need, once per hand.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from ... import memo as M
+from ... import tiles as T
+from ...engine import CHOW, KONG, PUNG, Group, to_counts
+from ...errors import HandError
+from ...notation import FLAG_CONDITIONS, ParsedHand
+from ..base import Option, check_known_conditions, check_kong_draw, check_win_conditions
+
+OPTIONS = (
+    Option("kuitan", 0, (1,), "tanyao on an open hand (1 han)"),
+    Option("aka_dora", 0, (1,), "red fives 0m 0p 0s, 1 han each"),
+    Option("kiriage", 0, (1,), "4 han 30 fu and 3 han 60 fu become mangan"),
+    Option("kazoe", 0, (1, 2), "13+ han without yakuman: yakuman ×1 (0), sanbaiman (1), yakuman ×⌊han/13⌋ (2)"),
+    Option("double_yakuman", 1, (0,), "the four ×2 yakuman count double (0: single)"),
+    Option("open_pinfu_fu", 1, (0,), "an open hand with no fu won on a discard scores 30 fu (0: 20)"),
+    Option("pinfu_tsumo", 1, (0,), "pinfu on a self-draw (0: no pinfu then; the hand takes the tsumo fu)"),
+    Option("renhou_yakuman", 0, (1,), "renhou (human) is a yakuman, not 5 han"),
+    Option("double_wind_fu", 4, (2,), "fu of a pair of the seat wind that is also the round wind"),
+    Option("yakuman_stacking", 1, (0,), "several yakuman add up (0: the largest only)"),
+    Option("noten_bappu", 1, (0,), "settlement: a drawn deal moves 3000 from the hands not ready to those ready"),
+)
+OPTION_VALUES = {o.name: (o.default, *o.alternatives) for o in OPTIONS}
+
+CONDITIONS = frozenset({"seat", "round", "dora", "ura", "honba", "sticks", *FLAG_CONDITIONS}) - {
+    "da-jin"
+}  # 打金 is Putian's
+NOT_RIICHI = {
+    "wild": ": riichi has no wildcards",
+    "flip": ": riichi has no wildcards (the dora indicators are dora:)",
+    "declare": ": riichi has no declared wins",
+    "da-jin": ": riichi has no wildcards",
+}
+WIN_CONDITIONS = ("self", "ippatsu", "kong-draw", "rob-kong", "last-tile", "heaven", "earth", "human")
+CONFLICTS = (
+    ("riichi", "double-riichi", "double-riichi includes riichi; write one of them"),
+    ("ippatsu", "kong-draw", "any kong ends ippatsu"),
+    ("kong-draw", "rob-kong", "a hand wins either on its own kong's replacement or on another player's added tile"),
+    ("kong-draw", "last-tile", "a kong replacement is not the last wall tile"),
+    ("rob-kong", "self", "robbing a kong (chankan) is a win on another player's tile, not self-drawn"),
+    ("rob-kong", "last-tile", "a robbed kong is not the last discard"),
+    (
+        "human",
+        "self",
+        "in riichi, human (人和, renhou) is a win on a discard before the first draw "
+        "(the opposite of Lingxi and Jinhua; earth is the self-drawn one)",
+    ),
+    ("earth", "human", "in riichi, earth (地和) is self-drawn and human (人和) is on a discard"),
+    ("heaven", "earth", "heaven is the dealer's win, earth a non-dealer's"),
+    ("heaven", "human", "heaven is the dealer's win, human a non-dealer's"),
+)
+BLESSINGS = ("heaven", "earth", "human")
+PLAIN = frozenset({"self", "furiten"})  # flags that contradict nothing
+NOT_WITH_BLESSINGS = ("riichi", "double-riichi", "ippatsu", "kong-draw", "rob-kong", "last-tile")
+WIN_SIZE, HAND_SIZE, MAX_INDICATORS = 14, 13, 5
+SELF_DRAWN = frozenset({"self", "kong-draw", "heaven", "earth"})  # kong-draw, heaven, earth are self-drawn
+RIICHI_FLAGS = frozenset({"riichi", "double-riichi"})
+NO_DORA_NOTE = "no dora: indicators given: scored without dora"
+ORPHANS = (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33)  # terminals and honors
+GREEN = frozenset({19, 20, 21, 23, 25, T.GREEN})  # 2 3 4 6 8s, 发
+# facts of the tiles that yaku need (`Yaku.needs`), besides the conditions written
+CLOSED, NO_ORPHANS, ALL_ORPHANS, ONE_SUIT = "closed", "no terminal or honor", "only terminals and honors", "one suit"
+THREE_KONGS, ALL_GREEN = "three kongs or more", "all green"
+
+
+@dataclass(slots=True)
+class RiichiHand:
+    """Everything about a hand that does not depend on how its tiles are grouped."""
+
+    parsed: ParsedHand
+    options: dict[str, int]
+    winner: bool
+    win: int  # the winning tile's kind (-1: not a winning line)
+    tsumo: bool  # self-drawn: `self`, `kong-draw`, `heaven`, `earth`
+    closed: bool  # no `[..]` meld (a concealed kong keeps it closed)
+    dealer: bool
+    seat_wind: int
+    round_wind: int
+    melds: tuple[Group, ...]
+    held: list[int]  # count array of the tiles in hand, the winning tile included
+    counts: list[int]  # count array of every tile of the hand (kongs count 4)
+    kongs: int
+    dora: dict[int, int]  # indicated kind -> indicators pointing at it
+    ura: dict[int, int]
+    aka: int  # red fives held (aka_dora=1)
+    notes: list[str] = field(default_factory=list)
+    # facts of the tiles, whatever the grouping
+    suits: int = 0  # how many of m p s appear
+    honors: bool = False
+    orphans: int = 0  # terminals and honors held
+    size: int = 0  # tiles held (kongs count 4)
+    facts: frozenset[str] = frozenset()  # the conditions written and the facts below, for the yaku's `needs`
+
+    def __post_init__(self) -> None:
+        counts = self.counts
+        self.suits = any(counts[0:9]) + any(counts[9:18]) + any(counts[18:27])
+        self.honors = any(counts[27:34])
+        self.orphans = sum([counts[k] for k in ORPHANS])
+        self.size = sum(counts)
+        facts = {"", *self.parsed.flags}
+        if self.closed:
+            facts.add(CLOSED)
+        if self.orphans == 0:
+            facts.add(NO_ORPHANS)
+        elif self.orphans == self.size:
+            facts.add(ALL_ORPHANS)
+        if self.suits <= 1:
+            facts.add(ONE_SUIT)
+        if self.kongs >= 3:
+            facts.add(THREE_KONGS)
+        if not any(counts[0:18]) and all(counts[k] == 0 or k in GREEN for k in range(18, T.PLAYABLE)):
+            facts.add(ALL_GREEN)
+        self.facts = frozenset(facts)
+
+    def has(self, flag: str) -> bool:
+        return flag in self.parsed.flags
+
+    @property
+    def riichi(self) -> bool:
+        return self.has("riichi") or self.has("double-riichi")
+
+
+def dora_of(indicator: int) -> int:
+    """The kind an indicator shows: the next one, 9→1 in a suit, E→S→W→N→E, 白→发→中→白."""
+    if T.is_suited(indicator):
+        return indicator - indicator % 9 + (indicator % 9 + 1) % 9
+    if T.is_wind(indicator):
+        return T.EAST + (indicator - T.EAST + 1) % 4
+    return {T.WHITE: T.GREEN, T.GREEN: T.RED, T.RED: T.WHITE}[indicator]
+
+
+def _pointed(indicators: tuple[int, ...] | None) -> dict[int, int]:
+    out: dict[int, int] = {}
+    for indicator in indicators or ():
+        kind = dora_of(indicator)
+        out[kind] = out.get(kind, 0) + 1
+    return out
+
+
+def _check_tiles(parsed: ParsedHand) -> list[int]:
+    """The count array of every tile of the hand (indicators apart); at most 4 of a kind, counting the indicators."""
+    everything = list(parsed.tiles)
+    for meld in parsed.melds:
+        everything += meld.tiles
+    if parsed.win is not None:
+        everything.append(parsed.win)
+    shown = list(parsed.dora or ()) + list(parsed.ura or ())
+    counts = to_counts(everything)
+    if shown:
+        for kind in shown:
+            counts[kind] += 1
+    if max(counts) <= 4 and not any(counts[T.FIRST_FLOWER :]):
+        if shown:
+            for kind in shown:
+                counts[kind] -= 1
+        return counts
+    for kind in sorted(set(everything + shown)):
+        if T.is_flower(kind):
+            raise HandError(f"flower {T.name(kind)} is not a riichi tile: riichi plays 136 tiles, no flowers")
+        seen = everything.count(kind) + shown.count(kind)
+        if seen > 4:
+            counting = ", counting indicators" if kind in shown else ""
+            raise HandError(f"{T.name(kind)} appears {seen} times{counting}; at most 4 exist")
+    return to_counts(everything)  # not reached: a kind over 4 or a flower raised above
+
+
+def _melds(parsed: ParsedHand) -> tuple[Group, ...]:
+    return tuple([_meld_group(meld.tiles, meld.concealed) for meld in parsed.melds]) if parsed.melds else ()
+
+
+@M.lru_cache("riichi.meld_group", maxsize=1024, bytes_per_entry=300)
+def _meld_group(tiles: tuple[int, ...], concealed: bool) -> Group:
+    """The group of a meld as the readings hold it; the same melds recur hand after hand."""
+    kind = tiles[0]
+    if len(tiles) == 4:
+        return Group(KONG, kind, exposed=not concealed, concealed_kong=concealed)
+    return Group(CHOW if tiles[1] != kind else PUNG, kind, exposed=True)
+
+
+_CONDITIONS_PASSED: set[tuple[Any, ...]] = set()
+M.register("riichi.conditions", _CONDITIONS_PASSED.__len__, _CONDITIONS_PASSED.clear, bytes_per_entry=400)
+
+
+def _check_conditions(parsed: ParsedHand, winner: bool, melds: tuple[Group, ...], held: list[int]) -> None:
+    """The contradictions of docs/rules/riichi.md, each an error with its reason."""
+    flags = parsed.flags
+    if flags <= PLAIN and parsed.ura is None and len(parsed.dora or ()) <= MAX_INDICATORS:
+        return  # nothing that can contradict: the common case
+    exposed = [g for g in melds if g.exposed]
+    # what the checks below read, but for rob-kong (which reads the tiles): a set that passed passes again
+    seen = None
+    if "rob-kong" not in flags:
+        kongs = any(g.shape == KONG for g in melds)
+        ura = -1 if parsed.ura is None else len(parsed.ura)
+        seen = (flags, winner, parsed.seat, bool(exposed), kongs, bool(melds), ura, len(parsed.dora or ()))
+        if seen in _CONDITIONS_PASSED:
+            return
+    check_win_conditions(parsed, winner, WIN_CONDITIONS, CONFLICTS)
+    for flag in ("riichi", "double-riichi", "ippatsu"):
+        if flag in flags and exposed:
+            raise HandError(f"condition '{flag}' needs a closed hand: {Group.text(exposed[0])} is an exposed meld")
+    if "ippatsu" in flags and not flags & {"riichi", "double-riichi"}:
+        raise HandError("condition 'ippatsu' needs 'riichi' or 'double-riichi' (one go-round after the declaration)")
+    check_kong_draw(flags, melds)
+    if "rob-kong" in flags and parsed.win is not None:
+        win = parsed.win
+        if held[win] > 1 or any(win in g.kinds for g in melds):
+            raise HandError(
+                f"condition 'rob-kong' needs the other three {T.name(win)} in the kong being made, "
+                f"but this hand holds another {T.name(win)}"
+            )
+        if win in (parsed.dora or ()) or win in (parsed.ura or ()):
+            raise HandError(
+                f"condition 'rob-kong': an indicator shows {T.name(win)}, "
+                f"but the other three {T.name(win)} are in the kong being made"
+            )
+    seat = parsed.seat or "E"
+    if "heaven" in flags and seat != "E":
+        raise HandError("condition 'heaven' needs seat:E (the dealer): 天和 is the dealer's win on the deal")
+    for flag in ("earth", "human"):
+        if flag in flags and seat == "E":
+            raise HandError(f"condition '{flag}' needs a non-dealer seat (seat:S, W or N), not seat:E")
+    for flag in BLESSINGS:
+        if flag in flags:
+            if melds:
+                raise HandError(f"condition '{flag}' allows no meld at all (not even a concealed kong)")
+            for other in NOT_WITH_BLESSINGS:
+                if other in flags:
+                    raise HandError(
+                        f"conditions '{flag}' and '{other}' contradict each other: "
+                        f"{flag} is won before the first go-round ends"
+                    )
+    if parsed.ura is not None:
+        if not flags & {"riichi", "double-riichi"}:
+            raise HandError("ura: needs 'riichi' or 'double-riichi' (ura dora are turned over for a riichi hand only)")
+        if len(parsed.ura) > len(parsed.dora or ()):
+            raise HandError(
+                f"ura: has {len(parsed.ura)} indicators but dora: has {len(parsed.dora or ())}; "
+                f"there is one ura indicator under each dora indicator"
+            )
+    if parsed.dora is not None and len(parsed.dora) > MAX_INDICATORS:
+        raise HandError(f"dora: has {len(parsed.dora)} indicators; at most {MAX_INDICATORS} (one plus one per kong)")
+    if seen is not None:
+        if len(_CONDITIONS_PASSED) > 1024:
+            _CONDITIONS_PASSED.clear()
+        _CONDITIONS_PASSED.add(seen)
+
+
+def check_options(options: dict[str, int]) -> dict[str, int]:
+    """Each house option takes one of the page's values."""
+    for name, value in options.items():
+        if value not in OPTION_VALUES[name]:
+            allowed = ", ".join(map(str, sorted(OPTION_VALUES[name])))
+            raise HandError(f"option '{name}' for riichi takes {allowed}, got {value}")
+    return options
+
+
+def prepare(parsed: ParsedHand, options: dict[str, int]) -> RiichiHand:
+    if not (parsed.flags <= CONDITIONS and parsed.wild is None and parsed.flip is None and parsed.declare is None):
+        check_known_conditions(parsed, "riichi", CONDITIONS, NOT_RIICHI)
+    if parsed.red and not options["aka_dora"]:
+        suit, column = min(((k, c) for k, c in parsed.columns.items() if k.startswith("0")), key=lambda kc: kc[1])
+        raise HandError(
+            f"'{suit}' at column {column} is a red five: red fives need the house option aka_dora=1 "
+            f"(-o aka_dora=1), or write it as 5{suit[1]}"
+        )
+    counts = _check_tiles(parsed)
+    melds = _melds(parsed)
+    held_tiles = list(parsed.tiles) + ([parsed.win] if parsed.win is not None else [])
+    held = to_counts(held_tiles) if melds else counts.copy()
+    winner = parsed.win is not None
+    size = len(held_tiles) + 3 * len(melds)
+    if winner and size != WIN_SIZE:
+        raise HandError(f"hand has {size} tiles, a winning riichi hand needs 14 (13 + winning tile; a kong counts 3)")
+    if not winner and size != HAND_SIZE:
+        raise HandError(f"hand has {size} tiles, a non-winning riichi hand holds 13 (a kong counts 3)")
+    _check_conditions(parsed, winner, melds, held)
+    flags = parsed.flags
+    seat = parsed.seat or "E"
+    aka = sum(1 for where in parsed.red if where[0] in ("hand", "win", "meld")) if parsed.red else 0
+    return RiichiHand(
+        parsed=parsed,
+        options=options,
+        winner=winner,
+        win=parsed.win if parsed.win is not None else -1,
+        tsumo=not flags.isdisjoint(SELF_DRAWN),
+        closed=not melds or not any(g.exposed for g in melds),
+        dealer=seat == "E",
+        seat_wind=T.SEAT_WIND[seat],
+        round_wind=T.SEAT_WIND[parsed.round or "E"],
+        melds=melds,
+        held=held,
+        counts=counts,
+        kongs=sum(g.shape == KONG for g in melds) if melds else 0,
+        dora=_pointed(parsed.dora) if parsed.dora else {},
+        ura=_pointed(parsed.ura) if parsed.ura and not flags.isdisjoint(RIICHI_FLAGS) else {},
+        aka=aka,
+        notes=[NO_DORA_NOTE] if winner and parsed.dora is None else [],
+    )

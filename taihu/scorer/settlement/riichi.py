@@ -1,0 +1,237 @@
+"""Riichi settlement (docs/rules/riichi.md "Settling a table"): payments with honba, the pot, 流局, 包 and chombo.
+
+The pot of riichi sticks is no seat, so a stick put in or taken out shows in
+`net` (and `pot_before`/`pot_after`), not as a payment between seats:
+`sum(net) == 1000 × (pot_before − pot_after)`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from .. import tiles as T
+from ..errors import HandError
+from ..models import HandScore, Payment, PlayerTenpai, PlayerTotal, Settlement, Table
+from ..notation import ParsedHand, parse_red_fives
+from ..rulesets.riichi import RIICHI, is_ready
+from .common import (
+    DEALER,
+    SEATS,
+    check_events,
+    check_tile_counts,
+    check_winner,
+    in_seat,
+    net_of,
+    next_seat,
+    table_options,
+)
+
+RIICHI_EVENTS = ("riichi", "liable", "false-win", "foul")
+STICK = 1000
+NOTEN_BAPPU = 3000
+DRAGONS = (T.RED, T.GREEN, T.WHITE)
+LIABLE_YAKUMAN = {"daisangen": DRAGONS.__contains__, "daisuushii": T.is_wind}  # 包: the kinds of the fed set
+RiichiSeat = ParsedHand | PlayerTotal | PlayerTenpai
+
+
+def _hands(table: Table) -> dict[str, RiichiSeat]:
+    """Each seat parsed (red fives allowed), given its seat and the table's round; a repeated value must agree."""
+    hands: dict[str, RiichiSeat] = {}
+    round_wind = table.round or "E"
+    for seat in SEATS:
+        player = table.players[seat]
+        if not isinstance(player, str):
+            hands[seat] = player
+            continue
+        hand = in_seat(seat, parse_red_fives, player)
+        if hand.seat is not None and hand.seat != seat:
+            raise HandError(f"players.{seat}: the hand says seat:{hand.seat} but sits at {seat}")
+        if hand.round is not None and hand.round != round_wind:
+            raise HandError(f"players.{seat}: the hand says round:{hand.round} but the table's round is {round_wind}")
+        hands[seat] = replace(hand, seat=seat, round=round_wind)
+    return hands
+
+
+def _agree(hand: ParsedHand, seat: str, honba: int, sticks: int) -> ParsedHand:
+    """The winner's hand with the table's honba and sticks; a hand that repeats them must agree."""
+    for name, value in (("honba", honba), ("sticks", sticks)):
+        written = getattr(hand, name)
+        if written is not None and written != value:
+            why = " (the pot plus this deal's riichi declarations)" if name == "sticks" else ""
+            raise HandError(f"players.{seat}: {name}:{written} disagrees with the table's {value}{why}")
+    return replace(hand, honba=honba, sticks=sticks)
+
+
+def _check_riichi_events(hands: dict[str, RiichiSeat], declared: list[str]) -> None:
+    for seat, hand in hands.items():
+        if not isinstance(hand, ParsedHand):
+            continue
+        wrote = "riichi" in hand.flags or "double-riichi" in hand.flags
+        if wrote and seat not in declared:
+            event = f'{{"type": "riichi", "seat": "{seat}"}}'
+            raise HandError(f"players.{seat}: the hand is written with riichi, so events needs {event}")
+        if not wrote and seat in declared:
+            raise HandError(f"players.{seat}: events has a riichi for {seat}, so write 'riichi' in its hand")
+
+
+def _ready(seat: str, hand: RiichiSeat) -> bool:
+    if isinstance(hand, PlayerTenpai):
+        return hand.tenpai
+    if isinstance(hand, PlayerTotal):
+        raise HandError(
+            f'players.{seat}: a drawn riichi deal needs each hand or {{"tenpai": true|false}}, not {{"total": N}}'
+        )
+    return in_seat(seat, is_ready, hand)
+
+
+def _drawn(hands: dict[str, RiichiSeat], options: dict[str, int]) -> tuple[list[Payment], str]:
+    ready = {seat: _ready(seat, hand) for seat, hand in hands.items()}
+    tenpai = [s for s in SEATS if ready[s]]
+    noten = [s for s in SEATS if not ready[s]]
+    payments: list[Payment] = []
+    if options["noten_bappu"] and tenpai and noten:
+        each = NOTEN_BAPPU // len(noten) // len(tenpai)
+        for payer in noten:
+            for taker in tenpai:
+                payments.append(Payment(from_=payer, to=taker, amount=each, reason="不听罚符: not ready pays ready"))
+    dealer = DEALER if ready[DEALER] else next_seat(DEALER)
+    return payments, dealer
+
+
+def _win_payments(table: Table, winner: str, score: HandScore, liable: str | None) -> list[Payment]:
+    """The hand's payments (honba included), or 包's share of them."""
+    pays = score.payments or {}
+    discarder = table.discarder
+    if discarder is not None:
+        amount = pays["discarder"]
+        if liable is None or liable == discarder:
+            who = "包 (liable) and discarder" if liable else "discarder"
+            return [Payment(from_=discarder, to=winner, amount=amount, reason=f"{who} pays (honba included)")]
+        honba = 300 * (table.honba or 0)
+        half = (amount - honba) // 2
+        return [
+            Payment(from_=liable, to=winner, amount=half, reason="包 (liable): half the yakuman"),
+            Payment(from_=discarder, to=winner, amount=amount - half, reason="discarder: half the yakuman, and honba"),
+        ]
+    others = [s for s in SEATS if s != winner]
+    owed = {s: pays["each"] if "each" in pays else pays["dealer" if s == DEALER else "non_dealer"] for s in others}
+    if liable is not None:
+        return [Payment(from_=liable, to=winner, amount=sum(owed.values()), reason="包 (liable): the whole yakuman")]
+    return [Payment(from_=s, to=winner, amount=owed[s], reason="self-drawn (honba included)") for s in others]
+
+
+def _liable(table: Table, winner: str, hand: ParsedHand, score: HandScore) -> str | None:
+    events = [e for e in table.events if e.type == "liable"]
+    if not events:
+        return None
+    if len(events) > 1:
+        raise HandError("events: one liable (包) event at most")
+    seat = events[0].seat
+    if seat == winner:
+        raise HandError(f"events: the winner {winner} cannot be liable (包) for its own hand")
+    keys = {item.key for item in score.items}
+    for key, fed in LIABLE_YAKUMAN.items():
+        if key in keys and any(not m.concealed and len(set(m.tiles)) == 1 and fed(m.tiles[0]) for m in hand.melds):
+            return seat
+    raise HandError(
+        f"events: 包 (liable) for {seat} needs the winner to score daisangen or daisuushii with the fed set exposed"
+    )
+
+
+def _chombo(table: Table, offender: str) -> list[Payment]:
+    """A reversed mangan: a non-dealer pays the dealer 4000 and each non-dealer 2000; a dealer pays each 4000."""
+    payments = []
+    for seat in SEATS:
+        if seat == offender:
+            continue
+        amount = 4000 if DEALER in (seat, offender) else 2000
+        payments.append(Payment(from_=offender, to=seat, amount=amount, reason="chombo (false win): reversed mangan"))
+    return payments
+
+
+def _counted(seat: PlayerTotal | PlayerTenpai) -> PlayerTotal:
+    """A seat known without its hand counts 0 in `scores` (a riichi non-winner's hand is worth nothing)."""
+    return seat if isinstance(seat, PlayerTotal) else PlayerTotal(total=0)
+
+
+def settle_riichi(table: Table) -> Settlement:
+    options = table_options(table, RIICHI)
+    check_events(table, RIICHI_EVENTS)
+    hands = _hands(table)
+    honba, pot_before = table.honba or 0, table.pot or 0
+    declared: list[str] = [e.seat for e in table.events if e.type == "riichi"]
+    false_wins = [e.seat for e in table.events if e.type == "false-win"]
+    _check_riichi_events(hands, declared)
+    if false_wins:
+        if table.winner is not None or len(false_wins) > 1:
+            raise HandError("events: a false win (chombo) ends the deal: winner must be null, one false-win at most")
+        payments = _chombo(table, false_wins[0])
+        return Settlement(
+            rules="riichi",
+            scores={s: PlayerTotal(total=0) for s in SEATS},
+            payments=payments,
+            net=net_of(payments),
+            next_dealer=DEALER,
+            pot_before=pot_before,
+            pot_after=pot_before,
+            next_honba=honba,
+        )
+    fouls = {e.seat for e in table.events if e.type == "foul"}
+    if table.winner in fouls:
+        raise HandError(f"events: {table.winner} fouled (诈胡), so it cannot be the winner")
+    check_winner(table, hands)  # type: ignore[arg-type]  # tenpai seats hold no win
+    check_tile_counts({s: h for s, h in hands.items() if isinstance(h, ParsedHand)}, lambda kind: 4)
+    winner = table.winner
+    scores: dict[str, HandScore | PlayerTotal] = {}
+    sticks = pot_before + len(declared)
+    if winner is None:
+        if table.discarder is not None:
+            raise HandError("discarder: there is no winner (a drawn deal), so no discarder")
+        payments, next_dealer = _drawn(hands, options)
+        for seat, hand in hands.items():
+            scores[seat] = (
+                in_seat(seat, RIICHI.score, hand, options) if isinstance(hand, ParsedHand) else _counted(hand)
+            )
+        pot_after, next_honba = sticks, honba + 1
+    else:
+        hand = hands[winner]
+        if not isinstance(hand, ParsedHand):
+            raise HandError(f"players.{winner}: {winner} is the winner; give the winning hand")
+        hand = _agree(hand, winner, honba, sticks)
+        own_turn = bool(hand.flags & {"self", "kong-draw", "heaven", "earth"})
+        if own_turn == (table.discarder is not None):
+            raise HandError(
+                f"discarder: {winner}'s win is self-drawn, so discarder must be null"
+                if own_turn
+                else f"discarder: {winner} won on a discard (no 'self'), so name the discarder"
+            )
+        if table.discarder == winner:
+            raise HandError(f"discarder: {winner} is the winner; a winner does not discard its winning tile")
+        score = in_seat(winner, RIICHI.score, hand, options)
+        if not score.legal:
+            raise HandError(f"players.{winner}: the hand cannot win: {score.notes[-1]}")
+        for seat, other in hands.items():
+            if seat == winner:
+                scores[seat] = score
+            elif isinstance(other, ParsedHand):
+                scores[seat] = in_seat(seat, RIICHI.score, other, options)
+            else:
+                scores[seat] = _counted(other)
+        payments = _win_payments(table, winner, score, _liable(table, winner, hand, score))
+        next_dealer = DEALER if winner == DEALER else next_seat(DEALER)
+        pot_after, next_honba = 0, (honba + 1 if winner == DEALER else 0)
+    net = net_of(payments)
+    for seat in declared:
+        net[seat] -= STICK
+    if winner is not None:
+        net[winner] += STICK * sticks
+    return Settlement(
+        rules="riichi",
+        scores=scores,
+        payments=payments,
+        net=net,
+        next_dealer=next_dealer,
+        pot_before=pot_before,
+        pot_after=pot_after,
+        next_honba=next_honba,
+    )

@@ -1,0 +1,173 @@
+"""The core's records are plain dataclasses whose `to_dict()` is the JSON of API.md.
+
+The examples are API.md's own (the Lingxi hand of 56 tai and its table);
+a table given as a dict and as a `Table` settles alike; the HTTP schemas
+that mirror the records name the same fields; and the CLI starts without
+what it does not need (pydantic, fastapi, rich for --json, sqlite3).
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from dataclasses import fields
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from taihu.api import schemas
+from taihu.scorer import HandScore, Payment, PlayerTotal, Settlement, Table, score_hand, settle_table
+
+TABLES = sorted((Path(__file__).parent.parent / "examples" / "tables").glob("*.json"))
+HAND_56 = "555m 222p 777p 333s 888s 9m f1 f2 P P +9m wild:5m,E seat:S"
+# API.md "Table (settlement input, JSON)"
+API_TABLE: dict[str, Any] = {
+    "rules": "lingxi",
+    "wild": ["5m", "E"],
+    "winner": "S",
+    "discarder": "W",
+    "players": {
+        "E": "[CCC] 123p 456p 78s 11s 34p 9s f3",
+        "S": "555m 222p 777p 333s 888s 9m f1 f2 P P +9m",
+        "W": {"total": 4},
+        "N": "E 123m 789m 12s 33p 66p 99p 5s f4",
+    },
+    "events": [],
+    "options": {},
+}
+HAND_SCORE_KEYS = ["rules", "hand", "winner", "legal", "items", "subtotal", "doubled", "total", "unit"]
+HAND_SCORE_KEYS += ["arrangement", "notes", "fu", "fu_details", "limit", "payments"]
+
+
+def test_hand_score_to_dict_is_the_api_md_hand_score() -> None:
+    data = score_hand(HAND_56, rules="lingxi").to_dict()
+    assert list(data) == HAND_SCORE_KEYS
+    assert {k: data[k] for k in ("rules", "winner", "legal", "subtotal", "doubled", "total", "unit")} == {
+        "rules": "lingxi",
+        "winner": True,
+        "legal": True,
+        "subtotal": 28,
+        "doubled": True,
+        "total": 56,
+        "unit": "tai",
+    }
+    assert data["arrangement"] == ["5m5m5m", "222p", "777p", "333s", "888s", "99m"]
+    assert data["notes"] == []
+    assert {"key": "cai_shen", "name": "财神", "name_en": "Wildcards held", "value": 8, "detail": "5m ×3"} in data[
+        "items"
+    ]
+    assert all(list(item) == ["key", "name", "name_en", "value", "detail"] for item in data["items"])
+    assert json.loads(json.dumps(data)) == data  # plain JSON data, nothing left to convert
+
+
+def test_settlement_to_dict_is_the_api_md_settlement() -> None:
+    data = settle_table(API_TABLE).to_dict()
+    assert list(data) == ["rules", "scores", "payments", "net", "next_dealer", "pot_before", "pot_after", "next_honba"]
+    assert data["payments"] == [
+        {"from": "E", "to": "S", "amount": 112, "reason": "winner; dealer x2"},
+        {"from": "W", "to": "S", "amount": 56, "reason": "winner"},
+        {"from": "N", "to": "S", "amount": 56, "reason": "winner"},
+        {"from": "E", "to": "W", "amount": 4, "reason": "difference 2; dealer x2"},
+        {"from": "E", "to": "N", "amount": 4, "reason": "difference 2; dealer x2"},
+    ]
+    assert data["net"] == {"E": -120, "S": 224, "W": -52, "N": -52}
+    assert data["next_dealer"] == "S"
+    assert data["scores"]["W"] == {"total": 4}
+    assert [data["scores"][s]["total"] for s in "ESN"] == [2, 56, 4]
+    assert list(data["scores"]["S"]) == HAND_SCORE_KEYS  # a nested score is a whole HandScore
+    assert json.loads(json.dumps(data)) == data
+
+
+def test_payment_is_from_in_json_and_from_underscore_in_python() -> None:
+    payment = Payment(from_="E", to="S", amount=2, reason="winner")
+    assert payment.to_dict() == {"from": "E", "to": "S", "amount": 2, "reason": "winner"}
+    assert payment.from_ == "E"
+
+
+@pytest.mark.parametrize("path", TABLES, ids=[p.stem for p in TABLES])
+def test_a_dict_and_a_table_object_settle_the_same(path: Path) -> None:
+    data = json.loads(path.read_text(encoding="utf-8"))
+    table = Table.from_dict(data)
+    assert isinstance(table, Table)
+    assert settle_table(table).to_dict() == settle_table(data).to_dict()
+    assert Table.from_dict(table.to_dict()) == table  # to_dict is the JSON from_dict reads
+
+
+def test_a_table_built_in_python_settles_as_its_json() -> None:
+    players: dict[str, str | PlayerTotal] = {**API_TABLE["players"], "W": PlayerTotal(total=4)}
+    table = Table(rules="lingxi", wild=["5m", "E"], winner="S", discarder="W", players=players)
+    assert settle_table(table).to_dict() == settle_table(API_TABLE).to_dict()
+
+
+@pytest.mark.parametrize(
+    ("mirror", "core"),
+    [(schemas.Payment, Payment), (schemas.Settlement, Settlement), (schemas.PlayerTotal, PlayerTotal)],
+)
+def test_http_schemas_name_the_core_records_fields_in_order(mirror: Any, core: Any) -> None:
+    """A field added to a core record (riichi's `pot_after`…) must be added to its HTTP mirror too."""
+    shown = list(mirror.model_json_schema(mode="serialization")["properties"])
+    assert shown == [{"from_": "from"}.get(f.name, f.name) for f in fields(core)]
+
+
+def test_http_table_schema_reads_the_fields_the_core_reads() -> None:
+    assert list(schemas.Table.model_fields) == [f.name for f in fields(Table)]
+
+
+def test_hand_score_is_not_a_pydantic_model() -> None:
+    assert not hasattr(HandScore, "model_dump") and not hasattr(Settlement, "model_validate")
+
+
+START_UP = """
+import sys
+from taihu.cli.main import app
+if {args!r} is not None:
+    try:
+        app({args!r}, standalone_mode=False)
+    except SystemExit:
+        pass
+print("\\n" + " ".join(sorted(sys.modules)))
+"""
+# what `import taihu.cli.main` never needs, nor any `taihu score` / `taihu settle`
+NEVER = {"fastapi", "starlette", "uvicorn", "sqlite3", "taihu.ledger", "taihu.api"}
+# typer 0.29 itself coerces every command-line value through a pydantic TypeAdapter (pydantic's plugin
+# loader reads importlib.metadata), so only the import is free of them; docs/performance.md has the cost
+TYPER_RUN = {"pydantic", "importlib.metadata"}
+
+
+def modules_after(args: list[str] | None) -> set[str]:
+    """The modules loaded by `import taihu.cli.main` and then `taihu ARGS`, in a fresh interpreter."""
+    code = START_UP.format(args=args)
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60)
+    return set(done.stdout.rstrip().rsplit("\n", 1)[-1].split())
+
+
+def unwanted(loaded: set[str], never: set[str]) -> set[str]:
+    return {m for m in loaded if m in never or m.split(".")[0] in never}
+
+
+def test_importing_the_cli_loads_no_pydantic_rich_sqlite_or_settlement() -> None:
+    loaded = modules_after(None)
+    assert "taihu.cli.main" in loaded
+    assert not unwanted(loaded, NEVER | TYPER_RUN | {"rich", "taihu.scorer.settlement"})
+
+
+@pytest.mark.parametrize(
+    ("args", "also_never"),
+    [
+        pytest.param(["score", HAND_56, "--json"], {"rich", "taihu.scorer.settlement"}, id="score-json"),
+        pytest.param(["score", HAND_56], {"taihu.scorer.settlement"}, id="score"),
+        pytest.param(["settle", str(TABLES[0]), "--json"], {"rich"}, id="settle-json"),
+    ],
+)
+def test_a_command_imports_only_what_it_needs(args: list[str], also_never: set[str]) -> None:
+    loaded = modules_after(args)
+    assert "taihu.scorer.rulesets.base" in loaded  # the command ran
+    assert not unwanted(loaded, NEVER | also_never)
+
+
+def test_a_table_printed_imports_rich() -> None:
+    """The other side of the tests above: they would pass vacuously if nothing were ever loaded late."""
+    assert "rich" in modules_after(["score", HAND_56])
+    assert "taihu.scorer.settlement" in modules_after(["settle", str(TABLES[0])])

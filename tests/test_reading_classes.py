@@ -1,0 +1,179 @@
+"""Reading classes against the full search, for every rule set with wildcards (ENGINE.md: value-exact classes).
+
+A rule set may give the search a `classify`: readings whose groups have the
+same classes are searched once. That is only right when a class decides the
+score, so the classed search must give what the search without classes
+gives. It does, to the letter: the search keeps the first reading of each
+class in the order the full search finds them, the scoring loop keeps the
+first best reading, and readings of one class score alike, so the first best
+reading of the full search is the first of its class and is kept. The tests
+therefore ask for the whole result to be the same — total, subtotal, items
+with their values and details, legal, arrangement and notes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any
+from unittest import mock
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from test_wildcard_brute_force import ALL_KINDS, example_hands, wild_hands
+
+from taihu.scorer import HandError, parse, score_hand
+from taihu.scorer import engine as E
+from taihu.scorer import tiles as T
+from taihu.scorer.rulesets import jinhua, lingxi
+from taihu.scorer.rulesets.base import RuleSet
+
+_classed_decompose = E._decompose
+_classed_kinds_readings = E.kinds_readings
+
+
+def _unclassed_decompose(
+    counts: tuple[int, ...], jokers: int, sets: int, pair: bool, options: E.JokerOptions
+) -> tuple[E.Decomposition, ...]:
+    return _classed_decompose(counts, jokers, sets, pair, options._replace(classify=None))
+
+
+def _unclassed_kinds_readings(kinds: bytes, sets: int, pair: bool, classify: Any = None) -> Any:
+    return _classed_kinds_readings(kinds, sets, pair, None)
+
+
+@contextmanager
+def full_search() -> Iterator[None]:
+    """The search as if no rule set classed its readings: every decomposition is scored."""
+    with (
+        mock.patch.object(E, "_decompose", _unclassed_decompose),
+        mock.patch.object(E, "kinds_readings", _unclassed_kinds_readings),
+    ):
+        yield
+
+
+def outcome(hand: str, rules: str) -> dict[str, Any] | str:
+    try:
+        return score_hand(hand, rules=rules).to_dict()
+    except HandError as err:
+        return f"HandError: {err}"
+
+
+def assert_same_as_full_search(hand: str, rules: str) -> None:
+    classed = outcome(hand, rules)
+    with full_search():
+        full = outcome(hand, rules)
+    assert classed == full, hand
+
+
+EXAMPLES = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
+
+# 四风齐 within reach and just out of it, the seat wind or 中/发 from wildcards, two wild sets (财神汇 once)
+LINGXI_HANDS = (
+    "E E E S S S W W W 5m 5m 5m N 1p 2p 3p +N wild:5m,C seat:S",
+    "E E E S S S W W 5m 5m 5m 1p 2p 3p 7s 8s +9s wild:5m,C seat:W",
+    "E E S S W W 5m 5m 5m C C C 1p 2p 3p 7s +7s wild:5m,C seat:N",
+    "1m 2m 3m 4p 5p 6p 7s 8s 9s 5m 5m 5m E E E C +C wild:5m,E seat:S",
+    "1m 1m 1m 2m 3m 4m 5m 5m 5m E E E 9m 9m C C +C wild:5m,E seat:E",
+    "2p 3p 4p 6s 7s 8s 5m 5m 5m E E E 9p 9p 9p 1s +1s wild:5m,E seat:N self",
+    "S S S W W W N N 1p 1p 1p 5m 5m 5m E E +E wild:5m,E seat:W",
+)
+
+LINGXI_KINDS = tuple(range(T.WHITE))  # a Lingxi wildcard stands for any tile but a flower or 白
+HONOR_HEAVY = (*range(T.EAST, T.WHITE), 0, 1, 2, 12, 13, 14, 22, 23, 24)  # winds and dragons recur
+
+
+@EXAMPLES
+@given(st.one_of(wild_hands("lingxi", 5, LINGXI_KINDS, 2, 3, 6), wild_hands("lingxi", 5, HONOR_HEAVY, 2, 3, 6)))
+@example_hands(LINGXI_HANDS)
+def test_lingxi_classes_score_as_the_full_search(hand: str) -> None:
+    assert_same_as_full_search(hand, "lingxi")
+
+
+@EXAMPLES
+@given(wild_hands("putian", 5, tuple(range(27)), 1, 3, 3))
+def test_putian_classes_score_as_the_full_search(hand: str) -> None:
+    assert_same_as_full_search(hand, "putian")
+
+
+@EXAMPLES
+@given(wild_hands("jinhua", 4, LINGXI_KINDS, 1, 3, 3))
+def test_jinhua_classes_score_as_the_full_search(hand: str) -> None:
+    assert_same_as_full_search(hand, "jinhua")
+
+
+@EXAMPLES
+@given(wild_hands("luoshan", 4, ALL_KINDS, 1, 4, 3))
+def test_luoshan_classes_score_as_the_full_search(hand: str) -> None:
+    assert_same_as_full_search(hand, "luoshan")
+
+
+def one_reading(rules: RuleSet, reading: Any) -> RuleSet:
+    """The rule set scoring just the reading it is given: one reading's value, by its own items."""
+    only = type(rules)()
+    only.readings = lambda hand: [reading]  # type: ignore[method-assign]
+    return only
+
+
+def value(rules: RuleSet, reading: Any, line: str) -> tuple[Any, ...]:
+    """What must agree within a class: legal, total, subtotal and each item's key and value."""
+    result = one_reading(rules, reading).score(parse(line))
+    return result.legal, result.total, result.subtotal, tuple(sorted((i.key, i.value) for i in result.items))
+
+
+# per rule set with classes: the rule set, its search options for a hand, and a reading's groups the search found
+# (None: a reading of another shape, not classed)
+CLASSED: dict[str, tuple[RuleSet, Callable[[Any], E.JokerOptions], Callable[[Any, Any], Any]]] = {
+    "lingxi": (lingxi.LINGXI, lingxi._joker_options, lambda hand, reading: reading[len(hand.melds) :]),
+    "jinhua": (
+        jinhua.JINHUA,
+        jinhua._joker_options,
+        lambda hand, shape: shape.groups[len(hand.melds) :] if shape.name == jinhua.STANDARD else None,
+    ),
+}
+
+
+def assert_one_class_scores_alike(hand: str, rules: str) -> None:
+    """Value-exact whatever order the search finds readings in: every reading of the full search, grouped by
+    its class, scores as the others of its class."""
+    ruleset, options_of, searched = CLASSED[rules]
+    try:
+        prepared = ruleset.prepare(parse(hand), ruleset.resolve_options(None))
+    except HandError:
+        return
+    if not prepared.winner:
+        return
+    classify = options_of(prepared).classify
+    assert classify is not None
+    by_class: dict[tuple[Any, ...], set[tuple[Any, ...]]] = {}
+    with full_search():
+        for reading in ruleset.readings(prepared):
+            groups = searched(prepared, reading)
+            if groups is not None:
+                signature = tuple(sorted(classify(g) for g in groups))
+                by_class.setdefault(signature, set()).add(value(ruleset, reading, hand))
+    assert all(len(values) == 1 for values in by_class.values()), hand
+
+
+@EXAMPLES
+@given(st.one_of(wild_hands("lingxi", 5, LINGXI_KINDS, 2, 3, 6), wild_hands("lingxi", 5, HONOR_HEAVY, 2, 3, 6)))
+@example_hands(LINGXI_HANDS)
+def test_lingxi_readings_of_one_class_score_alike(hand: str) -> None:
+    assert_one_class_scores_alike(hand, "lingxi")
+
+
+@EXAMPLES
+@given(wild_hands("jinhua", 4, LINGXI_KINDS, 1, 3, 3))
+def test_jinhua_readings_of_one_class_score_alike(hand: str) -> None:
+    assert_one_class_scores_alike(hand, "jinhua")
+
+
+def test_lingxi_coarse_classes_cut_the_readings() -> None:
+    """Six wildcards and 四风齐 out of reach: the honors an all-wildcard group may stand for are one class,
+    so the classed search finds fewer readings than the full one (else the classes do nothing)."""
+    line = "1m 2m 3m 4p 5p 6p 7s 8s 9s 1p 1p 5m 5m 5m E E +E wild:5m,E seat:S"
+    hand = lingxi.prepare(parse(line), lingxi.LINGXI.resolve_options(None))
+    classed = len(list(lingxi.readings(hand)))
+    with full_search():
+        full = len(list(lingxi.readings(hand)))
+    assert classed < full
