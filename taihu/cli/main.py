@@ -300,14 +300,23 @@ WAITS_HEADINGS |= {"arrangement": "牌型", "discard": "打", "waits": "听", "u
 WAITS_HEADINGS |= {"best total": "最高"}
 
 
-def waits_table(title: str, found: tuple[Wait, ...], lang: Lang = Lang.both) -> Table:
+def waits_table(title: str, found: tuple[Wait, ...], lang: Lang = Lang.both, compact: bool = False) -> Table:
     from rich.table import Table
     from rich.text import Text
 
+    if compact:  # the tile, its copies unseen and best total; the two totals and the arrangement below
+        rows = []
+        for wait in found:
+            best = wait.discard or wait.self_drawn
+            name = f"{wait.tile}{' *' if wait.covered_by_wildcard else ''}: {wait.unseen} unseen"
+            totals = f"on a discard {win_text(wait.discard)}, self-drawn {win_text(wait.self_drawn)}"
+            shape = "  ".join(best.arrangement) if best else ""
+            rows.append((name, str(best.total) if best else "—", "; ".join(filter(None, (totals, shape)))))
+        return compact_table(title, rows)
     table = Table(title=title, title_justify="left")
     for col in ("tile", "unseen", "on a discard", "self-drawn", "legal", "arrangement"):
         justify = "right" if col in ("unseen", "on a discard", "self-drawn") else "left"
-        table.add_column(heading(col, WAITS_HEADINGS[col], lang), justify=justify, overflow="fold")
+        table.add_column(heading(col, WAITS_HEADINGS[col], lang), justify=justify)
     for wait in found:
         best = wait.discard or wait.self_drawn
         table.add_row(
@@ -339,7 +348,14 @@ def waits_command(
 
     out = console()
     out.print(f"hand: {result.hand}", markup=False, highlight=False, soft_wrap=True)
-    if isinstance(result, Discards):
+    compact = narrow(out)
+    if isinstance(result, Discards) and compact:
+        rows = [
+            (f"discard {c.tile}: waits {' '.join(w.tile for w in c.waits) or 'none'}", str(c.best_total), "")
+            for c in result.discards
+        ]
+        out.print(compact_table(f"{result.rules}: a tile too many — discards, best first", rows))
+    elif isinstance(result, Discards):
         table = Table(title=f"{result.rules}: a tile too many — discards, best first", title_justify="left")
         for col in ("discard", "waits", "unseen winning tiles", "best total"):
             table.add_column(heading(col, WAITS_HEADINGS[col], lang), justify="right" if col != "waits" else "left")
@@ -347,14 +363,15 @@ def waits_command(
             shown = " ".join(w.tile for w in choice.waits) or "not ready"
             table.add_row(choice.tile, shown, str(choice.unseen_wins), str(choice.best_total))
         out.print(table)
+    if isinstance(result, Discards):
         if result.discards and result.discards[0].waits:
             best = result.discards[0]
-            out.print(waits_table(f"after discarding {best.tile}", best.waits, lang))
+            out.print(waits_table(f"after discarding {best.tile}", best.waits, lang, compact))
         return
     if not result.ready:
         out.print(f"{result.rules}: not ready — no tile completes this hand", highlight=False)
         return
-    out.print(waits_table(f"{result.rules}: waits", result.waits, lang))
+    out.print(waits_table(f"{result.rules}: waits", result.waits, lang, compact))
     if any(w.covered_by_wildcard for w in result.waits):
         out.print("*: wins only through a held wildcard standing for another tile", highlight=False)
 
