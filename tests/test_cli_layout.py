@@ -185,6 +185,12 @@ def scored_error(hand: str, rules: str) -> str:
     return str(caught.value)
 
 
+def test_batch_mode_with_an_unknown_rule_set_is_one_error() -> None:
+    result = RUNNER.invoke(app, ["score", "-", "-r", "nowhere"], input=BATCH, env=PHONE)
+    assert result.exit_code == 2
+    assert result.stdout == "" and result.stderr.count("error:") == 1
+
+
 def test_batch_mode_json_lines() -> None:
     code, output = taihu(["score", "-", "-r", "luoshan", "--json"], stdin=BATCH)
     assert code == 2

@@ -275,6 +275,7 @@ def score(
     With `-` as the hand, score each line of stdin: one line out per hand.
     """
     if hand == "-":
+        answer(lambda: get(rules), as_json)  # an unknown rule set is one error, not one per line
         raise typer.Exit(score_lines(sys.stdin, rules, parse_options(option), as_json))
     result: HandScore = answer(lambda: score_hand(hand, rules=rules, options=parse_options(option)), as_json)
     if as_json:
