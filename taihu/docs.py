@@ -17,7 +17,8 @@ was written by hand:
 the code's own item data (`RuleSet.info()`), so a page cannot disagree with
 what the scorer counts; `conditions` and `events` are which rule set
 accepts which condition and which side event, from each one's own list; `$ taihu …` is the command's output (run in this
-process, at a fixed width); `GET …`/`POST …` is the HTTP API's answer (a
+process, at a fixed width; `$ COLUMNS=40 taihu …` at that width, `… < FILE`
+with the file on stdin); `GET …`/`POST …` is the HTTP API's answer (a
 body `@FILE` is read from that file); `file` is the
 file as it is. tests/test_docs.py fails when a page differs from what this
 module makes of it.
@@ -127,9 +128,16 @@ def cli_block(command: str) -> str:
     from taihu.cli.main import app
 
     args = shlex.split(command)
+    env = dict(CLI_ENV)
+    if args[:1] and args[0].startswith("COLUMNS="):  # `COLUMNS=40 taihu …`: a narrower terminal (a phone's)
+        env["COLUMNS"] = args.pop(0).partition("=")[2]
+    stdin = None
+    if args[-2:-1] == ["<"]:  # `taihu … < FILE`: the file (from the repo's root) on stdin
+        stdin = (ROOT / args[-1]).read_text(encoding="utf-8")
+        args = args[:-2]
     if args[:1] != ["taihu"]:
         raise ValueError(f"a generated command starts with 'taihu': {command}")
-    result = CliRunner().invoke(app, args[1:], env=CLI_ENV)
+    result = CliRunner().invoke(app, args[1:], env=env, input=stdin)
     if result.exit_code not in (0, 2):
         raise RuntimeError(f"{command} exited {result.exit_code}: {result.output}")
     shown = "\n".join(line.rstrip() for line in result.output.splitlines())

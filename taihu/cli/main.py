@@ -12,7 +12,8 @@ import json
 import os
 import re
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
+from enum import StrEnum
 from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -36,7 +37,7 @@ if TYPE_CHECKING:  # rich is imported where a table is printed, the settlement w
 app = typer.Typer(
     help="Score and settle hands of Zhejiang/Fujian regional mahjong (Lingxi and friends).",
     no_args_is_help=True,
-    add_completion=False,
+    add_completion=True,  # `taihu --install-completion`; typer reads the shell only when asked
     pretty_exceptions_enable=False,
 )
 app.add_typer(ledger_app, name="ledger")
@@ -124,55 +125,167 @@ def parse_options(pairs: list[str] | None) -> dict[str, int]:
     return options
 
 
-@cache
 def console() -> Console:
-    """The terminal, through rich: imported on the first table printed (`--json` never needs it)."""
+    """The terminal, through rich: imported on the first table printed (`--json` never needs it).
+
+    One per terminal size seen in `COLUMNS`/`LINES`, so a test (or the docs) running
+    several widths in one process gets each its own width.
+    """
+    return sized_console(os.environ.get("COLUMNS"), os.environ.get("LINES"))
+
+
+@cache
+def sized_console(columns: str | None, lines: str | None) -> Console:
     from rich.console import Console
 
     return Console()
+
+
+SHORT_VALUE = 10  # characters: `×2 per tai`; a longer value goes on the detail line in the compact layout
+NARROW = 60  # below this many columns (a phone's terminal) tables give way to the compact layout
+
+
+def narrow(out: Console) -> bool:
+    return out.width < NARROW
+
+
+class Lang(StrEnum):
+    """Which name columns a table shows: 中文, English or both."""
+
+    zh = "zh"
+    en = "en"
+    both = "both"
+
+
+LANG_OPTION = typer.Option(Lang.both, "--lang", help="names shown: zh (中文), en (English) or both")
+
+
+def names(chinese: str, english: str, lang: Lang) -> str:
+    """An item's name in the languages asked for, one line (the compact layout's name cell)."""
+    return {Lang.zh: chinese, Lang.en: english}.get(lang, f"{chinese} {english}".strip())
+
+
+def name_columns(lang: Lang) -> tuple[str, ...]:
+    return {Lang.zh: ("中文",), Lang.en: ("English",)}.get(lang, ("中文", "English"))
+
+
+def name_cells(chinese: str, english: str, lang: Lang) -> tuple[str, ...]:
+    return {Lang.zh: (chinese,), Lang.en: (english,)}.get(lang, (chinese, english))
+
+
+def heading(english: str, chinese: str, lang: Lang) -> str:
+    """A heading of settle's and waits' tables, which have no name columns: Chinese with `zh`, else English.
+
+    `both` keeps the English headings, so the default output stays as it was (and as narrow).
+    """
+    return chinese if lang is Lang.zh else english
+
+
+def compact_table(title: str, rows: Iterable[tuple[str, str, str]]) -> Table:
+    """Name and value only, each row's detail on its own line below: readable at 40 columns.
+
+    Names wrap at word boundaries (never an ellipsis); only a word wider than the
+    whole column would be folded.
+    """
+    from rich import box
+    from rich.padding import Padding
+    from rich.table import Table
+    from rich.text import Text
+
+    table = Table(title=title, title_justify="left", box=box.SIMPLE, show_header=False, pad_edge=False, expand=True)
+    table.add_column("name", overflow="fold", ratio=1)
+    table.add_column("value", justify="right", no_wrap=True)
+    for name, value, detail in rows:
+        if name == "":
+            table.add_section()
+            continue
+        if len(value) > SHORT_VALUE:  # a long value (`dealer 2, others 1`) would squeeze the name: it goes below
+            value, detail = "", f"{value}; {detail}" if detail else value
+        table.add_row(Text(name), Text(value))
+        if detail:
+            table.add_row(Padding(Text(detail, style="dim"), (0, 0, 0, 2)), "")
+    return table
 
 
 def print_json(data: Any) -> None:
     sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=2) + "\n")
 
 
-def hand_table(result: HandScore) -> Table:
+def hand_table(result: HandScore, lang: Lang = Lang.both, compact: bool = False) -> Table:
     from rich.table import Table
 
-    table = Table(
-        title=f"{result.rules}: {'winning hand' if result.winner else 'non-winning hand'}", title_justify="left"
-    )
+    title = f"{result.rules}: {'winning hand' if result.winner else 'non-winning hand'}"
+    doubled = "×2" if result.unit == "tai" else "×2 per tai"  # Lingxi doubles once; Luoshan the hu once per tai
+    if compact:
+        rows = [(names(i.name, i.name_en, lang), str(i.value), i.detail) for i in result.items]
+        rows += [("", "", ""), (f"subtotal ({result.unit})", str(result.subtotal), "")]
+        if result.doubled:
+            rows.append((names("翻", "doubled", lang), doubled, ""))
+        rows.append(("total", str(result.total), "" if result.legal else "not a legal win"))
+        return compact_table(title, rows)
+    table = Table(title=title, title_justify="left")
     table.add_column("key")
-    table.add_column("中文")
-    table.add_column("English")
+    for column in name_columns(lang):
+        table.add_column(column)
     table.add_column(result.unit, justify="right")
     table.add_column("detail")
+    blank = ("",) * len(name_columns(lang))
     for item in result.items:
-        table.add_row(item.key, item.name, item.name_en, str(item.value), item.detail)
+        table.add_row(item.key, *name_cells(item.name, item.name_en, lang), str(item.value), item.detail)
     table.add_section()
-    table.add_row("subtotal", "", "", str(result.subtotal), "")
+    table.add_row("subtotal", *blank, str(result.subtotal), "")
     if result.doubled:
-        # Lingxi doubles once; Luoshan doubles the hu once per tai
-        table.add_row("doubled", "翻", "", "×2" if result.unit == "tai" else "×2 per tai", "")
-    table.add_row("total", "", "", str(result.total), "" if result.legal else "not a legal win")
+        table.add_row("doubled", *name_cells("翻", "", lang), doubled, "")
+    table.add_row("total", *blank, str(result.total), "" if result.legal else "not a legal win")
     return table
+
+
+def summary(result: HandScore) -> str:
+    """One hand on one line: what batch mode prints per hand."""
+    return f"{result.hand} → {result.total} {result.unit} ({'legal' if result.legal else 'not legal'})"
+
+
+def score_lines(lines: Iterable[str], rules: str, options: dict[str, int], as_json: bool) -> int:
+    """Batch mode: one result per hand line (blank lines and `#` comments skipped); 2 if any line was bad."""
+    status = 0
+    for number, line in enumerate(lines, start=1):
+        text = line.partition("#")[0].strip()  # `#` starts a comment: the notation never holds one
+        if not text:
+            continue
+        try:
+            result = score_hand(text, rules=rules, options=options)
+        except HandError as exc:
+            status = 2
+            shown = json.dumps(exc.as_dict(), ensure_ascii=False) if as_json else f"error: line {number}: {exc}"
+        else:
+            shown = json.dumps(result.to_dict(), ensure_ascii=False) if as_json else summary(result)
+        sys.stdout.write(shown + "\n")
+        sys.stdout.flush()  # a program feeding hands one at a time reads each answer as it comes
+    return status
 
 
 @app.command()
 def score(
-    hand: str = typer.Argument(..., help="the hand in taihu notation, quoted"),
+    hand: str = typer.Argument(..., help="the hand in taihu notation, quoted; - reads one hand per line from stdin"),
     rules: str = typer.Option("lingxi", "--rules", "-r", help="rule set"),
     option: list[str] | None = typer.Option(None, "--option", "-o", help="house option NAME=VALUE"),
-    as_json: bool = typer.Option(False, "--json", help="print the HandScore JSON"),
+    as_json: bool = typer.Option(False, "--json", help="print the HandScore JSON (JSON lines with -)"),
+    lang: Lang = LANG_OPTION,
 ) -> None:
-    """Score one hand: the items, the doubling, the total and the arrangement."""
+    """Score one hand: the items, the doubling, the total and the arrangement.
+
+    With `-` as the hand, score each line of stdin: one line out per hand.
+    """
+    if hand == "-":
+        answer(lambda: get(rules), as_json)  # an unknown rule set is one error, not one per line
+        raise typer.Exit(score_lines(sys.stdin, rules, parse_options(option), as_json))
     result: HandScore = answer(lambda: score_hand(hand, rules=rules, options=parse_options(option)), as_json, hand)
     if as_json:
         print_json(result.to_dict())
         return
     out = console()
     out.print(f"hand: {result.hand}", markup=False, highlight=False, soft_wrap=True)
-    out.print(hand_table(result))
+    out.print(hand_table(result, lang, compact=narrow(out)))
     if result.arrangement:
         out.print("arrangement: " + "  ".join(result.arrangement), markup=False, highlight=False)
     elif not result.winner:
@@ -185,13 +298,28 @@ def win_text(win: WinValue | None) -> str:
     return "—" if win is None else str(win.total) + ("" if win.legal else " (not legal)")
 
 
-def waits_table(title: str, found: tuple[Wait, ...]) -> Table:
+WAITS_HEADINGS = {"tile": "牌", "unseen": "未见", "on a discard": "点炮", "self-drawn": "自摸", "legal": "合法"}
+WAITS_HEADINGS |= {"arrangement": "牌型", "discard": "打", "waits": "听", "unseen winning tiles": "未见和张"}
+WAITS_HEADINGS |= {"best total": "最高"}
+
+
+def waits_table(title: str, found: tuple[Wait, ...], lang: Lang = Lang.both, compact: bool = False) -> Table:
     from rich.table import Table
     from rich.text import Text
 
+    if compact:  # the tile, its copies unseen and best total; the two totals and the arrangement below
+        rows = []
+        for wait in found:
+            best = wait.discard or wait.self_drawn
+            name = f"{wait.tile}{' *' if wait.covered_by_wildcard else ''}: {wait.unseen} unseen"
+            totals = f"on a discard {win_text(wait.discard)}, self-drawn {win_text(wait.self_drawn)}"
+            shape = "  ".join(best.arrangement) if best else ""
+            rows.append((name, str(best.total) if best else "—", "; ".join(filter(None, (totals, shape)))))
+        return compact_table(title, rows)
     table = Table(title=title, title_justify="left")
     for col in ("tile", "unseen", "on a discard", "self-drawn", "legal", "arrangement"):
-        table.add_column(col, justify="right" if col in ("unseen", "on a discard", "self-drawn") else "left")
+        justify = "right" if col in ("unseen", "on a discard", "self-drawn") else "left"
+        table.add_column(heading(col, WAITS_HEADINGS[col], lang), justify=justify)
     for wait in found:
         best = wait.discard or wait.self_drawn
         table.add_row(
@@ -211,6 +339,7 @@ def waits_command(
     rules: str = typer.Option("lingxi", "--rules", "-r", help="rule set"),
     option: list[str] | None = typer.Option(None, "--option", "-o", help="house option NAME=VALUE"),
     as_json: bool = typer.Option(False, "--json", help="print the waits JSON"),
+    lang: Lang = LANG_OPTION,
 ) -> None:
     """What wins for a waiting hand (听牌): each tile, its copies unseen, its total on a discard and self-drawn."""
     options = parse_options(option)
@@ -222,22 +351,30 @@ def waits_command(
 
     out = console()
     out.print(f"hand: {result.hand}", markup=False, highlight=False, soft_wrap=True)
-    if isinstance(result, Discards):
+    compact = narrow(out)
+    if isinstance(result, Discards) and compact:
+        rows = [
+            (f"discard {c.tile}: waits {' '.join(w.tile for w in c.waits) or 'none'}", str(c.best_total), "")
+            for c in result.discards
+        ]
+        out.print(compact_table(f"{result.rules}: a tile too many — discards, best first", rows))
+    elif isinstance(result, Discards):
         table = Table(title=f"{result.rules}: a tile too many — discards, best first", title_justify="left")
         for col in ("discard", "waits", "unseen winning tiles", "best total"):
-            table.add_column(col, justify="right" if col != "waits" else "left")
+            table.add_column(heading(col, WAITS_HEADINGS[col], lang), justify="right" if col != "waits" else "left")
         for choice in result.discards:
             shown = " ".join(w.tile for w in choice.waits) or "not ready"
             table.add_row(choice.tile, shown, str(choice.unseen_wins), str(choice.best_total))
         out.print(table)
+    if isinstance(result, Discards):
         if result.discards and result.discards[0].waits:
             best = result.discards[0]
-            out.print(waits_table(f"after discarding {best.tile}", best.waits))
+            out.print(waits_table(f"after discarding {best.tile}", best.waits, lang, compact))
         return
     if not result.ready:
         out.print(f"{result.rules}: not ready — no tile completes this hand", highlight=False)
         return
-    out.print(waits_table(f"{result.rules}: waits", result.waits))
+    out.print(waits_table(f"{result.rules}: waits", result.waits, lang, compact))
     if any(w.covered_by_wildcard for w in result.waits):
         out.print("*: wins only through a held wildcard standing for another tile", highlight=False)
 
@@ -246,6 +383,7 @@ def waits_command(
 def rules(
     name: str | None = typer.Argument(None, help="a rule set; omit to list them all"),
     as_json: bool = typer.Option(False, "--json", help="print as JSON"),
+    lang: Lang = LANG_OPTION,
 ) -> None:
     """List the rule sets, or one rule set's items and house options."""
     if name is None:
@@ -258,11 +396,13 @@ def rules(
         out = console()
         table = Table(title="rule sets")
         table.add_column("name")
-        table.add_column("中文")
+        if lang is not Lang.en:
+            table.add_column("中文")
         table.add_column("unit")
         table.add_column("items", justify="right")
         for info in infos:
-            table.add_row(info.name, info.chinese, info.unit, str(len(info.items)))
+            chinese = (info.chinese,) if lang is not Lang.en else ()
+            table.add_row(info.name, *chinese, info.unit, str(len(info.items)))
         out.print(table)
         return
     info = answer(lambda: get(name).info())
@@ -272,18 +412,28 @@ def rules(
     from rich.table import Table
 
     out = console()
-    table = Table(title=f"{info.name} {info.chinese} — items ({info.unit})", title_justify="left")
-    for col in ("key", "中文", "English", "value", "for"):
-        table.add_column(col)
-    for item in info.items:
-        table.add_row(item.key, item.name, item.name_en, item.value, item.scope)
-    out.print(table)
-    options = Table(title="house options", title_justify="left")
-    for col in ("option", "default", "alternatives", "meaning"):
-        options.add_column(col)
-    for opt in info.options:
-        options.add_row(opt.name, str(opt.default), ", ".join(map(str, opt.alternatives)), opt.description)
-    out.print(options)
+    title = f"{info.name} {info.chinese} — items ({info.unit})"
+    if narrow(out):
+        out.print(compact_table(title, [(names(i.name, i.name_en, lang), i.value, i.scope) for i in info.items]))
+    else:
+        table = Table(title=title, title_justify="left")
+        for col in ("key", *name_columns(lang), "value", "for"):
+            table.add_column(col)
+        for item in info.items:
+            table.add_row(item.key, *name_cells(item.name, item.name_en, lang), item.value, item.scope)
+        out.print(table)
+    if narrow(out):  # each option and its default, the alternatives and meaning below
+        rows = [
+            (o.name, str(o.default), f"or {', '.join(map(str, o.alternatives))}: {o.description}") for o in info.options
+        ]
+        out.print(compact_table("house options", rows))
+    else:
+        options = Table(title="house options", title_justify="left")
+        for col in ("option", "default", "alternatives", "meaning"):
+            options.add_column(col)
+        for opt in info.options:
+            options.add_row(opt.name, str(opt.default), ", ".join(map(str, opt.alternatives)), opt.description)
+        out.print(options)
     for line in info.exclusions:
         out.print(f"exclusion: {line}", markup=False, highlight=False)
 
@@ -301,31 +451,54 @@ def read_table(path: str) -> Any:
         fail(f"{'stdin' if path == '-' else path} is not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}")
 
 
-def settlement_tables(result: Settlement) -> list[Table]:
+SETTLE_HEADINGS = {"seat": "座位", "hand": "牌", "note": "备注", "from": "付", "to": "收", "amount": "数"}
+SETTLE_HEADINGS |= {"reason": "原因", "settlement": "结算", "payments": "支付", "net": "净额"}
+
+
+def settlement_tables(result: Settlement, lang: Lang = Lang.both, compact: bool = False) -> list[Table]:
     from rich.table import Table
     from rich.text import Text
 
+    def say(english: str) -> str:
+        return heading(english, SETTLE_HEADINGS[english], lang)
+
     unit = next((s.unit for s in result.scores.values() if isinstance(s, HandScore)), "total")
-    scores = Table(title=f"{result.rules} — settlement", title_justify="left")
-    scores.add_column("seat")
-    scores.add_column("hand", overflow="fold")
-    scores.add_column(unit, justify="right")
-    scores.add_column("note", overflow="fold")
-    for seat, score in result.scores.items():
-        hand = score.hand if isinstance(score, HandScore) else "(total only)"
-        notes = "; ".join(score.notes) if isinstance(score, HandScore) else ""
-        scores.add_row(seat + (" (dealer)" if seat == "E" else ""), Text(hand), str(score.total), Text(notes))
-    payments = Table(title="payments", title_justify="left")
-    for col in ("from", "to", "amount", "reason"):
-        payments.add_column(col, justify="right" if col == "amount" else "left")
-    for p in result.payments:
-        payments.add_row(p.from_, p.to, str(p.amount), p.reason)
-    if not result.payments:
-        payments.add_row("—", "—", "0", "no payments")
-    net = Table(title="net", title_justify="left")
+    seats = [
+        (
+            seat + (" (dealer)" if seat == "E" else ""),
+            score.hand if isinstance(score, HandScore) else "(total only)",
+            str(score.total),
+            "; ".join(score.notes) if isinstance(score, HandScore) else "",
+        )
+        for seat, score in result.scores.items()
+    ]
+    paid = [(p.from_, p.to, str(p.amount), p.reason) for p in result.payments] or [("—", "—", "0", "no payments")]
+    net = Table(title=say("net"), title_justify="left")
     for seat in result.net:
         net.add_column(seat, justify="right")
     net.add_row(*(f"{v:+d}" if v else "0" for v in result.net.values()))
+    if compact:  # the seat and its total, the hand below; each payment `from → to` and its amount
+        seat_rows = [
+            (f"{seat} ({unit})", total, "; ".join(filter(None, (hand, note)))) for seat, hand, total, note in seats
+        ]
+        pay_rows = [(f"{payer} → {payee}", amount, reason) for payer, payee, amount, reason in paid]
+        return [
+            compact_table(f"{result.rules} — {say('settlement')}", seat_rows),
+            compact_table(say("payments"), pay_rows),
+            net,
+        ]
+    scores = Table(title=f"{result.rules} — {say('settlement')}", title_justify="left")
+    scores.add_column(say("seat"))
+    scores.add_column(say("hand"), overflow="fold")
+    scores.add_column(unit, justify="right")
+    scores.add_column(say("note"), overflow="fold")
+    for seat, hand, total, note in seats:
+        scores.add_row(seat, Text(hand), total, Text(note))
+    payments = Table(title=say("payments"), title_justify="left")
+    for col in ("from", "to", "amount", "reason"):
+        payments.add_column(say(col), justify="right" if col == "amount" else "left")
+    for row in paid:
+        payments.add_row(*row)
     return [scores, payments, net]
 
 
@@ -340,6 +513,7 @@ def settle_table(table: Any) -> Settlement:
 def settle(
     table: str = typer.Argument(..., metavar="TABLE.json", help="the table as JSON; - reads stdin"),
     as_json: bool = typer.Option(False, "--json", help="print the Settlement JSON"),
+    lang: Lang = LANG_OPTION,
 ) -> None:
     """Settle one deal: each seat's tai, who pays whom and why, and the net per seat."""
     data = read_table(table)
@@ -348,7 +522,7 @@ def settle(
         print_json(result.to_dict())
         return
     out = console()
-    for part in settlement_tables(result):
+    for part in settlement_tables(result, lang, compact=narrow(out)):
         out.print(part)
     out.print(f"next dealer: {result.next_dealer}", highlight=False)
 

@@ -1,0 +1,250 @@
+"""Issue 12 part 5, readable anywhere: `--lang`, the compact layout under 60 columns, batch mode, completion.
+
+A phone's terminal is 40 columns (`COLUMNS=40`): there `taihu score` must print
+every name whole — no `…`, no word split across lines — for the hands of every
+rule set, in each language.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from rich.cells import cell_len
+from typer.testing import CliRunner
+
+from taihu.cli.main import app
+from taihu.scorer import HandError, HandScore, score_hand
+
+ROOT = Path(__file__).resolve().parent.parent
+HANDS = sorted((ROOT / "examples" / "hands").glob("*.txt"))
+PHONE = {"COLUMNS": "40", "LINES": "50", "TERM": "xterm", "NO_COLOR": "1", "FORCE_COLOR": None}
+DESK = {**PHONE, "COLUMNS": "120"}
+RUNNER = CliRunner()
+LUOSHAN = "123m 456m 789p 23s 55p +4s flip:9p seat:W"
+
+
+def taihu(args: list[str], env: dict[str, str | None] = PHONE, stdin: str | None = None) -> tuple[int, str]:
+    result = RUNNER.invoke(app, args, env=env, input=stdin, prog_name="taihu")
+    return result.exit_code, result.output
+
+
+def example_hands() -> list[tuple[str, str]]:
+    """(rules, hand) for each hand of examples/hands/ that scores: the five rule sets and riichi."""
+    found = []
+    for path in HANDS:
+        for line in path.read_text(encoding="utf-8").splitlines():
+            hand = line.partition("#")[0].strip()
+            if hand:
+                found.append((path.stem, hand))
+    return found
+
+
+def scored(rules: str, hand: str) -> HandScore | None:
+    try:
+        return score_hand(hand, rules=rules)
+    except HandError:
+        return None
+
+
+def words(output: str) -> set[str]:
+    return set(output.split())
+
+
+def widest(output: str) -> int:
+    """The widest line in terminal cells (a Chinese character takes two), but the `hand:` line.
+
+    The hand is printed soft-wrapped (the terminal breaks it at its edge) so that it copies back whole.
+    """
+    return max(cell_len(line.rstrip()) for line in output.splitlines() if not line.startswith("hand: "))
+
+
+def table_part(output: str) -> str:
+    """The table's rows: not the lines after it (arrangement, notes), which may name keys."""
+    table = re.split(r"^(?:arrangement|note|non-winning hand):", output, maxsplit=1, flags=re.MULTILINE)[0]
+    return table.split("\n", 2)[2]  # and below the `hand:` line and the title, which name the rule set
+
+
+def assert_whole(name: str, output: str) -> None:
+    """A name is shown whole: a Chinese name on one line, each English word unbroken."""
+    if re.search(r"[\u3400-\u9fff]", name) and " " not in name:
+        assert name in output, f"{name!r} cut in:\n{output}"
+    else:
+        for word in name.split():
+            assert word in words(output), f"{word!r} of {name!r} cut in:\n{output}"
+
+
+@pytest.mark.parametrize("lang", ["zh", "en", "both"])
+def test_at_40_columns_no_name_is_cut_for_any_rule_set(lang: str) -> None:
+    seen_rules = set()
+    for rules, hand in example_hands():
+        result = scored(rules, hand)
+        if result is None:
+            continue
+        seen_rules.add(rules)
+        code, output = taihu(["score", hand, "-r", rules, "--lang", lang])
+        assert code == 0, output
+        assert "…" not in output, output
+        assert widest(output) <= 40, output
+        for item in result.items:
+            if lang != "en":
+                assert_whole(item.name, output)
+            if lang != "zh":
+                assert_whole(item.name_en, output)
+            if "_" in item.key:  # a snake_case key: the key column, not a word of a name
+                assert item.key not in words(table_part(output)), f"key column shown at 40:\n{output}"
+    assert seen_rules == {p.stem for p in HANDS} == {"lingxi", "luoshan", "guannan", "putian", "jinhua", "riichi"}
+
+
+def test_the_compact_layout_puts_the_detail_below_the_name() -> None:
+    result = score_hand(LUOSHAN, rules="luoshan")
+    _, output = taihu(["score", LUOSHAN, "-r", "luoshan"])
+    lines = output.splitlines()
+    name_line = next(i for i, line in enumerate(lines) if "平和" in line)
+    assert lines[name_line].rstrip().endswith(str(result.items[0].value))
+    assert "four chows" in lines[name_line + 1]
+    assert "┃" not in output and "key" not in words(output)
+
+
+def test_at_a_desk_the_table_keeps_the_key_column() -> None:
+    _, output = taihu(["score", LUOSHAN, "-r", "luoshan"], env=DESK)
+    assert "ping_he" in output and "┃ key" in output
+
+
+@pytest.mark.parametrize(
+    ("lang", "shown", "hidden"),
+    [("zh", ["中文"], ["English"]), ("en", ["English"], ["中文"]), ("both", ["中文", "English"], [])],
+)
+def test_lang_picks_the_name_columns_of_score_and_rules(lang: str, shown: list[str], hidden: list[str]) -> None:
+    for args in (["score", LUOSHAN, "-r", "luoshan"], ["rules", "lingxi"]):
+        code, output = taihu([*args, "--lang", lang], env=DESK)
+        assert code == 0, output
+        for column in shown:
+            assert f" {column} " in output, output
+        for column in hidden:
+            assert f" {column} " not in output, output
+
+
+def test_lang_en_hides_the_chinese_names_at_40_columns() -> None:
+    _, output = taihu(["score", LUOSHAN, "-r", "luoshan", "--lang", "en"])
+    assert "平和" not in output and "Four chows" in output
+    _, output = taihu(["score", LUOSHAN, "-r", "luoshan", "--lang", "zh"])
+    assert "平和" in output and "Four chows" not in output
+
+
+def test_an_unknown_lang_is_a_usage_error() -> None:
+    code, _ = taihu(["score", LUOSHAN, "--lang", "fr"])
+    assert code == 2
+
+
+@pytest.mark.parametrize("table", sorted((ROOT / "examples" / "tables").glob("*.json")), ids=lambda p: p.stem)
+def test_settle_at_40_columns_fits_and_cuts_nothing(table: Path) -> None:
+    code, output = taihu(["settle", str(table)])
+    if code == 2:  # a table documented as bad input
+        return
+    assert code == 0, output
+    assert "…" not in output
+    assert widest(output) <= 40, output
+    assert "→" in output or "no payments" in output
+
+
+def test_settle_and_waits_headings_follow_lang() -> None:
+    table = str(ROOT / "examples" / "tables" / "normal-win.json")
+    _, zh = taihu(["settle", table, "--lang", "zh"], env=DESK)
+    _, en = taihu(["settle", table, "--lang", "en"], env=DESK)
+    assert "┃ 座位" in zh and "┃ seat" not in zh
+    assert "┃ seat" in en and "座位" not in en
+    _, waits = taihu(["waits", "123m 456m 789p 234s 5s", "-r", "guannan", "--lang", "zh"], env=DESK)
+    assert "未见" in waits and "unseen" not in waits
+
+
+BATCH = """# a comment, then a blank line
+
+123m 456m 789p 23s 55p +4s flip:9p seat:W
+GG
+123m 456m 789p 23s 55p +4s flip:9p seat:W   # a trailing comment
+"""
+
+
+def test_batch_mode_prints_one_summary_per_hand_and_the_bad_lines_error() -> None:
+    code, output = taihu(["score", "-", "-r", "luoshan"], stdin=BATCH)
+    assert code == 2
+    good = score_hand(LUOSHAN, rules="luoshan")
+    assert output.splitlines() == [
+        f"{good.hand} → {good.total} hu (legal)",
+        f"error: line 4: {scored_error('GG', 'luoshan')}",
+        f"{good.hand} → {good.total} hu (legal)",
+    ]
+
+
+def scored_error(hand: str, rules: str) -> str:
+    with pytest.raises(HandError) as caught:
+        score_hand(hand, rules=rules)
+    return str(caught.value)
+
+
+def test_batch_mode_with_an_unknown_rule_set_is_one_error() -> None:
+    result = RUNNER.invoke(app, ["score", "-", "-r", "nowhere"], input=BATCH, env=PHONE)
+    assert result.exit_code == 2
+    assert result.stdout == "" and result.stderr.count("error:") == 1
+
+
+def test_batch_mode_json_lines() -> None:
+    code, output = taihu(["score", "-", "-r", "luoshan", "--json"], stdin=BATCH)
+    assert code == 2
+    lines = [json.loads(line) for line in output.splitlines()]
+    assert lines[0] == lines[2] == score_hand(LUOSHAN, rules="luoshan").to_dict()
+    assert set(lines[1]) == {"detail", "code", "column"}
+
+
+@pytest.mark.parametrize("path", HANDS, ids=lambda p: p.stem)
+def test_batch_mode_scores_every_example_file_as_one_hand_at_a_time(path: Path) -> None:
+    text = path.read_text(encoding="utf-8")
+    code, output = taihu(["score", "-", "-r", path.stem, "--json"], stdin=text)
+    expected = [hand for _, hand in example_hands() if _ == path.stem]
+    got = [json.loads(line) for line in output.splitlines()]
+    assert len(got) == len(expected)
+    for hand, answer in zip(expected, got, strict=True):
+        result = scored(path.stem, hand)
+        assert answer == (result.to_dict() if result else answer) and ("detail" in answer) == (result is None)
+    assert code == (2 if any(scored(path.stem, h) is None for h in expected) else 0)
+
+
+def test_shell_completion_is_offered() -> None:
+    _, help_text = taihu(["--help"], env=DESK)
+    assert "--install-completion" in help_text and "--show-completion" in help_text
+    code, script = taihu(["--show-completion", "bash"], env=DESK)
+    assert code == 0 and "_TAIHU_COMPLETE=complete_bash" in script and "complete -o default -F" in script
+
+
+@pytest.mark.parametrize("rules", [p.stem for p in HANDS])
+def test_rules_at_40_columns_shows_every_item_name_whole(rules: str) -> None:
+    from taihu.scorer.rulesets import get
+
+    code, output = taihu(["rules", rules])
+    assert code == 0 and "…" not in output
+    items = output.split("house options")[0]
+    for item in get(rules).info().items:
+        assert_whole(item.name, items)
+        assert_whole(item.name_en, items)
+
+
+@pytest.mark.parametrize(
+    "hand",
+    ["123m 456m 789p 23s 55p flip:9p seat:W", "123m 456m 789p 23s 55p 9s flip:9p seat:W"],
+    ids=["waits", "discards"],
+)
+def test_waits_at_40_columns_fits_and_cuts_nothing(hand: str) -> None:
+    code, output = taihu(["waits", hand, "-r", "luoshan"])
+    assert code == 0 and "…" not in output and widest(output) <= 40, output
+    assert "1p" in words(output) or "1p:" in words(output)
+    assert "unseen" in words(output), output  # each wait's unseen copies, spelled out (no folded heading)
+
+
+@pytest.mark.parametrize(("given", "rules"), [("灌南", "guannan"), ("LINGXI", "lingxi"), ("Luoshan", "luoshan")])
+def test_rules_option_takes_any_case_and_the_chinese_name(given: str, rules: str) -> None:
+    code, output = taihu(["rules", given, "--json"])
+    assert code == 0, output
+    assert json.loads(output)["name"] == rules
