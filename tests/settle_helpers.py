@@ -8,6 +8,22 @@ import pytest
 
 from taihu.scorer import HandError, Settlement, settle_table
 
+# The Table example of API.md, verbatim: the settlement tests and the model tests check it against the contract.
+API_TABLE: dict[str, Any] = {
+    "rules": "lingxi",
+    "wild": ["5m", "E"],
+    "winner": "S",
+    "discarder": "W",
+    "players": {
+        "E": "[CCC] 123p 456p 78s 11s 34p 9s f3",
+        "S": "555m 222p 777p 333s 888s 9m f1 f2 P P +9m",
+        "W": {"total": 4},
+        "N": "E 123m 789m 12s 33p 66p 99p 5s f4",
+    },
+    "events": [],
+    "options": {},
+}
+
 
 def paid(result: Settlement) -> list[tuple[str, str, int, str]]:
     return [(p.from_, p.to, p.amount, p.reason) for p in result.payments]

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from settle_helpers import error, paid
+from settle_helpers import API_TABLE, error, paid
 from typer.testing import CliRunner
 
 import taihu.scorer.rulesets as rulesets
@@ -17,21 +17,6 @@ from taihu.api.schemas import Payment as HttpPayment
 from taihu.cli.main import app as cli_app
 from taihu.scorer import Payment, PlayerTotal, Table, settle_table
 
-# The API.md example, verbatim.
-EXAMPLE: dict[str, Any] = {
-    "rules": "lingxi",
-    "wild": ["5m", "E"],
-    "winner": "S",
-    "discarder": "W",
-    "players": {
-        "E": "[CCC] 123p 456p 78s 11s 34p 9s f3",
-        "S": "555m 222p 777p 333s 888s 9m f1 f2 P P +9m",
-        "W": {"total": 4},
-        "N": "E 123m 789m 12s 33p 66p 99p 5s f4",
-    },
-    "events": [],
-    "options": {},
-}
 EXAMPLE_PAYMENTS = [
     {"from": "E", "to": "S", "amount": 112, "reason": "winner; dealer x2"},
     {"from": "W", "to": "S", "amount": 56, "reason": "winner"},
@@ -48,7 +33,7 @@ SHA_ZHU = "5m5m5m E 123p 456p 789s 11s 23m declare:sha-zhu"  # with wild 5m,E: 2
 
 def table(**changes: Any) -> dict[str, Any]:
     """The API.md example with some fields replaced (`players` merges seat by seat)."""
-    data = copy.deepcopy(EXAMPLE)
+    data = copy.deepcopy(API_TABLE)
     players = changes.pop("players", {})
     data.update(changes)
     data["players"].update(players)
@@ -66,7 +51,7 @@ def totals(winner: str, hand: str, others: dict[str, int], **changes: Any) -> di
 
 
 def test_example_through_the_library() -> None:
-    result = settle_table(EXAMPLE)
+    result = settle_table(API_TABLE)
     assert result.net == EXAMPLE_NET
     assert result.to_dict()["payments"] == EXAMPLE_PAYMENTS
     assert result.next_dealer == "S"
@@ -78,12 +63,12 @@ def test_example_through_the_library() -> None:
 
 
 def test_example_accepts_a_table_model() -> None:
-    assert settle_table(Table.from_dict(EXAMPLE)).net == EXAMPLE_NET
+    assert settle_table(Table.from_dict(API_TABLE)).net == EXAMPLE_NET
 
 
 def test_example_through_the_cli_json(tmp_path) -> None:
     path = tmp_path / "table.json"
-    path.write_text(json.dumps(EXAMPLE), encoding="utf-8")
+    path.write_text(json.dumps(API_TABLE), encoding="utf-8")
     result = CliRunner().invoke(cli_app, ["settle", str(path), "--json"])
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
@@ -93,14 +78,14 @@ def test_example_through_the_cli_json(tmp_path) -> None:
 
 
 def test_example_through_the_cli_table_from_stdin() -> None:
-    result = CliRunner().invoke(cli_app, ["settle", "-"], input=json.dumps(EXAMPLE))
+    result = CliRunner().invoke(cli_app, ["settle", "-"], input=json.dumps(API_TABLE))
     assert result.exit_code == 0, result.output
     for text in ("winner; dealer x2", "difference 2; dealer x2", "-120", "+224", "-52", "next dealer: S"):
         assert text in result.stdout
 
 
 def test_example_through_http() -> None:
-    reply = TestClient(http_app).post("/settle", json=EXAMPLE)
+    reply = TestClient(http_app).post("/settle", json=API_TABLE)
     assert reply.status_code == 200
     assert reply.json()["payments"] == EXAMPLE_PAYMENTS
     assert reply.json()["net"] == EXAMPLE_NET
@@ -327,7 +312,7 @@ def test_8_next_dealer(winner: str, discarder: str, expected: str) -> None:
 
 @pytest.mark.parametrize(
     "data",
-    [EXAMPLE, liable_table(), false_win("N"), table(events=[{"type": "foul", "seat": "E"}])],
+    [API_TABLE, liable_table(), false_win("N"), table(events=[{"type": "foul", "seat": "E"}])],
 )
 def test_net_sums_to_zero(data: dict[str, Any]) -> None:
     assert sum(settle_table(data).net.values()) == 0
@@ -372,11 +357,11 @@ def test_net_sums_to_zero(data: dict[str, Any]) -> None:
         # seats
         (table(players={"S": WIN_56 + " seat:W"}), "players.S: the hand says seat:W but sits at S"),
         (
-            {**EXAMPLE, "players": {k: v for k, v in EXAMPLE["players"].items() if k != "N"}},
+            {**API_TABLE, "players": {k: v for k, v in API_TABLE["players"].items() if k != "N"}},
             "players: must be exactly the seats E, S, W, N (missing N)",
         ),
-        ({**EXAMPLE, "players": {**EXAMPLE["players"], "X": {"total": 1}}}, "unknown seat 'X'"),
-        ({**EXAMPLE, "players": [1, 2]}, "players: must be an object"),
+        ({**API_TABLE, "players": {**API_TABLE["players"], "X": {"total": 1}}}, "unknown seat 'X'"),
+        ({**API_TABLE, "players": [1, 2]}, "players: must be an object"),
         (table(players={"W": {"total": -1}}), 'players: W must be a hand string or {"total": N}'),
         (table(players={"W": {"total": 1, "x": 2}}), 'players: W must be a hand string or {"total": N}'),
         (table(players={"W": 7}), "players: W must be a hand string"),
@@ -421,7 +406,7 @@ def test_net_sums_to_zero(data: dict[str, Any]) -> None:
         (table(winner="X"), "winner: Input should be 'E', 'S', 'W' or 'N'"),
         (table(surprise=1), "surprise: Extra inputs are not permitted"),
         ({"rules": "lingxi"}, "players: Field required"),
-        ([EXAMPLE], "table: must be a JSON object, got list"),
+        ([API_TABLE], "table: must be a JSON object, got list"),
     ],
 )
 def test_table_errors(data: Any, expected: str) -> None:

@@ -16,27 +16,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from settle_helpers import API_TABLE
 
 from taihu.api import schemas
 from taihu.scorer import HandScore, Payment, PlayerTotal, Settlement, Table, score_hand, settle_table
 
 TABLES = sorted((Path(__file__).parent.parent / "examples" / "tables").glob("*.json"))
 HAND_56 = "555m 222p 777p 333s 888s 9m f1 f2 P P +9m wild:5m,E seat:S"
-# API.md "Table (settlement input, JSON)"
-API_TABLE: dict[str, Any] = {
-    "rules": "lingxi",
-    "wild": ["5m", "E"],
-    "winner": "S",
-    "discarder": "W",
-    "players": {
-        "E": "[CCC] 123p 456p 78s 11s 34p 9s f3",
-        "S": "555m 222p 777p 333s 888s 9m f1 f2 P P +9m",
-        "W": {"total": 4},
-        "N": "E 123m 789m 12s 33p 66p 99p 5s f4",
-    },
-    "events": [],
-    "options": {},
-}
 HAND_SCORE_KEYS = ["rules", "hand", "winner", "legal", "items", "subtotal", "doubled", "total", "unit"]
 HAND_SCORE_KEYS += ["arrangement", "notes", "fu", "fu_details", "limit", "payments"]
 
