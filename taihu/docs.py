@@ -7,6 +7,7 @@ was written by hand:
     <!-- begin generated (make docs): items lingxi -->
     <!-- begin generated (make docs): conditions -->
     <!-- begin generated (make docs): events -->
+    <!-- begin generated (make docs): units -->
     <!-- begin generated (make docs): $ taihu score "…" -r luoshan -->
     <!-- begin generated (make docs): POST /score {"rules": "…", "hand": "…"} -->
     <!-- begin generated (make docs): POST /settle @examples/tables/normal-win.json -->
@@ -16,7 +17,8 @@ was written by hand:
 `items NAME` is the rule set's item table, options and exclusions, read from
 the code's own item data (`RuleSet.info()`), so a page cannot disagree with
 what the scorer counts; `conditions` and `events` are which rule set
-accepts which condition and which side event, from each one's own list; `$ taihu …` is the command's output (run in this
+accepts which condition and which side event, from each one's own list; `units` what each rule set's
+items count (`ScoreItem.unit` by kind); `$ taihu …` is the command's output (run in this
 process, at a fixed width; `$ COLUMNS=40 taihu …` at that width, `… < FILE`
 with the file on stdin); `GET …`/`POST …` is the HTTP API's answer (a
 body `@FILE` is read from that file); `file` is the
@@ -121,6 +123,15 @@ def events_block() -> str:
     return "\n".join(table(("event", *known), rows)) + "\n"
 
 
+def units_block() -> str:
+    """Each rule set's `unit` and what its items' values count, by kind, from the rule sets' own item data."""
+    rows = []
+    for name, rule_set in RULESETS.items():
+        kinds = ", ".join(f"{kind} → `{unit}`" for kind, unit in rule_set.item_units().items())
+        rows.append((name, f"`{rule_set.unit}`", kinds))
+    return "\n".join(table(("rule set", "`unit` of the hand", "items: kind → `unit`"), rows)) + "\n"
+
+
 def cli_block(command: str) -> str:
     """The command line and what `taihu` prints for it, as a terminal shows it."""
     from typer.testing import CliRunner
@@ -181,13 +192,15 @@ def render(spec: str, root: Path = ROOT) -> str:
         return conditions_block()
     if kind == "events":
         return events_block()
+    if kind == "units":
+        return units_block()
     if kind == "$":
         return cli_block(rest)
     if kind in ("GET", "POST"):
         return http_block(spec, root)
     if kind == "file":
         return file_block(rest, root)
-    known = "items NAME, conditions, events, $ taihu …, GET /path, POST /path JSON|@FILE, file PATH"
+    known = "items NAME, conditions, events, units, $ taihu …, GET /path, POST /path JSON|@FILE, file PATH"
     raise ValueError(f"unknown generated part '{spec}'; known: {known}")
 
 

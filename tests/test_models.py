@@ -41,10 +41,10 @@ def test_hand_score_to_dict_is_the_api_md_hand_score() -> None:
     }
     assert data["arrangement"] == ["5m5m5m", "222p", "777p", "333s", "888s", "99m"]
     assert data["notes"] == []
-    assert {"key": "cai_shen", "name": "财神", "name_en": "Wildcards held", "value": 8, "detail": "5m ×3"} in data[
-        "items"
-    ]
-    assert all(list(item) == ["key", "name", "name_en", "value", "detail"] for item in data["items"])
+    cai_shen = {"key": "cai_shen", "name": "财神", "name_en": "Wildcards held", "value": 8, "unit": "tai"}
+    cai_shen["detail"] = "5m ×3"
+    assert cai_shen in data["items"]
+    assert all(list(item) == ["key", "name", "name_en", "value", "unit", "detail"] for item in data["items"])
     assert json.loads(json.dumps(data)) == data  # plain JSON data, nothing left to convert
 
 

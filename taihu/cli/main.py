@@ -23,6 +23,7 @@ from typer.exceptions import TyperException
 
 from taihu.cli.ledger import ledger_app
 from taihu.scorer import HandError, HandScore, rule_sets, score_hand
+from taihu.scorer.arithmetic import arithmetic
 from taihu.scorer.errors import quote
 from taihu.scorer.limits import MAX_NUMBER_CHARACTERS, MAX_OPTION_VALUE, check_json_text
 from taihu.scorer.rulesets import get
@@ -216,27 +217,31 @@ def hand_table(result: HandScore, lang: Lang = Lang.both, compact: bool = False)
 
     title = f"{result.rules}: {'winning hand' if result.winner else 'non-winning hand'}"
     doubled = "×2" if result.unit == "tai" else "×2 per tai"  # Lingxi doubles once; Luoshan the hu once per tai
+    # each item's value in its own unit (`×9` for a multiplier); the rule set's arithmetic under the table
+    shown = {id(i): f"×{i.value}" if i.unit == "multiplier" else f"{i.value} {i.unit}" for i in result.items}
     if compact:
-        rows = [(names(i.name, i.name_en, lang), str(i.value), i.detail) for i in result.items]
+        rows = [(names(i.name, i.name_en, lang), shown[id(i)], i.detail) for i in result.items]
         rows += [("", "", ""), (f"subtotal ({result.unit})", str(result.subtotal), "")]
         if result.doubled:
             rows.append((names("翻", "doubled", lang), doubled, ""))
-        rows.append(("total", str(result.total), "" if result.legal else "not a legal win"))
-        return compact_table(title, rows)
-    table = Table(title=title, title_justify="left")
-    table.add_column("key")
-    for column in name_columns(lang):
-        table.add_column(column)
-    table.add_column(result.unit, justify="right")
-    table.add_column("detail")
-    blank = ("",) * len(name_columns(lang))
-    for item in result.items:
-        table.add_row(item.key, *name_cells(item.name, item.name_en, lang), str(item.value), item.detail)
-    table.add_section()
-    table.add_row("subtotal", *blank, str(result.subtotal), "")
-    if result.doubled:
-        table.add_row("doubled", *name_cells("翻", "", lang), doubled, "")
-    table.add_row("total", *blank, str(result.total), "" if result.legal else "not a legal win")
+        rows.append((f"total ({result.unit})", str(result.total), "" if result.legal else "not a legal win"))
+        table = compact_table(title, rows)
+    else:
+        table = Table(title=title, title_justify="left")
+        table.add_column("key")
+        for column in name_columns(lang):
+            table.add_column(column)
+        table.add_column("value", justify="right")
+        table.add_column("detail")
+        blank = ("",) * len(name_columns(lang))
+        for item in result.items:
+            table.add_row(item.key, *name_cells(item.name, item.name_en, lang), shown[id(item)], item.detail)
+        table.add_section()
+        table.add_row("subtotal", *blank, str(result.subtotal), "")
+        if result.doubled:
+            table.add_row("doubled", *name_cells("翻", "", lang), doubled, "")
+        table.add_row("total", *blank, f"{result.total} {result.unit}", "" if result.legal else "not a legal win")
+    table.caption, table.caption_justify = "\n".join(arithmetic(result)), "left"
     return table
 
 

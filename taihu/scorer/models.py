@@ -21,6 +21,9 @@ from .limits import MAX_TOTAL
 from .tiles import SEATS
 
 Unit = Literal["tai", "hu", "fen", "bei", "points"]
+# What one item's value counts (`ScoreItem.unit`): each rule set's item kinds map to one of these
+# (`rulesets.base.UNIT_OF_KIND`); `multiplier` multiplies, the others add up in their own unit.
+ItemUnit = Literal["tai", "hu", "fen", "multiplier", "points", "han"]
 Seat = Literal["E", "S", "W", "N"]  # the HTTP schemas' seat; the core keeps seats as str, checked on input
 MAX_HAND_LENGTH = 256  # a hand line is ~60 characters; far longer is not a hand but abuse
 JSON_NAMES = {"from_": "from"}  # fields named after a Python keyword, and their JSON names
@@ -59,7 +62,8 @@ class ScoreItem(Record):
     key: str  # stable item key from rules/<rule set>.md
     name: str  # Chinese name
     name_en: str  # English name
-    value: int  # value in the hand's unit
+    value: int  # value in the item's unit
+    unit: ItemUnit  # what `value` counts, from the item's kind
     detail: str = ""
 
 

@@ -20,7 +20,7 @@ from .. import tiles as T
 from ..engine import GATE_FACTS, KONG, PAIR, Group, ReadingFacts, group_text
 from ..errors import HandError, quote
 from ..limits import MAX_OPTION_VALUE
-from ..models import HandScore, ItemInfo, OptionInfo, RuleSetInfo, ScoreItem, Unit
+from ..models import HandScore, ItemInfo, ItemUnit, OptionInfo, RuleSetInfo, ScoreItem, Unit
 from ..notation import RIICHI_CONDITIONS, ParsedHand, reject_stand_in_pungs, to_text
 
 # Who an item is for.
@@ -34,6 +34,21 @@ BASE_TAI, BONUS_TAI, DECLARED_WIN = "base tai", "bonus tai", "declared win"  # L
 HU, TAI, TOTAL = "hu", "tai", "total"  # Luoshan: hu × 2^tai, or a special hand's fixed total
 DI, FEN, MULTIPLIER = "di", "fen", "multiplier"  # Putian's 底 and 分 add up; Jinhua's multipliers multiply
 HAND_TYPE = "hand type"  # Guannan: the one type that applies
+HAN = "han"  # riichi: every yaku and dora counts han
+# What an item's value counts (`ScoreItem.unit`), by its kind: one line per kind, so no item states a unit by hand.
+UNIT_OF_KIND: dict[str, ItemUnit] = {
+    BASE_TAI: "tai",
+    BONUS_TAI: "tai",
+    DECLARED_WIN: "tai",
+    HU: "hu",
+    TAI: "tai",  # Luoshan: each tai doubles the hu
+    TOTAL: "hu",  # Luoshan: a special hand's fixed total, in hu
+    DI: "fen",  # Putian: 底 is part of the 底分
+    FEN: "fen",
+    MULTIPLIER: "multiplier",
+    HAND_TYPE: "points",
+    HAN: "han",
+}
 
 Reading = tuple[Group, ...]
 Found = list[tuple["Item", int, str]]  # (item, points, detail)
@@ -92,6 +107,8 @@ class Item:
     lines: dict[tuple[int, str], ScoreItem] = field(default_factory=dict, compare=False, repr=False)
 
     def __post_init__(self) -> None:
+        if self.kind not in UNIT_OF_KIND:  # a kind with no unit would fail on the first hand that scores it
+            raise ValueError(f"item {self.key}: kind {self.kind!r} is none of {sorted(UNIT_OF_KIND)}")
         if self.gate and not self.reads:
             raise ValueError(f"item {self.key}: a gated item reads the reading; name what it reads")
         if not GATE_FACTS.issuperset(self.gate):  # a misspelt fact would shut the gate on every reading
@@ -241,6 +258,10 @@ class RuleSet:
             exclusions=[f"{e.present} excludes {', '.join(e.removes)}" for e in self.exclusions],
         )
 
+    def item_units(self) -> dict[str, ItemUnit]:
+        """The kinds of this rule set's items, in table order, and the unit each kind's items count in."""
+        return {i.kind: UNIT_OF_KIND[i.kind] for i in self.items}
+
     @cached_property
     def _defaults(self) -> dict[str, int]:
         return {o.name: o.default for o in self.options}
@@ -383,7 +404,7 @@ def score_item(item: Item, value: int, detail: str) -> ScoreItem:
         if len(item.lines) > 2_000:
             item.lines.clear()
         line = item.lines[value, detail] = ScoreItem(
-            key=item.key, name=item.name, name_en=item.name_en, value=value, detail=detail
+            key=item.key, name=item.name, name_en=item.name_en, value=value, unit=UNIT_OF_KIND[item.kind], detail=detail
         )
     return line
 

@@ -17,9 +17,9 @@ from ... import memo as M
 from ... import tiles as T
 from ...engine import PAIR, Group, kinds_readings, win_places
 from ...errors import HandError
-from ...models import FuItem, HandScore, ItemInfo, RuleSetInfo, ScoreItem
+from ...models import FuItem, HandScore, ItemInfo, ItemUnit, RuleSetInfo, ScoreItem
 from ...notation import ParsedHand, reject_stand_in_pungs, to_text
-from ..base import NO_WINNING_TILE_NOTES, Outcome, RuleSet
+from ..base import HAN, NO_WINNING_TILE_NOTES, UNIT_OF_KIND, Outcome, RuleSet
 from .fu import FuLine, basic_points, fu_lines, paid, payments, rounded
 from .hand import CONDITIONS, OPTIONS, ORPHANS, RiichiHand, check_options, prepare
 from .yaku import BY_KEY, PER_HAND, PER_READING, REMOVES, SEVEN_PAIRS, STANDARD, THIRTEEN_ORPHANS, YAKU, View, Yaku
@@ -214,6 +214,10 @@ class Riichi(RuleSet):
             notes.append(FURITEN_NOTE)
         return _hand_score(hand, scored, Outcome(scored.han, False, scored.total, legal=legal), notes)
 
+    def item_units(self) -> dict[str, ItemUnit]:
+        """Every yaku and dora counts han (the yaku are not `Item`s, so they are of one kind)."""
+        return {HAN: UNIT_OF_KIND[HAN]}
+
     def info(self) -> RuleSetInfo:
         items = [
             ItemInfo(key=y.key, name=y.name, name_en=y.name_en, value=_value_text(y), scope="winner") for y in YAKU
@@ -265,7 +269,9 @@ def _score_item(line: Line) -> ScoreItem:
         name, name_en = (BY_KEY[key].name, BY_KEY[key].name_en) if key in BY_KEY else DORA_NAMES[key]
         if len(_ITEMS) > 4000:
             _ITEMS.clear()
-        item = _ITEMS[line] = ScoreItem(key=key, name=name, name_en=name_en, value=han, detail=detail)
+        item = _ITEMS[line] = ScoreItem(
+            key=key, name=name, name_en=name_en, value=han, unit=UNIT_OF_KIND[HAN], detail=detail
+        )
     return item
 
 
