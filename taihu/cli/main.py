@@ -95,15 +95,17 @@ def answer(call: Callable[[], Any], as_json: bool = False, line: str | None = No
 
     With `as_json` the error's `{"detail", "code", "column"}` is also printed
     on stdout, so a program reading the JSON gets an answer either way. With
-    `line` (the hand as typed) an error that has a column also shows the line
-    with a caret under the place.
+    `line` (the hand as typed), or the hand of a table's seat the error names
+    (`HandError.line`), an error that has a column also shows the line with a
+    caret under the place.
     """
     try:
         return call()
     except HandError as exc:
         if as_json:
             print_json(exc.as_dict())
-        fail(str(exc), exc.caret(line) if line is not None else "")
+        shown = line if line is not None else exc.line
+        fail(str(exc), exc.caret(shown) if shown is not None else "")
 
 
 def fail(message: str, pointer: str = "") -> None:

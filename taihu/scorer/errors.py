@@ -19,12 +19,26 @@ class HandError(ValueError):
     be reworded; the code is not), and `column` the 1-based place in the hand
     string where one is known. Both are keyword-only, so `HandError(message)`
     keeps working everywhere.
+
+    At a table, `seat` names the seat whose hand the error is about and
+    `line` is that hand as given (the string `column` counts in), so a shell
+    can point at the place as it does for one hand.
     """
 
-    def __init__(self, message: str, *, code: str = "bad_input", column: int | None = None) -> None:
+    def __init__(
+        self,
+        message: str,
+        *,
+        code: str = "bad_input",
+        column: int | None = None,
+        seat: str | None = None,
+        line: str | None = None,
+    ) -> None:
         super().__init__(message)
         self.code = code
         self.column = column
+        self.seat = seat
+        self.line = line
 
     def as_dict(self) -> dict[str, Any]:
         """The answer the API's 422 and `taihu score --json` give: `{"detail", "code", "column"}`."""

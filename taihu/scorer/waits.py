@@ -21,8 +21,8 @@ from .engine import kinds_readings
 from .errors import HandError
 from .models import HandScore
 from .notation import FLAG_CONDITIONS, ParsedHand, parse, reject_stand_in_pungs, to_text
-from .rulesets import CONDITIONS, get, guannan, jinhua, lingxi, luoshan, putian
-from .rulesets.base import Prepared, RuleSet
+from .rulesets import CONDITIONS, HAND_SIZES, get, guannan, jinhua, lingxi, luoshan, putian
+from .rulesets.base import MARK_THE_WIN, Prepared, RuleSet
 
 # Conditions that say how a win happened: `waits` scores every tile both ways itself.
 WIN_CONDITIONS = frozenset(FLAG_CONDITIONS) - {"da-jin"}
@@ -399,6 +399,21 @@ def _check_waiting_line(parsed: ParsedHand, text: str) -> None:
         )
 
 
+def _worded_for_waits(error: HandError, ruleset: RuleSet) -> HandError:
+    """`score_hand`'s error, but where it tells a hand to mark its winning tile: waits takes no `+`.
+
+    A hand of another rule set's winning size (14 tiles in Lingxi) is, for
+    waits, a hand with one tile too many in that rule set, which waits answers
+    with its discards; so the hint names the rule set and the counts waits takes.
+    """
+    if error.code != "tile_count" or MARK_THE_WIN not in str(error):
+        return error
+    size = HAND_SIZES[ruleset.name]
+    message = str(error).replace(MARK_THE_WIN, "")
+    message += f" — waits takes {size} tiles (what wins) or {size + 1} (which tile to discard)"
+    return HandError(message, code=error.code, column=error.column)
+
+
 def _validate(ruleset: RuleSet, parsed: ParsedHand, options: Mapping[str, Any] | None) -> None:
     """The checks `score_hand` makes of a non-winning hand (tile counts, melds, conditions)."""
     if not ruleset.stand_in_pungs:
@@ -437,10 +452,10 @@ def waits(
     _check_waiting_line(parsed, hand)
     try:
         _validate(ruleset, parsed, options)
-    except HandError:
+    except HandError as exc:
         discards = _discards(ruleset, parsed, options, finder)
         if discards is None:
-            raise
+            raise _worded_for_waits(exc, ruleset) from None
         return Discards(ruleset.name, to_text(parsed), discards)
     return Waits(ruleset.name, to_text(parsed), finder(ruleset, parsed, options))
 

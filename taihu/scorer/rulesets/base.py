@@ -484,13 +484,16 @@ def tile_count_error(
     others = [other for other, other_size in hand_sizes().items() if other_size != hand_size]
     other_size = hand_sizes()[others[0]] if others else 0
     if others and size in (other_size + winner, other_size + 1):
-        unmarked = "" if winner or size == other_size else ", with the winning tile marked + (e.g. +5p)"
+        unmarked = "" if winner or size == other_size else MARK_THE_WIN
         return HandError(
             f"{message}: {size} tiles is a {' / '.join(o.capitalize() for o in others)} hand: "
             f"did you mean --rules {' / '.join(others)}{unmarked}?",
             code="tile_count",
         )
     return HandError(message, code="tile_count")
+
+
+MARK_THE_WIN = ", with the winning tile marked + (e.g. +5p)"  # a winning size of another rule set, typed without +
 
 
 def hand_sizes() -> dict[str, int]:

@@ -42,7 +42,13 @@ def settle_table(table: Table | Mapping[str, Any]) -> Settlement:
     settle = SETTLERS.get(model.rules)
     if settle is None:
         raise HandError(f"settlement for {model.rules} is not available yet")
-    return settle(model)
+    try:
+        return settle(model)
+    except HandError as exc:
+        player = model.players.get(exc.seat or "")
+        if isinstance(player, str):  # the hand the error's column counts in, for a shell's caret
+            exc.line = player
+        raise
 
 
 def refuse_riichi_fields(table: Table) -> None:

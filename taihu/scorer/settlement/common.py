@@ -16,7 +16,8 @@ from typing import Any, TypeVar
 from .. import tiles as T
 from ..errors import HandError, quote
 from ..models import HandScore, Payment, PlayerTenpai, PlayerTotal, Settlement, Table
-from ..notation import ParsedHand, parse
+from ..notation import ParsedHand, parse, parse_red_fives
+from ..rulesets import CONDITIONS, get
 from ..rulesets.base import RuleSet
 
 DEALER = "E"
@@ -34,11 +35,17 @@ def table_options(table: Table, rule_set: RuleSet) -> dict[str, int]:
 
 
 def in_seat(seat: str, call: Callable[..., R], *args: Any) -> R:
-    """Runs a per-hand call so its error names the seat it came from."""
+    """Runs a per-hand call so its error names the seat it came from, keeping its code and column."""
     try:
         return call(*args)
     except HandError as exc:
-        raise HandError(f"players.{seat}: {exc}") from None
+        raise HandError(f"players.{seat}: {exc}", code=exc.code, column=exc.column, seat=seat) from None
+
+
+def parse_in_seat(seat: str, hand: str, rule_set: RuleSet) -> ParsedHand:
+    """A seat's hand parsed as `score_hand` parses it: an unknown condition lists the rule set's own, nearest first."""
+    read = parse_red_fives if rule_set.red_fives else parse
+    return in_seat(seat, read, hand, CONDITIONS[rule_set.name], rule_set.name.capitalize())
 
 
 def score_hands(hands: Hands, rule_set: RuleSet, options: dict[str, int]) -> dict[str, HandScore | PlayerTotal]:
@@ -91,7 +98,7 @@ def seat_hands(table: Table) -> tuple[Hands, tuple[int, ...] | None, int | None]
     for seat in SEATS:
         player = table.players[seat]
         assert not isinstance(player, PlayerTenpai)  # riichi only, refused by settle_table before
-        hands[seat] = in_seat(seat, parse, player) if isinstance(player, str) else player
+        hands[seat] = parse_in_seat(seat, player, get(table.rules)) if isinstance(player, str) else player
     parsed = {s: h for s, h in hands.items() if isinstance(h, ParsedHand)}
     table_wild = None
     if table.wild is not None:

@@ -12,7 +12,7 @@ from dataclasses import replace
 from .. import tiles as T
 from ..errors import HandError
 from ..models import HandScore, Payment, PlayerTenpai, PlayerTotal, Settlement, Table
-from ..notation import ParsedHand, parse_red_fives
+from ..notation import ParsedHand
 from ..rulesets.riichi import RIICHI, is_ready
 from .common import (
     DEALER,
@@ -23,6 +23,7 @@ from .common import (
     in_seat,
     net_of,
     next_seat,
+    parse_in_seat,
     table_options,
 )
 
@@ -43,7 +44,7 @@ def _hands(table: Table) -> dict[str, RiichiSeat]:
         if not isinstance(player, str):
             hands[seat] = player
             continue
-        hand = in_seat(seat, parse_red_fives, player)
+        hand = parse_in_seat(seat, player, RIICHI)
         if hand.seat is not None and hand.seat != seat:
             raise HandError(f"players.{seat}: the hand says seat:{hand.seat} but sits at {seat}")
         if hand.round is not None and hand.round != round_wind:

@@ -1,0 +1,138 @@
+"""Errors that teach at a table (issue 12 part 2): a seat's hand gets the hints `score` gives.
+
+A hand inside `taihu settle` / `POST /settle` is parsed with its rule set's
+conditions (the nearest match and that rule set's list), keeps the error's
+`code` and `column`, names its seat, and the CLI puts the caret under the
+place in that seat's hand. `taihu waits` never tells a hand to mark a `+`.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from typer.testing import CliRunner
+
+from taihu.api.app import app as api
+from taihu.cli.main import app
+from taihu.scorer import HandError, score_hand, settle_table, waits
+
+ZIMO = "555m 222p 777p 333s 888s 9m f1 f2 P P +9m zimo"  # the API.md winner, `self` typed as `zimo`
+LINGXI_TABLE: dict[str, Any] = {
+    "rules": "lingxi",
+    "wild": ["5m", "E"],
+    "winner": "S",
+    "discarder": "W",
+    "players": {
+        "E": "[CCC] 123p 456p 78s 11s 34p 9s f3",
+        "S": ZIMO,
+        "W": {"total": 4},
+        "N": "E 123m 789m 12s 33p 66p 99p 5s f4",
+    },
+}
+TSUMO = "234567m 234p 88p 67s +8s tsumo riichi"
+RIICHI_TABLE: dict[str, Any] = {
+    "rules": "riichi",
+    "winner": "S",
+    "players": {"E": {"total": 0}, "S": TSUMO, "W": {"total": 0}, "N": {"total": 0}},
+}
+TWICE = "123m 456m 789m 11p 22p 2p +2p self"  # the winning tile also among the hand tiles: 15 for Luoshan's 14
+LUOSHAN_TABLE: dict[str, Any] = {
+    "rules": "luoshan",
+    "winner": "N",
+    "players": {"E": {"total": 0}, "S": {"total": 0}, "W": {"total": 0}, "N": TWICE},
+}
+
+# (table, seat, what the message says after `players.SEAT: `, code, column in that seat's hand)
+HINTS = [
+    pytest.param(
+        LINGXI_TABLE,
+        "S",
+        "unknown condition 'zimo' at column 43 (did you mean self?); Lingxi conditions: seat:X, wild:T, self,",
+        "unknown_condition",
+        ZIMO.index("zimo") + 1,
+        id="lingxi-zimo-lists-lingxi-conditions",
+    ),
+    pytest.param(
+        RIICHI_TABLE,
+        "S",
+        "unknown condition 'tsumo' at column 26 (did you mean self?); Riichi conditions: seat:X, round:X,",
+        "unknown_condition",
+        TSUMO.index("tsumo") + 1,
+        id="riichi-tsumo-lists-riichi-conditions",
+    ),
+    pytest.param(
+        LUOSHAN_TABLE,
+        "N",
+        "the winning tile +2p is also written among the hand tiles; write it only once, after +",
+        "winning_tile_twice",
+        TWICE.index("+") + 1,
+        id="luoshan-winning-tile-twice-when-scored",
+    ),
+]
+
+
+@pytest.mark.parametrize(("table", "seat", "hint", "code", "column"), HINTS)
+def test_a_seats_hand_gets_the_hint_score_gives(
+    table: dict[str, Any], seat: str, hint: str, code: str, column: int
+) -> None:
+    with pytest.raises(HandError) as raised:
+        settle_table(table)
+    error = raised.value
+    assert str(error).startswith(f"players.{seat}: ") and hint in str(error)
+    assert (error.code, error.column, error.seat, error.line) == (code, column, seat, table["players"][seat])
+    with pytest.raises(HandError) as alone:  # the same words as the hand scored by itself
+        score_hand(table["players"][seat], rules=table["rules"])
+    assert str(error) == f"players.{seat}: {alone.value}"
+
+
+def test_a_table_hands_unknown_condition_does_not_list_the_other_rule_sets_conditions() -> None:
+    with pytest.raises(HandError) as raised:
+        settle_table(LINGXI_TABLE)
+    assert "round:X" not in str(raised.value) and "sticks:N" not in str(raised.value)
+
+
+@pytest.mark.parametrize(("table", "seat", "hint", "code", "column"), HINTS)
+def test_the_api_answers_a_seats_error_with_its_code_and_column(
+    table: dict[str, Any], seat: str, hint: str, code: str, column: int
+) -> None:
+    answer = TestClient(api).post("/settle", json=table)
+    assert answer.status_code == 422
+    body = answer.json()
+    assert hint in body["detail"] and (body["code"], body["column"]) == (code, column)
+
+
+@pytest.mark.parametrize(("table", "seat", "hint", "code", "column"), HINTS)
+def test_taihu_settle_puts_the_caret_under_the_place_in_the_seats_hand(
+    table: dict[str, Any], seat: str, hint: str, code: str, column: int
+) -> None:
+    result = CliRunner().invoke(app, ["settle", "-"], input=json.dumps(table))
+    assert result.exit_code == 2
+    lines = result.output.splitlines()
+    at = next(i for i, line in enumerate(lines) if line.startswith(f"error: players.{seat}: "))
+    shown, caret = lines[at + 1], lines[at + 2]
+    hand = table["players"][seat]
+    # the caret sits under the character at `column` of the hand as shown (a long hand is cut to a window)
+    assert caret.strip() == "^" and shown[caret.index("^")] == hand[column - 1]
+    assert shown.strip().removeprefix("… ") in hand
+
+
+LINGXI_14 = "123m 456m 789p 234s 11p"  # a Luoshan hand with one tile too many, given to Lingxi
+
+
+def test_waits_does_not_tell_a_hand_to_mark_a_winning_tile() -> None:
+    with pytest.raises(HandError) as raised:
+        waits(LINGXI_14, rules="lingxi")
+    message = str(raised.value)
+    assert "marked +" not in message and "+5p" not in message
+    assert "did you mean --rules luoshan / guannan / jinhua?" in message
+    assert message.endswith("waits takes 16 tiles (what wins) or 17 (which tile to discard)")
+    assert raised.value.code == "tile_count"
+    assert len(waits(LINGXI_14, rules="luoshan").discards) > 0  # what the hint leads to: its discards
+
+
+def test_score_still_tells_that_hand_to_mark_its_winning_tile() -> None:
+    with pytest.raises(HandError, match=r"--rules luoshan / guannan / jinhua, with the winning tile marked \+"):
+        score_hand(LINGXI_14, rules="lingxi")
