@@ -1,6 +1,6 @@
 """taihu: the hand-scoring calculator for the regional mahjong of Zhejiang and Fujian.
 
-The public library API: `score_hand`, `settle_table`, `waits` and `HandError`. The
+The public library API: `score_hand`, `settle_table`, `waits`, `arithmetic` and `HandError`. The
 pure core lives in `taihu.scorer`; `taihu.cli` and `taihu.api` are thin shells.
 """
 
@@ -18,6 +18,7 @@ from .scorer import (
     ScoreItem,
     Settlement,
     Table,
+    arithmetic,
     parse,
     rule_sets,
     score_hand,
@@ -58,6 +59,7 @@ __all__ = [
     "Settlement",
     "Table",
     "__version__",
+    "arithmetic",
     "parse",
     "rule_sets",
     "score_hand",

@@ -121,7 +121,18 @@ ARITHMETIC = [
         {},
         ["底分: 1 + 2 + 1 = 4 fen", "winning type ×1: the winner gets 4 × 1 = 4; the discarder pays 4 × 1 = 4"],
     ),
+    (
+        "putian",  # 搶槓胡: the robbed kong's player pays it all
+        "123m 456m 789p 234s 567s 9s P P +5p rob-kong wild:9s seat:S",
+        {},
+        ["底分: 1 + 2 + 1 = 4 fen", "winning type ×6: the winner gets 4 × 6 = 24; the kong player pays 4 × 6 = 24"],
+    ),
     ("jinhua", "1122m 3344p 5566s 7s +7s last-tile wild:9m", {}, ["1 × 4 × 2 = 8 bei"]),  # 海捞清七对 = 8
+    # non-winners: only Lingxi and Putian count a loser's hand
+    ("luoshan", "123m 456m 789p 23s 55p flip:9p", {}, ["non-winner: 0 hu"]),
+    ("jinhua", "123m 456p 789s 234s 5s wild:9m", {}, ["non-winner: 0 bei"]),
+    ("guannan", "123m 456p 789s 234m 5s", {}, ["non-winner: 0 points"]),
+    ("riichi", "234567m 234p 88p 67s", {}, ["non-winner: 0 points"]),
     ("guannan", "1133557799m 11p 2s +2s", {}, ["one hand type counts, the highest: 2 points"]),
     (
         "riichi",  # riichi.md example 1: haneman, non-dealer self-drawn, one stick

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from .arithmetic import arithmetic
 from .errors import ArgumentError, HandError, require
 from .memo import clear_caches
 from .models import Event, HandScore, Payment, PlayerTotal, RuleSetInfo, ScoreItem, Settlement, Table
@@ -50,6 +51,7 @@ __all__ = [
     "ScoreItem",
     "RuleSetInfo",
     "score_hand",
+    "arithmetic",
     "rule_sets",
     "parse",
     "to_text",

@@ -110,8 +110,8 @@ def jinhua(score: HandScore) -> list[str]:
 
 def guannan(score: HandScore) -> list[str]:
     """Exactly one hand type applies, the highest: its (house) value is the total."""
-    if not score.items:
-        return [f"{'no hand type' if score.winner else 'non-winner'}: {score.total} points"]
+    if not score.items:  # a winning shape always has a hand type
+        return [f"non-winner: {score.total} points"]
     return [f"one hand type counts, the highest: {score.total} points"]
 
 
