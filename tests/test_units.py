@@ -7,6 +7,8 @@ hand from what `taihu score` prints under its table.
 
 from __future__ import annotations
 
+import json
+import re
 from pathlib import Path
 from typing import get_args
 
@@ -208,12 +210,31 @@ def test_the_arithmetic_of_the_rules_pages_worked_examples(
     assert arithmetic(score_hand(hand, rules=rules, options=options)) == lines
 
 
-def test_the_arithmetic_of_every_example_hand_reaches_its_total() -> None:
-    for score in EXAMPLES:
+def table_scores() -> list[HandScore]:
+    """Every hand scored at the example tables of examples/tables/, those a table counts 0 included."""
+    tables = sorted((ROOT / "examples" / "tables").glob("*.json"))
+    settled = [settle_table(json.loads(path.read_text(encoding="utf-8"))) for path in tables]
+    return [score for s in settled for score in s.scores.values() if isinstance(score, HandScore)]
+
+
+def test_the_arithmetic_of_every_example_hand_and_table_reaches_its_total() -> None:
+    scores = EXAMPLES + table_scores()
+    assert any(s.total == 0 and s.subtotal > 0 for s in scores)  # a hand a table counts 0 is among them
+    for score in scores:
         lines = arithmetic(score)
-        assert lines, score.hand
-        reached = f"{score.total} {score.unit}" if score.rules != "putian" else f"= {score.total} fen"
-        assert reached in "\n".join(lines), (score.hand, lines)
+        reached = re.compile(rf"(?:^|[=→:,] ){score.total} {score.unit}$", re.MULTILINE)
+        assert reached.search("\n".join(lines)), (score.hand, score.total, lines)
+
+
+def test_a_hand_a_table_counts_0_says_so_and_why() -> None:
+    drawn = json.loads((ROOT / "examples" / "tables" / "drawn.json").read_text(encoding="utf-8"))
+    east = settle_table(drawn).scores["E"]
+    assert isinstance(east, HandScore) and east.total == 0
+    assert arithmetic(east) == [
+        "1 + 1 = 2 tai",
+        "not doubled (a non-winner): 2 tai",
+        "counted 0 at this table (drawn hand (流局): everyone counts 0): 0 tai",
+    ]
 
 
 def taihu(args: list[str], env: dict[str, str | None]) -> str:

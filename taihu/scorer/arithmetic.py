@@ -26,8 +26,15 @@ SUPERSCRIPT = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
 
 
 def arithmetic(score: HandScore) -> list[str]:
-    """How the rule set of `score` reached its total, one step a line (`62 hu × 2³ = 496 → 500 hu`)."""
-    return RULE_SETS[get(score.rules).name](score)
+    """How the rule set of `score` reached its total, one step a line (`62 hu × 2³ = 496 → 500 hu`).
+
+    A hand that a table counts 0 (a foul, a drawn deal, another's declared
+    win) keeps what it scored; the last line says it counts 0, and why.
+    """
+    lines = RULE_SETS[get(score.rules).name](score)
+    if score.total == 0 and score.subtotal > 0 and score.notes:  # settlement's count_zero: its note is the last
+        lines.append(f"counted 0 at this table ({score.notes[-1]}): 0 {score.unit}")
+    return lines
 
 
 def added(values: Sequence[int]) -> str:
@@ -54,7 +61,7 @@ def lingxi(score: HandScore) -> list[str]:
         lines.append(f"doubled (≥ double_at): {subtotal} × 2 = {score.total} tai")
     else:
         why = "under double_at" if score.winner else "a non-winner"
-        lines.append(f"not doubled ({why}): {score.total} tai")
+        lines.append(f"not doubled ({why}): {subtotal} tai")
     return lines
 
 
@@ -83,7 +90,7 @@ def luoshan(score: HandScore) -> list[str]:
 
 def putian(score: HandScore) -> list[str]:
     """底分 = 底 + 分; the winner is paid it times the winning type's multiplier, each payer a part."""
-    base = score.total
+    base = score.subtotal  # the total too, unless a table counts the hand 0
     lines = [f"底分: {added(values(score, 'fen'))} fen"]
     for item in score.items:
         if item.unit != "multiplier":
