@@ -14,6 +14,8 @@ from typing import get_args
 
 import pytest
 from fastapi.testclient import TestClient
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from settle_helpers import API_TABLE
 from typer.testing import CliRunner
 
@@ -224,6 +226,34 @@ def test_the_arithmetic_of_every_example_hand_and_table_reaches_its_total() -> N
         lines = arithmetic(score)
         reached = re.compile(rf"(?:^|[=→:,] ){score.total} {score.unit}$", re.MULTILINE)
         assert reached.search("\n".join(lines)), (score.hand, score.total, lines)
+
+
+# The example hands varied the ways that change the arithmetic: how it was won, the seat, riichi's limits
+VARIANTS = st.sampled_from(["", "self", "seat:E", "seat:S", "seat:N", "last-tile", "kong-draw"])
+RIICHI_OPTIONS = st.fixed_dictionaries(
+    {"kazoe": st.sampled_from([0, 1, 2]), "kiriage": st.sampled_from([0, 1]), "double_yakuman": st.sampled_from([0, 1])}
+)
+HANDS = [(s.rules, s.hand) for s in EXAMPLES]
+
+
+@settings(max_examples=60, deadline=None, derandomize=True, database=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(HANDS), VARIANTS, RIICHI_OPTIONS)
+def test_the_arithmetic_of_a_varied_example_reaches_its_total(
+    example: tuple[str, str], variant: str, riichi_options: dict[str, int]
+) -> None:
+    rules, hand = example
+    try:
+        score = score_hand(f"{hand} {variant}", rules=rules, options=riichi_options if rules == "riichi" else None)
+    except HandError:  # a variant this hand or rule set refuses (a second seat:, kong-draw without a kong)
+        return
+    reached = re.compile(rf"(?:^|[=→:,] ){score.total} {score.unit}$", re.MULTILINE)
+    assert reached.search("\n".join(arithmetic(score))), (score.hand, score.total, arithmetic(score))
+
+
+def test_the_openapi_document_lists_the_item_units() -> None:
+    schemas = TestClient(api).get("/openapi.json").json()["components"]["schemas"]
+    assert set(schemas["ScoreItem"]["properties"]["unit"]["enum"]) == VOCABULARY
+    assert "unit" in schemas["ScoreItem"]["required"]
 
 
 def test_a_hand_a_table_counts_0_says_so_and_why() -> None:
