@@ -297,3 +297,8 @@ def test_the_json_of_score_settle_and_the_api_carries_each_items_unit() -> None:
     settled = client.post("/settle", json=API_TABLE).json()
     assert {i["unit"] for s in settled["scores"].values() for i in s.get("items", [])} == {"tai"}
     assert settled["scores"] == settle_table(API_TABLE).to_dict()["scores"]
+
+
+def test_riichis_compact_subtotal_is_counted_in_han() -> None:
+    output = taihu(["score", "223344m 567p 34s 66s +5s seat:E round:E riichi dora:9p ura:9p", "-r", "riichi"], PHONE)
+    assert "subtotal (han)" in output and "total (points)" in output and "1 han" in output

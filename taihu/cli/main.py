@@ -223,7 +223,8 @@ def hand_table(result: HandScore, lang: Lang = Lang.both, compact: bool = False)
     shown = {id(i): f"×{i.value}" if i.unit == "multiplier" else f"{i.value} {i.unit}" for i in result.items}
     if compact:
         rows = [(names(i.name, i.name_en, lang), shown[id(i)], i.detail) for i in result.items]
-        rows += [("", "", ""), (f"subtotal ({result.unit})", str(result.subtotal), "")]
+        counted = "han" if result.rules == "riichi" else result.unit  # riichi's subtotal is the han
+        rows += [("", "", ""), (f"subtotal ({counted})", str(result.subtotal), "")]
         if result.doubled:
             rows.append((names("翻", "doubled", lang), doubled, ""))
         rows.append((f"total ({result.unit})", str(result.total), "" if result.legal else "not a legal win"))
