@@ -5,10 +5,9 @@ from __future__ import annotations
 import tomllib
 from pathlib import Path
 
-from typer.testing import CliRunner
-
 import taihu
 from taihu.cli.main import app
+from taihu.cli.testing import CliRunner
 
 ROOT = Path(__file__).resolve().parent.parent
 
