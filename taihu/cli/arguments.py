@@ -8,7 +8,9 @@ docstring; shell completion (taihu/cli/completion.py) reads its words from this 
 from __future__ import annotations
 
 import argparse
-from collections.abc import Callable, Mapping
+import os
+import sys
+from collections.abc import Callable, Mapping, Sequence
 from enum import StrEnum
 from typing import Any
 
@@ -51,22 +53,37 @@ def whole(low: int, high: int | None = None) -> Callable[[str], int]:
     return convert
 
 
-def first_line(function: Callable[..., Any]) -> str:
-    return (function.__doc__ or "").strip().split("\n", 1)[0]
-
-
-def add_command(commands: Any, name: str, run: Callable[..., Any]) -> argparse.ArgumentParser:
+def add_command(
+    commands: Any, name: str, run: Callable[..., Any] | None, doc: str | None = None
+) -> argparse.ArgumentParser:
     """A subcommand (of `commands`, an argparse subparsers action) that runs `run`, described by its docstring."""
-    doc = (run.__doc__ or "").strip()
+    doc = (doc or (run.__doc__ if run else "") or "").strip()
     command = commands.add_parser(
-        name,
-        help=first_line(run),
-        description=doc,
-        allow_abbrev=False,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        name, help=doc.split("\n", 1)[0], description=doc, allow_abbrev=False, formatter_class=Help
     )
-    command.set_defaults(run=run)
+    command.set_defaults(run=run, usage_of=command)
     return command
+
+
+def terminal_width() -> int:
+    """`COLUMNS` if set, else the terminal's width, else 80 (a pipe or a file)."""
+    columns = os.environ.get("COLUMNS", "")
+    if columns.isdigit() and int(columns) > 0:
+        return int(columns)
+    try:
+        return os.get_terminal_size(sys.stdout.fileno()).columns if sys.stdout.isatty() else 80
+    except (OSError, ValueError, AttributeError):
+        return 80
+
+
+class Help(argparse.RawDescriptionHelpFormatter):
+    """argparse's help (descriptions as written) at the terminal's width.
+
+    Given the width, argparse does not import shutil to ask for it, at each argument added.
+    """
+
+    def __init__(self, prog: str) -> None:
+        super().__init__(prog, width=terminal_width() - 2)
 
 
 def add_hand_options(command: argparse.ArgumentParser, json_help: str) -> None:
@@ -98,9 +115,14 @@ def add_db(command: argparse.ArgumentParser, help: str) -> None:
     command.add_argument("--db", metavar="PATH", help=help)
 
 
-def parser(run: Mapping[str, Callable[..., Any]]) -> argparse.ArgumentParser:
-    """The parser of `taihu`; `run` maps each command (`"score"`, `"ledger new"` …) to its function."""
-    top = argparse.ArgumentParser(prog="taihu", description=DESCRIPTION, allow_abbrev=False)
+def parser(run: Mapping[str, Callable[..., Any]], argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
+    """The parser of `taihu`; `run` maps each command (`"score"`, `"ledger new"` …) to its function.
+
+    With `argv` whose first word is a command, only that command gets its arguments (the others
+    stay listed with their help): each argument costs argparse a help formatter, and start-up counts.
+    """
+    wanted = argv[0] if argv and argv[0] in COMMANDS else None
+    top = argparse.ArgumentParser(prog="taihu", description=DESCRIPTION, allow_abbrev=False, formatter_class=Help)
     top.set_defaults(run=None, usage_of=top)
     top.add_argument("--version", action="store_true", help="print taihu's version and exit")
     for flag, what in (("install", "Install completion for"), ("show", "Show completion for")):
@@ -113,26 +135,36 @@ def parser(run: Mapping[str, Callable[..., Any]]) -> argparse.ArgumentParser:
             + (", to copy it or customize the installation" if flag == "show" else ""),
         )
     commands = top.add_subparsers(title="commands", metavar="COMMAND")
+    for name, add_arguments in COMMANDS.items():
+        command = add_command(commands, name, run.get(name), None if name in run else LEDGER)
+        if wanted in (None, name):
+            add_arguments(command, run)
+    return top
 
-    score = add_command(commands, "score", run["score"])
-    score.add_argument("hand", help="the hand in taihu notation, quoted; - reads one hand per line from stdin")
-    add_hand_options(score, "print the HandScore JSON (JSON lines with -)")
 
-    waits = add_command(commands, "waits", run["waits"])
-    waits.add_argument("hand", help="the hand without a winning tile, quoted (one tile more: which to discard)")
-    add_hand_options(waits, "print the waits JSON")
+def add_score(command: argparse.ArgumentParser, run: Mapping[str, Callable[..., Any]]) -> None:
+    command.add_argument("hand", help="the hand in taihu notation, quoted; - reads one hand per line from stdin")
+    add_hand_options(command, "print the HandScore JSON (JSON lines with -)")
 
-    rules = add_command(commands, "rules", run["rules"])
-    rules.add_argument("name", nargs="?", metavar=RULES, help="a rule set; omit to list them all")
-    rules.add_argument("--json", dest="as_json", action="store_true", help="print as JSON")
-    add_lang(rules)
 
-    settle = add_command(commands, "settle", run["settle"])
-    settle.add_argument("table", metavar="TABLE.json", help="the table as JSON; - reads stdin")
-    settle.add_argument("--json", dest="as_json", action="store_true", help="print the Settlement JSON")
-    add_lang(settle)
+def add_waits(command: argparse.ArgumentParser, run: Mapping[str, Callable[..., Any]]) -> None:
+    command.add_argument("hand", help="the hand without a winning tile, quoted (one tile more: which to discard)")
+    add_hand_options(command, "print the waits JSON")
 
-    serve = add_command(commands, "serve", run["serve"])
+
+def add_rules(command: argparse.ArgumentParser, run: Mapping[str, Callable[..., Any]]) -> None:
+    command.add_argument("name", nargs="?", metavar=RULES, help="a rule set; omit to list them all")
+    command.add_argument("--json", dest="as_json", action="store_true", help="print as JSON")
+    add_lang(command)
+
+
+def add_settle(command: argparse.ArgumentParser, run: Mapping[str, Callable[..., Any]]) -> None:
+    command.add_argument("table", metavar="TABLE.json", help="the table as JSON; - reads stdin")
+    command.add_argument("--json", dest="as_json", action="store_true", help="print the Settlement JSON")
+    add_lang(command)
+
+
+def add_serve(serve: argparse.ArgumentParser, run: Mapping[str, Callable[..., Any]]) -> None:
     serve.add_argument(
         "--cors-origin",
         action="append",
@@ -158,13 +190,9 @@ def parser(run: Mapping[str, Callable[..., Any]]) -> argparse.ArgumentParser:
         help="memory for the core's caches, per process (default: 64)",
     )
 
-    ledger = commands.add_parser("ledger", help=LEDGER, description=LEDGER, allow_abbrev=False)
-    ledger.set_defaults(usage_of=ledger)
-    add_ledger_commands(ledger.add_subparsers(title="commands", metavar="COMMAND"), run)
-    return top
 
-
-def add_ledger_commands(commands: Any, run: Mapping[str, Callable[..., Any]]) -> None:
+def add_ledger(ledger: argparse.ArgumentParser, run: Mapping[str, Callable[..., Any]]) -> None:
+    commands = ledger.add_subparsers(title="commands", metavar="COMMAND")
     db_help = "the ledger database (default: $TAIHU_DB, else the user data dir)"
     new = add_command(commands, "new", run["ledger new"])
     new.add_argument("name", help="a name for the ledger, e.g. friday")
@@ -196,3 +224,14 @@ def add_ledger_commands(commands: Any, run: Mapping[str, Callable[..., Any]]) ->
 
     listing = add_command(commands, "list", run["ledger list"])
     add_db(listing, db_help)
+
+
+# each command and what adds its arguments, in the order `taihu --help` lists them
+COMMANDS: dict[str, Callable[[argparse.ArgumentParser, Mapping[str, Callable[..., Any]]], None]] = {
+    "score": add_score,
+    "waits": add_waits,
+    "rules": add_rules,
+    "settle": add_settle,
+    "serve": add_serve,
+    "ledger": add_ledger,
+}

@@ -10,12 +10,13 @@ terminal and in a pipe.
 
 from __future__ import annotations
 
-import os
 import re
 import sys
 from collections.abc import Iterable, Iterator
 from typing import NamedTuple
 from unicodedata import combining, east_asian_width
+
+from taihu.cli.arguments import terminal_width
 
 WORD = re.compile(r"\S+\s*")
 
@@ -62,6 +63,19 @@ def justify(text: str, width: int, how: str) -> str:
     if how == "center":
         return " " * (room // 2) + text + " " * (room - room // 2)
     return text + " " * room
+
+
+def reduce(excess: int, ratios: list[int], most: list[int], values: list[int]) -> list[int]:
+    """`values` less `excess` in all, shared by `ratios` and at most `most[i]` from each (rich's sharing,
+    rounding included, so a table narrowed to the terminal wraps where it always did)."""
+    ratios = [ratio if limit else 0 for ratio, limit in zip(ratios, most, strict=True)]
+    total = sum(ratios)
+    result = []
+    for ratio, limit, value in zip(ratios, most, values, strict=True):
+        taken = min(limit, round(ratio * excess / total)) if ratio else 0
+        result.append(value - taken)
+        excess, total = excess - taken, total - ratio
+    return result
 
 
 class Indent(NamedTuple):
@@ -156,16 +170,17 @@ class Table:
                 shares = [spare * r // total for r in ratios]
                 shares[ratios.index(max(ratios))] += spare - sum(shares)
                 widths = [w + s for w, s in zip(widths, shares, strict=True)]
-        wrappable = [not c.no_wrap for c in self.columns]
-        while sum(widths) > room and any(wrappable):  # narrow the widest wrappable columns first
+        wrappable = [1 if not c.no_wrap else 0 for c in self.columns]
+        excess = sum(widths) - room
+        while excess > 0 and any(wrappable):  # narrow the widest wrappable columns, down to the next widest
             widest = max(w for w, can in zip(widths, wrappable, strict=True) if can)
-            second = max((w for w, can in zip(widths, wrappable, strict=True) if can and w != widest), default=0)
-            at_widest = [i for i, w in enumerate(widths) if w == widest and wrappable[i]]
-            cut = min(sum(widths) - room, (widest - second) * len(at_widest))
-            if widest <= 3 or cut <= 0:
-                break
-            for n, i in enumerate(at_widest):
-                widths[i] -= cut // len(at_widest) + (1 if n < cut % len(at_widest) else 0)
+            second = max(w if can and w != widest else 0 for w, can in zip(widths, wrappable, strict=True))
+            at_widest = [1 if w == widest and can else 0 for w, can in zip(widths, wrappable, strict=True)]
+            widths = reduce(excess, at_widest, [min(excess, widest - second)] * len(widths), widths)
+            excess = sum(widths) - room
+        if excess > 0:  # still too wide: every column gives alike
+            widths = reduce(excess, [1] * len(widths), widths, widths)
+            widths = [max(w, sum(self.padding(i)) + 1) for i, w in enumerate(widths)]
         return widths
 
     def render(self, width: int) -> list[str]:
@@ -209,17 +224,6 @@ class Table:
                 lines.append(rule(box.section))
         lines.append(rule(box.bottom))
         return lines
-
-
-def terminal_width() -> int:
-    """`COLUMNS` if set, else the terminal's width, else 80 (a pipe or a file)."""
-    columns = os.environ.get("COLUMNS", "")
-    if columns.isdigit() and int(columns) > 0:
-        return int(columns)
-    try:
-        return os.get_terminal_size(sys.stdout.fileno()).columns if sys.stdout.isatty() else 80
-    except (OSError, ValueError, AttributeError):
-        return 80
 
 
 class Console:
