@@ -8,6 +8,7 @@ docstring; shell completion (taihu/cli/completion.py) reads its words from this 
 from __future__ import annotations
 
 import argparse
+import inspect
 import os
 import sys
 from collections.abc import Callable, Mapping, Sequence
@@ -57,7 +58,7 @@ def add_command(
     commands: Any, name: str, run: Callable[..., Any] | None, doc: str | None = None
 ) -> argparse.ArgumentParser:
     """A subcommand (of `commands`, an argparse subparsers action) that runs `run`, described by its docstring."""
-    doc = (doc or (run.__doc__ if run else "") or "").strip()
+    doc = inspect.cleandoc(doc or (run.__doc__ if run else "") or "")  # inspect: loaded already, by dataclasses
     command = commands.add_parser(
         name, help=doc.split("\n", 1)[0], description=doc, allow_abbrev=False, formatter_class=Help
     )
