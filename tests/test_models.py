@@ -175,10 +175,17 @@ def test_a_score_imports_only_its_rule_set(args: list[str], rules: set[str], als
     assert rule_set_modules(loaded) == rules
 
 
-def test_settle_json_imports_no_renderer() -> None:
-    loaded = modules_after(["settle", str(TABLES[0]), "--json"])
+@pytest.mark.parametrize("path", [TABLES[0], *(p for p in TABLES if p.stem == "riichi-win")], ids=lambda p: p.stem)
+def test_settle_json_imports_no_renderer_and_only_its_rule_set(path: Path) -> None:
+    rules = json.loads(path.read_text(encoding="utf-8")).get("rules", "lingxi")
+    loaded = modules_after(["settle", str(path), "--json"])
     assert "taihu.scorer.settlement" in loaded
     assert not unwanted(loaded, NEVER | NO_TABLE)
+    assert rule_set_modules(loaded) == {rules}
+    assert {m for m in loaded if m.startswith("taihu.scorer.settlement.")} == {
+        "taihu.scorer.settlement.common",
+        f"taihu.scorer.settlement.{rules}",
+    }
 
 
 def test_a_table_printed_imports_the_renderer() -> None:
