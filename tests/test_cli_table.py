@@ -85,6 +85,21 @@ def test_a_table_narrows_to_the_terminal_and_keeps_every_word(rows: list[tuple[l
                 assert word in shown
 
 
+def test_a_caption_goes_under_the_table_wrapped_to_its_width() -> None:
+    table, plain = boxed(), boxed().render(80)
+    table.caption, table.caption_justify = "28 tai × 2 = 56\nthe second line, wrapped at the table's edge", "left"
+    lines = table.render(80)
+    assert lines[: len(plain)] == plain
+    under = lines[len(plain) :]
+    assert [line.rstrip() for line in under] == [
+        "28 tai × 2 = 56",
+        "the second line,",
+        "wrapped at the table's",
+        "edge",
+    ]
+    assert {cells(line) for line in under} == {cells(plain[-1])}
+
+
 def test_the_compact_layout_fills_the_width_and_indents_the_detail() -> None:
     table = Table(title="t", title_justify="left", box=SIMPLE, show_header=False, pad_edge=False, expand=True)
     table.add_column("name", ratio=1)

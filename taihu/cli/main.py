@@ -39,12 +39,12 @@ def app(argv: Sequence[str] | None = None) -> int:
     Every command, those of `taihu ledger` included, goes through here: a bug in any of them is
     exit 1 with one line `internal error (id …)` and no traceback.
     """
-    parser = arguments.parser(COMMANDS, sys.argv[1:] if argv is None else argv)
-    args = None
     if "_TAIHU_COMPLETE" in os.environ:  # a completion script asks for the words that fit (completion.py)
         from taihu.cli import completion
 
         return completion.complete(arguments.parser(COMMANDS))
+    parser = arguments.parser(COMMANDS, sys.argv[1:] if argv is None else argv)
+    args = None
     try:
         args = parser.parse_args(argv)
         if args.show_completion is not None or args.install_completion is not None:

@@ -121,8 +121,11 @@ class Table:
         show_header: bool = True,
         pad_edge: bool = True,
         expand: bool = False,
+        caption: str = "",
+        caption_justify: str = "center",
     ) -> None:
         self.title, self.title_justify, self.box = title, title_justify, box
+        self.caption, self.caption_justify = caption, caption_justify  # lines under the table
         self.show_header, self.pad_edge, self.expand = show_header, pad_edge, expand
         self.columns: list[Column] = []
         self.rows: list[tuple[Cell, ...]] = []
@@ -223,6 +226,8 @@ class Table:
             if index in self.sections_after and index < len(self.rows) - 1:
                 lines.append(rule(box.section))
         lines.append(rule(box.bottom))
+        if self.caption:
+            lines += [justify(line, table_width, self.caption_justify) for line in wrap(self.caption, table_width)]
         return lines
 
 
