@@ -23,21 +23,21 @@ from .scorer import (
     rule_sets,
     score_hand,
     to_text,
-    waits,
 )
 
 if TYPE_CHECKING:
     from .scorer.settlement import settle_table
+    from .scorer.waits import waits
 
     __version__: str
 
 
 def __getattr__(name: str) -> Any:
-    """`__version__` and `settle_table` on first use, so a start-up that needs neither pays for neither."""
-    if name == "settle_table":
-        from .scorer.settlement import settle_table
+    """`__version__`, `settle_table` and `waits` on first use, so a start-up that needs none pays for none."""
+    if name in ("settle_table", "waits"):
+        from . import scorer
 
-        return settle_table
+        return getattr(scorer, name)
     if name == "__version__":
         from importlib.metadata import PackageNotFoundError, version
 

@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import json
 import re
+import unicodedata
 from pathlib import Path
 
 import pytest
-from rich.cells import cell_len
-from typer.testing import CliRunner
 
 from taihu.cli.main import app
+from taihu.cli.testing import CliRunner
 from taihu.scorer import HandError, HandScore, score_hand
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -27,7 +27,7 @@ LUOSHAN = "123m 456m 789p 23s 55p +4s flip:9p seat:W"
 
 
 def taihu(args: list[str], env: dict[str, str | None] = PHONE, stdin: str | None = None) -> tuple[int, str]:
-    result = RUNNER.invoke(app, args, env=env, input=stdin, prog_name="taihu")
+    result = RUNNER.invoke(app, args, env=env, input=stdin)
     return result.exit_code, result.output
 
 
@@ -51,6 +51,11 @@ def scored(rules: str, hand: str) -> HandScore | None:
 
 def words(output: str) -> set[str]:
     return set(output.split())
+
+
+def cell_len(line: str) -> int:
+    """Terminal cells, measured here apart from the renderer's own count: a wide (CJK) character takes two."""
+    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in line)
 
 
 def widest(output: str) -> int:

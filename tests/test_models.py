@@ -3,11 +3,12 @@
 The examples are API.md's own (the Lingxi hand of 56 tai and its table);
 a table given as a dict and as a `Table` settles alike; the HTTP schemas
 that mirror the records name the same fields; and the CLI starts without
-what it does not need (pydantic, fastapi, rich for --json, sqlite3).
+what it does not need (pydantic, fastapi, a table renderer for --json, sqlite3, other rule sets).
 """
 
 from __future__ import annotations
 
+import importlib
 import json
 import subprocess
 import sys
@@ -20,6 +21,7 @@ from settle_helpers import API_TABLE
 
 from taihu.api import schemas
 from taihu.scorer import HandScore, Payment, PlayerTotal, Settlement, Table, score_hand, settle_table
+from taihu.scorer.rulesets import CHINESE_NAMES, HAND_SIZES, RULESETS, get
 
 TABLES = sorted((Path(__file__).parent.parent / "examples" / "tables").glob("*.json"))
 HAND_56 = "555m 222p 777p 333s 888s 9m f1 f2 P P +9m wild:5m,E seat:S"
@@ -109,17 +111,25 @@ START_UP = """
 import sys
 from taihu.cli.main import app
 if {args!r} is not None:
-    try:
-        app({args!r}, standalone_mode=False)
-    except SystemExit:
-        pass
+    app({args!r})
 print("\\n" + " ".join(sorted(sys.modules)))
 """
-# what `import taihu.cli.main` never needs, nor any `taihu score` / `taihu settle`
-NEVER = {"fastapi", "starlette", "uvicorn", "sqlite3", "taihu.ledger", "taihu.api"}
-# typer 0.29 itself coerces every command-line value through a pydantic TypeAdapter (pydantic's plugin
-# loader reads importlib.metadata), so only the import is free of them; docs/performance.md has the cost
-TYPER_RUN = {"pydantic", "importlib.metadata"}
+# what `import taihu.cli.main` never needs, nor any `taihu score` / `taihu settle`: no command-line or
+# terminal library (the parser is argparse, the tables taihu.cli.table), no pydantic, no server, no ledger
+NEVER = {
+    "typer",
+    "click",
+    "rich",
+    "pydantic",
+    "fastapi",
+    "starlette",
+    "uvicorn",
+    "sqlite3",
+    "taihu.ledger",
+    "taihu.api",
+}
+NO_TABLE = {"taihu.cli.table"}  # the renderer of tables, imported only to print one
+LUOSHAN_HAND = "123m 456m 789p 23s 55p +4s flip:9p seat:W"
 
 
 def modules_after(args: list[str] | None) -> set[str]:
@@ -133,27 +143,63 @@ def unwanted(loaded: set[str], never: set[str]) -> set[str]:
     return {m for m in loaded if m in never or m.split(".")[0] in never}
 
 
-def test_importing_the_cli_loads_no_pydantic_rich_sqlite_or_settlement() -> None:
+def rule_set_modules(loaded: set[str]) -> set[str]:
+    """Which rule sets' modules were imported (riichi's package by its name)."""
+    prefix = "taihu.scorer.rulesets."
+    return {m.split(".")[3] for m in loaded if m.startswith(prefix) and m != prefix + "base"}
+
+
+def test_importing_the_cli_loads_no_rule_set_no_renderer_and_no_settlement() -> None:
     loaded = modules_after(None)
     assert "taihu.cli.main" in loaded
-    assert not unwanted(loaded, NEVER | TYPER_RUN | {"rich", "taihu.scorer.settlement"})
+    assert not unwanted(loaded, NEVER | NO_TABLE | {"taihu.scorer.settlement", "taihu.scorer.waits"})
+    assert rule_set_modules(loaded) == set()
 
 
 @pytest.mark.parametrize(
-    ("args", "also_never"),
+    ("args", "rules", "also_never"),
     [
-        pytest.param(["score", HAND_56, "--json"], {"rich", "taihu.scorer.settlement"}, id="score-json"),
-        pytest.param(["score", HAND_56], {"taihu.scorer.settlement"}, id="score"),
-        pytest.param(["settle", str(TABLES[0]), "--json"], {"rich"}, id="settle-json"),
+        pytest.param(["score", HAND_56, "--json"], {"lingxi"}, NO_TABLE, id="score-json"),
+        pytest.param(
+            ["score", LUOSHAN_HAND, "-r", "luoshan", "--json"], {"luoshan"}, {"taihu.cli.table"}, id="luoshan"
+        ),
+        pytest.param(["score", "123m", "-r", "螺山", "--json"], {"luoshan"}, NO_TABLE, id="bad-hand"),
+        pytest.param(["score", HAND_56], {"lingxi"}, set(), id="score"),
     ],
 )
-def test_a_command_imports_only_what_it_needs(args: list[str], also_never: set[str]) -> None:
+def test_a_score_imports_only_its_rule_set(args: list[str], rules: set[str], also_never: set[str]) -> None:
+    """No typer, click, rich, pydantic, fastapi, sqlite3, settlement or waits search; one rule set's module."""
     loaded = modules_after(args)
     assert "taihu.scorer.rulesets.base" in loaded  # the command ran
-    assert not unwanted(loaded, NEVER | also_never)
+    assert not unwanted(loaded, NEVER | also_never | {"taihu.scorer.settlement", "taihu.scorer.waits"})
+    assert rule_set_modules(loaded) == rules
 
 
-def test_a_table_printed_imports_rich() -> None:
+@pytest.mark.parametrize("path", [TABLES[0], *(p for p in TABLES if p.stem == "riichi-win")], ids=lambda p: p.stem)
+def test_settle_json_imports_no_renderer_and_only_its_rule_set(path: Path) -> None:
+    rules = json.loads(path.read_text(encoding="utf-8")).get("rules", "lingxi")
+    loaded = modules_after(["settle", str(path), "--json"])
+    assert "taihu.scorer.settlement" in loaded
+    assert not unwanted(loaded, NEVER | NO_TABLE)
+    assert rule_set_modules(loaded) == {rules}
+    assert {m for m in loaded if m.startswith("taihu.scorer.settlement.")} == {
+        "taihu.scorer.settlement.common",
+        f"taihu.scorer.settlement.{rules}",
+    }
+
+
+def test_a_table_printed_imports_the_renderer() -> None:
     """The other side of the tests above: they would pass vacuously if nothing were ever loaded late."""
-    assert "rich" in modules_after(["score", HAND_56])
+    assert "taihu.cli.table" in modules_after(["score", HAND_56])
     assert "taihu.scorer.settlement" in modules_after(["settle", str(TABLES[0])])
+    assert rule_set_modules(modules_after(["rules"])) == set(RULESETS)
+
+
+def test_the_registry_facts_kept_as_data_agree_with_the_rule_set_modules() -> None:
+    """Hand sizes and Chinese names are known without importing a rule set: they must be the modules' own."""
+    for name in RULESETS:
+        module = importlib.import_module(f"taihu.scorer.rulesets.{name}")
+        assert get(name) is RULESETS[name] and RULESETS[name].name == name
+        assert get(RULESETS[name].chinese) is RULESETS[name]
+        assert HAND_SIZES.get(name) == getattr(module, "HAND_SIZE", None), name
+    assert set(CHINESE_NAMES.values()) == set(RULESETS)

@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import json
+import os
+import shutil
+import subprocess
+import sys
 import tomllib
 from pathlib import Path
 
-from typer.testing import CliRunner
-
 import taihu
 from taihu.cli.main import app
+from taihu.cli.testing import CliRunner
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -35,3 +39,24 @@ def test_only_taihu_is_a_top_level_package() -> None:
     top_level = {p.parent.name for p in ROOT.glob("*/__init__.py")}
     assert top_level == {"taihu"}
     assert all((ROOT / "taihu" / part / "__init__.py").exists() for part in ("scorer", "cli", "api"))
+
+
+def console_script(args: list[str], stdin: str = "") -> subprocess.CompletedProcess[str]:
+    """The installed `taihu` in a process of its own, its output buffered as in a pipe."""
+    script = shutil.which("taihu", path=str(Path(sys.executable).parent))
+    command = [script] if script else [sys.executable, "-m", "taihu.cli.main"]
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}
+    return subprocess.run(command + args, input=stdin, capture_output=True, text=True, env=env, timeout=60)
+
+
+def test_the_console_script_ends_with_all_its_output_and_its_status() -> None:
+    """`main` ends the process without the interpreter's teardown: what was buffered must still come out."""
+    hands = "123m 456m 789p 23s 55p +4s flip:9p seat:W\n" * 300 + "GG\n"
+    done = console_script(["score", "-", "-r", "luoshan", "--json"], stdin=hands)
+    lines = done.stdout.splitlines()
+    assert done.returncode == 2 and len(lines) == 301 and json.loads(lines[-1])["code"] == "unknown_tile"
+    done = console_script(["score", "123m x", "--json"])
+    assert done.returncode == 2 and json.loads(done.stdout)["code"] == "unknown_tile"
+    assert done.stderr.startswith("error: unknown tile 'x' at column 6")
+    done = console_script(["rules", "lingxi"])
+    assert done.returncode == 0 and done.stdout.rstrip().endswith("exclusion: ping_hu excludes ying_da_ying")

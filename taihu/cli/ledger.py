@@ -5,26 +5,15 @@ from __future__ import annotations
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
-from functools import cache
 from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING
 
-import typer
-
 from taihu.scorer import HandError
 
-if TYPE_CHECKING:  # imported by the commands that use them: `taihu score` loads neither sqlite3 nor rich
-    from rich.console import Console
-
+if TYPE_CHECKING:  # imported by the commands that use them: `taihu score` loads neither sqlite3 nor the ledger
+    from taihu.cli.table import Console
     from taihu.ledger import Deal, LedgerStore, Standing
-
-ledger_app = typer.Typer(
-    help="Keep the ledger (记账) of an evening: the deals, who sat where, the running totals.",
-    no_args_is_help=True,
-)
-
-DB = typer.Option(None, "--db", metavar="PATH", help="the ledger database (default: $TAIHU_DB, else the user data dir)")
 
 
 def cli() -> ModuleType:
@@ -34,11 +23,11 @@ def cli() -> ModuleType:
     return main
 
 
-@cache
 def console() -> Console:
-    from rich.console import Console
+    """Lines left whole (the terminal breaks them), so that a path or a player's name copies back."""
+    from taihu.cli.table import Console
 
-    return Console(soft_wrap=True, highlight=False)
+    return Console(soft_wrap=True)
 
 
 @contextmanager
@@ -76,40 +65,28 @@ def signed(value: int) -> str:
 
 def print_deal(deal: Deal, standing: Standing) -> None:
     net = deal.net()
-    console().print(f"deal {deal.number}: {outcome(deal)}; seats {seats_line(deal.seats)}", markup=False)
-    console().print("net:    " + "  ".join(f"{p} {signed(net[p])}" for p in standing.players), markup=False)
+    console().print(f"deal {deal.number}: {outcome(deal)}; seats {seats_line(deal.seats)}")
+    console().print("net:    " + "  ".join(f"{p} {signed(net[p])}" for p in standing.players))
     print_next(standing)
 
 
 def print_next(standing: Standing) -> None:
     totals = standing.totals
-    console().print("totals: " + "  ".join(f"{p} {signed(totals[p])}" for p in standing.players), markup=False)
-    console().print(f"next dealer: {standing.next_dealer}  (seats {seats_line(standing.next_seats)})", markup=False)
+    console().print("totals: " + "  ".join(f"{p} {signed(totals[p])}" for p in standing.players))
+    console().print(f"next dealer: {standing.next_dealer}  (seats {seats_line(standing.next_seats)})")
 
 
-@ledger_app.command()
-def new(
-    name: str = typer.Argument(..., help="a name for the ledger, e.g. friday"),
-    rules: str = typer.Option("lingxi", "--rules", "-r", help="rule set of every deal"),
-    players: str = typer.Option(..., "--players", help="four names in table order, comma-separated; the first deals"),
-    option: list[str] | None = typer.Option(None, "--option", "-o", help="house option NAME=VALUE"),
-    db: str | None = DB,
-) -> None:
+def new(name: str, rules: str, players: str, option: list[str] | None, db: str | None) -> None:
     """Start a ledger: its rule set, house options and the four players in table order."""
     options = cli().parse_options(option)
     names = [p.strip() for p in players.split(",")]
     with opened(db, create=True) as store:
         ledger = store.create(name, rules, names, options)
-        console().print(f"ledger '{ledger.name}' ({ledger.rules}) in {store.path}", markup=False)
+        console().print(f"ledger '{ledger.name}' ({ledger.rules}) in {store.path}")
         print_next(store.standing(ledger))
 
 
-@ledger_app.command()
-def add(
-    name: str = typer.Argument(..., help="the ledger"),
-    table: str = typer.Argument(..., metavar="TABLE.json", help="the deal as JSON (players or winds); - reads stdin"),
-    db: str | None = DB,
-) -> None:
+def add(name: str, table: str, db: str | None) -> None:
     """Settle a deal with the seats as they stand and record it."""
     data = cli().read_table(table)
     with opened(db) as store:
@@ -118,12 +95,7 @@ def add(
         print_deal(deal, store.standing(ledger))
 
 
-@ledger_app.command()
-def show(
-    name: str = typer.Argument(..., help="the ledger"),
-    as_json: bool = typer.Option(False, "--json", help="print the ledger JSON"),
-    db: str | None = DB,
-) -> None:
+def show(name: str, as_json: bool, db: str | None) -> None:
     """The deals, who sat where, each player's running total, and who deals next."""
     with opened(db) as store:
         view = store.view(store.ledger(name))
@@ -131,7 +103,7 @@ def show(
         cli().print_json(view.to_json())
         return
     players = view.ledger.players
-    from rich.table import Table
+    from taihu.cli.table import Table
 
     grid = Table(title=f"{view.ledger.name} — {view.ledger.rules}", title_justify="left")
     grid.add_column("deal", justify="right")
@@ -152,25 +124,16 @@ def show(
     print_next(view.standing)
 
 
-@ledger_app.command()
-def undo(
-    name: str = typer.Argument(..., help="the ledger"),
-    db: str | None = DB,
-) -> None:
+def undo(name: str, db: str | None) -> None:
     """Remove the last deal (a mistake); the seats go back to where they were."""
     with opened(db) as store:
         ledger = store.ledger(name)
         deal = store.undo(ledger)
-        console().print(f"removed deal {deal.number}: {outcome(deal)}", markup=False)
+        console().print(f"removed deal {deal.number}: {outcome(deal)}")
         print_next(store.standing(ledger))
 
 
-@ledger_app.command()
-def export(
-    name: str = typer.Argument(..., help="the ledger"),
-    as_csv: bool = typer.Option(False, "--csv", help="CSV: one row per deal and player, a header row first"),
-    db: str | None = DB,
-) -> None:
+def export(name: str, as_csv: bool, db: str | None) -> None:
     """Export the ledger to stdout: CSV with --csv, else the ledger JSON."""
     with opened(db) as store:
         view = store.view(store.ledger(name))
@@ -180,11 +143,9 @@ def export(
         cli().print_json(view.to_json())
 
 
-@ledger_app.command("list")
-def list_ledgers(db: str | None = DB) -> None:
+def list_ledgers(db: str | None) -> None:
     """The ledgers in the database, with their players and number of deals."""
-    from rich.table import Table
-
+    from taihu.cli.table import Table
     from taihu.ledger import default_path
 
     where = Path(db) if db else default_path()
@@ -193,7 +154,7 @@ def list_ledgers(db: str | None = DB) -> None:
         with opened(db) as store:
             found = store.names()
     if not found:
-        console().print(f"no ledgers in {where}; start one with `taihu ledger new NAME --players …`", markup=False)
+        console().print(f"no ledgers in {where}; start one with `taihu ledger new NAME --players …`")
         return
     grid = Table(title=f"ledgers in {where}", title_justify="left")
     for column in ("name", "rules", "players", "deals"):

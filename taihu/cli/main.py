@@ -3,91 +3,107 @@
 Exit 0 on success, 2 on bad input (the library's message on stderr), 1 on a
 bug: one line `internal error (id …)` on stderr, the traceback only in the
 `taihu.cli` log (at DEBUG, so it stays off the terminal unless asked for).
+
+Start-up is most of a `taihu score`'s time, so this imports only what every
+command needs (argparse, the core's scoring path); a table's renderer, the
+waits search, the settlement, the ledger and the server are imported by the
+commands that use them (docs/performance.md has the figures).
 """
 
 from __future__ import annotations
 
-import functools
 import json
 import os
 import re
 import sys
-from collections.abc import Callable, Iterable
-from enum import StrEnum
-from functools import cache
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any
 
-import typer
-from typer.exceptions import TyperException
-
-from taihu.cli.ledger import ledger_app
+from taihu.cli import arguments, ledger
+from taihu.cli.arguments import Lang
 from taihu.scorer import HandError, HandScore, rule_sets, score_hand
 from taihu.scorer.arithmetic import arithmetic
 from taihu.scorer.errors import quote
 from taihu.scorer.limits import MAX_NUMBER_CHARACTERS, MAX_OPTION_VALUE, check_json_text
 from taihu.scorer.rulesets import get
-from taihu.scorer.waits import Discards, Wait, WinValue, waits
 
-if TYPE_CHECKING:  # rich is imported where a table is printed, the settlement where a table is settled
-    from rich.console import Console
-    from rich.table import Table
-
+if TYPE_CHECKING:  # imported where a table is printed, a table settled, a hand's waits searched
+    from taihu.cli.table import Console, Table
     from taihu.scorer import Settlement
-
-app = typer.Typer(
-    help="Score and settle hands of Zhejiang/Fujian regional mahjong (Lingxi and friends).",
-    no_args_is_help=True,
-    add_completion=True,  # `taihu --install-completion`; typer reads the shell only when asked
-    pretty_exceptions_enable=False,
-)
-app.add_typer(ledger_app, name="ledger")
-F = TypeVar("F", bound=Callable[..., Any])
-# How typer ends a command on purpose (exit codes, Ctrl-C, usage errors): not bugs. Typer 0.29 carries
-# its own click (`typer._click`, whose ClickException is a TyperException); importing click cost 10 ms.
-DELIBERATE = (typer.Exit, typer.Abort, TyperException)
+    from taihu.scorer.waits import Wait, WinValue
 
 
-def guarded(command: F) -> F:
-    """A command whose unexpected exception is a bug: exit 1 with `internal error (id …)`, no traceback."""
+def app(argv: Sequence[str] | None = None) -> int:
+    """The `taihu` command: runs `argv` (default: the command line's) and returns the exit status.
 
-    @functools.wraps(command)
-    def run(*args: Any, **kwargs: Any) -> Any:
-        try:
-            return command(*args, **kwargs)
-        except DELIBERATE:
-            raise
-        except HandError as exc:  # bad input that reached no `answer` (e.g. from parse_options) is still exit 2
-            fail(str(exc))
-        except Exception as exc:
-            import logging  # a bug's path only: start-up does without logging and secrets
-            import secrets
+    Every command, those of `taihu ledger` included, goes through here: a bug in any of them is
+    exit 1 with one line `internal error (id …)` and no traceback.
+    """
+    if "_TAIHU_COMPLETE" in os.environ:  # a completion script asks for the words that fit (completion.py)
+        from taihu.cli import completion
 
-            error_id = secrets.token_hex(4)
-            logging.getLogger("taihu.cli").debug(
-                "internal error %s in taihu %s", error_id, command.__name__, exc_info=exc
-            )
-            sys.stderr.write(f"internal error (id {error_id}): a bug in taihu, not a problem with the input\n")
-            raise typer.Exit(1) from None
+        return completion.complete(arguments.parser(COMMANDS))
+    parser = arguments.parser(COMMANDS, sys.argv[1:] if argv is None else argv)
+    args = None
+    try:
+        args = parser.parse_args(argv)
+        if args.show_completion is not None or args.install_completion is not None:
+            from taihu.cli import completion
 
-    return run  # type: ignore[return-value]
+            return completion.offer(parser, args.show_completion, args.install_completion)
+        if args.version:
+            from taihu import __version__
+
+            sys.stdout.write(f"taihu {__version__}\n")
+            return 0
+        if args.run is None:  # `taihu` or `taihu ledger` alone: what there is to run, as a usage error
+            args.usage_of.print_help(sys.stderr)
+            return 2
+        args.run(**{name: value for name, value in vars(args).items() if name not in arguments.NOT_PARAMETERS})
+        return 0
+    except SystemExit as exc:  # a command's or argparse's exit on purpose: --help, usage errors, `fail`
+        return exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 2)
+    except HandError as exc:  # bad input that reached no `answer` (e.g. from parse_options) is still exit 2
+        return error_status(str(exc))
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:  # the reader went away (`taihu rules | head`): no message, as the docs of `signal` advise
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
+    except Exception as exc:
+        import logging  # a bug's path only: start-up does without logging and secrets
+        import secrets
+
+        error_id = secrets.token_hex(4)
+        command = getattr(getattr(args, "run", None), "__name__", "")
+        logging.getLogger("taihu.cli").debug("internal error %s in taihu %s", error_id, command, exc_info=exc)
+        sys.stderr.write(f"internal error (id {error_id}): a bug in taihu, not a problem with the input\n")
+        return 1
 
 
-def show_version(value: bool) -> None:
-    if value:
-        from taihu import __version__
+def main() -> None:
+    """The console script `taihu`: the command line's arguments, the exit status.
 
-        sys.stdout.write(f"taihu {__version__}\n")
-        raise typer.Exit()
+    A command that has finished has closed what it opened and leaves only its output to flush, so
+    the process ends there, without the interpreter's teardown of every module (7 ms, a seventh of
+    a `taihu score`). `serve` ends the usual way: its server and workers have their own clean-up.
+    """
+    status = app()
+    if sys.argv[1:2] == ["serve"]:
+        sys.exit(status)
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+    except BrokenPipeError:  # the reader went away
+        status = status or 1
+    os._exit(status)
 
 
-@app.callback()
-def main(
-    version: bool = typer.Option(
-        False, "--version", callback=show_version, is_eager=True, help="print taihu's version and exit"
-    ),
-) -> None:
-    """Score and settle hands of Zhejiang/Fujian regional mahjong (Lingxi and friends)."""
+def error_status(message: str, pointer: str = "") -> int:
+    """Bad input: the message on stderr, unwrapped, then the `pointer` lines (hand and caret); status 2."""
+    sys.stderr.write(f"error: {message}\n" + (f"{pointer}\n" if pointer else ""))
+    return 2
 
 
 def answer(call: Callable[[], Any], as_json: bool = False, line: str | None = None) -> Any:
@@ -110,8 +126,7 @@ def answer(call: Callable[[], Any], as_json: bool = False, line: str | None = No
 
 def fail(message: str, pointer: str = "") -> None:
     """Bad input: the message on stderr, unwrapped, then the `pointer` lines (hand and caret), and exit 2."""
-    sys.stderr.write(f"error: {message}\n" + (f"{pointer}\n" if pointer else ""))
-    raise typer.Exit(2)
+    raise SystemExit(error_status(message, pointer))
 
 
 def parse_options(pairs: list[str] | None) -> dict[str, int]:
@@ -129,17 +144,11 @@ def parse_options(pairs: list[str] | None) -> dict[str, int]:
 
 
 def console() -> Console:
-    """The terminal, through rich: imported on the first table printed (`--json` never needs it).
+    """The terminal: the table renderer is imported on the first table printed (`--json` never needs it).
 
-    One per terminal size seen in `COLUMNS`/`LINES`, so a test (or the docs) running
-    several widths in one process gets each its own width.
+    Made anew each time, so a test (or the docs) running several widths in one process gets each its own.
     """
-    return sized_console(os.environ.get("COLUMNS"), os.environ.get("LINES"))
-
-
-@cache
-def sized_console(columns: str | None, lines: str | None) -> Console:
-    from rich.console import Console
+    from taihu.cli.table import Console
 
     return Console()
 
@@ -150,17 +159,6 @@ NARROW = 60  # below this many columns (a phone's terminal) tables give way to t
 
 def narrow(out: Console) -> bool:
     return out.width < NARROW
-
-
-class Lang(StrEnum):
-    """Which name columns a table shows: 中文, English or both."""
-
-    zh = "zh"
-    en = "en"
-    both = "both"
-
-
-LANG_OPTION = typer.Option(Lang.both, "--lang", help="names shown: zh (中文), en (English) or both")
 
 
 def names(chinese: str, english: str, lang: Lang) -> str:
@@ -190,13 +188,10 @@ def compact_table(title: str, rows: Iterable[tuple[str, str, str]]) -> Table:
     Names wrap at word boundaries (never an ellipsis); only a word wider than the
     whole column would be folded.
     """
-    from rich import box
-    from rich.padding import Padding
-    from rich.table import Table
-    from rich.text import Text
+    from taihu.cli.table import SIMPLE, Indent, Table
 
-    table = Table(title=title, title_justify="left", box=box.SIMPLE, show_header=False, pad_edge=False, expand=True)
-    table.add_column("name", overflow="fold", ratio=1)
+    table = Table(title=title, title_justify="left", box=SIMPLE, show_header=False, pad_edge=False, expand=True)
+    table.add_column("name", ratio=1)
     table.add_column("value", justify="right", no_wrap=True)
     for name, value, detail in rows:
         if name == "":
@@ -204,9 +199,9 @@ def compact_table(title: str, rows: Iterable[tuple[str, str, str]]) -> Table:
             continue
         if len(value) > SHORT_VALUE:  # a long value (`dealer 2, others 1`) would squeeze the name: it goes below
             value, detail = "", f"{value}; {detail}" if detail else value
-        table.add_row(Text(name), Text(value))
+        table.add_row(name, value)
         if detail:
-            table.add_row(Padding(Text(detail, style="dim"), (0, 0, 0, 2)), "")
+            table.add_row(Indent(detail, 2), "")
     return table
 
 
@@ -215,7 +210,7 @@ def print_json(data: Any) -> None:
 
 
 def hand_table(result: HandScore, lang: Lang = Lang.both, compact: bool = False) -> Table:
-    from rich.table import Table
+    from taihu.cli.table import Table
 
     title = f"{result.rules}: {'winning hand' if result.winner else 'non-winning hand'}"
     doubled = "×2" if result.unit == "tai" else "×2 per tai"  # Lingxi doubles once; Luoshan the hu once per tai
@@ -272,34 +267,27 @@ def score_lines(lines: Iterable[str], rules: str, options: dict[str, int], as_js
     return status
 
 
-@app.command()
-def score(
-    hand: str = typer.Argument(..., help="the hand in taihu notation, quoted; - reads one hand per line from stdin"),
-    rules: str = typer.Option("lingxi", "--rules", "-r", help="rule set"),
-    option: list[str] | None = typer.Option(None, "--option", "-o", help="house option NAME=VALUE"),
-    as_json: bool = typer.Option(False, "--json", help="print the HandScore JSON (JSON lines with -)"),
-    lang: Lang = LANG_OPTION,
-) -> None:
+def score(hand: str, rules: str, option: list[str] | None, as_json: bool, lang: Lang) -> None:
     """Score one hand: the items, the doubling, the total and the arrangement.
 
     With `-` as the hand, score each line of stdin: one line out per hand.
     """
     if hand == "-":
         answer(lambda: get(rules), as_json)  # an unknown rule set is one error, not one per line
-        raise typer.Exit(score_lines(sys.stdin, rules, parse_options(option), as_json))
+        raise SystemExit(score_lines(sys.stdin, rules, parse_options(option), as_json))
     result: HandScore = answer(lambda: score_hand(hand, rules=rules, options=parse_options(option)), as_json, hand)
     if as_json:
         print_json(result.to_dict())
         return
     out = console()
-    out.print(f"hand: {result.hand}", markup=False, highlight=False, soft_wrap=True)
+    out.print(f"hand: {result.hand}", soft_wrap=True)
     out.print(hand_table(result, lang, compact=narrow(out)))
     if result.arrangement:
-        out.print("arrangement: " + "  ".join(result.arrangement), markup=False, highlight=False)
+        out.print("arrangement: " + "  ".join(result.arrangement))
     elif not result.winner:
-        out.print("non-winning hand: base tai only", highlight=False)
+        out.print("non-winning hand: base tai only")
     for note in result.notes:
-        out.print(f"note: {note}", markup=False, highlight=False)
+        out.print(f"note: {note}")
 
 
 def win_text(win: WinValue | None) -> str:
@@ -312,8 +300,7 @@ WAITS_HEADINGS |= {"best total": "最高"}
 
 
 def waits_table(title: str, found: tuple[Wait, ...], lang: Lang = Lang.both, compact: bool = False) -> Table:
-    from rich.table import Table
-    from rich.text import Text
+    from taihu.cli.table import Table
 
     if compact:  # the tile, its copies unseen and best total; the two totals and the arrangement below
         rows = []
@@ -336,29 +323,24 @@ def waits_table(title: str, found: tuple[Wait, ...], lang: Lang = Lang.both, com
             win_text(wait.discard),
             win_text(wait.self_drawn),
             "yes" if wait.legal else "no",
-            Text("  ".join(best.arrangement) if best else ""),
+            "  ".join(best.arrangement) if best else "",
         )
     return table
 
 
-@app.command(name="waits")
-def waits_command(
-    hand: str = typer.Argument(..., help="the hand without a winning tile, quoted (one tile more: which to discard)"),
-    rules: str = typer.Option("lingxi", "--rules", "-r", help="rule set"),
-    option: list[str] | None = typer.Option(None, "--option", "-o", help="house option NAME=VALUE"),
-    as_json: bool = typer.Option(False, "--json", help="print the waits JSON"),
-    lang: Lang = LANG_OPTION,
-) -> None:
+def waits_command(hand: str, rules: str, option: list[str] | None, as_json: bool, lang: Lang) -> None:
     """What wins for a waiting hand (听牌): each tile, its copies unseen, its total on a discard and self-drawn."""
+    from taihu.scorer.waits import Discards, waits
+
     options = parse_options(option)
     result = answer(lambda: waits(hand, rules=rules, options=options), as_json, hand)
     if as_json:
         print_json(result.to_dict())
         return
-    from rich.table import Table
+    from taihu.cli.table import Table
 
     out = console()
-    out.print(f"hand: {result.hand}", markup=False, highlight=False, soft_wrap=True)
+    out.print(f"hand: {result.hand}", soft_wrap=True)
     compact = narrow(out)
     if isinstance(result, Discards) and compact:
         rows = [
@@ -380,26 +362,21 @@ def waits_command(
             out.print(waits_table(f"after discarding {best.tile}", best.waits, lang, compact))
         return
     if not result.ready:
-        out.print(f"{result.rules}: not ready — no tile completes this hand", highlight=False)
+        out.print(f"{result.rules}: not ready — no tile completes this hand")
         return
     out.print(waits_table(f"{result.rules}: waits", result.waits, lang, compact))
     if any(w.covered_by_wildcard for w in result.waits):
-        out.print("*: wins only through a held wildcard standing for another tile", highlight=False)
+        out.print("*: wins only through a held wildcard standing for another tile")
 
 
-@app.command()
-def rules(
-    name: str | None = typer.Argument(None, help="a rule set; omit to list them all"),
-    as_json: bool = typer.Option(False, "--json", help="print as JSON"),
-    lang: Lang = LANG_OPTION,
-) -> None:
+def rules(name: str | None, as_json: bool, lang: Lang) -> None:
     """List the rule sets, or one rule set's items and house options."""
     if name is None:
         infos = rule_sets()
         if as_json:
             print_json([i.to_dict() for i in infos])
             return
-        from rich.table import Table
+        from taihu.cli.table import Table
 
         out = console()
         table = Table(title="rule sets")
@@ -417,7 +394,7 @@ def rules(
     if as_json:
         print_json(info.to_dict())
         return
-    from rich.table import Table
+    from taihu.cli.table import Table
 
     out = console()
     title = f"{info.name} {info.chinese} — items ({info.unit})"
@@ -443,7 +420,7 @@ def rules(
             options.add_row(opt.name, str(opt.default), ", ".join(map(str, opt.alternatives)), opt.description)
         out.print(options)
     for line in info.exclusions:
-        out.print(f"exclusion: {line}", markup=False, highlight=False)
+        out.print(f"exclusion: {line}")
 
 
 def read_table(path: str) -> Any:
@@ -464,8 +441,7 @@ SETTLE_HEADINGS |= {"reason": "原因", "settlement": "结算", "payments": "支
 
 
 def settlement_tables(result: Settlement, lang: Lang = Lang.both, compact: bool = False) -> list[Table]:
-    from rich.table import Table
-    from rich.text import Text
+    from taihu.cli.table import Table
 
     def say(english: str) -> str:
         return heading(english, SETTLE_HEADINGS[english], lang)
@@ -497,11 +473,11 @@ def settlement_tables(result: Settlement, lang: Lang = Lang.both, compact: bool 
         ]
     scores = Table(title=f"{result.rules} — {say('settlement')}", title_justify="left")
     scores.add_column(say("seat"))
-    scores.add_column(say("hand"), overflow="fold")
+    scores.add_column(say("hand"))
     scores.add_column(unit, justify="right")
-    scores.add_column(say("note"), overflow="fold")
+    scores.add_column(say("note"))
     for seat, hand, total, note in seats:
-        scores.add_row(seat, Text(hand), total, Text(note))
+        scores.add_row(seat, hand, total, note)
     payments = Table(title=say("payments"), title_justify="left")
     for col in ("from", "to", "amount", "reason"):
         payments.add_column(say(col), justify="right" if col == "amount" else "left")
@@ -517,12 +493,7 @@ def settle_table(table: Any) -> Settlement:
     return settle(table)
 
 
-@app.command()
-def settle(
-    table: str = typer.Argument(..., metavar="TABLE.json", help="the table as JSON; - reads stdin"),
-    as_json: bool = typer.Option(False, "--json", help="print the Settlement JSON"),
-    lang: Lang = LANG_OPTION,
-) -> None:
+def settle(table: str, as_json: bool, lang: Lang) -> None:
     """Settle one deal: each seat's tai, who pays whom and why, and the net per seat."""
     data = read_table(table)
     result: Settlement = answer(lambda: settle_table(data))
@@ -532,28 +503,20 @@ def settle(
     out = console()
     for part in settlement_tables(result, lang, compact=narrow(out)):
         out.print(part)
-    out.print(f"next dealer: {result.next_dealer}", highlight=False)
+    out.print(f"next dealer: {result.next_dealer}")
 
 
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
 
 
-@app.command()
 def serve(
-    cors_origin: list[str] | None = typer.Option(
-        None,
-        "--cors-origin",
-        metavar="URL",
-        help="an origin allowed to call the API from a browser (repeatable); none by default",
-    ),
-    host: str = typer.Option("127.0.0.1", "--host", help="address to listen on"),
-    port: int = typer.Option(8000, "--port", help="port to listen on"),
-    db: str | None = typer.Option(None, "--db", metavar="PATH", help="the ledger database of /ledgers"),
-    workers: int = typer.Option(1, "--workers", min=1, max=64, help="server processes (uvicorn's worker mode)"),
-    limit_concurrency: int = typer.Option(
-        100, "--limit-concurrency", min=1, help="open connections per process; beyond, requests get 503"
-    ),
-    cache_mb: int = typer.Option(64, "--cache-mb", min=1, max=65536, help="memory for the core's caches, per process"),
+    cors_origin: list[str] | None,
+    host: str,
+    port: int,
+    db: str | None,
+    workers: int,
+    limit_concurrency: int,
+    cache_mb: int,
 ) -> None:
     """Run the HTTP API and the table page at / (docs at /docs); stateless: run several behind a load balancer."""
     from taihu.api.page import allow_origins_in_every_worker, check_origin  # the page at / and its CORS
@@ -571,20 +534,20 @@ def serve(
     run_server(host, port, workers=workers, limit_concurrency=limit_concurrency, cache_mb=cache_mb)
 
 
-def guard_every_command(typer_app: typer.Typer) -> None:
-    """Every command, those of sub-apps included, exits 1 on a bug (see `guarded`).
-
-    Done once here rather than per command, so a command or sub-app added later is covered too.
-    """
-    for info in typer_app.registered_commands:
-        if info.callback is not None and not hasattr(info.callback, "__wrapped__"):
-            info.callback = guarded(info.callback)
-    for group in typer_app.registered_groups:
-        if group.typer_instance is not None:
-            guard_every_command(group.typer_instance)
-
-
-guard_every_command(app)
+# what each command line runs; taihu/cli/arguments.py gives each its arguments
+COMMANDS: dict[str, Callable[..., None]] = {
+    "score": score,
+    "waits": waits_command,
+    "rules": rules,
+    "settle": settle,
+    "serve": serve,
+    "ledger new": ledger.new,
+    "ledger add": ledger.add,
+    "ledger show": ledger.show,
+    "ledger undo": ledger.undo,
+    "ledger export": ledger.export,
+    "ledger list": ledger.list_ledgers,
+}
 
 if __name__ == "__main__":  # pragma: no cover
-    app()
+    sys.exit(app())

@@ -6,7 +6,9 @@ No I/O and no printing here; the CLI and the HTTP API are thin shells over
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Mapping
+from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 from .arithmetic import arithmetic
@@ -15,10 +17,15 @@ from .memo import clear_caches
 from .models import Event, HandScore, Payment, PlayerTotal, RuleSetInfo, ScoreItem, Settlement, Table
 from .notation import parse, parse_red_fives, to_text
 from .rulesets import CONDITIONS, RULESETS, get
-from .waits import Discard, Discards, Wait, Waits, WinValue, waits
 
 if TYPE_CHECKING:
     from .settlement import settle_table
+    from .waits import Discard, Discards, Wait, Waits, WinValue, waits
+
+# imported on first use: `taihu score` needs neither the settlement nor the waits search
+LATER = {"settle_table": "settlement"} | dict.fromkeys(
+    ("Discard", "Discards", "Wait", "Waits", "WinValue", "waits"), "waits"
+)
 
 
 def score_hand(hand: str, rules: str = "lingxi", options: Mapping[str, Any] | None = None) -> HandScore:
@@ -36,12 +43,28 @@ def rule_sets() -> list[RuleSetInfo]:
 
 
 def __getattr__(name: str) -> Any:
-    """`settle_table` imports the settlement modules on first use: `taihu score` never needs them."""
-    if name == "settle_table":
-        from .settlement import settle_table
+    """The names of LATER, from their module imported on first use."""
+    if name in LATER:
+        from importlib import import_module
 
-        return settle_table
+        return getattr(import_module(f"{__name__}.{LATER[name]}"), name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+class Package(ModuleType):
+    """This package, whose `waits` stays the function `waits` once the module `waits` is imported.
+
+    The import system binds a submodule it imports on its package; the function `waits` has its
+    module's name, so that binding is turned into the function (as an eager import would leave it).
+    """
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if name in LATER and isinstance(value, ModuleType):
+            value = getattr(value, name)
+        super().__setattr__(name, value)
+
+
+sys.modules[__name__].__class__ = Package
 
 
 __all__ = [

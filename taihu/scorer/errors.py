@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import difflib
 import unicodedata
 from collections.abc import Iterable, Mapping
 from typing import Any
@@ -121,5 +120,7 @@ def nearest(word: str, known: Iterable[str], aliases: Mapping[str, str] | None =
         return alias
     if word.lower() in choices:
         return word.lower()
+    import difflib  # only when a word is not known: a start-up without errors does without it
+
     close = difflib.get_close_matches(word.lower(), choices, n=1, cutoff=0.6)
     return close[0] if close else None

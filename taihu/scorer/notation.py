@@ -12,13 +12,15 @@ import re
 from bisect import bisect_left
 from collections.abc import Collection
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from . import memo as M
 from . import tiles as T
 from .errors import HandError, nearest, quote
-from .forms import Folded, fold
 from .limits import MAX_TOTAL
+
+if TYPE_CHECKING:  # the players' forms (五万, full-width) are read only for a line that is not ASCII
+    from .forms import Folded
 
 FLAG_CONDITIONS = (
     "self",
@@ -470,6 +472,8 @@ def _parse_players_forms(
     text: str, conditions: Collection[str] | None = None, rule_set: str = "", red_fives: bool = False
 ) -> ParsedHand:
     """A line with Chinese or full-width forms: parsed as its ASCII fold, columns counted in the line as typed."""
+    from .forms import fold
+
     folded = fold(text)
     if folded.text == text:
         return _parse_careful(text, conditions, rule_set, red_fives)

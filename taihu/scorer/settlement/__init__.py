@@ -9,26 +9,18 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import replace
+from importlib import import_module
 from typing import Any
 
 from ..errors import HandError, require
 from ..models import PlayerTenpai, Settlement, Table
-from ..rulesets import RULESETS, get
-from .guannan import settle_guannan
-from .jinhua import settle_jinhua
-from .lingxi import settle_lingxi
-from .luoshan import settle_luoshan
-from .putian import settle_putian
-from .riichi import settle_riichi
+from ..rulesets import MODULES, RULESETS, Lazy, get
 
-SETTLERS: dict[str, Callable[[Table], Settlement]] = {
-    "lingxi": settle_lingxi,
-    "luoshan": settle_luoshan,
-    "guannan": settle_guannan,
-    "putian": settle_putian,
-    "jinhua": settle_jinhua,
-    "riichi": settle_riichi,
-}
+# each rule set's `settle_NAME` in the module of its name, imported on first use: a table of one
+# rule set loads that rule set's settlement and scoring only
+SETTLERS: Lazy[Callable[[Table], Settlement]] = Lazy(
+    MODULES, lambda name: getattr(import_module(f"{__name__}.{name}"), f"settle_{name}")
+)
 RIICHI_ONLY = ("honba", "pot", "round")
 
 
