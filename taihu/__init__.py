@@ -18,7 +18,6 @@ from .scorer import (
     ScoreItem,
     Settlement,
     Table,
-    arithmetic,
     parse,
     rule_sets,
     score_hand,
@@ -26,6 +25,7 @@ from .scorer import (
 )
 
 if TYPE_CHECKING:
+    from .scorer.arithmetic import arithmetic
     from .scorer.settlement import settle_table
     from .scorer.waits import waits
 
@@ -34,7 +34,7 @@ if TYPE_CHECKING:
 
 def __getattr__(name: str) -> Any:
     """`__version__`, `settle_table` and `waits` on first use, so a start-up that needs none pays for none."""
-    if name in ("settle_table", "waits"):
+    if name in ("settle_table", "waits", "arithmetic"):
         from . import scorer
 
         return getattr(scorer, name)

@@ -23,7 +23,6 @@ from typing import TYPE_CHECKING, Any
 from taihu.cli import arguments, ledger
 from taihu.cli.arguments import Lang
 from taihu.scorer import HandError, HandScore, rule_sets, score_hand
-from taihu.scorer.arithmetic import arithmetic
 from taihu.scorer.errors import quote
 from taihu.scorer.limits import MAX_NUMBER_CHARACTERS, MAX_OPTION_VALUE, check_json_text
 from taihu.scorer.rulesets import get
@@ -239,6 +238,8 @@ def hand_table(result: HandScore, lang: Lang = Lang.both, compact: bool = False)
         if result.doubled:
             table.add_row("doubled", *name_cells("翻", "", lang), doubled, "")
         table.add_row("total", *blank, f"{result.total} {result.unit}", "" if result.legal else "not a legal win")
+    from taihu.scorer.arithmetic import arithmetic
+
     table.caption, table.caption_justify = "\n".join(arithmetic(result)), "left"
     return table
 

@@ -11,7 +11,6 @@ from collections.abc import Mapping
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
-from .arithmetic import arithmetic
 from .errors import ArgumentError, HandError, require
 from .memo import clear_caches
 from .models import Event, HandScore, Payment, PlayerTotal, RuleSetInfo, ScoreItem, Settlement, Table
@@ -19,11 +18,12 @@ from .notation import parse, parse_red_fives, to_text
 from .rulesets import CONDITIONS, RULESETS, get
 
 if TYPE_CHECKING:
+    from .arithmetic import arithmetic
     from .settlement import settle_table
     from .waits import Discard, Discards, Wait, Waits, WinValue, waits
 
 # imported on first use: `taihu score` needs neither the settlement nor the waits search
-LATER = {"settle_table": "settlement"} | dict.fromkeys(
+LATER = {"settle_table": "settlement", "arithmetic": "arithmetic"} | dict.fromkeys(
     ("Discard", "Discards", "Wait", "Waits", "WinValue", "waits"), "waits"
 )
 

@@ -19,8 +19,6 @@ from .models import HandScore
 from .notation import parse_red_fives
 from .rulesets import get
 from .rulesets.base import TOTAL
-from .rulesets.putian import WIN_TYPES
-from .rulesets.riichi.fu import MANGAN, TIERS
 
 SUPERSCRIPT = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
 
@@ -90,6 +88,8 @@ def luoshan(score: HandScore) -> list[str]:
 
 def putian(score: HandScore) -> list[str]:
     """底分 = 底 + 分; the winner is paid it times the winning type's multiplier, each payer a part."""
+    from .rulesets.putian import WIN_TYPES  # a rule set's module only for its own hands
+
     base = score.subtotal  # the total too, unless a table counts the hand 0
     lines = [f"底分: {added(values(score, 'fen'))} fen"]
     for item in score.items:
@@ -124,6 +124,8 @@ def guannan(score: HandScore) -> list[str]:
 
 def limit_points(limit: str) -> int:
     """The basic points of a limit by its name (`haneman` 3000, `yakuman x2` 16000, `kazoe yakuman` 8000)."""
+    from .rulesets.riichi.fu import MANGAN, TIERS
+
     name, _, times = limit.removeprefix("kazoe ").partition(" x")
     points = {tier: value for _, value, tier in TIERS} | {"mangan": MANGAN}
     return points[name] * int(times or 1)
@@ -148,6 +150,8 @@ def riichi(score: HandScore) -> list[str]:
 
 
 def basic_line(han: int, fu: int, limit: str) -> str:
+    from .rulesets.riichi.fu import MANGAN
+
     formula = f"{fu} fu × 2^({han} + 2) = {fu * 2 ** (han + 2)}"
     if not limit:
         return f"basic points: {formula}"
