@@ -1,11 +1,14 @@
 """Issue 11 part 5: shell completion without typer — `--show-completion`, `--install-completion`, the words offered.
 
-The words come from the command's own parser: its commands, their options,
-the rule sets after `-r` and for `taihu rules`, the choices of `--lang`.
+The words come from the record the parser is built from (`TAIHU`): its
+commands, their options, the rule sets after `-r` and for `taihu rules`, the
+choices of `--lang`. Nothing reads argparse's private attributes.
 """
 
 from __future__ import annotations
 
+import argparse
+import ast
 import os
 import shutil
 import subprocess
@@ -14,12 +17,14 @@ from pathlib import Path
 
 import pytest
 
-from taihu.cli.main import app
+from taihu.cli.arguments import TAIHU, Command, parser
+from taihu.cli.main import COMMANDS, app
 from taihu.cli.testing import CliRunner
 from taihu.scorer.rulesets import RULESETS
 
 SHELLS = ["bash", "zsh", "fish"]
 BIN = Path(sys.executable).parent
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def completions(*words: str) -> list[str]:
@@ -106,3 +111,49 @@ def test_bash_completes_through_the_script_it_is_given() -> None:
     env = {**os.environ, "PATH": f"{BIN}{os.pathsep}{os.environ.get('PATH', '')}"}
     done = subprocess.run(["bash", "-c", line], capture_output=True, text=True, env=env, timeout=60, check=True)
     assert done.stdout.split() == ["luoshan"]
+
+
+def argparse_private_names() -> set[str]:
+    """The underscored names of argparse: its module's, its classes', and a built parser's."""
+    found = {name for name in vars(argparse) if name.startswith("_") and not name.startswith("__")}
+    for value in vars(argparse).values():
+        if isinstance(value, type) and value.__module__ == "argparse":
+            found |= {name for name in vars(value) if name.startswith("_") and not name.startswith("__")}
+    built = parser(COMMANDS)
+    found |= {name for name in vars(built) if name.startswith("_")}
+    return found - {"_"}
+
+
+def test_no_code_reads_argparse_s_private_attributes() -> None:
+    """Completion and the tests read the command line's own record, not argparse's `_actions` and kin."""
+    private = argparse_private_names()
+    assert {"_actions", "_SubParsersAction", "_option_string_actions"} <= private
+    reads = [
+        f"{path.relative_to(ROOT)}:{node.lineno} .{node.attr}"
+        for folder in ("taihu", "tests")
+        for path in sorted((ROOT / folder).rglob("*.py"))
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+        if isinstance(node, ast.Attribute)
+        and node.attr in private
+        and not (isinstance(node.value, ast.Name) and node.value.id in ("self", "cls"))
+    ]
+    assert reads == []
+
+
+def every_command(command: Command = TAIHU, words: tuple[str, ...] = ()) -> list[tuple[tuple[str, ...], Command]]:
+    found = [(words, command)]
+    for sub in command.commands:
+        found += every_command(sub, (*words, sub.name))
+    return found
+
+
+@pytest.mark.parametrize(
+    ("words", "command"), [pytest.param(*pair, id=" ".join(pair[0]) or "taihu") for pair in every_command()]
+)
+def test_the_record_builds_the_parser_and_feeds_completion(words: tuple[str, ...], command: Command) -> None:
+    """One source: every option of a command's record is in its `--help` and offered after `--`."""
+    shown = CliRunner().invoke(app, [*words, "--help"], env={"COLUMNS": "200"}).stdout
+    offered = completions(*words, "--")
+    for name in command.options():
+        assert name in shown, (words, name)
+        assert name in offered or not name.startswith("--"), (words, name)

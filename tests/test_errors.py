@@ -7,7 +7,6 @@ no traceback.
 
 from __future__ import annotations
 
-import argparse
 import json
 import logging
 import re
@@ -16,7 +15,7 @@ from pathlib import Path
 import pytest
 
 import taihu.cli.main as cli_module
-from taihu.cli.completion import subcommands
+from taihu.cli.arguments import TAIHU, Command, command_paths
 from taihu.cli.main import app
 from taihu.cli.testing import CliRunner
 from taihu.scorer import HandError, score_hand
@@ -349,10 +348,7 @@ def test_cli_bug_exits_1_with_internal_error(
 
 def command_lines() -> list[str]:
     """Every command of the parser, `ledger`'s included, as COMMANDS names them (`"ledger new"` …)."""
-    found = []
-    for name, command in subcommands(cli_module.arguments.parser(cli_module.COMMANDS)).items():
-        found += [f"{name} {sub}" for sub in subcommands(command)] or [name]
-    return found
+    return command_paths(TAIHU)
 
 
 def test_every_command_of_the_parser_runs_a_function_of_commands() -> None:
@@ -362,10 +358,9 @@ def test_every_command_of_the_parser_runs_a_function_of_commands() -> None:
 @pytest.mark.parametrize("command", command_lines())
 def test_every_command_is_guarded(monkeypatch: pytest.MonkeyPatch, command: str) -> None:
     """Commands and `ledger`'s alike: a bug anywhere is exit 1, a HandError anywhere exit 2, never a traceback."""
-    parser = cli_module.arguments.parser(cli_module.COMMANDS)
     args = command.split()
-    required = [a for a in subcommands_path(parser, args)._actions if a.required or not a.option_strings]
-    args += [f"{a.option_strings[0]}=x" if a.option_strings else "x" for a in required]
+    required = [a for a in command_at(args).arguments if a.required or not a.is_option]
+    args += [f"{a.names[-1]}=x" if a.is_option else "x" for a in required]
 
     def crash(**_: object) -> None:
         raise KeyError("surprise")
@@ -381,11 +376,14 @@ def test_every_command_is_guarded(monkeypatch: pytest.MonkeyPatch, command: str)
     assert result.exit_code == 2 and result.stderr.startswith("error: option 'double_at' must be"), result.output
 
 
-def subcommands_path(parser: argparse.ArgumentParser, words: list[str]) -> argparse.ArgumentParser:
-    """The parser of the command `words` (e.g. ["ledger", "new"])."""
+def command_at(words: list[str]) -> Command:
+    """The record of the command `words` (e.g. ["ledger", "new"])."""
+    command: Command | None = TAIHU
     for word in words:
-        parser = subcommands(parser)[word]
-    return parser
+        assert command is not None
+        command = command.command(word)
+    assert command is not None, words
+    return command
 
 
 def test_cli_bad_input_is_still_exit_2_not_1() -> None:

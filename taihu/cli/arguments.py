@@ -1,8 +1,14 @@
-"""The `taihu` command line: every command, argument and option, with its help, as one argparse parser.
+"""The `taihu` command line: every command, argument and option, with its help, as data.
+
+`TAIHU` is the one record of the command line: each `Command` lists its
+`Argument`s (names, help, and what argparse is told of them) and its own
+commands. `parser` builds argparse's parser from it, and shell completion
+(taihu/cli/completion.py) reads its words from the same record, so the two
+cannot disagree and neither reads argparse's internals.
 
 argparse is the standard library's (2.5 ms to import, where typer and click took 40 ms and
 typer's pydantic coercion 50 ms more at each call). Each command's description is its function's
-docstring; shell completion (taihu/cli/completion.py) reads its words from this parser.
+docstring.
 """
 
 from __future__ import annotations
@@ -20,6 +26,7 @@ LEDGER = "Keep the ledger (记账) of an evening: the deals, who sat where, the 
 RULES = "RULES"  # the metavar of an argument that takes a rule set: completion offers the rule sets' names
 # what the parser puts in the namespace that is not a parameter of the command's function
 NOT_PARAMETERS = frozenset({"run", "usage_of", "version", "show_completion", "install_completion"})
+NO_VALUE = frozenset({"store_true", "help"})  # actions of an option that is a word alone, with no value after it
 
 
 class Lang(StrEnum):
@@ -54,16 +61,76 @@ def whole(low: int, high: int | None = None) -> Callable[[str], int]:
     return convert
 
 
-def add_command(
-    commands: Any, name: str, run: Callable[..., Any] | None, doc: str | None = None
-) -> argparse.ArgumentParser:
-    """A subcommand (of `commands`, an argparse subparsers action) that runs `run`, described by its docstring."""
-    doc = inspect.cleandoc(doc or (run.__doc__ if run else "") or "")  # inspect: loaded already, by dataclasses
-    command = commands.add_parser(
-        name, help=doc.split("\n", 1)[0], description=doc, allow_abbrev=False, formatter_class=Help
-    )
-    command.set_defaults(run=run, usage_of=command)
-    return command
+class Argument:
+    """One argument or option of a command: its names (`-r`, `--rules`; a positional's one name), its help,
+    and `settings`, the keywords argparse's `add_argument` is given as they are (default, metavar, action …).
+
+    A plain class, not a dataclass: the record is built at each start-up, and a dataclass costs 0.5 ms to make.
+    """
+
+    __slots__ = ("names", "help", "settings")
+
+    def __init__(self, names: tuple[str, ...], help: str, settings: Mapping[str, Any] | None = None) -> None:
+        self.names = names
+        self.help = help
+        self.settings: Mapping[str, Any] = settings or {}
+
+    @property
+    def is_option(self) -> bool:
+        return self.names[0].startswith("-")
+
+    @property
+    def takes_value(self) -> bool:
+        """Whether a word follows the option (`-r lingxi`) rather than the option standing alone (`--json`)."""
+        return self.settings.get("action") not in NO_VALUE
+
+    @property
+    def required(self) -> bool:
+        """A positional argument (unless it may be left out) or an option marked required (`--players`)."""
+        if self.is_option:
+            return bool(self.settings.get("required"))
+        return self.settings.get("nargs") not in ("?", "*")
+
+    def values(self, rule_sets: Sequence[str]) -> list[str]:
+        """The words that can stand for it: the rule sets' names, its choices, or none (a hand, a file)."""
+        if self.settings.get("metavar") == RULES:
+            return list(rule_sets)
+        return [str(choice) for choice in self.settings.get("choices") or () if str(choice)]
+
+
+# argparse's own help option, given here so that the record lists it too (each parser is made without it)
+HELP = Argument(("-h", "--help"), "show this help message and exit", {"action": "help", "default": argparse.SUPPRESS})
+
+
+class Command:
+    """A command: its arguments, and the commands under it (`ledger new` …); `doc` is its description
+    where it runs no function of its own (`ledger`), else that function's docstring describes it."""
+
+    __slots__ = ("name", "arguments", "commands", "doc")
+
+    def __init__(
+        self,
+        name: str,
+        arguments: tuple[Argument, ...] = (),
+        commands: tuple[Command, ...] = (),
+        doc: str | None = None,
+    ) -> None:
+        self.name = name
+        self.arguments = arguments
+        self.commands = commands
+        self.doc = doc
+
+    @property
+    def every_argument(self) -> tuple[Argument, ...]:
+        """Its arguments with `--help` first, as argparse lists them."""
+        return (HELP, *self.arguments)
+
+    def options(self) -> dict[str, Argument]:
+        """Each name of each of its options (`-r` and `--rules` alike) and the option it names."""
+        return {name: argument for argument in self.every_argument if argument.is_option for name in argument.names}
+
+    def command(self, name: str) -> Command | None:
+        return next((command for command in self.commands if command.name == name), None)
 
 
 def terminal_width() -> int:
@@ -87,152 +154,209 @@ class Help(argparse.RawDescriptionHelpFormatter):
         super().__init__(prog, width=terminal_width() - 2)
 
 
-def add_hand_options(command: argparse.ArgumentParser, json_help: str) -> None:
-    """What `score` and `waits` share: the rule set, house options, `--json` and `--lang`."""
-    command.add_argument("-r", "--rules", default="lingxi", metavar=RULES, help="rule set (default: lingxi)")
-    add_options(command)
-    command.add_argument("--json", dest="as_json", action="store_true", help=json_help)
-    add_lang(command)
+def json_flag(help: str) -> Argument:
+    return Argument(("--json",), help, {"dest": "as_json", "action": "store_true"})
 
 
-def add_options(command: argparse.ArgumentParser) -> None:
-    command.add_argument(
-        "-o", "--option", action="append", metavar="NAME=VALUE", help="house option NAME=VALUE (repeatable)"
+def db(help: str) -> Argument:
+    return Argument(("--db",), help, {"metavar": "PATH"})
+
+
+def rules_option(help: str) -> Argument:
+    return Argument(("-r", "--rules"), help, {"default": "lingxi", "metavar": RULES})
+
+
+OPTION = Argument(
+    ("-o", "--option"), "house option NAME=VALUE (repeatable)", {"action": "append", "metavar": "NAME=VALUE"}
+)
+LANG = Argument(
+    ("--lang",),
+    "names shown: zh (中文), en (English) or both",
+    {"type": lang, "choices": list(Lang), "default": Lang.both, "metavar": "{zh,en,both}"},
+)
+LEDGER_DB = db("the ledger database (default: $TAIHU_DB, else the user data dir)")
+LEDGER_NAME = Argument(("name",), "the ledger")
+
+
+def hand_command(name: str, hand_help: str, json_help: str) -> Command:
+    """What `score` and `waits` share: the hand, the rule set, house options, `--json` and `--lang`."""
+    return Command(
+        name,
+        (
+            Argument(("hand",), hand_help),
+            rules_option("rule set (default: lingxi)"),
+            OPTION,
+            json_flag(json_help),
+            LANG,
+        ),
     )
 
 
-def add_lang(command: argparse.ArgumentParser) -> None:
-    command.add_argument(
-        "--lang",
-        type=lang,
-        choices=list(Lang),
-        default=Lang.both,
-        metavar="{zh,en,both}",
-        help="names shown: zh (中文), en (English) or both",
+def completion_option(flag: str, what: str, more: str = "") -> Argument:
+    return Argument(
+        (f"--{flag}-completion",),
+        f"{what} the current shell (bash, zsh or fish; default: $SHELL){more}",
+        {"nargs": "?", "const": "", "metavar": "SHELL"},
     )
 
 
-def add_db(command: argparse.ArgumentParser, help: str) -> None:
-    command.add_argument("--db", metavar="PATH", help=help)
+LEDGER_COMMANDS = (
+    Command(
+        "new",
+        (
+            Argument(("name",), "a name for the ledger, e.g. friday"),
+            rules_option("rule set of every deal (default: lingxi)"),
+            Argument(("--players",), "four names in table order, comma-separated; the first deals", {"required": True}),
+            OPTION,
+            LEDGER_DB,
+        ),
+    ),
+    Command(
+        "add",
+        (
+            LEDGER_NAME,
+            Argument(("table",), "the deal as JSON (players or winds); - reads stdin", {"metavar": "TABLE.json"}),
+            LEDGER_DB,
+        ),
+    ),
+    Command("show", (LEDGER_NAME, json_flag("print the ledger JSON"), LEDGER_DB)),
+    Command("undo", (LEDGER_NAME, LEDGER_DB)),
+    Command(
+        "export",
+        (
+            LEDGER_NAME,
+            Argument(
+                ("--csv",),
+                "CSV: one row per deal and player, a header row first",
+                {"dest": "as_csv", "action": "store_true"},
+            ),
+            LEDGER_DB,
+        ),
+    ),
+    Command("list", (LEDGER_DB,)),
+)
+
+# the command line, in the order `taihu --help` lists the commands
+TAIHU = Command(
+    "taihu",
+    (
+        Argument(("--version",), "print taihu's version and exit", {"action": "store_true"}),
+        completion_option("install", "Install completion for"),
+        completion_option("show", "Show completion for", ", to copy it or customize the installation"),
+    ),
+    (
+        hand_command(
+            "score",
+            "the hand in taihu notation, quoted; - reads one hand per line from stdin",
+            "print the HandScore JSON (JSON lines with -)",
+        ),
+        hand_command(
+            "waits", "the hand without a winning tile, quoted (one tile more: which to discard)", "print the waits JSON"
+        ),
+        Command(
+            "rules",
+            (
+                Argument(("name",), "a rule set; omit to list them all", {"nargs": "?", "metavar": RULES}),
+                json_flag("print as JSON"),
+                LANG,
+            ),
+        ),
+        Command(
+            "settle",
+            (
+                Argument(("table",), "the table as JSON; - reads stdin", {"metavar": "TABLE.json"}),
+                json_flag("print the Settlement JSON"),
+                LANG,
+            ),
+        ),
+        Command(
+            "serve",
+            (
+                Argument(
+                    ("--cors-origin",),
+                    "an origin allowed to call the API from a browser (repeatable); none by default",
+                    {"action": "append", "metavar": "URL"},
+                ),
+                Argument(("--host",), "address to listen on (default: 127.0.0.1)", {"default": "127.0.0.1"}),
+                Argument(("--port",), "port to listen on (default: 8000)", {"type": int, "default": 8000}),
+                db("the ledger database of /ledgers"),
+                Argument(
+                    ("--workers",),
+                    "server processes (uvicorn's worker mode; default: 1)",
+                    {"type": whole(1, 64), "default": 1},
+                ),
+                Argument(
+                    ("--limit-concurrency",),
+                    "open connections per process; beyond, requests get 503 (default: 100)",
+                    {"type": whole(1), "default": 100},
+                ),
+                Argument(
+                    ("--cache-mb",),
+                    "memory for the core's caches, per process (default: 64)",
+                    {"type": whole(1, 65536), "default": 64},
+                ),
+            ),
+        ),
+        Command("ledger", commands=LEDGER_COMMANDS, doc=LEDGER),
+    ),
+    doc=DESCRIPTION,
+)
+
+
+def command_paths(command: Command = TAIHU, prefix: str = "") -> list[str]:
+    """Every command that runs a function, as `run` names them: `"score"`, `"ledger new"` …"""
+    paths: list[str] = []
+    for sub in command.commands:
+        path = f"{prefix}{sub.name}"
+        paths += command_paths(sub, f"{path} ") if sub.commands else [path]
+    return paths
+
+
+def add_arguments(parser: argparse.ArgumentParser, command: Command) -> None:
+    for argument in command.every_argument:
+        parser.add_argument(*argument.names, help=argument.help, **argument.settings)
+
+
+def add_commands(
+    parser: argparse.ArgumentParser,
+    command: Command,
+    run: Mapping[str, Callable[..., Any]],
+    wanted: str | None = None,
+    prefix: str = "",
+) -> None:
+    """The commands under `command`, each running its function of `run`; with `wanted`, only that one's
+    arguments are added (the others stay listed with their help)."""
+    commands = parser.add_subparsers(title="commands", metavar="COMMAND")
+    for sub in command.commands:
+        path = f"{prefix}{sub.name}"
+        function = run.get(path)
+        doc = inspect.cleandoc(sub.doc or (function.__doc__ if function else "") or "")  # inspect: loaded already
+        made = commands.add_parser(
+            sub.name,
+            help=doc.split("\n", 1)[0],
+            description=doc,
+            allow_abbrev=False,
+            formatter_class=Help,
+            add_help=False,
+        )
+        made.set_defaults(run=function, usage_of=made)
+        if wanted in (None, sub.name):
+            add_arguments(made, sub)
+            if sub.commands:
+                add_commands(made, sub, run, prefix=f"{path} ")
 
 
 def parser(run: Mapping[str, Callable[..., Any]], argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
-    """The parser of `taihu`; `run` maps each command (`"score"`, `"ledger new"` …) to its function.
+    """The parser of `taihu`, built from `TAIHU`; `run` maps each command (`"score"`, `"ledger new"` …) to its function.
 
     With `argv` whose first word is a command, only that command gets its arguments (the others
     stay listed with their help): each argument costs argparse a help formatter, and start-up counts.
     """
-    wanted = argv[0] if argv and argv[0] in COMMANDS else None
-    top = argparse.ArgumentParser(prog="taihu", description=DESCRIPTION, allow_abbrev=False, formatter_class=Help)
+    wanted = argv[0] if argv and TAIHU.command(argv[0]) is not None else None
+    top = argparse.ArgumentParser(
+        prog="taihu", description=TAIHU.doc, allow_abbrev=False, formatter_class=Help, add_help=False
+    )
     top.set_defaults(run=None, usage_of=top)
-    top.add_argument("--version", action="store_true", help="print taihu's version and exit")
-    for flag, what in (("install", "Install completion for"), ("show", "Show completion for")):
-        top.add_argument(
-            f"--{flag}-completion",
-            nargs="?",
-            const="",
-            metavar="SHELL",
-            help=f"{what} the current shell (bash, zsh or fish; default: $SHELL)"
-            + (", to copy it or customize the installation" if flag == "show" else ""),
-        )
-    commands = top.add_subparsers(title="commands", metavar="COMMAND")
-    for name, add_arguments in COMMANDS.items():
-        command = add_command(commands, name, run.get(name), None if name in run else LEDGER)
-        if wanted in (None, name):
-            add_arguments(command, run)
+    add_arguments(top, TAIHU)
+    add_commands(top, TAIHU, run, wanted)
     return top
-
-
-def add_score(command: argparse.ArgumentParser, run: Mapping[str, Callable[..., Any]]) -> None:
-    command.add_argument("hand", help="the hand in taihu notation, quoted; - reads one hand per line from stdin")
-    add_hand_options(command, "print the HandScore JSON (JSON lines with -)")
-
-
-def add_waits(command: argparse.ArgumentParser, run: Mapping[str, Callable[..., Any]]) -> None:
-    command.add_argument("hand", help="the hand without a winning tile, quoted (one tile more: which to discard)")
-    add_hand_options(command, "print the waits JSON")
-
-
-def add_rules(command: argparse.ArgumentParser, run: Mapping[str, Callable[..., Any]]) -> None:
-    command.add_argument("name", nargs="?", metavar=RULES, help="a rule set; omit to list them all")
-    command.add_argument("--json", dest="as_json", action="store_true", help="print as JSON")
-    add_lang(command)
-
-
-def add_settle(command: argparse.ArgumentParser, run: Mapping[str, Callable[..., Any]]) -> None:
-    command.add_argument("table", metavar="TABLE.json", help="the table as JSON; - reads stdin")
-    command.add_argument("--json", dest="as_json", action="store_true", help="print the Settlement JSON")
-    add_lang(command)
-
-
-def add_serve(serve: argparse.ArgumentParser, run: Mapping[str, Callable[..., Any]]) -> None:
-    serve.add_argument(
-        "--cors-origin",
-        action="append",
-        metavar="URL",
-        help="an origin allowed to call the API from a browser (repeatable); none by default",
-    )
-    serve.add_argument("--host", default="127.0.0.1", help="address to listen on (default: 127.0.0.1)")
-    serve.add_argument("--port", type=int, default=8000, help="port to listen on (default: 8000)")
-    add_db(serve, "the ledger database of /ledgers")
-    serve.add_argument(
-        "--workers", type=whole(1, 64), default=1, help="server processes (uvicorn's worker mode; default: 1)"
-    )
-    serve.add_argument(
-        "--limit-concurrency",
-        type=whole(1),
-        default=100,
-        help="open connections per process; beyond, requests get 503 (default: 100)",
-    )
-    serve.add_argument(
-        "--cache-mb",
-        type=whole(1, 65536),
-        default=64,
-        help="memory for the core's caches, per process (default: 64)",
-    )
-
-
-def add_ledger(ledger: argparse.ArgumentParser, run: Mapping[str, Callable[..., Any]]) -> None:
-    commands = ledger.add_subparsers(title="commands", metavar="COMMAND")
-    db_help = "the ledger database (default: $TAIHU_DB, else the user data dir)"
-    new = add_command(commands, "new", run["ledger new"])
-    new.add_argument("name", help="a name for the ledger, e.g. friday")
-    new.add_argument("-r", "--rules", default="lingxi", metavar=RULES, help="rule set of every deal (default: lingxi)")
-    new.add_argument("--players", required=True, help="four names in table order, comma-separated; the first deals")
-    add_options(new)
-    add_db(new, db_help)
-
-    add = add_command(commands, "add", run["ledger add"])
-    add.add_argument("name", help="the ledger")
-    add.add_argument("table", metavar="TABLE.json", help="the deal as JSON (players or winds); - reads stdin")
-    add_db(add, db_help)
-
-    show = add_command(commands, "show", run["ledger show"])
-    show.add_argument("name", help="the ledger")
-    show.add_argument("--json", dest="as_json", action="store_true", help="print the ledger JSON")
-    add_db(show, db_help)
-
-    undo = add_command(commands, "undo", run["ledger undo"])
-    undo.add_argument("name", help="the ledger")
-    add_db(undo, db_help)
-
-    export = add_command(commands, "export", run["ledger export"])
-    export.add_argument("name", help="the ledger")
-    export.add_argument(
-        "--csv", dest="as_csv", action="store_true", help="CSV: one row per deal and player, a header row first"
-    )
-    add_db(export, db_help)
-
-    listing = add_command(commands, "list", run["ledger list"])
-    add_db(listing, db_help)
-
-
-# each command and what adds its arguments, in the order `taihu --help` lists them
-COMMANDS: dict[str, Callable[[argparse.ArgumentParser, Mapping[str, Callable[..., Any]]], None]] = {
-    "score": add_score,
-    "waits": add_waits,
-    "rules": add_rules,
-    "settle": add_settle,
-    "serve": add_serve,
-    "ledger": add_ledger,
-}

@@ -2,19 +2,19 @@
 
 The script a shell loads calls `taihu` back at each Tab with `_TAIHU_COMPLETE=complete_SHELL`,
 the words typed so far in `COMP_WORDS` (one a line) and the index of the word under the cursor in
-`COMP_CWORD`; `taihu` then prints the words that fit, one a line, read from the parser itself: the
-commands, their options, the rule sets' names after `-r`, the choices of `--lang`. Where nothing
-fits (a hand, a file) it prints nothing and the shell completes file names.
+`COMP_CWORD`; `taihu` then prints the words that fit, one a line, read from the record the
+parser is built from (`taihu.cli.arguments.TAIHU`): the commands, their options, the rule sets'
+names after `-r`, the choices of `--lang`. Where nothing fits (a hand, a file) it prints nothing
+and the shell completes file names.
 """
 
 from __future__ import annotations
 
-import argparse
 import os
 import sys
 from pathlib import Path
 
-from taihu.cli.arguments import RULES
+from taihu.cli.arguments import Command
 from taihu.scorer.rulesets import MODULES
 
 VARIABLE = "_TAIHU_COMPLETE"
@@ -65,7 +65,7 @@ def shell_named(given: str) -> str | None:
     return shell if shell in SCRIPTS else None
 
 
-def offer(parser: argparse.ArgumentParser, show: str | None, install: str | None) -> int:
+def offer(show: str | None, install: str | None) -> int:
     """`--show-completion [SHELL]` prints the script; `--install-completion [SHELL]` installs it."""
     given = show if show is not None else install or ""
     shell = shell_named(given)
@@ -109,7 +109,7 @@ def install_script(shell: str) -> Path:
     return path
 
 
-def complete(parser: argparse.ArgumentParser) -> int:
+def complete(top: Command) -> int:
     """Called by a completion script: prints the words that can stand at COMP_CWORD of COMP_WORDS."""
     words = os.environ.get("COMP_WORDS", "").split("\n")
     try:
@@ -117,44 +117,29 @@ def complete(parser: argparse.ArgumentParser) -> int:
     except ValueError:
         index = len(words) - 1
     current = words[index] if 0 <= index < len(words) else ""
-    found = candidates(parser, words[1 : max(index, 1)], current)
+    found = candidates(top, words[1 : max(index, 1)], current)
     sys.stdout.write("".join(f"{word}\n" for word in found))
     return 0
 
 
-def subcommands(parser: argparse.ArgumentParser) -> dict[str, argparse.ArgumentParser]:
-    """The commands under `parser` by name (none for a command that has none)."""
-    return {
-        name: sub
-        for action in parser._actions  # argparse lists a parser's arguments only here (read, never written)
-        if isinstance(action, argparse._SubParsersAction)
-        for name, sub in action.choices.items()
-    }
-
-
-def values(action: argparse.Action) -> list[str]:
-    """What can follow an option or stand as an argument: the rule sets, its choices, or nothing (a file)."""
-    if action.metavar == RULES:
-        return list(MODULES)
-    return [str(choice) for choice in action.choices or () if str(choice)]
-
-
-def candidates(parser: argparse.ArgumentParser, before: list[str], current: str) -> list[str]:
+def candidates(top: Command, before: list[str], current: str) -> list[str]:
     """The words that may follow `before` (the words after `taihu`) and begin with `current`."""
-    command, expecting = parser, None
+    command, expecting = top, None
     for word in before:
-        options = {name: action for action in command._actions for name in action.option_strings}
+        options = command.options()
         if expecting is not None:
             expecting = None
-        elif word in options and options[word].nargs != 0:
+        elif word in options and options[word].takes_value:
             expecting = options[word]
-        elif word in subcommands(command):
-            command = subcommands(command)[word]
+        else:
+            command = command.command(word) or command
     if expecting is not None:
-        found = values(expecting)
+        found = expecting.values(list(MODULES))
     elif current.startswith("-"):
-        found = [name for action in command._actions for name in action.option_strings if name.startswith("--")]
+        found = [name for name in command.options() if name.startswith("--")]
     else:
-        positional = [action for action in command._actions if not action.option_strings]
-        found = list(subcommands(command)) or [word for action in positional for word in values(action)]
+        positional = [argument for argument in command.arguments if not argument.is_option]
+        found = [sub.name for sub in command.commands] or [
+            word for argument in positional for word in argument.values(list(MODULES))
+        ]
     return [word for word in found if word.startswith(current)]

@@ -42,7 +42,7 @@ def app(argv: Sequence[str] | None = None) -> int:
     if "_TAIHU_COMPLETE" in os.environ:  # a completion script asks for the words that fit (completion.py)
         from taihu.cli import completion
 
-        return completion.complete(arguments.parser(COMMANDS))
+        return completion.complete(arguments.TAIHU)
     parser = arguments.parser(COMMANDS, sys.argv[1:] if argv is None else argv)
     args = None
     try:
@@ -50,7 +50,7 @@ def app(argv: Sequence[str] | None = None) -> int:
         if args.show_completion is not None or args.install_completion is not None:
             from taihu.cli import completion
 
-            return completion.offer(parser, args.show_completion, args.install_completion)
+            return completion.offer(args.show_completion, args.install_completion)
         if args.version:
             from taihu import __version__
 
@@ -535,7 +535,7 @@ def serve(
     run_server(host, port, workers=workers, limit_concurrency=limit_concurrency, cache_mb=cache_mb)
 
 
-# what each command line runs; taihu/cli/arguments.py gives each its arguments
+# what each command line runs; taihu/cli/arguments.py's TAIHU gives each its arguments
 COMMANDS: dict[str, Callable[..., None]] = {
     "score": score,
     "waits": waits_command,
