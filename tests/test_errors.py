@@ -288,27 +288,80 @@ def test_hand_error_message_alone_still_works() -> None:
     assert (str(error), error.code, error.column) == ("players.E: something", "bad_input", None)
 
 
+BAD_TABLE = json.dumps(
+    {"rules": "lingxi", "players": {"E": "123m x", "S": {"total": 0}, "W": {"total": 0}, "N": {"total": 0}}}
+)
+NO_OPTION = {"detail": "option 'double_at' must be NAME=NUMBER", "code": "bad_input", "column": None}
+
+
 @pytest.mark.parametrize(
-    ("args", "expected"),
+    ("args", "stdin", "expected"),
     [
         pytest.param(
             ["score", "123m x", "--json"],
+            None,
             {"detail": "unknown tile 'x' at column 6", "code": "unknown_tile", "column": 6},
-            id="unknown-tile",
+            id="score-unknown-tile",
         ),
         pytest.param(
             ["score", PING, "--json", "-o", "double_at=-3"],
+            None,
             {"detail": "option 'double_at' must be a whole number", "code": "bad_input", "column": None},
-            id="negative-option",
+            id="score-negative-option",
+        ),
+        pytest.param(["score", "-", "--json", "-o", "double_at"], PING, NO_OPTION, id="score-batch-option"),
+        pytest.param(
+            ["score", "-", "--json", "-r", "nowhere"],
+            PING,
+            {"detail": "unknown rule set 'nowhere'", "code": "unknown_rules", "column": None},
+            id="score-batch-rules",
+        ),
+        pytest.param(
+            ["waits", "123m x", "--json"],
+            None,
+            {"detail": "unknown tile 'x' at column 6", "code": "unknown_tile", "column": 6},
+            id="waits-unknown-tile",
+        ),
+        pytest.param(["waits", "123m", "--json", "-o", "double_at"], None, NO_OPTION, id="waits-option"),
+        pytest.param(
+            ["rules", "nowhere", "--json"],
+            None,
+            {"detail": "unknown rule set 'nowhere'", "code": "unknown_rules", "column": None},
+            id="rules-unknown",
+        ),
+        pytest.param(
+            ["settle", "-", "--json"],
+            BAD_TABLE,
+            {"detail": "players.E: unknown tile 'x' at column 6", "code": "unknown_tile", "column": 6},
+            id="settle-a-seat-s-hand",
+        ),
+        pytest.param(
+            ["settle", "-", "--json"],
+            '{"rules": "lingxi",',
+            {"detail": "stdin is not valid JSON: Expecting", "code": "bad_input", "column": None},
+            id="settle-malformed-json",
+        ),
+        pytest.param(
+            ["settle", "-", "--json"],
+            "[" * 100,
+            {"detail": "stdin nests deeper than", "code": "bad_input", "column": None},
+            id="settle-too-deep",
+        ),
+        pytest.param(
+            ["settle", "no-such-table.json", "--json"],
+            None,
+            {"detail": "cannot read no-such-table.json", "code": "bad_input", "column": None},
+            id="settle-no-file",
         ),
     ],
 )
-def test_cli_score_json_bad_input_prints_the_error_object(args: list[str], expected: dict) -> None:
-    result = CliRunner().invoke(app, args)
+def test_cli_json_bad_input_prints_the_error_object(args: list[str], stdin: str | None, expected: dict) -> None:
+    """`--json` on bad input: the 422's `{"detail", "code", "column"}` on stdout, exit 2, for every command."""
+    result = CliRunner().invoke(app, args, input=stdin)
     assert result.exit_code == 2, (result.output, result.exception)
     answer = json.loads(result.stdout)
     assert answer == {**expected, "detail": answer["detail"]} and answer["detail"].startswith(expected["detail"])
-    assert result.stderr.startswith("error:")  # the message on stderr as without --json
+    assert result.stderr.startswith(f"error: {answer['detail']}")  # the message on stderr as without --json
 
 
 # -- a bug is not bad input: exit 1, one line `internal error (id …)`, no traceback ----------------

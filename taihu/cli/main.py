@@ -273,10 +273,11 @@ def score(hand: str, rules: str, option: list[str] | None, as_json: bool, lang: 
 
     With `-` as the hand, score each line of stdin: one line out per hand.
     """
+    options = answer(lambda: parse_options(option), as_json)
     if hand == "-":
         answer(lambda: get(rules), as_json)  # an unknown rule set is one error, not one per line
-        raise SystemExit(score_lines(sys.stdin, rules, parse_options(option), as_json))
-    result: HandScore = answer(lambda: score_hand(hand, rules=rules, options=parse_options(option)), as_json, hand)
+        raise SystemExit(score_lines(sys.stdin, rules, options, as_json))
+    result: HandScore = answer(lambda: score_hand(hand, rules=rules, options=options), as_json, hand)
     if as_json:
         print_json(result.to_dict())
         return
@@ -333,7 +334,7 @@ def waits_command(hand: str, rules: str, option: list[str] | None, as_json: bool
     """What wins for a waiting hand (听牌): each tile, its copies unseen, its total on a discard and self-drawn."""
     from taihu.scorer.waits import Discards, waits
 
-    options = parse_options(option)
+    options = answer(lambda: parse_options(option), as_json)
     result = answer(lambda: waits(hand, rules=rules, options=options), as_json, hand)
     if as_json:
         print_json(result.to_dict())
@@ -391,7 +392,7 @@ def rules(name: str | None, as_json: bool, lang: Lang) -> None:
             table.add_row(info.name, *chinese, info.unit, str(len(info.items)))
         out.print(table)
         return
-    info = answer(lambda: get(name).info())
+    info = answer(lambda: get(name).info(), as_json)
     if as_json:
         print_json(info.to_dict())
         return
@@ -425,16 +426,17 @@ def rules(name: str | None, as_json: bool, lang: Lang) -> None:
 
 
 def read_table(path: str) -> Any:
-    """The table JSON from a file or stdin (`-`); unreadable or malformed is bad input."""
+    """The table JSON from a file or stdin (`-`); unreadable or malformed is bad input (a HandError)."""
     try:
         text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
-        fail(f"cannot read {path}: {getattr(exc, 'strerror', None) or exc}")
-    answer(lambda: check_json_text(text, "stdin" if path == "-" else path))
+        raise HandError(f"cannot read {path}: {getattr(exc, 'strerror', None) or exc}") from None
+    check_json_text(text, "stdin" if path == "-" else path)
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:
-        fail(f"{'stdin' if path == '-' else path} is not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}")
+        where = "stdin" if path == "-" else path
+        raise HandError(f"{where} is not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
 
 
 SETTLE_HEADINGS = {"seat": "座位", "hand": "牌", "note": "备注", "from": "付", "to": "收", "amount": "数"}
@@ -496,8 +498,8 @@ def settle_table(table: Any) -> Settlement:
 
 def settle(table: str, as_json: bool, lang: Lang) -> None:
     """Settle one deal: each seat's tai, who pays whom and why, and the net per seat."""
-    data = read_table(table)
-    result: Settlement = answer(lambda: settle_table(data))
+    data = answer(lambda: read_table(table), as_json)
+    result: Settlement = answer(lambda: settle_table(data), as_json)
     if as_json:
         print_json(result.to_dict())
         return
