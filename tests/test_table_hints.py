@@ -136,3 +136,47 @@ def test_waits_does_not_tell_a_hand_to_mark_a_winning_tile() -> None:
 def test_score_still_tells_that_hand_to_mark_its_winning_tile() -> None:
     with pytest.raises(HandError, match=r"--rules luoshan / guannan / jinhua, with the winning tile marked \+"):
         score_hand(LINGXI_14, rules="lingxi")
+
+
+FOURTEEN = "123m 456m 789p 234s 1p +1p"  # a Luoshan-sized winner, at a Lingxi table
+RIICHI_WORD = "123m 456m 789p 234s 1p +1p riichi"  # a riichi condition, at a Luoshan table
+ZERO_TOTALS = {seat: {"total": 0} for seat in "ESWN"}
+
+
+def one_winner(rules: str, hand: str) -> dict[str, Any]:
+    return {"rules": rules, "winner": "S", "discarder": "W", "players": {**ZERO_TOTALS, "S": hand}}
+
+
+# (table, what `score` says of the hand, what the table says instead)
+TABLE_WORDED = [
+    pytest.param(
+        one_winner("lingxi", FOURTEEN),
+        "did you mean --rules luoshan / guannan / jinhua?",
+        'did you mean the table\'s "rules": "luoshan" / "guannan" / "jinhua"?',
+        id="tile-count-names-the-rules-field",
+    ),
+    pytest.param(
+        one_winner("luoshan", RIICHI_WORD),
+        "score the hand with --rules riichi)",
+        'score the hand with the table\'s "rules": "riichi")',
+        id="riichi-condition-names-the-rules-field",
+    ),
+]
+
+
+@pytest.mark.parametrize(("table", "flag_hint", "field_hint"), TABLE_WORDED)
+def test_a_table_s_hint_names_its_rules_field_not_the_flag(
+    table: dict[str, Any], flag_hint: str, field_hint: str
+) -> None:
+    """At a table the rule set is the table's `"rules"` field: the hint names it (`score`'s names `--rules`)."""
+    with pytest.raises(HandError) as alone:
+        score_hand(table["players"]["S"], rules=table["rules"])
+    assert flag_hint in str(alone.value)
+    with pytest.raises(HandError) as raised:
+        settle_table(table)
+    assert str(raised.value) == f"players.S: {alone.value}".replace(flag_hint, field_hint)
+    assert (raised.value.code, raised.value.column) == (alone.value.code, alone.value.column)
+    answer = TestClient(api).post("/settle", json=table).json()
+    assert field_hint in answer["detail"] and "--rules" not in answer["detail"]
+    shown = CliRunner().invoke(app, ["settle", "-"], input=json.dumps(table))
+    assert shown.exit_code == 2 and field_hint in shown.stderr and "--rules" not in shown.stderr

@@ -8,6 +8,7 @@ about (`players.S: ...`, `events[0]: ...`).
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
@@ -39,7 +40,20 @@ def in_seat(seat: str, call: Callable[..., R], *args: Any) -> R:
     try:
         return call(*args)
     except HandError as exc:
-        raise HandError(f"players.{seat}: {exc}", code=exc.code, column=exc.column, seat=seat) from None
+        message = at_table(str(exc))
+        raise HandError(f"players.{seat}: {message}", code=exc.code, column=exc.column, seat=seat) from None
+
+
+RULES_FLAG = re.compile(r"--rules ([a-z]+(?: / [a-z]+)*)")
+
+
+def at_table(message: str) -> str:
+    """A hand's hint as a table chooses its rule set: `--rules luoshan` (the flag of `score`, which
+    the rule sets' messages name) becomes the table's field, `the table's "rules": "luoshan"`."""
+    return RULES_FLAG.sub(
+        lambda found: 'the table\'s "rules": ' + " / ".join(f'"{name}"' for name in found.group(1).split(" / ")),
+        message,
+    )
 
 
 def parse_in_seat(seat: str, hand: str, rule_set: RuleSet) -> ParsedHand:
