@@ -19,6 +19,7 @@ from taihu.scorer.rulesets.base import NO_SEAT_NOTE, NO_WINNING_TILE_NOTES
 
 PING = "123m 456m 789p 234s 678s 5p +5p wild:9s,N seat:W"  # a Lingxi 平胡, 26
 LUOSHAN_TWICE = "123m 456m 789m 11p 22p 2p +2p"  # 15: the player counted 14 with the + tile among them
+TWO_WINS = "123m 456m 789p 234s 678s 5p +5p +6p"  # two tiles marked +: a hand wins on one
 
 
 def column_of(hand: str, part: str) -> int:
@@ -50,6 +51,14 @@ SLIPS = [
         "winning_tile_twice",
         column_of("红中红中红中 456万 789万 11筒 22筒 2筒 +2筒", "+"),
         id="winning-tile-twice-in-chinese-names-the-typed-column",
+    ),
+    pytest.param(
+        TWO_WINS,
+        "lingxi",
+        "second winning tile at column 33: a hand wins on one tile; keep + on the tile won on",
+        "two_winning_tiles",
+        column_of(TWO_WINS, "+6p"),
+        id="two-winning-tiles",
     ),
     # -- no `+` on a winning-size hand ----------------------------------------------------------
     pytest.param(
@@ -315,6 +324,14 @@ def test_the_cli_echoes_the_hand_with_a_caret() -> None:
     message, shown, caret = result.stderr.rstrip("\n").split("\n")
     assert message.startswith("error: unknown condition 'zimo' at column 50 (did you mean self?)")
     assert shown[len(caret) - 1 :].startswith("zimo")
+
+
+def test_the_cli_puts_the_caret_under_a_second_winning_tile() -> None:
+    result = CliRunner().invoke(app, ["score", TWO_WINS])
+    assert result.exit_code == 2
+    message, shown, caret = result.stderr.rstrip("\n").split("\n")
+    assert message.startswith("error: second winning tile at column 33")
+    assert shown[len(caret) - 1 :] == "+6p"
 
 
 def test_the_cli_prints_no_caret_without_a_column() -> None:

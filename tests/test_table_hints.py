@@ -44,6 +44,8 @@ LUOSHAN_TABLE: dict[str, Any] = {
     "winner": "N",
     "players": {"E": {"total": 0}, "S": {"total": 0}, "W": {"total": 0}, "N": TWICE},
 }
+TWO_WINS = "123m 456m 789p 234s 678s 5p +5p +6p"  # two tiles marked +
+TWO_WINS_TABLE: dict[str, Any] = {**LINGXI_TABLE, "players": {**LINGXI_TABLE["players"], "S": TWO_WINS}}
 
 # (table, seat, what the message says after `players.SEAT: `, code, column in that seat's hand)
 HINTS = [
@@ -70,6 +72,14 @@ HINTS = [
         "winning_tile_twice",
         TWICE.index("+") + 1,
         id="luoshan-winning-tile-twice-when-scored",
+    ),
+    pytest.param(
+        TWO_WINS_TABLE,
+        "S",
+        "second winning tile at column 33: a hand wins on one tile",
+        "two_winning_tiles",
+        TWO_WINS.index("+6p") + 1,
+        id="lingxi-two-winning-tiles",
     ),
 ]
 

@@ -531,7 +531,12 @@ def _parse_careful(
             scanner.pos += 1
             found = scanner.tiles()
             if win is not None:
-                raise HandError(f"second winning tile at column {col}: a hand wins on one tile")
+                raise HandError(
+                    f"second winning tile at column {col}: a hand wins on one tile; "
+                    f"keep + on the tile won on and write any other among the hand tiles",
+                    code="two_winning_tiles",
+                    column=col,
+                )
             if len(found) != 1:
                 raise HandError(f"'+' at column {col} must be followed by exactly one tile")
             win = found[0][0]
