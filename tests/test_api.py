@@ -25,6 +25,7 @@ from fastapi.testclient import TestClient
 import taihu.api.app as api_module
 from taihu.api.app import MAX_BODY, app
 from taihu.scorer import HandError, score_hand, settle_table
+from taihu.scorer.arithmetic import arithmetic
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE: dict[str, Any] = json.loads((ROOT / "examples/tables/normal-win.json").read_text(encoding="utf-8"))  # API.md's
@@ -78,6 +79,34 @@ def test_score_matches_the_library(client: TestClient) -> None:
     assert reply.status_code == 200
     assert reply.json() == score_hand(HAND_56).to_dict()
     assert reply.json()["total"] == 56
+
+
+# the first hand of each rule set's examples/hands/ file
+FIRST_HANDS = [
+    pytest.param(
+        path.stem,
+        next(filter(None, (line.split("#")[0].strip() for line in path.read_text(encoding="utf-8").splitlines()))),
+        id=path.stem,
+    )
+    for path in sorted((ROOT / "examples/hands").glob("*.txt"))
+]
+
+
+@pytest.mark.parametrize(("rules", "hand"), FIRST_HANDS)
+def test_score_adds_the_core_s_arithmetic_only_when_asked(client: TestClient, rules: str, hand: str) -> None:
+    """`?arithmetic=true` adds the lines of `taihu.scorer.arithmetic`; without it, or false, the HandScore as ever."""
+    body = {"rules": rules, "hand": hand}
+    expected = score_hand(hand, rules=rules)
+    for query in ("", "?arithmetic=false"):
+        assert client.post(f"/score{query}", json=body).json() == expected.to_dict()
+    asked = client.post("/score?arithmetic=true", json=body).json()
+    assert asked == {**expected.to_dict(), "arithmetic": arithmetic(expected)}
+    assert asked["arithmetic"] and all(isinstance(line, str) for line in asked["arithmetic"])
+
+
+def test_score_s_arithmetic_flag_must_be_true_or_false(client: TestClient) -> None:
+    reply = client.post("/score?arithmetic=maybe", json={"hand": HAND_56})
+    assert reply.status_code == 422 and reply.json()["detail"].startswith("query.arithmetic: ")
 
 
 def test_score_rules_and_options_default(client: TestClient) -> None:

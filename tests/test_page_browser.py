@@ -27,11 +27,14 @@ from playwright.sync_api import Browser, Locator, Page, Playwright, expect, sync
 
 from taihu.api.app import app
 from taihu.scorer import score_hand, settle_table
+from taihu.scorer.arithmetic import arithmetic
 
 ROOT = Path(__file__).resolve().parent.parent
 ARTIFACTS = ROOT / "test-artifacts"
 HAND_56 = "555m 222p 777p 333s 888s 9m f1 f2 P P +9m wild:5m,E seat:S"
 LUOSHAN_500 = "[EEE] (CCCC) [999m] 11p FF +1p self flip:5s seat:E"
+SCORE_URL = re.compile(r"/score(\?|$)")  # what the page posts a hand to (it asks for `?arithmetic=true`)
+RIICHI_13000 = "234567m 234p 88p 67s +8s seat:S round:E self riichi dora:1p ura:7s sticks:1"
 EXAMPLE_TABLE: dict[str, Any] = json.loads((ROOT / "examples/tables/normal-win.json").read_text(encoding="utf-8"))
 EXAMPLE_NET = {"E": "-120", "S": "+224", "W": "-52", "N": "-52"}
 NO_BROWSER = (
@@ -167,19 +170,40 @@ def test_a_wildcard_is_shown_as_what_it_stood_for(visit: Visit) -> None:
     expect(result).to_contain_text("5m=C")
 
 
-def test_other_rule_sets_show_their_arithmetic(visit: Visit) -> None:
+def arithmetic_lines(page: Page) -> Locator:
+    return page.get_by_role("status").get_by_role("list", name="Arithmetic").get_by_role("listitem")
+
+
+def test_the_page_shows_the_core_s_arithmetic(visit: Visit) -> None:
+    """The lines are the core's (`?arithmetic=true`), one step a line: the page computes none of them."""
     page = visit.open()
     score(page, "luoshan", LUOSHAN_500)
     expect(page.get_by_role("status")).to_contain_text("Total: 500")
-    expect(page.get_by_role("status")).to_contain_text("62 × 2^3 = 496 → 500")
+    expect(arithmetic_lines(page)).to_have_text(
+        ["hu: 4 + 4 + 32 + 2 + 10 + 10 = 62", "tai: 1 + 1 + 1 = 3", "62 hu × 2³ = 496 → 500 hu"]
+    )
     tai_item = page.get_by_role("status").get_by_role("listitem").filter(has_text="tai: no chows")
     expect(tai_item).to_contain_text("1 tai")
     visit.shot("score-luoshan-500-en")
-    score(page, "jinhua", "1122m 3344p 5566s 7s +7s last-tile wild:9m")
-    expect(page.get_by_role("status")).to_contain_text("1 × 4 × 2 = 8")
-    expect(page.get_by_role("status")).to_contain_text("Total: 8 bei")
-    score(page, "putian", "123m 456m 789p 234s 9s9s9s 5p +5p wild:9s seat:W")
-    expect(page.get_by_role("status")).to_contain_text("1 + 3 = 4; ×9 in settlement")
+    for rules, hand in (
+        ("jinhua", "1122m 3344p 5566s 7s +7s last-tile wild:9m"),
+        ("putian", "123m 456m 789p 234s 9s9s9s 5p +5p wild:9s seat:W"),
+        ("lingxi", HAND_56),
+    ):
+        score(page, rules, hand)
+        expect(arithmetic_lines(page)).to_have_text(arithmetic(score_hand(hand, rules=rules)))
+    expect(arithmetic_lines(page)).to_have_text(
+        ["3 + 3 + 8 + 7 + 7 = 28 tai", "doubled (≥ double_at): 28 × 2 = 56 tai"]
+    )
+
+
+def test_riichi_items_count_han_in_either_language(visit: Visit) -> None:
+    page = visit.open()
+    score(page, "riichi", RIICHI_13000)
+    expect(page.get_by_role("status").locator(".items .value").first).to_have_text(re.compile(r"^\d+ han$"))
+    page.get_by_role("button", name="中文 / English").click()
+    page.get_by_role("button", name="Score").click()
+    expect(page.get_by_role("status").locator(".items .value").first).to_have_text(re.compile(r"^\d+ 番$"))
 
 
 EXAMPLE_HANDS = [
@@ -281,7 +305,7 @@ def test_the_column_of_the_error_body_marks_the_place(visit: Visit) -> None:
     """A 422 may carry `column` (API.md, 2026-11-30); the page uses it over the message's "column N"."""
     body = {"detail": "something is wrong at column 2", "code": "unknown_tile", "column": 6}
     visit.page.route(
-        "**/score", lambda route: route.fulfill(status=422, content_type="application/json", body=json.dumps(body))
+        SCORE_URL, lambda route: route.fulfill(status=422, content_type="application/json", body=json.dumps(body))
     )
     page = visit.open()
     score(page, "lingxi", "123m 456p")
@@ -289,7 +313,7 @@ def test_the_column_of_the_error_body_marks_the_place(visit: Visit) -> None:
 
 
 def test_a_server_that_does_not_answer_is_said_so(visit: Visit) -> None:
-    visit.page.route("**/score", lambda route: route.abort())
+    visit.page.route(SCORE_URL, lambda route: route.abort())
     page = visit.open()
     score(page, "lingxi", HAND_56)
     expect(page.get_by_role("alert")).to_contain_text("The server does not answer")

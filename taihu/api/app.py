@@ -18,7 +18,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
 
-from fastapi import FastAPI, Request
+from fastapi import FastAPI, Query, Request
 from fastapi.exception_handlers import http_exception_handler
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
@@ -35,6 +35,7 @@ from taihu.api.schemas import ScoreRequest, Settlement, Table
 from taihu.api.server import apply_cache_budget
 from taihu.api.waits import router as waits_router
 from taihu.scorer import HandError, HandScore, RuleSetInfo, rule_sets, score_hand, settle_table
+from taihu.scorer.arithmetic import arithmetic
 
 from .page import install_page
 
@@ -200,10 +201,19 @@ async def model_invalid(request: Request, exc: ValidationError) -> JSONResponse:
     return unprocessable(describe_validation(exc.errors()))
 
 
+SHOW_ARITHMETIC = Query(
+    False,
+    alias="arithmetic",
+    description="add `arithmetic`: the rule set's arithmetic from the items to the total, one step a line "
+    "(the lines `taihu score` prints under its table); without it the HandScore is as documented",
+)
+
+
 @app.post("/score", response_model=HandScore, responses=ERRORS)
-def score(request: ScoreRequest) -> JSONResponse:
-    """Score one hand line (HandScore)."""
-    return JSONResponse(score_hand(request.hand, rules=request.rules, options=request.options).to_dict())
+def score(request: ScoreRequest, show_arithmetic: bool = SHOW_ARITHMETIC) -> JSONResponse:
+    """Score one hand line (HandScore); with `?arithmetic=true`, also how its total is reached."""
+    result = score_hand(request.hand, rules=request.rules, options=request.options)
+    return JSONResponse(result.to_dict() | ({"arithmetic": arithmetic(result)} if show_arithmetic else {}))
 
 
 @app.post("/settle", response_model=Settlement, responses=ERRORS)

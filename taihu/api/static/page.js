@@ -18,7 +18,7 @@ const WORDS = {
     drawn: "nobody (drawn)", selfDrawn: "nobody (self-drawn)", events: "Events", addEvent: "Add event",
     removeEvent: "Remove event", eventType: "Event type", eventSeat: "Event by",
     optionsShared: "House options: as set above.", settle: "Settle", ledgerHeading: "Ledger of the evening",
-    docs: "API docs", total: "Total", subtotal: "Subtotal", doubled: "doubled", notLegal: "Not a legal win",
+    docs: "API docs", total: "Total", arithmetic: "Arithmetic", notLegal: "Not a legal win",
     nonWinner: "Not a winning hand: what it counts for settlement.", arrangement: "Arrangement",
     readAs: "Read as", notes: "Notes", payments: "Payments", nets: "Nets", from: "From", to: "To",
     amount: "Amount", reason: "Reason", seatCol: "Seat", net: "Net", nextDealer: "Next dealer",
@@ -26,7 +26,7 @@ const WORDS = {
     waitsNone: "Not ready: no tile wins.", waitsTile: "Tile", waitsDiscard: "On a discard",
     waitsSelf: "Self-drawn", waitsDiscardFirst: "Discard", unseen: "unseen", cannot: "—",
     notLegalShort: "not legal", offline: "The server does not answer",
-    multiplier: "in settlement", putAt: "Use this hand at the table, seat:", putAtSeat: "Put this hand at seat",
+    putAt: "Use this hand at the table, seat:", putAtSeat: "Put this hand at seat",
     ledgerHint: "Each deal settled above goes in with the seats as they stand; the ledger rotates the dealer.",
     ledgerAdd: "Add deal", ledgerUndo: "Undo last deal", ledgerCsv: "Download CSV", ledgerRefresh: "Refresh",
     ledgerCopy: "Copy ledger link", ledgerMine: "Back to my ledger",
@@ -54,13 +54,13 @@ const WORDS = {
     drawn: "无人（流局）", selfDrawn: "无人（自摸）", events: "事件", addEvent: "加事件",
     removeEvent: "删除事件", eventType: "事件类型", eventSeat: "谁",
     optionsShared: "规则选项：同上。", settle: "结算 Settle", ledgerHeading: "今晚的账 Ledger",
-    docs: "接口文档", total: "合计", subtotal: "小计", doubled: "翻倍", notLegal: "不算合法的胡",
+    docs: "接口文档", total: "合计", arithmetic: "算式 Arithmetic", notLegal: "不算合法的胡",
     nonWinner: "没有胡：这是结算用的台数。", arrangement: "牌型", readAs: "读作", notes: "说明",
     payments: "付款 Payments", nets: "输赢 Nets", from: "付", to: "收", amount: "数目", reason: "原因",
     seatCol: "座位", net: "输赢", nextDealer: "下一庄", noPayments: "无人付款。", dealer: "庄",
     place: "出错的地方：", waitsNone: "没听牌。", waitsTile: "牌",
     waitsDiscard: "点炮", waitsSelf: "自摸", waitsDiscardFirst: "打出", unseen: "未见", cannot: "—",
-    notLegalShort: "不合法", offline: "服务器没有回应", multiplier: "结算时用",
+    notLegalShort: "不合法", offline: "服务器没有回应",
     putAt: "把这手牌填到结算的座位：", putAtSeat: "填到座位",
     ledgerHint: "上面结算的每一局按现在的座位记上；账本自己轮庄。",
     ledgerAdd: "记这一局 Add deal", ledgerUndo: "撤销上一局 Undo last deal", ledgerCsv: "下载 CSV Download CSV",
@@ -78,8 +78,8 @@ const WORDS = {
   },
 };
 const UNITS = {
-  en: { tai: "tai", hu: "hu", fen: "fen", bei: "bei", points: "points", multiplier: "×" },
-  zh: { tai: "台", hu: "胡", fen: "分", bei: "倍", points: "分", multiplier: "倍" },
+  en: { tai: "tai", hu: "hu", fen: "fen", bei: "bei", points: "points", multiplier: "×", han: "han" },
+  zh: { tai: "台", hu: "胡", fen: "分", bei: "倍", points: "分", multiplier: "倍", han: "番" },
 };
 const CONDITION_WORDS = {
   self: ["Self-drawn", "自摸"], "kong-draw": ["Kong replacement", "杠开"], "rob-kong": ["Robbed a kong", "抢杠"],
@@ -368,53 +368,6 @@ function showError(regionId, data, text, field) {
   region.hidden = false;
 }
 
-// What an item's value counts: its own `unit` when the server gives one; else Luoshan marks its tai
-// items in the detail ("tai: …") and Putian its winning type's multiplier ("×9: …").
-function itemUnit(result, item) {
-  if (item.unit) return item.unit;
-  if (result.unit === "hu" && /^tai\b/.test(item.detail)) return "tai";
-  if (result.unit === "fen" && /^×/.test(item.detail)) return "multiplier";
-  return result.unit;
-}
-
-function arithmetic(result) {
-  const values = result.items.map((i) => i.value);
-  const sum = values.reduce((a, b) => a + b, 0);
-  const plus = (list) => list.join(" + ");
-  if (!result.items.length) return `${result.total}`;
-  if (result.unit === "bei") {
-    const product = values.reduce((a, b) => a * b, 1);
-    if (product === result.total) return `${values.join(" × ")} = ${result.total}`;
-  }
-  if (result.unit === "hu") {
-    const tai = result.items.filter((i) => itemUnit(result, i) === "tai");
-    const hu = result.items.filter((i) => !tai.includes(i)).map((i) => i.value);
-    const taiCount = tai.reduce((a, i) => a + i.value, 0);
-    const huSum = hu.reduce((a, b) => a + b, 0);
-    const formula = Math.ceil((huSum * 2 ** taiCount) / 10) * 10;
-    if (huSum === result.subtotal && formula === result.total) {
-      return `${plus(hu)} = ${huSum} ${unitWord("hu")}; ${huSum} × 2^${taiCount} = ${huSum * 2 ** taiCount} → ${result.total}`;
-    }
-    return `${huSum} ${unitWord("hu")}, ${taiCount} ${unitWord("tai")} → ${result.total}`;
-  }
-  if (result.unit === "fen") {
-    const multipliers = result.items.filter((i) => itemUnit(result, i) === "multiplier");
-    const counted = result.items.filter((i) => !multipliers.includes(i)).map((i) => i.value);
-    const base = counted.reduce((a, b) => a + b, 0);
-    if (base === result.total) {
-      const tail = multipliers.map((i) => `; ×${i.value} ${t("multiplier")}`).join("");
-      return `${plus(counted)} = ${result.total}${tail}`;
-    }
-  }
-  if (sum === result.subtotal) {
-    const first = `${plus(values)} = ${result.subtotal}`;
-    if (result.doubled && result.total === result.subtotal * 2) return `${first}; × 2 (${t("doubled")}) = ${result.total}`;
-    if (result.total === result.subtotal) return first;
-    return `${first} → ${result.total}`;
-  }
-  return `${t("subtotal")} ${result.subtotal} → ${result.total}`;
-}
-
 function arrangementGroup(group) {
   const item = el("li");
   for (const [index, token] of group.split(" ").entries()) {
@@ -435,7 +388,7 @@ function showScore(result) {
   if (!result.winner) parts.push(el("p", { class: "hint", text: t("nonWinner") }));
   const items = el("ul", { class: "items" });
   for (const item of result.items) {
-    const unit = itemUnit(result, item);
+    const { unit } = item;
     const value = unit === "bei" || unit === "multiplier" ? `×${item.value}` : `${item.value} ${unitWord(unit)}`;
     items.append(el("li", {},
       el("span", { class: "zh", text: item.name }),
@@ -443,7 +396,9 @@ function showScore(result) {
       el("span", { class: "en", text: item.name_en }),
       item.detail ? el("span", { class: "detail", text: item.detail }) : null));
   }
-  parts.push(items, el("p", { class: "sum", text: arithmetic(result) }));
+  // the core's arithmetic, one step a line (`?arithmetic=true`): the page computes none of it
+  parts.push(items, el("ul", { class: "sum", "aria-label": t("arithmetic") },
+    ...(result.arithmetic || []).map((line) => el("li", { text: line }))));
   if (result.arrangement.length) {
     parts.push(el("h3", { text: t("arrangement") }),
       el("ul", { class: "arrangement", "aria-label": t("arrangement") }, ...result.arrangement.map(arrangementGroup)));
@@ -467,7 +422,7 @@ async function score() {
   const rules = $("rules").value;
   const options = chosenOptions();
   writeFragment();
-  const reply = await call("POST", "score", { rules, hand, options });
+  const reply = await call("POST", "score?arithmetic=true", { rules, hand, options });
   if (!reply.ok) {
     $("result").replaceChildren();
     showError("score-error", reply.data, $("hand").value, $("hand"));
