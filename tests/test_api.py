@@ -109,6 +109,15 @@ def test_score_s_arithmetic_flag_must_be_true_or_false(client: TestClient) -> No
     assert reply.status_code == 422 and reply.json()["detail"].startswith("query.arithmetic: ")
 
 
+@pytest.mark.parametrize("path", ["/score", "/settle", "/waits"])
+def test_docs_show_the_422_that_is_sent(client: TestClient, path: str) -> None:
+    """Every hand endpoint documents one error model, the real `{"detail", "code", "column"}`."""
+    schema = client.get("/openapi.json").json()
+    reference = schema["paths"][path]["post"]["responses"]["422"]["content"]["application/json"]["schema"]["$ref"]
+    model = schema["components"]["schemas"][reference.rsplit("/", 1)[-1]]
+    assert set(model["properties"]) == {"detail", "code", "column"}
+
+
 def test_score_rules_and_options_default(client: TestClient) -> None:
     assert client.post("/score", json={"hand": HAND_56}).json()["total"] == 56
     reply = client.post(

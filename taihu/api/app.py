@@ -23,14 +23,14 @@ from fastapi.exception_handlers import http_exception_handler
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from fastapi_offline import FastAPIOffline
-from pydantic import BaseModel, ValidationError
+from pydantic import ValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from taihu.api.errors import describe_validation
 from taihu.api.guards import JsonGuard, replaying
 from taihu.api.ledger import router as ledger_router
-from taihu.api.responses import SafeJSONResponse
+from taihu.api.responses import ERRORS, SafeJSONResponse
 from taihu.api.schemas import ScoreRequest, Settlement, Table
 from taihu.api.server import apply_cache_budget
 from taihu.api.waits import router as waits_router
@@ -143,33 +143,6 @@ app.add_middleware(CatchBugs)
 app.add_middleware(BodyLimit)
 app.include_router(ledger_router)
 app.include_router(waits_router)
-
-
-class Problem(BaseModel):
-    """Every error answer: one readable string (API.md "HTTP"), not FastAPI's list of errors."""
-
-    detail: str
-
-
-class BadInput(Problem):
-    """A 422: the library's message, its stable `code`, and the 1-based column in the hand where known."""
-
-    code: str
-    column: int | None
-
-
-class InternalError(Problem):
-    """A 500 (a bug, never bad input): `detail` is "internal error"; `error_id` finds the traceback in the log."""
-
-    error_id: str
-
-
-# Declared so the OpenAPI document shows the 422 that is really sent (and the body cap's 413).
-ERRORS: dict[int | str, dict[str, Any]] = {
-    413: {"model": Problem, "description": "The request body is over 64 KB"},
-    422: {"model": BadInput, "description": "Bad input: the library's message"},
-    500: {"model": InternalError, "description": "A bug in taihu (never bad input); the id is in the server log"},
-}
 
 
 def unprocessable(detail: str) -> JSONResponse:

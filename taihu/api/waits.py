@@ -14,22 +14,11 @@ from typing import Any
 from fastapi import APIRouter
 from pydantic import BaseModel, ConfigDict, Field
 
+from taihu.api.responses import ERRORS
 from taihu.scorer.models import MAX_HAND_LENGTH
 from taihu.scorer.waits import waits
 
 router = APIRouter(tags=["waits"])
-
-
-class WaitsProblem(BaseModel):
-    """An error answer: one readable string, as every error of the API."""
-
-    detail: str
-
-
-ERRORS: dict[int | str, dict[str, Any]] = {
-    413: {"model": WaitsProblem, "description": "The request body is over 64 KB"},
-    422: {"model": WaitsProblem, "description": "Bad input: the library's message"},
-}
 
 
 class WaitsRequest(BaseModel):

@@ -18,7 +18,7 @@ import re
 import sys
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from taihu.cli import arguments, ledger
 from taihu.cli.arguments import Lang
@@ -30,7 +30,7 @@ from taihu.scorer.rulesets import get
 if TYPE_CHECKING:  # imported where a table is printed, a table settled, a hand's waits searched
     from taihu.cli.table import Console, Table
     from taihu.scorer import Settlement
-    from taihu.scorer.waits import Wait, WinValue
+    from taihu.scorer.waits import Discards, Wait, Waits, WinValue
 
 
 def app(argv: Sequence[str] | None = None) -> int:
@@ -268,21 +268,37 @@ def score_lines(lines: Iterable[str], rules: str, options: dict[str, int], as_js
     return status
 
 
+R = TypeVar("R", bound="HandScore | Waits | Discards")
+
+
+def answer_for_hand(
+    hand: str, option: list[str] | None, as_json: bool, call: Callable[[dict[str, int]], R]
+) -> tuple[R, Console] | None:
+    """What `score` and `waits` share: the options read, the core called on the hand (bad input is exit 2
+    with the caret under its place), then the JSON printed (None: nothing more to show), or the hand line
+    printed and the answer with the terminal for the rest."""
+    options = answer(lambda: parse_options(option), as_json)
+    result = answer(lambda: call(options), as_json, hand)
+    if as_json:
+        print_json(result.to_dict())
+        return None
+    out = console()
+    out.print(f"hand: {result.hand}", soft_wrap=True)
+    return result, out
+
+
 def score(hand: str, rules: str, option: list[str] | None, as_json: bool, lang: Lang) -> None:
     """Score one hand: the items, the doubling, the total and the arrangement.
 
     With `-` as the hand, score each line of stdin: one line out per hand.
     """
-    options = answer(lambda: parse_options(option), as_json)
     if hand == "-":
         answer(lambda: get(rules), as_json)  # an unknown rule set is one error, not one per line
-        raise SystemExit(score_lines(sys.stdin, rules, options, as_json))
-    result: HandScore = answer(lambda: score_hand(hand, rules=rules, options=options), as_json, hand)
-    if as_json:
-        print_json(result.to_dict())
+        raise SystemExit(score_lines(sys.stdin, rules, answer(lambda: parse_options(option), as_json), as_json))
+    shown = answer_for_hand(hand, option, as_json, lambda options: score_hand(hand, rules=rules, options=options))
+    if shown is None:
         return
-    out = console()
-    out.print(f"hand: {result.hand}", soft_wrap=True)
+    result, out = shown
     out.print(hand_table(result, lang, compact=narrow(out)))
     if result.arrangement:
         out.print("arrangement: " + "  ".join(result.arrangement))
@@ -334,15 +350,12 @@ def waits_command(hand: str, rules: str, option: list[str] | None, as_json: bool
     """What wins for a waiting hand (听牌): each tile, its copies unseen, its total on a discard and self-drawn."""
     from taihu.scorer.waits import Discards, waits
 
-    options = answer(lambda: parse_options(option), as_json)
-    result = answer(lambda: waits(hand, rules=rules, options=options), as_json, hand)
-    if as_json:
-        print_json(result.to_dict())
+    shown = answer_for_hand(hand, option, as_json, lambda options: waits(hand, rules=rules, options=options))
+    if shown is None:
         return
+    result, out = shown
     from taihu.cli.table import Table
 
-    out = console()
-    out.print(f"hand: {result.hand}", soft_wrap=True)
     compact = narrow(out)
     if isinstance(result, Discards) and compact:
         rows = [
