@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import pytest
 from fastapi.testclient import TestClient
+from settle_helpers import API_TABLE
 
 from taihu.api.app import app as api
 from taihu.cli.main import app
@@ -277,19 +278,7 @@ def test_a_hand_without_plus_scores_as_a_non_winner_and_says_how_to_mark_the_win
 
 
 def test_a_table_s_losers_are_not_told_to_mark_a_win() -> None:
-    table = {
-        "rules": "lingxi",
-        "wild": ["5m", "E"],
-        "winner": "S",
-        "discarder": "W",
-        "players": {
-            "E": "[CCC] 123p 456p 78s 11s 34p 9s f3",
-            "S": "555m 222p 777p 333s 888s 9m f1 f2 P P +9m",
-            "W": {"total": 4},
-            "N": "E 123m 789m 12s 33p 66p 99p 5s f4",
-        },
-    }
-    for score in settle_table(table).scores.values():
+    for score in settle_table(API_TABLE).scores.values():  # E and N hold hands without +
         assert NO_WINNING_TILE_NOTES[0] not in getattr(score, "notes", [])
 
 

@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from settle_helpers import API_TABLE
 
 from taihu.api.app import app as api
 from taihu.cli.main import app
@@ -20,18 +21,7 @@ from taihu.cli.testing import CliRunner
 from taihu.scorer import HandError, score_hand, settle_table, waits
 
 ZIMO = "555m 222p 777p 333s 888s 9m f1 f2 P P +9m zimo"  # the API.md winner, `self` typed as `zimo`
-LINGXI_TABLE: dict[str, Any] = {
-    "rules": "lingxi",
-    "wild": ["5m", "E"],
-    "winner": "S",
-    "discarder": "W",
-    "players": {
-        "E": "[CCC] 123p 456p 78s 11s 34p 9s f3",
-        "S": ZIMO,
-        "W": {"total": 4},
-        "N": "E 123m 789m 12s 33p 66p 99p 5s f4",
-    },
-}
+LINGXI_TABLE: dict[str, Any] = {**API_TABLE, "players": {**API_TABLE["players"], "S": ZIMO}}
 TSUMO = "234567m 234p 88p 67s +8s tsumo riichi"
 RIICHI_TABLE: dict[str, Any] = {
     "rules": "riichi",
