@@ -192,6 +192,7 @@ def test_the_page_shows_the_core_s_arithmetic(visit: Visit) -> None:
     ):
         score(page, rules, hand)
         expect(arithmetic_lines(page)).to_have_text(arithmetic(score_hand(hand, rules=rules)))
+        assert no_horizontal_scroll(page)  # a long line (Putian's payers) wraps on a phone
     expect(arithmetic_lines(page)).to_have_text(
         ["3 + 3 + 8 + 7 + 7 = 28 tai", "doubled (≥ double_at): 28 × 2 = 56 tai"]
     )
