@@ -569,16 +569,17 @@ def completing_kinds(kinds: bytes, sets: int, candidates: Iterable[int]) -> list
     """The candidates X (playable kinds) for which the wildcard-free tiles `kinds` + X read as `sets` sets
     and a pair: whether `kinds_readings(kinds + X, sets, True)` finds a reading, for every X in one pass.
 
-    The tiles are cut into suits once, and each suit's readings are looked up
-    once as the (pairs, groups) counts they can make; a candidate then only
-    reads its own suit with X added (from the same memo) and checks that the
-    other suits make up the rest. `waits` asks this of a hand one tile short
-    instead of searching the whole hand once per candidate.
+    The tiles are counted suit by suit once, and what each suit can make is
+    read once as the (pairs, groups) of its readings, off the same stretch
+    table the search reads; a candidate then only reads its own suit with X
+    added and checks that the other suits make up the rest. `waits` asks
+    this of a hand one tile short instead of searching the whole hand once
+    per candidate.
     """
-    runs = [bytearray() for _ in _SUIT_STARTS]
+    counts = [bytearray(9), bytearray(9), bytearray(9), bytearray(T.PLAYABLE - T.EAST)]
     for kind in kinds:
-        runs[_suit_index(kind)].append(kind)
-    shapes = [_run_shapes(bytes(run)) for run in runs]
+        counts[_suit_index(kind)][kind - _SUIT_STARTS[_suit_index(kind)]] += 1
+    shapes = [_suit_shapes(index == 3, bytes(held)) for index, held in enumerate(counts)]
     rest_of: dict[int, set[tuple[int, int]]] = {}  # by suit: what the other suits make together
     found = []
     for x in candidates:
@@ -590,9 +591,9 @@ def completing_kinds(kinds: bytes, sets: int, candidates: Iterable[int]) -> list
                 if index != suit:
                     others = {(p + q, n + m) for p, n in others for q, m in made}
             rest_of[suit] = others
-        run = bytearray(runs[suit])
-        insort(run, x)
-        if any((1 - p, sets + 1 - n) in others for p, n in _run_shapes(bytes(run))):
+        held = bytearray(counts[suit])
+        held[x - _SUIT_STARTS[suit]] += 1
+        if any((1 - p, sets + 1 - n) in others for p, n in _suit_shapes(suit == 3, bytes(held))):
             found.append(x)
     return found
 
@@ -604,12 +605,19 @@ def _suit_index(kind: int) -> int:
     return 3 if kind >= T.EAST else kind // 9
 
 
-def _run_shapes(run: bytes) -> frozenset[tuple[int, int]]:
-    """The (pairs used, groups) of each way to read one suit's sorted run (the empty run: none of either)."""
-    if not run:
-        return frozenset({(0, 0)})
-    ways = _SUIT_MEMO.get(run) or _suit_memo_miss(run)
-    return frozenset((pairs, len(groups)) for pairs, groups in ways)
+@M.lru_cache("engine.suit_shapes", maxsize=20_000, bytes_per_entry=300)
+def _suit_shapes(honors: bool, counts: bytes) -> frozenset[tuple[int, int]]:
+    """The (pairs used, groups) of each way to read one suit's counts (no tiles: none of either).
+
+    Suited tiles are read off their stretch (from the lowest tile held to the
+    highest) as `_suit_memo_miss` reads it, without placing the groups: only
+    their number counts here. Honors only make pungs and pairs.
+    """
+    if honors:
+        if any(count not in (0, 2, 3) for count in counts):
+            return frozenset()
+        return frozenset({(counts.count(2), len(counts) - counts.count(0))})
+    return frozenset((pairs, len(codes)) for pairs, codes in _suit_ways(counts.strip(_NONE_HELD)))
 
 
 def _natural(

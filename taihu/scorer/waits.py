@@ -312,13 +312,13 @@ class _Scorer:
             covered_by_wildcard=bool(self.held_wildcards) and not self._wins_as_faces(kind),
         )
 
-    def may_complete(self, kinds: list[int]) -> list[int]:
-        """`kinds` less the natural tiles that `standard_shape_test` shows complete no shape."""
-        natural = [k for k in kinds if k < T.PLAYABLE and k not in self.wild]
-        test = standard_shape_test(self.waiting, natural)
+    def candidates(self) -> list[int]:
+        """The kinds to score: `candidate_kinds`, or where `standard_shape_test` applies, the wildcard kinds
+        and the natural tiles it shows complete the shape (all found in one pass)."""
+        test = standard_shape_test(self.waiting)
         if test is None:
-            return kinds
-        return [k for k in kinds if k >= T.PLAYABLE or k in self.wild or test(k)]
+            return candidate_kinds(self.ruleset, self.parsed, self.wild)
+        return [k for k in range(T.KIND_COUNT) if k in self.wild or (k < T.PLAYABLE and test(k))]
 
     def _wins_as_faces(self, kind: int) -> bool:
         if self.faces_test is not None and kind not in self.wild:
@@ -461,7 +461,7 @@ def quick_waits(ruleset: RuleSet, parsed: ParsedHand, options: Mapping[str, Any]
     where it applies, and each self-drawn win only where the rule set's discard score does not
     already tell it (SELF_FROM_DISCARD)."""
     scorer = _Scorer(ruleset, parsed, options, derive=True)
-    kinds = scorer.may_complete(candidate_kinds(ruleset, parsed, scorer.wild))
+    kinds = scorer.candidates()
     sweep = ONE_SEARCH.get(ruleset.name)
     if sweep is not None:
         sweep(scorer.waiting, kinds)
