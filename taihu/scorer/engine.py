@@ -584,6 +584,9 @@ def completing_kinds(kinds: bytes, sets: int, candidates: Iterable[int]) -> list
     found = []
     for x in candidates:
         suit = _suit_index(x)
+        place = x - _SUIT_STARTS[suit]
+        if not (counts[suit][place] if suit == 3 else any(counts[suit][max(0, place - 2) : place + 3])):
+            continue  # no tile held it could pair or run with: it would stand alone
         others = rest_of.get(suit)
         if others is None:
             others = {(0, 0)}
@@ -592,7 +595,7 @@ def completing_kinds(kinds: bytes, sets: int, candidates: Iterable[int]) -> list
                     others = {(p + q, n + m) for p, n in others for q, m in made}
             rest_of[suit] = others
         held = bytearray(counts[suit])
-        held[x - _SUIT_STARTS[suit]] += 1
+        held[place] += 1
         if any((1 - p, sets + 1 - n) in others for p, n in _suit_shapes(suit == 3, bytes(held))):
             found.append(x)
     return found
