@@ -507,12 +507,13 @@ def _through_extra(
     out: dict[int, list[Decomposition]] = {kind: [] for kind in kinds}
     seen: dict[int, set[Signature]] = {kind: set() for kind in kinds}
 
-    def add(kind: int, group: Plain, tails: tuple[Decomposition, ...]) -> None:
+    def add(kind: int, group: Plain, mine: tuple[Any, ...], tails: tuple[Decomposition, ...]) -> None:
+        """The group before each of the tails, one per signature; `mine` is the group's class."""
         listed = out[kind]
         if classify is None:
             listed.extend(((), (group, *tail)) for _, tail in tails)
             return
-        mine, signatures = classify(Group(*group)), seen[kind]
+        signatures = seen[kind]
         for signature, tail in tails:
             merged = list(signature)
             insort(merged, mine)
@@ -533,16 +534,18 @@ def _through_extra(
         carried = tuple(k for k in kinds if k not in slots)  # the added tile is left for the rest
         if carried and len(slots) <= jokers:
             group: Plain = (shape, kind, tuple(slots))
+            mine = classify(Group(*group)) if classify is not None else ()
             tails = _search_extra(left, jokers - len(slots), more_sets, more_pair, options, memo, carried, shared)
             for added in carried:
-                add(added, group, tails[added])
+                add(added, group, mine, tails[added])
         for added in kinds:
             if added in slots:  # the added tile takes this wildcard's place in the group
                 own = list(slots)
                 own.remove(added)
                 if len(own) <= jokers:
-                    rest_of = _search(left, jokers - len(own), more_sets, more_pair, options, memo)
-                    add(added, (shape, kind, tuple(own)), rest_of)
+                    group = (shape, kind, tuple(own))
+                    mine = classify(Group(*group)) if classify is not None else ()
+                    add(added, group, mine, _search(left, jokers - len(own), more_sets, more_pair, options, memo))
 
     for places, shape, kind in _groups_through(first, sets, pair):
         take(places, shape, kind)
