@@ -113,7 +113,7 @@ def ready_lingxi_hand(seed: int, wildcards: int) -> str:
 
 
 @settings(SETTINGS, max_examples=8)
-@given(seed=st.integers(0, 2**32), wildcards=st.integers(3, 6))
+@given(seed=st.integers(0, 2**32), wildcards=st.integers(1, 6))
 def test_lingxi_waits_with_many_wildcards_equal_plain(seed: int, wildcards: int) -> None:
     """Every tile's totals, legality, reading and cover as scoring each tile in full gives them."""
     hand = ready_lingxi_hand(seed, wildcards)

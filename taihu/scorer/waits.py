@@ -384,29 +384,34 @@ def _kinds_of(counts: list[int]) -> list[int]:
     return [kind for kind, count in enumerate(counts) for _ in range(count)]
 
 
-def _lingxi_one_search(hand: Prepared, kinds: list[int]) -> None:
+def _lingxi_one_search(hand: Prepared, kinds: list[int]) -> set[int]:
     """A Lingxi hand holding wildcards, with each natural tile of `kinds` added, searched in one sweep
-    (`extra_tile_decompositions`) before the tiles are scored, so each score finds its search done.
+    (`extra_tile_decompositions`) before the tiles are scored, so each score finds its search done;
+    returns the tiles that make no reading (Lingxi has no other shape), which need no score.
 
     The tiles are swept together by the search options their hands get
     (the suits present and whether 四风齐 is in reach change with the tile).
     A hand without wildcards is read suit by suit and needs no sweep.
     """
     if not isinstance(hand, lingxi.LingxiHand) or not hand.wild_tiles:
-        return
+        return set()
     by_options: dict[JokerOptions, list[int]] = {}
     for kind in kinds:
         if kind < T.PLAYABLE and kind != T.WHITE and kind not in hand.wild_kinds:
             won = dataclasses.replace(hand, naturals=_with(hand.naturals, (kind,)))
             by_options.setdefault(lingxi._joker_options(won), []).append(kind)
     sets = lingxi.SETS - len(hand.melds)
+    no_reading: set[int] = set()
     for options, swept in by_options.items():
-        extra_tile_decompositions(hand.naturals, len(hand.wild_tiles), sets, True, options, swept)
+        found = extra_tile_decompositions(hand.naturals, len(hand.wild_tiles), sets, True, options, swept)
+        no_reading.update(kind for kind, decompositions in found.items() if not decompositions)
+    return no_reading
 
 
-# Rule sets whose hands with each tile added are searched in one sweep before the tiles are scored
-# (tests/test_waits_fast_paths.py compares the sweep with the search of each hand).
-ONE_SEARCH: dict[str, Callable[[Prepared, list[int]], None]] = {"lingxi": _lingxi_one_search}
+# Rule sets whose hands with each tile added are searched in one sweep before the tiles are scored,
+# which also tells the tiles that complete nothing (tests/test_waits_fast_paths.py compares the sweep
+# with the search of each hand).
+ONE_SEARCH: dict[str, Callable[[Prepared, list[int]], set[int]]] = {"lingxi": _lingxi_one_search}
 
 
 def _find_waits(scorer: _Scorer, kinds: Iterable[int]) -> tuple[Wait, ...]:
@@ -464,7 +469,8 @@ def quick_waits(ruleset: RuleSet, parsed: ParsedHand, options: Mapping[str, Any]
     kinds = scorer.candidates()
     sweep = ONE_SEARCH.get(ruleset.name)
     if sweep is not None:
-        sweep(scorer.waiting, kinds)
+        no_reading = sweep(scorer.waiting, kinds)
+        kinds = [kind for kind in kinds if kind not in no_reading]
     return _find_waits(scorer, kinds)
 
 
