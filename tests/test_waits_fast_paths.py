@@ -5,8 +5,9 @@
 - `engine.extra_tile_decompositions` (one search for the hand with each
   tile added) against the search of each of those hands by itself: the same
   decompositions in the same order, so scoring picks the same reading;
-- `waits` against `plain_waits` on ready Lingxi hands holding many
-  wildcards, where the sweep and the wildcard-face test do the work.
+- `waits` against `plain_waits` on ready Lingxi and Putian hands holding
+  wildcards, where the sweep, its pruning and the wildcard-face test do
+  the work.
 """
 
 from __future__ import annotations
@@ -30,19 +31,19 @@ SETTINGS = settings(
 )
 
 
-def winning_kinds(rng: random.Random, sets: int) -> list[int]:
-    """`sets` sets and a pair of playable kinds, within four of a kind."""
+def winning_kinds(rng: random.Random, sets: int, kinds: list[int] | range = range(T.PLAYABLE)) -> list[int]:
+    """`sets` sets and a pair of `kinds`, within four of a kind."""
     while True:
-        kinds: list[int] = []
+        tiles: list[int] = []
         for _ in range(sets):
-            kind = rng.randrange(T.PLAYABLE)
-            if T.is_suited(kind) and T.rank(kind) <= 7 and rng.random() < 0.6:
-                kinds += [kind, kind + 1, kind + 2]
+            kind = rng.choice(kinds)
+            if T.is_suited(kind) and T.rank(kind) <= 7 and {kind + 1, kind + 2} <= set(kinds) and rng.random() < 0.6:
+                tiles += [kind, kind + 1, kind + 2]
             else:
-                kinds += [kind] * 3
-        kinds += [rng.randrange(T.PLAYABLE)] * 2
-        if all(kinds.count(k) <= 4 for k in kinds):
-            return kinds
+                tiles += [kind] * 3
+        tiles += [rng.choice(kinds)] * 2
+        if all(tiles.count(k) <= 4 for k in tiles):
+            return tiles
 
 
 def one_short(seed: int, sets: int) -> list[int]:
@@ -99,24 +100,29 @@ def test_extra_tile_sweep_gives_the_search_of_each_hand(
         assert swept[x] == alone, (kinds, jokers, T.name(x))
 
 
-def ready_lingxi_hand(seed: int, wildcards: int) -> str:
-    """A Lingxi winning hand of 5 sets and a pair less one natural tile, `wildcards` tiles made 5m/E."""
+# (kinds a set may be made of, the wildcard tiles in play, the wildcard condition, the seats to pick from)
+WILD_HANDS = {
+    "lingxi": ([k for k in range(T.PLAYABLE) if k not in (4, T.EAST, T.WHITE)], [4] * 3 + [T.EAST] * 3, "wild:5m,E"),
+    "putian": ([k for k in range(27) if k != 4], [4] * 3, "wild:5m"),  # the flipped 金 is out of play
+}
+
+
+def ready_wild_hand(rules: str, seed: int, wildcards: int) -> str:
+    """A winning hand of 5 sets and a pair less one natural tile, `wildcards` of its tiles made wildcards."""
+    kinds, pool, condition = WILD_HANDS[rules]
     rng = random.Random(seed)
-    while True:
-        kinds = winning_kinds(rng, 5)
-        natural = [k for k in kinds if k not in (4, T.EAST, T.WHITE)]
-        if len(natural) >= 17 - wildcards:
-            break
+    natural = winning_kinds(rng, 5, kinds)
     rng.shuffle(natural)
-    held = natural[: 16 - wildcards] + rng.sample([4, 4, 4, T.EAST, T.EAST, T.EAST], wildcards)
-    return " ".join(T.name(k) for k in sorted(held)) + " wild:5m,E " + rng.choice(["seat:S", "seat:E", "seat:W"])
+    held = min(wildcards, len(pool))
+    tiles = natural[: 16 - held] + rng.sample(pool, held)  # the wildcards stand for tiles left out, bar one
+    return " ".join(T.name(k) for k in sorted(tiles)) + f" {condition} " + rng.choice(["seat:S", "seat:E", "seat:W"])
 
 
 @settings(SETTINGS, max_examples=8)
-@given(seed=st.integers(0, 2**32), wildcards=st.integers(1, 6))
-def test_lingxi_waits_with_many_wildcards_equal_plain(seed: int, wildcards: int) -> None:
+@given(rules=st.sampled_from(sorted(WILD_HANDS)), seed=st.integers(0, 2**32), wildcards=st.integers(1, 6))
+def test_waits_with_wildcards_equal_plain(rules: str, seed: int, wildcards: int) -> None:
     """Every tile's totals, legality, reading and cover as scoring each tile in full gives them."""
-    hand = ready_lingxi_hand(seed, wildcards)
-    result = waits(hand)
-    assert isinstance(result, Waits) and result.ready
-    assert result == waits(hand, finder=plain_waits), hand
+    hand = ready_wild_hand(rules, seed, wildcards)
+    result = waits(hand, rules=rules)
+    assert isinstance(result, Waits) and result.ready, hand
+    assert result == waits(hand, rules=rules, finder=plain_waits), hand

@@ -400,10 +400,24 @@ def _lingxi_one_search(hand: Prepared, kinds: list[int]) -> set[int]:
         if kind < T.PLAYABLE and kind != T.WHITE and kind not in hand.wild_kinds:
             won = dataclasses.replace(hand, naturals=_with(hand.naturals, (kind,)))
             by_options.setdefault(lingxi._joker_options(won), []).append(kind)
-    sets = lingxi.SETS - len(hand.melds)
+    return _sweep(hand.naturals, len(hand.wild_tiles), lingxi.SETS - len(hand.melds), by_options)
+
+
+def _putian_one_search(hand: Prepared, kinds: list[int]) -> set[int]:
+    """`_lingxi_one_search` for a Putian hand holding 金: one sweep over the suited tiles (the only
+    natural ones that can win), whose hands all get the same search options (those of the 金)."""
+    if not isinstance(hand, putian.PutianHand) or not hand.jin_tiles:
+        return set()
+    swept = [kind for kind in kinds if T.is_suited(kind) and kind != hand.jin]
+    by_options = {putian._jokers(hand): swept}
+    return _sweep(hand.naturals, len(hand.jin_tiles), putian.SETS - len(hand.melds), by_options)
+
+
+def _sweep(naturals: list[int], jokers: int, sets: int, by_options: Mapping[JokerOptions, list[int]]) -> set[int]:
+    """Sweeps the tiles of each search options; returns those whose hand has no reading."""
     no_reading: set[int] = set()
     for options, swept in by_options.items():
-        found = extra_tile_decompositions(hand.naturals, len(hand.wild_tiles), sets, True, options, swept)
+        found = extra_tile_decompositions(naturals, jokers, sets, True, options, swept)
         no_reading.update(kind for kind, decompositions in found.items() if not decompositions)
     return no_reading
 
@@ -411,7 +425,10 @@ def _lingxi_one_search(hand: Prepared, kinds: list[int]) -> set[int]:
 # Rule sets whose hands with each tile added are searched in one sweep before the tiles are scored,
 # which also tells the tiles that complete nothing (tests/test_waits_fast_paths.py compares the sweep
 # with the search of each hand).
-ONE_SEARCH: dict[str, Callable[[Prepared, list[int]], set[int]]] = {"lingxi": _lingxi_one_search}
+ONE_SEARCH: dict[str, Callable[[Prepared, list[int]], set[int]]] = {
+    "lingxi": _lingxi_one_search,
+    "putian": _putian_one_search,
+}
 
 
 def _find_waits(scorer: _Scorer, kinds: Iterable[int]) -> tuple[Wait, ...]:
