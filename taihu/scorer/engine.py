@@ -422,6 +422,210 @@ def kinds_readings(
     return tuple(kept.values())
 
 
+def extra_tile_decompositions(
+    counts: list[int] | tuple[int, ...], jokers: int, sets: int, pair: bool, options: JokerOptions, kinds: Iterable[int]
+) -> dict[int, tuple[Decomposition, ...]]:
+    """What the search gives for `counts` + one tile of each of `kinds` (playable), from one search shared
+    by all of them; each answer is also left in the search's memo, where scoring that hand looks first.
+
+    For a hand one tile short, as `waits` scores it with each tile (ENGINE.md:
+    memoise, prune what cannot differ). Below the hand's lowest tile the
+    added tile is the lowest and is searched as usual; above it, the groups
+    through the lowest tile are the same whatever tile was added, so each is
+    tried once and the rest searched for all added tiles together — the added
+    tile either fills a wildcard's place in that group or is carried on.
+    The same decompositions in the same order as the search of each hand by
+    itself (tests/test_waits_fast_paths.py), so scoring reads the same.
+    """
+    base = tuple(counts[: T.PLAYABLE])
+    wanted = tuple(kind for kind in dict.fromkeys(kinds) if 0 <= kind < T.PLAYABLE)
+    memo = _MEMOS.table(options)
+    found = _search_extra(base, jokers, sets, pair, options, memo, wanted, {})
+    for kind in wanted:
+        memo[(_plus(base, kind), jokers, sets, pair)] = found[kind]
+    return found
+
+
+SearchMemo = dict[tuple[tuple[int, ...], int, int, bool], tuple[Decomposition, ...]]
+ExtraFound = dict[int, tuple[Decomposition, ...]]  # by added kind
+ExtraMemo = dict[tuple[tuple[int, ...], int, int, bool, tuple[int, ...]], ExtraFound]
+
+
+def _plus(counts: tuple[int, ...], kind: int) -> tuple[int, ...]:
+    more = list(counts)
+    more[kind] += 1
+    return tuple(more)
+
+
+def _search_extra(
+    counts: tuple[int, ...],
+    jokers: int,
+    sets: int,
+    pair: bool,
+    options: JokerOptions,
+    memo: SearchMemo,
+    kinds: tuple[int, ...],
+    shared: ExtraMemo,
+) -> ExtraFound:
+    """`_search(counts + kind, …)` for each of `kinds`; `shared` holds this sweep's states (not kept after it)."""
+    key = (counts, jokers, sets, pair, kinds)
+    known = shared.get(key)
+    if known is not None:
+        return known
+    first = next((i for i, c in enumerate(counts) if c), T.PLAYABLE)
+    found: ExtraFound = {}
+    if 3 * sets + 2 * pair < sum(counts) + jokers + 1:
+        found = dict.fromkeys(kinds, ())
+    else:
+        for kind in kinds:
+            if kind <= first:  # the added tile is the lowest: the search as usual
+                found[kind] = _search(_plus(counts, kind), jokers, sets, pair, options, memo)
+        above = tuple(kind for kind in kinds if kind > first)
+        if above:
+            found.update(_through_extra(first, counts, jokers, sets, pair, options, memo, above, shared))
+    shared[key] = found
+    return found
+
+
+def _through_extra(
+    first: int,
+    counts: tuple[int, ...],
+    jokers: int,
+    sets: int,
+    pair: bool,
+    options: JokerOptions,
+    memo: SearchMemo,
+    kinds: tuple[int, ...],
+    shared: ExtraMemo,
+) -> ExtraFound:
+    """`_through(first, counts + kind, …)` for each of `kinds`, all above `first` (which stays the lowest tile).
+
+    Each added kind's decompositions come branch by branch in `_through`'s
+    order, one per signature as `_distinct` keeps them.
+    """
+    classify = options.classify
+    out: dict[int, list[Decomposition]] = {kind: [] for kind in kinds}
+    seen: dict[int, set[Signature]] = {kind: set() for kind in kinds}
+
+    def add(kind: int, group: Plain, mine: tuple[Any, ...], tails: tuple[Decomposition, ...]) -> None:
+        """The group before each of the tails, one per signature; `mine` is the group's class."""
+        listed = out[kind]
+        if classify is None:
+            listed.extend(((), (group, *tail)) for _, tail in tails)
+            return
+        signatures = seen[kind]
+        for signature, tail in tails:
+            merged = list(signature)
+            insort(merged, mine)
+            whole = tuple(merged)
+            if whole not in signatures:
+                signatures.add(whole)
+                listed.append((whole, (group, *tail)))
+
+    def take(places: tuple[int, ...], shape: str, kind: int) -> None:
+        rest = list(counts)
+        slots: list[int] = []
+        for p in places:
+            if rest[p] > 0:
+                rest[p] -= 1
+            else:
+                slots.append(p)
+        left, more_sets, more_pair = tuple(rest), sets - (shape != PAIR), pair and shape != PAIR
+        carried = tuple(k for k in kinds if k not in slots)  # the added tile is left for the rest
+        if carried and len(slots) <= jokers:
+            group: Plain = (shape, kind, tuple(slots))
+            mine = classify(Group(*group)) if classify is not None else ()
+            tails = _search_extra(left, jokers - len(slots), more_sets, more_pair, options, memo, carried, shared)
+            for added in carried:
+                add(added, group, mine, tails[added])
+        for added in kinds:
+            if added in slots:  # the added tile takes this wildcard's place in the group
+                own = list(slots)
+                own.remove(added)
+                if len(own) <= jokers:
+                    group = (shape, kind, tuple(own))
+                    mine = classify(Group(*group)) if classify is not None else ()
+                    add(added, group, mine, _search(left, jokers - len(own), more_sets, more_pair, options, memo))
+
+    for places, shape, kind in _groups_through(first, sets, pair):
+        take(places, shape, kind)
+    return {kind: tuple(found) for kind, found in out.items()}
+
+
+def _groups_through(first: int, sets: int, pair: bool) -> list[tuple[tuple[int, ...], str, int]]:
+    """The groups through a tile in `_through`'s order: (places, shape, kind) of the pair, pung, chows."""
+    found: list[tuple[tuple[int, ...], str, int]] = []
+    if pair:
+        found.append(((first, first), PAIR, first))
+    if sets:
+        found.append(((first, first, first), PUNG, first))
+        if T.is_suited(first):
+            r = T.rank(first)
+            for start_rank in (r - 2, r - 1, r):
+                if 1 <= start_rank <= 7:
+                    start = first - (r - start_rank)
+                    found.append(((start, start + 1, start + 2), CHOW, start))
+    return found
+
+
+def completing_kinds(kinds: bytes, sets: int, candidates: Iterable[int]) -> list[int]:
+    """The candidates X (playable kinds) for which the wildcard-free tiles `kinds` + X read as `sets` sets
+    and a pair: whether `kinds_readings(kinds + X, sets, True)` finds a reading, for every X in one pass.
+
+    The tiles are counted suit by suit once, and what each suit can make is
+    read once as the (pairs, groups) of its readings, off the same stretch
+    table the search reads; a candidate then only reads its own suit with X
+    added and checks that the other suits make up the rest. `waits` asks
+    this of a hand one tile short instead of searching the whole hand once
+    per candidate.
+    """
+    counts = [bytearray(9), bytearray(9), bytearray(9), bytearray(T.PLAYABLE - T.EAST)]
+    for kind in kinds:
+        counts[_suit_index(kind)][kind - _SUIT_STARTS[_suit_index(kind)]] += 1
+    shapes = [_suit_shapes(index == 3, bytes(held)) for index, held in enumerate(counts)]
+    rest_of: dict[int, set[tuple[int, int]]] = {}  # by suit: what the other suits make together
+    found = []
+    for x in candidates:
+        suit = _suit_index(x)
+        place = x - _SUIT_STARTS[suit]
+        if not (counts[suit][place] if suit == 3 else any(counts[suit][max(0, place - 2) : place + 3])):
+            continue  # no tile held it could pair or run with: it would stand alone
+        others = rest_of.get(suit)
+        if others is None:
+            others = {(0, 0)}
+            for index, made in enumerate(shapes):
+                if index != suit:
+                    others = {(p + q, n + m) for p, n in others for q, m in made}
+            rest_of[suit] = others
+        held = bytearray(counts[suit])
+        held[place] += 1
+        if any((1 - p, sets + 1 - n) in others for p, n in _suit_shapes(suit == 3, bytes(held))):
+            found.append(x)
+    return found
+
+
+_SUIT_STARTS = (0, 9, 18, T.EAST)
+
+
+def _suit_index(kind: int) -> int:
+    return 3 if kind >= T.EAST else kind // 9
+
+
+@M.lru_cache("engine.suit_shapes", maxsize=20_000, bytes_per_entry=300)
+def _suit_shapes(honors: bool, counts: bytes) -> frozenset[tuple[int, int]]:
+    """The (pairs used, groups) of each way to read one suit's counts (no tiles: none of either).
+
+    Suited tiles are read off their stretch (from the lowest tile held to the
+    highest) as `_suit_memo_miss` reads it, without placing the groups: only
+    their number counts here. Honors only make pungs and pairs.
+    """
+    if honors:
+        if any(count not in (0, 2, 3) for count in counts):
+            return frozenset()
+        return frozenset({(counts.count(2), len(counts) - counts.count(0))})
+    return frozenset((pairs, len(codes)) for pairs, codes in _suit_ways(counts.strip(_NONE_HELD)))
+
+
 def _natural(
     counts: list[int] | tuple[int, ...], sets: int, pair: bool, classify: Callable[[Group], tuple[Any, ...]] | None
 ) -> tuple[tuple[Group, ...], ...]:

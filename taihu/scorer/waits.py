@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from . import tiles as T
-from .engine import kinds_readings
+from .engine import JokerOptions, completing_kinds, extra_tile_decompositions
 from .errors import HandError
 from .models import HandScore
 from .notation import FLAG_CONDITIONS, ParsedHand, parse, reject_stand_in_pungs, to_text
@@ -273,10 +273,10 @@ class _Scorer:
         self.counting = COUNTING[ruleset.name]
         self.quick = derive
         self.derive = SELF_FROM_DISCARD.get(ruleset.name) if derive else None
-        waiting = ruleset.prepare(parsed, self.resolved)
-        self.shape_test = standard_shape_test(waiting) if derive else None
+        self.waiting = waiting = ruleset.prepare(parsed, self.resolved)
         self.wild = wildcard_kinds(waiting)
         self.held_wildcards = _held_wildcards(waiting)
+        self.faces_test = _faces_shape_test(waiting) if derive and self.held_wildcards else None
         in_line = list(parsed.tiles) + [t for m in parsed.melds for t in m.tiles]
         self.in_line = {k: in_line.count(k) for k in set(in_line)}
 
@@ -293,8 +293,6 @@ class _Scorer:
 
     def wait(self, kind: int) -> Wait | None:
         natural = kind not in self.wild
-        if natural and kind < T.PLAYABLE and self.shape_test is not None and not self.shape_test(kind):
-            return None
         on_discard = self.score(kind, False) if natural or self.counting.claims_wildcards else None
         if self.quick and natural and on_discard is None:
             return None  # a natural tile's shape is the same both ways: no win on a discard, none at all
@@ -314,7 +312,17 @@ class _Scorer:
             covered_by_wildcard=bool(self.held_wildcards) and not self._wins_as_faces(kind),
         )
 
+    def candidates(self) -> list[int]:
+        """The kinds to score: `candidate_kinds`, or where `standard_shape_test` applies, the wildcard kinds
+        and the natural tiles it shows complete the shape (all found in one pass)."""
+        test = standard_shape_test(self.waiting)
+        if test is None:
+            return candidate_kinds(self.ruleset, self.parsed, self.wild)
+        return [k for k in range(T.KIND_COUNT) if k in self.wild or (k < T.PLAYABLE and test(k))]
+
     def _wins_as_faces(self, kind: int) -> bool:
+        if self.faces_test is not None and kind not in self.wild:
+            return self.faces_test(kind)
         prepared = self.ruleset.prepare(self.won(kind, True), self.resolved)
         faces = as_faces(prepared)
         return faces is not None and any(True for _ in self.ruleset.readings(faces))
@@ -342,11 +350,12 @@ def candidate_kinds(ruleset: RuleSet, parsed: ParsedHand, wild: frozenset[int]) 
     return sorted(near)
 
 
-def standard_shape_test(hand: Prepared) -> Callable[[int], bool] | None:
+def standard_shape_test(hand: Prepared, kinds: Iterable[int] = range(T.PLAYABLE)) -> Callable[[int], bool] | None:
     """For a waiting hand that holds no wildcard, in a rule set whose only winning shape is sets + a
-    pair (Lingxi, Luoshan, Putian): whether a natural tile makes that shape of the tiles in hand, read
-    suit by suit from the engine's memo — the very search the scorer runs on such a hand, without
-    building the hand or raising the error of a tile that does not win. None where it does not apply.
+    pair (Lingxi, Luoshan, Putian): whether a natural tile of `kinds` makes that shape of the tiles in
+    hand, read suit by suit from the engine's memo (`completing_kinds`, one pass for all of `kinds`) —
+    the very search the scorer runs on such a hand, without building the hand or raising the error of a
+    tile that does not win. None where it does not apply.
     """
     if isinstance(hand, luoshan.LuoshanHand) and not hand.wild_tiles:
         naturals, sets = list(hand.natural_kinds), luoshan.SETS - len(hand.melds)
@@ -357,14 +366,69 @@ def standard_shape_test(hand: Prepared) -> Callable[[int], bool] | None:
     else:
         return None
 
-    def completes(kind: int) -> bool:
-        return bool(kinds_readings(bytes(sorted([*naturals, kind])), sets, True))
+    return set(completing_kinds(bytes(sorted(naturals)), sets, kinds)).__contains__
 
-    return completes
+
+def _faces_shape_test(hand: Prepared) -> Callable[[int], bool] | None:
+    """`standard_shape_test` of the hand with every held wildcard playing as its own face: whether a
+    natural tile wins so (not `covered_by_wildcard`), without building the hand with that tile. None where
+    it does not apply; a face that cannot meld wins with no tile.
+    """
+    faces = as_faces(hand)
+    if faces is None:
+        return lambda kind: False
+    return standard_shape_test(faces)
 
 
 def _kinds_of(counts: list[int]) -> list[int]:
     return [kind for kind, count in enumerate(counts) for _ in range(count)]
+
+
+def _lingxi_one_search(hand: Prepared, kinds: list[int]) -> set[int]:
+    """A Lingxi hand holding wildcards, with each natural tile of `kinds` added, searched in one sweep
+    (`extra_tile_decompositions`) before the tiles are scored, so each score finds its search done;
+    returns the tiles that make no reading (Lingxi has no other shape), which need no score.
+
+    The tiles are swept together by the search options their hands get
+    (the suits present and whether 四风齐 is in reach change with the tile).
+    A hand without wildcards is read suit by suit and needs no sweep.
+    """
+    if not isinstance(hand, lingxi.LingxiHand) or not hand.wild_tiles:
+        return set()
+    by_options: dict[JokerOptions, list[int]] = {}
+    for kind in kinds:
+        if kind < T.PLAYABLE and kind != T.WHITE and kind not in hand.wild_kinds:
+            won = dataclasses.replace(hand, naturals=_with(hand.naturals, (kind,)))
+            by_options.setdefault(lingxi._joker_options(won), []).append(kind)
+    return _sweep(hand.naturals, len(hand.wild_tiles), lingxi.SETS - len(hand.melds), by_options)
+
+
+def _putian_one_search(hand: Prepared, kinds: list[int]) -> set[int]:
+    """`_lingxi_one_search` for a Putian hand holding 金: one sweep over the suited tiles (the only
+    natural ones that can win), whose hands all get the same search options (those of the 金)."""
+    if not isinstance(hand, putian.PutianHand) or not hand.jin_tiles:
+        return set()
+    swept = [kind for kind in kinds if T.is_suited(kind) and kind != hand.jin]
+    by_options = {putian._jokers(hand): swept}
+    return _sweep(hand.naturals, len(hand.jin_tiles), putian.SETS - len(hand.melds), by_options)
+
+
+def _sweep(naturals: list[int], jokers: int, sets: int, by_options: Mapping[JokerOptions, list[int]]) -> set[int]:
+    """Sweeps the tiles of each search options; returns those whose hand has no reading."""
+    no_reading: set[int] = set()
+    for options, swept in by_options.items():
+        found = extra_tile_decompositions(naturals, jokers, sets, True, options, swept)
+        no_reading.update(kind for kind, decompositions in found.items() if not decompositions)
+    return no_reading
+
+
+# Rule sets whose hands with each tile added are searched in one sweep before the tiles are scored,
+# which also tells the tiles that complete nothing (tests/test_waits_fast_paths.py compares the sweep
+# with the search of each hand).
+ONE_SEARCH: dict[str, Callable[[Prepared, list[int]], set[int]]] = {
+    "lingxi": _lingxi_one_search,
+    "putian": _putian_one_search,
+}
 
 
 def _find_waits(scorer: _Scorer, kinds: Iterable[int]) -> tuple[Wait, ...]:
@@ -434,7 +498,12 @@ def quick_waits(ruleset: RuleSet, parsed: ParsedHand, options: Mapping[str, Any]
     where it applies, and each self-drawn win only where the rule set's discard score does not
     already tell it (SELF_FROM_DISCARD)."""
     scorer = _Scorer(ruleset, parsed, options, derive=True)
-    return _find_waits(scorer, candidate_kinds(ruleset, parsed, scorer.wild))
+    kinds = scorer.candidates()
+    sweep = ONE_SEARCH.get(ruleset.name)
+    if sweep is not None:
+        no_reading = sweep(scorer.waiting, kinds)
+        kinds = [kind for kind in kinds if kind not in no_reading]
+    return _find_waits(scorer, kinds)
 
 
 def waits(
