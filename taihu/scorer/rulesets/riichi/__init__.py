@@ -15,7 +15,7 @@ from typing import Any
 
 from ... import memo as M
 from ... import tiles as T
-from ...engine import PAIR, Group, kinds_readings, win_places
+from ...engine import CHOW, PAIR, Group, kinds_readings
 from ...errors import HandError
 from ...models import FuItem, HandScore, ItemInfo, RuleSetInfo, ScoreItem
 from ...notation import ParsedHand, reject_stand_in_pungs, to_text
@@ -66,17 +66,56 @@ def views(hand: RiichiHand) -> Iterator[View]:
             yield View(hand, THIRTEEN_ORPHANS, (), -1)
     kinds = list(hand.parsed.tiles)  # sorted, as the parser keeps them; the engine reads sorted kinds
     insort(kinds, hand.win)
-    held = bytes(kinds)
-    for groups in kinds_readings(held, 4 - len(hand.melds), True):
-        full = hand.melds + groups
-        for index in dict.fromkeys(at for at, _ in win_places(full, hand.win, False)):
+    melds = hand.melds
+    for groups in kinds_readings(bytes(kinds), 4 - len(melds), True):
+        full = melds + groups if melds else groups
+        for index in win_indexes(full, len(melds), hand.win):
             yield View(hand, STANDARD, full, index)
+
+
+def win_indexes(reading: tuple[Group, ...], melds: int, win: int) -> list[int]:
+    """Where the winning tile can sit in a reading whose first `melds` groups are the melds: the groups
+    after them holding a tile of its kind (the engine's `win_places` without wildcards, at a glance)."""
+    return [
+        at
+        for at in range(melds, len(reading))
+        if (group := reading[at]).kind == win or (group.shape == CHOW and group.kind < win <= group.kind + 2)
+    ]
+
+
+# the facts of a reading (`View.has`) -> the yaku of PER_READING whose need is among them, in order;
+# a few dozen sets of facts recur, so each reading tries only the yaku it can have
+_CANDIDATES: dict[frozenset[str], tuple[Yaku, ...]] = {}
+M.register("riichi.candidates", _CANDIDATES.__len__, _CANDIDATES.clear, bytes_per_entry=600)
+
+
+def reading_candidates(has: frozenset[str]) -> tuple[Yaku, ...]:
+    """The yaku of a reading worth checking: those whose `needs` it has (the plain way: every yaku, filtered)."""
+    known = _CANDIDATES.get(has)
+    if known is None:
+        if len(_CANDIDATES) > 1024:
+            _CANDIDATES.clear()
+        known = _CANDIDATES[has] = tuple(y for y in PER_READING if y.needs in has)
+    return known
+
+
+_HAND_CANDIDATES: dict[frozenset[str], tuple[Yaku, ...]] = {}
+M.register("riichi.hand_candidates", _HAND_CANDIDATES.__len__, _HAND_CANDIDATES.clear, bytes_per_entry=600)
+
+
+def hand_candidates(facts: frozenset[str]) -> tuple[Yaku, ...]:
+    """The yaku of PER_HAND worth checking in a hand with these facts (`RiichiHand.facts`), in order."""
+    known = _HAND_CANDIDATES.get(facts)
+    if known is None:
+        if len(_HAND_CANDIDATES) > 1024:
+            _HAND_CANDIDATES.clear()
+        known = _HAND_CANDIDATES[facts] = tuple(y for y in PER_HAND if y.needs in facts)
+    return known
 
 
 def yaku_lines(view: View, fixed: list[tuple[Yaku, str]]) -> list[tuple[Yaku, str]]:
     """The yaku of a reading: those of the hand (`fixed`, found once) and its own, exclusions applied."""
-    has = view.has
-    found = fixed + [(y, d) for y in PER_READING if y.needs in has and (d := y.check(view)) is not None]
+    found = fixed + [(y, d) for y in reading_candidates(view.has) if (d := y.check(view)) is not None]
     for yaku, _ in found:  # a loop, not a comprehension: nearly always nothing excludes
         if yaku.key in REMOVES:
             break
@@ -118,9 +157,9 @@ def _dora_lines(hand: RiichiHand) -> list[Line]:
     return lines
 
 
-# (yaku, detail, closed, double_yakuman, renhou_yakuman) -> (the item line, whether it counts as a yakuman)
-_LINES: dict[tuple[Yaku, str, bool, int, int], tuple[Line, bool]] = {}
-M.register("riichi.lines", _LINES.__len__, _LINES.clear, bytes_per_entry=400)
+# (closed, double_yakuman, renhou_yakuman) -> (yaku, detail) -> (the item line, whether it counts as a yakuman)
+_LINES: dict[tuple[bool, int, int], dict[tuple[Yaku, str], tuple[Line, bool]]] = {}
+M.register("riichi.lines", lambda: sum(map(len, _LINES.values())), _LINES.clear, bytes_per_entry=400)
 
 
 class Lines:
@@ -128,35 +167,35 @@ class Lines:
 
     def __init__(self, hand: RiichiHand) -> None:
         self.hand = hand
-        self.context = (hand.closed, hand.options["double_yakuman"], hand.options["renhou_yakuman"])
+        context = (hand.closed, hand.options["double_yakuman"], hand.options["renhou_yakuman"])
+        self.known = _LINES.get(context) or _LINES.setdefault(context, {})
         self.dora = _dora_lines(hand)
 
     def line(self, yaku: Yaku, detail: str) -> tuple[Line, bool]:
-        key = (yaku, detail, *self.context)
-        known = _LINES.get(key)
-        if known is None:
-            if len(_LINES) > 4000:
-                _LINES.clear()
+        found = self.known.get((yaku, detail))
+        if found is None:
+            if len(self.known) > 1000:
+                self.known.clear()
             han, how = _han(yaku, self.hand)
-            known = _LINES[key] = ((yaku.key, han, detail or how), _is_yakuman(yaku, self.hand.options))
-        return known
+            found = self.known[yaku, detail] = ((yaku.key, han, detail or how), _is_yakuman(yaku, self.hand.options))
+        return found
 
 
 def score_view(view: View, fixed: list[tuple[Yaku, str]], values: Lines, detailed: bool = False) -> Scored:
     """One reading scored; `detailed` writes the fu details (only the chosen reading needs them)."""
     hand = view.hand
-    found = [values.line(y, d) for y, d in yaku_lines(view, fixed)]
+    known = values.known
+    found = [known.get(yd) or values.line(*yd) for yd in yaku_lines(view, fixed)]
     yakuman = [line for line, is_yakuman in found if is_yakuman]
     pinfu = False
     if yakuman:
         lines = yakuman if hand.options["yakuman_stacking"] else [max(yakuman, key=lambda line: line[1])]
-        han = sum([h for _, h, _ in lines])
     else:
         lines = [line for line, _ in found]
         pinfu = PINFU in lines
         if lines:
             lines += values.dora
-        han = sum([h for _, h, _ in lines])
+    han = sum([h for _, h, _ in lines])
     yakuman_han = min(han, 78) if yakuman else 0
     fus = fu_lines(view, pinfu, detailed)
     raw = sum([f for _, f, _ in fus])
@@ -174,8 +213,8 @@ def best(hand: RiichiHand) -> Scored:
     readings = list(views(hand))
     if not readings:
         raise HandError("the tiles form no winning riichi shape: 4 sets + a pair, seven different pairs, or 13 orphans")
-    facts = hand.facts  # the yaku of the tiles and conditions alone: found once per hand
-    fixed = [(y, d) for y in PER_HAND if y.needs in facts and (d := y.check(readings[0])) is not None]
+    # the yaku of the tiles and conditions alone: found once per hand
+    fixed = [(y, d) for y in hand_candidates(hand.facts) if (d := y.check(readings[0])) is not None]
     values = Lines(hand)
     if len(readings) == 1:  # the common case: nothing to choose between
         return score_view(readings[0], fixed, values, detailed=True)

@@ -8,6 +8,7 @@ points need, once per hand.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from operator import itemgetter
 from typing import Any
 
 from ... import memo as M
@@ -67,6 +68,8 @@ SELF_DRAWN = frozenset({"self", "kong-draw", "heaven", "earth"})  # kong-draw, h
 RIICHI_FLAGS = frozenset({"riichi", "double-riichi"})
 NO_DORA_NOTE = "no dora: indicators given: scored without dora"
 ORPHANS = (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33)  # terminals and honors
+_orphans_of = itemgetter(*ORPHANS)  # a count array's counts of the terminals and honors, read at C speed
+NO_SUIT, NO_HONORS = [0] * 9, [0] * 7  # the count slices of a suit / the honors that hold nothing
 GREEN = frozenset({19, 20, 21, 23, 25, T.GREEN})  # 2 3 4 6 8s, 发
 # facts of the tiles that yaku need (`Yaku.needs`), besides the conditions written
 CLOSED, NO_ORPHANS, ALL_ORPHANS, ONE_SUIT = "closed", "no terminal or honor", "only terminals and honors", "one suit"
@@ -103,9 +106,9 @@ class RiichiHand:
 
     def __post_init__(self) -> None:
         counts = self.counts
-        self.suits = any(counts[0:9]) + any(counts[9:18]) + any(counts[18:27])
-        self.honors = any(counts[27:34])
-        self.orphans = sum([counts[k] for k in ORPHANS])
+        self.suits = (counts[0:9] != NO_SUIT) + (counts[9:18] != NO_SUIT) + (counts[18:27] != NO_SUIT)
+        self.honors = counts[27:34] != NO_HONORS
+        self.orphans = sum(_orphans_of(counts))
         self.size = sum(counts)
         facts = {"", *self.parsed.flags}
         if self.closed:
@@ -147,31 +150,33 @@ def _pointed(indicators: tuple[int, ...] | None) -> dict[int, int]:
     return out
 
 
-def _check_tiles(parsed: ParsedHand) -> list[int]:
-    """The count array of every tile of the hand (indicators apart); at most 4 of a kind, counting the indicators."""
-    everything = list(parsed.tiles)
-    for meld in parsed.melds:
-        everything += meld.tiles
+def _check_tiles(parsed: ParsedHand) -> tuple[list[int], list[int]]:
+    """The count arrays of the tiles in hand (the winning tile included) and of every tile of the hand
+    (indicators apart); at most 4 of a kind, counting the indicators."""
+    held = to_counts(parsed.tiles)
+    if parsed.win is not None:
+        held[parsed.win] += 1
+    counts = held
+    if parsed.melds:
+        counts = held.copy()
+        for meld in parsed.melds:
+            for kind in meld.tiles:
+                counts[kind] += 1
+    shown = (parsed.dora or ()) + (parsed.ura or ())
+    if max(counts) <= 4 and not any(counts[T.FIRST_FLOWER :]):
+        if not shown or all(counts[kind] + shown.count(kind) <= 4 for kind in shown):
+            return held, counts
+    everything = list(parsed.tiles) + [kind for meld in parsed.melds for kind in meld.tiles]
     if parsed.win is not None:
         everything.append(parsed.win)
-    shown = list(parsed.dora or ()) + list(parsed.ura or ())
-    counts = to_counts(everything)
-    if shown:
-        for kind in shown:
-            counts[kind] += 1
-    if max(counts) <= 4 and not any(counts[T.FIRST_FLOWER :]):
-        if shown:
-            for kind in shown:
-                counts[kind] -= 1
-        return counts
-    for kind in sorted(set(everything + shown)):
+    for kind in sorted(set(everything + list(shown))):
         if T.is_flower(kind):
             raise HandError(f"flower {T.name(kind)} is not a riichi tile: riichi plays 136 tiles, no flowers")
         seen = everything.count(kind) + shown.count(kind)
         if seen > 4:
             counting = ", counting indicators" if kind in shown else ""
             raise HandError(f"{T.name(kind)} appears {seen} times{counting}; at most 4 exist")
-    return to_counts(everything)  # not reached: a kind over 4 or a flower raised above
+    raise AssertionError("not reached: a kind over 4 or a flower raised above")
 
 
 def _melds(parsed: ParsedHand) -> tuple[Group, ...]:
@@ -274,12 +279,10 @@ def prepare(parsed: ParsedHand, options: dict[str, int]) -> RiichiHand:
             f"'{suit}' at column {column} is a red five: red fives need the house option aka_dora=1 "
             f"(-o aka_dora=1), or write it as 5{suit[1]}"
         )
-    counts = _check_tiles(parsed)
+    held, counts = _check_tiles(parsed)
     melds = _melds(parsed)
-    held_tiles = list(parsed.tiles) + ([parsed.win] if parsed.win is not None else [])
-    held = to_counts(held_tiles) if melds else counts.copy()
     winner = parsed.win is not None
-    size = len(held_tiles) + 3 * len(melds)
+    size = len(parsed.tiles) + winner + 3 * len(melds)
     if winner and size != WIN_SIZE:
         raise HandError(f"hand has {size} tiles, a winning riichi hand needs 14 (13 + winning tile; a kong counts 3)")
     if not winner and size != HAND_SIZE:
