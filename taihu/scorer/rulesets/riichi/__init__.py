@@ -83,34 +83,31 @@ def win_indexes(reading: tuple[Group, ...], melds: int, win: int) -> list[int]:
     ]
 
 
-# the facts of a reading (`View.has`) -> the yaku of PER_READING whose need is among them, in order;
-# a few dozen sets of facts recur, so each reading tries only the yaku it can have
-_CANDIDATES: dict[frozenset[str], tuple[Yaku, ...]] = {}
+# facts -> the yaku of a pool whose need is among them, in table order: a few dozen sets of facts recur,
+# so each reading (PER_READING, by `View.has`) and hand (PER_HAND, by `RiichiHand.facts`) tries only the
+# yaku it can have; tests/test_riichi_fast_paths.py scores against trying every yaku
+_CANDIDATES: dict[tuple[int, frozenset[str]], tuple[Yaku, ...]] = {}
 M.register("riichi.candidates", _CANDIDATES.__len__, _CANDIDATES.clear, bytes_per_entry=600)
 
 
-def reading_candidates(has: frozenset[str]) -> tuple[Yaku, ...]:
-    """The yaku of a reading worth checking: those whose `needs` it has (the plain way: every yaku, filtered)."""
-    known = _CANDIDATES.get(has)
+def _candidates(pool: tuple[Yaku, ...], facts: frozenset[str]) -> tuple[Yaku, ...]:
+    key = (id(pool), facts)
+    known = _CANDIDATES.get(key)
     if known is None:
-        if len(_CANDIDATES) > 1024:
+        if len(_CANDIDATES) > 2048:
             _CANDIDATES.clear()
-        known = _CANDIDATES[has] = tuple(y for y in PER_READING if y.needs in has)
+        known = _CANDIDATES[key] = tuple(y for y in pool if y.needs in facts)
     return known
 
 
-_HAND_CANDIDATES: dict[frozenset[str], tuple[Yaku, ...]] = {}
-M.register("riichi.hand_candidates", _HAND_CANDIDATES.__len__, _HAND_CANDIDATES.clear, bytes_per_entry=600)
+def reading_candidates(has: frozenset[str]) -> tuple[Yaku, ...]:
+    """The yaku of a reading worth checking: those whose `needs` the reading has."""
+    return _candidates(PER_READING, has)
 
 
 def hand_candidates(facts: frozenset[str]) -> tuple[Yaku, ...]:
-    """The yaku of PER_HAND worth checking in a hand with these facts (`RiichiHand.facts`), in order."""
-    known = _HAND_CANDIDATES.get(facts)
-    if known is None:
-        if len(_HAND_CANDIDATES) > 1024:
-            _HAND_CANDIDATES.clear()
-        known = _HAND_CANDIDATES[facts] = tuple(y for y in PER_HAND if y.needs in facts)
-    return known
+    """The yaku found once per hand worth checking: those whose `needs` the hand's facts hold."""
+    return _candidates(PER_HAND, facts)
 
 
 def yaku_lines(view: View, fixed: list[tuple[Yaku, str]]) -> list[tuple[Yaku, str]]:
@@ -142,19 +139,22 @@ def _han(yaku: Yaku, hand: RiichiHand) -> tuple[int, str]:
 
 def _dora_lines(hand: RiichiHand) -> list[Line]:
     """The dora items of a hand: one line per kind of dora (dora, aka_dora, ura_dora), its han and the tiles."""
-    if not (hand.dora or hand.ura or hand.aka):
-        return []
     lines = []
-    for key, pointed in (("dora", hand.dora), ("ura_dora", hand.ura)):
-        if not pointed and not hand.aka:
-            continue
-        held = [(kind, hand.counts[kind] * times) for kind, times in sorted(pointed.items()) if hand.counts[kind]]
-        if held:
-            detail = ", ".join(f"{T.name(kind)} ×{n}" for kind, n in held)
-            lines.append((key, sum(n for _, n in held), detail))
-        if key == "dora" and hand.aka:
-            lines.append(("aka_dora", hand.aka, f"red five ×{hand.aka}"))
+    if hand.dora:
+        lines += _pointed_line("dora", hand.dora, hand.counts)
+    if hand.aka:
+        lines.append(("aka_dora", hand.aka, f"red five ×{hand.aka}"))
+    if hand.ura:
+        lines += _pointed_line("ura_dora", hand.ura, hand.counts)
     return lines
+
+
+def _pointed_line(key: str, pointed: dict[int, int], counts: list[int]) -> list[Line]:
+    """The line of the kinds some indicators point at that the hand holds (none if it holds none)."""
+    held = [(kind, counts[kind] * times) for kind, times in sorted(pointed.items()) if counts[kind]]
+    if not held:
+        return []
+    return [(key, sum(n for _, n in held), ", ".join(f"{T.name(kind)} ×{n}" for kind, n in held))]
 
 
 # (closed, double_yakuman, renhou_yakuman) -> (yaku, detail) -> (the item line, whether it counts as a yakuman)
