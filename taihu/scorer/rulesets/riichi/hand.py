@@ -16,7 +16,7 @@ from ... import tiles as T
 from ...engine import CHOW, KONG, PUNG, Group, to_counts
 from ...errors import HandError
 from ...notation import FLAG_CONDITIONS, ParsedHand
-from ..base import Option, check_known_conditions, check_kong_draw, check_win_conditions
+from ..base import Option, check_known_conditions, check_kong_draw, check_win_conditions, tile_count_error
 
 OPTIONS = (
     Option("kuitan", 0, (1,), "tanyao on an open hand (1 han)"),
@@ -283,10 +283,8 @@ def prepare(parsed: ParsedHand, options: dict[str, int]) -> RiichiHand:
     melds = _melds(parsed)
     winner = parsed.win is not None
     size = len(parsed.tiles) + winner + 3 * len(melds)
-    if winner and size != WIN_SIZE:
-        raise HandError(f"hand has {size} tiles, a winning riichi hand needs 14 (13 + winning tile; a kong counts 3)")
-    if not winner and size != HAND_SIZE:
-        raise HandError(f"hand has {size} tiles, a non-winning riichi hand holds 13 (a kong counts 3)")
+    if size != (WIN_SIZE if winner else HAND_SIZE):  # the error every rule set gives, with its hints
+        raise tile_count_error(parsed, "riichi", size, HAND_SIZE, winner)
     _check_conditions(parsed, winner, melds, held)
     flags = parsed.flags
     seat = parsed.seat or "E"
