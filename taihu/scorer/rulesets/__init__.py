@@ -18,7 +18,7 @@ RULESETS: dict[str, RuleSet] = {r.name: r for r in (LINGXI, LUOSHAN, GUANNAN, PU
 _MODULES = {"lingxi": lingxi, "luoshan": luoshan, "guannan": guannan, "putian": putian, "jinhua": jinhua}
 CONDITIONS: dict[str, frozenset[str]] = {name: module.CONDITIONS for name, module in _MODULES.items()}
 CONDITIONS["riichi"] = RIICHI_CONDITIONS
-# the counting rule sets' hand sizes, for "did you mean --rules …" (riichi words its own size errors)
+# the counting rule sets' hand sizes, for "did you mean --rules …" (riichi, 13 like Luoshan, uses them too)
 HAND_SIZES: dict[str, int] = {name: module.HAND_SIZE for name, module in _MODULES.items()}
 # Any case, and the Chinese names in simplified and traditional forms: `-r LINGXI`, `-r 灌南`, rules="灵溪".
 _NAMES = {
