@@ -248,7 +248,7 @@ class Riichi(RuleSet):
             notes.append(NO_YAKU_NOTE)
             return _hand_score(hand, scored, Outcome(0, False, 0, legal=False), notes)
         legal = True
-        if hand.has("furiten") and not hand.tsumo:
+        if "furiten" in hand.parsed.flags and not hand.tsumo:
             legal = False
             notes.append(FURITEN_NOTE)
         return _hand_score(hand, scored, Outcome(scored.han, False, scored.total, legal=legal), notes)

@@ -29,7 +29,7 @@ def fu_lines(view: View, pinfu: bool, detailed: bool = True) -> list[FuLine]:
     extra = []
     if view.wait in WAIT_FU and view.win_group is not None:
         extra.append((WAIT_FU[view.wait], 2, f"{view.wait} wait on {T.name(hand.win)}" if detailed else ""))
-    if view.pair >= 0:
+    if view.pair >= T.EAST:  # only an honor pair (a dragon, a seat or round wind) counts fu
         extra += _pair_fu(view)
     win_group = None if hand.tsumo else view.win_group  # a pung it completes on a discard counts as open
     for group in view.triplets:

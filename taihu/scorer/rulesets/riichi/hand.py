@@ -164,7 +164,10 @@ def _check_tiles(parsed: ParsedHand) -> tuple[list[int], list[int]]:
                 counts[kind] += 1
     shown = (parsed.dora or ()) + (parsed.ura or ())
     if max(counts) <= 4 and not any(counts[T.FIRST_FLOWER :]):
-        if not shown or all(counts[kind] + shown.count(kind) <= 4 for kind in shown):
+        for kind in shown:
+            if counts[kind] + shown.count(kind) > 4:
+                break
+        else:
             return held, counts
     everything = list(parsed.tiles) + [kind for meld in parsed.melds for kind in meld.tiles]
     if parsed.win is not None:
