@@ -76,11 +76,12 @@ def views(hand: RiichiHand) -> Iterator[View]:
 def win_indexes(reading: tuple[Group, ...], melds: int, win: int) -> list[int]:
     """Where the winning tile can sit in a reading whose first `melds` groups are the melds: the groups
     after them holding a tile of its kind (the engine's `win_places` without wildcards, at a glance)."""
-    return [
-        at
-        for at in range(melds, len(reading))
-        if (group := reading[at]).kind == win or (group.shape == CHOW and group.kind < win <= group.kind + 2)
-    ]
+    places = []
+    for at in range(melds, len(reading)):
+        group = reading[at]
+        if group.kind == win or (group.shape == CHOW and group.kind < win <= group.kind + 2):
+            places.append(at)
+    return places
 
 
 # facts -> the yaku of a pool whose need is among them, in table order: a few dozen sets of facts recur,
@@ -112,8 +113,12 @@ def hand_candidates(facts: frozenset[str]) -> tuple[Yaku, ...]:
 
 def yaku_lines(view: View, fixed: list[tuple[Yaku, str]]) -> list[tuple[Yaku, str]]:
     """The yaku of a reading: those of the hand (`fixed`, found once) and its own, exclusions applied."""
-    found = fixed + [(y, d) for y in reading_candidates(view.has) if (d := y.check(view)) is not None]
-    for yaku, _ in found:  # a loop, not a comprehension: nearly always nothing excludes
+    found = list(fixed)
+    for yaku in reading_candidates(view.has):  # loops, not comprehensions (a call each in Python 3.11)
+        detail = yaku.check(view)
+        if detail is not None:
+            found.append((yaku, detail))
+    for yaku, _ in found:  # nearly always nothing excludes
         if yaku.key in REMOVES:
             break
     else:
@@ -185,20 +190,27 @@ def score_view(view: View, fixed: list[tuple[Yaku, str]], values: Lines, detaile
     """One reading scored; `detailed` writes the fu details (only the chosen reading needs them)."""
     hand = view.hand
     known = values.known
-    found = [known.get(yd) or values.line(*yd) for yd in yaku_lines(view, fixed)]
-    yakuman = [line for line, is_yakuman in found if is_yakuman]
+    lines: list[Line] = []
+    yakuman: list[Line] = []
+    for found in yaku_lines(view, fixed):  # plain loops: a comprehension is a call in Python 3.11
+        line, is_yakuman = known.get(found) or values.line(*found)
+        lines.append(line)
+        if is_yakuman:
+            yakuman.append(line)
     pinfu = False
     if yakuman:
         lines = yakuman if hand.options["yakuman_stacking"] else [max(yakuman, key=lambda line: line[1])]
-    else:
-        lines = [line for line, _ in found]
+    elif lines:
         pinfu = PINFU in lines
-        if lines:
-            lines += values.dora
-    han = sum([h for _, h, _ in lines])
+        lines += values.dora
+    han = 0
+    for _, value, _ in lines:
+        han += value
     yakuman_han = min(han, 78) if yakuman else 0
     fus = fu_lines(view, pinfu, detailed)
-    raw = sum([f for _, f, _ in fus])
+    raw = 0
+    for _, value, _ in fus:
+        raw += value
     fu = 0 if view.shape == THIRTEEN_ORPHANS else rounded(raw, view.shape)
     if not lines:
         return Scored((-1, False, 0, fu, raw), [], 0, fu, fus, "", {}, 0, view)
@@ -213,8 +225,11 @@ def best(hand: RiichiHand) -> Scored:
     readings = list(views(hand))
     if not readings:
         raise HandError("the tiles form no winning riichi shape: 4 sets + a pair, seven different pairs, or 13 orphans")
-    # the yaku of the tiles and conditions alone: found once per hand
-    fixed = [(y, d) for y in hand_candidates(hand.facts) if (d := y.check(readings[0])) is not None]
+    fixed = []  # the yaku of the tiles and conditions alone: found once per hand
+    for yaku in hand_candidates(hand.facts):
+        detail = yaku.check(readings[0])
+        if detail is not None:
+            fixed.append((yaku, detail))
     values = Lines(hand)
     if len(readings) == 1:  # the common case: nothing to choose between
         return score_view(readings[0], fixed, values, detailed=True)

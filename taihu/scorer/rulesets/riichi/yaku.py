@@ -51,6 +51,7 @@ class View:
         self.wait = _wait(win_group, hand.win)
         chows: list[int] = []
         triplets: list[Group] = []
+        honors: list[int] = []  # the kinds of its honor pungs and kongs (what yakuhai read)
         concealed = 0
         pair = -1
         for group in groups:
@@ -61,15 +62,16 @@ class View:
                 pair = group.kind
             else:
                 triplets.append(group)
+                if group.kind >= T.EAST:
+                    honors.append(group.kind)
                 # a pung completed by the winning tile on a discard is not concealed
                 concealed += not group.exposed and (hand.tsumo or group is not win_group)
         self.chows = chows
         self.triplets = triplets
         self.pair = pair if shape == STANDARD else -1
         self.concealed_triplets = concealed
+        self.honor_triplets = honors
         # the facts of the reading the yaku's `needs` name: a yaku whose need is not there is not looked for
-        honors = [g.kind for g in triplets if g.kind >= T.EAST] if hand.honors else []
-        self.honor_triplets = honors  # the kinds of its honor pungs and kongs (what yakuhai read)
         has = {"", shape}
         if chows:
             has.add(CHOWS)
