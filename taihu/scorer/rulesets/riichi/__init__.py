@@ -156,7 +156,10 @@ def _dora_lines(hand: RiichiHand) -> list[Line]:
 
 def _pointed_line(key: str, pointed: dict[int, int], counts: list[int]) -> list[Line]:
     """The line of the kinds some indicators point at that the hand holds (none if it holds none)."""
-    held = [(kind, counts[kind] * times) for kind, times in sorted(pointed.items()) if counts[kind]]
+    held = []
+    for kind, times in sorted(pointed.items()):  # a loop: a comprehension is a call in Python 3.11
+        if counts[kind]:
+            held.append((kind, counts[kind] * times))
     if not held:
         return []
     return [(key, sum(n for _, n in held), ", ".join(f"{T.name(kind)} ×{n}" for kind, n in held))]
@@ -332,7 +335,7 @@ def _hand_score(hand: RiichiHand, scored: Scored | None, outcome: Outcome, notes
         hand=to_text(hand.parsed),
         winner=hand.winner,
         legal=outcome.legal,
-        items=[_score_item(line) for line in scored.lines] if legal_win and scored else [],
+        items=list(map(_score_item, scored.lines)) if legal_win and scored else [],
         subtotal=outcome.subtotal,
         doubled=False,
         total=outcome.total,
@@ -340,7 +343,7 @@ def _hand_score(hand: RiichiHand, scored: Scored | None, outcome: Outcome, notes
         arrangement=arrangement,
         notes=notes,
         fu=(0 if scored.rank[1] else scored.fu) if scored else None,
-        fu_details=[_fu_item(line) for line in scored.fu_lines] if scored else None,
+        fu_details=list(map(_fu_item, scored.fu_lines)) if scored else None,
         limit=scored.limit if scored else None,
         payments=dict(scored.payments) if legal_win and scored else None,
     )

@@ -204,11 +204,11 @@ def _check_conditions(parsed: ParsedHand, winner: bool, melds: tuple[Group, ...]
     flags = parsed.flags
     if flags <= PLAIN and parsed.ura is None and len(parsed.dora or ()) <= MAX_INDICATORS:
         return  # nothing that can contradict: the common case
-    exposed = [g for g in melds if g.exposed]
+    exposed = [g for g in melds if g.exposed] if melds else []
     # what the checks below read, but for rob-kong (which reads the tiles): a set that passed passes again
     seen = None
     if "rob-kong" not in flags:
-        kongs = any(g.shape == KONG for g in melds)
+        kongs = bool(melds) and any(g.shape == KONG for g in melds)
         ura = -1 if parsed.ura is None else len(parsed.ura)
         seen = (flags, winner, parsed.seat, bool(exposed), kongs, bool(melds), ura, len(parsed.dora or ()))
         if seen in _CONDITIONS_PASSED:
@@ -292,20 +292,24 @@ def prepare(parsed: ParsedHand, options: dict[str, int]) -> RiichiHand:
     flags = parsed.flags
     seat = parsed.seat or "E"
     aka = sum(1 for where in parsed.red if where[0] in ("hand", "win", "meld")) if parsed.red else 0
+    closed, kongs = True, 0
+    for group in melds:  # a loop, not two generators (each a call in Python 3.11)
+        closed = closed and not group.exposed
+        kongs += group.shape == KONG
     return RiichiHand(
         parsed=parsed,
         options=options,
         winner=winner,
         win=parsed.win if parsed.win is not None else -1,
         tsumo=not flags.isdisjoint(SELF_DRAWN),
-        closed=not melds or not any(g.exposed for g in melds),
+        closed=closed,
         dealer=seat == "E",
         seat_wind=T.SEAT_WIND[seat],
         round_wind=T.SEAT_WIND[parsed.round or "E"],
         melds=melds,
         held=held,
         counts=counts,
-        kongs=sum(g.shape == KONG for g in melds) if melds else 0,
+        kongs=kongs,
         dora=_pointed(parsed.dora) if parsed.dora else {},
         ura=_pointed(parsed.ura) if parsed.ura and not flags.isdisjoint(RIICHI_FLAGS) else {},
         aka=aka,
