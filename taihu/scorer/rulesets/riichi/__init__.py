@@ -156,13 +156,12 @@ def _dora_lines(hand: RiichiHand) -> list[Line]:
 
 def _pointed_line(key: str, pointed: dict[int, int], counts: list[int]) -> list[Line]:
     """The line of the kinds some indicators point at that the hand holds (none if it holds none)."""
-    held = []
+    han, shown = 0, []
     for kind, times in sorted(pointed.items()):  # a loop: a comprehension is a call in Python 3.11
         if counts[kind]:
-            held.append((kind, counts[kind] * times))
-    if not held:
-        return []
-    return [(key, sum(n for _, n in held), ", ".join(f"{T.name(kind)} ×{n}" for kind, n in held))]
+            han += counts[kind] * times
+            shown.append(f"{T.name(kind)} ×{counts[kind] * times}")
+    return [(key, han, ", ".join(shown))] if han else []
 
 
 # (closed, double_yakuman, renhou_yakuman) -> (yaku, detail) -> (the item line, whether it counts as a yakuman)
@@ -253,7 +252,8 @@ class Riichi(RuleSet):
     red_fives = True
 
     def resolve_options(self, given: Mapping[str, Any] | None) -> dict[str, int]:
-        return check_options(super().resolve_options(given)) if given else super().resolve_options(given)
+        resolved = RuleSet.resolve_options(self, given)  # not super(): a call less on every hand
+        return check_options(resolved) if given else resolved
 
     def score(self, parsed: ParsedHand, options: Mapping[str, Any] | None = None, *, alone: bool = False) -> HandScore:
         reject_stand_in_pungs(parsed)

@@ -183,7 +183,12 @@ def _check_tiles(parsed: ParsedHand) -> tuple[list[int], list[int]]:
 
 
 def _melds(parsed: ParsedHand) -> tuple[Group, ...]:
-    return tuple([_meld_group(meld.tiles, meld.concealed) for meld in parsed.melds]) if parsed.melds else ()
+    if not parsed.melds:
+        return ()
+    groups = []
+    for meld in parsed.melds:  # a loop: a comprehension is a call in Python 3.11
+        groups.append(_meld_group(meld.tiles, meld.concealed))
+    return tuple(groups)
 
 
 @M.lru_cache("riichi.meld_group", maxsize=1024, bytes_per_entry=300)
