@@ -235,13 +235,13 @@ def best(hand: RiichiHand) -> Scored:
     values = Lines(hand)
     if len(readings) == 1:  # the common case: nothing to choose between
         return score_view(readings[0], fixed, values, detailed=True)
-    chosen = max((score_view(view, fixed, values) for view in readings), key=_rank)
+    chosen = score_view(readings[0], fixed, values)
+    for view in readings[1:]:  # the first of the best, as max() keeps it
+        scored = score_view(view, fixed, values)
+        if scored.rank > chosen.rank:
+            chosen = scored
     chosen.fu_lines = fu_lines(chosen.view, PINFU in chosen.lines, detailed=True)
     return chosen
-
-
-def _rank(scored: Scored) -> tuple[int, bool, int, int, int]:
-    return scored.rank
 
 
 class Riichi(RuleSet):

@@ -39,6 +39,8 @@ class View:
         "pair",
         "concealed_triplets",
         "honor_triplets",
+        "dragon_triplets",
+        "wind_triplets",
         "has",
         "outside",
     )
@@ -52,7 +54,7 @@ class View:
         chows: list[int] = []
         triplets: list[Group] = []
         honors: list[int] = []  # the kinds of its honor pungs and kongs (what yakuhai read)
-        concealed = 0
+        dragons = winds = concealed = 0
         pair = -1
         for group in groups:
             shape_of = group.shape
@@ -64,6 +66,10 @@ class View:
                 triplets.append(group)
                 if group.kind >= T.EAST:
                     honors.append(group.kind)
+                    if group.kind >= T.RED:  # the winds come before the dragons
+                        dragons += 1
+                    else:
+                        winds += 1
                 # a pung completed by the winning tile on a discard is not concealed
                 concealed += not group.exposed and (hand.tsumo or group is not win_group)
         self.chows = chows
@@ -71,6 +77,8 @@ class View:
         self.pair = pair if shape == STANDARD else -1
         self.concealed_triplets = concealed
         self.honor_triplets = honors
+        self.dragon_triplets = dragons
+        self.wind_triplets = winds
         # the facts of the reading the yaku's `needs` name: a yaku whose need is not there is not looked for
         has = {"", shape}
         if chows:
@@ -85,9 +93,9 @@ class View:
                 has.add(FOUR_TRIPLETS)
         if honors:
             has.add(HONOR_TRIPLETS)
-            if min(honors) < T.RED:  # the winds come before the dragons
+            if winds:
                 has.add(WIND_TRIPLETS)
-            if max(honors) >= T.RED:
+            if dragons:
                 has.add(DRAGON_TRIPLETS)
         if hand.suits == 1 and not hand.honors and not hand.melds and shape == STANDARD:
             has.add(NINE_GATES)
@@ -274,7 +282,9 @@ def sanankou(view: View) -> str | None:
 
 def sanshoku_doukou(view: View) -> str | None:
     """Three of the (at most four) pungs: at most one rank can be pung in all three suits."""
-    kinds = [g.kind for g in view.triplets]
+    kinds = []
+    for group in view.triplets:  # a loop: a comprehension is a call in Python 3.11
+        kinds.append(group.kind)
     for r in kinds:
         if r < 9 and r + 9 in kinds and r + 18 in kinds:
             return f"{r + 1}"
@@ -291,7 +301,7 @@ def honroutou(view: View) -> str | None:
 
 def _dragon_sets(view: View) -> tuple[int, bool]:
     """(dragon pungs/kongs, whether the pair is a dragon)."""
-    return sum([k >= T.RED for k in view.honor_triplets]), view.pair in DRAGON_KINDS
+    return view.dragon_triplets, view.pair in DRAGON_KINDS
 
 
 def shousangen(view: View) -> str | None:
@@ -336,7 +346,7 @@ def daisangen(view: View) -> str | None:
 
 
 def _wind_sets(view: View) -> tuple[int, bool]:
-    return sum([k < T.RED for k in view.honor_triplets]), T.is_wind(view.pair)
+    return view.wind_triplets, T.is_wind(view.pair)
 
 
 def shousuushii(view: View) -> str | None:
