@@ -12,6 +12,9 @@ adds what a single Table cannot know — who the players are and who deals.
   `"winner": "甲"`, `"discarder": "丙"`, an event's `"seat": "乙"`); a wind
   means the seat as it stands. The table is stored in winds, beside the
   seats it was played in and its settlement.
+- Riichi: each deal starts with the honba (本场) and the riichi sticks in
+  the pot that the previous deal left (its `next_honba`, `pot_after`); a
+  table may repeat them, not contradict them (docs/ledger.md).
 - Totals are never stored: they are summed from the deals' nets each time.
 - Each change is one transaction (WAL mode, `BEGIN IMMEDIATE`), so two
   clients adding at once both land, in order. A refused table changes nothing.
@@ -119,6 +122,11 @@ class Ledger:
     players: list[str]
     options: dict[str, int]
 
+    @property
+    def carries_counters(self) -> bool:
+        """Riichi: honba and the pot carry from deal to deal."""
+        return self.rules == "riichi"
+
 
 @dataclass(frozen=True)
 class Deal:
@@ -147,23 +155,63 @@ class Deal:
 
 @dataclass(frozen=True)
 class Standing:
-    """Where an evening stands: each player's total (summed from the deals) and who deals next."""
+    """Where an evening stands: each player's total (summed from the deals) and who deals next;
+    for riichi also the honba and the sticks in the pot the next deal starts with (None elsewhere)."""
 
     players: list[str]
     totals: dict[str, int]
     next_dealer: str
+    next_honba: int | None = None
+    next_pot: int | None = None
 
     @property
     def next_seats(self) -> dict[str, str]:
         return seats_from(self.players, self.next_dealer)
 
 
-def standing_of(players: list[str], deals: Iterable[Deal]) -> Standing:
+def standing_of(players: list[str], deals: Iterable[Deal], counters: bool = False) -> Standing:
+    """`counters` (riichi): the honba and pot the last deal leaves, 0 and 0 before the first."""
     totals, last = dict.fromkeys(players, 0), None
     for last in deals:
         for player, amount in last.net().items():
             totals[player] += amount
-    return Standing(list(players), totals, last.next_dealer if last else players[0])
+    dealer = last.next_dealer if last else players[0]
+    if not counters:
+        return Standing(list(players), totals, dealer)
+    left = carried(last)
+    return Standing(list(players), totals, dealer, left.get("honba", 0), left.get("pot", 0))
+
+
+COUNTERS = (("honba", "next_honba"), ("pot", "pot_after"))  # a riichi Table's field, and the Settlement's
+
+
+def carried(deal: Deal | None) -> dict[str, int]:
+    """What a riichi deal leaves on the table for the next: honba counters and the sticks in the pot."""
+    if deal is None:
+        return {}
+    return {field: deal.settlement[key] for field, key in COUNTERS if deal.settlement.get(key) is not None}
+
+
+def with_counters(table: dict[str, Any], ledger: Ledger, last: Deal | None) -> dict[str, Any]:
+    """A riichi deal with the honba and pot the previous deal left; the first deal keeps its own (0 if none).
+
+    A table may repeat them, not contradict them: the ledger has seen every deal since, so a
+    different number is a mistake in the table (an old file, a deal missing from the ledger).
+    """
+    out = dict(table)
+    left = carried(last)
+    for field, _ in COUNTERS:
+        given, value = out.get(field), left.get(field)
+        if given is None:
+            out[field] = value or 0  # stored as played, so every deal of the ledger shows its counters
+        elif value is not None and given != value:
+            assert last is not None
+            raise HandError(
+                f"{field}: the table says {given!r} but ledger '{ledger.name}' carries {field} {value} "
+                f"from deal {last.number}; drop {field} from the table or make it match "
+                f"(`taihu ledger undo` if a deal went wrong)"
+            )
+    return out
 
 
 @dataclass(frozen=True)
@@ -175,7 +223,7 @@ class LedgerView:
 
     @property
     def standing(self) -> Standing:
-        return standing_of(self.ledger.players, self.deals)
+        return standing_of(self.ledger.players, self.deals, counters=self.ledger.carries_counters)
 
     @property
     def totals(self) -> dict[str, int]:
@@ -194,7 +242,7 @@ class LedgerView:
             "deals": [d.to_json() for d in self.deals],
             "totals": (standing := self.standing).totals,
             "next_dealer": standing.next_dealer,
-        }
+        } | ({"next_honba": standing.next_honba, "next_pot": standing.next_pot} if self.ledger.carries_counters else {})
 
     def to_csv(self) -> str:
         """One row per deal and player, in seat order, with the running total; a header row first."""
@@ -469,6 +517,8 @@ class LedgerStore:
             dealer = last.next_dealer if last else ledger.players[0]
             seats = seats_from(ledger.players, dealer)
             stored = in_winds(table, ledger, seats)
+            if ledger.carries_counters:
+                stored = with_counters(stored, ledger, last)
             settlement = settlement_json(settle_table(stored))
             deal = Deal((last.number if last else 0) + 1, seats, stored, settlement, __version__)
             db.execute(
@@ -501,15 +551,21 @@ class LedgerStore:
     def standing(self, ledger: Ledger) -> Standing:
         """The totals and next dealer from each deal's seats and net alone (cheaper than a whole view)."""
         rows = self.db.execute(
-            "SELECT number, seats, json_extract(settlement, '$.net'), json_extract(settlement, '$.next_dealer') "
+            "SELECT number, seats, json_extract(settlement, '$.net'), json_extract(settlement, '$.next_dealer'), "
+            "json_extract(settlement, '$.next_honba'), json_extract(settlement, '$.pot_after') "
             "FROM deals WHERE ledger_id = ? ORDER BY number",
             (ledger.key,),
         )
         deals = (
-            Deal(number, json.loads(seats), {}, {"net": json.loads(net), "next_dealer": next_dealer})
-            for number, seats, net, next_dealer in rows
+            Deal(
+                number,
+                json.loads(seats),
+                {},
+                {"net": json.loads(net), "next_dealer": next_dealer, "next_honba": honba, "pot_after": pot},
+            )
+            for number, seats, net, next_dealer, honba, pot in rows
         )
-        return standing_of(ledger.players, deals)
+        return standing_of(ledger.players, deals, counters=ledger.carries_counters)
 
     _DEALS = "SELECT number, seats, deal_table, settlement, taihu_version FROM deals WHERE ledger_id = ?"
 

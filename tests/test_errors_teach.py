@@ -112,6 +112,31 @@ SLIPS = [
         id="17-tiles-no-plus-under-luoshan",
     ),
     pytest.param(
+        "123m 456m 789p 234s 678s 5p +5p seat:W",
+        "riichi",
+        "a winning Riichi hand needs 14 (13 + winning tile; a kong counts 3): 17 tiles is a Lingxi / Putian hand: "
+        "did you mean --rules lingxi / putian?",
+        "tile_count",
+        None,
+        id="17-tiles-under-riichi",
+    ),
+    pytest.param(
+        "123m 456m 789p 234s 678s 5p 5p",
+        "riichi",
+        "did you mean --rules lingxi / putian, with the winning tile marked + (e.g. +5p)?",
+        "tile_count",
+        None,
+        id="17-tiles-no-plus-under-riichi",
+    ),
+    pytest.param(
+        "123m 456p 789s 234m 5s 5s",
+        "riichi",
+        "a non-winning Riichi hand holds 13 (a kong counts 3): 14 tiles is a winning hand, but no tile is marked",
+        "no_winning_tile",
+        None,
+        id="no-plus-riichi",
+    ),
+    pytest.param(
         "123m 456m 789p 234s 5p 6p +5p",
         "lingxi",
         "hand has 15 tiles, a winning Lingxi hand needs 17 (16 + winning tile; a kong counts 3)",

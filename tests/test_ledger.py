@@ -111,13 +111,16 @@ def test_a_ledger_of_200_random_deals_rotates_and_totals(rules: str, ledger_db: 
     expected_totals = dict.fromkeys(PLAYERS, 0)
     expected_deals = []
     dealer = PLAYERS[0]  # the first named deals first
+    counters: dict[str, int] = {}  # riichi: the honba and pot the last deal left (tests/test_ledger_riichi.py)
     with LedgerStore(ledger_db) as store:
         ledger = store.create("evening", rules, PLAYERS)
         for _ in range(DEALS_PER_LEDGER):
             seats = seats_of(dealer)
             deal = random_deal(rng, rules, seats)
             stored = store.add(ledger, deal)
-            settlement = settle_table(winds_of(deal, seats, rules))
+            settlement = settle_table({**winds_of(deal, seats, rules), **counters})
+            if rules == "riichi":
+                counters = {"honba": settlement.next_honba or 0, "pot": settlement.pot_after or 0}
             assert stored.seats == seats and stored.dealer == dealer
             assert stored.settlement == settlement.to_dict()
             for wind, amount in settlement.net.items():
@@ -127,7 +130,8 @@ def test_a_ledger_of_200_random_deals_rotates_and_totals(rules: str, ledger_db: 
         view = store.view(ledger).to_json()
         standing = store.standing(ledger)  # the cheap path that `add` prints: the same numbers
     assert (standing.totals, standing.next_dealer) == (expected_totals, dealer)
-    assert set(view) == {"name", "rules", "players", "deals", "totals", "next_dealer"}
+    riichi_keys = {"next_honba", "next_pot"} if rules == "riichi" else set()
+    assert set(view) == {"name", "rules", "players", "deals", "totals", "next_dealer"} | riichi_keys
     assert [{k: d[k] for k in ("dealer", "seats", "settlement")} for d in view["deals"]] == expected_deals
     assert view["totals"] == expected_totals and sum(expected_totals.values()) == 0
     assert view["next_dealer"] == dealer

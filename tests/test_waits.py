@@ -45,7 +45,7 @@ SHAPES = {
     "guannan": (4, list(range(27)), [""]),
 }
 
-# the rule sets waits answers for (riichi refuses: its own scoring pipeline has no waits yet)
+# the rule sets of the generic search (riichi has its own: tests/test_riichi_waits.py)
 WAITS_RULES = [name for name in RULESETS if name in COUNTING]
 
 
@@ -436,8 +436,3 @@ def test_http_refuses_unknown_fields() -> None:
     body = {"rules": "luoshan", "hand": "123m 456m 789p 23s 55p", "extra": 1}
     reply = TestClient(app, raise_server_exceptions=False).post("/waits", json=body)
     assert reply.status_code == 422 and "extra" in reply.json()["detail"]
-
-
-def test_riichi_refuses_waits_with_a_hand_error() -> None:
-    with pytest.raises(HandError, match="waits is not available for riichi"):
-        waits("123m 456m 789p 234s 5s", rules="riichi")

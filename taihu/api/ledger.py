@@ -56,6 +56,9 @@ class LedgerAnswer(BaseModel):
     deals: list[LedgerDeal]
     totals: dict[str, int] = Field(description="each player's total, summed from the deals")
     next_dealer: str
+    # riichi only (absent for the other rule sets)
+    next_honba: int | None = Field(None, description="riichi: the honba (本场) the next deal starts with")
+    next_pot: int | None = Field(None, description="riichi: the riichi sticks in the pot the next deal starts with")
 
 
 def problems(*codes: int) -> dict[int | str, dict[str, Any]]:
@@ -114,7 +117,11 @@ def ledger_csv(ledger_id: str) -> Response:
     return Response(text, media_type="text/csv; charset=utf-8")
 
 
-@router.get("/ledgers/{ledger_id}", response_model=LedgerAnswer, responses=problems(404))
+# riichi's next_honba / next_pot only where the ledger's JSON has them (the other rule sets' answer is unchanged)
+ANSWER: dict[str, Any] = {"response_model": LedgerAnswer, "response_model_exclude_unset": True}
+
+
+@router.get("/ledgers/{ledger_id}", **ANSWER, responses=problems(404))
 def show_ledger(ledger_id: str) -> dict[str, Any]:
     """The deals, who sat where, each player's total and who deals next."""
     with LedgerStore() as store:
@@ -124,7 +131,7 @@ def show_ledger(ledger_id: str) -> dict[str, Any]:
 @router.post(
     "/ledgers/{ledger_id}/deals",
     status_code=201,
-    response_model=LedgerAnswer,
+    **ANSWER,
     responses=problems(401, 403, 404, 413, 422),
 )
 def add_deal(
@@ -139,7 +146,7 @@ def add_deal(
         return store.view(ledger).to_json()
 
 
-@router.delete("/ledgers/{ledger_id}/deals/last", response_model=LedgerAnswer, responses=problems(401, 403, 404, 422))
+@router.delete("/ledgers/{ledger_id}/deals/last", **ANSWER, responses=problems(401, 403, 404, 422))
 def undo_deal(ledger_id: str, token: str = Depends(edit_token)) -> dict[str, Any]:
     """Remove the last deal; answers the ledger."""
     with LedgerStore() as store:

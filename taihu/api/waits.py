@@ -37,6 +37,12 @@ class WinOut(BaseModel):
     total: int
     legal: bool
     arrangement: list[str] = Field(description="the reading that was scored, wildcards as what they stood for")
+    # riichi only (absent for the other rule sets)
+    han: int | None = Field(None, description="riichi: the han (the HandScore's subtotal)")
+    fu: int | None = Field(None, description="riichi: the fu")
+    limit: str | None = Field(None, description="riichi: the limit reached (mangan, …), or empty")
+    payments: dict[str, int] | None = Field(None, description="riichi: who pays what, as the HandScore's payments")
+    reason: str | None = Field(None, description="riichi: why the win is not legal (役なし, 振听)")
 
 
 class WaitOut(BaseModel):
@@ -46,6 +52,7 @@ class WaitOut(BaseModel):
     discard: WinOut | None = Field(description="won on a discard; null where that is impossible")
     self_drawn: WinOut | None = Field(alias="self", description="self-drawn")
     covered_by_wildcard: bool = Field(description="wins only through a held wildcard standing for another tile")
+    red_unseen: int | None = Field(None, description="riichi, a five under aka_dora=1: 1 if its red five is unseen")
 
 
 class WaitsOut(BaseModel):
@@ -53,12 +60,14 @@ class WaitsOut(BaseModel):
     hand: str
     ready: bool
     waits: list[WaitOut]
+    furiten: bool | None = Field(None, description="riichi: the line says furiten (no win on a discard is legal)")
 
 
 class DiscardOut(BaseModel):
     tile: str
     ready: bool
     waits: list[WaitOut]
+    furiten: bool | None = Field(None, description="riichi: the discard leaves a wait on itself (振听)")
 
 
 class DiscardsOut(BaseModel):
@@ -67,7 +76,13 @@ class DiscardsOut(BaseModel):
     discards: list[DiscardOut] = Field(description="best first: most unseen winning tiles, then the best total")
 
 
-@router.post("/waits", response_model=WaitsOut | DiscardsOut, response_model_by_alias=True, responses=ERRORS)
+@router.post(
+    "/waits",
+    response_model=WaitsOut | DiscardsOut,
+    response_model_by_alias=True,
+    response_model_exclude_unset=True,  # riichi's extra fields only where the library's JSON has them
+    responses=ERRORS,
+)
 def post_waits(request: WaitsRequest) -> dict[str, Any]:
     """The waits of a hand without `+`; with one tile too many, each discard and the waits it leaves."""
     return waits(request.hand, rules=request.rules, options=request.options).to_dict()

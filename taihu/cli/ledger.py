@@ -59,13 +59,22 @@ def outcome(deal: Deal) -> str:
     return "drawn"
 
 
+def counters(deal: Deal) -> str:
+    """Riichi: the honba the deal was played with and its pot of riichi sticks, before → after ("" elsewhere)."""
+    before, after = deal.settlement.get("pot_before"), deal.settlement.get("pot_after")
+    if before is None or after is None:
+        return ""
+    return f"honba {deal.table.get('honba', 0)}, pot {before} → {after}"
+
+
 def signed(value: int) -> str:
     return f"{value:+d}" if value else "0"
 
 
 def print_deal(deal: Deal, standing: Standing) -> None:
     net = deal.net()
-    console().print(f"deal {deal.number}: {outcome(deal)}; seats {seats_line(deal.seats)}")
+    played = f"; {counters(deal)}" if counters(deal) else ""
+    console().print(f"deal {deal.number}: {outcome(deal)}{played}; seats {seats_line(deal.seats)}")
     console().print("net:    " + "  ".join(f"{p} {signed(net[p])}" for p in standing.players))
     print_next(standing)
 
@@ -74,6 +83,9 @@ def print_next(standing: Standing) -> None:
     totals = standing.totals
     console().print("totals: " + "  ".join(f"{p} {signed(totals[p])}" for p in standing.players))
     console().print(f"next dealer: {standing.next_dealer}  (seats {seats_line(standing.next_seats)})")
+    if standing.next_honba is not None:
+        sticks = f"{standing.next_pot} riichi stick{'s' if standing.next_pot != 1 else ''}"
+        console().print(f"next deal: honba {standing.next_honba}, pot {sticks}")
 
 
 def new(name: str, rules: str, players: str, option: list[str] | None, db: str | None) -> None:
@@ -116,7 +128,8 @@ def show(name: str, as_json: bool, db: str | None) -> None:
         for player in players:
             running[player] += net[player]
         cells = [f"{wind_of[p]} {signed(net[p])}\n{running[p]}" for p in players]
-        grid.add_row(str(deal.number), outcome(deal), *cells, end_section=True)
+        result = "\n".join(filter(None, (outcome(deal), counters(deal))))
+        grid.add_row(str(deal.number), result, *cells, end_section=True)
     if not view.deals:
         grid.add_row("—", "no deals yet", *("0" for _ in players))
     console().print(grid)

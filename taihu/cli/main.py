@@ -309,7 +309,11 @@ def score(hand: str, rules: str, option: list[str] | None, as_json: bool, lang: 
 
 
 def win_text(win: WinValue | None) -> str:
-    return "—" if win is None else str(win.total) + ("" if win.legal else " (not legal)")
+    if win is None:
+        return "—"
+    han, reason = getattr(win, "han", None), getattr(win, "reason", None)  # riichi's han, fu and why not legal
+    value = str(win.total) if han is None else f"{win.total} ({han} han {getattr(win, 'fu', 0)} fu)"
+    return value + ("" if win.legal else f" (not legal: {reason.split(':')[0]})" if reason else " (not legal)")
 
 
 WAITS_HEADINGS = {"tile": "牌", "unseen": "未见", "on a discard": "点炮", "self-drawn": "自摸", "legal": "合法"}

@@ -915,6 +915,7 @@ def _with_red(parts: list[str], hand: ParsedHand) -> list[str]:
     return out
 
 
+@M.lru_cache("notation.indicators", maxsize=4096, bytes_per_entry=300)
 def _indicators(word: str, kinds: tuple[int, ...], red: frozenset[tuple[Any, ...]]) -> str:
     names = [T.name(k) for k in kinds]
     for suit in range(3):
@@ -924,7 +925,12 @@ def _indicators(word: str, kinds: tuple[int, ...], red: frozenset[tuple[Any, ...
     return f"{word}:" + ",".join(names)
 
 
-@M.lru_cache("notation.riichi_tail", maxsize=4096, bytes_per_entry=500)
+@M.lru_cache("notation.flags_text", maxsize=1024, bytes_per_entry=300)
+def _flags_text(flags: frozenset[str]) -> str:
+    """The flags in canonical order; the few sets written recur line after line."""
+    return " ".join(f for f in FLAG_CONDITIONS if f in flags)
+
+
 def _riichi_tail(
     win: int | None,
     seat: str | None,
@@ -938,22 +944,28 @@ def _riichi_tail(
 ) -> str:
     """The `+` tile and the conditions in riichi's canonical order: seat round dora ura, flags, honba sticks.
 
+    Not cached whole: a winning tile, seat and indicators together rarely recur, so a cache of the
+    whole tail mostly misses; its parts that do recur (indicators, flags) are cached each.
     (Riichi lines have no wild:, flip: or declare:; the rule set refuses them.)
     """
     parts = []
     if win is not None:
         name = T.name(win)
-        parts.append("+" + (_red_five(name) if T.is_suited(win) and ("win", T.suit_of(win)) in red else name))
-    for word, value in (("seat", seat), ("round", round_wind)):
-        if value is not None:
-            parts.append(f"{word}:{value}")
-    for word, kinds in (("dora", dora), ("ura", ura)):
-        if kinds is not None:
-            parts.append(_indicators(word, kinds, red))
-    parts.extend(f for f in FLAG_CONDITIONS if f in flags)
-    for word, count in (("honba", honba), ("sticks", sticks)):
-        if count is not None:
-            parts.append(f"{word}:{count}")
+        parts.append("+" + (_red_five(name) if red and T.is_suited(win) and ("win", T.suit_of(win)) in red else name))
+    if seat is not None:
+        parts.append("seat:" + seat)
+    if round_wind is not None:
+        parts.append("round:" + round_wind)
+    if dora is not None:
+        parts.append(_indicators("dora", dora, red))
+    if ura is not None:
+        parts.append(_indicators("ura", ura, red))
+    if flags:
+        parts.append(_flags_text(flags))
+    if honba is not None:
+        parts.append(f"honba:{honba}")
+    if sticks is not None:
+        parts.append(f"sticks:{sticks}")
     return " ".join(parts)
 
 

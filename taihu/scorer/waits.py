@@ -440,8 +440,8 @@ def _find_waits(scorer: _Scorer, kinds: Iterable[int]) -> tuple[Wait, ...]:
     return tuple(found)
 
 
-def _check_waiting_line(parsed: ParsedHand, text: str) -> None:
-    """A waiting hand has no winning tile and says nothing of how it wins."""
+def check_waiting_line(parsed: ParsedHand, text: str, win_conditions: frozenset[str] = WIN_CONDITIONS) -> None:
+    """A waiting hand has no winning tile and says nothing of how it wins (`win_conditions`)."""
     if parsed.win is not None:
         at = next((i + 1 for i, ch in enumerate(text) if ch in "+＋"), 0)
         where = f" at column {at}" if at else ""
@@ -449,7 +449,7 @@ def _check_waiting_line(parsed: ParsedHand, text: str) -> None:
             f"waits takes a hand without a winning tile: remove '+{T.name(parsed.win)}'{where} "
             f"(or score the winning hand with `score`)"
         )
-    written = sorted(WIN_CONDITIONS & parsed.flags, key=lambda c: parsed.columns.get(c, 0))
+    written = sorted(win_conditions & parsed.flags, key=lambda c: parsed.columns.get(c, 0))
     if written:
         cond = written[0]
         raise HandError(
@@ -515,10 +515,12 @@ def waits(
     (`plain_waits`: every kind scored, the reference the tests compare `quick_waits` with).
     """
     ruleset = get(rules)
-    if ruleset.name not in COUNTING:  # riichi scores through its own pipeline, not `prepare`: no waits yet
-        raise HandError(f"waits is not available for {ruleset.name} yet; score each winning tile with `score`")
+    if ruleset.name == "riichi":  # scored through its own pipeline, not `prepare`: rulesets/riichi/waits.py
+        from .rulesets.riichi.waits import riichi_waits
+
+        return riichi_waits(hand, options)
     parsed = parse(hand, CONDITIONS[ruleset.name], ruleset.name.capitalize())
-    _check_waiting_line(parsed, hand)
+    check_waiting_line(parsed, hand)
     try:
         _validate(ruleset, parsed, options)
     except HandError as exc:

@@ -31,7 +31,7 @@ MODULES: dict[str, tuple[str, str]] = {
     "jinhua": ("jinhua", "JINHUA"),
     "riichi": ("riichi", "RIICHI"),
 }
-# the counting rule sets' hand sizes, for "did you mean --rules …" (riichi words its own size errors)
+# the counting rule sets' hand sizes, for "did you mean --rules …" (riichi, 13 like Luoshan, uses them too)
 HAND_SIZES: dict[str, int] = {"lingxi": 16, "luoshan": 13, "guannan": 13, "putian": 16, "jinhua": 13}
 # Any case, and the Chinese names in simplified and traditional forms: `-r LINGXI`, `-r 灌南`, rules="灵溪".
 CHINESE_NAMES: dict[str, str] = {

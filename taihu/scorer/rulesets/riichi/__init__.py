@@ -15,7 +15,7 @@ from typing import Any
 
 from ... import memo as M
 from ... import tiles as T
-from ...engine import PAIR, Group, kinds_readings, win_places
+from ...engine import CHOW, PAIR, Group, kinds_readings
 from ...errors import HandError
 from ...models import FuItem, HandScore, ItemInfo, ItemUnit, RuleSetInfo, ScoreItem
 from ...notation import ParsedHand, reject_stand_in_pungs, to_text
@@ -66,18 +66,59 @@ def views(hand: RiichiHand) -> Iterator[View]:
             yield View(hand, THIRTEEN_ORPHANS, (), -1)
     kinds = list(hand.parsed.tiles)  # sorted, as the parser keeps them; the engine reads sorted kinds
     insort(kinds, hand.win)
-    held = bytes(kinds)
-    for groups in kinds_readings(held, 4 - len(hand.melds), True):
-        full = hand.melds + groups
-        for index in dict.fromkeys(at for at, _ in win_places(full, hand.win, False)):
+    melds = hand.melds
+    for groups in kinds_readings(bytes(kinds), 4 - len(melds), True):
+        full = melds + groups if melds else groups
+        for index in win_indexes(full, len(melds), hand.win):
             yield View(hand, STANDARD, full, index)
+
+
+def win_indexes(reading: tuple[Group, ...], melds: int, win: int) -> list[int]:
+    """Where the winning tile can sit in a reading whose first `melds` groups are the melds: the groups
+    after them holding a tile of its kind (the engine's `win_places` without wildcards, at a glance)."""
+    places = []
+    for at in range(melds, len(reading)):
+        group = reading[at]
+        if group.kind == win or (group.shape == CHOW and group.kind < win <= group.kind + 2):
+            places.append(at)
+    return places
+
+
+# facts -> the yaku of a pool whose need is among them, in table order: a few dozen sets of facts recur,
+# so each reading (PER_READING, by `View.has`) and hand (PER_HAND, by `RiichiHand.facts`) tries only the
+# yaku it can have; tests/test_riichi_fast_paths.py scores against trying every yaku
+_CANDIDATES: dict[tuple[int, frozenset[str]], tuple[Yaku, ...]] = {}
+M.register("riichi.candidates", _CANDIDATES.__len__, _CANDIDATES.clear, bytes_per_entry=600)
+
+
+def _candidates(pool: tuple[Yaku, ...], facts: frozenset[str]) -> tuple[Yaku, ...]:
+    key = (id(pool), facts)
+    known = _CANDIDATES.get(key)
+    if known is None:
+        if len(_CANDIDATES) > 2048:
+            _CANDIDATES.clear()
+        known = _CANDIDATES[key] = tuple(y for y in pool if y.needs in facts)
+    return known
+
+
+def reading_candidates(has: frozenset[str]) -> tuple[Yaku, ...]:
+    """The yaku of a reading worth checking: those whose `needs` the reading has."""
+    return _candidates(PER_READING, has)
+
+
+def hand_candidates(facts: frozenset[str]) -> tuple[Yaku, ...]:
+    """The yaku found once per hand worth checking: those whose `needs` the hand's facts hold."""
+    return _candidates(PER_HAND, facts)
 
 
 def yaku_lines(view: View, fixed: list[tuple[Yaku, str]]) -> list[tuple[Yaku, str]]:
     """The yaku of a reading: those of the hand (`fixed`, found once) and its own, exclusions applied."""
-    has = view.has
-    found = fixed + [(y, d) for y in PER_READING if y.needs in has and (d := y.check(view)) is not None]
-    for yaku, _ in found:  # a loop, not a comprehension: nearly always nothing excludes
+    found = list(fixed)
+    for yaku in reading_candidates(view.has):  # loops, not comprehensions (a call each in Python 3.11)
+        detail = yaku.check(view)
+        if detail is not None:
+            found.append((yaku, detail))
+    for yaku, _ in found:  # nearly always nothing excludes
         if yaku.key in REMOVES:
             break
     else:
@@ -103,24 +144,29 @@ def _han(yaku: Yaku, hand: RiichiHand) -> tuple[int, str]:
 
 def _dora_lines(hand: RiichiHand) -> list[Line]:
     """The dora items of a hand: one line per kind of dora (dora, aka_dora, ura_dora), its han and the tiles."""
-    if not (hand.dora or hand.ura or hand.aka):
-        return []
     lines = []
-    for key, pointed in (("dora", hand.dora), ("ura_dora", hand.ura)):
-        if not pointed and not hand.aka:
-            continue
-        held = [(kind, hand.counts[kind] * times) for kind, times in sorted(pointed.items()) if hand.counts[kind]]
-        if held:
-            detail = ", ".join(f"{T.name(kind)} ×{n}" for kind, n in held)
-            lines.append((key, sum(n for _, n in held), detail))
-        if key == "dora" and hand.aka:
-            lines.append(("aka_dora", hand.aka, f"red five ×{hand.aka}"))
+    if hand.dora:
+        lines += _pointed_line("dora", hand.dora, hand.counts)
+    if hand.aka:
+        lines.append(("aka_dora", hand.aka, f"red five ×{hand.aka}"))
+    if hand.ura:
+        lines += _pointed_line("ura_dora", hand.ura, hand.counts)
     return lines
 
 
-# (yaku, detail, closed, double_yakuman, renhou_yakuman) -> (the item line, whether it counts as a yakuman)
-_LINES: dict[tuple[Yaku, str, bool, int, int], tuple[Line, bool]] = {}
-M.register("riichi.lines", _LINES.__len__, _LINES.clear, bytes_per_entry=400)
+def _pointed_line(key: str, pointed: dict[int, int], counts: list[int]) -> list[Line]:
+    """The line of the kinds some indicators point at that the hand holds (none if it holds none)."""
+    han, shown = 0, []
+    for kind, times in sorted(pointed.items()):  # a loop: a comprehension is a call in Python 3.11
+        if counts[kind]:
+            han += counts[kind] * times
+            shown.append(f"{T.name(kind)} ×{counts[kind] * times}")
+    return [(key, han, ", ".join(shown))] if han else []
+
+
+# (closed, double_yakuman, renhou_yakuman) -> (yaku, detail) -> (the item line, whether it counts as a yakuman)
+_LINES: dict[tuple[bool, int, int], dict[tuple[Yaku, str], tuple[Line, bool]]] = {}
+M.register("riichi.lines", lambda: sum(map(len, _LINES.values())), _LINES.clear, bytes_per_entry=400)
 
 
 class Lines:
@@ -128,38 +174,45 @@ class Lines:
 
     def __init__(self, hand: RiichiHand) -> None:
         self.hand = hand
-        self.context = (hand.closed, hand.options["double_yakuman"], hand.options["renhou_yakuman"])
+        context = (hand.closed, hand.options["double_yakuman"], hand.options["renhou_yakuman"])
+        self.known = _LINES.get(context) or _LINES.setdefault(context, {})
         self.dora = _dora_lines(hand)
 
     def line(self, yaku: Yaku, detail: str) -> tuple[Line, bool]:
-        key = (yaku, detail, *self.context)
-        known = _LINES.get(key)
-        if known is None:
-            if len(_LINES) > 4000:
-                _LINES.clear()
+        found = self.known.get((yaku, detail))
+        if found is None:
+            if len(self.known) > 1000:
+                self.known.clear()
             han, how = _han(yaku, self.hand)
-            known = _LINES[key] = ((yaku.key, han, detail or how), _is_yakuman(yaku, self.hand.options))
-        return known
+            found = self.known[yaku, detail] = ((yaku.key, han, detail or how), _is_yakuman(yaku, self.hand.options))
+        return found
 
 
 def score_view(view: View, fixed: list[tuple[Yaku, str]], values: Lines, detailed: bool = False) -> Scored:
     """One reading scored; `detailed` writes the fu details (only the chosen reading needs them)."""
     hand = view.hand
-    found = [values.line(y, d) for y, d in yaku_lines(view, fixed)]
-    yakuman = [line for line, is_yakuman in found if is_yakuman]
+    known = values.known
+    lines: list[Line] = []
+    yakuman: list[Line] = []
+    for found in yaku_lines(view, fixed):  # plain loops: a comprehension is a call in Python 3.11
+        line, is_yakuman = known.get(found) or values.line(*found)
+        lines.append(line)
+        if is_yakuman:
+            yakuman.append(line)
     pinfu = False
     if yakuman:
         lines = yakuman if hand.options["yakuman_stacking"] else [max(yakuman, key=lambda line: line[1])]
-        han = sum([h for _, h, _ in lines])
-    else:
-        lines = [line for line, _ in found]
+    elif lines:
         pinfu = PINFU in lines
-        if lines:
-            lines += values.dora
-        han = sum([h for _, h, _ in lines])
+        lines += values.dora
+    han = 0
+    for _, value, _ in lines:
+        han += value
     yakuman_han = min(han, 78) if yakuman else 0
     fus = fu_lines(view, pinfu, detailed)
-    raw = sum([f for _, f, _ in fus])
+    raw = 0
+    for _, value, _ in fus:
+        raw += value
     fu = 0 if view.shape == THIRTEEN_ORPHANS else rounded(raw, view.shape)
     if not lines:
         return Scored((-1, False, 0, fu, raw), [], 0, fu, fus, "", {}, 0, view)
@@ -174,18 +227,21 @@ def best(hand: RiichiHand) -> Scored:
     readings = list(views(hand))
     if not readings:
         raise HandError("the tiles form no winning riichi shape: 4 sets + a pair, seven different pairs, or 13 orphans")
-    facts = hand.facts  # the yaku of the tiles and conditions alone: found once per hand
-    fixed = [(y, d) for y in PER_HAND if y.needs in facts and (d := y.check(readings[0])) is not None]
+    fixed = []  # the yaku of the tiles and conditions alone: found once per hand
+    for yaku in hand_candidates(hand.facts):
+        detail = yaku.check(readings[0])
+        if detail is not None:
+            fixed.append((yaku, detail))
     values = Lines(hand)
     if len(readings) == 1:  # the common case: nothing to choose between
         return score_view(readings[0], fixed, values, detailed=True)
-    chosen = max((score_view(view, fixed, values) for view in readings), key=_rank)
+    chosen = score_view(readings[0], fixed, values)
+    for view in readings[1:]:  # the first of the best, as max() keeps it
+        scored = score_view(view, fixed, values)
+        if scored.rank > chosen.rank:
+            chosen = scored
     chosen.fu_lines = fu_lines(chosen.view, PINFU in chosen.lines, detailed=True)
     return chosen
-
-
-def _rank(scored: Scored) -> tuple[int, bool, int, int, int]:
-    return scored.rank
 
 
 class Riichi(RuleSet):
@@ -196,7 +252,8 @@ class Riichi(RuleSet):
     red_fives = True
 
     def resolve_options(self, given: Mapping[str, Any] | None) -> dict[str, int]:
-        return check_options(super().resolve_options(given)) if given else super().resolve_options(given)
+        resolved = RuleSet.resolve_options(self, given)  # not super(): a call less on every hand
+        return check_options(resolved) if given else resolved
 
     def score(self, parsed: ParsedHand, options: Mapping[str, Any] | None = None, *, alone: bool = False) -> HandScore:
         reject_stand_in_pungs(parsed)
@@ -209,7 +266,7 @@ class Riichi(RuleSet):
             notes.append(NO_YAKU_NOTE)
             return _hand_score(hand, scored, Outcome(0, False, 0, legal=False), notes)
         legal = True
-        if hand.has("furiten") and not hand.tsumo:
+        if "furiten" in hand.parsed.flags and not hand.tsumo:
             legal = False
             notes.append(FURITEN_NOTE)
         return _hand_score(hand, scored, Outcome(scored.han, False, scored.total, legal=legal), notes)
@@ -284,7 +341,7 @@ def _hand_score(hand: RiichiHand, scored: Scored | None, outcome: Outcome, notes
         hand=to_text(hand.parsed),
         winner=hand.winner,
         legal=outcome.legal,
-        items=[_score_item(line) for line in scored.lines] if legal_win and scored else [],
+        items=list(map(_score_item, scored.lines)) if legal_win and scored else [],
         subtotal=outcome.subtotal,
         doubled=False,
         total=outcome.total,
@@ -292,7 +349,7 @@ def _hand_score(hand: RiichiHand, scored: Scored | None, outcome: Outcome, notes
         arrangement=arrangement,
         notes=notes,
         fu=(0 if scored.rank[1] else scored.fu) if scored else None,
-        fu_details=[_fu_item(line) for line in scored.fu_lines] if scored else None,
+        fu_details=list(map(_fu_item, scored.fu_lines)) if scored else None,
         limit=scored.limit if scored else None,
         payments=dict(scored.payments) if legal_win and scored else None,
     )

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ... import tiles as T
-from ...engine import CHOW, KONG, PAIR
+from ...engine import KONG
 from .yaku import DRAGON_KINDS, KANCHAN, PENCHAN, SEVEN_PAIRS, TANKI, View
 
 FuLine = tuple[str, int, str]  # (key, fu, detail)
@@ -14,6 +14,7 @@ SET_FU = {  # (kong, concealed) -> fu of a 2–8 set; terminals and honors doubl
     (True, False): ("fu_open_kan", 8),
     (True, True): ("fu_closed_kan", 16),
 }
+TERMINALS_AND_HONORS = frozenset(k for k in range(T.PLAYABLE) if T.is_terminal_or_honor(k))
 WAIT_FU = {KANCHAN: "fu_kanchan", PENCHAN: "fu_penchan", TANKI: "fu_tanki"}
 
 
@@ -28,14 +29,13 @@ def fu_lines(view: View, pinfu: bool, detailed: bool = True) -> list[FuLine]:
     extra = []
     if view.wait in WAIT_FU and view.win_group is not None:
         extra.append((WAIT_FU[view.wait], 2, f"{view.wait} wait on {T.name(hand.win)}" if detailed else ""))
-    if view.pair >= 0:
+    if view.pair >= T.EAST:  # only an honor pair (a dragon, a seat or round wind) counts fu
         extra += _pair_fu(view)
-    for index, group in enumerate(view.groups):
-        if group.shape == CHOW or group.shape == PAIR:
-            continue
-        claimed = view.claimed(index)
+    win_group = None if hand.tsumo else view.win_group  # a pung it completes on a discard counts as open
+    for group in view.triplets:
+        claimed = group is win_group
         key, fu = SET_FU[group.shape == KONG, not group.exposed and not claimed]
-        if T.is_terminal_or_honor(group.kind):
+        if group.kind in TERMINALS_AND_HONORS:
             fu *= 2
         detail = group.text() + (" (completed on the discard)" if claimed else "") if detailed else ""
         extra.append((key, fu, detail))
@@ -85,9 +85,10 @@ def basic_points(han: int, fu: int, yakuman_han: int, options: dict[str, int]) -
             return 6000, "sanbaiman"
         times = min(han // 13, MAX_YAKUMAN) if kazoe == 2 else 1
         return 8000 * times, "kazoe yakuman" if times == 1 else f"kazoe yakuman x{times}"
-    for least, points, name in TIERS[1:]:
-        if han >= least:
-            return points, name
+    if han >= 5:
+        for least, points, name in TIERS[1:]:
+            if han >= least:
+                return points, name
     if options["kiriage"] and (han, fu) in ((4, 30), (3, 60)):
         return MANGAN, "mangan"
     basic = fu * 2 ** (han + 2)

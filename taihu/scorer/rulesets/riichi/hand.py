@@ -8,6 +8,7 @@ points need, once per hand.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from operator import itemgetter
 from typing import Any
 
 from ... import memo as M
@@ -15,7 +16,7 @@ from ... import tiles as T
 from ...engine import CHOW, KONG, PUNG, Group, to_counts
 from ...errors import HandError
 from ...notation import FLAG_CONDITIONS, ParsedHand
-from ..base import Option, check_known_conditions, check_kong_draw, check_win_conditions
+from ..base import Option, check_known_conditions, check_kong_draw, check_win_conditions, tile_count_error
 
 OPTIONS = (
     Option("kuitan", 0, (1,), "tanyao on an open hand (1 han)"),
@@ -67,6 +68,8 @@ SELF_DRAWN = frozenset({"self", "kong-draw", "heaven", "earth"})  # kong-draw, h
 RIICHI_FLAGS = frozenset({"riichi", "double-riichi"})
 NO_DORA_NOTE = "no dora: indicators given: scored without dora"
 ORPHANS = (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33)  # terminals and honors
+_orphans_of = itemgetter(*ORPHANS)  # a count array's counts of the terminals and honors, read at C speed
+NO_SUIT, NO_HONORS = [0] * 9, [0] * 7  # the count slices of a suit / the honors that hold nothing
 GREEN = frozenset({19, 20, 21, 23, 25, T.GREEN})  # 2 3 4 6 8s, 发
 # facts of the tiles that yaku need (`Yaku.needs`), besides the conditions written
 CLOSED, NO_ORPHANS, ALL_ORPHANS, ONE_SUIT = "closed", "no terminal or honor", "only terminals and honors", "one suit"
@@ -103,9 +106,9 @@ class RiichiHand:
 
     def __post_init__(self) -> None:
         counts = self.counts
-        self.suits = any(counts[0:9]) + any(counts[9:18]) + any(counts[18:27])
-        self.honors = any(counts[27:34])
-        self.orphans = sum([counts[k] for k in ORPHANS])
+        self.suits = (counts[0:9] != NO_SUIT) + (counts[9:18] != NO_SUIT) + (counts[18:27] != NO_SUIT)
+        self.honors = counts[27:34] != NO_HONORS
+        self.orphans = sum(_orphans_of(counts))
         self.size = sum(counts)
         facts = {"", *self.parsed.flags}
         if self.closed:
@@ -147,35 +150,45 @@ def _pointed(indicators: tuple[int, ...] | None) -> dict[int, int]:
     return out
 
 
-def _check_tiles(parsed: ParsedHand) -> list[int]:
-    """The count array of every tile of the hand (indicators apart); at most 4 of a kind, counting the indicators."""
-    everything = list(parsed.tiles)
-    for meld in parsed.melds:
-        everything += meld.tiles
+def _check_tiles(parsed: ParsedHand) -> tuple[list[int], list[int]]:
+    """The count arrays of the tiles in hand (the winning tile included) and of every tile of the hand
+    (indicators apart); at most 4 of a kind, counting the indicators."""
+    held = to_counts(parsed.tiles)
+    if parsed.win is not None:
+        held[parsed.win] += 1
+    counts = held
+    if parsed.melds:
+        counts = held.copy()
+        for meld in parsed.melds:
+            for kind in meld.tiles:
+                counts[kind] += 1
+    shown = (parsed.dora or ()) + (parsed.ura or ())
+    if max(counts) <= 4 and not any(counts[T.FIRST_FLOWER :]):
+        for kind in shown:
+            if counts[kind] + shown.count(kind) > 4:
+                break
+        else:
+            return held, counts
+    everything = list(parsed.tiles) + [kind for meld in parsed.melds for kind in meld.tiles]
     if parsed.win is not None:
         everything.append(parsed.win)
-    shown = list(parsed.dora or ()) + list(parsed.ura or ())
-    counts = to_counts(everything)
-    if shown:
-        for kind in shown:
-            counts[kind] += 1
-    if max(counts) <= 4 and not any(counts[T.FIRST_FLOWER :]):
-        if shown:
-            for kind in shown:
-                counts[kind] -= 1
-        return counts
-    for kind in sorted(set(everything + shown)):
+    for kind in sorted(set(everything + list(shown))):
         if T.is_flower(kind):
             raise HandError(f"flower {T.name(kind)} is not a riichi tile: riichi plays 136 tiles, no flowers")
         seen = everything.count(kind) + shown.count(kind)
         if seen > 4:
             counting = ", counting indicators" if kind in shown else ""
             raise HandError(f"{T.name(kind)} appears {seen} times{counting}; at most 4 exist")
-    return to_counts(everything)  # not reached: a kind over 4 or a flower raised above
+    raise AssertionError("not reached: a kind over 4 or a flower raised above")
 
 
 def _melds(parsed: ParsedHand) -> tuple[Group, ...]:
-    return tuple([_meld_group(meld.tiles, meld.concealed) for meld in parsed.melds]) if parsed.melds else ()
+    if not parsed.melds:
+        return ()
+    groups = []
+    for meld in parsed.melds:  # a loop: a comprehension is a call in Python 3.11
+        groups.append(_meld_group(meld.tiles, meld.concealed))
+    return tuple(groups)
 
 
 @M.lru_cache("riichi.meld_group", maxsize=1024, bytes_per_entry=300)
@@ -196,11 +209,11 @@ def _check_conditions(parsed: ParsedHand, winner: bool, melds: tuple[Group, ...]
     flags = parsed.flags
     if flags <= PLAIN and parsed.ura is None and len(parsed.dora or ()) <= MAX_INDICATORS:
         return  # nothing that can contradict: the common case
-    exposed = [g for g in melds if g.exposed]
+    exposed = [g for g in melds if g.exposed] if melds else []
     # what the checks below read, but for rob-kong (which reads the tiles): a set that passed passes again
     seen = None
     if "rob-kong" not in flags:
-        kongs = any(g.shape == KONG for g in melds)
+        kongs = bool(melds) and any(g.shape == KONG for g in melds)
         ura = -1 if parsed.ura is None else len(parsed.ura)
         seen = (flags, winner, parsed.seat, bool(exposed), kongs, bool(melds), ura, len(parsed.dora or ()))
         if seen in _CONDITIONS_PASSED:
@@ -274,34 +287,34 @@ def prepare(parsed: ParsedHand, options: dict[str, int]) -> RiichiHand:
             f"'{suit}' at column {column} is a red five: red fives need the house option aka_dora=1 "
             f"(-o aka_dora=1), or write it as 5{suit[1]}"
         )
-    counts = _check_tiles(parsed)
+    held, counts = _check_tiles(parsed)
     melds = _melds(parsed)
-    held_tiles = list(parsed.tiles) + ([parsed.win] if parsed.win is not None else [])
-    held = to_counts(held_tiles) if melds else counts.copy()
     winner = parsed.win is not None
-    size = len(held_tiles) + 3 * len(melds)
-    if winner and size != WIN_SIZE:
-        raise HandError(f"hand has {size} tiles, a winning riichi hand needs 14 (13 + winning tile; a kong counts 3)")
-    if not winner and size != HAND_SIZE:
-        raise HandError(f"hand has {size} tiles, a non-winning riichi hand holds 13 (a kong counts 3)")
+    size = len(parsed.tiles) + winner + 3 * len(melds)
+    if size != (WIN_SIZE if winner else HAND_SIZE):  # the error every rule set gives, with its hints
+        raise tile_count_error(parsed, "riichi", size, HAND_SIZE, winner)
     _check_conditions(parsed, winner, melds, held)
     flags = parsed.flags
     seat = parsed.seat or "E"
     aka = sum(1 for where in parsed.red if where[0] in ("hand", "win", "meld")) if parsed.red else 0
+    closed, kongs = True, 0
+    for group in melds:  # a loop, not two generators (each a call in Python 3.11)
+        closed = closed and not group.exposed
+        kongs += group.shape == KONG
     return RiichiHand(
         parsed=parsed,
         options=options,
         winner=winner,
         win=parsed.win if parsed.win is not None else -1,
         tsumo=not flags.isdisjoint(SELF_DRAWN),
-        closed=not melds or not any(g.exposed for g in melds),
+        closed=closed,
         dealer=seat == "E",
         seat_wind=T.SEAT_WIND[seat],
         round_wind=T.SEAT_WIND[parsed.round or "E"],
         melds=melds,
         held=held,
         counts=counts,
-        kongs=sum(g.shape == KONG for g in melds) if melds else 0,
+        kongs=kongs,
         dora=_pointed(parsed.dora) if parsed.dora else {},
         ura=_pointed(parsed.ura) if parsed.ura and not flags.isdisjoint(RIICHI_FLAGS) else {},
         aka=aka,

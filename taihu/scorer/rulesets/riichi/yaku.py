@@ -38,7 +38,11 @@ class View:
         "triplets",
         "pair",
         "concealed_triplets",
+        "honor_triplets",
+        "dragon_triplets",
+        "wind_triplets",
         "has",
+        "outside",
     )
 
     def __init__(self, hand: RiichiHand, shape: str, groups: tuple[Group, ...], win_index: int) -> None:
@@ -49,7 +53,8 @@ class View:
         self.wait = _wait(win_group, hand.win)
         chows: list[int] = []
         triplets: list[Group] = []
-        concealed = 0
+        honors: list[int] = []  # the kinds of its honor pungs and kongs (what yakuhai read)
+        dragons = winds = concealed = 0
         pair = -1
         for group in groups:
             shape_of = group.shape
@@ -59,14 +64,22 @@ class View:
                 pair = group.kind
             else:
                 triplets.append(group)
+                if group.kind >= T.EAST:
+                    honors.append(group.kind)
+                    if group.kind >= T.RED:  # the winds come before the dragons
+                        dragons += 1
+                    else:
+                        winds += 1
                 # a pung completed by the winning tile on a discard is not concealed
                 concealed += not group.exposed and (hand.tsumo or group is not win_group)
         self.chows = chows
         self.triplets = triplets
         self.pair = pair if shape == STANDARD else -1
         self.concealed_triplets = concealed
+        self.honor_triplets = honors
+        self.dragon_triplets = dragons
+        self.wind_triplets = winds
         # the facts of the reading the yaku's `needs` name: a yaku whose need is not there is not looked for
-        honors = [g.kind for g in triplets if g.kind >= T.EAST] if hand.honors else []
         has = {"", shape}
         if chows:
             has.add(CHOWS)
@@ -80,18 +93,15 @@ class View:
                 has.add(FOUR_TRIPLETS)
         if honors:
             has.add(HONOR_TRIPLETS)
-            if min(honors) < T.RED:  # the winds come before the dragons
+            if winds:
                 has.add(WIND_TRIPLETS)
-            if max(honors) >= T.RED:
+            if dragons:
                 has.add(DRAGON_TRIPLETS)
         if hand.suits == 1 and not hand.honors and not hand.melds and shape == STANDARD:
             has.add(NINE_GATES)
-        self.has = has
-
-    def claimed(self, index: int) -> bool:
-        """Whether group `index` is the pung the winning tile completed on a discard (it then counts as open)."""
-        group = self.groups[index]
-        return not self.hand.tsumo and group is self.win_group and group.shape != CHOW and group.shape != PAIR
+        self.has = frozenset(has)
+        # (every group holds a terminal or an honor, with a chow; some group is honors): chanta and junchan
+        self.outside = _outside(self) if OUTSIDE in has else (False, False)
 
 
 def _wait(group: Group | None, win: int) -> str:
@@ -185,14 +195,16 @@ def ryanpeikou(view: View) -> str | None:
 
 
 def _yakuhai(kind: int) -> Check:
+    name = T.name(kind)
+
     def check(view: View) -> str | None:
-        return T.name(kind) if any(g.kind == kind for g in view.triplets) else None
+        return name if kind in view.honor_triplets else None
 
     return check
 
 
 def _wind_detail(view: View, wind: int) -> str | None:
-    if not any(g.kind == wind for g in view.triplets):
+    if wind not in view.honor_triplets:
         return None
     both = view.hand.seat_wind == view.hand.round_wind
     return f"{T.name(wind)}: seat and round" if both else T.name(wind)
@@ -215,13 +227,21 @@ def houtei(view: View) -> str | None:
 
 
 def sanshoku(view: View) -> str | None:
-    starts = set(view.chows)
-    return next((f"{k + 1}{k + 2}{k + 3}" for k in range(7) if {k, k + 9, k + 18} <= starts), None)
+    """Three of the (at most four) chows: at most one run can be in all three suits."""
+    chows = view.chows
+    for k in chows:
+        if k < 7 and k + 9 in chows and k + 18 in chows:
+            return f"{k + 1}{k + 2}{k + 3}"
+    return None
 
 
 def ittsu(view: View) -> str | None:
-    starts = set(view.chows)
-    return next(("mps"[s // 9] for s in (0, 9, 18) if {s, s + 3, s + 6} <= starts), None)
+    """Three of the (at most four) chows: at most one suit can hold 123 456 789."""
+    chows = view.chows
+    for s in chows:
+        if s % 9 == 0 and s + 3 in chows and s + 6 in chows:
+            return "mps"[s // 9]
+    return None
 
 
 def _outside(view: View) -> tuple[bool, bool]:
@@ -239,12 +259,12 @@ def _outside(view: View) -> tuple[bool, bool]:
 
 
 def chanta(view: View) -> str | None:
-    outside, honors = _outside(view)
+    outside, honors = view.outside
     return YES if outside and honors else None
 
 
 def junchan(view: View) -> str | None:
-    outside, honors = _outside(view)
+    outside, honors = view.outside
     return YES if outside and not honors else None
 
 
@@ -261,8 +281,14 @@ def sanankou(view: View) -> str | None:
 
 
 def sanshoku_doukou(view: View) -> str | None:
-    kinds = {g.kind for g in view.triplets}
-    return next((f"{r + 1}" for r in range(9) if {r, r + 9, r + 18} <= kinds), None)
+    """Three of the (at most four) pungs: at most one rank can be pung in all three suits."""
+    kinds = []
+    for group in view.triplets:  # a loop: a comprehension is a call in Python 3.11
+        kinds.append(group.kind)
+    for r in kinds:
+        if r < 9 and r + 9 in kinds and r + 18 in kinds:
+            return f"{r + 1}"
+    return None
 
 
 def sankantsu(view: View) -> str | None:
@@ -275,7 +301,7 @@ def honroutou(view: View) -> str | None:
 
 def _dragon_sets(view: View) -> tuple[int, bool]:
     """(dragon pungs/kongs, whether the pair is a dragon)."""
-    return sum(g.kind in DRAGON_KINDS for g in view.triplets), view.pair in DRAGON_KINDS
+    return view.dragon_triplets, view.pair in DRAGON_KINDS
 
 
 def shousangen(view: View) -> str | None:
@@ -320,7 +346,7 @@ def daisangen(view: View) -> str | None:
 
 
 def _wind_sets(view: View) -> tuple[int, bool]:
-    return sum(T.is_wind(g.kind) for g in view.triplets), T.is_wind(view.pair)
+    return view.wind_triplets, T.is_wind(view.pair)
 
 
 def shousuushii(view: View) -> str | None:
