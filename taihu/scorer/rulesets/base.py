@@ -36,11 +36,13 @@ DI, FEN, MULTIPLIER = "di", "fen", "multiplier"  # Putian's 底 and 分 add up; 
 HAND_TYPE = "hand type"  # Guannan: the one type that applies
 
 Reading = tuple[Group, ...]
-Found = list[tuple["Item", int, str]]  # (item, points, detail)
+# (item, points, detail); before `described`, the detail's place holds what the finder yielded (`Item.describe`)
+Found = list[tuple["Item", int, Any]]
 # Which row(s) of an item's value table apply: a row's name, or several (each counted once per mention).
 Variant = str | tuple[str, ...]
-# (hand, reading facts or None) -> (variant, detail) per occurrence; each rule set narrows both types, hence `...`
-Finder = Callable[..., Iterable[tuple[Variant, str]]]
+# (hand, reading facts or None) -> (variant, detail) per occurrence, or (variant, subject) for an item with
+# `describe`; each rule set narrows the types, hence `...`
+Finder = Callable[..., Iterable[tuple[Variant, Any]]]
 ONE = ""  # the variant of an item with a single value
 # An item the scoring loop evaluates: the item, its place among those found once per hand (-1: found per
 # reading), and its value rows when a row's number is the points (no house option)
@@ -75,6 +77,10 @@ class Item:
     nothing. `gate` names facts of which a reading needs one for the item to
     apply at all: a reading with none skips the finder (the answer is the
     same either way, as tests/test_gates.py checks).
+
+    `describe`, when set, builds the detail from what the finder yielded in
+    its place (a group, a tile…), so a reading that does not score best
+    costs no detail text.
     """
 
     key: str
@@ -88,6 +94,9 @@ class Item:
     option: str = ""  # the house option `value` multiplies
     reads: tuple[str, ...] = ()
     gate: tuple[str, ...] = ()
+    # (hand, facts, subject) -> the detail, when the finder yields a subject (a group, …) in the detail's place:
+    # then only the reading that scores best is described (`RuleSet.best_reading`)
+    describe: Callable[..., str] | None = None
     # the ScoreItem of each (value, detail) scored so far: the same few lines recur hand after hand
     lines: dict[tuple[int, str], ScoreItem] = field(default_factory=dict, compare=False, repr=False)
 
@@ -289,8 +298,10 @@ class RuleSet:
         return out
 
     def _evaluate(self, items: Iterable[Item], hand: Any, facts: ReadingFacts | None) -> Found:
+        """Every occurrence of `items`, valued and described: the hands with no reading to choose."""
         options = hand.options
-        return [(i, i.points(v, options), d) for i in items for v, d in i.find(hand, facts)]
+        found = [(i, i.points(v, options), d) for i in items for v, d in i.find(hand, facts)]
+        return described(hand, facts, found)
 
     def _exclude(self, found: Found) -> Found:
         removes = self._removes
@@ -302,6 +313,72 @@ class RuleSet:
         gone = frozenset().union(*[removes[item.key] for item, _, _ in found if item.key in removes])
         return [f for f in found if f[0].key not in gone]
 
+    def _valued(self, hand: Any, facts: ReadingFacts, fixed: list[Found]) -> tuple[Found, Outcome]:
+        """One reading's items, valued but not described (`Item.describe`), and its outcome.
+
+        Items that read nothing of the reading come from `fixed` (found once
+        per hand); the rest run in table order, each only if the reading has
+        a fact its gate names (its gate is open).
+        """
+        present = facts.present if self._gated else _NO_FACTS
+        items, may_exclude = self._opened.get(present) or self._open_items(present)
+        options = hand.options
+        found: Found = []
+        for i, at, rows in items:
+            if at >= 0:
+                found += fixed[at]
+            else:
+                for variant, subject in i.find(hand, facts):
+                    found.append((i, i.points(variant, options) if rows is None else rows[variant], subject))
+        if may_exclude:
+            found = self._exclude(found)
+        return found, self.finish(hand, found)
+
+    def _fixed_found(self, hand: Any) -> list[Found]:
+        """The winner's items that read nothing of the reading, valued once per hand (not described)."""
+        options = hand.options
+        out: list[Found] = []
+        for i in self._fixed:
+            found: Found = []
+            for variant, subject in i.find(hand, None):
+                found.append((i, i.points(variant, options), subject))
+            out.append(found)
+        return out
+
+    def best_reading(self, hand: Any) -> tuple[Found, Outcome, Any] | None:
+        """The reading a winner scores, by values alone; only its items are described.
+
+        Each reading is valued without building a detail or a ScoreItem; the
+        first of the best by `rank` is kept, and only it is described. The
+        same choice as `plain_best_reading`, which describes every reading
+        (tests/test_scoring_loop.py).
+        """
+        fixed = self._fixed_found(hand)
+        facts_of = self.facts_of
+        best: tuple[tuple[bool, int, int], Found, Outcome, Any, ReadingFacts] | None = None
+        for reading in self.readings(hand):
+            facts = reading if reading.__class__ is ReadingFacts else facts_of(reading)
+            found, outcome = self._valued(hand, facts, fixed)
+            order = (outcome.legal, outcome.total, outcome.subtotal)  # `rank`, inline
+            if best is None or order > best[0]:
+                best = (order, found, outcome, reading, facts)
+        if best is None:
+            return None
+        _, found, outcome, reading, facts = best
+        return described(hand, facts, found), outcome, reading
+
+    def plain_best_reading(self, hand: Any) -> tuple[Found, Outcome, Any] | None:
+        """`best_reading` the plain way: every item of every reading found, valued and described, then ranked."""
+        plan = self._plan[WINNER]
+        best: tuple[tuple[bool, int, int], Found, Outcome, Any] | None = None
+        for reading in self.readings(hand):
+            facts = self.facts_of(reading)
+            found = self._exclude([f for i in plan for f in self._evaluate([i], hand, facts if i.reads else None)])
+            outcome = self.finish(hand, found)
+            if best is None or rank(outcome) > best[0]:
+                best = (rank(outcome), found, outcome, reading)
+        return None if best is None else best[1:]
+
     def score(self, parsed: ParsedHand, options: Mapping[str, Any] | None = None, *, alone: bool = False) -> HandScore:
         """The hand's score; `alone`: scored by itself, not at a table, where a missing `+` is noted.
 
@@ -312,46 +389,16 @@ class RuleSet:
             reject_stand_in_pungs(parsed)
         hand = self.prepare(parsed, self.resolve_options(options))
         arrangement: list[str] = []
-        plan = self._plan
         if hand.declared or not hand.winner:
-            found = self._evaluate(plan[DECLARED if hand.declared else LOSER], hand, None)
+            found = self._evaluate(self._plan[DECLARED if hand.declared else LOSER], hand, None)
             if not hand.declared:
                 found = self._exclude(found)
             outcome = self.finish(hand, found)
         else:
-            # items that read nothing of the reading are found once; the rest per reading, in table order,
-            # each only if the reading has a fact its gate names (its gate is open)
-            options = hand.options
-            fixed = [[(i, i.points(v, options), d) for v, d in i.find(hand, None)] for i in self._fixed]
-            opened = self._opened
-            best: tuple[tuple[bool, int, int], Found, Outcome, Any] | None = None
-            gated = self._gated
-            present: frozenset[str] = frozenset()
-            facts_of = self.facts_of
-            for reading in self.readings(hand):
-                facts = reading if reading.__class__ is ReadingFacts else facts_of(reading)
-                if gated:
-                    present = facts.present
-                items, may_exclude = opened.get(present) or self._open_items(present)
-                candidate: Found = []
-                for i, at, rows in items:
-                    if at >= 0:
-                        candidate += fixed[at]
-                    else:
-                        for variant, detail in i.find(hand, facts):
-                            points = i.points(variant, options) if rows is None else rows[variant]
-                            candidate.append((i, points, detail))
-                if may_exclude:
-                    candidate = self._exclude(candidate)
-                outcome = self.finish(hand, candidate)
-                # a legal win first (a player claims the reading that lets them win), then the most points,
-                # ties: the higher subtotal
-                rank = (outcome.legal, outcome.total, outcome.subtotal)
-                if best is None or rank > best[0]:
-                    best = (rank, candidate, outcome, reading)
-            if best is None:
+            chosen = self.best_reading(hand)
+            if chosen is None:
                 raise HandError(self.no_shape_message(hand))
-            _, found, outcome, reading = best
+            found, outcome, reading = chosen
             arrangement = self.arrangement(hand, reading)
         lines = []
         for i, v, d in found:
@@ -369,6 +416,23 @@ class RuleSet:
             arrangement=arrangement,
             notes=(NO_WINNING_TILE_NOTES if alone and not hand.winner else []) + hand.notes + outcome.notes,
         )
+
+
+def rank(outcome: Outcome) -> tuple[bool, int, int]:
+    """How readings compare: a legal win first (a player claims the reading that lets them win), then the most
+    points; ties: the higher subtotal (ruling of 2026-11-30). The first reading of the best rank is scored."""
+    return outcome.legal, outcome.total, outcome.subtotal
+
+
+def described(hand: Any, facts: ReadingFacts | None, found: Found) -> Found:
+    """The found items with each detail built (`Item.describe`) from what its finder yielded."""
+    for i, _, _ in found:
+        if i.describe is not None:
+            return [(i, v, d if i.describe is None else i.describe(hand, facts, d)) for i, v, d in found]
+    return found
+
+
+_NO_FACTS: frozenset[str] = frozenset()
 
 
 _BY_KIND = attrgetter("kind", "shape")

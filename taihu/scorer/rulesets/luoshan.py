@@ -158,13 +158,19 @@ def _meld_group(meld: Meld, wild_kind: int | None, seat: str) -> Group:
     return Group(PUNG, kind, exposed=True)
 
 
-# (flags, seat, wild, flip, declare, any riichi value) of hands that passed the checks -> (wildcard kind, notes)
-_CONDITIONS_SEEN: dict[tuple[Any, ...], tuple[int | None, tuple[str, ...]]] = {}
+# (flags, seat, wild, flip, declare, any riichi value) of hands that passed the checks
+# -> (wildcard kind, notes, whether the win conditions pass for a non-winner and for a winner)
+_CONDITIONS_SEEN: dict[tuple[Any, ...], tuple[int | None, tuple[str, ...], tuple[bool, bool]]] = {}
 M.register("luoshan.conditions", _CONDITIONS_SEEN.__len__, _CONDITIONS_SEEN.clear, bytes_per_entry=400)
 
 
-def _conditions(parsed: ParsedHand) -> tuple[int | None, list[str]]:
-    """The checks of the conditions alone, and the wildcard they give: done once per set of conditions."""
+def _conditions(parsed: ParsedHand) -> tuple[int | None, list[str], tuple[bool, bool]]:
+    """The checks of the conditions alone, and the wildcard they give: done once per set of conditions.
+
+    Whether `check_win_conditions` passes depends on the conditions and on
+    winning only, so it is tried here for both; `prepare` still raises its
+    error in its own place, after the tile count.
+    """
     key = (parsed.flags, parsed.seat, parsed.wild, parsed.flip, parsed.declare, parsed.riichi_values)
     known = _CONDITIONS_SEEN.get(key)
     if known is None:
@@ -174,12 +180,21 @@ def _conditions(parsed: ParsedHand) -> tuple[int | None, list[str]]:
         seat_or_dealer(parsed, notes)  # the seat wind's pungs and pair score: a missing seat: is noted
         if len(_CONDITIONS_SEEN) >= 1024:
             _CONDITIONS_SEEN.clear()
-        known = _CONDITIONS_SEEN[key] = (wild_kind, tuple(notes))
-    return known[0], list(known[1])
+        passes = (_win_conditions_pass(parsed, False), _win_conditions_pass(parsed, True))
+        known = _CONDITIONS_SEEN[key] = (wild_kind, tuple(notes), passes)
+    return known[0], list(known[1]), known[2]
+
+
+def _win_conditions_pass(parsed: ParsedHand, winner: bool) -> bool:
+    try:
+        check_win_conditions(parsed, winner, WIN_CONDITIONS, CONFLICTS)
+    except HandError:
+        return False
+    return True
 
 
 def prepare(parsed: ParsedHand, options: dict[str, int]) -> LuoshanHand:
-    wild_kind, notes = _conditions(parsed)
+    wild_kind, notes, win_conditions_pass = _conditions(parsed)
 
     held: Sequence[int] = parsed.tiles
     if parsed.win is not None:
@@ -209,10 +224,12 @@ def prepare(parsed: ParsedHand, options: dict[str, int]) -> LuoshanHand:
         raise tile_count_error(parsed, "luoshan", size, HAND_SIZE, winner)
 
     flags = parsed.flags
-    check_win_conditions(parsed, winner, WIN_CONDITIONS, CONFLICTS)
+    if not win_conditions_pass[winner]:
+        check_win_conditions(parsed, winner, WIN_CONDITIONS, CONFLICTS)  # raises the error
     if not winner:
         notes.append("Luoshan non-winners score 0")
-    check_kong_draw(flags, melds)
+    if "kong-draw" in flags:
+        check_kong_draw(flags, melds)
 
     return LuoshanHand(
         parsed=parsed,
@@ -289,67 +306,91 @@ ROW = tuple("terminal" if T.is_terminal_or_honor(k) else "simple" for k in range
 MELD_TEXT = "{simple} / {terminal}"
 
 
-def peng(hand: LuoshanHand, facts: ReadingFacts) -> list[tuple[Variant, str]]:
+# The meld and wait finders yield the group in the detail's place; `describe` words it, only for the reading
+# that scores best (`RuleSet.best_reading`).
+Occurrences = list[tuple[Variant, Group]]
+
+
+def peng(hand: LuoshanHand, facts: ReadingFacts) -> Occurrences:
     """Exposed pungs, and the pung a discard completed (Decision: it counts as exposed)."""
-    out: list[tuple[Variant, str]] = []
+    out: Occurrences = []
     for i, g in facts.pungs:
-        if g.exposed:
-            out.append((ROW[g.kind], g.text() + (" 花碰" if g.wilds else "")))
-        elif i == facts.win_at and not hand.self_drawn:
-            out.append((ROW[g.kind], f"{g.text()} completed by the discarded {T.name(hand.win)}"))
+        if g.exposed or (i == facts.win_at and not hand.self_drawn):
+            out.append((ROW[g.kind], g))
     return out
 
 
-def an_ke(hand: LuoshanHand, facts: ReadingFacts) -> list[tuple[Variant, str]]:
+def peng_detail(hand: LuoshanHand, facts: ReadingFacts | None, g: Group) -> str:
+    if g.exposed:
+        return g.text() + (" 花碰" if g.wilds else "")
+    return f"{g.text()} completed by the discarded {T.name(hand.win)}"
+
+
+def group_detail(hand: LuoshanHand, facts: ReadingFacts | None, g: Group) -> str:
+    return g.text()
+
+
+def an_ke(hand: LuoshanHand, facts: ReadingFacts) -> Occurrences:
     """Concealed pungs the winning tile did not complete (that one is peng or zi_mo_liu)."""
     win_at = facts.win_at
-    out: list[tuple[Variant, str]] = []
+    out: Occurrences = []
     for i, g in facts.pungs:
         if not g.exposed and i != win_at:
-            out.append((ROW[g.kind], g.text()))
+            out.append((ROW[g.kind], g))
     return out
 
 
 def _kongs(concealed: bool) -> Finder:
-    def find(hand: LuoshanHand, facts: ReadingFacts) -> list[tuple[Variant, str]]:
-        out: list[tuple[Variant, str]] = []
+    def find(hand: LuoshanHand, facts: ReadingFacts) -> Occurrences:
+        out: Occurrences = []
         for g in facts.kongs:
             if g.concealed_kong == concealed:
-                out.append((ROW[g.kind], g.text()))
+                out.append((ROW[g.kind], g))
         return out
 
     return find
 
 
-def dui_zi(hand: LuoshanHand, facts: ReadingFacts) -> list[tuple[Variant, str]]:
-    out: list[tuple[Variant, str]] = []
+def dui_zi(hand: LuoshanHand, facts: ReadingFacts) -> Occurrences:
+    out: Occurrences = []
     for g in facts.pairs:
         if g.kind in hand.honored:
-            out.append((ONE, g.text()))
+            out.append((ONE, g))
     return out
 
 
-def zi_mo_liu(hand: LuoshanHand, facts: ReadingFacts) -> list[tuple[Variant, str]]:
+def zi_mo_liu(hand: LuoshanHand, facts: ReadingFacts) -> Occurrences:
     if facts.wait != "pung" or not hand.self_drawn:
-        return NONE
+        return []
     group = facts.groups[facts.win_at]
-    return [(ROW[group.kind], f"{group.text()} completed by the self-drawn {T.name(hand.win)}")]
+    return [(ROW[group.kind], group)]
 
 
-def diao_tou(hand: LuoshanHand, facts: ReadingFacts) -> list[tuple[Variant, str]]:
+def zi_mo_liu_detail(hand: LuoshanHand, facts: ReadingFacts | None, group: Group) -> str:
+    return f"{group.text()} completed by the self-drawn {T.name(hand.win)}"
+
+
+def diao_tou(hand: LuoshanHand, facts: ReadingFacts) -> Occurrences:
     if facts.wait != "pair":
-        return NONE
+        return []
     group = facts.groups[facts.win_at]
     how = "self_" if hand.self_drawn else "discard_"
-    return [(how + ROW[group.kind], f"{T.name(hand.win)} completes the pair {group.text()}")]
+    return [(how + ROW[group.kind], group)]
 
 
-def bian_qian(hand: LuoshanHand, facts: ReadingFacts) -> list[tuple[Variant, str]]:
+def diao_tou_detail(hand: LuoshanHand, facts: ReadingFacts | None, group: Group) -> str:
+    return f"{T.name(hand.win)} completes the pair {group.text()}"
+
+
+def bian_qian(hand: LuoshanHand, facts: ReadingFacts) -> Occurrences:
     wait = facts.wait
     if wait not in ("edge", "closed"):
-        return NONE
-    group = facts.groups[facts.win_at]
-    return [("self" if hand.self_drawn else "discard", f"{wait} wait: {T.name(facts.win_as)} in {group.text()}")]
+        return []
+    return [("self" if hand.self_drawn else "discard", facts.groups[facts.win_at])]
+
+
+def bian_qian_detail(hand: LuoshanHand, facts: ReadingFacts, group: Group) -> str:
+    return f"{facts.wait} wait: {T.name(facts.win_as)} in {group.text()}"
 
 
 def di_he(hand: LuoshanHand, facts: None) -> list[tuple[Variant, str]]:
@@ -359,13 +400,17 @@ def di_he(hand: LuoshanHand, facts: None) -> list[tuple[Variant, str]]:
 # -- tai items (value in tai, said in detail) ------------------------------------
 
 
-def jian_feng_ke(hand: LuoshanHand, facts: ReadingFacts) -> list[tuple[Variant, str]]:
+def jian_feng_ke(hand: LuoshanHand, facts: ReadingFacts) -> Occurrences:
     honored = hand.honored
-    out: list[tuple[Variant, str]] = []
+    out: Occurrences = []
     for g in facts.groups:  # in the order of the reading
         if g.kind in honored and (g.shape == PUNG or g.shape == KONG):
-            out.append((ONE, f"tai: {'kong' if g.shape == KONG else 'pung'} of {T.name(g.kind)}"))
+            out.append((ONE, g))
     return out
+
+
+def jian_feng_ke_detail(hand: LuoshanHand, facts: ReadingFacts | None, g: Group) -> str:
+    return f"tai: {'kong' if g.shape == KONG else 'pung'} of {T.name(g.kind)}"
 
 
 def dui_dui_hu(hand: LuoshanHand, facts: ReadingFacts) -> list[tuple[Variant, str]]:
@@ -427,6 +472,7 @@ ITEMS = (
         MELD_TEXT + " (1, 9, honors)",
         reads=(*PUNGS, "win_at"),
         gate=PUNGS,
+        describe=peng_detail,
     ),
     Item(
         "an_ke",
@@ -439,6 +485,7 @@ ITEMS = (
         MELD_TEXT,
         reads=(*PUNGS, "win_at"),
         gate=PUNGS,
+        describe=group_detail,
     ),
     Item(
         "ming_gang",
@@ -451,6 +498,7 @@ ITEMS = (
         MELD_TEXT,
         reads=KONGS,
         gate=KONGS,
+        describe=group_detail,
     ),
     Item(
         "an_gang",
@@ -463,6 +511,7 @@ ITEMS = (
         MELD_TEXT,
         reads=KONGS,
         gate=KONGS,
+        describe=group_detail,
     ),
     Item(
         "dui_zi",
@@ -474,6 +523,7 @@ ITEMS = (
         dui_zi,
         reads=("pairs", "honors"),
         gate=("honors",),
+        describe=group_detail,
     ),
     Item(
         "zi_mo_liu",
@@ -486,6 +536,7 @@ ITEMS = (
         MELD_TEXT,
         reads=WAIT,
         gate=("wait_pung",),
+        describe=zi_mo_liu_detail,
     ),
     Item(
         "diao_tou",
@@ -498,6 +549,7 @@ ITEMS = (
         "self-drawn +{self_simple} / +{self_terminal}; discard +{discard_simple} / +{discard_terminal}",
         reads=WAIT,
         gate=("wait_pair",),
+        describe=diao_tou_detail,
     ),
     Item(
         "bian_qian",
@@ -510,6 +562,7 @@ ITEMS = (
         "self-drawn +{self}; discard +{discard}",
         reads=(*WAIT, "win_as"),
         gate=("wait_edge", "wait_closed"),
+        describe=bian_qian_detail,
     ),
     Item("di_he", "底和", "Base for winning", 10, HU, WINNER, di_he, "+{}"),
     # Tai (台): each doubles the hu
@@ -524,6 +577,7 @@ ITEMS = (
         "{} tai each",
         reads=("groups", "honors"),
         gate=("honors",),
+        describe=jian_feng_ke_detail,
     ),
     Item(
         "dui_dui_hu",
