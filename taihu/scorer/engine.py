@@ -544,7 +544,7 @@ def win_placements(reading: tuple[Group, ...], win: int, win_is_wild: bool) -> l
                 if kind not in group.slots and donor >= 0:  # the donor's wildcard comes here, our tile goes there
                     places.append((_moved(reading, kind, donor, index), index, kind))
         return places
-    holders: list[int] = []  # groups holding a natural tile of the winning kind
+    held: list[Placement] = []  # at each group holding a natural tile of the winning kind
     takers: list[int] = []  # groups where only a wildcard stands for it
     for index, group in enumerate(reading):
         kind = group.kind
@@ -552,13 +552,14 @@ def win_placements(reading: tuple[Group, ...], win: int, win_is_wild: bool) -> l
             continue  # a group's tiles lie within its kind and the two above (a chow's)
         if not group.slots:  # all natural: the tile is in it if the group covers its kind
             if kind == win or group.shape == CHOW:
-                holders.append(index)
+                held.append((reading, index, win))
         elif win in _naturals(group):
-            holders.append(index)
+            held.append((reading, index, win))
         elif win in group.slots:
             takers.append(index)
     if not takers:
-        return [(reading, index, win) for index in holders]
+        return held
+    holders = [index for _, index, _ in held]
     for index in sorted(holders + takers):
         if index in holders:
             places.append((reading, index, win))
@@ -702,8 +703,11 @@ def wait_of(group: Group, win_as: int) -> str:
     return "two-sided"
 
 
+# a kind's bit among the suits and honors present: its suit's (1, 2, 4) or the honors' (8); a wild set's kind,
+# -1, shows neither (the last entry)
+_KIND_BIT = (*(1 << (kind // 9) for kind in range(27)), *(8 for _ in range(27, 34)), 0)
+_SUITS_BITS = 7
 # the letter of the one suit present, by the bits of the suits present ('' unless exactly one)
-_SUIT_BIT = tuple(1 << (kind // 9) for kind in range(27))
 _ONLY_SUIT = tuple(T.SUITS[bits.bit_length() - 1] if bits and not bits & (bits - 1) else "" for bits in range(8))
 # the facts a gate can name (`Item.gate`), one of which a reading's `present` must hold to open it
 GATE_FACTS = frozenset(
@@ -769,10 +773,10 @@ class ReadingFacts:
         pairs: list[Group] = []
         kongs: tuple[Group, ...] = ()  # rare: no list made for most readings
         wild_sets: tuple[Group, ...] = ()
-        chows = suit_bits = 0
-        honors = False
-        for index, g in enumerate(groups):
-            shape, kind = g.shape, g.kind
+        chows = kind_bits = 0
+        index = 0
+        for g in groups:
+            shape = g.shape
             if shape == CHOW:
                 chows += 1
             elif shape == PUNG:
@@ -783,13 +787,11 @@ class ReadingFacts:
                 kongs += (g,)
             else:
                 wild_sets += (g,)
-            if kind >= 27:
-                honors = True
-            elif kind >= 0:
-                suit_bits |= _SUIT_BIT[kind]
+            kind_bits |= _KIND_BIT[g.kind]
+            index += 1
         self.pungs, self.kongs, self.pairs, self.chows, self.wild_sets = pungs, kongs, pairs, chows, wild_sets
-        self.honors = honors
-        self.suit = suit = _ONLY_SUIT[suit_bits]
+        self.honors = honors = kind_bits > _SUITS_BITS
+        self.suit = suit = _ONLY_SUIT[kind_bits & _SUITS_BITS]
         self.one_suit = "" if honors else suit
         self.gates = gates = (
             (_PUNGS if pungs else 0)

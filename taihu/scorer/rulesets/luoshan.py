@@ -13,6 +13,7 @@ import re
 from bisect import insort
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from operator import attrgetter
 from typing import Any
 
 from .. import memo as M
@@ -91,8 +92,8 @@ class LuoshanHand(Prepared):
     self_drawn: bool = False
 
 
-# a flower (kind 34 and up), or five of a kind in sorted kinds: a hand to look at tile by tile
-_FLOWER_OR_FIVE_ALIKE = re.compile(rb"[\x22-\xff]|(.)\1{4}", re.DOTALL)
+# five of a kind in sorted kinds: with a flower (the last kind, 34 and up), a hand to look at tile by tile
+_FIVE_ALIKE = re.compile(rb"(.)\1\1\1\1", re.DOTALL)
 
 
 # -- validation -------------------------------------------------------------
@@ -158,7 +159,7 @@ def _meld_group(meld: Meld, wild_kind: int | None, seat: str) -> Group:
     return Group(PUNG, kind, exposed=True)
 
 
-# (flags, seat, wild, flip, declare, any riichi value) of hands that passed the checks
+# (flags, seat, wild, flip, declare, the riichi values) of hands that passed the checks
 # -> (wildcard kind, notes, whether the win conditions pass for a non-winner and for a winner)
 _CONDITIONS_SEEN: dict[tuple[Any, ...], tuple[int | None, tuple[str, ...], tuple[bool, bool]]] = {}
 M.register("luoshan.conditions", _CONDITIONS_SEEN.__len__, _CONDITIONS_SEEN.clear, bytes_per_entry=400)
@@ -171,7 +172,7 @@ def _conditions(parsed: ParsedHand) -> tuple[int | None, list[str], tuple[bool, 
     winning only, so it is tried here for both; `prepare` still raises its
     error in its own place, after the tile count.
     """
-    key = (parsed.flags, parsed.seat, parsed.wild, parsed.flip, parsed.declare, parsed.riichi_values)
+    key = (parsed.flags, parsed.seat, parsed.wild, parsed.flip, parsed.declare, *_riichi_fields(parsed))
     known = _CONDITIONS_SEEN.get(key)
     if known is None:
         check_known_conditions(parsed, "Luoshan", CONDITIONS)
@@ -183,6 +184,9 @@ def _conditions(parsed: ParsedHand) -> tuple[int | None, list[str], tuple[bool, 
         passes = (_win_conditions_pass(parsed, False), _win_conditions_pass(parsed, True))
         known = _CONDITIONS_SEEN[key] = (wild_kind, tuple(notes), passes)
     return known[0], list(known[1]), known[2]
+
+
+_riichi_fields = attrgetter("round", "dora", "ura", "honba", "sticks")  # refused, but a key must tell them
 
 
 def _win_conditions_pass(parsed: ParsedHand, winner: bool) -> bool:
@@ -202,7 +206,7 @@ def prepare(parsed: ParsedHand, options: dict[str, int]) -> LuoshanHand:
         insort(held, parsed.win)
     kinds = bytes(held)  # sorted: the search reads each suit's run of it (engine.kinds_readings)
     seen = kinds if not parsed.melds else bytes(sorted((*held, *(t for m in parsed.melds for t in m.tiles))))
-    if _FLOWER_OR_FIVE_ALIKE.search(seen):  # found in one pass; the message needs the loop
+    if seen and (seen[-1] >= T.FIRST_FLOWER or _FIVE_ALIKE.search(seen)):  # the message needs the loop
         counts = to_counts(seen)
         for kind in sorted(set(seen)):
             if T.is_flower(kind):
