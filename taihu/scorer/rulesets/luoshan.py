@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from bisect import insort
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from operator import attrgetter
 from typing import Any
@@ -28,6 +28,7 @@ from ..engine import (
     kinds_readings,
     standard_readings,
     to_counts,
+    wait_of,
     win_placements,
 )
 from ..errors import HandError
@@ -276,7 +277,41 @@ def _joker_options(hand: LuoshanHand, naturals: list[int]) -> JokerOptions:
         sets.append((PUNG, win))
         if T.is_suited(win):
             sets += [(CHOW, start) for start in range(win - 2, win + 1) if start // 9 == win // 9 and start % 9 <= 6]
-    return JokerOptions(pairs=tuple(dict.fromkeys(pairs)), sets=tuple(dict.fromkeys(sets)))
+    # a winning wildcard may take any place a wildcard or a natural tile holds: its readings are not classed
+    classify = None if win < 0 or win == hand.wild_kind else _group_class(win, hand.honored)
+    return JokerOptions(pairs=tuple(dict.fromkeys(pairs)), sets=tuple(dict.fromkeys(sets)), classify=classify)
+
+
+HONORS = 3  # a group's suit place in its class when it is of honors
+
+
+@M.lru_cache("luoshan.group_classes", maxsize=512, bytes_per_entry=400)
+def _group_class(win: int, honored: frozenset[int]) -> Callable[[Group], tuple[Any, ...]]:
+    """What Luoshan's items see of a group the search found, for a natural winning tile `win`.
+
+    Its shape (对对胡, 平和: chows), its suit or honors (清三台, 凑一台),
+    for a pung or pair its row (2–8, or 1, 9, honors) and whether it is of a
+    dragon or the seat wind (对子, 大料/座风刻), and the wait it makes if
+    the winning tile sits in it (碰, 自摸六, 吊头, 边张/嵌张, 平和): where
+    a natural tile of that kind is, or a wildcard stands for one
+    (`engine.win_placements` places it in either; the winning tile itself
+    is a natural one in every grouping). Which wildcard stands where, and
+    which tiles of a suit a group holds besides, changes no value, so
+    readings that differ only there are one class (ENGINE.md: value-exact
+    classes). One function per winning tile and seat, made once, so the
+    search's memo table is shared by the hands that have them.
+    """
+
+    def group_class(group: Group) -> tuple[Any, ...]:
+        shape, kind = group.shape, group.kind
+        suit = kind // 9 if kind < 27 else HONORS
+        if shape == CHOW:
+            row, own, holds_win = "", False, kind <= win <= kind + 2
+        else:
+            row, own, holds_win = ROW[kind], kind in honored, kind == win
+        return (shape, suit, row, own, wait_of(group, win) if holds_win else "")
+
+    return group_class
 
 
 def readings(hand: LuoshanHand) -> list[ReadingFacts]:
