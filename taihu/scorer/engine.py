@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from bisect import bisect_left, insort
 from collections.abc import Callable, Iterable, Iterator
-from itertools import combinations, combinations_with_replacement, product
+from itertools import combinations, combinations_with_replacement, product, starmap
 from typing import Any, NamedTuple
 
 from . import memo as M
@@ -456,7 +456,7 @@ def _joker_only(jokers: int, sets: int, pair: bool, options: JokerOptions) -> tu
 
 
 def _groups(plain: tuple[Plain, ...]) -> tuple[Group, ...]:
-    return tuple(Group(*g) for g in plain)
+    return tuple(starmap(Group, plain))
 
 
 def place_wildcards(groups: tuple[Group, ...], wild_tiles: tuple[int, ...]) -> tuple[Group, ...]:
@@ -478,11 +478,21 @@ def place_wildcards(groups: tuple[Group, ...], wild_tiles: tuple[int, ...]) -> t
                 placed[gi].append((kind, kind))
             else:
                 pending.append((gi, kind))
-    pending.sort(key=lambda p: not T.is_wind(p[1]))  # wind slots first
-    pool.sort(key=lambda w: T.is_wind(w))  # non-wind wildcards first
+    # with wildcards of more than one kind left, wind slots first and non-wind wildcards first (stable: a group's
+    # slots are all wind or all not); wildcards all alike fit any order
+    if len(pending) > 1 and pool.count(pool[0]) != len(pool):
+        pending.sort(key=_not_a_wind_slot)
+        pool.sort(key=T.is_wind)
     for (gi, kind), tile in zip(pending, pool, strict=False):
         placed[gi].append((tile, kind))
-    return tuple(g._replace(wilds=tuple(placed[i])) if g.slots else g for i, g in enumerate(groups))
+    out = []
+    for g, wilds in zip(groups, placed, strict=True):
+        out.append(Group(g.shape, g.kind, g.slots, g.exposed, g.concealed_kong, tuple(wilds)) if g.slots else g)
+    return tuple(out)
+
+
+def _not_a_wind_slot(pending: tuple[int, int]) -> bool:
+    return not T.is_wind(pending[1])
 
 
 def standard_readings(
