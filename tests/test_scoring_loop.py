@@ -5,7 +5,10 @@ detail text, no ScoreItem), reuses the items found once per hand and skips
 the items whose gate is shut, then describes the one reading it keeps.
 `RuleSet.plain_best_reading` finds, values and describes every item of every
 reading and then ranks them (legal, total, subtotal: the ruling of
-2026-11-30). Scored either way, a hand must come out the same to the letter.
+2026-11-30). The fast loop also values Lingxi's readings before their
+wildcards are placed (`RuleSet.as_shown` places them on the one kept), the
+plain one only readings as shown. Scored either way, a hand must come out
+the same to the letter.
 """
 
 from __future__ import annotations

@@ -507,14 +507,21 @@ def standard_readings(
     wild_tiles: tuple[int, ...],
     sets: int,
     options: JokerOptions,
+    placed: bool = True,
 ) -> Iterator[tuple[Group, ...]]:
-    """Every pair + `sets` sets reading of the concealed tiles, wildcards placed."""
+    """Every pair + `sets` sets reading of the concealed tiles, wildcards placed.
+
+    `placed=False` leaves the wildcard tiles off their slots (`Group.wilds`
+    empty), for a rule set whose values cannot depend on which wildcard
+    stands where: it places them (`place_wildcards`) on the one reading it
+    shows.
+    """
     if not wild_tiles:
         return iter(_natural(counts, sets, True, options.classify))
-    return (
-        place_wildcards(_groups(plain), wild_tiles)
-        for _, plain in _decompose(tuple(counts[: T.PLAYABLE]), len(wild_tiles), sets, True, options)
-    )
+    found = _decompose(tuple(counts[: T.PLAYABLE]), len(wild_tiles), sets, True, options)
+    if not placed:
+        return (_groups(plain) for _, plain in found)
+    return (place_wildcards(_groups(plain), wild_tiles) for _, plain in found)
 
 
 def to_counts(kinds: Iterable[int]) -> list[int]:

@@ -193,6 +193,11 @@ class RuleSet:
         """The facts the items read of a reading: a reading of groups is wrapped; one that has them is kept."""
         return reading if isinstance(reading, ReadingFacts) else ReadingFacts(reading)
 
+    def as_shown(self, hand: Any, reading: Any) -> Any:
+        """The reading as it is described and shown; a rule set whose readings leave what changes no value
+        undone (Lingxi: the wildcards on their slots) does it here, for the one reading kept."""
+        return reading
+
     def no_shape_message(self, hand: Any) -> str:
         return f"the tiles form no winning {self.chinese} shape"
 
@@ -365,13 +370,20 @@ class RuleSet:
         if best is None:
             return None
         _, found, outcome, reading, facts = best
+        shown = self.as_shown(hand, reading)
+        if (
+            shown is not reading
+        ):  # found again on the reading as shown: the same values, as tests/test_scoring_loop.py checks
+            reading, facts = shown, facts_of(shown)
+            found, outcome = self._valued(hand, facts, fixed)
         return described(hand, facts, found), outcome, reading
 
     def plain_best_reading(self, hand: Any) -> tuple[Found, Outcome, Any] | None:
         """`best_reading` the plain way: every item of every reading found, valued and described, then ranked."""
         plan = self._plan[WINNER]
         best: tuple[tuple[bool, int, int], Found, Outcome, Any] | None = None
-        for reading in self.readings(hand):
+        for searched in self.readings(hand):
+            reading = self.as_shown(hand, searched)
             facts = self.facts_of(reading)
             found = self._exclude([f for i in plan for f in self._evaluate([i], hand, facts if i.reads else None)])
             outcome = self.finish(hand, found)
