@@ -36,7 +36,7 @@ DI, FEN, MULTIPLIER = "di", "fen", "multiplier"  # Putian's 底 and 分 add up; 
 HAND_TYPE = "hand type"  # Guannan: the one type that applies
 
 Reading = tuple[Group, ...]
-# (item, points, detail); before `described`, the detail's place holds what the finder yielded (`Item.describe`)
+# (item, points, detail); for an item with `describe`, until `score` describes it, what the finder yielded
 Found = list[tuple["Item", int, Any]]
 # Which row(s) of an item's value table apply: a row's name, or several (each counted once per mention).
 Variant = str | tuple[str, ...]
@@ -47,6 +47,8 @@ ONE = ""  # the variant of an item with a single value
 # An item the scoring loop evaluates: the item, its place among those found once per hand (-1: found per
 # reading), and its value rows when a row's number is the points (no house option)
 Opened = tuple["Item", int, "Rows | None"]
+# The reading a winner scores: its items valued (not described), its outcome, the reading and its facts
+Chosen = tuple[Found, "Outcome", Any, ReadingFacts]
 
 
 class Rows(dict[Variant, int]):
@@ -95,7 +97,7 @@ class Item:
     reads: tuple[str, ...] = ()
     gate: tuple[str, ...] = ()
     # (hand, facts, subject) -> the detail, when the finder yields a subject (a group, …) in the detail's place:
-    # then only the reading that scores best is described (`RuleSet.best_reading`)
+    # then only the reading that scores best is described (`RuleSet.score`)
     describe: Callable[..., str] | None = None
     # the ScoreItem of each (value, detail) scored so far: the same few lines recur hand after hand
     lines: dict[tuple[int, str], ScoreItem] = field(default_factory=dict, compare=False, repr=False)
@@ -303,10 +305,9 @@ class RuleSet:
         return out
 
     def _evaluate(self, items: Iterable[Item], hand: Any, facts: ReadingFacts | None) -> Found:
-        """Every occurrence of `items`, valued and described: the hands with no reading to choose."""
+        """Every occurrence of `items`, valued (not described)."""
         options = hand.options
-        found = [(i, i.points(v, options), d) for i in items for v, d in i.find(hand, facts)]
-        return described(hand, facts, found)
+        return [(i, i.points(v, options), d) for i in items for v, d in i.find(hand, facts)]
 
     def _exclude(self, found: Found) -> Found:
         removes = self._removes
@@ -350,13 +351,12 @@ class RuleSet:
             out.append(found)
         return out
 
-    def best_reading(self, hand: Any) -> tuple[Found, Outcome, Any] | None:
-        """The reading a winner scores, by values alone; only its items are described.
+    def best_reading(self, hand: Any) -> Chosen | None:
+        """The reading a winner scores, by values alone.
 
         Each reading is valued without building a detail or a ScoreItem; the
-        first of the best by `rank` is kept, and only it is described. The
-        same choice as `plain_best_reading`, which describes every reading
-        (tests/test_scoring_loop.py).
+        first of the best by `rank` is kept, and `score` describes it alone.
+        The same choice as `plain_best_reading` (tests/test_scoring_loop.py).
         """
         fixed = self._fixed_found(hand)
         facts_of = self.facts_of
@@ -371,24 +371,24 @@ class RuleSet:
             return None
         _, found, outcome, reading, facts = best
         shown = self.as_shown(hand, reading)
-        if (
-            shown is not reading
-        ):  # found again on the reading as shown: the same values, as tests/test_scoring_loop.py checks
+        if shown is not reading:
+            # found again on the reading as shown: the same values (tests/test_scoring_loop.py)
             reading, facts = shown, facts_of(shown)
             found, outcome = self._valued(hand, facts, fixed)
-        return described(hand, facts, found), outcome, reading
+        return found, outcome, reading, facts
 
-    def plain_best_reading(self, hand: Any) -> tuple[Found, Outcome, Any] | None:
-        """`best_reading` the plain way: every item of every reading found, valued and described, then ranked."""
+    def plain_best_reading(self, hand: Any) -> Chosen | None:
+        """`best_reading` the plain way: every item of every reading as shown found and valued, with no gate
+        and nothing reused, then ranked."""
         plan = self._plan[WINNER]
-        best: tuple[tuple[bool, int, int], Found, Outcome, Any] | None = None
+        best: tuple[tuple[bool, int, int], Found, Outcome, Any, ReadingFacts] | None = None
         for searched in self.readings(hand):
             reading = self.as_shown(hand, searched)
             facts = self.facts_of(reading)
             found = self._exclude([f for i in plan for f in self._evaluate([i], hand, facts if i.reads else None)])
             outcome = self.finish(hand, found)
             if best is None or rank(outcome) > best[0]:
-                best = (rank(outcome), found, outcome, reading)
+                best = (rank(outcome), found, outcome, reading, facts)
         return None if best is None else best[1:]
 
     def score(self, parsed: ParsedHand, options: Mapping[str, Any] | None = None, *, alone: bool = False) -> HandScore:
@@ -401,6 +401,7 @@ class RuleSet:
             reject_stand_in_pungs(parsed)
         hand = self.prepare(parsed, self.resolve_options(options))
         arrangement: list[str] = []
+        facts: ReadingFacts | None = None
         if hand.declared or not hand.winner:
             found = self._evaluate(self._plan[DECLARED if hand.declared else LOSER], hand, None)
             if not hand.declared:
@@ -410,10 +411,12 @@ class RuleSet:
             chosen = self.best_reading(hand)
             if chosen is None:
                 raise HandError(self.no_shape_message(hand))
-            found, outcome, reading = chosen
+            found, outcome, reading, facts = chosen
             arrangement = self.arrangement(hand, reading)
         lines = []
         for i, v, d in found:
+            if i.describe is not None:  # the detail, built for the reading kept only
+                d = i.describe(hand, facts, d)
             lines.append(i.lines.get((v, d)) or score_item(i, v, d))  # most lines are known
         return HandScore(
             rules=self.name,
@@ -434,14 +437,6 @@ def rank(outcome: Outcome) -> tuple[bool, int, int]:
     """How readings compare: a legal win first (a player claims the reading that lets them win), then the most
     points; ties: the higher subtotal (ruling of 2026-11-30). The first reading of the best rank is scored."""
     return outcome.legal, outcome.total, outcome.subtotal
-
-
-def described(hand: Any, facts: ReadingFacts | None, found: Found) -> Found:
-    """The found items with each detail built (`Item.describe`) from what its finder yielded."""
-    for i, _, _ in found:
-        if i.describe is not None:
-            return [(i, v, d if i.describe is None else i.describe(hand, facts, d)) for i, v, d in found]
-    return found
 
 
 _NO_FACTS: frozenset[str] = frozenset()

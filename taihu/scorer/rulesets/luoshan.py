@@ -346,7 +346,7 @@ MELD_TEXT = "{simple} / {terminal}"
 
 
 # The meld and wait finders yield the group in the detail's place; `describe` words it, only for the reading
-# that scores best (`RuleSet.best_reading`).
+# that scores best (`RuleSet.score`).
 Occurrences = list[tuple[Variant, Group]]
 
 
