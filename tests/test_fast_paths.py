@@ -54,8 +54,7 @@ def plain_win_places(reading: tuple[Group, ...], win: int) -> list[int]:
             continue
         naturals = list(group.kinds)
         for kind in group.slots:
-            if kind in naturals:  # a wild set's slots stand for nothing
-                naturals.remove(kind)
+            naturals.remove(kind)
         if win in naturals:
             holders.append(index)
         elif win in group.slots:

@@ -124,13 +124,8 @@ Decomposition = tuple[Signature, tuple[Plain, ...]]
 # One memo per JokerOptions, keyed and valued by plain tuples of ints and
 # strings only: the garbage collector untracks those, so a large memo costs
 # no collection pauses (namedtuples would stay tracked and be scanned).
-# Besides the searches (keyed by counts, wildcards, sets, pair) it holds the
-# class of each group met (keyed by the group as a plain tuple), since the
-# same few groups are classed over and over.
 # All of them together take what the cache budget leaves (memo.py); the least-recently used goes first.
 _MEMOS: M.Tables[JokerOptions] = M.Tables("engine.search", bytes_per_entry=1300)
-# (counts, wildcards, sets, pair) -> decompositions, and (shape, kind, slots) -> the group's class
-SearchMemo = dict[Any, Any]
 
 
 def _distinct(found: list[Decomposition], classify: object) -> tuple[Decomposition, ...]:
@@ -159,7 +154,7 @@ def _search(
     sets: int,
     pair: bool,
     options: JokerOptions,
-    memo: SearchMemo,
+    memo: dict[tuple[tuple[int, ...], int, int, bool], tuple[Decomposition, ...]],
 ) -> tuple[Decomposition, ...]:
     key = (counts, jokers, sets, pair)
     known = memo.get(key)
@@ -183,7 +178,7 @@ def _through(
     sets: int,
     pair: bool,
     options: JokerOptions,
-    memo: SearchMemo,
+    memo: dict[tuple[tuple[int, ...], int, int, bool], tuple[Decomposition, ...]],
 ) -> tuple[Decomposition, ...]:
     """Every decomposition in which the lowest natural tile `first` stands for itself."""
     out: list[Decomposition] = []
@@ -204,9 +199,7 @@ def _through(
         if classify is None:
             out.extend(((), (group, *tail)) for _, tail in tails)
             return
-        mine = memo.get(group)  # the table also holds each group's class, by the plain group
-        if mine is None:
-            mine = memo[group] = classify(Group(*group))
+        mine = classify(Group(*group))
         for signature, tail in tails:
             merged = list(signature)
             insort(merged, mine)
