@@ -54,7 +54,8 @@ def plain_win_places(reading: tuple[Group, ...], win: int) -> list[int]:
             continue
         naturals = list(group.kinds)
         for kind in group.slots:
-            naturals.remove(kind)
+            if kind in naturals:  # a wild set's slots stand for nothing
+                naturals.remove(kind)
         if win in naturals:
             holders.append(index)
         elif win in group.slots:
