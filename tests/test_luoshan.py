@@ -365,6 +365,15 @@ def test_conditions_checked_once_per_set_still_answer_every_hand() -> None:
     assert loser.notes == again.notes  # no note piles up in the memo
 
 
+def test_win_conditions_in_the_memo_answer_winner_and_non_winner_apart() -> None:
+    """The memo records whether `self` and the others pass for a winner and for a non-winner, one set of
+    conditions: the same conditions refused without a winning tile are accepted with one, in any order."""
+    for _ in range(2):
+        assert luoshan("123m 456m 789p 23s 55p +4s self seat:S").winner
+        with pytest.raises(HandError, match="'self' needs a winning tile"):
+            luoshan("123m 456m 789p 23s 55p self seat:S")
+
+
 # Decision (2026-11-30): among the readings that make a legal win, the most hu; only when none is legal,
 # the most hu with legal: false. (why, hand, total, legal)
 LEGAL_FIRST = [

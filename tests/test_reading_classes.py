@@ -25,7 +25,8 @@ from test_wildcard_brute_force import ALL_KINDS, example_hands, wild_hands
 from taihu.scorer import HandError, parse, score_hand
 from taihu.scorer import engine as E
 from taihu.scorer import tiles as T
-from taihu.scorer.rulesets import jinhua, lingxi
+from taihu.scorer.engine import ReadingFacts
+from taihu.scorer.rulesets import jinhua, lingxi, luoshan
 from taihu.scorer.rulesets.base import RuleSet
 
 _classed_decompose = E._decompose
@@ -102,8 +103,20 @@ def test_jinhua_classes_score_as_the_full_search(hand: str) -> None:
     assert_same_as_full_search(hand, "jinhua")
 
 
+# a pung wait or a pair wait on wildcards, the seat wind's pair or pung, 平和 or an edge by the tile's place
+LUOSHAN_HANDS = (
+    "1m 2m 3m 4m 5m 6m 7m 8m 9m 1p 1p 1p 2p +2p wild:C",
+    "2p 3p 4p 5s 6s 7s C C 8s 9s E E E +9s self wild:C seat:E",
+    "1m 2m 3m 4m 5m 6m 7m 8m 9m 9m C C 3p +4p wild:C seat:S",
+    "2m 3m 4m 5m 6m 7m C C C 8m 8m S S +S wild:C seat:S self",
+    "1p 2p 3p 7s 8s 9s 5m 5m C C C E E +E wild:C seat:W",
+    "E E N N C 1m 2m 3m 4p 5p 6p 7s 8s +9s wild:C seat:E",
+)
+
+
 @EXAMPLES
 @given(wild_hands("luoshan", 4, ALL_KINDS, 1, 4, 3))
+@example_hands(LUOSHAN_HANDS)
 def test_luoshan_classes_score_as_the_full_search(hand: str) -> None:
     assert_same_as_full_search(hand, "luoshan")
 
@@ -176,4 +189,53 @@ def test_lingxi_coarse_classes_cut_the_readings() -> None:
     classed = len(list(lingxi.readings(hand)))
     with full_search():
         full = len(list(lingxi.readings(hand)))
+    assert classed < full
+
+
+def luoshan_placement_values(hand: str) -> dict[tuple[Any, ...], set[tuple[Any, ...]]]:
+    """Each grouping of the full search by its class signature, with the values of the winning tile's places in it.
+
+    A Luoshan reading is a grouping with the winning tile placed (its wait scores), so what must agree within a
+    class is the values of all the places of the tile, taken together.
+    """
+    parsed = parse(hand)
+    prepared = luoshan.prepare(parsed, {})
+    if not prepared.winner or not prepared.wild_tiles:
+        return {}
+    naturals = E.to_counts(prepared.natural_kinds)
+    options = luoshan._joker_options(prepared, naturals)
+    if options.classify is None:
+        return {}
+    by_class: dict[tuple[Any, ...], set[tuple[Any, ...]]] = {}
+    sets = luoshan.SETS - len(prepared.melds)
+    win_is_wild = prepared.win == prepared.wild_kind
+    with full_search():
+        for groups in E.standard_readings(naturals, prepared.wild_tiles, sets, options):
+            full = prepared.melds + groups
+            places = tuple(
+                sorted(
+                    value(luoshan.LUOSHAN, ReadingFacts(placed, at, kind), hand)
+                    for placed, at, kind in E.win_placements(full, prepared.win, win_is_wild)
+                )
+            )
+            signature = tuple(sorted(options.classify(g) for g in groups))
+            by_class.setdefault(signature, set()).add(places)
+    return by_class
+
+
+@EXAMPLES
+@given(wild_hands("luoshan", 4, ALL_KINDS, 1, 4, 3))
+@example_hands(LUOSHAN_HANDS)
+def test_luoshan_readings_of_one_class_score_alike(hand: str) -> None:
+    assert all(len(values) == 1 for values in luoshan_placement_values(hand).values()), hand
+
+
+def test_luoshan_classes_cut_the_readings() -> None:
+    """Three wildcards and a natural winning tile: groupings that differ only in which wildcard stands where, or in
+    which simple tiles of a suit a wildcard group holds, are one class, so the classed search finds fewer."""
+    line = "1m 2m 3m 4m 5m 6m 7m 8m C C C 9p 9p +9m wild:C seat:S"
+    hand = luoshan.prepare(parse(line), {})
+    classed = len(luoshan.readings(hand))
+    with full_search():
+        full = len(luoshan.readings(hand))
     assert classed < full

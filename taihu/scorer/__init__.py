@@ -32,7 +32,8 @@ def score_hand(hand: str, rules: str = "lingxi", options: Mapping[str, Any] | No
     """Scores one hand line under a rule set; raises HandError on bad input (ArgumentError on a wrong type)."""
     require(hand, str, "hand", "a string of notation")
     require(rules, str, "rules", "a rule set name (a string)")
-    require(options, (Mapping, type(None)), "options", "a mapping of option names to numbers (or None)")
+    # None first: the common call pays no Mapping (ABC) check
+    require(options, (type(None), Mapping), "options", "a mapping of option names to numbers (or None)")
     ruleset = get(rules)
     read = parse_red_fives if ruleset.red_fives else parse
     return ruleset.score(read(hand, CONDITIONS[ruleset.name], ruleset.name.capitalize()), options, alone=True)

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from bisect import bisect_left, insort
 from collections.abc import Callable, Iterable, Iterator
-from itertools import combinations, combinations_with_replacement, product
+from itertools import combinations, combinations_with_replacement, product, starmap
 from typing import Any, NamedTuple
 
 from . import memo as M
@@ -660,7 +660,7 @@ def _joker_only(jokers: int, sets: int, pair: bool, options: JokerOptions) -> tu
 
 
 def _groups(plain: tuple[Plain, ...]) -> tuple[Group, ...]:
-    return tuple(Group(*g) for g in plain)
+    return tuple(starmap(Group, plain))
 
 
 def place_wildcards(groups: tuple[Group, ...], wild_tiles: tuple[int, ...]) -> tuple[Group, ...]:
@@ -682,11 +682,21 @@ def place_wildcards(groups: tuple[Group, ...], wild_tiles: tuple[int, ...]) -> t
                 placed[gi].append((kind, kind))
             else:
                 pending.append((gi, kind))
-    pending.sort(key=lambda p: not T.is_wind(p[1]))  # wind slots first
-    pool.sort(key=lambda w: T.is_wind(w))  # non-wind wildcards first
+    # with wildcards of more than one kind left, wind slots first and non-wind wildcards first (stable: a group's
+    # slots are all wind or all not); wildcards all alike fit any order
+    if len(pending) > 1 and pool.count(pool[0]) != len(pool):
+        pending.sort(key=_not_a_wind_slot)
+        pool.sort(key=T.is_wind)
     for (gi, kind), tile in zip(pending, pool, strict=False):
         placed[gi].append((tile, kind))
-    return tuple(g._replace(wilds=tuple(placed[i])) if g.slots else g for i, g in enumerate(groups))
+    out = []
+    for g, wilds in zip(groups, placed, strict=True):
+        out.append(Group(g.shape, g.kind, g.slots, g.exposed, g.concealed_kong, tuple(wilds)) if g.slots else g)
+    return tuple(out)
+
+
+def _not_a_wind_slot(pending: tuple[int, int]) -> bool:
+    return not T.is_wind(pending[1])
 
 
 def standard_readings(
@@ -694,14 +704,21 @@ def standard_readings(
     wild_tiles: tuple[int, ...],
     sets: int,
     options: JokerOptions,
+    placed: bool = True,
 ) -> Iterator[tuple[Group, ...]]:
-    """Every pair + `sets` sets reading of the concealed tiles, wildcards placed."""
+    """Every pair + `sets` sets reading of the concealed tiles, wildcards placed.
+
+    `placed=False` leaves the wildcard tiles off their slots (`Group.wilds`
+    empty), for a rule set whose values cannot depend on which wildcard
+    stands where: it places them (`place_wildcards`) on the one reading it
+    shows.
+    """
     if not wild_tiles:
         return iter(_natural(counts, sets, True, options.classify))
-    return (
-        place_wildcards(_groups(plain), wild_tiles)
-        for _, plain in _decompose(tuple(counts[: T.PLAYABLE]), len(wild_tiles), sets, True, options)
-    )
+    found = _decompose(tuple(counts[: T.PLAYABLE]), len(wild_tiles), sets, True, options)
+    if not placed:
+        return (_groups(plain) for _, plain in found)
+    return (place_wildcards(_groups(plain), wild_tiles) for _, plain in found)
 
 
 def to_counts(kinds: Iterable[int]) -> list[int]:
@@ -748,7 +765,7 @@ def win_placements(reading: tuple[Group, ...], win: int, win_is_wild: bool) -> l
                 if kind not in group.slots and donor >= 0:  # the donor's wildcard comes here, our tile goes there
                     places.append((_moved(reading, kind, donor, index), index, kind))
         return places
-    holders: list[int] = []  # groups holding a natural tile of the winning kind
+    held: list[Placement] = []  # at each group holding a natural tile of the winning kind
     takers: list[int] = []  # groups where only a wildcard stands for it
     for index, group in enumerate(reading):
         kind = group.kind
@@ -756,13 +773,14 @@ def win_placements(reading: tuple[Group, ...], win: int, win_is_wild: bool) -> l
             continue  # a group's tiles lie within its kind and the two above (a chow's)
         if not group.slots:  # all natural: the tile is in it if the group covers its kind
             if kind == win or group.shape == CHOW:
-                holders.append(index)
+                held.append((reading, index, win))
         elif win in _naturals(group):
-            holders.append(index)
+            held.append((reading, index, win))
         elif win in group.slots:
             takers.append(index)
     if not takers:
-        return [(reading, index, win) for index in holders]
+        return held
+    holders = [index for _, index, _ in held]
     for index in sorted(holders + takers):
         if index in holders:
             places.append((reading, index, win))
@@ -906,8 +924,11 @@ def wait_of(group: Group, win_as: int) -> str:
     return "two-sided"
 
 
+# a kind's bit among the suits and honors present: its suit's (1, 2, 4) or the honors' (8); a wild set's kind,
+# -1, shows neither (the last entry)
+_KIND_BIT = (*(1 << (kind // 9) for kind in range(27)), *(8 for _ in range(27, 34)), 0)
+_SUITS_BITS = 7
 # the letter of the one suit present, by the bits of the suits present ('' unless exactly one)
-_SUIT_BIT = tuple(1 << (kind // 9) for kind in range(27))
 _ONLY_SUIT = tuple(T.SUITS[bits.bit_length() - 1] if bits and not bits & (bits - 1) else "" for bits in range(8))
 # the facts a gate can name (`Item.gate`), one of which a reading's `present` must hold to open it
 GATE_FACTS = frozenset(
@@ -973,10 +994,10 @@ class ReadingFacts:
         pairs: list[Group] = []
         kongs: tuple[Group, ...] = ()  # rare: no list made for most readings
         wild_sets: tuple[Group, ...] = ()
-        chows = suit_bits = 0
-        honors = False
-        for index, g in enumerate(groups):
-            shape, kind = g.shape, g.kind
+        chows = kind_bits = 0
+        index = 0
+        for g in groups:
+            shape = g.shape
             if shape == CHOW:
                 chows += 1
             elif shape == PUNG:
@@ -987,13 +1008,11 @@ class ReadingFacts:
                 kongs += (g,)
             else:
                 wild_sets += (g,)
-            if kind >= 27:
-                honors = True
-            elif kind >= 0:
-                suit_bits |= _SUIT_BIT[kind]
+            kind_bits |= _KIND_BIT[g.kind]
+            index += 1
         self.pungs, self.kongs, self.pairs, self.chows, self.wild_sets = pungs, kongs, pairs, chows, wild_sets
-        self.honors = honors
-        self.suit = suit = _ONLY_SUIT[suit_bits]
+        self.honors = honors = kind_bits > _SUITS_BITS
+        self.suit = suit = _ONLY_SUIT[kind_bits & _SUITS_BITS]
         self.one_suit = "" if honors else suit
         self.gates = gates = (
             (_PUNGS if pungs else 0)

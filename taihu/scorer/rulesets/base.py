@@ -51,15 +51,19 @@ UNIT_OF_KIND: dict[str, ItemUnit] = {
 }
 
 Reading = tuple[Group, ...]
-Found = list[tuple["Item", int, str]]  # (item, points, detail)
+# (item, points, detail); for an item with `describe`, until `score` describes it, what the finder yielded
+Found = list[tuple["Item", int, Any]]
 # Which row(s) of an item's value table apply: a row's name, or several (each counted once per mention).
 Variant = str | tuple[str, ...]
-# (hand, reading facts or None) -> (variant, detail) per occurrence; each rule set narrows both types, hence `...`
-Finder = Callable[..., Iterable[tuple[Variant, str]]]
+# (hand, reading facts or None) -> (variant, detail) per occurrence, or (variant, subject) for an item with
+# `describe`; each rule set narrows the types, hence `...`
+Finder = Callable[..., Iterable[tuple[Variant, Any]]]
 ONE = ""  # the variant of an item with a single value
 # An item the scoring loop evaluates: the item, its place among those found once per hand (-1: found per
 # reading), and its value rows when a row's number is the points (no house option)
 Opened = tuple["Item", int, "Rows | None"]
+# The reading a winner scores: its items valued (not described), its outcome, the reading and its facts
+Chosen = tuple[Found, "Outcome", Any, ReadingFacts]
 
 
 class Rows(dict[Variant, int]):
@@ -90,6 +94,10 @@ class Item:
     nothing. `gate` names facts of which a reading needs one for the item to
     apply at all: a reading with none skips the finder (the answer is the
     same either way, as tests/test_gates.py checks).
+
+    `describe`, when set, builds the detail from what the finder yielded in
+    its place (a group, a tile…), so a reading that does not score best
+    costs no detail text.
     """
 
     key: str
@@ -103,6 +111,9 @@ class Item:
     option: str = ""  # the house option `value` multiplies
     reads: tuple[str, ...] = ()
     gate: tuple[str, ...] = ()
+    # (hand, facts, subject) -> the detail, when the finder yields a subject (a group, …) in the detail's place:
+    # then only the reading that scores best is described (`RuleSet.score`)
+    describe: Callable[..., str] | None = None
     # the ScoreItem of each (value, detail) scored so far: the same few lines recur hand after hand
     lines: dict[tuple[int, str], ScoreItem] = field(default_factory=dict, compare=False, repr=False)
 
@@ -200,6 +211,11 @@ class RuleSet:
     def facts_of(self, reading: Any) -> ReadingFacts:
         """The facts the items read of a reading: a reading of groups is wrapped; one that has them is kept."""
         return reading if isinstance(reading, ReadingFacts) else ReadingFacts(reading)
+
+    def as_shown(self, hand: Any, reading: Any) -> Any:
+        """The reading as it is described and shown; a rule set whose readings leave what changes no value
+        undone (Lingxi: the wildcards on their slots) does it here, for the one reading kept."""
+        return reading
 
     def no_shape_message(self, hand: Any) -> str:
         return f"the tiles form no winning {self.chinese} shape"
@@ -310,6 +326,7 @@ class RuleSet:
         return out
 
     def _evaluate(self, items: Iterable[Item], hand: Any, facts: ReadingFacts | None) -> Found:
+        """Every occurrence of `items`, valued (not described)."""
         options = hand.options
         return [(i, i.points(v, options), d) for i in items for v, d in i.find(hand, facts)]
 
@@ -323,6 +340,78 @@ class RuleSet:
         gone = frozenset().union(*[removes[item.key] for item, _, _ in found if item.key in removes])
         return [f for f in found if f[0].key not in gone]
 
+    def _valued(self, hand: Any, facts: ReadingFacts, fixed: list[Found]) -> tuple[Found, Outcome]:
+        """One reading's items, valued but not described (`Item.describe`), and its outcome.
+
+        Items that read nothing of the reading come from `fixed` (found once
+        per hand); the rest run in table order, each only if the reading has
+        a fact its gate names (its gate is open).
+        """
+        present = facts.present if self._gated else _NO_FACTS
+        items, may_exclude = self._opened.get(present) or self._open_items(present)
+        options = hand.options
+        found: Found = []
+        for i, at, rows in items:
+            if at >= 0:
+                found += fixed[at]
+            else:
+                for variant, subject in i.find(hand, facts):
+                    found.append((i, i.points(variant, options) if rows is None else rows[variant], subject))
+        if may_exclude:
+            found = self._exclude(found)
+        return found, self.finish(hand, found)
+
+    def _fixed_found(self, hand: Any) -> list[Found]:
+        """The winner's items that read nothing of the reading, valued once per hand (not described)."""
+        options = hand.options
+        out: list[Found] = []
+        for i in self._fixed:
+            found: Found = []
+            for variant, subject in i.find(hand, None):
+                found.append((i, i.points(variant, options), subject))
+            out.append(found)
+        return out
+
+    def best_reading(self, hand: Any) -> Chosen | None:
+        """The reading a winner scores, by values alone.
+
+        Each reading is valued without building a detail or a ScoreItem; the
+        first of the best by `rank` is kept, and `score` describes it alone.
+        The same choice as `plain_best_reading` (tests/test_scoring_loop.py).
+        """
+        fixed = self._fixed_found(hand)
+        facts_of = self.facts_of
+        best: tuple[tuple[bool, int, int], Found, Outcome, Any, ReadingFacts] | None = None
+        for reading in self.readings(hand):
+            facts = reading if reading.__class__ is ReadingFacts else facts_of(reading)
+            found, outcome = self._valued(hand, facts, fixed)
+            order = (outcome.legal, outcome.total, outcome.subtotal)  # `rank`, inline
+            if best is None or order > best[0]:
+                best = (order, found, outcome, reading, facts)
+        if best is None:
+            return None
+        _, found, outcome, reading, facts = best
+        shown = self.as_shown(hand, reading)
+        if shown is not reading:
+            # found again on the reading as shown: the same values (tests/test_scoring_loop.py)
+            reading, facts = shown, facts_of(shown)
+            found, outcome = self._valued(hand, facts, fixed)
+        return found, outcome, reading, facts
+
+    def plain_best_reading(self, hand: Any) -> Chosen | None:
+        """`best_reading` the plain way: every item of every reading as shown found and valued, with no gate
+        and nothing reused, then ranked."""
+        plan = self._plan[WINNER]
+        best: tuple[tuple[bool, int, int], Found, Outcome, Any, ReadingFacts] | None = None
+        for searched in self.readings(hand):
+            reading = self.as_shown(hand, searched)
+            facts = self.facts_of(reading)
+            found = self._exclude([f for i in plan for f in self._evaluate([i], hand, facts if i.reads else None)])
+            outcome = self.finish(hand, found)
+            if best is None or rank(outcome) > best[0]:
+                best = (rank(outcome), found, outcome, reading, facts)
+        return None if best is None else best[1:]
+
     def score(self, parsed: ParsedHand, options: Mapping[str, Any] | None = None, *, alone: bool = False) -> HandScore:
         """The hand's score; `alone`: scored by itself, not at a table, where a missing `+` is noted.
 
@@ -333,49 +422,22 @@ class RuleSet:
             reject_stand_in_pungs(parsed)
         hand = self.prepare(parsed, self.resolve_options(options))
         arrangement: list[str] = []
-        plan = self._plan
+        facts: ReadingFacts | None = None
         if hand.declared or not hand.winner:
-            found = self._evaluate(plan[DECLARED if hand.declared else LOSER], hand, None)
+            found = self._evaluate(self._plan[DECLARED if hand.declared else LOSER], hand, None)
             if not hand.declared:
                 found = self._exclude(found)
             outcome = self.finish(hand, found)
         else:
-            # items that read nothing of the reading are found once; the rest per reading, in table order,
-            # each only if the reading has a fact its gate names (its gate is open)
-            options = hand.options
-            fixed = [[(i, i.points(v, options), d) for v, d in i.find(hand, None)] for i in self._fixed]
-            opened = self._opened
-            best: tuple[tuple[bool, int, int], Found, Outcome, Any] | None = None
-            gated = self._gated
-            present: frozenset[str] = frozenset()
-            facts_of = self.facts_of
-            for reading in self.readings(hand):
-                facts = reading if reading.__class__ is ReadingFacts else facts_of(reading)
-                if gated:
-                    present = facts.present
-                items, may_exclude = opened.get(present) or self._open_items(present)
-                candidate: Found = []
-                for i, at, rows in items:
-                    if at >= 0:
-                        candidate += fixed[at]
-                    else:
-                        for variant, detail in i.find(hand, facts):
-                            points = i.points(variant, options) if rows is None else rows[variant]
-                            candidate.append((i, points, detail))
-                if may_exclude:
-                    candidate = self._exclude(candidate)
-                outcome = self.finish(hand, candidate)
-                # a legal win first (a player claims the reading that lets them win), then the most points,
-                # ties: the higher subtotal
-                rank = (outcome.legal, outcome.total, outcome.subtotal)
-                if best is None or rank > best[0]:
-                    best = (rank, candidate, outcome, reading)
-            if best is None:
+            chosen = self.best_reading(hand)
+            if chosen is None:
                 raise HandError(self.no_shape_message(hand))
-            _, found, outcome, reading = best
+            found, outcome, reading, facts = chosen
             arrangement = self.arrangement(hand, reading)
         lines = []
         for i, v, d in found:
+            if i.describe is not None:  # the detail, built for the reading kept only
+                d = i.describe(hand, facts, d)
             lines.append(i.lines.get((v, d)) or score_item(i, v, d))  # most lines are known
         return HandScore(
             rules=self.name,
@@ -390,6 +452,15 @@ class RuleSet:
             arrangement=arrangement,
             notes=(NO_WINNING_TILE_NOTES if alone and not hand.winner else []) + hand.notes + outcome.notes,
         )
+
+
+def rank(outcome: Outcome) -> tuple[bool, int, int]:
+    """How readings compare: a legal win first (a player claims the reading that lets them win), then the most
+    points; ties: the higher subtotal (ruling of 2026-11-30). The first reading of the best rank is scored."""
+    return outcome.legal, outcome.total, outcome.subtotal
+
+
+_NO_FACTS: frozenset[str] = frozenset()
 
 
 _BY_KIND = attrgetter("kind", "shape")

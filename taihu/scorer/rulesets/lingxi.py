@@ -20,6 +20,7 @@ from ..engine import (
     Group,
     JokerOptions,
     ReadingFacts,
+    place_wildcards,
     standard_readings,
     to_counts,
 )
@@ -366,8 +367,11 @@ def _joker_options(hand: LingxiHand) -> JokerOptions:
 
 
 def readings(hand: LingxiHand) -> Iterable[Reading]:
+    """With 四风齐 out of reach, no value depends on which wildcard stands where (only 四风齐 tells a wind
+    wildcard from another), so the wildcards are placed on the reading shown only (`Lingxi.as_shown`)."""
     sets = SETS - len(hand.melds)
-    for groups in standard_readings(hand.naturals, hand.wild_tiles, sets, _joker_options(hand)):
+    placed = _si_feng_qi_in_reach(hand)
+    for groups in standard_readings(hand.naturals, hand.wild_tiles, sets, _joker_options(hand), placed):
         yield hand.melds + groups
 
 
@@ -686,6 +690,11 @@ class Lingxi(RuleSet):
 
     def no_shape_message(self, hand: LingxiHand) -> str:
         return "no winning shape: the tiles do not form 1 pair + 5 sets (Lingxi has no special shapes)"
+
+    def as_shown(self, hand: LingxiHand, reading: Reading) -> Reading:
+        if not hand.wild_tiles or _si_feng_qi_in_reach(hand):
+            return reading  # placed by the search
+        return hand.melds + place_wildcards(reading[len(hand.melds) :], hand.wild_tiles)
 
     def arrangement(self, hand: LingxiHand, reading: Reading) -> list[str]:
         melds = reading[: len(hand.melds)]

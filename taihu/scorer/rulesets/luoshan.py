@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import re
 from bisect import insort
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from operator import attrgetter
 from typing import Any
 
 from .. import memo as M
@@ -27,6 +28,7 @@ from ..engine import (
     kinds_readings,
     standard_readings,
     to_counts,
+    wait_of,
     win_placements,
 )
 from ..errors import HandError
@@ -91,8 +93,8 @@ class LuoshanHand(Prepared):
     self_drawn: bool = False
 
 
-# a flower (kind 34 and up), or five of a kind in sorted kinds: a hand to look at tile by tile
-_FLOWER_OR_FIVE_ALIKE = re.compile(rb"[\x22-\xff]|(.)\1{4}", re.DOTALL)
+# five of a kind in sorted kinds: with a flower (the last kind, 34 and up), a hand to look at tile by tile
+_FIVE_ALIKE = re.compile(rb"(.)\1\1\1\1", re.DOTALL)
 
 
 # -- validation -------------------------------------------------------------
@@ -158,14 +160,20 @@ def _meld_group(meld: Meld, wild_kind: int | None, seat: str) -> Group:
     return Group(PUNG, kind, exposed=True)
 
 
-# (flags, seat, wild, flip, declare, any riichi value) of hands that passed the checks -> (wildcard kind, notes)
-_CONDITIONS_SEEN: dict[tuple[Any, ...], tuple[int | None, tuple[str, ...]]] = {}
+# (flags, seat, wild, flip, declare, the riichi values) of hands that passed the checks
+# -> (wildcard kind, notes, whether the win conditions pass for a non-winner and for a winner)
+_CONDITIONS_SEEN: dict[tuple[Any, ...], tuple[int | None, tuple[str, ...], tuple[bool, bool]]] = {}
 M.register("luoshan.conditions", _CONDITIONS_SEEN.__len__, _CONDITIONS_SEEN.clear, bytes_per_entry=400)
 
 
-def _conditions(parsed: ParsedHand) -> tuple[int | None, list[str]]:
-    """The checks of the conditions alone, and the wildcard they give: done once per set of conditions."""
-    key = (parsed.flags, parsed.seat, parsed.wild, parsed.flip, parsed.declare, parsed.riichi_values)
+def _conditions(parsed: ParsedHand) -> tuple[int | None, list[str], tuple[bool, bool]]:
+    """The checks of the conditions alone, and the wildcard they give: done once per set of conditions.
+
+    Whether `check_win_conditions` passes depends on the conditions and on
+    winning only, so it is tried here for both; `prepare` still raises its
+    error in its own place, after the tile count.
+    """
+    key = (parsed.flags, parsed.seat, parsed.wild, parsed.flip, parsed.declare, *_riichi_fields(parsed))
     known = _CONDITIONS_SEEN.get(key)
     if known is None:
         check_known_conditions(parsed, "Luoshan", CONDITIONS)
@@ -174,12 +182,24 @@ def _conditions(parsed: ParsedHand) -> tuple[int | None, list[str]]:
         seat_or_dealer(parsed, notes)  # the seat wind's pungs and pair score: a missing seat: is noted
         if len(_CONDITIONS_SEEN) >= 1024:
             _CONDITIONS_SEEN.clear()
-        known = _CONDITIONS_SEEN[key] = (wild_kind, tuple(notes))
-    return known[0], list(known[1])
+        passes = (_win_conditions_pass(parsed, False), _win_conditions_pass(parsed, True))
+        known = _CONDITIONS_SEEN[key] = (wild_kind, tuple(notes), passes)
+    return known[0], list(known[1]), known[2]
+
+
+_riichi_fields = attrgetter("round", "dora", "ura", "honba", "sticks")  # refused, but a key must tell them
+
+
+def _win_conditions_pass(parsed: ParsedHand, winner: bool) -> bool:
+    try:
+        check_win_conditions(parsed, winner, WIN_CONDITIONS, CONFLICTS)
+    except HandError:
+        return False
+    return True
 
 
 def prepare(parsed: ParsedHand, options: dict[str, int]) -> LuoshanHand:
-    wild_kind, notes = _conditions(parsed)
+    wild_kind, notes, win_conditions_pass = _conditions(parsed)
 
     held: Sequence[int] = parsed.tiles
     if parsed.win is not None:
@@ -187,7 +207,7 @@ def prepare(parsed: ParsedHand, options: dict[str, int]) -> LuoshanHand:
         insort(held, parsed.win)
     kinds = bytes(held)  # sorted: the search reads each suit's run of it (engine.kinds_readings)
     seen = kinds if not parsed.melds else bytes(sorted((*held, *(t for m in parsed.melds for t in m.tiles))))
-    if _FLOWER_OR_FIVE_ALIKE.search(seen):  # found in one pass; the message needs the loop
+    if seen and (seen[-1] >= T.FIRST_FLOWER or _FIVE_ALIKE.search(seen)):  # the message needs the loop
         counts = to_counts(seen)
         for kind in sorted(set(seen)):
             if T.is_flower(kind):
@@ -209,10 +229,12 @@ def prepare(parsed: ParsedHand, options: dict[str, int]) -> LuoshanHand:
         raise tile_count_error(parsed, "luoshan", size, HAND_SIZE, winner)
 
     flags = parsed.flags
-    check_win_conditions(parsed, winner, WIN_CONDITIONS, CONFLICTS)
+    if not win_conditions_pass[winner]:
+        check_win_conditions(parsed, winner, WIN_CONDITIONS, CONFLICTS)  # raises the error
     if not winner:
         notes.append("Luoshan non-winners score 0")
-    check_kong_draw(flags, melds)
+    if "kong-draw" in flags:
+        check_kong_draw(flags, melds)
 
     return LuoshanHand(
         parsed=parsed,
@@ -255,7 +277,41 @@ def _joker_options(hand: LuoshanHand, naturals: list[int]) -> JokerOptions:
         sets.append((PUNG, win))
         if T.is_suited(win):
             sets += [(CHOW, start) for start in range(win - 2, win + 1) if start // 9 == win // 9 and start % 9 <= 6]
-    return JokerOptions(pairs=tuple(dict.fromkeys(pairs)), sets=tuple(dict.fromkeys(sets)))
+    # a winning wildcard may take any place a wildcard or a natural tile holds: its readings are not classed
+    classify = None if win < 0 or win == hand.wild_kind else _group_class(win, hand.honored)
+    return JokerOptions(pairs=tuple(dict.fromkeys(pairs)), sets=tuple(dict.fromkeys(sets)), classify=classify)
+
+
+HONORS = 3  # a group's suit place in its class when it is of honors
+
+
+@M.lru_cache("luoshan.group_classes", maxsize=512, bytes_per_entry=400)
+def _group_class(win: int, honored: frozenset[int]) -> Callable[[Group], tuple[Any, ...]]:
+    """What Luoshan's items see of a group the search found, for a natural winning tile `win`.
+
+    Its shape (对对胡, 平和: chows), its suit or honors (清三台, 凑一台),
+    for a pung or pair its row (2–8, or 1, 9, honors) and whether it is of a
+    dragon or the seat wind (对子, 大料/座风刻), and the wait it makes if
+    the winning tile sits in it (碰, 自摸六, 吊头, 边张/嵌张, 平和): where
+    a natural tile of that kind is, or a wildcard stands for one
+    (`engine.win_placements` places it in either; the winning tile itself
+    is a natural one in every grouping). Which wildcard stands where, and
+    which tiles of a suit a group holds besides, changes no value, so
+    readings that differ only there are one class (ENGINE.md: value-exact
+    classes). One function per winning tile and seat, made once, so the
+    search's memo table is shared by the hands that have them.
+    """
+
+    def group_class(group: Group) -> tuple[Any, ...]:
+        shape, kind = group.shape, group.kind
+        suit = kind // 9 if kind < 27 else HONORS
+        if shape == CHOW:
+            row, own, holds_win = "", False, kind <= win <= kind + 2
+        else:
+            row, own, holds_win = ROW[kind], kind in honored, kind == win
+        return (shape, suit, row, own, wait_of(group, win) if holds_win else "")
+
+    return group_class
 
 
 def readings(hand: LuoshanHand) -> list[ReadingFacts]:
@@ -289,67 +345,91 @@ ROW = tuple("terminal" if T.is_terminal_or_honor(k) else "simple" for k in range
 MELD_TEXT = "{simple} / {terminal}"
 
 
-def peng(hand: LuoshanHand, facts: ReadingFacts) -> list[tuple[Variant, str]]:
+# The meld and wait finders yield the group in the detail's place; `describe` words it, only for the reading
+# that scores best (`RuleSet.score`).
+Occurrences = list[tuple[Variant, Group]]
+
+
+def peng(hand: LuoshanHand, facts: ReadingFacts) -> Occurrences:
     """Exposed pungs, and the pung a discard completed (Decision: it counts as exposed)."""
-    out: list[tuple[Variant, str]] = []
+    out: Occurrences = []
     for i, g in facts.pungs:
-        if g.exposed:
-            out.append((ROW[g.kind], g.text() + (" 花碰" if g.wilds else "")))
-        elif i == facts.win_at and not hand.self_drawn:
-            out.append((ROW[g.kind], f"{g.text()} completed by the discarded {T.name(hand.win)}"))
+        if g.exposed or (i == facts.win_at and not hand.self_drawn):
+            out.append((ROW[g.kind], g))
     return out
 
 
-def an_ke(hand: LuoshanHand, facts: ReadingFacts) -> list[tuple[Variant, str]]:
+def peng_detail(hand: LuoshanHand, facts: ReadingFacts | None, g: Group) -> str:
+    if g.exposed:
+        return g.text() + (" 花碰" if g.wilds else "")
+    return f"{g.text()} completed by the discarded {T.name(hand.win)}"
+
+
+def group_detail(hand: LuoshanHand, facts: ReadingFacts | None, g: Group) -> str:
+    return g.text()
+
+
+def an_ke(hand: LuoshanHand, facts: ReadingFacts) -> Occurrences:
     """Concealed pungs the winning tile did not complete (that one is peng or zi_mo_liu)."""
     win_at = facts.win_at
-    out: list[tuple[Variant, str]] = []
+    out: Occurrences = []
     for i, g in facts.pungs:
         if not g.exposed and i != win_at:
-            out.append((ROW[g.kind], g.text()))
+            out.append((ROW[g.kind], g))
     return out
 
 
 def _kongs(concealed: bool) -> Finder:
-    def find(hand: LuoshanHand, facts: ReadingFacts) -> list[tuple[Variant, str]]:
-        out: list[tuple[Variant, str]] = []
+    def find(hand: LuoshanHand, facts: ReadingFacts) -> Occurrences:
+        out: Occurrences = []
         for g in facts.kongs:
             if g.concealed_kong == concealed:
-                out.append((ROW[g.kind], g.text()))
+                out.append((ROW[g.kind], g))
         return out
 
     return find
 
 
-def dui_zi(hand: LuoshanHand, facts: ReadingFacts) -> list[tuple[Variant, str]]:
-    out: list[tuple[Variant, str]] = []
+def dui_zi(hand: LuoshanHand, facts: ReadingFacts) -> Occurrences:
+    out: Occurrences = []
     for g in facts.pairs:
         if g.kind in hand.honored:
-            out.append((ONE, g.text()))
+            out.append((ONE, g))
     return out
 
 
-def zi_mo_liu(hand: LuoshanHand, facts: ReadingFacts) -> list[tuple[Variant, str]]:
+def zi_mo_liu(hand: LuoshanHand, facts: ReadingFacts) -> Occurrences:
     if facts.wait != "pung" or not hand.self_drawn:
-        return NONE
+        return []
     group = facts.groups[facts.win_at]
-    return [(ROW[group.kind], f"{group.text()} completed by the self-drawn {T.name(hand.win)}")]
+    return [(ROW[group.kind], group)]
 
 
-def diao_tou(hand: LuoshanHand, facts: ReadingFacts) -> list[tuple[Variant, str]]:
+def zi_mo_liu_detail(hand: LuoshanHand, facts: ReadingFacts | None, group: Group) -> str:
+    return f"{group.text()} completed by the self-drawn {T.name(hand.win)}"
+
+
+def diao_tou(hand: LuoshanHand, facts: ReadingFacts) -> Occurrences:
     if facts.wait != "pair":
-        return NONE
+        return []
     group = facts.groups[facts.win_at]
     how = "self_" if hand.self_drawn else "discard_"
-    return [(how + ROW[group.kind], f"{T.name(hand.win)} completes the pair {group.text()}")]
+    return [(how + ROW[group.kind], group)]
 
 
-def bian_qian(hand: LuoshanHand, facts: ReadingFacts) -> list[tuple[Variant, str]]:
+def diao_tou_detail(hand: LuoshanHand, facts: ReadingFacts | None, group: Group) -> str:
+    return f"{T.name(hand.win)} completes the pair {group.text()}"
+
+
+def bian_qian(hand: LuoshanHand, facts: ReadingFacts) -> Occurrences:
     wait = facts.wait
     if wait not in ("edge", "closed"):
-        return NONE
-    group = facts.groups[facts.win_at]
-    return [("self" if hand.self_drawn else "discard", f"{wait} wait: {T.name(facts.win_as)} in {group.text()}")]
+        return []
+    return [("self" if hand.self_drawn else "discard", facts.groups[facts.win_at])]
+
+
+def bian_qian_detail(hand: LuoshanHand, facts: ReadingFacts, group: Group) -> str:
+    return f"{facts.wait} wait: {T.name(facts.win_as)} in {group.text()}"
 
 
 def di_he(hand: LuoshanHand, facts: None) -> list[tuple[Variant, str]]:
@@ -359,13 +439,17 @@ def di_he(hand: LuoshanHand, facts: None) -> list[tuple[Variant, str]]:
 # -- tai items (value in tai, said in detail) ------------------------------------
 
 
-def jian_feng_ke(hand: LuoshanHand, facts: ReadingFacts) -> list[tuple[Variant, str]]:
+def jian_feng_ke(hand: LuoshanHand, facts: ReadingFacts) -> Occurrences:
     honored = hand.honored
-    out: list[tuple[Variant, str]] = []
+    out: Occurrences = []
     for g in facts.groups:  # in the order of the reading
         if g.kind in honored and (g.shape == PUNG or g.shape == KONG):
-            out.append((ONE, f"tai: {'kong' if g.shape == KONG else 'pung'} of {T.name(g.kind)}"))
+            out.append((ONE, g))
     return out
+
+
+def jian_feng_ke_detail(hand: LuoshanHand, facts: ReadingFacts | None, g: Group) -> str:
+    return f"tai: {'kong' if g.shape == KONG else 'pung'} of {T.name(g.kind)}"
 
 
 def dui_dui_hu(hand: LuoshanHand, facts: ReadingFacts) -> list[tuple[Variant, str]]:
@@ -427,6 +511,7 @@ ITEMS = (
         MELD_TEXT + " (1, 9, honors)",
         reads=(*PUNGS, "win_at"),
         gate=PUNGS,
+        describe=peng_detail,
     ),
     Item(
         "an_ke",
@@ -439,6 +524,7 @@ ITEMS = (
         MELD_TEXT,
         reads=(*PUNGS, "win_at"),
         gate=PUNGS,
+        describe=group_detail,
     ),
     Item(
         "ming_gang",
@@ -451,6 +537,7 @@ ITEMS = (
         MELD_TEXT,
         reads=KONGS,
         gate=KONGS,
+        describe=group_detail,
     ),
     Item(
         "an_gang",
@@ -463,6 +550,7 @@ ITEMS = (
         MELD_TEXT,
         reads=KONGS,
         gate=KONGS,
+        describe=group_detail,
     ),
     Item(
         "dui_zi",
@@ -474,6 +562,7 @@ ITEMS = (
         dui_zi,
         reads=("pairs", "honors"),
         gate=("honors",),
+        describe=group_detail,
     ),
     Item(
         "zi_mo_liu",
@@ -486,6 +575,7 @@ ITEMS = (
         MELD_TEXT,
         reads=WAIT,
         gate=("wait_pung",),
+        describe=zi_mo_liu_detail,
     ),
     Item(
         "diao_tou",
@@ -498,6 +588,7 @@ ITEMS = (
         "self-drawn +{self_simple} / +{self_terminal}; discard +{discard_simple} / +{discard_terminal}",
         reads=WAIT,
         gate=("wait_pair",),
+        describe=diao_tou_detail,
     ),
     Item(
         "bian_qian",
@@ -510,6 +601,7 @@ ITEMS = (
         "self-drawn +{self}; discard +{discard}",
         reads=(*WAIT, "win_as"),
         gate=("wait_edge", "wait_closed"),
+        describe=bian_qian_detail,
     ),
     Item("di_he", "底和", "Base for winning", 10, HU, WINNER, di_he, "+{}"),
     # Tai (台): each doubles the hu
@@ -524,6 +616,7 @@ ITEMS = (
         "{} tai each",
         reads=("groups", "honors"),
         gate=("honors",),
+        describe=jian_feng_ke_detail,
     ),
     Item(
         "dui_dui_hu",
