@@ -10,54 +10,24 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
+from .. import engine as E
 from .. import tiles as T
-from ..engine import (
-    CHOW,
-    KONG,
-    PUNG,
-    Group,
-    JokerOptions,
-    ReadingFacts,
-    seven_pairs_readings,
-    standard_readings,
-    to_counts,
-)
+from ..engine import CHOW, KONG, PUNG, Group, ReadingFacts
 from ..errors import HandError
 from ..notation import ParsedHand
-from .base import (
-    HAND_TYPE,
-    NONE,
-    ONE,
-    ROB_KONG_NOT_SELF,
-    ROB_KONG_OR_KONG_DRAW,
-    WINNER,
-    Exclusion,
-    Finder,
-    Found,
-    Item,
-    Option,
-    Outcome,
-    Prepared,
-    Reading,
-    RuleSet,
-    Variant,
-    check_known_conditions,
-    check_kong_draw,
-    check_win_conditions,
-    once,
-    tile_count_error,
-)
+from . import base as B
+from .base import HAND_TYPE, NONE, ONE, WINNER, Exclusion, Item, Option, Variant, once
 
 SETS = 4  # 4 sets + 1 pair, or seven pairs
 WIN_SIZE, HAND_SIZE = 14, 13
 CONDITIONS = frozenset({"seat", "self", "kong-draw", "rob-kong"})  # how the hand was won decides who pays
 WIN_CONDITIONS = ("self", "kong-draw", "rob-kong")
-CONFLICTS = (ROB_KONG_NOT_SELF, ROB_KONG_OR_KONG_DRAW)
-NO_WILDCARDS = JokerOptions(pairs=(), sets=())
+CONFLICTS = (B.ROB_KONG_NOT_SELF, B.ROB_KONG_OR_KONG_DRAW)
+NO_WILDCARDS = E.JokerOptions(pairs=(), sets=())
 
 
 @dataclass
-class GuannanHand(Prepared):
+class GuannanHand(B.Prepared):
     naturals: list[int] = field(default_factory=list)  # count array, winning tile included
     melds: tuple[Group, ...] = ()
     winds: tuple[int, ...] = ()  # winds held in hand: such a hand cannot win
@@ -70,7 +40,7 @@ def copies(kind: int) -> int:
 
 def prepare(parsed: ParsedHand, options: dict[str, int]) -> GuannanHand:
     no_wild = ": Guannan has no wildcards"
-    check_known_conditions(parsed, "Guannan", CONDITIONS, {"wild": no_wild, "flip": no_wild})
+    B.check_known_conditions(parsed, "Guannan", CONDITIONS, {"wild": no_wild, "flip": no_wild})
 
     everything = list(parsed.tiles) + [t for m in parsed.melds for t in m.tiles]
     if parsed.win is not None:
@@ -102,11 +72,11 @@ def prepare(parsed: ParsedHand, options: dict[str, int]) -> GuannanHand:
     size = len(held) + 3 * len(melds)
     winner = parsed.win is not None
     if size != (WIN_SIZE if winner else HAND_SIZE):
-        raise tile_count_error(parsed, "guannan", size, HAND_SIZE, winner)
+        raise B.tile_count_error(parsed, "guannan", size, HAND_SIZE, winner)
 
     flags = parsed.flags
-    check_win_conditions(parsed, winner, WIN_CONDITIONS, CONFLICTS)
-    check_kong_draw(flags, melds)
+    B.check_win_conditions(parsed, winner, WIN_CONDITIONS, CONFLICTS)
+    B.check_kong_draw(flags, melds)
 
     values = ", ".join(f"{o.name} {options[o.name]}" for o in OPTIONS)
     return GuannanHand(
@@ -115,18 +85,18 @@ def prepare(parsed: ParsedHand, options: dict[str, int]) -> GuannanHand:
         declared=False,
         options=options,
         notes=[f"house values used: {values}"] if winner else [],
-        naturals=to_counts(held),
+        naturals=E.to_counts(held),
         melds=tuple(melds),
         winds=tuple(k for k in held if T.is_wind(k)),
     )
 
 
-def readings(hand: GuannanHand) -> Iterable[Reading]:
+def readings(hand: GuannanHand) -> Iterable[B.Reading]:
     sets = SETS - len(hand.melds)
-    for groups in standard_readings(hand.naturals, (), sets, NO_WILDCARDS):
+    for groups in E.standard_readings(hand.naturals, (), sets, NO_WILDCARDS):
         yield hand.melds + groups
     if not hand.melds:
-        yield from seven_pairs_readings(hand.naturals, (), NO_WILDCARDS)
+        yield from E.seven_pairs_readings(hand.naturals, (), NO_WILDCARDS)
 
 
 # -- hand types ------------------------------------------------------------------
@@ -136,7 +106,7 @@ def _is_seven_pairs(facts: ReadingFacts) -> bool:
     return len(facts.pairs) == 7
 
 
-def _house(key: str, applies: Callable[[ReadingFacts], bool]) -> Finder:
+def _house(key: str, applies: Callable[[ReadingFacts], bool]) -> B.Finder:
     """A finder of the hand type `key`, found when `applies(facts)`."""
 
     def find(hand: GuannanHand, facts: ReadingFacts) -> list[tuple[Variant, str]]:
@@ -197,7 +167,7 @@ EXCLUSIONS = (
 )
 
 
-class Guannan(RuleSet):
+class Guannan(B.RuleSet):
     name = "guannan"
     chinese = "灌南"
     unit = "points"
@@ -208,9 +178,9 @@ class Guannan(RuleSet):
     prepare = staticmethod(prepare)
     readings = staticmethod(readings)
 
-    def finish(self, hand: GuannanHand, found: Found) -> Outcome:
+    def finish(self, hand: GuannanHand, found: B.Found) -> B.Outcome:
         total = sum(v for item, v, _ in found if item.kind == HAND_TYPE)
-        return Outcome(total, False, total)
+        return B.Outcome(total, False, total)
 
     def no_shape_message(self, hand: GuannanHand) -> str:
         if hand.winds:

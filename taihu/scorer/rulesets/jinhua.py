@@ -13,50 +13,14 @@ from dataclasses import dataclass, field
 from math import prod
 from typing import NamedTuple
 
+from .. import engine as E
 from .. import memo as M
 from .. import tiles as T
-from ..engine import (
-    CHOW,
-    KONG,
-    PAIR,
-    PUNG,
-    Group,
-    JokerOptions,
-    ReadingFacts,
-    seven_pairs_readings,
-    spaced_fill,
-    standard_readings,
-    to_counts,
-)
+from ..engine import CHOW, KONG, PAIR, PUNG, Group, ReadingFacts
 from ..errors import HandError
 from ..notation import ParsedHand
-from .base import (
-    FOUND,
-    HEAVEN_OR_EARTH,
-    KONG_DRAW_NOT_LAST_TILE,
-    MULTIPLIER,
-    NONE,
-    ONE,
-    WINNER,
-    Exclusion,
-    Finder,
-    Found,
-    Item,
-    Option,
-    Outcome,
-    Prepared,
-    RuleSet,
-    Variant,
-    check_known_conditions,
-    check_kong_draw,
-    check_win_conditions,
-    flag_item,
-    on_dealt_hand,
-    on_first_discard,
-    once,
-    seat_or_dealer,
-    tile_count_error,
-)
+from . import base as B
+from .base import FOUND, MULTIPLIER, NONE, ONE, WINNER, Exclusion, Item, Option, Variant, flag_item, once
 
 SETS = 4  # 4 sets + 1 pair
 WIN_SIZE, HAND_SIZE = 14, 13
@@ -65,12 +29,12 @@ WIN_CONDITIONS = ("self", "kong-draw", "last-tile", "heaven", "earth", "human")
 # Won on the player's own draw: no 全求人, and the settlement's "each pays 2X".
 SELF_DRAWN = ("self", "kong-draw", "last-tile", "heaven", "human")  # human: `self` may be omitted (Decision)
 CONFLICTS = (
-    KONG_DRAW_NOT_LAST_TILE,
-    HEAVEN_OR_EARTH,
+    B.KONG_DRAW_NOT_LAST_TILE,
+    B.HEAVEN_OR_EARTH,
     ("heaven", "human", "天胡 is the dealer's, 人胡 a non-dealer's"),
     ("earth", "human", "地胡 is won on a discard, 人胡 self-drawn"),
-    *on_dealt_hand("kong-draw", "last-tile"),
-    *on_first_discard("self", "kong-draw", "last-tile"),
+    *B.on_dealt_hand("kong-draw", "last-tile"),
+    *B.on_first_discard("self", "kong-draw", "last-tile"),
     ("human", "last-tile", "人胡 is won in the first go-round"),
 )
 STANDARD, SEVEN_PAIRS, BU_KAO, LUAN_FENG = "4 sets + pair", "seven pairs", "十三不靠/七风", "乱风"
@@ -93,7 +57,7 @@ class Shape(NamedTuple):
 
 
 @dataclass
-class JinhuaHand(Prepared):
+class JinhuaHand(B.Prepared):
     wild_kind: int | None = None  # the 财神 kind (`wild:T`)
     face: int | None = None  # what every 白 plays as: the 财神's own face
     wild_tiles: tuple[int, ...] = ()  # 财神 held, the winning tile included
@@ -117,7 +81,7 @@ def _flower_error(kind: int) -> HandError:
 
 
 def prepare(parsed: ParsedHand, options: dict[str, int]) -> JinhuaHand:
-    check_known_conditions(parsed, "Jinhua", CONDITIONS, {"flip": ": give the 财神 as wild:T"})
+    B.check_known_conditions(parsed, "Jinhua", CONDITIONS, {"flip": ": give the 财神 as wild:T"})
     notes: list[str] = []
     wild_kind: int | None = None
     if parsed.wild is None:
@@ -168,18 +132,18 @@ def prepare(parsed: ParsedHand, options: dict[str, int]) -> JinhuaHand:
     size = len(held) + 3 * len(melds)
     winner = parsed.win is not None
     if size != (WIN_SIZE if winner else HAND_SIZE):
-        raise tile_count_error(parsed, "jinhua", size, HAND_SIZE, winner)
+        raise B.tile_count_error(parsed, "jinhua", size, HAND_SIZE, winner)
 
     flags = parsed.flags
     # the seat decides only whether 天胡 is the dealer's: noted when it does
-    seat = seat_or_dealer(parsed, notes) if "heaven" in parsed.flags else parsed.seat or "E"
-    check_win_conditions(parsed, winner, WIN_CONDITIONS, CONFLICTS)
+    seat = B.seat_or_dealer(parsed, notes) if "heaven" in parsed.flags else parsed.seat or "E"
+    B.check_win_conditions(parsed, winner, WIN_CONDITIONS, CONFLICTS)
     if "heaven" in flags and seat != "E":
         raise HandError("condition 'heaven' needs seat:E (the dealer)")
     for cond in ("earth", "human"):
         if cond in flags and seat == "E":
             raise HandError(f"condition '{cond}' is for a non-dealer: it needs seat S, W or N")
-    check_kong_draw(flags, melds)
+    B.check_kong_draw(flags, melds)
 
     self_drawn = any(f in flags for f in SELF_DRAWN)
     if winner and self_drawn and _quan_qiu_ren_shape(parsed, wild_kind):
@@ -194,7 +158,7 @@ def prepare(parsed: ParsedHand, options: dict[str, int]) -> JinhuaHand:
         wild_kind=wild_kind,
         face=face,
         wild_tiles=wild_tiles,
-        naturals=to_counts(naturals),
+        naturals=E.to_counts(naturals),
         whites=held.count(T.WHITE) if face not in (None, T.WHITE) else 0,
         melds=tuple(melds),
         win_kind=win_kind,
@@ -238,7 +202,7 @@ def _group_class(wild_kind: int, win_kind: int) -> Callable[[Group], tuple[int, 
 _SHAPES = {PAIR: 0, PUNG: 1, KONG: 1, CHOW: 2}  # a kong is a pung to every Jinhua item
 
 
-def _joker_options(hand: JinhuaHand) -> JokerOptions:
+def _joker_options(hand: JinhuaHand) -> E.JokerOptions:
     """Representatives for all-财神 groups (ENGINE.md): the 财神 as itself
     (财神头, 三财一刻), one tile per suit held (清一色) and one honor (清风);
     a chow of 财神 never beats their pung, so only pungs are offered."""
@@ -248,15 +212,15 @@ def _joker_options(hand: JinhuaHand) -> JokerOptions:
     if hand.wild_kind is not None:
         kinds = [hand.wild_kind] + [k for k in kinds if k != hand.wild_kind]
     classify = _group_class(-1 if hand.wild_kind is None else hand.wild_kind, hand.win_kind)
-    return JokerOptions(pairs=tuple(kinds), sets=tuple((PUNG, k) for k in kinds), classify=classify)
+    return E.JokerOptions(pairs=tuple(kinds), sets=tuple((PUNG, k) for k in kinds), classify=classify)
 
 
 def readings(hand: JinhuaHand) -> Iterator[Shape]:
     options = _joker_options(hand)
-    for groups in standard_readings(hand.naturals, hand.wild_tiles, SETS - len(hand.melds), options):
+    for groups in E.standard_readings(hand.naturals, hand.wild_tiles, SETS - len(hand.melds), options):
         yield Shape(STANDARD, hand.melds + groups)
     if not hand.melds:
-        for groups in seven_pairs_readings(hand.naturals, hand.wild_tiles, options):
+        for groups in E.seven_pairs_readings(hand.naturals, hand.wild_tiles, options):
             yield Shape(SEVEN_PAIRS, groups)
         yield from _bu_kao(hand)
     yield from _luan_feng(hand)
@@ -274,7 +238,7 @@ def _bu_kao(hand: JinhuaHand) -> Iterator[Shape]:
         honors = counts[27:34]
         if max(honors) > 1 or sum(honors) < MIN_HONORS_BU_KAO:
             continue
-        fill = spaced_fill(tuple(counts[:27]), len(hand.wild_tiles), BU_KAO_GAP)
+        fill = E.spaced_fill(tuple(counts[:27]), len(hand.wild_tiles), BU_KAO_GAP)
         if fill is None:
             continue
         shown = _tiles_shown(hand, counts)
@@ -326,7 +290,7 @@ def _all_honors(facts: ShapeFacts) -> bool:
     return name != BU_KAO and all(T.is_honor(k) for k in _kinds(facts))
 
 
-def _shape_is(name: str) -> Finder:
+def _shape_is(name: str) -> B.Finder:
     def find(hand: JinhuaHand, facts: ShapeFacts) -> list[tuple[Variant, str]]:
         return FOUND if facts.shape.name == name else NONE
 
@@ -581,7 +545,7 @@ BAO_TOU_HAI_DI = (
 )
 
 
-class Jinhua(RuleSet):
+class Jinhua(B.RuleSet):
     name = "jinhua"
     chinese = "金华"
     unit = "bei"
@@ -595,14 +559,14 @@ class Jinhua(RuleSet):
     def facts_of(self, reading: Shape) -> ShapeFacts:
         return ShapeFacts(reading)
 
-    def finish(self, hand: JinhuaHand, found: Found) -> Outcome:
+    def finish(self, hand: JinhuaHand, found: B.Found) -> B.Outcome:
         """The multipliers multiply (Decision); a non-winner counts 0."""
         if not hand.winner:
-            return Outcome(0, False, 0)
+            return B.Outcome(0, False, 0)
         total = prod(v for item, v, _ in found if item.kind == MULTIPLIER)
         keys = {item.key for item, _, _ in found}
         notes = [BAO_TOU_HAI_DI] if {"bao_tou", "hai_di"} <= keys else []
-        return Outcome(total, False, total, notes=notes)
+        return B.Outcome(total, False, total, notes=notes)
 
     def no_shape_message(self, hand: JinhuaHand) -> str:
         return "no winning shape: the tiles form none of 4 sets + pair, seven pairs, 十三不靠/七风 or 乱风 (all honors)"

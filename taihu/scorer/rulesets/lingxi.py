@@ -10,22 +10,12 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
+from .. import engine as E
 from .. import tiles as T
-from ..engine import (
-    CHOW,
-    KONG,
-    PAIR,
-    PUNG,
-    WILD_SET,
-    Group,
-    JokerOptions,
-    ReadingFacts,
-    place_wildcards,
-    standard_readings,
-    to_counts,
-)
+from ..engine import CHOW, KONG, PAIR, PUNG, WILD_SET, Group, ReadingFacts
 from ..errors import HandError
 from ..notation import ParsedHand
+from . import base as B
 from .base import (
     ALL,
     BASE_TAI,
@@ -33,33 +23,16 @@ from .base import (
     DECLARED,
     DECLARED_WIN,
     FOUND,
-    HEAVEN_OR_EARTH,
-    KONG_DRAW_NOT_LAST_TILE,
     LOSER,
     NONE,
     ONE,
-    ROB_KONG_NOT_SELF,
-    ROB_KONG_OR_KONG_DRAW,
     WINNER,
     Exclusion,
-    Finder,
-    Found,
     Item,
     Option,
-    Outcome,
-    Prepared,
-    Reading,
-    RuleSet,
     Variant,
-    check_known_conditions,
-    check_kong_draw,
-    check_win_conditions,
     flag_item,
-    on_dealt_hand,
-    on_first_discard,
     once,
-    seat_or_dealer,
-    tile_count_error,
 )
 
 SETS = 5  # 1 pair + 5 sets
@@ -69,13 +42,13 @@ CONDITIONS = frozenset({"seat", "wild", "self", "kong-draw", "rob-kong", "last-t
 DECLARES = {"sha-zhu", "hua-hu"}
 # Conditions that cannot stand together, with the reason.
 CONFLICTS = (
-    ROB_KONG_NOT_SELF,
-    ROB_KONG_OR_KONG_DRAW,
+    B.ROB_KONG_NOT_SELF,
+    B.ROB_KONG_OR_KONG_DRAW,
     ("rob-kong", "last-tile", "last-tile is a win on a draw; robbing a kong is not"),
-    KONG_DRAW_NOT_LAST_TILE,
-    HEAVEN_OR_EARTH,
-    *on_dealt_hand("rob-kong", "kong-draw", "last-tile"),
-    *on_first_discard("self", "kong-draw", "rob-kong", "last-tile"),
+    B.KONG_DRAW_NOT_LAST_TILE,
+    B.HEAVEN_OR_EARTH,
+    *B.on_dealt_hand("rob-kong", "kong-draw", "last-tile"),
+    *B.on_first_discard("self", "kong-draw", "rob-kong", "last-tile"),
 )
 WIN_CONDITIONS = ("self", "kong-draw", "rob-kong", "last-tile", "heaven", "earth")
 
@@ -90,7 +63,7 @@ class WildFamily:
 
 
 @dataclass
-class LingxiHand(Prepared):
+class LingxiHand(B.Prepared):
     seat_wind: int = T.EAST
     families: tuple[WildFamily, ...] = ()
     same_kind: bool = False  # both revealed tiles of one kind
@@ -129,7 +102,7 @@ def copies(kind: int, revealed: tuple[int, ...]) -> int:
 
 
 def prepare(parsed: ParsedHand, options: dict[str, int]) -> LingxiHand:
-    check_known_conditions(parsed, "Lingxi", CONDITIONS)
+    B.check_known_conditions(parsed, "Lingxi", CONDITIONS)
     if parsed.declare is not None and parsed.declare not in DECLARES:
         col = parsed.columns.get("declare", 0)
         raise HandError(f"declare:{parsed.declare} at column {col} is not a Lingxi declared win (sha-zhu, hua-hu)")
@@ -164,7 +137,7 @@ def prepare(parsed: ParsedHand, options: dict[str, int]) -> LingxiHand:
             why = "" if limit == (1 if T.is_flower(kind) else 4) else " (revealed wildcard tiles are out of play)"
             raise HandError(f"{T.name(kind)} appears {seen} times; at most {limit} exist{why}")
 
-    seat = seat_or_dealer(parsed, notes)
+    seat = B.seat_or_dealer(parsed, notes)
     melds: list[Group] = []
     from_deal: set[str] = set()
     set_aside: dict[str, list[int]] = {name: [] for name, _ in FLOWER_GROUPS}
@@ -218,15 +191,15 @@ def prepare(parsed: ParsedHand, options: dict[str, int]) -> LingxiHand:
         if size not in (HAND_SIZE, WIN_SIZE):
             raise HandError(f"hand has {size} tiles, a declared Lingxi win holds 16 or 17 (相公)", code="tile_count")
     elif size != (WIN_SIZE if winner else HAND_SIZE):
-        raise tile_count_error(parsed, "lingxi", size, HAND_SIZE, winner, set_aside=(T.WHITE,))
+        raise B.tile_count_error(parsed, "lingxi", size, HAND_SIZE, winner, set_aside=(T.WHITE,))
 
     flags = parsed.flags
-    check_win_conditions(parsed, winner, WIN_CONDITIONS, CONFLICTS, declared_wins=True)
+    B.check_win_conditions(parsed, winner, WIN_CONDITIONS, CONFLICTS, declared_wins=True)
     if "heaven" in flags and seat != "E":
         raise HandError("condition 'heaven' needs seat:E (the dealer)")
     if "earth" in flags and seat == "E":
         raise HandError("condition 'earth' is for a non-dealer: it needs seat S, W or N")
-    check_kong_draw(flags, melds)
+    B.check_kong_draw(flags, melds)
 
     hand = LingxiHand(
         parsed=parsed,
@@ -239,7 +212,7 @@ def prepare(parsed: ParsedHand, options: dict[str, int]) -> LingxiHand:
         same_kind=same,
         wild_kinds=wild_kinds,
         wild_tiles=tuple(wild_tiles),
-        naturals=to_counts(naturals),
+        naturals=E.to_counts(naturals),
         melds=tuple(melds),
         set_aside={k: v for k, v in set_aside.items() if v},
         from_deal=from_deal,
@@ -301,7 +274,7 @@ def group_class(group: Group) -> tuple[object, ...]:
     return (group.shape, -1 - T.suit_of(group.kind))
 
 
-NO_WILDCARDS = JokerOptions((), (), classify=group_class)
+NO_WILDCARDS = E.JokerOptions((), (), classify=group_class)
 
 SI_FENG_QI_TILES = 11  # three wind pungs and a wind pair: fewer wind tiles and wildcards cannot make 四风齐
 # the coarse classes, orderable against each other (the search sorts a reading's classes):
@@ -350,7 +323,7 @@ def _si_feng_qi_in_reach(hand: LingxiHand) -> bool:
     return winds + len(hand.wild_tiles) >= SI_FENG_QI_TILES
 
 
-def _joker_options(hand: LingxiHand) -> JokerOptions:
+def _joker_options(hand: LingxiHand) -> E.JokerOptions:
     """Representatives for all-wildcard groups (ENGINE.md): what can change the tai."""
     if not hand.wild_tiles:
         return NO_WILDCARDS
@@ -359,26 +332,26 @@ def _joker_options(hand: LingxiHand) -> JokerOptions:
     suits = present or {0, 1, 2}
     kinds = [s * 9 + 4 for s in sorted(suits)] + [T.EAST, T.SOUTH, T.WEST, T.NORTH, T.RED, T.GREEN]
     classify = group_class if _si_feng_qi_in_reach(hand) else _COARSE_CLASSES[hand.seat_wind]
-    return JokerOptions(
+    return E.JokerOptions(
         pairs=tuple(kinds),
         sets=tuple([(WILD_SET, -1)] + [(PUNG, k) for k in kinds]),
         classify=classify,
     )
 
 
-def readings(hand: LingxiHand) -> Iterable[Reading]:
+def readings(hand: LingxiHand) -> Iterable[B.Reading]:
     """With 四风齐 out of reach, no value depends on which wildcard stands where (only 四风齐 tells a wind
     wildcard from another), so the wildcards are placed on the reading shown only (`Lingxi.as_shown`)."""
     sets = SETS - len(hand.melds)
     placed = _si_feng_qi_in_reach(hand)
-    for groups in standard_readings(hand.naturals, hand.wild_tiles, sets, _joker_options(hand), placed):
+    for groups in E.standard_readings(hand.naturals, hand.wild_tiles, sets, _joker_options(hand), placed):
         yield hand.melds + groups
 
 
 # -- items ---------------------------------------------------------------------
 
 
-def _groups(hand: LingxiHand, facts: ReadingFacts | None) -> Reading:
+def _groups(hand: LingxiHand, facts: ReadingFacts | None) -> B.Reading:
     """The reading, or for a non-winner its melds and concealed natural triples."""
     if facts is not None:
         return facts.groups
@@ -402,7 +375,7 @@ HONORED_KONG = 1  # a kong of the seat wind, 中 or 发 scores this much more
 KONG_VALUE_TEXT = "{plain}, +{honored} if seat wind/中/发"
 
 
-def _kongs(concealed: bool) -> Finder:
+def _kongs(concealed: bool) -> B.Finder:
     def find(hand: LingxiHand, facts: None) -> list[tuple[Variant, str]]:
         out: list[tuple[Variant, str]] = []
         for g in hand.melds:
@@ -672,7 +645,7 @@ OPTIONS = (
 )
 
 
-class Lingxi(RuleSet):
+class Lingxi(B.RuleSet):
     name = "lingxi"
     chinese = "灵溪"
     unit = "tai"
@@ -683,20 +656,20 @@ class Lingxi(RuleSet):
     prepare = staticmethod(prepare)
     readings = staticmethod(readings)
 
-    def finish(self, hand: LingxiHand, found: Found) -> Outcome:
+    def finish(self, hand: LingxiHand, found: B.Found) -> B.Outcome:
         subtotal = sum(v for _, v, _ in found)  # base, bonus and declared tai all add up
         doubled = hand.winner and subtotal >= hand.options["double_at"]
-        return Outcome(subtotal, doubled, subtotal * 2 if doubled else subtotal)
+        return B.Outcome(subtotal, doubled, subtotal * 2 if doubled else subtotal)
 
     def no_shape_message(self, hand: LingxiHand) -> str:
         return "no winning shape: the tiles do not form 1 pair + 5 sets (Lingxi has no special shapes)"
 
-    def as_shown(self, hand: LingxiHand, reading: Reading) -> Reading:
+    def as_shown(self, hand: LingxiHand, reading: B.Reading) -> B.Reading:
         if not hand.wild_tiles or _si_feng_qi_in_reach(hand):
             return reading  # placed by the search
-        return hand.melds + place_wildcards(reading[len(hand.melds) :], hand.wild_tiles)
+        return hand.melds + E.place_wildcards(reading[len(hand.melds) :], hand.wild_tiles)
 
-    def arrangement(self, hand: LingxiHand, reading: Reading) -> list[str]:
+    def arrangement(self, hand: LingxiHand, reading: B.Reading) -> list[str]:
         melds = reading[: len(hand.melds)]
         rest = reading[len(hand.melds) :]
         pair = [g for g in rest if g.shape == PAIR]

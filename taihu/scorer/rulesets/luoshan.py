@@ -16,47 +16,14 @@ from dataclasses import dataclass
 from operator import attrgetter
 from typing import Any
 
+from .. import engine as E
 from .. import memo as M
 from .. import tiles as T
-from ..engine import (
-    CHOW,
-    KONG,
-    PUNG,
-    Group,
-    JokerOptions,
-    ReadingFacts,
-    kinds_readings,
-    standard_readings,
-    to_counts,
-    wait_of,
-    win_placements,
-)
+from ..engine import CHOW, KONG, PUNG, Group, ReadingFacts
 from ..errors import HandError
 from ..notation import Meld, ParsedHand
-from .base import (
-    FOUND,
-    HU,
-    NONE,
-    ONE,
-    ROB_KONG_OR_KONG_DRAW,
-    TAI,
-    TOTAL,
-    WINNER,
-    Exclusion,
-    Finder,
-    Found,
-    Item,
-    Outcome,
-    Prepared,
-    Reading,
-    RuleSet,
-    Variant,
-    check_known_conditions,
-    check_kong_draw,
-    check_win_conditions,
-    seat_or_dealer,
-    tile_count_error,
-)
+from . import base as B
+from .base import FOUND, HU, NONE, ONE, TAI, TOTAL, WINNER, Exclusion, Item, Variant
 
 SETS = 4  # 4 sets + 1 pair
 WIN_SIZE, HAND_SIZE = 14, 13
@@ -65,7 +32,7 @@ WIN_CONDITIONS = ("self", "kong-draw", "rob-kong")
 SELF_DRAWN = frozenset(WIN_CONDITIONS)  # 抢杠当自摸; a kong replacement is a draw
 CONFLICTS = (
     ("rob-kong", "self", "robbing a kong is a win on another player's tile (it only scores as self-drawn)"),
-    ROB_KONG_OR_KONG_DRAW,
+    B.ROB_KONG_OR_KONG_DRAW,
 )
 DRAGONS = (T.RED, T.GREEN, T.WHITE)  # 大料: 白 is an ordinary dragon here
 MINIMUM = {True: 100, False: 200}  # self-drawn / on a discard
@@ -83,7 +50,7 @@ def wildcard_after(indicator: int) -> int:
 
 
 @dataclass
-class LuoshanHand(Prepared):
+class LuoshanHand(B.Prepared):
     wild_kind: int | None = None
     honored: frozenset[int] = frozenset()  # the dragons and the seat wind: 对子 hu, 台
     wild_tiles: tuple[int, ...] = ()  # held wildcards, the winning tile included
@@ -176,10 +143,10 @@ def _conditions(parsed: ParsedHand) -> tuple[int | None, list[str], tuple[bool, 
     key = (parsed.flags, parsed.seat, parsed.wild, parsed.flip, parsed.declare, *_riichi_fields(parsed))
     known = _CONDITIONS_SEEN.get(key)
     if known is None:
-        check_known_conditions(parsed, "Luoshan", CONDITIONS)
+        B.check_known_conditions(parsed, "Luoshan", CONDITIONS)
         notes: list[str] = []
         wild_kind = _wild_kind(parsed, notes)
-        seat_or_dealer(parsed, notes)  # the seat wind's pungs and pair score: a missing seat: is noted
+        B.seat_or_dealer(parsed, notes)  # the seat wind's pungs and pair score: a missing seat: is noted
         if len(_CONDITIONS_SEEN) >= 1024:
             _CONDITIONS_SEEN.clear()
         passes = (_win_conditions_pass(parsed, False), _win_conditions_pass(parsed, True))
@@ -192,7 +159,7 @@ _riichi_fields = attrgetter("round", "dora", "ura", "honba", "sticks")  # refuse
 
 def _win_conditions_pass(parsed: ParsedHand, winner: bool) -> bool:
     try:
-        check_win_conditions(parsed, winner, WIN_CONDITIONS, CONFLICTS)
+        B.check_win_conditions(parsed, winner, WIN_CONDITIONS, CONFLICTS)
     except HandError:
         return False
     return True
@@ -208,7 +175,7 @@ def prepare(parsed: ParsedHand, options: dict[str, int]) -> LuoshanHand:
     kinds = bytes(held)  # sorted: the search reads each suit's run of it (engine.kinds_readings)
     seen = kinds if not parsed.melds else bytes(sorted((*held, *(t for m in parsed.melds for t in m.tiles))))
     if seen and (seen[-1] >= T.FIRST_FLOWER or _FIVE_ALIKE.search(seen)):  # the message needs the loop
-        counts = to_counts(seen)
+        counts = E.to_counts(seen)
         for kind in sorted(set(seen)):
             if T.is_flower(kind):
                 raise HandError(f"flower {T.name(kind)} is not a Luoshan tile: Luoshan plays 136 tiles, no flowers")
@@ -226,15 +193,15 @@ def prepare(parsed: ParsedHand, options: dict[str, int]) -> LuoshanHand:
     size = len(held) + 3 * len(melds)
     winner = parsed.win is not None
     if size != (WIN_SIZE if winner else HAND_SIZE):
-        raise tile_count_error(parsed, "luoshan", size, HAND_SIZE, winner)
+        raise B.tile_count_error(parsed, "luoshan", size, HAND_SIZE, winner)
 
     flags = parsed.flags
     if not win_conditions_pass[winner]:
-        check_win_conditions(parsed, winner, WIN_CONDITIONS, CONFLICTS)  # raises the error
+        B.check_win_conditions(parsed, winner, WIN_CONDITIONS, CONFLICTS)  # raises the error
     if not winner:
         notes.append("Luoshan non-winners score 0")
     if "kong-draw" in flags:
-        check_kong_draw(flags, melds)
+        B.check_kong_draw(flags, melds)
 
     return LuoshanHand(
         parsed=parsed,
@@ -255,7 +222,7 @@ def prepare(parsed: ParsedHand, options: dict[str, int]) -> LuoshanHand:
 # -- the readings ------------------------------------------------------------
 
 
-def _joker_options(hand: LuoshanHand, naturals: list[int]) -> JokerOptions:
+def _joker_options(hand: LuoshanHand, naturals: list[int]) -> E.JokerOptions:
     """Representatives for all-wildcard groups: only these can change the hu.
 
     A dragon (as good as the seat wind: hu, 台, 对子), and per suit in the
@@ -279,7 +246,7 @@ def _joker_options(hand: LuoshanHand, naturals: list[int]) -> JokerOptions:
             sets += [(CHOW, start) for start in range(win - 2, win + 1) if start // 9 == win // 9 and start % 9 <= 6]
     # a winning wildcard may take any place a wildcard or a natural tile holds: its readings are not classed
     classify = None if win < 0 or win == hand.wild_kind else _group_class(win, hand.honored)
-    return JokerOptions(pairs=tuple(dict.fromkeys(pairs)), sets=tuple(dict.fromkeys(sets)), classify=classify)
+    return E.JokerOptions(pairs=tuple(dict.fromkeys(pairs)), sets=tuple(dict.fromkeys(sets)), classify=classify)
 
 
 HONORS = 3  # a group's suit place in its class when it is of honors
@@ -309,7 +276,7 @@ def _group_class(win: int, honored: frozenset[int]) -> Callable[[Group], tuple[A
             row, own, holds_win = "", False, kind <= win <= kind + 2
         else:
             row, own, holds_win = ROW[kind], kind in honored, kind == win
-        return (shape, suit, row, own, wait_of(group, win) if holds_win else "")
+        return (shape, suit, row, own, E.wait_of(group, win) if holds_win else "")
 
     return group_class
 
@@ -318,17 +285,17 @@ def readings(hand: LuoshanHand) -> list[ReadingFacts]:
     """A list, built by loops: cheaper than a generator for the one or two readings of most hands."""
     win, win_is_wild, melds = hand.win, hand.win == hand.wild_kind, hand.melds
     sets = SETS - len(melds)
-    groupings: Iterable[Reading]
+    groupings: Iterable[B.Reading]
     if hand.wild_tiles:
-        naturals = to_counts(hand.natural_kinds)  # the search with wildcards works on counts
-        groupings = standard_readings(naturals, hand.wild_tiles, sets, _joker_options(hand, naturals))
+        naturals = E.to_counts(hand.natural_kinds)  # the search with wildcards works on counts
+        groupings = E.standard_readings(naturals, hand.wild_tiles, sets, _joker_options(hand, naturals))
     else:
-        groupings = kinds_readings(hand.natural_kinds, sets, True)
+        groupings = E.kinds_readings(hand.natural_kinds, sets, True)
     found = []
     for groups in groupings:
         full = melds + groups if melds else groups
         first: ReadingFacts | None = None  # the grouping's facts, shared by the places of the winning tile in it
-        for placed, at, stands_for in win_placements(full, win, win_is_wild):
+        for placed, at, stands_for in E.win_placements(full, win, win_is_wild):
             # a placement that moved a wildcard shows the groups as they then lie
             facts = ReadingFacts(placed, at, stands_for, first if placed is full else None)
             if placed is full and first is None:
@@ -379,7 +346,7 @@ def an_ke(hand: LuoshanHand, facts: ReadingFacts) -> Occurrences:
     return out
 
 
-def _kongs(concealed: bool) -> Finder:
+def _kongs(concealed: bool) -> B.Finder:
     def find(hand: LuoshanHand, facts: ReadingFacts) -> Occurrences:
         out: Occurrences = []
         for g in facts.kongs:
@@ -701,7 +668,7 @@ EXCLUSIONS = (
 )
 
 
-class Luoshan(RuleSet):
+class Luoshan(B.RuleSet):
     name = "luoshan"
     chinese = "螺山"
     unit = "hu"
@@ -713,9 +680,9 @@ class Luoshan(RuleSet):
     prepare = staticmethod(prepare)
     readings = staticmethod(readings)
 
-    def finish(self, hand: LuoshanHand, found: Found) -> Outcome:
+    def finish(self, hand: LuoshanHand, found: B.Found) -> B.Outcome:
         if not hand.winner:
-            return Outcome(0, False, 0)
+            return B.Outcome(0, False, 0)
         hu = tai = 0
         for item, value, _ in found:
             kind = item.kind
@@ -724,19 +691,19 @@ class Luoshan(RuleSet):
             elif kind == TAI:
                 tai += value
             else:  # a named special hand gives the total, legal at any total (Decision); exclusions leave one
-                return Outcome(value, False, value)
+                return B.Outcome(value, False, value)
         total = -(-hu * 2**tai // 10) * 10  # rounded up to 10
         minimum = MINIMUM[hand.self_drawn]
         if total >= minimum:
-            return Outcome(hu, tai > 0, total)
+            return B.Outcome(hu, tai > 0, total)
         how = "a win on a discard"
         if hand.self_drawn:
             how = "a self-drawn win (rob-kong and kong-draw count as self-drawn)"
         note = f"not a legal win: {how} needs at least {minimum} hu; this hand makes {total}"
-        return Outcome(hu, tai > 0, total, legal=False, notes=[note])
+        return B.Outcome(hu, tai > 0, total, legal=False, notes=[note])
 
     def arrangement(self, hand: LuoshanHand, reading: ReadingFacts) -> list[str]:
-        return RuleSet.arrangement(self, hand, reading.groups)
+        return B.RuleSet.arrangement(self, hand, reading.groups)
 
     def no_shape_message(self, hand: LuoshanHand) -> str:
         return "no winning shape: the tiles do not form 4 sets + a pair (Luoshan has no seven pairs)"

@@ -13,36 +13,13 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
+from .. import engine as E
 from .. import tiles as T
-from ..engine import CHOW, KONG, PAIR, PUNG, Group, JokerOptions, set_readings, standard_readings, to_counts
+from ..engine import CHOW, KONG, PAIR, PUNG, Group
 from ..errors import HandError
 from ..notation import ParsedHand
-from .base import (
-    ALL,
-    DI,
-    FEN,
-    MULTIPLIER,
-    NONE,
-    ONE,
-    ROB_KONG_NOT_SELF,
-    ROB_KONG_OR_KONG_DRAW,
-    WINNER,
-    Finder,
-    Found,
-    Item,
-    Outcome,
-    Prepared,
-    Reading,
-    RuleSet,
-    Variant,
-    check_known_conditions,
-    check_kong_draw,
-    check_win_conditions,
-    on_dealt_hand,
-    once,
-    seat_or_dealer,
-    tile_count_error,
-)
+from . import base as B
+from .base import ALL, DI, FEN, MULTIPLIER, NONE, ONE, WINNER, Item, Variant, once
 
 SETS = 5  # 5 sets + 1 pair
 WIN_SIZE, HAND_SIZE = 17, 16
@@ -52,10 +29,10 @@ WIN_CONDITIONS = ("self", "kong-draw", "rob-kong", "heaven")
 SELF_DRAWN = ("self", "kong-draw")  # kong-draw is a self-draw with no item of its own (Decision 2026-11-30)
 # Conditions that cannot stand together, with the reason.
 CONFLICTS = (
-    ROB_KONG_NOT_SELF,
+    B.ROB_KONG_NOT_SELF,
     ("rob-kong", "heaven", "天胡 is won on the dealt hand"),
-    ROB_KONG_OR_KONG_DRAW,
-    *on_dealt_hand("kong-draw"),
+    B.ROB_KONG_OR_KONG_DRAW,
+    *B.on_dealt_hand("kong-draw"),
 )
 
 
@@ -97,7 +74,7 @@ def pay_text(key: str) -> str:
 
 
 @dataclass
-class PutianHand(Prepared):
+class PutianHand(B.Prepared):
     seat: str = "E"
     jin: int | None = None  # the 金 kind (wild:T)
     jin_tiles: tuple[int, ...] = ()  # 金 held, the winning tile included
@@ -124,7 +101,7 @@ def _not_putian(kind: int, where: str) -> HandError:
 
 
 def prepare(parsed: ParsedHand, options: dict[str, int]) -> PutianHand:
-    check_known_conditions(parsed, "Putian", CONDITIONS)
+    B.check_known_conditions(parsed, "Putian", CONDITIONS)
     if parsed.declare is not None and parsed.declare not in DECLARES:
         col = parsed.columns.get("declare", 0)
         raise HandError(
@@ -205,18 +182,18 @@ def prepare(parsed: ParsedHand, options: dict[str, int]) -> PutianHand:
         if size not in (HAND_SIZE, WIN_SIZE):
             raise HandError(f"hand has {size} tiles, a declared 三金倒 holds 16 or 17", code="tile_count")
     elif size != (WIN_SIZE if winner else HAND_SIZE):
-        raise tile_count_error(parsed, "putian", size, HAND_SIZE, winner, set_aside=(T.WHITE,))
+        raise B.tile_count_error(parsed, "putian", size, HAND_SIZE, winner, set_aside=(T.WHITE,))
 
     flags = parsed.flags
-    seat = seat_or_dealer(parsed, notes)
-    check_win_conditions(parsed, winner, WIN_CONDITIONS, CONFLICTS, declared_wins=True)
+    seat = B.seat_or_dealer(parsed, notes)
+    B.check_win_conditions(parsed, winner, WIN_CONDITIONS, CONFLICTS, declared_wins=True)
     if declare is not None and "rob-kong" in flags:
         raise HandError(f"declare:{declare} is won on the player's own turn; it cannot rob a kong")
     if declare in ("qiang-jin", "you-jin", "san-jin-you") and "heaven" in flags:
         raise HandError(f"declare:{declare} and 'heaven' contradict each other: 天胡 is complete on the dealt hand")
     if "heaven" in flags and seat != "E":
         raise HandError("condition 'heaven' needs seat:E (the dealer)")
-    check_kong_draw(flags, melds)
+    B.check_kong_draw(flags, melds)
     if declare is not None and jin is None:
         raise HandError(f"declare:{declare} needs the 金, e.g. wild:5m")
     if declare == "qiang-jin" and parsed.win != jin:
@@ -237,7 +214,7 @@ def prepare(parsed: ParsedHand, options: dict[str, int]) -> PutianHand:
         seat=seat,
         jin=jin,
         jin_tiles=tuple(jin_tiles),
-        naturals=to_counts(naturals),
+        naturals=E.to_counts(naturals),
         melds=tuple(melds),
         whites=whites,
         you_jin=you_jin,
@@ -267,13 +244,13 @@ def _display_class(jin: int) -> Callable[[Group], tuple[int, bool]]:
 _DISPLAY_CLASSES = {kind: _display_class(kind) for kind in range(T.PLAYABLE)}
 
 
-def _jokers(hand: PutianHand) -> JokerOptions:
+def _jokers(hand: PutianHand) -> E.JokerOptions:
     """All-金 groups stand for the 金 itself: nothing scored depends on what they stand for."""
     kind = hand.jin if hand.jin is not None else 4
-    return JokerOptions(pairs=(kind,), sets=((PUNG, kind),), classify=_DISPLAY_CLASSES[kind])
+    return E.JokerOptions(pairs=(kind,), sets=((PUNG, kind),), classify=_DISPLAY_CLASSES[kind])
 
 
-def readings(hand: PutianHand) -> Iterable[Reading]:
+def readings(hand: PutianHand) -> Iterable[B.Reading]:
     """One winning reading: no Putian item depends on the grouping, so only its display is chosen.
 
     游金 sets one 金 aside as the pair's half and needs the rest as sets only;
@@ -286,16 +263,16 @@ def readings(hand: PutianHand) -> Iterable[Reading]:
     if hand.you_jin:
         kind = hand.jin_tiles[0]
         lone = Group(PAIR, kind, (kind,), wilds=((kind, kind),))  # shown by `arrangement`, not as a pair
-        for groups in set_readings(hand.naturals, hand.jin_tiles[1:], sets, _jokers(hand)):
+        for groups in E.set_readings(hand.naturals, hand.jin_tiles[1:], sets, _jokers(hand)):
             yield hand.melds + groups + (lone,)
             return
         return
-    found = list(standard_readings(hand.naturals, hand.jin_tiles, sets, _jokers(hand)))
+    found = list(E.standard_readings(hand.naturals, hand.jin_tiles, sets, _jokers(hand)))
     if found:
         yield hand.melds + min(found, key=_stand_ins)
 
 
-def _stand_ins(groups: Reading) -> tuple[int, int]:
+def _stand_ins(groups: B.Reading) -> tuple[int, int]:
     """Orders readings for display: 金 standing for themselves first, then fewer slots in natural groups."""
     moved = sum(w != k for g in groups for w, k in g.wilds)
     mixed = sum(1 for g in groups if g.wilds and len(g.wilds) < len(g.kinds))
@@ -323,7 +300,7 @@ def jin(hand: PutianHand, facts: None) -> list[tuple[Variant, str]]:
     return once((ONE,) * n, f"{T.name(hand.jin or 0)} ×{n}") if n else NONE
 
 
-def _kongs(concealed: bool) -> Finder:
+def _kongs(concealed: bool) -> B.Finder:
     def find(hand: PutianHand, facts: None) -> list[tuple[Variant, str]]:
         kongs = [g for g in hand.melds if g.shape == KONG and g.concealed_kong == concealed]
         return once((ONE,) * len(kongs), " ".join(g.text() for g in kongs)) if kongs else NONE
@@ -350,7 +327,7 @@ def winning_type(hand: PutianHand) -> tuple[str, str]:
     return "ping_hu", ""
 
 
-def _win_type(key: str) -> Finder:
+def _win_type(key: str) -> B.Finder:
     def find(hand: PutianHand, facts: None) -> list[tuple[Variant, str]]:
         found, why = winning_type(hand)
         if found != key:
@@ -382,7 +359,7 @@ KONG_KEYS = ("ming_gang", "an_gang")  # counted for the winner and a false win o
 DA_JIN = "not a legal win: 打金 — a player who discarded or melded a 金 cannot win this deal (condition da-jin)"
 
 
-class Putian(RuleSet):
+class Putian(B.RuleSet):
     name = "putian"
     chinese = "莆田"
     unit = "fen"
@@ -393,12 +370,12 @@ class Putian(RuleSet):
     prepare = staticmethod(prepare)
     readings = staticmethod(readings)
 
-    def finish(self, hand: PutianHand, found: Found) -> Outcome:
+    def finish(self, hand: PutianHand, found: B.Found) -> B.Outcome:
         """`total` is the 底分: the winning type's multiplier is applied in settlement, not added."""
         base = sum(v for item, v, _ in found if item.kind != MULTIPLIER)  # 底 + 分
         if hand.winner and hand.has("da-jin"):
-            return Outcome(base, False, base, legal=False, notes=[DA_JIN])
-        return Outcome(base, False, base)
+            return B.Outcome(base, False, base, legal=False, notes=[DA_JIN])
+        return B.Outcome(base, False, base)
 
     def no_shape_message(self, hand: PutianHand) -> str:
         if hand.you_jin:
@@ -409,7 +386,7 @@ class Putian(RuleSet):
         hint = "; a hand holding three 金 can declare:san-jin-dao (shape ignored)" if len(hand.jin_tiles) >= 3 else ""
         return f"no winning shape: the tiles do not form 1 pair + 5 sets{hint}"
 
-    def arrangement(self, hand: PutianHand, reading: Reading) -> list[str]:
+    def arrangement(self, hand: PutianHand, reading: B.Reading) -> list[str]:
         melds = [g.text() for g in reading[: len(hand.melds)]]
         rest = reading[len(hand.melds) :]
         if hand.shapeless:

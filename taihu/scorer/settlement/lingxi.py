@@ -7,30 +7,15 @@ from ..errors import HandError
 from ..models import HandScore, Payment, Settlement, Table
 from ..notation import ParsedHand, to_text
 from ..rulesets.lingxi import LINGXI, copies
-from .common import (
-    DEALER,
-    FOUL_NOTE,
-    SEATS,
-    Hands,
-    check_claims,
-    count_zero,
-    dealer_stays,
-    dealer_x2,
-    foul_seats,
-    liable_hand,
-    next_seat,
-    open_deal,
-    pairwise,
-    score_hands,
-    settled,
-)
+from . import common as C
+from .common import DEALER, SEATS, dealer_x2, settled
 
 LINGXI_EVENTS = ("false-win", "foul", "liable")
 FALSE_WIN_PENALTY = 26
 
 
 def settle_lingxi(table: Table) -> Settlement:
-    deal = open_deal(table, LINGXI, LINGXI_EVENTS, fouls_first=False)
+    deal = C.open_deal(table, LINGXI, LINGXI_EVENTS, fouls_first=False)
     wild, flip = deal.wild, deal.flip
     if flip is not None:
         raise HandError(
@@ -40,10 +25,10 @@ def settle_lingxi(table: Table) -> Settlement:
     if wild is not None and len(wild) != 2:
         raise HandError(f'wild: Lingxi reveals two wildcard tiles, e.g. ["5m", "E"]; got {len(wild)}')
     events = _lingxi_events(table)
-    hands = check_claims(deal, lambda kind: copies(kind, wild or ()))
+    hands = C.check_claims(deal, lambda kind: copies(kind, wild or ()))
     liable = events.get("liable")
-    liable_winner = liable_hand(table, hands, liable, "包赔") if liable is not None else None
-    scores = score_hands(hands, LINGXI, deal.options)
+    liable_winner = C.liable_hand(table, hands, liable, "包赔") if liable is not None else None
+    scores = C.score_hands(hands, LINGXI, deal.options)
     winner = table.winner
     if liable is not None and liable_winner is not None and winner is not None:
         score = scores[winner]
@@ -51,15 +36,15 @@ def settle_lingxi(table: Table) -> Settlement:
         _check_liable(liable, winner, liable_winner, score)
     if "false-win" in events:  # 5: the penalty and nothing else; the deal passes on
         offender = table.events[events["false-win"]].seat
-        return settled(table, scores, _penalty(offender), next_seat(DEALER))
+        return settled(table, scores, _penalty(offender), C.next_seat(DEALER))
     for seat, why in _zeroed(table, hands).items():  # 6, declared wins, 7
-        scores[seat] = count_zero(scores[seat], why)
+        scores[seat] = C.count_zero(scores[seat], why)
     if winner is None:
         return settled(table, scores, [], DEALER)
     tai = {seat: score.total for seat, score in scores.items()}
     liable_seat = table.events[liable].seat if liable is not None else None
     payments = _to_winner(winner, tai[winner], liable_seat) + _differences(winner, tai)
-    return settled(table, scores, payments, dealer_stays(winner))  # 8
+    return settled(table, scores, payments, C.dealer_stays(winner))  # 8
 
 
 def _lingxi_events(table: Table) -> dict[str, int]:
@@ -77,11 +62,11 @@ def _lingxi_events(table: Table) -> dict[str, int]:
         if event.type == "false-win" and winner is not None:
             raise HandError(f"events[{i}]: a false win ends the deal with no winner; set winner to null")
         found.setdefault(event.type, i)
-    foul_seats(table)
+    C.foul_seats(table)
     return found
 
 
-def _zeroed(table: Table, hands: Hands) -> dict[str, str]:
+def _zeroed(table: Table, hands: C.Hands) -> dict[str, str]:
     """Who counts 0 tai, and why: everyone in a drawn hand, all but a declared winner, a foul."""
     winner = table.winner
     if winner is None:
@@ -90,8 +75,8 @@ def _zeroed(table: Table, hands: Hands) -> dict[str, str]:
     hand = hands[winner]
     if isinstance(hand, ParsedHand) and hand.declare:
         zeroed = {s: f"{winner} declared {hand.declare}: every other player counts 0" for s in SEATS if s != winner}
-    for seat in foul_seats(table):
-        zeroed[seat] = FOUL_NOTE + " tai"
+    for seat in C.foul_seats(table):
+        zeroed[seat] = C.FOUL_NOTE + " tai"
     return zeroed
 
 
@@ -121,7 +106,7 @@ def _to_winner(winner: str, tai: int, liable: str | None) -> list[Payment]:
 def _differences(winner: str, tai: dict[str, int]) -> list[Payment]:
     """2, 3: each pair of non-winners settles the difference, x2 with the dealer."""
     payments = []
-    for payer, payee, diff in pairwise([s for s in SEATS if s != winner], tai):
+    for payer, payee, diff in C.pairwise([s for s in SEATS if s != winner], tai):
         amount, reason = dealer_x2(payer, payee, diff, f"difference {diff}")
         payments.append(Payment(from_=payer, to=payee, amount=amount, reason=reason))
     return payments

@@ -15,19 +15,8 @@ from ..errors import HandError
 from ..models import HandScore, Payment, PlayerTotal, Settlement, Table
 from ..notation import ParsedHand
 from ..rulesets.putian import KONG_KEYS, PUTIAN, WIN_TYPES, copies, is_putian_tile
-from .common import (
-    DEALER,
-    FOUL_NOTE,
-    SEATS,
-    Hands,
-    check_claims,
-    count_zero,
-    foul_seats,
-    open_deal,
-    pairwise,
-    score_hands,
-    settled,
-)
+from . import common as C
+from .common import DEALER, SEATS, settled
 
 PUTIAN_EVENTS = ("false-win", "foul", "xiao-xiang-gong", "gen-da", "da-jin")
 JIN_IN_PLAY = 3  # the flipped 金 is out of play; a fourth only through 抢金 (Decision 2026-11-30)
@@ -38,7 +27,7 @@ Score = HandScore | PlayerTotal
 
 
 def settle_putian(table: Table) -> Settlement:
-    deal = open_deal(table, PUTIAN, PUTIAN_EVENTS, fouls_first=False)
+    deal = C.open_deal(table, PUTIAN, PUTIAN_EVENTS, fouls_first=False)
     wild = deal.wild
     if deal.flip is not None:
         raise HandError('flip: Putian gives the flipped 金 itself as wild, e.g. ["5m"]; it has no flip')
@@ -47,15 +36,15 @@ def settle_putian(table: Table) -> Settlement:
     if wild is not None and not is_putian_tile(wild[0]):
         raise HandError(f"wild: {T.name(wild[0])} is not a Putian tile; the 金 is a suited tile or 白 (P)")
     events = _putian_events(table, deal.hands)
-    hands = check_claims(deal, *_jin_limits(deal.hands, wild[0] if wild is not None else None))
-    scores: dict[str, Score] = score_hands(hands, PUTIAN, deal.options)
+    hands = C.check_claims(deal, *_jin_limits(deal.hands, wild[0] if wild is not None else None))
+    scores: dict[str, Score] = C.score_hands(hands, PUTIAN, deal.options)
     won = scores[table.winner] if table.winner is not None else None
     if isinstance(won, HandScore) and not won.legal:
         raise HandError(f"players.{table.winner}: {'; '.join(won.notes)}; the deal cannot be settled as a win")
     for seat in events.get("xiao-xiang-gong", []):
-        scores[seat] = count_zero(scores[seat], "小相公 (wrong draw): cannot win, 底分 counts 0")
-    for seat in foul_seats(table):
-        scores[seat] = count_zero(scores[seat], FOUL_NOTE)
+        scores[seat] = C.count_zero(scores[seat], "小相公 (wrong draw): cannot win, 底分 counts 0")
+    for seat in C.foul_seats(table):
+        scores[seat] = C.count_zero(scores[seat], C.FOUL_NOTE)
 
     winner = table.winner
     payments: list[Payment] = []
@@ -77,7 +66,7 @@ def settle_putian(table: Table) -> Settlement:
     return settled(table, scores, payments, next_dealer)
 
 
-def _putian_events(table: Table, hands: Hands) -> dict[str, list[str]]:
+def _putian_events(table: Table, hands: C.Hands) -> dict[str, list[str]]:
     """Checks the events against the deal; returns the seats of each event type."""
     winner = table.winner
     found: dict[str, list[str]] = {}
@@ -112,7 +101,7 @@ def _putian_events(table: Table, hands: Hands) -> dict[str, list[str]]:
     return found
 
 
-def _jin_limits(hands: Hands, jin: int | None) -> tuple[Callable[[int], int], Callable[[int], str]]:
+def _jin_limits(hands: C.Hands, jin: int | None) -> tuple[Callable[[int], int], Callable[[int], str]]:
     """Four of each kind; of the 金 three, or four when a hand declares 抢金 (Decision 2026-11-30)."""
     qiang_jin = any(isinstance(h, ParsedHand) and h.declare == "qiang-jin" for h in hands.values())
 
@@ -164,7 +153,7 @@ def _losers(winner: str, scores: dict[str, Score]) -> list[Payment]:
     points = {s: fen(scores[s], with_kongs=False) for s in others}
     return [
         Payment(from_=payer, to=payee, amount=diff, reason=f"losers: 分 {points[payee]} vs {points[payer]}")
-        for payer, payee, diff in pairwise(others, points)
+        for payer, payee, diff in C.pairwise(others, points)
     ]
 
 
