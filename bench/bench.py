@@ -31,17 +31,22 @@ from taihu.scorer import tiles as T
 TO_MAHJONG_34 = list(range(31)) + [33, 32, 31]
 
 
+def sets_and_pair(rng: random.Random, sets: int, kinds: int) -> list[int]:
+    """`sets` chows or pungs (even odds) and a pair, the pungs and the pair of a kind below `kinds`."""
+    tiles: list[int] = []
+    for _ in range(sets):
+        if rng.random() < 0.5:
+            start = rng.randrange(3) * 9 + rng.randrange(7)
+            tiles += [start, start + 1, start + 2]
+        else:
+            tiles += [rng.randrange(kinds)] * 3
+    return tiles + [rng.randrange(kinds)] * 2
+
+
 def random_closed_hand(rng: random.Random) -> list[int]:
     """Four sets (no kongs) and a pair, within four copies of each kind."""
     while True:
-        tiles: list[int] = []
-        for _ in range(4):
-            if rng.random() < 0.5:
-                start = rng.randrange(3) * 9 + rng.randrange(7)
-                tiles += [start, start + 1, start + 2]
-            else:
-                tiles += [rng.randrange(34)] * 3
-        tiles += [rng.randrange(34)] * 2
+        tiles = sets_and_pair(rng, 4, 34)
         if all(tiles.count(k) <= 4 for k in set(tiles)):
             return sorted(tiles)
 
@@ -208,14 +213,7 @@ def percentile(values: list[float], p: float) -> float:
 def lingxi_line(rng: random.Random, wildcards: int) -> str:
     """A 17-tile Lingxi winning hand holding `wildcards` of 5m/E (wild:5m,E)."""
     while True:
-        tiles: list[int] = []
-        for _ in range(5):
-            if rng.random() < 0.5:
-                start = rng.randrange(3) * 9 + rng.randrange(7)
-                tiles += [start, start + 1, start + 2]
-            else:
-                tiles += [rng.choice(range(33))] * 3
-        tiles += [rng.choice(range(33))] * 2
+        tiles = sets_and_pair(rng, 5, 33)  # no pung or pair of 白: Lingxi sets 白 aside
         natural = [k for k in tiles if k not in (4, T.EAST) and k != T.WHITE]
         if any(tiles.count(k) > 4 for k in set(tiles)) or len(natural) < 17 - wildcards:
             continue

@@ -17,11 +17,11 @@ from operator import attrgetter
 from typing import Any
 
 from .. import tiles as T
-from ..engine import GATE_FACTS, KONG, PAIR, Group, ReadingFacts, group_text
+from ..engine import CHOW, GATE_FACTS, KONG, PAIR, PUNG, Group, ReadingFacts, group_text
 from ..errors import HandError, quote
 from ..limits import MAX_OPTION_VALUE
 from ..models import HandScore, ItemInfo, ItemUnit, OptionInfo, RuleSetInfo, ScoreItem, Unit
-from ..notation import RIICHI_CONDITIONS, ParsedHand, reject_stand_in_pungs, to_text
+from ..notation import RIICHI_CONDITIONS, Meld, ParsedHand, reject_stand_in_pungs, to_text
 
 # Who an item is for.
 ALL = "base"  # every player, winner or not
@@ -636,3 +636,14 @@ def once(variant: Variant = ONE, detail: str = "") -> list[tuple[Variant, str]]:
 
 NONE: list[tuple[Variant, str]] = []
 FOUND: list[tuple[Variant, str]] = [(ONE, "")]  # the item applies once, with no detail
+
+
+def meld_group(meld: Meld, kind: int | None = None) -> Group:
+    """A written meld as the group it scores as: a kong (exposed or concealed), else an exposed chow or pung.
+
+    `kind` is what its first tile plays as when that is not the tile itself (Jinhua's 白 as the 财神's face).
+    """
+    kind = meld.tiles[0] if kind is None else kind
+    if meld.is_kong:
+        return Group(KONG, kind, exposed=not meld.concealed, concealed_kong=meld.concealed)
+    return Group(CHOW if meld.is_chow else PUNG, kind, exposed=True)

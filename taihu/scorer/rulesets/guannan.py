@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 from .. import engine as E
 from .. import tiles as T
-from ..engine import CHOW, KONG, PUNG, Group, ReadingFacts
+from ..engine import CHOW, Group, ReadingFacts
 from ..errors import HandError
 from ..notation import ParsedHand
 from . import base as B
@@ -60,13 +60,7 @@ def prepare(parsed: ParsedHand, options: dict[str, int]) -> GuannanHand:
 
     melds: list[Group] = []
     for meld in parsed.melds:
-        kind = meld.tiles[0]
-        if meld.is_kong:
-            melds.append(Group(KONG, kind, exposed=not meld.concealed, concealed_kong=meld.concealed))
-        elif meld.is_chow:
-            melds.append(Group(CHOW, kind, exposed=True))
-        else:
-            melds.append(Group(PUNG, kind, exposed=True))
+        melds.append(B.meld_group(meld))
     held = list(parsed.tiles) + ([parsed.win] if parsed.win is not None else [])
 
     size = len(held) + 3 * len(melds)

@@ -118,13 +118,7 @@ def prepare(parsed: ParsedHand, options: dict[str, int]) -> JinhuaHand:
             raise HandError(
                 f"财神 {T.name(wild_kind)} used in {where} {meld.source or meld.text()}: a 财神 never melds in Jinhua"
             )
-        kind = plays_as(meld.tiles[0])
-        if meld.is_kong:
-            melds.append(Group(KONG, kind, exposed=not meld.concealed, concealed_kong=meld.concealed))
-        elif meld.is_chow:
-            melds.append(Group(CHOW, kind, exposed=True))
-        else:
-            melds.append(Group(PUNG, kind, exposed=True))
+        melds.append(B.meld_group(meld, plays_as(meld.tiles[0])))
 
     held = list(parsed.tiles) + ([parsed.win] if parsed.win is not None else [])
     wild_tiles = tuple(k for k in held if k == wild_kind)

@@ -156,13 +156,7 @@ def prepare(parsed: ParsedHand, options: dict[str, int]) -> LingxiHand:
             from_deal.add(group)
             set_aside[group].extend(meld.tiles)
             continue
-        kind = meld.tiles[0]
-        if meld.is_kong:
-            melds.append(Group(KONG, kind, exposed=not meld.concealed, concealed_kong=meld.concealed))
-        elif meld.is_chow:
-            melds.append(Group(CHOW, kind, exposed=True))
-        else:
-            melds.append(Group(PUNG, kind, exposed=True))
+        melds.append(B.meld_group(meld))
 
     wild_tiles: list[int] = []
     naturals: list[int] = []
@@ -389,6 +383,12 @@ def _kongs(concealed: bool) -> B.Finder:
     return find
 
 
+def _kong_item(key: str, name: str, name_en: str, plain: int, concealed: bool) -> Item:
+    """明杠 and 暗杠 differ only in the plain value: either scores +HONORED_KONG more of the seat wind, 中 or 发."""
+    value = {"plain": plain, "honored": HONORED_KONG}
+    return Item(key, name, name_en, value, BASE_TAI, ALL, _kongs(concealed), text=KONG_VALUE_TEXT)
+
+
 HUA_ROWS = ("one", "two", "three", "four")  # the row of a flower group by how many of its tiles are held
 
 
@@ -527,26 +527,8 @@ ITEMS = (
     # Base tai — every player
     Item("feng_ke", "风刻", "Seat-wind pung", 1, BASE, ALL, feng_ke, reads=("groups",)),
     Item("jian_ke", "箭刻", "Dragon pung (中/发)", 1, BASE, ALL, jian_ke, reads=("groups",)),
-    Item(
-        "ming_gang",
-        "明杠",
-        "Open kong",
-        {"plain": 3, "honored": HONORED_KONG},
-        BASE,
-        ALL,
-        _kongs(False),
-        text=KONG_VALUE_TEXT,
-    ),
-    Item(
-        "an_gang",
-        "暗杠",
-        "Concealed kong",
-        {"plain": 4, "honored": HONORED_KONG},
-        BASE,
-        ALL,
-        _kongs(True),
-        text=KONG_VALUE_TEXT,
-    ),
+    _kong_item("ming_gang", "明杠", "Open kong", 3, concealed=False),
+    _kong_item("an_gang", "暗杠", "Concealed kong", 4, concealed=True),
     Item(
         "hua",
         "花",

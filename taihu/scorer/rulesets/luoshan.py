@@ -119,12 +119,7 @@ def _meld_group(meld: Meld, wild_kind: int | None, seat: str) -> Group:
         raise HandError(
             f"{source} at column {meld.column} is not a meld: {T.name(odd)} is not a wildcard ({held}); {rule}"
         )
-    kind = meld.tiles[0]
-    if meld.is_kong:
-        return Group(KONG, kind, exposed=not meld.concealed, concealed_kong=meld.concealed)
-    if meld.is_chow:
-        return Group(CHOW, kind, exposed=True)
-    return Group(PUNG, kind, exposed=True)
+    return B.meld_group(meld)
 
 
 # (flags, seat, wild, flip, declare, the riichi values) of hands that passed the checks

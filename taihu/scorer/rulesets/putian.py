@@ -15,7 +15,7 @@ from typing import NamedTuple
 
 from .. import engine as E
 from .. import tiles as T
-from ..engine import CHOW, KONG, PAIR, PUNG, Group
+from ..engine import KONG, PAIR, PUNG, Group
 from ..errors import HandError
 from ..notation import ParsedHand
 from . import base as B
@@ -138,13 +138,7 @@ def prepare(parsed: ParsedHand, options: dict[str, int]) -> PutianHand:
             raise HandError(f"金 {T.name(jin)} used in {where} {text}: 金 may not be chowed, punged or melded (打金)")
         if T.WHITE in meld.tiles:
             raise HandError(f"白 is set aside in Putian and never melds: {text}; write each 白 bare (P P)")
-        kind = meld.tiles[0]
-        if meld.is_kong:
-            melds.append(Group(KONG, kind, exposed=not meld.concealed, concealed_kong=meld.concealed))
-        elif meld.is_chow:
-            melds.append(Group(CHOW, kind, exposed=True))
-        else:
-            melds.append(Group(PUNG, kind, exposed=True))
+        melds.append(B.meld_group(meld))
 
     jin_tiles = [k for k in parsed.tiles if k == jin]
     naturals = [k for k in parsed.tiles if k != jin and k != T.WHITE]

@@ -167,16 +167,8 @@ def settle_riichi(table: Table) -> Settlement:
         if table.winner is not None or len(false_wins) > 1:
             raise HandError("events: a false win (chombo) ends the deal: winner must be null, one false-win at most")
         payments = _chombo(table, false_wins[0])
-        return Settlement(
-            rules="riichi",
-            scores={s: PlayerTotal(total=0) for s in SEATS},
-            payments=payments,
-            net=net_of(payments),
-            next_dealer=DEALER,
-            pot_before=pot_before,
-            pot_after=pot_before,
-            next_honba=honba,
-        )
+        zeros: dict[str, HandScore | PlayerTotal] = {s: PlayerTotal(total=0) for s in SEATS}
+        return _settled(zeros, payments, net_of(payments), DEALER, (pot_before, pot_before), honba)
     fouls = {e.seat for e in table.events if e.type == "foul"}
     if table.winner in fouls:
         raise HandError(f"events: {table.winner} fouled (诈胡), so it cannot be the winner")
@@ -226,13 +218,25 @@ def settle_riichi(table: Table) -> Settlement:
         net[seat] -= STICK
     if winner is not None:
         net[winner] += STICK * sticks
+    return _settled(scores, payments, net, next_dealer, (pot_before, pot_after), next_honba)
+
+
+def _settled(
+    scores: dict[str, HandScore | PlayerTotal],
+    payments: list[Payment],
+    net: dict[str, int],
+    next_dealer: str,
+    pot: tuple[int, int],
+    next_honba: int,
+) -> Settlement:
+    """The answer with what riichi carries to the next deal: the sticks (before, after) and the 本场."""
     return Settlement(
         rules="riichi",
         scores=scores,
         payments=payments,
         net=net,
         next_dealer=next_dealer,
-        pot_before=pot_before,
-        pot_after=pot_after,
+        pot_before=pot[0],
+        pot_after=pot[1],
         next_honba=next_honba,
     )
