@@ -32,6 +32,7 @@ from abuse_cases import costly_hands, distinct_hands, fuzz_request, hostile_requ
 
 JSON = {"content-type": "application/json"}
 HEALTH_TARGET = 0.100  # seconds
+WORST_TARGET = 10.0  # a costly hand's time at most this many times the median valid request
 CUT_TARGET = 15.0  # seconds
 RSS_SLACK_MB = 32
 
@@ -50,14 +51,16 @@ def rss_mb(pid: int) -> float:
 
 
 class Server:
-    """`taihu serve` in a subprocess, its log in a file."""
+    """`taihu serve` in a subprocess, its log in a file; `python` is code run before it, in the same process."""
 
-    def __init__(self, cache_mb: int, limit: int) -> None:
+    def __init__(self, cache_mb: int, limit: int, python: str = "") -> None:
         self.port = free_port()
         self.log_path = Path(tempfile.mkdtemp(prefix="taihu-soak-")) / "server.log"
         self.log = self.log_path.open("wb")
-        taihu = Path(sys.executable).parent / "taihu"
-        command = [str(taihu), "serve", "--port", str(self.port), "--cache-mb", str(cache_mb)]
+        command = [str(Path(sys.executable).parent / "taihu")]
+        if python:
+            command = [sys.executable, "-c", f"{python}\nfrom taihu.cli.main import app; raise SystemExit(app())"]
+        command += ["serve", "--port", str(self.port), "--cache-mb", str(cache_mb)]
         command += ["--limit-concurrency", str(limit)]
         self.process = subprocess.Popen(command, stdout=self.log, stderr=subprocess.STDOUT, cwd=ROOT)
 
@@ -96,15 +99,17 @@ def request(method: str, path: str, body: bytes, port: int, timeout: float = 30)
 
 
 class Client:
-    """One keep-alive connection; counts statuses and connections the server dropped."""
+    """One keep-alive connection; counts statuses and connections the server dropped, and times each request."""
 
     def __init__(self, port: int) -> None:
         self.port = port
         self.connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
         self.statuses: Counter[int] = Counter()
         self.dropped = 0
+        self.seconds: list[float] = []
 
     def post(self, path: str, body: bytes) -> int:
+        start = time.perf_counter()
         try:
             self.connection.request("POST", path, body=body, headers=JSON)
             reply = self.connection.getresponse()
@@ -118,14 +123,18 @@ class Client:
             self.connection.close()
             self.connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=60)
         self.statuses[status] += 1
+        self.seconds.append(time.perf_counter() - start)
         return status
 
 
 Work = Iterator[tuple[str, bytes]]
 
 
-def in_threads(port: int, threads: int, work: Work, seconds: float) -> tuple[Counter[int], int, int]:
-    """Sends `work` over `threads` keep-alive connections until done or `seconds`; (statuses, dropped, sent)."""
+def in_threads(port: int, threads: int, work: Work, seconds: float) -> tuple[Counter[int], int, int, list[float]]:
+    """Sends `work` over `threads` keep-alive connections until done or `seconds`.
+
+    Returns the statuses, the connections dropped, the requests sent, and each request's seconds.
+    """
     lock = threading.Lock()
     deadline = time.monotonic() + seconds
     clients = [Client(port) for _ in range(threads)]
@@ -144,7 +153,7 @@ def in_threads(port: int, threads: int, work: Work, seconds: float) -> tuple[Cou
     for w in workers:
         w.join()
     statuses: Counter[int] = sum((c.statuses for c in clients), Counter())
-    return statuses, sum(c.dropped for c in clients), sum(statuses.values())
+    return statuses, sum(c.dropped for c in clients), sum(statuses.values()), [t for c in clients for t in c.seconds]
 
 
 def score_bodies(cases: Iterator[tuple[str, str]]) -> Iterator[tuple[str, bytes]]:
@@ -218,12 +227,36 @@ def connection_limit(port: int, limit: int) -> Counter[int]:
 
 def timed_posts(port: int, bodies: list[tuple[str, bytes]]) -> list[float]:
     client = Client(port)
-    out = []
     for path, body in bodies:
-        start = time.perf_counter()
         client.post(path, body)
-        out.append(time.perf_counter() - start)
-    return out
+    return client.seconds
+
+
+def percentiles(seconds: list[float]) -> str:
+    """The median, p99 and max of request times, in ms."""
+    ordered = sorted(seconds)
+    p99 = ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))]
+    return f"median {statistics.median(ordered) * 1e3:.1f} ms, p99 {p99 * 1e3:.1f} ms, max {ordered[-1] * 1e3:.1f} ms"
+
+
+def worst_cases(port: int, tries: int) -> tuple[float, list[tuple[float, float, str, str]]]:
+    """The median valid request, and each costly hand's (median of its tries, first try, rules, line), in seconds.
+
+    Each costly hand is sent `tries` times, all of them in turn each round, so
+    one collector pause or a scheduler hiccup on a shared machine does not
+    decide its figure; the first try meets a cold memo. The median request is
+    a winning hand of the distinct ones, each sent a second time, so both
+    sides are warm.
+    """
+    valid = list(score_bodies(_take(distinct_hands(seed=3), 1500)))
+    client = Client(port)
+    winning = [body for body in valid if client.post(*body) == 200][:300]
+    median = statistics.median(timed_posts(port, winning))
+    costly = costly_hands()
+    rounds = [timed_posts(port, list(score_bodies(iter(costly)))) for _ in range(tries)]
+    tries_of_each = zip(*rounds, strict=True)
+    per_hand = [(statistics.median(times), times[0], *case) for times, case in zip(tries_of_each, costly, strict=True)]
+    return median, per_hand
 
 
 def phase(name: str, call: Callable[[], Any]) -> Any:
@@ -243,6 +276,7 @@ def main() -> int:
     parser.add_argument("--cache-mb", type=int, default=64)
     parser.add_argument("--slow", type=int, default=20, help="slow connections of each kind")
     parser.add_argument("--limit", type=int, default=100, help="the server's --limit-concurrency")
+    parser.add_argument("--tries", type=int, default=5, help="times each costly hand is sent (its median counts)")
     args = parser.parse_args()
     failures: list[str] = []
     server = Server(args.cache_mb, args.limit)
@@ -263,7 +297,7 @@ def main() -> int:
 
         rng = random.Random(15)
         fuzz = (fuzz_request(rng) for _ in range(args.fuzz))
-        statuses, dropped, sent = phase(
+        statuses, dropped, sent, _ = phase(
             f"fuzz: {args.fuzz} requests, {args.threads} connections",
             lambda: in_threads(server.port, args.threads, fuzz, 600),
         )
@@ -273,13 +307,14 @@ def main() -> int:
 
         hands = _take(score_bodies(distinct_hands(seed=2)), args.hands)
         started = time.monotonic()
-        statuses, dropped, sent = phase(
+        statuses, dropped, sent, seconds = phase(
             f"memory: up to {args.hands} distinct hands in up to {args.hand_seconds:.0f} s",
             lambda: in_threads(server.port, args.threads, hands, args.hand_seconds),
         )
         rate = sent / (time.monotonic() - started)
         rss_after = rss_mb(pid)
         print(f"   sent {sent} ({rate:.0f}/s), statuses {dict(statuses)}, dropped {dropped}")
+        print(f"   request times ({args.threads} at once): {percentiles(seconds)}")
         print(f"   RSS: {rss_started:.0f} MB started, {rss_before:.0f} MB after warm-up, {rss_after:.0f} MB after")
         if rss_after > rss_before + args.cache_mb + RSS_SLACK_MB:
             failures.append(f"RSS grew by more than the cache budget + {RSS_SLACK_MB} MB")
@@ -298,23 +333,20 @@ def main() -> int:
         if max(health) > HEALTH_TARGET:
             failures.append(f"/health took over {HEALTH_TARGET * 1e3:.0f} ms while slow connections were held")
 
-        valid = [(r, h) for r, h in _take(distinct_hands(seed=3), 3000)]
-        bodies = list(score_bodies(iter(valid)))
-        client = Client(server.port)
-        answered = [(b, client.post(*b)) for b in bodies[:1500]]
-        winning = [b for b, status in answered if status == 200][:300]
-        normal = timed_posts(server.port, winning)  # each hand a second time: the median request
-        costly = costly_hands()
-        costly_times = timed_posts(server.port, list(score_bodies(iter(costly))))
-        median = statistics.median(normal)
-        print(f"-- cost per hand: median valid request {median * 1e3:.2f} ms over {len(normal)}")
-        for (rules, line), seconds in sorted(zip(costly, costly_times, strict=True), key=lambda x: -x[1])[:8]:
-            print(f"   {seconds * 1e3:7.2f} ms ({seconds / median:5.1f}×)  {rules:8} {line}")
-        for (_, line), seconds in list(zip(costly, costly_times, strict=True))[:2]:
+        median, per_hand = phase(
+            f"cost per hand: the costly hands, {args.tries} tries each", lambda: worst_cases(server.port, args.tries)
+        )
+        print(f"   median valid request {median * 1e3:.2f} ms; each costly hand: median of its tries (first try)")
+        for seconds, first, rules, line in sorted(per_hand, key=lambda case: -case[0])[:8]:
+            print(f"   {seconds * 1e3:7.2f} ms ({seconds / median:5.1f}×)  ({first * 1e3:6.2f} ms)  {rules:8} {line}")
+        for seconds, first, _, line in per_hand[:2]:
             form = " as 抢金" if "qiang" in line else ""
-            print(f"   the issue's hand{form}: {seconds * 1e3:.2f} ms ({seconds / median:.1f}×)")
-        worst = max(costly_times) / median
-        print(f"   worst {worst:.1f}× the median (target 10×; reported, not checked: it depends on the machine's load)")
+            figures = f"{seconds * 1e3:.2f} ms ({seconds / median:.1f}×), first try {first * 1e3:.2f} ms"
+            print(f"   the issue's hand{form}: {figures}")
+        worst = max(seconds for seconds, *_ in per_hand) / median
+        print(f"   worst {worst:.1f}× the median (target {WORST_TARGET:.0f}×)")
+        if worst > WORST_TARGET:
+            failures.append(f"a costly hand took over {WORST_TARGET:.0f}× the median request (median of its tries)")
 
         limit = phase(
             f"connection limit: {args.limit} held, then /health", lambda: connection_limit(server.port, args.limit)

@@ -116,24 +116,56 @@ TABLE_FILES = {
 }
 
 
-@pytest.mark.parametrize("case", list(TABLE_FILES))
-def test_cli_refuses_a_hostile_table_file_with_exit_2(case: str, tmp_path: Path) -> None:
-    path = tmp_path / "table.json"
-    path.write_text(TABLE_FILES[case], encoding="utf-8")
-    result = CliRunner().invoke(cli_app, ["settle", str(path)])
+def assert_one_line_exit_2(result: Any, as_json: bool) -> None:
+    """Exit 2 with one line on stderr; with --json, the error object on stdout too (API.md)."""
     assert result.exit_code == 2, result.output
     assert result.stderr.count("\n") == 1 and result.stderr.startswith("error: "), result.stderr
     assert len(result.stderr) < 300
+    if as_json:
+        assert json.loads(result.stdout)["code"] == "bad_input", result.stdout
+    else:
+        assert result.stdout == ""
 
 
+JSON_FLAG = pytest.mark.parametrize("flag", [[], ["--json"]], ids=["text", "--json"])
+
+
+@JSON_FLAG
+@pytest.mark.parametrize("case", list(TABLE_FILES))
+def test_cli_refuses_a_hostile_table_file_with_exit_2(case: str, flag: list[str], tmp_path: Path) -> None:
+    path = tmp_path / "table.json"
+    path.write_text(TABLE_FILES[case], encoding="utf-8")
+    result = CliRunner().invoke(cli_app, ["settle", *flag, str(path)])
+    assert_one_line_exit_2(result, as_json=bool(flag))
+
+
+@JSON_FLAG
 @pytest.mark.parametrize(
     "value", [HUGE, str(MAX_OPTION_VALUE + 1), "-" + HUGE], ids=["5000 digits", "1001", "-5000 digits"]
 )
-def test_cli_refuses_an_option_out_of_range_with_exit_2(value: str) -> None:
-    result = CliRunner().invoke(cli_app, ["score", HAND, "-o", f"double_at={value}"])
-    assert result.exit_code == 2, result.output
-    assert result.stderr.count("\n") == 1 and result.stderr.startswith("error: "), result.stderr
-    assert len(result.stderr) < 300
+def test_cli_refuses_an_option_out_of_range_with_exit_2(value: str, flag: list[str]) -> None:
+    result = CliRunner().invoke(cli_app, ["score", *flag, HAND, "-o", f"double_at={value}"])
+    assert_one_line_exit_2(result, as_json=bool(flag))
+
+
+@JSON_FLAG
+def test_cli_prints_the_largest_payments_the_ranges_allow(flag: list[str], tmp_path: Path) -> None:
+    """A payment of over 4,300 digits once failed when printed; within the ranges the largest has 10 digits.
+
+    Every total at its maximum, the winner the dealer (paid double): the
+    largest amounts a Lingxi table of counts can reach.
+    """
+    table = {"rules": "lingxi", "winner": "E", "players": {seat: {"total": MAX_TOTAL} for seat in "ESWN"}}
+    path = tmp_path / "table.json"
+    path.write_text(json.dumps(table), encoding="utf-8")
+    result = CliRunner().invoke(cli_app, ["settle", *flag, "--lang", "en", str(path)], env={"COLUMNS": "120"})
+    assert result.exit_code == 0, result.output
+    amounts = [payment.amount for payment in settle_table(table).payments]
+    assert amounts == [2 * MAX_TOTAL] * 3
+    if flag:
+        assert [payment["amount"] for payment in json.loads(result.stdout)["payments"]] == amounts
+    else:
+        assert result.stdout.count(f" {2 * MAX_TOTAL} │") == 3  # the payment rows (a net is signed)
 
 
 # -- the HTTP API: 422 -------------------------------------------------------------------

@@ -11,7 +11,6 @@ only.
 
 from __future__ import annotations
 
-import gc
 import logging
 import secrets
 from collections.abc import AsyncIterator
@@ -32,7 +31,7 @@ from taihu.api.guards import JsonGuard, replaying
 from taihu.api.ledger import router as ledger_router
 from taihu.api.responses import ERRORS, SafeJSONResponse
 from taihu.api.schemas import ScoreRequest, Settlement, Table
-from taihu.api.server import apply_cache_budget
+from taihu.api.server import apply_cache_budget, settle_heap
 from taihu.api.waits import router as waits_router
 from taihu.scorer import HandError, HandScore, RuleSetInfo, rule_sets, score_hand, settle_table
 from taihu.scorer.arithmetic import arithmetic
@@ -123,10 +122,9 @@ class CatchBugs:
 
 @asynccontextmanager
 async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-    """Freeze the start-up heap so full collections rescan only what requests create."""
+    """Warm up and freeze the start-up heap so full collections rescan only what requests create."""
     apply_cache_budget()  # `taihu serve --cache-mb`, in each worker process
-    gc.collect()
-    gc.freeze()
+    settle_heap()
     yield
 
 

@@ -9,15 +9,19 @@ protocol below gives each request a deadline to arrive whole.
 from __future__ import annotations
 
 import asyncio
+import gc
 import os
+import random
 import socket
+from collections import Counter
 from typing import Any
 
 import h11
 import uvicorn
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
-from taihu.scorer import memo
+from taihu.scorer import HandError, memo, rule_sets, score_hand
+from taihu.scorer import tiles as T
 
 APP = "taihu.api.app:app"  # an import string, so uvicorn's worker processes can each load it
 READ_TIMEOUT = 10.0  # seconds for a request, headers and body, to arrive whole
@@ -25,6 +29,9 @@ KEEP_ALIVE = 5  # seconds a connection may sit idle after an answer
 MAX_CONNECTIONS = 100  # open connections per process; beyond, a request is answered 503
 MAX_HEADER_BYTES = 16 * 1024  # headers still incomplete at this size get a 400
 CACHE_MB_VARIABLE = "TAIHU_CACHE_MB"  # how `--cache-mb` reaches the worker processes
+WARM_UP_HANDS = 300  # hands scored at start-up before the heap is frozen (docs/soak.md "Garbage collection")
+# `gc.set_threshold` after the freeze (CPython's are 700, 10, 10; None keeps them): measured in docs/soak.md
+GC_THRESHOLDS: tuple[int, int, int] | None = (50_000, 20, 20)
 
 
 class GuardedH11Protocol(H11Protocol):
@@ -94,6 +101,63 @@ def apply_cache_budget() -> None:
     megabytes = os.environ.get(CACHE_MB_VARIABLE)
     if megabytes:
         memo.set_budget_mb(float(megabytes))
+
+
+def sets_and_pair(rng: random.Random, tiles: int) -> list[int]:
+    """The tile kinds of a random winning shape: sets (chows or pungs) and a pair, no kind over four times."""
+    while True:
+        kinds: list[int] = []
+        for _ in range((tiles - 2) // 3):
+            if rng.random() < 0.5:
+                start = rng.randrange(3) * 9 + rng.randrange(7)
+                kinds += [start, start + 1, start + 2]
+            else:
+                kinds += [rng.randrange(34)] * 3
+        kinds += [rng.randrange(34)] * 2
+        if all(kinds.count(k) <= 4 for k in set(kinds)):
+            return kinds
+
+
+def warm_up(hands: int = WARM_UP_HANDS) -> Counter[str]:
+    """Scores `hands` random hands under each rule set in turn, a wildcard in every other one; the wins per rule set.
+
+    What a server builds once and keeps (each rule set's lazily made tables,
+    the engine's table of suit stretches, built after some 300 of them) is
+    then made before the heap is frozen, not while the first clients wait.
+    """
+    rng = random.Random(0)
+    names = [info.name for info in rule_sets()]
+    wins: Counter[str] = Counter()
+    for count in range(hands):
+        rules = names[count % len(names)]
+        kinds = sets_and_pair(rng, 17 if rules in ("lingxi", "putian") else 14)
+        wild = f" wild:{T.name(rng.choice(kinds))}" if count % 2 and rules != "riichi" else ""
+        tiles = [T.name(k) for k in kinds]
+        try:
+            score_hand(" ".join(tiles[:-1]) + f" +{tiles[-1]}{wild} self", rules=rules)
+            wins[rules] += 1
+        except HandError:
+            pass  # a shape the rule set does not take: it warmed what it reached
+    return wins
+
+
+def settle_heap() -> None:
+    """Warms up, then freezes the heap: full collections then walk only what requests made since.
+
+    Without the freeze, each full collection walks every object of the
+    imports and start-up tables (some hundred thousand) however few requests
+    made. `GC_THRESHOLDS`, when set, is applied after: a request makes
+    thousands of objects, nearly all freed by their counts, so CPython's 700
+    set off several collections a request, each walking the memo tables
+    that requests had just grown (bench/gc_server.py: p99 and max request
+    time halved, the same RSS). Both are read at the call, so the bench can
+    start servers that differ in them.
+    """
+    warm_up(WARM_UP_HANDS)
+    gc.collect()
+    gc.freeze()
+    if GC_THRESHOLDS is not None:
+        gc.set_threshold(*GC_THRESHOLDS)
 
 
 def config_options(limit_concurrency: int = MAX_CONNECTIONS) -> dict[str, Any]:
