@@ -91,7 +91,7 @@ def test_extra_tile_sweep_gives_the_search_of_each_hand(
     for _ in range(jokers):
         kinds.pop(rng.randrange(len(kinds)))
     options = sweep_options(kinds, jokers, seat, coarse)
-    counts = tuple(E.to_counts(kinds)[: T.PLAYABLE])
+    counts = bytes(E.to_counts(kinds)[: T.PLAYABLE])
     added = [x for x in range(T.PLAYABLE) if counts[x] < 4]
     swept = E.extra_tile_decompositions(counts, jokers, sets, True, options, added)
     assert list(swept) == added
