@@ -737,6 +737,16 @@ def standard_readings(
     return (place_wildcards(_groups(decomposition), wild_tiles) for decomposition in found)
 
 
+def classed_readings(
+    counts: list[int] | tuple[int, ...], wild_tiles: tuple[int, ...], sets: int, options: JokerOptions
+) -> Iterator[tuple[str, tuple[Group, ...]]]:
+    """`standard_readings(…, placed=False)` of a hand holding wildcards, each reading with its signature
+    (the sorted class codes of its groups, `options.classify`'s): readings of one signature have groups
+    of the same classes, which is all the rule set's items see of them."""
+    for decomposition in _decompose(bytes(counts[: T.PLAYABLE]), len(wild_tiles), sets, True, options):
+        yield decomposition[: len(decomposition) >> 1], _groups(decomposition)
+
+
 def to_counts(kinds: Iterable[int]) -> list[int]:
     counts = [0] * T.KIND_COUNT
     for k in kinds:

@@ -14,7 +14,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from . import tiles as T
 from .engine import JokerOptions, completing_kinds, extra_tile_decompositions
@@ -26,6 +26,16 @@ from .rulesets.base import MARK_THE_WIN, Prepared, RuleSet
 
 # Conditions that say how a win happened: `waits` scores every tile both ways itself.
 WIN_CONDITIONS = frozenset(FLAG_CONDITIONS) - {"da-jin"}
+
+
+class Won(NamedTuple):
+    """What `waits` reads of a win, as `score_hand` finds it but without describing its items (which
+    `waits` does not show): the values-first loop's outcome and the kept reading's arrangement."""
+
+    total: int
+    subtotal: int
+    legal: bool
+    arrangement: tuple[str, ...]
 
 
 @dataclass(frozen=True)
@@ -235,7 +245,7 @@ def _held_wildcards(hand: Prepared) -> int:
 # -- the waits ---------------------------------------------------------------------------------
 
 
-def _lingxi_self_drawn(on_discard: HandScore, options: Mapping[str, int]) -> WinValue:
+def _lingxi_self_drawn(on_discard: HandScore | Won, options: Mapping[str, int]) -> WinValue:
     """Lingxi self-drawn = the same reading + 自摸 1: no other item reads how the hand was won (bar the
     conditions waits refuses), and +1 on every reading keeps the best one best, as the doubling only grows."""
     subtotal = on_discard.subtotal + 1
@@ -243,14 +253,18 @@ def _lingxi_self_drawn(on_discard: HandScore, options: Mapping[str, int]) -> Win
     return WinValue(total, on_discard.legal, tuple(on_discard.arrangement))
 
 
-def _same_value(on_discard: HandScore, options: Mapping[str, int]) -> WinValue:
+def _same_value(on_discard: HandScore | Won, options: Mapping[str, int]) -> WinValue:
     """Guannan's hand types do not depend on how the hand was won (only who pays does)."""
-    return WinValue.of(on_discard)
+    return _win_value(on_discard)
+
+
+def _win_value(score: HandScore | Won) -> WinValue:
+    return WinValue(score.total, score.legal, tuple(score.arrangement))
 
 
 # The self-drawn value of a natural winning tile read off its discard score, where a rule set allows
 # (tests/test_waits.py checks each against scoring the self-drawn line).
-SELF_FROM_DISCARD: dict[str, Callable[[HandScore, Mapping[str, int]], WinValue]] = {
+SELF_FROM_DISCARD: dict[str, Callable[[HandScore | Won, Mapping[str, int]], WinValue]] = {
     "lingxi": _lingxi_self_drawn,
     "guannan": _same_value,
 }
@@ -260,7 +274,9 @@ class _Scorer:
     """One rule set, options and waiting hand: scores the hand with each winning tile.
 
     `derive`: read the self-drawn value off the discard score where the
-    rule set allows (SELF_FROM_DISCARD), instead of scoring the line again.
+    rule set allows (SELF_FROM_DISCARD), instead of scoring the line again;
+    and score each line by values alone (`Won`), the natural tiles sharing
+    the values of their readings' classes (`RuleSet.best_reading_among`).
     """
 
     def __init__(
@@ -277,6 +293,7 @@ class _Scorer:
         self.wild = wildcard_kinds(waiting)
         self.held_wildcards = _held_wildcards(waiting)
         self.faces_test = _faces_shape_test(waiting) if derive and self.held_wildcards else None
+        self.class_values: dict[Any, tuple[bool, int, int]] = {}  # shared by the natural tiles on a discard
         in_line = list(parsed.tiles) + [t for m in parsed.melds for t in m.tiles]
         self.in_line = {k: in_line.count(k) for k in set(in_line)}
 
@@ -284,12 +301,29 @@ class _Scorer:
         flags = self.parsed.flags | {"self"} if self_drawn else self.parsed.flags
         return dataclasses.replace(self.parsed, win=kind, flags=flags)
 
-    def score(self, kind: int, self_drawn: bool) -> HandScore | None:
+    def score(self, kind: int, self_drawn: bool) -> HandScore | Won | None:
         """The hand won on `kind`, as `score_hand` scores that line; None where it is no win at all."""
         try:
+            if self.quick:
+                return self._values(kind, self_drawn)
             return self.ruleset.score(self.won(kind, self_drawn), self.options)
         except HandError:
             return None
+
+    def _values(self, kind: int, self_drawn: bool) -> Won | None:
+        """`score`'s total, legality and arrangement by the values-first loop alone, as `RuleSet.score` finds
+        them for a winner; a natural tile on a discard reads the values of its readings' classes that other
+        tiles found (`best_reading_among`): the hands differ only in that tile."""
+        ruleset = self.ruleset
+        hand = _prepared(ruleset, self.won(kind, self_drawn), self.resolved)
+        if self_drawn or kind in self.wild:
+            chosen = ruleset.best_reading(hand)
+        else:
+            chosen = ruleset.best_reading_among(hand, self.class_values)
+        if chosen is None:
+            return None  # no winning shape: `score` raises the error
+        _, outcome, reading, _ = chosen
+        return Won(outcome.total, outcome.subtotal, outcome.legal, tuple(ruleset.arrangement(hand, reading)))
 
     def wait(self, kind: int) -> Wait | None:
         natural = kind not in self.wild
@@ -301,13 +335,13 @@ class _Scorer:
             drawn = self.derive(on_discard, self.resolved)
         else:
             scored = self.score(kind, True)
-            drawn = None if scored is None else WinValue.of(scored)
+            drawn = None if scored is None else _win_value(scored)
         if on_discard is None and drawn is None:
             return None
         return Wait(
             tile=T.name(kind),
             unseen=self.counting.copies(kind, self.parsed) - self.in_line.get(kind, 0),
-            discard=None if on_discard is None else WinValue.of(on_discard),
+            discard=None if on_discard is None else _win_value(on_discard),
             self_drawn=drawn,
             covered_by_wildcard=bool(self.held_wildcards) and not self._wins_as_faces(kind),
         )
@@ -480,9 +514,14 @@ def _worded_for_waits(error: HandError, ruleset: RuleSet) -> HandError:
 
 def _validate(ruleset: RuleSet, parsed: ParsedHand, options: Mapping[str, Any] | None) -> None:
     """The checks `score_hand` makes of a non-winning hand (tile counts, melds, conditions)."""
+    _prepared(ruleset, parsed, ruleset.resolve_options(options))
+
+
+def _prepared(ruleset: RuleSet, parsed: ParsedHand, resolved: dict[str, int]) -> Prepared:
+    """The hand as `RuleSet.score` prepares it, with its checks (HandError)."""
     if not ruleset.stand_in_pungs:
         reject_stand_in_pungs(parsed)
-    ruleset.prepare(parsed, ruleset.resolve_options(options))
+    return ruleset.prepare(parsed, resolved)
 
 
 WaitsFinder = Callable[[RuleSet, ParsedHand, Mapping[str, Any] | None], tuple[Wait, ...]]

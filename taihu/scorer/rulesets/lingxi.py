@@ -20,6 +20,7 @@ from ..engine import (
     Group,
     JokerOptions,
     ReadingFacts,
+    classed_readings,
     place_wildcards,
     standard_readings,
     to_counts,
@@ -690,6 +691,15 @@ class Lingxi(RuleSet):
 
     def no_shape_message(self, hand: LingxiHand) -> str:
         return "no winning shape: the tiles do not form 1 pair + 5 sets (Lingxi has no special shapes)"
+
+    def classed_readings(self, hand: LingxiHand) -> Iterable[tuple[str, Reading]] | None:
+        """With wildcards and 四风齐 out of reach, the coarse classes decide every item that reads a reading
+        (`_coarse_class`), and the melds are the hand's: the signature is the key."""
+        if not hand.wild_tiles or _si_feng_qi_in_reach(hand):
+            return None
+        sets = SETS - len(hand.melds)
+        found = classed_readings(hand.naturals, hand.wild_tiles, sets, _joker_options(hand))
+        return ((signature, hand.melds + groups) for signature, groups in found)
 
     def as_shown(self, hand: LingxiHand, reading: Reading) -> Reading:
         if not hand.wild_tiles or _si_feng_qi_in_reach(hand):
