@@ -486,14 +486,22 @@ def extra_tile_decompositions(
     base = bytes(counts[: T.PLAYABLE])
     wanted = tuple(kind for kind in dict.fromkeys(kinds) if 0 <= kind < T.PLAYABLE)
     memo = _MEMOS.table(options)
-    found = _search_extra(base, jokers, sets, pair, options, memo, wanted, {})
+    found = _search_extra(base, jokers, sets, pair, wanted, _Sweep(options, memo, {}))
     for kind in wanted:
         memo[(_plus(base, kind), jokers, sets, pair)] = found[kind]
     return found
 
 
 ExtraFound = dict[int, tuple[Decomposition, ...]]  # by added kind
-ExtraMemo = dict[tuple[bytes, int, int, bool, tuple[int, ...]], ExtraFound]
+
+
+class _Sweep(NamedTuple):
+    """What a sweep searches with: the options, the search's lasting memo, and the sweep's own states
+    (with the added tiles still to place, not kept after it)."""
+
+    options: JokerOptions
+    memo: SearchMemo
+    shared: dict[tuple[bytes, int, int, bool, tuple[int, ...]], ExtraFound]
 
 
 def _plus(counts: bytes, kind: int) -> bytes:
@@ -503,18 +511,11 @@ def _plus(counts: bytes, kind: int) -> bytes:
 
 
 def _search_extra(
-    counts: bytes,
-    jokers: int,
-    sets: int,
-    pair: bool,
-    options: JokerOptions,
-    memo: SearchMemo,
-    kinds: tuple[int, ...],
-    shared: ExtraMemo,
+    counts: bytes, jokers: int, sets: int, pair: bool, kinds: tuple[int, ...], sweep: _Sweep
 ) -> ExtraFound:
-    """`_search(counts + kind, …)` for each of `kinds`; `shared` holds this sweep's states (not kept after it)."""
+    """`_search(counts + kind, …)` for each of `kinds`."""
     key = (counts, jokers, sets, pair, kinds)
-    known = shared.get(key)
+    known = sweep.shared.get(key)
     if known is not None:
         return known
     held = counts.lstrip(_NONE_HELD)
@@ -525,30 +526,23 @@ def _search_extra(
     else:
         for kind in kinds:
             if kind <= first:  # the added tile is the lowest: the search as usual
-                found[kind] = _search(_plus(counts, kind), jokers, sets, pair, options, memo)
+                found[kind] = _search(_plus(counts, kind), jokers, sets, pair, sweep.options, sweep.memo)
         above = tuple(kind for kind in kinds if kind > first)
         if above:
-            found.update(_through_extra(first, counts, jokers, sets, pair, options, memo, above, shared))
-    shared[key] = found
+            found.update(_through_extra(first, counts, jokers, sets, pair, above, sweep))
+    sweep.shared[key] = found
     return found
 
 
 def _through_extra(
-    first: int,
-    counts: bytes,
-    jokers: int,
-    sets: int,
-    pair: bool,
-    options: JokerOptions,
-    memo: SearchMemo,
-    kinds: tuple[int, ...],
-    shared: ExtraMemo,
+    first: int, counts: bytes, jokers: int, sets: int, pair: bool, kinds: tuple[int, ...], sweep: _Sweep
 ) -> ExtraFound:
     """`_through(first, counts + kind, …)` for each of `kinds`, all above `first` (which stays the lowest tile).
 
     Each added kind's decompositions come branch by branch in `_through`'s
     order, one per signature as `_through` keeps them.
     """
+    options, memo = sweep.options, sweep.memo
     classify = options.classify
     out: dict[int, list[Decomposition]] = {kind: [] for kind in kinds}
     seen: dict[int, set[str] | None] = {kind: None if classify is None else set() for kind in kinds}
@@ -559,7 +553,7 @@ def _through_extra(
         if carried and len(slots) <= jokers:
             code = _CODE[shape, kind, slots]
             mine = _class_of(classify, code)
-            by_added = _search_extra(left, jokers - len(slots), more_sets, more_pair, options, memo, carried, shared)
+            by_added = _search_extra(left, jokers - len(slots), more_sets, more_pair, carried, sweep)
             for added in carried:
                 _lead(out[added], mine, code, by_added[added], seen[added])
         for added in kinds:

@@ -14,7 +14,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any, NamedTuple
+from typing import Any
 
 from . import tiles as T
 from .engine import JokerOptions, completing_kinds, extra_tile_decompositions
@@ -26,16 +26,6 @@ from .rulesets.base import MARK_THE_WIN, Prepared, RuleSet
 
 # Conditions that say how a win happened: `waits` scores every tile both ways itself.
 WIN_CONDITIONS = frozenset(FLAG_CONDITIONS) - {"da-jin"}
-
-
-class Won(NamedTuple):
-    """What `waits` reads of a win, as `score_hand` finds it but without describing its items (which
-    `waits` does not show): the values-first loop's outcome and the kept reading's arrangement."""
-
-    total: int
-    subtotal: int
-    legal: bool
-    arrangement: tuple[str, ...]
 
 
 @dataclass(frozen=True)
@@ -95,11 +85,17 @@ class Wait:
 
 
 @dataclass(frozen=True)
-class Waits:
-    """A waiting hand (no `+` tile): the tiles that complete it, in tile order."""
+class Answer:
+    """What each answer of `waits` names first: the rule set, and the hand as taihu read it."""
 
     rules: str
     hand: str
+
+
+@dataclass(frozen=True)
+class Waits(Answer):
+    """A waiting hand (no `+` tile): the tiles that complete it, in tile order."""
+
     waits: tuple[Wait, ...]
 
     @property
@@ -131,15 +127,13 @@ class Discard:
 
 
 @dataclass(frozen=True)
-class Discards:
+class Discards(Answer):
     """A hand just after drawing (one tile too many): each discard and its waits, best first.
 
     Best: the most unseen copies of tiles that then win legally; ties go to
     the higher best legal total (on a discard or self-drawn), then tile order.
     """
 
-    rules: str
-    hand: str
     discards: tuple[Discard, ...]
 
     def to_dict(self) -> dict[str, Any]:
@@ -245,29 +239,27 @@ def _held_wildcards(hand: Prepared) -> int:
 # -- the waits ---------------------------------------------------------------------------------
 
 
-def _lingxi_self_drawn(on_discard: HandScore | Won, options: Mapping[str, int]) -> WinValue:
+def _lingxi_self_drawn(on_discard: WinValue, subtotal: int, options: Mapping[str, int]) -> WinValue:
     """Lingxi self-drawn = the same reading + 自摸 1: no other item reads how the hand was won (bar the
     conditions waits refuses), and +1 on every reading keeps the best one best, as the doubling only grows."""
-    subtotal = on_discard.subtotal + 1
+    subtotal += 1
     total = subtotal * 2 if subtotal >= options["double_at"] else subtotal
-    return WinValue(total, on_discard.legal, tuple(on_discard.arrangement))
+    return WinValue(total, on_discard.legal, on_discard.arrangement)
 
 
-def _same_value(on_discard: HandScore | Won, options: Mapping[str, int]) -> WinValue:
+def _same_value(on_discard: WinValue, subtotal: int, options: Mapping[str, int]) -> WinValue:
     """Guannan's hand types do not depend on how the hand was won (only who pays does)."""
-    return _win_value(on_discard)
+    return on_discard
 
 
-def _win_value(score: HandScore | Won) -> WinValue:
-    return WinValue(score.total, score.legal, tuple(score.arrangement))
-
-
-# The self-drawn value of a natural winning tile read off its discard score, where a rule set allows
-# (tests/test_waits.py checks each against scoring the self-drawn line).
-SELF_FROM_DISCARD: dict[str, Callable[[HandScore | Won, Mapping[str, int]], WinValue]] = {
+# The self-drawn value of a natural winning tile read off its discard value and subtotal, where a rule set
+# allows (tests/test_waits.py checks each against scoring the self-drawn line).
+SELF_FROM_DISCARD: dict[str, Callable[[WinValue, int, Mapping[str, int]], WinValue]] = {
     "lingxi": _lingxi_self_drawn,
     "guannan": _same_value,
 }
+
+Scored = tuple[WinValue, int]  # a win's value and its subtotal, as `score_hand` finds them
 
 
 class _Scorer:
@@ -275,7 +267,7 @@ class _Scorer:
 
     `derive`: read the self-drawn value off the discard score where the
     rule set allows (SELF_FROM_DISCARD), instead of scoring the line again;
-    and score each line by values alone (`Won`), the natural tiles sharing
+    and score each line by values alone (no items described), the natural tiles sharing
     the values of their readings' classes (`RuleSet.best_reading_among`).
     """
 
@@ -301,16 +293,17 @@ class _Scorer:
         flags = self.parsed.flags | {"self"} if self_drawn else self.parsed.flags
         return dataclasses.replace(self.parsed, win=kind, flags=flags)
 
-    def score(self, kind: int, self_drawn: bool) -> HandScore | Won | None:
+    def score(self, kind: int, self_drawn: bool) -> Scored | None:
         """The hand won on `kind`, as `score_hand` scores that line; None where it is no win at all."""
         try:
             if self.quick:
                 return self._values(kind, self_drawn)
-            return self.ruleset.score(self.won(kind, self_drawn), self.options)
+            score = self.ruleset.score(self.won(kind, self_drawn), self.options)
         except HandError:
             return None
+        return WinValue.of(score), score.subtotal
 
-    def _values(self, kind: int, self_drawn: bool) -> Won | None:
+    def _values(self, kind: int, self_drawn: bool) -> Scored | None:
         """`score`'s total, legality and arrangement by the values-first loop alone, as `RuleSet.score` finds
         them for a winner; a natural tile on a discard reads the values of its readings' classes that other
         tiles found (`best_reading_among`): the hands differ only in that tile."""
@@ -323,7 +316,7 @@ class _Scorer:
         if chosen is None:
             return None  # no winning shape: `score` raises the error
         _, outcome, reading, _ = chosen
-        return Won(outcome.total, outcome.subtotal, outcome.legal, tuple(ruleset.arrangement(hand, reading)))
+        return WinValue(outcome.total, outcome.legal, tuple(ruleset.arrangement(hand, reading))), outcome.subtotal
 
     def wait(self, kind: int) -> Wait | None:
         natural = kind not in self.wild
@@ -332,16 +325,16 @@ class _Scorer:
             return None  # a natural tile's shape is the same both ways: no win on a discard, none at all
         drawn: WinValue | None
         if on_discard is not None and natural and self.derive is not None:
-            drawn = self.derive(on_discard, self.resolved)
+            drawn = self.derive(*on_discard, self.resolved)
         else:
             scored = self.score(kind, True)
-            drawn = None if scored is None else _win_value(scored)
+            drawn = None if scored is None else scored[0]
         if on_discard is None and drawn is None:
             return None
         return Wait(
             tile=T.name(kind),
             unseen=self.counting.copies(kind, self.parsed) - self.in_line.get(kind, 0),
-            discard=None if on_discard is None else _win_value(on_discard),
+            discard=None if on_discard is None else on_discard[0],
             self_drawn=drawn,
             covered_by_wildcard=bool(self.held_wildcards) and not self._wins_as_faces(kind),
         )
