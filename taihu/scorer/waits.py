@@ -261,6 +261,10 @@ SELF_FROM_DISCARD: dict[str, Callable[[WinValue, int, Mapping[str, int]], WinVal
 
 Scored = tuple[WinValue, int]  # a win's value and its subtotal, as `score_hand` finds them
 
+# Rule sets whose readings of a hand do not depend on how it was won (only the items valued on them do),
+# so a tile's self-drawn win is valued on the readings of its win on a discard (tests/test_waits.py).
+SAME_READINGS_SELF_DRAWN = frozenset({"luoshan"})
+
 
 class _Scorer:
     """One rule set, options and waiting hand: scores the hand with each winning tile.
@@ -286,12 +290,16 @@ class _Scorer:
         self.held_wildcards = _held_wildcards(waiting)
         self.faces_test = _faces_shape_test(waiting) if derive and self.held_wildcards else None
         self.class_values: dict[Any, tuple[bool, int, int]] = {}  # shared by the natural tiles on a discard
+        self.same_readings = ruleset.name in SAME_READINGS_SELF_DRAWN
+        self.readings_on_discard: tuple[int, list[Any]] | None = None  # the last tile scored on a discard
+        self.fields = {f.name: getattr(parsed, f.name) for f in dataclasses.fields(parsed) if f.init}
         in_line = list(parsed.tiles) + [t for m in parsed.melds for t in m.tiles]
         self.in_line = {k: in_line.count(k) for k in set(in_line)}
 
     def won(self, kind: int, self_drawn: bool) -> ParsedHand:
+        """The waiting hand won on `kind` (`dataclasses.replace`, without its look at every field each time)."""
         flags = self.parsed.flags | {"self"} if self_drawn else self.parsed.flags
-        return dataclasses.replace(self.parsed, win=kind, flags=flags)
+        return ParsedHand(**{**self.fields, "win": kind, "flags": flags})
 
     def score(self, kind: int, self_drawn: bool) -> Scored | None:
         """The hand won on `kind`, as `score_hand` scores that line; None where it is no win at all."""
@@ -309,7 +317,9 @@ class _Scorer:
         tiles found (`best_reading_among`): the hands differ only in that tile."""
         ruleset = self.ruleset
         hand = _prepared(ruleset, self.won(kind, self_drawn), self.resolved)
-        if self_drawn or kind in self.wild:
+        if self.same_readings:
+            chosen = ruleset.best_reading(hand, self._readings(kind, self_drawn, hand))
+        elif self_drawn or kind in self.wild:
             chosen = ruleset.best_reading(hand)
         else:
             chosen = ruleset.best_reading_among(hand, self.class_values)
@@ -317,6 +327,16 @@ class _Scorer:
             return None  # no winning shape: `score` raises the error
         _, outcome, reading, _ = chosen
         return WinValue(outcome.total, outcome.legal, tuple(ruleset.arrangement(hand, reading))), outcome.subtotal
+
+    def _readings(self, kind: int, self_drawn: bool, hand: Prepared) -> list[Any]:
+        """The hand's readings; self-drawn, those read of the same tile on a discard (SAME_READINGS_SELF_DRAWN)."""
+        known = self.readings_on_discard
+        if self_drawn and known is not None and known[0] == kind:
+            return known[1]
+        found = list(self.ruleset.readings(hand))
+        if not self_drawn:
+            self.readings_on_discard = (kind, found)
+        return found
 
     def wait(self, kind: int) -> Wait | None:
         natural = kind not in self.wild

@@ -372,17 +372,18 @@ class RuleSet:
             out.append(found)
         return out
 
-    def best_reading(self, hand: Any) -> Chosen | None:
+    def best_reading(self, hand: Any, readings: Iterable[Any] | None = None) -> Chosen | None:
         """The reading a winner scores, by values alone.
 
         Each reading is valued without building a detail or a ScoreItem; the
         first of the best by `rank` is kept, and `score` describes it alone.
         The same choice as `plain_best_reading` (tests/test_scoring_loop.py).
+        `readings`: the hand's own, where the caller has them already.
         """
         fixed = self._fixed_found(hand)
         facts_of = self.facts_of
         best: tuple[tuple[bool, int, int], Found, Outcome, Any, ReadingFacts] | None = None
-        for reading in self.readings(hand):
+        for reading in self.readings(hand) if readings is None else readings:
             facts = reading if reading.__class__ is ReadingFacts else facts_of(reading)
             found, outcome = self._valued(hand, facts, fixed)
             order = (outcome.legal, outcome.total, outcome.subtotal)  # `rank`, inline
