@@ -549,15 +549,17 @@ def _through_extra(
     for places, shape, kind in _groups_through(first, sets, pair):
         left, slots = _fill(counts, places)
         more_sets, more_pair = sets - (shape != PAIR), pair and shape != PAIR
-        carried = tuple(k for k in kinds if k not in slots)  # the added tile is left for the rest
+        carried = tuple(k for k in kinds if k not in slots) if slots else kinds  # the added tile is left for the rest
         if carried and len(slots) <= jokers:
             code = _CODE[shape, kind, slots]
             mine = _class_of(classify, code)
             by_added = _search_extra(left, jokers - len(slots), more_sets, more_pair, carried, sweep)
             for added in carried:
-                _lead(out[added], mine, code, by_added[added], seen[added])
-        for added in kinds:
-            if added in slots:  # the added tile takes this wildcard's place in the group
+                tails = by_added[added]
+                if tails:
+                    _lead(out[added], mine, code, tails, seen[added])
+        for added in dict.fromkeys(slots):
+            if added in out:  # the added tile takes this wildcard's place in the group (each kind its own list)
                 own = list(slots)
                 own.remove(added)
                 if len(own) <= jokers:
