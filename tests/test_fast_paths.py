@@ -78,7 +78,7 @@ def searched(rules: str, hand: str) -> list[tuple[Any, tuple[Group, ...], tuple[
     sets -= len(prepared.melds)
     counts = tuple(naturals[: T.PLAYABLE])
     found = E._decompose(counts, len(prepared.wild_tiles), sets, True, options)
-    return [(prepared, E._groups(plain), prepared.wild_tiles) for _, plain in found]
+    return [(prepared, E._groups(decomposition), prepared.wild_tiles) for decomposition in found]
 
 
 def _luoshan_options(hand: Any, naturals: list[int]) -> E.JokerOptions:

@@ -5,9 +5,11 @@
 - `engine.extra_tile_decompositions` (one search for the hand with each
   tile added) against the search of each of those hands by itself: the same
   decompositions in the same order, so scoring picks the same reading;
+- `RuleSet.best_reading_among` (each class of reading valued once for all
+  the tiles of a waiting hand) against `best_reading` of each hand alone;
 - `waits` against `plain_waits` on ready Lingxi and Putian hands holding
-  wildcards, where the sweep, its pruning and the wildcard-face test do
-  the work.
+  wildcards, where the sweep, its pruning, the values shared by class and
+  the wildcard-face test do the work.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ import random
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from taihu.scorer import HandError, parse
 from taihu.scorer import engine as E
 from taihu.scorer import tiles as T
 from taihu.scorer.rulesets import lingxi
@@ -91,7 +94,7 @@ def test_extra_tile_sweep_gives_the_search_of_each_hand(
     for _ in range(jokers):
         kinds.pop(rng.randrange(len(kinds)))
     options = sweep_options(kinds, jokers, seat, coarse)
-    counts = tuple(E.to_counts(kinds)[: T.PLAYABLE])
+    counts = bytes(E.to_counts(kinds)[: T.PLAYABLE])
     added = [x for x in range(T.PLAYABLE) if counts[x] < 4]
     swept = E.extra_tile_decompositions(counts, jokers, sets, True, options, added)
     assert list(swept) == added
@@ -126,3 +129,24 @@ def test_waits_with_wildcards_equal_plain(rules: str, seed: int, wildcards: int)
     result = waits(hand, rules=rules)
     assert isinstance(result, Waits) and result.ready, hand
     assert result == waits(hand, rules=rules, finder=plain_waits), hand
+
+
+@settings(SETTINGS, max_examples=10)
+@given(seed=st.integers(0, 2**32), wildcards=st.integers(1, 6))
+def test_readings_valued_by_class_keep_what_each_hand_alone_keeps(seed: int, wildcards: int) -> None:
+    """One table of class values for every natural tile of a waiting Lingxi hand: each hand keeps the
+    reading, items and outcome that valuing its own readings keeps."""
+    hand = ready_wild_hand("lingxi", seed, wildcards)
+    ruleset, options = lingxi.LINGXI, lingxi.LINGXI.resolve_options(None)
+    values: dict[object, tuple[bool, int, int]] = {}
+    for x in range(T.PLAYABLE):
+        try:
+            prepared = ruleset.prepare(parse(f"{hand} +{T.name(x)}"), options)
+        except HandError:
+            continue
+        if x in prepared.wild_kinds:
+            continue
+        shared, alone = ruleset.best_reading_among(prepared, values), ruleset.best_reading(prepared)
+        assert (shared is None) == (alone is None), (hand, T.name(x))
+        if shared is not None and alone is not None:
+            assert shared[:3] == alone[:3], (hand, T.name(x))  # items, outcome, reading (facts are read off it)

@@ -18,9 +18,10 @@ instead of all 34 (ENGINE.md).
 
 from __future__ import annotations
 
-from bisect import bisect_left, insort
+import threading
+from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterable, Iterator
-from itertools import combinations, combinations_with_replacement, product, starmap
+from itertools import combinations, combinations_with_replacement, product
 from typing import Any, NamedTuple
 
 from . import memo as M
@@ -117,105 +118,145 @@ class JokerOptions(NamedTuple):
     classify: Callable[[Group], tuple[Any, ...]] | None = None
 
 
-Signature = tuple[tuple[Any, ...], ...]  # the sorted classes of a reading's groups
-Plain = tuple[str, int, tuple[int, ...]]  # (shape, kind, slots): a Group as a plain tuple
-Decomposition = tuple[Signature, tuple[Plain, ...]]
+# A decomposition is one string: its signature, the sorted class codes of its groups (one character a group),
+# then its groups' codes in order (one character each), so `len // 2` groups. A memo of strings in flat tuples
+# is untracked by the garbage collector at the first collection that sees it: nested tuples are untracked one
+# level per full collection, so a large memo of them set off full collections that walked it.
+Decomposition = str
+SearchMemo = dict[tuple[bytes, int, int, bool], tuple[Decomposition, ...]]  # (counts, jokers, sets, pair)
 
-# One memo per JokerOptions, keyed and valued by plain tuples of ints and
-# strings only: the garbage collector untracks those, so a large memo costs
-# no collection pauses (namedtuples would stay tracked and be scanned).
-# All of them together take what the cache budget leaves (memo.py); the least-recently used goes first.
-_MEMOS: M.Tables[JokerOptions] = M.Tables("engine.search", bytes_per_entry=1300)
+
+def _search_groups() -> Iterator[Group]:
+    """Every group the search can make: a pair or pung with up to all its places wildcards, a chow with any
+    of its places wildcards (slots in place order), and the wild set."""
+    for kind in range(T.PLAYABLE):
+        for wilds in range(3):
+            yield Group(PAIR, kind, (kind,) * wilds)
+        for wilds in range(4):
+            yield Group(PUNG, kind, (kind,) * wilds)
+        if T.is_suited(kind) and T.rank(kind) <= 7:
+            places = (kind, kind + 1, kind + 2)
+            for mask in range(8):
+                yield Group(CHOW, kind, tuple(p for bit, p in enumerate(places) if mask >> bit & 1))
+    yield Group(WILD_SET, -1, (-1, -1, -1))
+
+
+# The groups by code and the codes by (shape, kind, slots): a fixed table made once (some 400 groups), so a
+# decomposition's groups are shared Group instances.
+_CODED: dict[str, Group] = {chr(0x100 + index): group for index, group in enumerate(_search_groups())}
+_CODE: dict[tuple[str, int, tuple[int, ...]], str] = {(g.shape, g.kind, g.slots): code for code, g in _CODED.items()}
+# The classes rule sets give groups (`JokerOptions.classify`), each a code as it is first seen: a few hundred
+# at most (a class is what items see of a group), never cleared, as the memo's signatures are written in them.
+_CLASS_CODES: dict[tuple[Any, ...], str] = {}
+_CLASS_CODES_LOCK = threading.Lock()  # the API searches in a thread pool: one code per class
+_UNCLASSED = "\0"  # every group's class when nothing classifies
+
+
+def _class_of(classify: Callable[[Group], tuple[Any, ...]] | None, code: str) -> str:
+    """The class code of a group (by its code)."""
+    if classify is None:
+        return _UNCLASSED
+    group_class = classify(_CODED[code])
+    found = _CLASS_CODES.get(group_class)
+    if found is None:
+        with _CLASS_CODES_LOCK:
+            found = _CLASS_CODES.setdefault(group_class, chr(1 + len(_CLASS_CODES)))
+    return found
+
+
+def _groups(decomposition: Decomposition) -> tuple[Group, ...]:
+    return tuple(map(_CODED.__getitem__, decomposition[len(decomposition) >> 1 :]))
+
+
+def _lead(
+    out: list[Decomposition], mine: str, code: str, tails: Iterable[Decomposition], seen: set[str] | None
+) -> None:
+    """Each of `tails` with the group `code` (of class `mine`) before it, into `out`: the class sorted into
+    the signature, the code first among the groups; with `seen`, only signatures not yet in it."""
+    for tail in tails:
+        n = len(tail) >> 1
+        signature = tail[:n]
+        at = bisect_right(signature, mine)
+        signature = f"{signature[:at]}{mine}{signature[at:]}"
+        if seen is not None:
+            if signature in seen:
+                continue
+            seen.add(signature)
+        out.append(f"{signature}{code}{tail[n:]}")
 
 
 def _distinct(found: list[Decomposition], classify: object) -> tuple[Decomposition, ...]:
     """One decomposition per signature (all of them when nothing classifies)."""
     if classify is None:
         return tuple(found)
-    seen: set[Signature] = set()
+    seen: set[str] = set()
     kept = []
-    for signature, groups in found:
+    for decomposition in found:
+        signature = decomposition[: len(decomposition) >> 1]
         if signature not in seen:
             seen.add(signature)
-            kept.append((signature, groups))
+            kept.append(decomposition)
     return tuple(kept)
 
 
+# One memo per JokerOptions, keyed by flat tuples of bytes and ints and valued by flat tuples of strings:
+# the garbage collector untracks both the first time it looks, so a large memo costs no collection pauses.
+# All of them together take what the cache budget leaves (memo.py); the least-recently used goes first.
+_MEMOS: M.Tables[JokerOptions] = M.Tables("engine.search", bytes_per_entry=1300)
+
+
 def _decompose(
-    counts: tuple[int, ...], jokers: int, sets: int, pair: bool, options: JokerOptions
+    counts: bytes | tuple[int, ...], jokers: int, sets: int, pair: bool, options: JokerOptions
 ) -> tuple[Decomposition, ...]:
     memo = _MEMOS.table(options)
-    return _search(counts, jokers, sets, pair, options, memo)
+    return _search(bytes(counts), jokers, sets, pair, options, memo)
 
 
 def _search(
-    counts: tuple[int, ...],
-    jokers: int,
-    sets: int,
-    pair: bool,
-    options: JokerOptions,
-    memo: dict[tuple[tuple[int, ...], int, int, bool], tuple[Decomposition, ...]],
+    counts: bytes, jokers: int, sets: int, pair: bool, options: JokerOptions, memo: SearchMemo
 ) -> tuple[Decomposition, ...]:
     key = (counts, jokers, sets, pair)
     known = memo.get(key)
     if known is not None:
         return known
-    first = next((i for i, c in enumerate(counts) if c), -1)
-    if first < 0:
+    held = counts.lstrip(_NONE_HELD)
+    if not held:
         found = _joker_only(jokers, sets, pair, options)
-    elif 3 * sets + 2 * pair < sum(counts) + jokers:
+    elif 3 * sets + 2 * pair < sum(held) + jokers:
         found = ()
     else:
-        found = _through(first, counts, jokers, sets, pair, options, memo)
+        found = _through(len(counts) - len(held), counts, jokers, sets, pair, options, memo)
     memo[key] = found
     return found
 
 
+def _fill(counts: bytes, places: tuple[int, ...]) -> tuple[bytes, tuple[int, ...]]:
+    """The counts left once a group takes its places from them, and the places left to wildcards (its slots)."""
+    rest = bytearray(counts)
+    slots = []
+    for p in places:
+        if rest[p]:
+            rest[p] -= 1
+        else:
+            slots.append(p)
+    return bytes(rest), tuple(slots)
+
+
 def _through(
-    first: int,
-    counts: tuple[int, ...],
-    jokers: int,
-    sets: int,
-    pair: bool,
-    options: JokerOptions,
-    memo: dict[tuple[tuple[int, ...], int, int, bool], tuple[Decomposition, ...]],
+    first: int, counts: bytes, jokers: int, sets: int, pair: bool, options: JokerOptions, memo: SearchMemo
 ) -> tuple[Decomposition, ...]:
-    """Every decomposition in which the lowest natural tile `first` stands for itself."""
+    """Every decomposition in which the lowest natural tile `first` stands for itself, one per signature."""
     out: list[Decomposition] = []
     classify = options.classify
-
-    def take(places: tuple[int, ...], shape: str, kind: int) -> None:
-        rest = list(counts)
-        slots: list[int] = []
-        for p in places:
-            if rest[p] > 0:
-                rest[p] -= 1
-            else:
-                slots.append(p)
+    seen: set[str] | None = None if classify is None else set()
+    for places, shape, kind in _groups_through(first, sets, pair):
+        rest, slots = _fill(counts, places)
         if len(slots) > jokers:
-            return
-        group: Plain = (shape, kind, tuple(slots))
-        tails = _search(tuple(rest), jokers - len(slots), sets - (shape != PAIR), pair and shape != PAIR, options, memo)
-        if classify is None:
-            out.extend(((), (group, *tail)) for _, tail in tails)
-            return
-        mine = classify(Group(*group))
-        for signature, tail in tails:
-            merged = list(signature)
-            insort(merged, mine)
-            out.append((tuple(merged), (group, *tail)))
-
-    if pair:
-        take((first, first), PAIR, first)
-    if sets:
-        take((first, first, first), PUNG, first)
-        if T.is_suited(first):
-            r = T.rank(first)
-            for start_rank in (r - 2, r - 1, r):
-                if 1 <= start_rank <= 7:
-                    start = first - (r - start_rank)
-                    take((start, start + 1, start + 2), CHOW, start)
-    return _distinct(out, classify)
+            continue
+        code = _CODE[shape, kind, slots]
+        tails = _search(rest, jokers - len(slots), sets - (shape != PAIR), pair and shape != PAIR, options, memo)
+        _lead(out, _class_of(classify, code), code, tails, seen)
+    return tuple(out)
 
 
 # The wildcard-free groups, made once and shared by every reading; a group's code is its index here,
@@ -423,7 +464,12 @@ def kinds_readings(
 
 
 def extra_tile_decompositions(
-    counts: list[int] | tuple[int, ...], jokers: int, sets: int, pair: bool, options: JokerOptions, kinds: Iterable[int]
+    counts: list[int] | tuple[int, ...] | bytes,
+    jokers: int,
+    sets: int,
+    pair: bool,
+    options: JokerOptions,
+    kinds: Iterable[int],
 ) -> dict[int, tuple[Decomposition, ...]]:
     """What the search gives for `counts` + one tile of each of `kinds` (playable), from one search shared
     by all of them; each answer is also left in the search's memo, where scoring that hand looks first.
@@ -437,118 +483,89 @@ def extra_tile_decompositions(
     The same decompositions in the same order as the search of each hand by
     itself (tests/test_waits_fast_paths.py), so scoring reads the same.
     """
-    base = tuple(counts[: T.PLAYABLE])
+    base = bytes(counts[: T.PLAYABLE])
     wanted = tuple(kind for kind in dict.fromkeys(kinds) if 0 <= kind < T.PLAYABLE)
     memo = _MEMOS.table(options)
-    found = _search_extra(base, jokers, sets, pair, options, memo, wanted, {})
+    found = _search_extra(base, jokers, sets, pair, wanted, _Sweep(options, memo, {}))
     for kind in wanted:
         memo[(_plus(base, kind), jokers, sets, pair)] = found[kind]
     return found
 
 
-SearchMemo = dict[tuple[tuple[int, ...], int, int, bool], tuple[Decomposition, ...]]
 ExtraFound = dict[int, tuple[Decomposition, ...]]  # by added kind
-ExtraMemo = dict[tuple[tuple[int, ...], int, int, bool, tuple[int, ...]], ExtraFound]
 
 
-def _plus(counts: tuple[int, ...], kind: int) -> tuple[int, ...]:
-    more = list(counts)
+class _Sweep(NamedTuple):
+    """What a sweep searches with: the options, the search's lasting memo, and the sweep's own states
+    (with the added tiles still to place, not kept after it)."""
+
+    options: JokerOptions
+    memo: SearchMemo
+    shared: dict[tuple[bytes, int, int, bool, tuple[int, ...]], ExtraFound]
+
+
+def _plus(counts: bytes, kind: int) -> bytes:
+    more = bytearray(counts)
     more[kind] += 1
-    return tuple(more)
+    return bytes(more)
 
 
 def _search_extra(
-    counts: tuple[int, ...],
-    jokers: int,
-    sets: int,
-    pair: bool,
-    options: JokerOptions,
-    memo: SearchMemo,
-    kinds: tuple[int, ...],
-    shared: ExtraMemo,
+    counts: bytes, jokers: int, sets: int, pair: bool, kinds: tuple[int, ...], sweep: _Sweep
 ) -> ExtraFound:
-    """`_search(counts + kind, …)` for each of `kinds`; `shared` holds this sweep's states (not kept after it)."""
+    """`_search(counts + kind, …)` for each of `kinds`."""
     key = (counts, jokers, sets, pair, kinds)
-    known = shared.get(key)
+    known = sweep.shared.get(key)
     if known is not None:
         return known
-    first = next((i for i, c in enumerate(counts) if c), T.PLAYABLE)
+    held = counts.lstrip(_NONE_HELD)
+    first = len(counts) - len(held)
     found: ExtraFound = {}
-    if 3 * sets + 2 * pair < sum(counts) + jokers + 1:
+    if 3 * sets + 2 * pair < sum(held) + jokers + 1:
         found = dict.fromkeys(kinds, ())
     else:
         for kind in kinds:
             if kind <= first:  # the added tile is the lowest: the search as usual
-                found[kind] = _search(_plus(counts, kind), jokers, sets, pair, options, memo)
+                found[kind] = _search(_plus(counts, kind), jokers, sets, pair, sweep.options, sweep.memo)
         above = tuple(kind for kind in kinds if kind > first)
         if above:
-            found.update(_through_extra(first, counts, jokers, sets, pair, options, memo, above, shared))
-    shared[key] = found
+            found.update(_through_extra(first, counts, jokers, sets, pair, above, sweep))
+    sweep.shared[key] = found
     return found
 
 
 def _through_extra(
-    first: int,
-    counts: tuple[int, ...],
-    jokers: int,
-    sets: int,
-    pair: bool,
-    options: JokerOptions,
-    memo: SearchMemo,
-    kinds: tuple[int, ...],
-    shared: ExtraMemo,
+    first: int, counts: bytes, jokers: int, sets: int, pair: bool, kinds: tuple[int, ...], sweep: _Sweep
 ) -> ExtraFound:
     """`_through(first, counts + kind, …)` for each of `kinds`, all above `first` (which stays the lowest tile).
 
     Each added kind's decompositions come branch by branch in `_through`'s
-    order, one per signature as `_distinct` keeps them.
+    order, one per signature as `_through` keeps them.
     """
+    options, memo = sweep.options, sweep.memo
     classify = options.classify
     out: dict[int, list[Decomposition]] = {kind: [] for kind in kinds}
-    seen: dict[int, set[Signature]] = {kind: set() for kind in kinds}
-
-    def add(kind: int, group: Plain, mine: tuple[Any, ...], tails: tuple[Decomposition, ...]) -> None:
-        """The group before each of the tails, one per signature; `mine` is the group's class."""
-        listed = out[kind]
-        if classify is None:
-            listed.extend(((), (group, *tail)) for _, tail in tails)
-            return
-        signatures = seen[kind]
-        for signature, tail in tails:
-            merged = list(signature)
-            insort(merged, mine)
-            whole = tuple(merged)
-            if whole not in signatures:
-                signatures.add(whole)
-                listed.append((whole, (group, *tail)))
-
-    def take(places: tuple[int, ...], shape: str, kind: int) -> None:
-        rest = list(counts)
-        slots: list[int] = []
-        for p in places:
-            if rest[p] > 0:
-                rest[p] -= 1
-            else:
-                slots.append(p)
-        left, more_sets, more_pair = tuple(rest), sets - (shape != PAIR), pair and shape != PAIR
-        carried = tuple(k for k in kinds if k not in slots)  # the added tile is left for the rest
+    seen: dict[int, set[str] | None] = {kind: None if classify is None else set() for kind in kinds}
+    for places, shape, kind in _groups_through(first, sets, pair):
+        left, slots = _fill(counts, places)
+        more_sets, more_pair = sets - (shape != PAIR), pair and shape != PAIR
+        carried = tuple(k for k in kinds if k not in slots) if slots else kinds  # the added tile is left for the rest
         if carried and len(slots) <= jokers:
-            group: Plain = (shape, kind, tuple(slots))
-            mine = classify(Group(*group)) if classify is not None else ()
-            tails = _search_extra(left, jokers - len(slots), more_sets, more_pair, options, memo, carried, shared)
+            code = _CODE[shape, kind, slots]
+            mine = _class_of(classify, code)
+            by_added = _search_extra(left, jokers - len(slots), more_sets, more_pair, carried, sweep)
             for added in carried:
-                add(added, group, mine, tails[added])
-        for added in kinds:
-            if added in slots:  # the added tile takes this wildcard's place in the group
+                tails = by_added[added]
+                if tails:
+                    _lead(out[added], mine, code, tails, seen[added])
+        for added in dict.fromkeys(slots):
+            if added in out:  # the added tile takes this wildcard's place in the group (each kind its own list)
                 own = list(slots)
                 own.remove(added)
                 if len(own) <= jokers:
-                    group = (shape, kind, tuple(own))
-                    mine = classify(Group(*group)) if classify is not None else ()
-                    add(added, group, mine, _search(left, jokers - len(own), more_sets, more_pair, options, memo))
-
-    for places, shape, kind in _groups_through(first, sets, pair):
-        take(places, shape, kind)
+                    code = _CODE[shape, kind, tuple(own)]
+                    tails = _search(left, jokers - len(own), more_sets, more_pair, options, memo)
+                    _lead(out[added], _class_of(classify, code), code, tails, seen[added])
     return {kind: tuple(found) for kind, found in out.items()}
 
 
@@ -640,27 +657,22 @@ _KIND_BYTE = tuple(bytes((kind,)) for kind in range(T.PLAYABLE))
 def _joker_only(jokers: int, sets: int, pair: bool, options: JokerOptions) -> tuple[Decomposition, ...]:
     if jokers != 3 * sets + 2 * pair:
         return ()
-    pair_groups: list[tuple[Plain, ...]] = [((PAIR, k, (k, k)),) for k in options.pairs] if pair else [()]
-    set_groups: list[Plain] = []
+    pair_codes = [_CODE[PAIR, k, (k, k)] for k in options.pairs] if pair else [""]
+    set_codes: list[str] = []
     for shape, kind in options.sets:
         if shape == WILD_SET:
-            set_groups.append((WILD_SET, -1, (-1, -1, -1)))
+            set_codes.append(_CODE[WILD_SET, -1, (-1, -1, -1)])
         elif shape == CHOW:
-            set_groups.append((CHOW, kind, (kind, kind + 1, kind + 2)))
+            set_codes.append(_CODE[CHOW, kind, (kind, kind + 1, kind + 2)])
         else:
-            set_groups.append((shape, kind, (kind, kind, kind)))
+            set_codes.append(_CODE[shape, kind, (kind, kind, kind)])
     classify = options.classify
     out: list[Decomposition] = []
-    for chosen in combinations_with_replacement(set_groups, sets):
-        for p in pair_groups:
-            groups = p + chosen
-            signature = tuple(sorted(classify(Group(*g)) for g in groups)) if classify else ()
-            out.append((signature, groups))
+    for chosen in combinations_with_replacement(set_codes, sets):
+        for p in pair_codes:
+            codes = p + "".join(chosen)
+            out.append("".join(sorted(_class_of(classify, code) for code in codes)) + codes)
     return _distinct(out, classify)
-
-
-def _groups(plain: tuple[Plain, ...]) -> tuple[Group, ...]:
-    return tuple(starmap(Group, plain))
 
 
 def place_wildcards(groups: tuple[Group, ...], wild_tiles: tuple[int, ...]) -> tuple[Group, ...]:
@@ -715,10 +727,20 @@ def standard_readings(
     """
     if not wild_tiles:
         return iter(_natural(counts, sets, True, options.classify))
-    found = _decompose(tuple(counts[: T.PLAYABLE]), len(wild_tiles), sets, True, options)
+    found = _decompose(bytes(counts[: T.PLAYABLE]), len(wild_tiles), sets, True, options)
     if not placed:
-        return (_groups(plain) for _, plain in found)
-    return (place_wildcards(_groups(plain), wild_tiles) for _, plain in found)
+        return map(_groups, found)
+    return (place_wildcards(_groups(decomposition), wild_tiles) for decomposition in found)
+
+
+def classed_readings(
+    counts: list[int] | tuple[int, ...], wild_tiles: tuple[int, ...], sets: int, options: JokerOptions
+) -> Iterator[tuple[str, tuple[Group, ...]]]:
+    """`standard_readings(…, placed=False)` of a hand holding wildcards, each reading with its signature
+    (the sorted class codes of its groups, `options.classify`'s): readings of one signature have groups
+    of the same classes, which is all the rule set's items see of them."""
+    for decomposition in _decompose(bytes(counts[: T.PLAYABLE]), len(wild_tiles), sets, True, options):
+        yield decomposition[: len(decomposition) >> 1], _groups(decomposition)
 
 
 def to_counts(kinds: Iterable[int]) -> list[int]:
@@ -866,8 +888,8 @@ def set_readings(
     if not wild_tiles:
         return iter(_natural(counts, sets, False, options.classify))
     return (
-        place_wildcards(_groups(plain), wild_tiles)
-        for _, plain in _decompose(tuple(counts[: T.PLAYABLE]), len(wild_tiles), sets, False, options)
+        place_wildcards(_groups(decomposition), wild_tiles)
+        for decomposition in _decompose(bytes(counts[: T.PLAYABLE]), len(wild_tiles), sets, False, options)
     )
 
 

@@ -85,11 +85,17 @@ class Wait:
 
 
 @dataclass(frozen=True)
-class Waits:
-    """A waiting hand (no `+` tile): the tiles that complete it, in tile order."""
+class Answer:
+    """What each answer of `waits` names first: the rule set, and the hand as taihu read it."""
 
     rules: str
     hand: str
+
+
+@dataclass(frozen=True)
+class Waits(Answer):
+    """A waiting hand (no `+` tile): the tiles that complete it, in tile order."""
+
     waits: tuple[Wait, ...]
 
     @property
@@ -121,15 +127,13 @@ class Discard:
 
 
 @dataclass(frozen=True)
-class Discards:
+class Discards(Answer):
     """A hand just after drawing (one tile too many): each discard and its waits, best first.
 
     Best: the most unseen copies of tiles that then win legally; ties go to
     the higher best legal total (on a discard or self-drawn), then tile order.
     """
 
-    rules: str
-    hand: str
     discards: tuple[Discard, ...]
 
     def to_dict(self) -> dict[str, Any]:
@@ -235,32 +239,40 @@ def _held_wildcards(hand: Prepared) -> int:
 # -- the waits ---------------------------------------------------------------------------------
 
 
-def _lingxi_self_drawn(on_discard: HandScore, options: Mapping[str, int]) -> WinValue:
+def _lingxi_self_drawn(on_discard: WinValue, subtotal: int, options: Mapping[str, int]) -> WinValue:
     """Lingxi self-drawn = the same reading + 自摸 1: no other item reads how the hand was won (bar the
     conditions waits refuses), and +1 on every reading keeps the best one best, as the doubling only grows."""
-    subtotal = on_discard.subtotal + 1
+    subtotal += 1
     total = subtotal * 2 if subtotal >= options["double_at"] else subtotal
-    return WinValue(total, on_discard.legal, tuple(on_discard.arrangement))
+    return WinValue(total, on_discard.legal, on_discard.arrangement)
 
 
-def _same_value(on_discard: HandScore, options: Mapping[str, int]) -> WinValue:
+def _same_value(on_discard: WinValue, subtotal: int, options: Mapping[str, int]) -> WinValue:
     """Guannan's hand types do not depend on how the hand was won (only who pays does)."""
-    return WinValue.of(on_discard)
+    return on_discard
 
 
-# The self-drawn value of a natural winning tile read off its discard score, where a rule set allows
-# (tests/test_waits.py checks each against scoring the self-drawn line).
-SELF_FROM_DISCARD: dict[str, Callable[[HandScore, Mapping[str, int]], WinValue]] = {
+# The self-drawn value of a natural winning tile read off its discard value and subtotal, where a rule set
+# allows (tests/test_waits.py checks each against scoring the self-drawn line).
+SELF_FROM_DISCARD: dict[str, Callable[[WinValue, int, Mapping[str, int]], WinValue]] = {
     "lingxi": _lingxi_self_drawn,
     "guannan": _same_value,
 }
+
+Scored = tuple[WinValue, int]  # a win's value and its subtotal, as `score_hand` finds them
+
+# Rule sets whose readings of a hand do not depend on how it was won (only the items valued on them do),
+# so a tile's self-drawn win is valued on the readings of its win on a discard (tests/test_waits.py).
+SAME_READINGS_SELF_DRAWN = frozenset({"luoshan"})
 
 
 class _Scorer:
     """One rule set, options and waiting hand: scores the hand with each winning tile.
 
     `derive`: read the self-drawn value off the discard score where the
-    rule set allows (SELF_FROM_DISCARD), instead of scoring the line again.
+    rule set allows (SELF_FROM_DISCARD), instead of scoring the line again;
+    and score each line by values alone (no items described), the natural tiles sharing
+    the values of their readings' classes (`RuleSet.best_reading_among`).
     """
 
     def __init__(
@@ -277,19 +289,54 @@ class _Scorer:
         self.wild = wildcard_kinds(waiting)
         self.held_wildcards = _held_wildcards(waiting)
         self.faces_test = _faces_shape_test(waiting) if derive and self.held_wildcards else None
+        self.class_values: dict[Any, tuple[bool, int, int]] = {}  # shared by the natural tiles on a discard
+        self.same_readings = ruleset.name in SAME_READINGS_SELF_DRAWN
+        self.readings_on_discard: tuple[int, list[Any]] | None = None  # the last tile scored on a discard
+        self.fields = {f.name: getattr(parsed, f.name) for f in dataclasses.fields(parsed) if f.init}
         in_line = list(parsed.tiles) + [t for m in parsed.melds for t in m.tiles]
         self.in_line = {k: in_line.count(k) for k in set(in_line)}
 
     def won(self, kind: int, self_drawn: bool) -> ParsedHand:
+        """The waiting hand won on `kind` (`dataclasses.replace`, without its look at every field each time)."""
         flags = self.parsed.flags | {"self"} if self_drawn else self.parsed.flags
-        return dataclasses.replace(self.parsed, win=kind, flags=flags)
+        return ParsedHand(**{**self.fields, "win": kind, "flags": flags})
 
-    def score(self, kind: int, self_drawn: bool) -> HandScore | None:
+    def score(self, kind: int, self_drawn: bool) -> Scored | None:
         """The hand won on `kind`, as `score_hand` scores that line; None where it is no win at all."""
         try:
-            return self.ruleset.score(self.won(kind, self_drawn), self.options)
+            if self.quick:
+                return self._values(kind, self_drawn)
+            score = self.ruleset.score(self.won(kind, self_drawn), self.options)
         except HandError:
             return None
+        return WinValue.of(score), score.subtotal
+
+    def _values(self, kind: int, self_drawn: bool) -> Scored | None:
+        """`score`'s total, legality and arrangement by the values-first loop alone, as `RuleSet.score` finds
+        them for a winner; a natural tile on a discard reads the values of its readings' classes that other
+        tiles found (`best_reading_among`): the hands differ only in that tile."""
+        ruleset = self.ruleset
+        hand = _prepared(ruleset, self.won(kind, self_drawn), self.resolved)
+        if self.same_readings:
+            chosen = ruleset.best_reading(hand, self._readings(kind, self_drawn, hand))
+        elif self_drawn or kind in self.wild:
+            chosen = ruleset.best_reading(hand)
+        else:
+            chosen = ruleset.best_reading_among(hand, self.class_values)
+        if chosen is None:
+            return None  # no winning shape: `score` raises the error
+        _, outcome, reading, _ = chosen
+        return WinValue(outcome.total, outcome.legal, tuple(ruleset.arrangement(hand, reading))), outcome.subtotal
+
+    def _readings(self, kind: int, self_drawn: bool, hand: Prepared) -> list[Any]:
+        """The hand's readings; self-drawn, those read of the same tile on a discard (SAME_READINGS_SELF_DRAWN)."""
+        known = self.readings_on_discard
+        if self_drawn and known is not None and known[0] == kind:
+            return known[1]
+        found = list(self.ruleset.readings(hand))
+        if not self_drawn:
+            self.readings_on_discard = (kind, found)
+        return found
 
     def wait(self, kind: int) -> Wait | None:
         natural = kind not in self.wild
@@ -298,16 +345,16 @@ class _Scorer:
             return None  # a natural tile's shape is the same both ways: no win on a discard, none at all
         drawn: WinValue | None
         if on_discard is not None and natural and self.derive is not None:
-            drawn = self.derive(on_discard, self.resolved)
+            drawn = self.derive(*on_discard, self.resolved)
         else:
             scored = self.score(kind, True)
-            drawn = None if scored is None else WinValue.of(scored)
+            drawn = None if scored is None else scored[0]
         if on_discard is None and drawn is None:
             return None
         return Wait(
             tile=T.name(kind),
             unseen=self.counting.copies(kind, self.parsed) - self.in_line.get(kind, 0),
-            discard=None if on_discard is None else WinValue.of(on_discard),
+            discard=None if on_discard is None else on_discard[0],
             self_drawn=drawn,
             covered_by_wildcard=bool(self.held_wildcards) and not self._wins_as_faces(kind),
         )
@@ -480,9 +527,14 @@ def _worded_for_waits(error: HandError, ruleset: RuleSet) -> HandError:
 
 def _validate(ruleset: RuleSet, parsed: ParsedHand, options: Mapping[str, Any] | None) -> None:
     """The checks `score_hand` makes of a non-winning hand (tile counts, melds, conditions)."""
+    _prepared(ruleset, parsed, ruleset.resolve_options(options))
+
+
+def _prepared(ruleset: RuleSet, parsed: ParsedHand, resolved: dict[str, int]) -> Prepared:
+    """The hand as `RuleSet.score` prepares it, with its checks (HandError)."""
     if not ruleset.stand_in_pungs:
         reject_stand_in_pungs(parsed)
-    ruleset.prepare(parsed, ruleset.resolve_options(options))
+    return ruleset.prepare(parsed, resolved)
 
 
 WaitsFinder = Callable[[RuleSet, ParsedHand, Mapping[str, Any] | None], tuple[Wait, ...]]

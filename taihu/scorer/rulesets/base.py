@@ -372,17 +372,18 @@ class RuleSet:
             out.append(found)
         return out
 
-    def best_reading(self, hand: Any) -> Chosen | None:
+    def best_reading(self, hand: Any, readings: Iterable[Any] | None = None) -> Chosen | None:
         """The reading a winner scores, by values alone.
 
         Each reading is valued without building a detail or a ScoreItem; the
         first of the best by `rank` is kept, and `score` describes it alone.
         The same choice as `plain_best_reading` (tests/test_scoring_loop.py).
+        `readings`: the hand's own, where the caller has them already.
         """
         fixed = self._fixed_found(hand)
         facts_of = self.facts_of
         best: tuple[tuple[bool, int, int], Found, Outcome, Any, ReadingFacts] | None = None
-        for reading in self.readings(hand):
+        for reading in self.readings(hand) if readings is None else readings:
             facts = reading if reading.__class__ is ReadingFacts else facts_of(reading)
             found, outcome = self._valued(hand, facts, fixed)
             order = (outcome.legal, outcome.total, outcome.subtotal)  # `rank`, inline
@@ -397,6 +398,36 @@ class RuleSet:
             reading, facts = shown, facts_of(shown)
             found, outcome = self._valued(hand, facts, fixed)
         return found, outcome, reading, facts
+
+    def classed_readings(self, hand: Any) -> Iterable[tuple[str, Any]] | None:
+        """`readings`, each with its class key, where the rule set's reading classes decide the values of the
+        items that read a reading: readings of one key, in hands that differ only in their natural concealed
+        tiles, value alike. None (the default) where a rule set cannot say so."""
+        return None
+
+    def best_reading_among(self, hand: Any, values: dict[Any, tuple[bool, int, int]]) -> Chosen | None:
+        """`best_reading`, valuing each class of reading once (`classed_readings`): `values` keeps the rank of
+        each, for `waits` to share between the hands of one waiting hand with each natural tile added (they
+        differ only there). The same choice as `best_reading` (tests/test_waits_fast_paths.py)."""
+        classed = self.classed_readings(hand)
+        if classed is None:
+            return self.best_reading(hand)
+        fixed = self._fixed_found(hand)
+        fixed_values = tuple(tuple(points for _, points, _ in found) for found in fixed)
+        best: tuple[tuple[bool, int, int], Any] | None = None
+        for key, reading in classed:
+            order = values.get((key, fixed_values))
+            if order is None:
+                _, outcome = self._valued(hand, self.facts_of(reading), fixed)
+                order = values[key, fixed_values] = (outcome.legal, outcome.total, outcome.subtotal)  # `rank`
+            if best is None or order > best[0]:
+                best = (order, reading)
+        if best is None:
+            return None
+        shown = self.as_shown(hand, best[1])
+        facts = self.facts_of(shown)
+        found, outcome = self._valued(hand, facts, fixed)  # the kept reading's own items: its details
+        return found, outcome, shown, facts
 
     def plain_best_reading(self, hand: Any) -> Chosen | None:
         """`best_reading` the plain way: every item of every reading as shown found and valued, with no gate

@@ -646,6 +646,15 @@ class Lingxi(B.RuleSet):
     def no_shape_message(self, hand: LingxiHand) -> str:
         return "no winning shape: the tiles do not form 1 pair + 5 sets (Lingxi has no special shapes)"
 
+    def classed_readings(self, hand: LingxiHand) -> Iterable[tuple[str, B.Reading]] | None:
+        """With wildcards and 四风齐 out of reach, the coarse classes decide every item that reads a reading
+        (`_coarse_class`), and the melds are the hand's: the signature is the key."""
+        if not hand.wild_tiles or _si_feng_qi_in_reach(hand):
+            return None
+        sets = SETS - len(hand.melds)
+        found = E.classed_readings(hand.naturals, hand.wild_tiles, sets, _joker_options(hand))
+        return ((signature, hand.melds + groups) for signature, groups in found)
+
     def as_shown(self, hand: LingxiHand, reading: B.Reading) -> B.Reading:
         if not hand.wild_tiles or _si_feng_qi_in_reach(hand):
             return reading  # placed by the search
