@@ -10,9 +10,10 @@ from __future__ import annotations
 import copy
 import re
 from bisect import bisect_left
-from collections.abc import Collection
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from . import memo as M
 from . import tiles as T
@@ -136,9 +137,19 @@ def _meld_text(tiles: tuple[int, ...], concealed: bool) -> str:
     return Meld(tiles, concealed)._compose_text()
 
 
-@dataclass(frozen=True)
-class ParsedHand:
-    """One player's hand as written, before any rule set reads it."""
+_NO_COLUMNS: Mapping[str, int] = MappingProxyType({})  # a default no one can write to
+
+
+class ParsedHand(NamedTuple):
+    """One player's hand as written, before any rule set reads it.
+
+    Immutable, and a NamedTuple rather than a frozen dataclass: the
+    generated `__init__` of a frozen dataclass pays an `object.__setattr__`
+    call per field, and building this one cost a twelfth of a Luoshan score.
+    Compared and hashed as a dataclass would be: by every field but `columns`
+    (where each condition was written). `hand._replace(win=…)` is a copy
+    with fields changed.
+    """
 
     tiles: tuple[int, ...]  # bare tiles in hand, sorted (flowers and 白 included)
     melds: tuple[Meld, ...]  # sorted by canonical text
@@ -148,7 +159,7 @@ class ParsedHand:
     flip: int | None
     flags: frozenset[str]
     declare: str | None
-    columns: dict[str, int] = field(default_factory=dict, compare=False, hash=False)
+    columns: Mapping[str, int] = _NO_COLUMNS  # where each condition, meld and the `+` were written
     # riichi only (docs/rules/riichi.md); every other rule set refuses them
     round: str | None = None
     dora: tuple[int, ...] | None = None
@@ -158,6 +169,18 @@ class ParsedHand:
     # red fives by where they were written: ("hand", suit), ("win", suit), ("dora", suit), ("ura", suit),
     # ("meld", tiles, concealed); a line holds at most one per suit
     red: frozenset[tuple[Any, ...]] = frozenset()
+
+    def __eq__(self, other: object) -> bool:
+        """Equal to another hand alone (a plain tuple of the same fields is none), whatever its `columns`."""
+        if other.__class__ is not ParsedHand:
+            return False
+        return self[:_COLUMNS] == other[:_COLUMNS] and self[_COLUMNS + 1 :] == other[_COLUMNS + 1 :]
+
+    def __ne__(self, other: object) -> bool:
+        return not self.__eq__(other)
+
+    def __hash__(self) -> int:
+        return hash((self[:_COLUMNS], self[_COLUMNS + 1 :]))
 
     @property
     def riichi_values(self) -> bool:
@@ -179,6 +202,9 @@ class ParsedHand:
         if self.declare is not None:
             out.append("declare")
         return out
+
+
+_COLUMNS = ParsedHand._fields.index("columns")  # the one field equality and the hash leave out
 
 
 def _tile_error(token: str, column: int) -> HandError:
@@ -483,7 +509,7 @@ def _parse_players_forms(
         raise _in_typed_columns(exc, folded) from None
     # the rule set's errors name these columns too (`declare:… at column N`, a meld's place)
     melds = tuple(replace(m, column=folded.column(m.column)) for m in hand.melds)
-    return replace(hand, melds=melds, columns={k: folded.column(v) for k, v in hand.columns.items()})
+    return hand._replace(melds=melds, columns={k: folded.column(v) for k, v in hand.columns.items()})
 
 
 def _in_typed_columns(exc: HandError, folded: Folded) -> HandError:
@@ -739,7 +765,7 @@ def _parse_plain(text: str) -> ParsedHand | None:
     if flags:
         fields["flags"] = frozenset(flags)
     fields["columns"] = columns
-    return ParsedHand(*fields.values())  # in field order, as `_NO_FIELDS` is (tests/test_notation_fast.py)
+    return ParsedHand._make(fields.values())  # in field order, as `_NO_FIELDS` is (tests/test_notation_fast.py)
 
 
 # a ParsedHand's fields with nothing written, in field order (tests/test_notation_fast.py)

@@ -282,7 +282,7 @@ class _Scorer:
 
     def won(self, kind: int, self_drawn: bool) -> ParsedHand:
         flags = self.parsed.flags | {"self"} if self_drawn else self.parsed.flags
-        return dataclasses.replace(self.parsed, win=kind, flags=flags)
+        return self.parsed._replace(win=kind, flags=flags)
 
     def score(self, kind: int, self_drawn: bool) -> HandScore | None:
         """The hand won on `kind`, as `score_hand` scores that line; None where it is no win at all."""
@@ -540,7 +540,7 @@ def _discards(
     for kind in sorted(set(parsed.tiles)):
         rest = list(parsed.tiles)
         rest.remove(kind)
-        after = dataclasses.replace(parsed, tiles=tuple(rest))
+        after = parsed._replace(tiles=tuple(rest))
         try:
             _validate(ruleset, after, options)
         except HandError:
