@@ -185,9 +185,7 @@ class ParsedHand(NamedTuple):
     @property
     def riichi_values(self) -> bool:
         """Whether any riichi-only value (round:, dora:, ura:, honba:, sticks:) is written."""
-        return not (
-            self.round is None and self.dora is None and self.ura is None and self.honba is None and self.sticks is None
-        )
+        return self[_RIICHI_VALUES] != _NO_RIICHI_VALUES
 
     @property
     def conditions(self) -> list[str]:
@@ -205,6 +203,12 @@ class ParsedHand(NamedTuple):
 
 
 _COLUMNS = ParsedHand._fields.index("columns")  # the one field equality and the hash leave out
+# fields as slices of a hand, each read in one step: the riichi-only values (round … sticks); those and the
+# red fives (round … red)
+_RIICHI_VALUES = slice(ParsedHand._fields.index("round"), ParsedHand._fields.index("sticks") + 1)
+_RIICHI_ONLY = slice(ParsedHand._fields.index("round"), None)
+_NO_RIICHI_VALUES = (None,) * (_RIICHI_VALUES.stop - _RIICHI_VALUES.start)
+_NO_RIICHI_ONLY: tuple[object, ...] = (*_NO_RIICHI_VALUES, frozenset())
 
 
 def _tile_error(token: str, column: int) -> HandError:
@@ -883,7 +887,7 @@ def to_text(hand: ParsedHand) -> str:
     parts = _bare_parts(hand.tiles)
     if hand.melds:
         parts += [m.text() for m in hand.melds]
-    if hand.red or hand.riichi_values:
+    if hand[_RIICHI_ONLY] != _NO_RIICHI_ONLY:  # red fives or riichi values
         if hand.red:
             parts = _with_red(parts, hand)
         conditions = (hand.win, hand.seat, hand.round, hand.dora, hand.ura, hand.flags, hand.honba, hand.sticks)
