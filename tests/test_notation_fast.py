@@ -2,13 +2,14 @@
 
 `parse` first tries `_parse_plain` (cached tokens), `to_text` cuts one
 translated string; both must match the careful parser and a plain per-tile
-printer, down to `columns`, meld sources and the field order of `vars()`.
+printer, down to `columns`, meld sources and the field order.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import string
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -52,7 +53,7 @@ UNUSUAL = [
 
 def fields_of(hand: N.ParsedHand) -> tuple:
     melds = tuple(list(vars(m).items()) for m in hand.melds)
-    return list(vars(hand).items()), melds, list(hand.columns.items())
+    return list(hand._asdict().items()), melds, list(hand.columns.items())
 
 
 def careful(text: str) -> tuple:
@@ -89,12 +90,12 @@ def test_unusual_lines_go_to_the_careful_parser(text: str) -> None:
 
 def test_fast_hand_is_a_normal_hand() -> None:
     hand = parse(TYPICAL[4])
-    assert list(N._NO_FIELDS) == [f.name for f in dataclasses.fields(N.ParsedHand)]
+    assert list(N._NO_FIELDS) == list(N.ParsedHand._fields)
     assert set(N.VALUE_CONDITIONS) <= set(N._NO_FIELDS)  # value conditions are written straight into the fields
-    rebuilt = N.ParsedHand(**{f.name: getattr(hand, f.name) for f in dataclasses.fields(N.ParsedHand)})
-    assert rebuilt == hand and hash(rebuilt) == hash(hand) and vars(rebuilt) == vars(hand)
-    assert dataclasses.replace(hand, seat="N").seat == "N"
-    with pytest.raises(dataclasses.FrozenInstanceError):
+    rebuilt = N.ParsedHand(**{name: getattr(hand, name) for name in N.ParsedHand._fields})
+    assert rebuilt == hand and hash(rebuilt) == hash(hand) and rebuilt._asdict() == hand._asdict()
+    assert hand._replace(seat="N").seat == "N"
+    with pytest.raises(AttributeError):
         hand.win = 3  # type: ignore[misc]
     assert [vars(m) for m in hand.melds] == [vars(N.Meld(m.tiles, m.concealed, m.source, m.column)) for m in hand.melds]
 
@@ -140,3 +141,28 @@ def test_bare_text_matches_a_plain_printer(kinds: tuple[int, ...]) -> None:
     assert " ".join(N._bare_parts(kinds)) == plain_bare_text(kinds)
     hand = N.ParsedHand(kinds, (), None, None, None, None, frozenset(), None)
     assert to_text(hand) == plain_bare_text(kinds)
+
+
+# ParsedHand is a NamedTuple for speed; it compares as the frozen dataclass it was: every field but `columns`
+PlainHand = dataclasses.make_dataclass(
+    "PlainHand",
+    [(name, Any, dataclasses.field(compare=name != "columns")) for name in N.ParsedHand._fields],
+    frozen=True,
+)
+FEW = st.sampled_from([None, (), (1,), frozenset(), frozenset({"self"}), "S"])  # values that often coincide
+HANDS = st.builds(
+    N.ParsedHand,
+    *[st.just({}) | st.just({"+": 3}) if name == "columns" else FEW for name in N.ParsedHand._fields],
+)
+
+
+@SETTINGS
+@given(HANDS, HANDS)
+def test_parsed_hands_compare_and_hash_as_the_frozen_dataclass(one: N.ParsedHand, other: N.ParsedHand) -> None:
+    plain_one, plain_other = PlainHand(*one), PlainHand(*other)
+    assert (one == other) == (plain_one == plain_other)
+    assert (one != other) == (plain_one != plain_other)
+    assert one == one._replace(columns={"x": 9}) and not one != one._replace(columns={"x": 9})
+    if one == other:
+        assert hash(one) == hash(other)
+    assert one != tuple(one) and tuple(one) != one  # no plain tuple equals a hand

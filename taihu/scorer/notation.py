@@ -10,9 +10,10 @@ from __future__ import annotations
 import copy
 import re
 from bisect import bisect_left
-from collections.abc import Collection
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from . import memo as M
 from . import tiles as T
@@ -136,9 +137,19 @@ def _meld_text(tiles: tuple[int, ...], concealed: bool) -> str:
     return Meld(tiles, concealed)._compose_text()
 
 
-@dataclass(frozen=True)
-class ParsedHand:
-    """One player's hand as written, before any rule set reads it."""
+_NO_COLUMNS: Mapping[str, int] = MappingProxyType({})  # a default no one can write to
+
+
+class ParsedHand(NamedTuple):
+    """One player's hand as written, before any rule set reads it.
+
+    Immutable, and a NamedTuple rather than a frozen dataclass: the
+    generated `__init__` of a frozen dataclass pays an `object.__setattr__`
+    call per field, and building this one cost a twelfth of a Luoshan score.
+    Compared and hashed as a dataclass would be: by every field but `columns`
+    (where each condition was written). `hand._replace(win=…)` is a copy
+    with fields changed.
+    """
 
     tiles: tuple[int, ...]  # bare tiles in hand, sorted (flowers and 白 included)
     melds: tuple[Meld, ...]  # sorted by canonical text
@@ -148,7 +159,7 @@ class ParsedHand:
     flip: int | None
     flags: frozenset[str]
     declare: str | None
-    columns: dict[str, int] = field(default_factory=dict, compare=False, hash=False)
+    columns: Mapping[str, int] = _NO_COLUMNS  # where each condition, meld and the `+` were written
     # riichi only (docs/rules/riichi.md); every other rule set refuses them
     round: str | None = None
     dora: tuple[int, ...] | None = None
@@ -159,12 +170,22 @@ class ParsedHand:
     # ("meld", tiles, concealed); a line holds at most one per suit
     red: frozenset[tuple[Any, ...]] = frozenset()
 
+    def __eq__(self, other: object) -> bool:
+        """Equal to another hand alone (a plain tuple of the same fields is none), whatever its `columns`."""
+        if other.__class__ is not ParsedHand:
+            return False
+        return self[:_COLUMNS] == other[:_COLUMNS] and self[_COLUMNS + 1 :] == other[_COLUMNS + 1 :]
+
+    def __ne__(self, other: object) -> bool:
+        return not self.__eq__(other)
+
+    def __hash__(self) -> int:
+        return hash((self[:_COLUMNS], self[_COLUMNS + 1 :]))
+
     @property
     def riichi_values(self) -> bool:
         """Whether any riichi-only value (round:, dora:, ura:, honba:, sticks:) is written."""
-        return not (
-            self.round is None and self.dora is None and self.ura is None and self.honba is None and self.sticks is None
-        )
+        return self[_RIICHI_VALUES] != _NO_RIICHI_VALUES
 
     @property
     def conditions(self) -> list[str]:
@@ -179,6 +200,15 @@ class ParsedHand:
         if self.declare is not None:
             out.append("declare")
         return out
+
+
+_COLUMNS = ParsedHand._fields.index("columns")  # the one field equality and the hash leave out
+# fields as slices of a hand, each read in one step: the riichi-only values (round … sticks); those and the
+# red fives (round … red)
+_RIICHI_VALUES = slice(ParsedHand._fields.index("round"), ParsedHand._fields.index("sticks") + 1)
+_RIICHI_ONLY = slice(ParsedHand._fields.index("round"), None)
+_NO_RIICHI_VALUES = (None,) * (_RIICHI_VALUES.stop - _RIICHI_VALUES.start)
+_NO_RIICHI_ONLY: tuple[object, ...] = (*_NO_RIICHI_VALUES, frozenset())
 
 
 def _tile_error(token: str, column: int) -> HandError:
@@ -483,7 +513,7 @@ def _parse_players_forms(
         raise _in_typed_columns(exc, folded) from None
     # the rule set's errors name these columns too (`declare:… at column N`, a meld's place)
     melds = tuple(replace(m, column=folded.column(m.column)) for m in hand.melds)
-    return replace(hand, melds=melds, columns={k: folded.column(v) for k, v in hand.columns.items()})
+    return hand._replace(melds=melds, columns={k: folded.column(v) for k, v in hand.columns.items()})
 
 
 def _in_typed_columns(exc: HandError, folded: Folded) -> HandError:
@@ -739,7 +769,7 @@ def _parse_plain(text: str) -> ParsedHand | None:
     if flags:
         fields["flags"] = frozenset(flags)
     fields["columns"] = columns
-    return ParsedHand(*fields.values())  # in field order, as `_NO_FIELDS` is (tests/test_notation_fast.py)
+    return ParsedHand._make(fields.values())  # in field order, as `_NO_FIELDS` is (tests/test_notation_fast.py)
 
 
 # a ParsedHand's fields with nothing written, in field order (tests/test_notation_fast.py)
@@ -857,7 +887,7 @@ def to_text(hand: ParsedHand) -> str:
     parts = _bare_parts(hand.tiles)
     if hand.melds:
         parts += [m.text() for m in hand.melds]
-    if hand.red or hand.riichi_values:
+    if hand[_RIICHI_ONLY] != _NO_RIICHI_ONLY:  # red fives or riichi values
         if hand.red:
             parts = _with_red(parts, hand)
         conditions = (hand.win, hand.seat, hand.round, hand.dora, hand.ura, hand.flags, hand.honba, hand.sticks)

@@ -292,14 +292,13 @@ class _Scorer:
         self.class_values: dict[Any, tuple[bool, int, int]] = {}  # shared by the natural tiles on a discard
         self.same_readings = ruleset.name in SAME_READINGS_SELF_DRAWN
         self.readings_on_discard: tuple[int, list[Any]] | None = None  # the last tile scored on a discard
-        self.fields = {f.name: getattr(parsed, f.name) for f in dataclasses.fields(parsed) if f.init}
         in_line = list(parsed.tiles) + [t for m in parsed.melds for t in m.tiles]
         self.in_line = {k: in_line.count(k) for k in set(in_line)}
 
     def won(self, kind: int, self_drawn: bool) -> ParsedHand:
-        """The waiting hand won on `kind` (`dataclasses.replace`, without its look at every field each time)."""
+        """The waiting hand won on `kind`."""
         flags = self.parsed.flags | {"self"} if self_drawn else self.parsed.flags
-        return ParsedHand(**{**self.fields, "win": kind, "flags": flags})
+        return self.parsed._replace(win=kind, flags=flags)
 
     def score(self, kind: int, self_drawn: bool) -> Scored | None:
         """The hand won on `kind`, as `score_hand` scores that line; None where it is no win at all."""
@@ -592,7 +591,7 @@ def _discards(
     for kind in sorted(set(parsed.tiles)):
         rest = list(parsed.tiles)
         rest.remove(kind)
-        after = dataclasses.replace(parsed, tiles=tuple(rest))
+        after = parsed._replace(tiles=tuple(rest))
         try:
             _validate(ruleset, after, options)
         except HandError:

@@ -123,7 +123,7 @@ def seat_hands(table: Table) -> tuple[Hands, tuple[int, ...] | None, int | None]
     for seat, hand in parsed.items():
         if hand.seat is not None and hand.seat != seat:
             raise HandError(f"players.{seat}: the hand says seat:{hand.seat} but sits at {seat}")
-        hands[seat] = replace(hand, seat=seat, wild=wild, flip=flip)
+        hands[seat] = hand._replace(seat=seat, wild=wild, flip=flip)
     return hands, wild, flip
 
 
@@ -236,7 +236,7 @@ def set_aside_false_claims(table: Table, hands: Hands, rule_set: RuleSet, option
         hand = hands[seat]
         if isinstance(hand, ParsedHand) and is_win(hand):
             out[seat] = _without_drawn_tile(
-                replace(hand, win=None, declare=None, flags=hand.flags - WIN_FLAGS), rule_set, options
+                hand._replace(win=None, declare=None, flags=hand.flags - WIN_FLAGS), rule_set, options
             )
     return out
 
@@ -252,7 +252,7 @@ def _without_drawn_tile(hand: ParsedHand, rule_set: RuleSet, options: dict[str, 
     for kind in sorted(set(hand.tiles)):
         tiles = list(hand.tiles)
         tiles.remove(kind)
-        fewer = replace(hand, tiles=tuple(tiles))
+        fewer = hand._replace(tiles=tuple(tiles))
         try:
             total = rule_set.score(fewer, options).total
         except HandError:

@@ -7,8 +7,6 @@ The pot of riichi sticks is no seat, so a stick put in or taken out shows in
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from .. import tiles as T
 from ..errors import HandError
 from ..models import HandScore, Payment, PlayerTenpai, PlayerTotal, Settlement, Table
@@ -49,7 +47,7 @@ def _hands(table: Table) -> dict[str, RiichiSeat]:
             raise HandError(f"players.{seat}: the hand says seat:{hand.seat} but sits at {seat}")
         if hand.round is not None and hand.round != round_wind:
             raise HandError(f"players.{seat}: the hand says round:{hand.round} but the table's round is {round_wind}")
-        hands[seat] = replace(hand, seat=seat, round=round_wind)
+        hands[seat] = hand._replace(seat=seat, round=round_wind)
     return hands
 
 
@@ -60,7 +58,7 @@ def _agree(hand: ParsedHand, seat: str, honba: int, sticks: int) -> ParsedHand:
         if written is not None and written != value:
             why = " (the pot plus this deal's riichi declarations)" if name == "sticks" else ""
             raise HandError(f"players.{seat}: {name}:{written} disagrees with the table's {value}{why}")
-    return replace(hand, honba=honba, sticks=sticks)
+    return hand._replace(honba=honba, sticks=sticks)
 
 
 def _check_riichi_events(hands: dict[str, RiichiSeat], declared: list[str]) -> None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from bisect import insort
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 from ... import memo as M
@@ -369,7 +369,7 @@ def is_ready(parsed: ParsedHand) -> bool:
         if hand.counts[kind] >= 4:
             continue  # waiting on a tile the hand holds all four of is no wait
         try:
-            trial = prepare(replace(parsed, win=kind), options)
+            trial = prepare(parsed._replace(win=kind), options)
         except HandError:
             continue  # the fifth one counting an indicator: it cannot be drawn
         if next(views(trial), None) is not None:

@@ -15,7 +15,6 @@ its waits are scored so.
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -169,7 +168,7 @@ def _score(parsed: ParsedHand, kind: int, options: Mapping[str, Any] | None, sel
     """The hand won on `kind` as `score_hand` scores that line; None where it is no win."""
     flags = parsed.flags | {"self"} if self_drawn else parsed.flags
     try:
-        return RIICHI.score(dataclasses.replace(parsed, win=kind, flags=flags), options)
+        return RIICHI.score(parsed._replace(win=kind, flags=flags), options)
     except HandError:
         return None
 
@@ -194,7 +193,7 @@ def _discards(
         furiten = "furiten" in after.flags
         if not furiten and any(w.tile == T.name(kind) for w in found):
             furiten = True  # the tile just discarded is a wait: 振听, no win on a discard
-            after = dataclasses.replace(after, flags=after.flags | {"furiten"})
+            after = after._replace(flags=after.flags | {"furiten"})
             found = find_waits(after, options, resolved, discarded=kind)
         red = kind in FIVES and ("hand", FIVES[kind]) in parsed.red and ("hand", FIVES[kind]) not in after.red
         name = "0" + T.name(kind)[1] if red else T.name(kind)
@@ -214,4 +213,4 @@ def _without(parsed: ParsedHand, kind: int) -> ParsedHand:
     red = parsed.red
     if kind in FIVES and ("hand", FIVES[kind]) in red and kind not in rest:
         red = red - {("hand", FIVES[kind])}
-    return dataclasses.replace(parsed, tiles=tuple(rest), red=red)
+    return parsed._replace(tiles=tuple(rest), red=red)
