@@ -30,6 +30,18 @@ LATER = {"settle_table": "settlement", "arithmetic": "arithmetic"} | dict.fromke
 
 def score_hand(hand: str, rules: str = "lingxi", options: Mapping[str, Any] | None = None) -> HandScore:
     """Scores one hand line under a rule set; raises HandError on bad input (ArgumentError on a wrong type)."""
+    # fast path for the common call (exact types, a loaded rule set by its own name): the same score,
+    # without the argument checks and the name lookup `checked_score` makes
+    if type(hand) is str and type(rules) is str and (options is None or type(options) is dict):
+        ruleset = RULESETS.values_made.get(rules)
+        if ruleset is not None and (conditions := CONDITIONS.values_made.get(ruleset.name)) is not None:
+            read = parse_red_fives if ruleset.red_fives else parse
+            return ruleset.score(read(hand, conditions, ruleset.name.capitalize()), options, alone=True)
+    return checked_score(hand, rules, options)
+
+
+def checked_score(hand: str, rules: str = "lingxi", options: Mapping[str, Any] | None = None) -> HandScore:
+    """`score_hand` with every argument checked and the rule set found by any of its names."""
     require(hand, str, "hand", "a string of notation")
     require(rules, str, "rules", "a rule set name (a string)")
     # None first: the common call pays no Mapping (ABC) check

@@ -769,9 +769,12 @@ def _parse_plain(text: str) -> ParsedHand | None:
     if flags:
         fields["flags"] = frozenset(flags)
     fields["columns"] = columns
-    return ParsedHand._make(fields.values())  # in field order, as `_NO_FIELDS` is (tests/test_notation_fast.py)
+    # in field order, as `_NO_FIELDS` is (tests/test_notation_fast.py); `_make` is this call and a length
+    # check in a Python frame of its own, and `_NO_FIELDS` has every field
+    return _new_tuple(ParsedHand, fields.values())
 
 
+_new_tuple = tuple.__new__
 # a ParsedHand's fields with nothing written, in field order (tests/test_notation_fast.py)
 _NO_FIELDS: dict[str, Any] = {
     "tiles": (),
