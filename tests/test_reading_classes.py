@@ -18,6 +18,8 @@ from contextlib import contextmanager
 from typing import Any
 from unittest import mock
 
+import pytest
+from abuse_cases import costly_hands
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_wildcard_brute_force import ALL_KINDS, example_hands, wild_hands
@@ -43,12 +45,24 @@ def _unclassed_kinds_readings(kinds: bytes, sets: int, pair: bool, classify: Any
     return _classed_kinds_readings(kinds, sets, pair, None)
 
 
+def _every_wild_win_reading(hand: luoshan.LuoshanHand, sets: int) -> list[ReadingFacts]:
+    """Luoshan's readings of a winning wildcard with every placement of it kept, none skipped as scoring alike."""
+    naturals = E.to_counts(hand.natural_kinds)
+    options = luoshan._joker_options(hand, naturals)
+    found = []
+    for groups in E.standard_readings(naturals, hand.wild_tiles, sets, options):
+        for placed, at, stands_for in E.win_placements(hand.melds + groups, hand.win, True):
+            found.append(ReadingFacts(placed, at, stands_for))
+    return found
+
+
 @contextmanager
 def full_search() -> Iterator[None]:
     """The search as if no rule set classed its readings: every decomposition is scored."""
     with (
         mock.patch.object(E, "_decompose", _unclassed_decompose),
         mock.patch.object(E, "kinds_readings", _unclassed_kinds_readings),
+        mock.patch.object(luoshan, "_wild_win_readings", _every_wild_win_reading),
     ):
         yield
 
@@ -119,6 +133,57 @@ LUOSHAN_HANDS = (
 @example_hands(LUOSHAN_HANDS)
 def test_luoshan_classes_score_as_the_full_search(hand: str) -> None:
     assert_same_as_full_search(hand, "luoshan")
+
+
+# a winning wildcard: every place it can take is searched, and placements scoring alike are valued once
+LUOSHAN_WILD_WINS = (
+    "3p 4p 5p 5p 7p 7p 7p 7p 8p 8p 9s 9s 9s +9s wild:9s seat:S self",
+    "1m 2m 3m 4p 5p 6p 7s 8s C C E E E +C wild:C seat:E",
+    "2m 3m 4m 5m 6m 7m 8m 8m S S C C [PPP] +C wild:C seat:S",
+    "1p 1p 2p 3p 5p 6p C C C 7s 8s 9s 9s +C wild:C seat:W self",
+    # the wait decides: a place of one class but another wait scores otherwise
+    "4s 6m 5s 3m 3s 8s 8s 5m W W 4s 5m W +W wild:W seat:N self",
+    "7p 4p 9p N E N 6p 3p 2s 6p 2s E N +6p wild:6p seat:E",
+    # the seat wind or a dragon decides: 对子, 大料/座风刻
+    "W 4s 5m 5m W C 4s 5p W 5p 4s 5m C +5p wild:5p seat:S",
+    "7p 8p 7m S 9p 8s 9m S 7s S 4p 9s 8m +4p wild:4p seat:E self",
+)
+
+
+def won_on_a_wildcard(line: str) -> str:
+    """The same tiles with a held wildcard as the winning tile (and the winning tile held), where one is held."""
+    tokens = line.split()
+    win = next(t for t in tokens if t.startswith("+"))
+    wild = next(t for t in tokens if t.startswith("wild:"))[len("wild:") :]
+    if wild not in tokens:
+        return line
+    tokens[tokens.index(wild)] = win[1:]
+    tokens[tokens.index(win)] = "+" + wild
+    return " ".join(tokens)
+
+
+@EXAMPLES
+@given(wild_hands("luoshan", 4, ALL_KINDS, 1, 4, 4).map(won_on_a_wildcard))
+@example_hands(LUOSHAN_WILD_WINS)
+def test_luoshan_winning_wildcard_scores_as_every_placement(hand: str) -> None:
+    assert_same_as_full_search(hand, "luoshan")
+
+
+@pytest.mark.parametrize(("rules", "hand"), costly_hands(each=2))
+def test_costly_hands_score_as_the_full_search(rules: str, hand: str) -> None:
+    """The costly hands of the abuse suite (many wildcards and one suit's tiles): the classed search and the
+    skipped placements of a winning wildcard give what the full search gives."""
+    assert_same_as_full_search(hand, rules)
+
+
+def test_luoshan_winning_wildcard_values_fewer_readings() -> None:
+    """The abuse suite's costliest hand: its winning wildcard's placements that score alike are valued once,
+    so fewer readings are valued than the full search's (else the skipping does nothing)."""
+    hand = luoshan.prepare(parse(LUOSHAN_WILD_WINS[0]), {})
+    kept = len(luoshan.readings(hand))
+    with full_search():
+        full = len(luoshan.readings(hand))
+    assert kept * 10 < full
 
 
 def one_reading(rules: RuleSet, reading: Any) -> RuleSet:

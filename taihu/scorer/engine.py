@@ -776,16 +776,8 @@ def win_placements(reading: tuple[Group, ...], win: int, win_is_wild: bool) -> l
     """
     places: list[Placement] = []
     if win_is_wild:
-        concealed = [i for i, g in enumerate(reading) if not (g.exposed or g.concealed_kong)]
-        for index in concealed:
-            for kind in dict.fromkeys(reading[index].slots):
-                places.append((reading, index, kind))
-        for index in concealed:
-            group = reading[index]
-            for kind in dict.fromkeys(_naturals(group)):
-                donor = next((j for j in concealed if j != index and kind in reading[j].slots), -1)
-                if kind not in group.slots and donor >= 0:  # the donor's wildcard comes here, our tile goes there
-                    places.append((_moved(reading, kind, donor, index), index, kind))
+        for index, kind, donor in wild_win_places(reading):
+            places.append((reading if donor < 0 else _moved(reading, kind, donor, index), index, kind))
         return places
     held: list[Placement] = []  # at each group holding a natural tile of the winning kind
     takers: list[int] = []  # groups where only a wildcard stands for it
@@ -808,6 +800,26 @@ def win_placements(reading: tuple[Group, ...], win: int, win_is_wild: bool) -> l
             places.append((reading, index, win))
         elif holders:  # the wildcard here goes where the natural tile was
             places.append((_moved(reading, win, index, holders[0]), index, win))
+    return places
+
+
+def wild_win_places(reading: tuple[Group, ...]) -> list[tuple[int, int, int]]:
+    """The places of a winning wildcard in `win_placements`, without moving anything: (group index, kind
+    it stands for, the group whose wildcard comes there for a natural tile that goes to it, or -1)."""
+    concealed = [i for i, g in enumerate(reading) if not (g.exposed or g.concealed_kong)]
+    places = []
+    donors: dict[int, int] = {}  # by kind, the first group where a wildcard stands for it
+    for index in concealed:
+        for kind in dict.fromkeys(reading[index].slots):
+            places.append((index, kind, -1))
+            donors.setdefault(kind, index)
+    for index in concealed:
+        group = reading[index]
+        if not donors.keys() & group.kinds:
+            continue
+        for kind in dict.fromkeys(_naturals(group)):
+            if kind not in group.slots and kind in donors:  # the donor's wildcard comes here, our tile goes there
+                places.append((index, kind, donors[kind]))
     return places
 
 

@@ -281,6 +281,8 @@ def readings(hand: LuoshanHand) -> list[ReadingFacts]:
     win, win_is_wild, melds = hand.win, hand.win == hand.wild_kind, hand.melds
     sets = SETS - len(melds)
     groupings: Iterable[B.Reading]
+    if hand.wild_tiles and win_is_wild:
+        return _wild_win_readings(hand, sets)
     if hand.wild_tiles:
         naturals = E.to_counts(hand.natural_kinds)  # the search with wildcards works on counts
         groupings = E.standard_readings(naturals, hand.wild_tiles, sets, _joker_options(hand, naturals))
@@ -297,6 +299,77 @@ def readings(hand: LuoshanHand) -> list[ReadingFacts]:
                 first = facts
             found.append(facts)
     return found
+
+
+def _wild_win_readings(hand: LuoshanHand, sets: int) -> list[ReadingFacts]:
+    """`readings` for a winning wildcard, one of each placement that scores unlike those before it."""
+    naturals = E.to_counts(hand.natural_kinds)
+    options = _joker_options(hand, naturals)
+    found = []
+    for placed_full, placements in _wild_win_placements(
+        hand.natural_kinds, hand.wild_tiles, sets, options, hand.melds, hand.honored
+    ):
+        first: ReadingFacts | None = None  # the grouping's facts, shared by the places of the winning tile in it
+        for placed, at, stands_for in placements:
+            facts = ReadingFacts(placed, at, stands_for, first if placed is placed_full else None)
+            if placed is placed_full and first is None:
+                first = facts
+            found.append(facts)
+    return found
+
+
+WildWinPlacements = tuple[tuple[tuple[Group, ...], tuple[E.Placement, ...]], ...]
+
+
+@M.lru_cache("luoshan.wild_win_placements", maxsize=256, bytes_per_entry=6000)
+def _wild_win_placements(
+    natural_kinds: bytes,
+    wild_tiles: tuple[int, ...],
+    sets: int,
+    options: E.JokerOptions,
+    melds: tuple[Group, ...],
+    honored: frozenset[int],
+) -> WildWinPlacements:
+    """Each grouping with a placement of the winning wildcard that scores unlike those before, and those.
+
+    A winning wildcard may take any place a wildcard or a natural tile holds,
+    so its search is not classed; instead a placement's values are decided by
+    the classes of the reading's groups (`_base_class`) and the winning
+    group's class and wait, which the items read and nothing else. A later
+    placement of a key seen is one the scoring loop, keeping the first best,
+    would never keep: it is skipped (a grouping all of whose placements are
+    seen, before its wildcards are placed), which changes no output
+    (tests/test_reading_classes.py checks it against every placement). Kept
+    per hand: a client sending one hand again, or the hands a waiting hand
+    makes, ask for it anew.
+    """
+    naturals = E.to_counts(natural_kinds)
+    seen: set[tuple[Any, ...]] = set()
+    out = []
+    for groups in E.standard_readings(naturals, wild_tiles, sets, options, placed=False):
+        full = melds + groups if melds else groups
+        classes = tuple(sorted(_base_class(g, honored) for g in full))
+        keys = [
+            (classes, _base_class(full[at], honored), E.wait_of(full[at], kind))
+            for at, kind, _ in E.wild_win_places(full)
+        ]
+        if seen.issuperset(keys):
+            continue
+        placed_full = melds + E.place_wildcards(groups, wild_tiles)
+        kept = []
+        for key, placement in zip(keys, E.win_placements(placed_full, wild_tiles[0], True), strict=True):
+            if key not in seen:
+                seen.add(key)
+                kept.append(placement)
+        out.append((placed_full, tuple(kept)))
+    return tuple(out)
+
+
+def _base_class(group: Group, honored: frozenset[int]) -> tuple[Any, ...]:
+    """What Luoshan's items see of a group but the winning tile's place: shape, suit or honors, row, whether
+    of a dragon or the seat wind, whether on the table."""
+    kind = group.kind
+    return (group.shape, kind // 9 if kind < 27 else HONORS, ROW[kind], kind in honored, group.exposed)
 
 
 # -- hu items ------------------------------------------------------------------
