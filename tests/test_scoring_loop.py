@@ -15,15 +15,13 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any
 from unittest import mock
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
-from test_reading_classes import HONOR_HEAVY, LINGXI_HANDS, LINGXI_KINDS
+from test_reading_classes import EXAMPLES, HONOR_HEAVY, LINGXI_HANDS, LINGXI_KINDS, outcome
 from test_wildcard_brute_force import ALL_KINDS, example_hands, wild_hands
 
-from taihu.scorer import HandError, score_hand
 from taihu.scorer.rulesets.base import Outcome, RuleSet, rank
 
 
@@ -34,13 +32,6 @@ def plain_loop() -> Iterator[None]:
         yield
 
 
-def outcome(hand: str, rules: str) -> dict[str, Any] | str:
-    try:
-        return score_hand(hand, rules=rules).to_dict()
-    except HandError as err:
-        return f"HandError: {err}"
-
-
 def assert_fast_loop_chooses_as_the_plain_one(hand: str, rules: str) -> None:
     fast = outcome(hand, rules)
     with plain_loop():
@@ -48,7 +39,6 @@ def assert_fast_loop_chooses_as_the_plain_one(hand: str, rules: str) -> None:
     assert fast == plain, hand
 
 
-EXAMPLES = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
 # Luoshan: a pair wait against a pung or an edge wait; 平和 or not by the winning tile's place; a wildcard wins
 LUOSHAN_HANDS = (
     "1m 2m 3m 4m 5m 6m 7m 8m 9m 1p 1p 1p 2p +2p wild:C",
