@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from .scorer import (
+    LATER,
     Event,
     HandError,
     HandScore,
@@ -33,8 +34,9 @@ if TYPE_CHECKING:
 
 
 def __getattr__(name: str) -> Any:
-    """`__version__`, `settle_table` and `waits` on first use, so a start-up that needs none pays for none."""
-    if name in ("settle_table", "waits", "arithmetic"):
+    """`__version__` and the core's names loaded on first use (`scorer.LATER`), so a start-up that needs none
+    pays for none."""
+    if name in LATER and name in __all__:
         from . import scorer
 
         return getattr(scorer, name)
