@@ -14,8 +14,8 @@ from typing import TYPE_CHECKING, Any
 from .errors import ArgumentError, HandError, require
 from .memo import clear_caches
 from .models import Event, HandScore, Payment, PlayerTotal, RuleSetInfo, ScoreItem, Settlement, Table
-from .notation import parse, parse_red_fives, to_text
-from .rulesets import CONDITIONS, RULESETS, get
+from .notation import parse, to_text
+from .rulesets import RULESETS, get
 
 if TYPE_CHECKING:
     from .arithmetic import arithmetic
@@ -34,9 +34,8 @@ def score_hand(hand: str, rules: str = "lingxi", options: Mapping[str, Any] | No
     # without the argument checks and the name lookup `checked_score` makes
     if type(hand) is str and type(rules) is str and (options is None or type(options) is dict):
         ruleset = RULESETS.values_made.get(rules)
-        if ruleset is not None and (conditions := CONDITIONS.values_made.get(ruleset.name)) is not None:
-            read = parse_red_fives if ruleset.red_fives else parse
-            return ruleset.score(read(hand, conditions, ruleset.name.capitalize()), options, alone=True)
+        if ruleset is not None:
+            return ruleset.score_line(hand, options)
     return checked_score(hand, rules, options)
 
 
@@ -46,9 +45,7 @@ def checked_score(hand: str, rules: str = "lingxi", options: Mapping[str, Any] |
     require(rules, str, "rules", "a rule set name (a string)")
     # None first: the common call pays no Mapping (ABC) check
     require(options, (type(None), Mapping), "options", "a mapping of option names to numbers (or None)")
-    ruleset = get(rules)
-    read = parse_red_fives if ruleset.red_fives else parse
-    return ruleset.score(read(hand, CONDITIONS[ruleset.name], ruleset.name.capitalize()), options, alone=True)
+    return get(rules).score_line(hand, options)
 
 
 def rule_sets() -> list[RuleSetInfo]:

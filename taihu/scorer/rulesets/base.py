@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
-from operator import attrgetter
+from operator import itemgetter
 from typing import Any
 
 from .. import tiles as T
@@ -21,7 +21,7 @@ from ..engine import CHOW, GATE_FACTS, KONG, PAIR, PUNG, Group, ReadingFacts, gr
 from ..errors import HandError, quote
 from ..limits import MAX_OPTION_VALUE
 from ..models import HandScore, ItemInfo, ItemUnit, OptionInfo, RuleSetInfo, ScoreItem, Unit
-from ..notation import RIICHI_CONDITIONS, Meld, ParsedHand, reject_stand_in_pungs, to_text
+from ..notation import RIICHI_CONDITIONS, Meld, ParsedHand, parse, parse_red_fives, reject_stand_in_pungs, to_text
 
 # Who an item is for.
 ALL = "base"  # every player, winner or not
@@ -232,7 +232,7 @@ class RuleSet:
                 pairs.append(g)
             else:
                 sets.append(g)
-        sets.sort(key=_BY_KIND)
+        sets.sort(key=BY_KIND)
         return list(map(group_text, (*melds, *sets, *pairs)))  # the memo, called from C
 
     # -- shared machinery -------------------------------------------------
@@ -443,6 +443,18 @@ class RuleSet:
                 best = (rank(outcome), found, outcome, reading, facts)
         return None if best is None else best[1:]
 
+    def score_line(self, line: str, options: Mapping[str, Any] | None = None) -> HandScore:
+        """A hand line read and scored by itself (`score_hand`, once the rule set is found)."""
+        read, conditions, label = self._reader
+        return self.score(read(line, conditions, label), options, alone=True)
+
+    @cached_property
+    def _reader(self) -> tuple[Callable[[str, Collection[str], str], ParsedHand], frozenset[str], str]:
+        """The parser for this rule set's lines, and what its errors name: the conditions known, the rule set."""
+        from . import CONDITIONS
+
+        return (parse_red_fives if self.red_fives else parse), CONDITIONS[self.name], self.name.capitalize()
+
     def score(self, parsed: ParsedHand, options: Mapping[str, Any] | None = None, *, alone: bool = False) -> HandScore:
         """The hand's score; `alone`: scored by itself, not at a table, where a missing `+` is noted.
 
@@ -470,7 +482,9 @@ class RuleSet:
             if i.describe is not None:  # the detail, built for the reading kept only
                 d = i.describe(hand, facts, d)
             lines.append(i.lines.get((v, d)) or score_item(i, v, d))  # most lines are known
-        return HandScore(
+        scored = new_instance(HandScore)
+        HandScore.__init__(
+            scored,
             rules=self.name,
             hand=to_text(parsed),
             winner=hand.winner,
@@ -483,6 +497,12 @@ class RuleSet:
             arrangement=arrangement,
             notes=(NO_WINNING_TILE_NOTES if alone and not hand.winner else []) + hand.notes + outcome.notes,
         )
+        return scored
+
+
+# An instance made bare, to be filled by its class's own `__init__` called by keywords: half the cost of calling
+# the class by keywords, which first gathers them in a dict and then matches them to the parameters again.
+new_instance = object.__new__
 
 
 def rank(outcome: Outcome) -> tuple[bool, int, int]:
@@ -494,7 +514,8 @@ def rank(outcome: Outcome) -> tuple[bool, int, int]:
 _NO_FACTS: frozenset[str] = frozenset()
 
 
-_BY_KIND = attrgetter("kind", "shape")
+# a group's kind, then its shape: read by index, as a NamedTuple's fields by name cost several times more
+BY_KIND = itemgetter(Group._fields.index("kind"), Group._fields.index("shape"))
 # first among the notes of a non-winner scored alone: a hand typed without its `+` scores as a loser's, and says so
 NO_WINNING_TILE_NOTES = ["no + tile: scored as a non-winning hand; if it won, write the winning tile last: +5p"]
 

@@ -13,7 +13,6 @@ import re
 from bisect import insort
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from operator import attrgetter
 from typing import Any
 
 from .. import engine as E
@@ -135,7 +134,8 @@ def _conditions(parsed: ParsedHand) -> tuple[int | None, list[str], tuple[bool, 
     winning only, so it is tried here for both; `prepare` still raises its
     error in its own place, after the tile count.
     """
-    key = (parsed.flags, parsed.seat, parsed.wild, parsed.flip, parsed.declare, *_riichi_fields(parsed))
+    fields: tuple[Any, ...] = parsed
+    key = fields[_CONDITION_FIELDS] + fields[_RIICHI_FIELDS]
     known = _CONDITIONS_SEEN.get(key)
     if known is None:
         B.check_known_conditions(parsed, "Luoshan", CONDITIONS)
@@ -149,7 +149,10 @@ def _conditions(parsed: ParsedHand) -> tuple[int | None, list[str], tuple[bool, 
     return known[0], list(known[1]), known[2]
 
 
-_riichi_fields = attrgetter("round", "dora", "ura", "honba", "sticks")  # refused, but a key must tell them
+# the fields `_conditions` reads, as slices of the NamedTuple (one C call, where ten field reads cost ten lookups):
+# seat, wild, flip, flags, declare; and the riichi values, refused, but a key must tell them apart
+_CONDITION_FIELDS = slice(ParsedHand._fields.index("seat"), ParsedHand._fields.index("declare") + 1)
+_RIICHI_FIELDS = slice(ParsedHand._fields.index("round"), ParsedHand._fields.index("sticks") + 1)
 
 
 def _win_conditions_pass(parsed: ParsedHand, winner: bool) -> bool:
@@ -198,7 +201,9 @@ def prepare(parsed: ParsedHand, options: dict[str, int]) -> LuoshanHand:
     if "kong-draw" in flags:
         B.check_kong_draw(flags, melds)
 
-    return LuoshanHand(
+    hand = B.new_instance(LuoshanHand)
+    LuoshanHand.__init__(
+        hand,
         parsed=parsed,
         winner=winner,
         declared=False,
@@ -212,6 +217,7 @@ def prepare(parsed: ParsedHand, options: dict[str, int]) -> LuoshanHand:
         win=parsed.win if parsed.win is not None else -1,
         self_drawn=not flags.isdisjoint(SELF_DRAWN),
     )
+    return hand
 
 
 # -- the readings ------------------------------------------------------------
@@ -771,7 +777,15 @@ class Luoshan(B.RuleSet):
         return B.Outcome(hu, tai > 0, total, legal=False, notes=[note])
 
     def arrangement(self, hand: LuoshanHand, reading: ReadingFacts) -> list[str]:
-        return B.RuleSet.arrangement(self, hand, reading.groups)
+        """`RuleSet.arrangement` from what a Luoshan reading is: the melds on the table lead it (no search
+        group is on the table), and its facts hold its pairs, so nothing is looked at group by group
+        (tests/test_luoshan_fast_paths.py)."""
+        melds = hand.melds
+        concealed = sorted(reading.groups[len(melds) :], key=B.BY_KIND)
+        pairs = reading.pairs
+        for pair in pairs:
+            concealed.remove(pair)
+        return list(map(E.group_text, (*melds, *concealed, *pairs)))
 
     def no_shape_message(self, hand: LuoshanHand) -> str:
         return "no winning shape: the tiles do not form 4 sets + a pair (Luoshan has no seven pairs)"
