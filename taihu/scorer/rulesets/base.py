@@ -365,12 +365,17 @@ class RuleSet:
         """The winner's items that read nothing of the reading, valued once per hand (not described)."""
         options = hand.options
         out: list[Found] = []
-        for i in self._fixed:
+        for i, rows in self._fixed_rows:
             found: Found = []
             for variant, subject in i.find(hand, None):
-                found.append((i, i.points(variant, options), subject))
+                found.append((i, i.points(variant, options) if rows is None else rows[variant], subject))
             out.append(found)
         return out
+
+    @cached_property
+    def _fixed_rows(self) -> tuple[tuple[Item, Rows | None], ...]:
+        """`_fixed`, each item with its value table, or None where a house option scales it (`Item.points`)."""
+        return tuple((i, None if i.option else i.rows) for i in self._fixed)
 
     def best_reading(self, hand: Any, readings: Iterable[Any] | None = None) -> Chosen | None:
         """The reading a winner scores, by values alone.

@@ -35,6 +35,14 @@ CONFLICTS = (
 )
 DRAGONS = (T.RED, T.GREEN, T.WHITE)  # 大料: 白 is an ordinary dragon here
 MINIMUM = {True: 100, False: 200}  # self-drawn / on a discard
+# the note of a win below its minimum, but for the hu it makes: written once, as most readings' totals fall short
+NOT_LEGAL = {
+    self_drawn: f"not a legal win: {how} needs at least {MINIMUM[self_drawn]} hu; this hand makes "
+    for self_drawn, how in (
+        (True, "a self-drawn win (rob-kong and kong-draw count as self-drawn)"),
+        (False, "a win on a discard"),
+    )
+}
 DI_HE = 10
 HONORED = {seat: frozenset((*DRAGONS, wind)) for seat, wind in T.SEAT_WIND.items()}  # 大料 and 座风
 
@@ -767,14 +775,9 @@ class Luoshan(B.RuleSet):
             else:  # a named special hand gives the total, legal at any total (Decision); exclusions leave one
                 return B.Outcome(value, False, value)
         total = -(-hu * 2**tai // 10) * 10  # rounded up to 10
-        minimum = MINIMUM[hand.self_drawn]
-        if total >= minimum:
+        if total >= MINIMUM[hand.self_drawn]:
             return B.Outcome(hu, tai > 0, total)
-        how = "a win on a discard"
-        if hand.self_drawn:
-            how = "a self-drawn win (rob-kong and kong-draw count as self-drawn)"
-        note = f"not a legal win: {how} needs at least {minimum} hu; this hand makes {total}"
-        return B.Outcome(hu, tai > 0, total, legal=False, notes=[note])
+        return B.Outcome(hu, tai > 0, total, legal=False, notes=[NOT_LEGAL[hand.self_drawn] + str(total)])
 
     def arrangement(self, hand: LuoshanHand, reading: ReadingFacts) -> list[str]:
         """`RuleSet.arrangement` from what a Luoshan reading is: the melds on the table lead it (no search
