@@ -17,8 +17,8 @@ from typing import Any, TypeVar
 from .. import tiles as T
 from ..errors import HandError, quote
 from ..models import HandScore, Payment, PlayerTenpai, PlayerTotal, Settlement, Table
-from ..notation import ParsedHand, parse, parse_red_fives
-from ..rulesets import CONDITIONS, get
+from ..notation import ParsedHand, parse
+from ..rulesets import get
 from ..rulesets.base import RuleSet
 
 DEALER = "E"
@@ -58,8 +58,7 @@ def at_table(message: str) -> str:
 
 def parse_in_seat(seat: str, hand: str, rule_set: RuleSet) -> ParsedHand:
     """A seat's hand parsed as `score_hand` parses it: an unknown condition lists the rule set's own, nearest first."""
-    read = parse_red_fives if rule_set.red_fives else parse
-    return in_seat(seat, read, hand, CONDITIONS[rule_set.name], rule_set.name.capitalize())
+    return in_seat(seat, rule_set.read_line, hand)
 
 
 def score_hands(hands: Hands, rule_set: RuleSet, options: dict[str, int]) -> dict[str, HandScore | PlayerTotal]:
