@@ -6,11 +6,14 @@ the engine, each fast path beside a plain one).
   the groups with an `itemgetter`, checks the tile count and pairs once per
   hand and makes the one reading of a hand whose suits read one way each as
   it goes: compared with counting each suit, reading its stretch off the
-  table, building every combination and keeping those of the right size.
+  table, building every combination and keeping those of the right size;
+- `ReadingFacts` reads the wait off tables made from `wait_of` and the
+  suits' gate facts off a table by the suits present: compared with
+  `wait_of` and the gate facts named from the groups one by one.
 
-Each is run on random tiles, winning-shaped or not, with the memos empty and
-then full, and must give the same readings in the same order (the first best
-reading is the one scored).
+Each is run on random tiles, winning-shaped or not (with wildcards too, for
+`ReadingFacts`), with the memos empty and then full, and must give the same
+readings in the same order (the first best reading is the one scored).
 """
 
 from __future__ import annotations
@@ -18,13 +21,14 @@ from __future__ import annotations
 from itertools import product
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from test_fast_paths import HANDS, searched
 
 from taihu.scorer import engine as E
 from taihu.scorer import memo, parse
 from taihu.scorer import tiles as T
-from taihu.scorer.engine import CHOW, PAIR, PUNG, Group
+from taihu.scorer.engine import CHOW, KONG, PAIR, PUNG, Group, ReadingFacts
 
 EXAMPLES = settings(max_examples=150, deadline=None, database=None)
 
@@ -125,3 +129,52 @@ def test_kinds_readings_by_the_table(tiles: str, sets: int, pair: bool) -> None:
     memo.clear_caches()
     assert E.kinds_readings(kinds, sets, pair) == plain_kinds_readings(kinds, sets, pair)
     assert E.kinds_readings(kinds, sets, pair) == plain_kinds_readings(kinds, sets, pair)
+
+
+def plain_present(groups: tuple[Group, ...], wait: str) -> frozenset[str]:
+    """The gate facts of a reading (`GATE_FACTS`), named from its groups one by one."""
+    shapes = [g.shape for g in groups]
+    suits = {g.kind // 9 for g in groups if 0 <= g.kind < 27}
+    honors = any(27 <= g.kind < 34 for g in groups)
+    names = {
+        "pungs": PUNG in shapes,
+        "kongs": KONG in shapes,
+        "honors": honors,
+        "no_chows": CHOW not in shapes,
+        "four_chows": shapes.count(CHOW) == 4,
+        "one_suit": len(suits) == 1 and not honors,
+        "one_suit_honors": len(suits) == 1 and honors,
+        f"wait_{wait.replace('-', '_')}": bool(wait),
+    }
+    return frozenset(name for name, holds in names.items() if holds)
+
+
+def assert_facts_as_read_plainly(groups: tuple[Group, ...], win: int, win_is_wild: bool) -> None:
+    for placed, at, stands_for in E.win_placements(groups, win, win_is_wild):
+        facts = ReadingFacts(placed, at, stands_for)
+        wait = E.wait_of(placed[at], stands_for)
+        assert facts.wait == wait, (placed, at, stands_for)
+        assert facts.present == plain_present(placed, wait), placed
+        assert ReadingFacts(placed, at, stands_for, facts).present == facts.present, placed
+        assert facts.pungs == [(i, g) for i, g in enumerate(placed) if g.shape == PUNG], placed
+        assert facts.pairs == [g for g in placed if g.shape == PAIR], placed
+    assert ReadingFacts(groups).present == plain_present(groups, ""), groups
+
+
+@EXAMPLES
+@given(st.one_of(winning(4), winning(5)), st.integers(0, 16))
+def test_reading_facts_of_wildcard_free_readings_as_read_plainly(tiles: list[int], at: int) -> None:
+    readings = E.kinds_readings(bytes(sorted(tiles)), (len(tiles) - 2) // 3, True)
+    assert readings, tiles
+    for groups in readings:
+        assert_facts_as_read_plainly(groups, tiles[at % len(tiles)], False)
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
+@given(HANDS)
+def test_reading_facts_of_readings_with_wildcards_as_read_plainly(case: tuple[str, str]) -> None:
+    rules, hand = case
+    for prepared, groups, wild_tiles in searched(rules, hand):
+        reading = prepared.melds + E.place_wildcards(groups, wild_tiles)
+        win = prepared.parsed.win
+        assert_facts_as_read_plainly(reading, win, win in wild_tiles)
