@@ -9,7 +9,9 @@ the engine, each fast path beside a plain one).
   table, building every combination and keeping those of the right size;
 - `ReadingFacts` reads the wait off tables made from `wait_of` and the
   suits' gate facts off a table by the suits present: compared with
-  `wait_of` and the gate facts named from the groups one by one.
+  `wait_of` and the gate facts named from the groups one by one;
+- `win_placements` of a natural winning tile, on wildcard-free readings too
+  (`tests/test_fast_paths.py` compares it on readings with wildcards).
 
 Each is run on random tiles, winning-shaped or not (with wildcards too, for
 `ReadingFacts`), with the memos empty and then full, and must give the same
@@ -23,7 +25,7 @@ from itertools import product
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from test_fast_paths import HANDS, searched
+from test_fast_paths import HANDS, plain_win_places, searched
 
 from taihu.scorer import engine as E
 from taihu.scorer import memo, parse
@@ -150,6 +152,8 @@ def plain_present(groups: tuple[Group, ...], wait: str) -> frozenset[str]:
 
 
 def assert_facts_as_read_plainly(groups: tuple[Group, ...], win: int, win_is_wild: bool) -> None:
+    if not win_is_wild:
+        assert [at for _, at, _ in E.win_placements(groups, win, False)] == plain_win_places(groups, win), groups
     for placed, at, stands_for in E.win_placements(groups, win, win_is_wild):
         facts = ReadingFacts(placed, at, stands_for)
         wait = E.wait_of(placed[at], stands_for)

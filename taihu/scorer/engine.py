@@ -825,10 +825,13 @@ def win_placements(reading: tuple[Group, ...], win: int, win_is_wild: bool) -> l
         return places
     held: list[Placement] = []  # at each group holding a natural tile of the winning kind
     takers: list[int] = []  # groups where only a wildcard stands for it
-    for index, group in enumerate(reading):
+    lowest = win - 2  # a group's tiles lie within its kind and the two above (a chow's)
+    index = -1  # counted by hand and compared one bound at a time: fewer steps than `enumerate` and `a <= b <= c`
+    for group in reading:
+        index += 1
         kind = group.kind
-        if not kind <= win <= kind + 2 or group.exposed or group.concealed_kong:
-            continue  # a group's tiles lie within its kind and the two above (a chow's)
+        if kind > win or kind < lowest or group.exposed or group.concealed_kong:
+            continue
         if not group.slots:  # all natural: the tile is in it if the group covers its kind
             if kind == win or group.shape == CHOW:
                 held.append((reading, index, win))
