@@ -480,7 +480,7 @@ def kinds_readings(
         return ()
     parts = []
     pairs = 0
-    combinations = 1
+    combos = 1  # how many readings: the product of the suits' ways
     groups: tuple[Group, ...] = ()  # the one reading while each suit reads one way
     rest = kinds
     for above in _ABOVE_SUIT:
@@ -491,12 +491,12 @@ def kinds_readings(
             if not ways:
                 return ()
             pairs += used
-            combinations *= len(ways)
+            combos *= len(ways)
             groups += ways[0]
             parts.append(ways)
     if pairs != pair:
         return ()
-    if combinations == 1:
+    if combos == 1:
         return (groups,)
     found = [tuple(chain.from_iterable(combo)) for combo in product(*parts)]
     if classify is None:
