@@ -19,9 +19,10 @@ instead of all 34 (ENGINE.md).
 from __future__ import annotations
 
 import threading
-from bisect import bisect_left, bisect_right
+from bisect import bisect_right
 from collections.abc import Callable, Iterable, Iterator
-from itertools import combinations, combinations_with_replacement, product
+from itertools import chain, combinations, combinations_with_replacement, product
+from operator import itemgetter
 from typing import Any, NamedTuple
 
 from . import memo as M
@@ -383,7 +384,10 @@ def _searched_suit_ways(shape: bytes) -> tuple[SuitWay, ...]:
     return tuple(out)
 
 
-SuitReadings = tuple[tuple[int, tuple[Group, ...]], ...]  # (pairs used, groups), one per way
+# A suit's readings: the pairs every one of them uses (a suit's tile count fixes it: 3 a set, 2 the pair) and
+# the groups of each, in the order the stretch table gives them.
+SuitReadings = tuple[int, tuple[tuple[Group, ...], ...]]
+_NO_SUIT_READING: SuitReadings = (0, ())
 
 
 def _honor_ways(pattern: bytes) -> SuitReadings:
@@ -391,10 +395,10 @@ def _honor_ways(pattern: bytes) -> SuitReadings:
     groups = []
     for offset, count in enumerate(pattern):
         if count not in (0, 2, 3):
-            return ()
+            return _NO_SUIT_READING
         if count:
             groups.append(_PLAIN[(_PAIR_CODE if count == 2 else _PUNG_CODE) + T.EAST + offset])
-    return ((sum(g.shape == PAIR for g in groups), tuple(groups)),)
+    return pattern.count(2), (tuple(groups),)
 
 
 # one suit's (or the honors') tiles, sorted, as bytes -> its readings; the kinds tell the suit apart
@@ -402,9 +406,19 @@ _SUIT_MEMO: dict[bytes, SuitReadings] = {}
 SUIT_MEMO_LIMIT = 50_000  # entries; past it the memo starts afresh
 M.register("engine.suit_readings", _SUIT_MEMO.__len__, _SUIT_MEMO.clear, bytes_per_entry=300)
 
+# A suited run's readings wherever it lies: the pairs they use and a getter per way that takes the way's
+# groups (as a tuple) from `_PLAIN` cut at the run's first tile.
+RunWays = tuple[int, tuple[Callable[[tuple[Group, ...]], tuple[Group, ...]], ...]]
+# one suit's run moved down to rank 0 (its first tile's kind taken off each) -> its ways: the stretches
+# are far fewer than the runs (`234m` and `567p` are one), so a run new to `_SUIT_MEMO` is mostly found here
+_RUN_WAYS: dict[bytes, RunWays] = {}
+M.register("engine.run_ways", _RUN_WAYS.__len__, _RUN_WAYS.clear, bytes_per_entry=400)
+_DOWN_FROM = tuple(bytes((byte - first) % 256 for byte in range(256)) for first in range(T.EAST))  # translate
+_PLAIN_FROM = tuple(_PLAIN[first:] for first in range(T.EAST))  # a suited run's groups by code from its first tile
+
 
 def _suit_memo_miss(kinds: bytes) -> SuitReadings:
-    """A suit's run not yet in the memo: its stretch read off the table, placed where the run lies."""
+    """A suit's run not yet in the memo: its stretch's ways (`_run_ways`), placed where the run lies."""
     first = kinds[0]
     if first >= T.EAST:
         counts = bytearray(T.PLAYABLE - T.EAST)
@@ -412,20 +426,42 @@ def _suit_memo_miss(kinds: bytes) -> SuitReadings:
             counts[kind - T.EAST] += 1
         ways = _honor_ways(bytes(counts))
     else:
-        counts = bytearray(kinds[-1] - first + 1)  # the stretch: from the lowest tile held to the highest
-        for kind in kinds:
-            counts[kind - first] += 1
-        placed = []
-        for pairs, codes in _suit_ways(bytes(counts)):
-            groups = []
-            for code in codes:
-                groups.append(_PLAIN[code + first])
-            placed.append((pairs, tuple(groups)))
-        ways = tuple(placed)
+        relative = kinds.translate(_DOWN_FROM[first])
+        pairs, takes = _RUN_WAYS.get(relative) or _run_ways(relative)
+        at_first = _PLAIN_FROM[first]
+        if len(takes) == 1:  # most runs: one way, no loop
+            ways = (pairs, (takes[0](at_first),))
+        else:
+            ways = (pairs, tuple([take(at_first) for take in takes]))
     if len(_SUIT_MEMO) >= SUIT_MEMO_LIMIT:
         _SUIT_MEMO.clear()
     _SUIT_MEMO[kinds] = ways
     return ways
+
+
+def _run_ways(relative: bytes) -> RunWays:
+    """A run from rank 0 not yet in `_RUN_WAYS`: its stretch's counts read off the stretch table."""
+    counts = bytearray(relative[-1] + 1)
+    for rank in relative:
+        counts[rank] += 1
+    found = _suit_ways(bytes(counts))
+    ways = (found[0][0] if found else 0, tuple(map(_taker, (codes for _, codes in found))))
+    if len(_RUN_WAYS) >= SUIT_MEMO_LIMIT:
+        _RUN_WAYS.clear()
+    _RUN_WAYS[relative] = ways
+    return ways
+
+
+def _taker(codes: tuple[int, ...]) -> Callable[[tuple[Group, ...]], tuple[Group, ...]]:
+    """What takes a way's groups from the plain groups cut at its first tile, in C: an `itemgetter` of its
+    codes (of one code, a slice of it, since an `itemgetter` of one item gives the item, not a tuple)."""
+    if len(codes) == 1:
+        return itemgetter(slice(codes[0], codes[0] + 1))
+    return itemgetter(*codes)
+
+
+# the kinds above each suit (and none above the honors): what `bytes.rstrip` takes off to leave a suit's run
+_ABOVE_SUIT = (bytes(range(9, T.PLAYABLE)), bytes(range(18, T.PLAYABLE)), bytes(range(T.EAST, T.PLAYABLE)), b"")
 
 
 def kinds_readings(
@@ -433,29 +469,37 @@ def kinds_readings(
 ) -> tuple[tuple[Group, ...], ...]:
     """The readings of wildcard-free tiles given as their sorted kinds in bytes, suit by suit.
 
-    Each suit's run of the sorted kinds is cut out by bisection and looked up
-    whole in a memo, so a hand costs no count array: its suits' readings are
-    memoised and combined.
+    Each suit's run of the sorted kinds is cut off by `bytes.rstrip` and looked
+    up whole in a memo, so a hand costs no count array: its suits' readings are
+    memoised and combined. Every reading of a suit uses the same number of
+    pairs, so the tile count and the pairs are checked once for the hand; and
+    when each suit reads one way (most hands) its one reading is made as the
+    suits are looked up.
     """
-    p = bisect_left(kinds, 9)
-    s = bisect_left(kinds, 18, p)
-    z = bisect_left(kinds, T.EAST, s)
+    if len(kinds) != 3 * sets + 2 * pair:
+        return ()
     parts = []
-    for start, end in ((0, p), (p, s), (s, z), (z, len(kinds))):
-        if start < end:
-            key = kinds[start:end]
-            parts.append(_SUIT_MEMO.get(key) or _suit_memo_miss(key))
-    wanted = sets + pair
-    found = []
-    for combo in product(*parts):
-        pairs = 0
-        groups: tuple[Group, ...] = ()
-        for used, part in combo:
+    pairs = 0
+    combos = 1  # how many readings: the product of the suits' ways
+    groups: tuple[Group, ...] = ()  # the one reading while each suit reads one way
+    rest = kinds
+    for above in _ABOVE_SUIT:
+        run = rest.rstrip(above)  # the sorted kinds up to the suit's last: its run
+        if run:
+            rest = rest[len(run) :]
+            used, ways = _SUIT_MEMO.get(run) or _suit_memo_miss(run)
+            if not ways:
+                return ()
             pairs += used
-            groups += part
-        if pairs == pair and len(groups) == wanted:
-            found.append(groups)
-    if classify is None or len(found) < 2:
+            combos *= len(ways)
+            groups += ways[0]
+            parts.append(ways)
+    if pairs != pair:
+        return ()
+    if combos == 1:
+        return (groups,)
+    found = [tuple(chain.from_iterable(combo)) for combo in product(*parts)]
+    if classify is None:
         return tuple(found)
     kept: dict[tuple[Any, ...], tuple[Group, ...]] = {}
     for grouping in found:
@@ -781,10 +825,13 @@ def win_placements(reading: tuple[Group, ...], win: int, win_is_wild: bool) -> l
         return places
     held: list[Placement] = []  # at each group holding a natural tile of the winning kind
     takers: list[int] = []  # groups where only a wildcard stands for it
-    for index, group in enumerate(reading):
+    lowest = win - 2  # a group's tiles lie within its kind and the two above (a chow's)
+    index = -1  # counted by hand and compared one bound at a time: fewer steps than `enumerate` and `a <= b <= c`
+    for group in reading:
+        index += 1
         kind = group.kind
-        if not kind <= win <= kind + 2 or group.exposed or group.concealed_kong:
-            continue  # a group's tiles lie within its kind and the two above (a chow's)
+        if kind > win or kind < lowest or group.exposed or group.concealed_kong:
+            continue
         if not group.slots:  # all natural: the tile is in it if the group covers its kind
             if kind == win or group.shape == CHOW:
                 held.append((reading, index, win))
@@ -1016,13 +1063,24 @@ class ReadingFacts:
         self, groups: tuple[Group, ...], win_at: int = -1, win_as: int = -1, same: ReadingFacts | None = None
     ) -> None:
         """`same`: the facts of these very groups, when only the winning tile's place differs."""
-        self.groups, self.win_at, self.win_as = groups, win_at, win_as
-        self.wait = wait_of(groups[win_at], win_as) if win_at >= 0 else ""
+        self.groups = groups
+        self.win_at = win_at
+        self.win_as = win_as
+        wait = ""
+        if win_at >= 0:  # `wait_of`, read off its tables: a call less for every reading
+            group = groups[win_at]
+            shape = group.shape
+            if shape == CHOW:
+                kind = group.kind
+                wait = _CHOW_WAIT_AT[3 * (kind % 9) + win_as - kind]
+            else:
+                wait = _SET_WAIT[shape]
+        self.wait = wait
         if same is not None:
             self.pungs, self.kongs, self.pairs, self.chows = same.pungs, same.kongs, same.pairs, same.chows
             self.wild_sets, self.honors = same.wild_sets, same.honors
             self.suit, self.one_suit, self.gates = same.suit, same.one_suit, same.gates
-            self.present = _PRESENT[self.wait][same.gates]
+            self.present = _PRESENT[wait][same.gates]
             return
         pungs: list[tuple[int, Group]] = []
         pairs: list[Group] = []
@@ -1044,18 +1102,25 @@ class ReadingFacts:
                 wild_sets += (g,)
             kind_bits |= _KIND_BIT[g.kind]
             index += 1
-        self.pungs, self.kongs, self.pairs, self.chows, self.wild_sets = pungs, kongs, pairs, chows, wild_sets
+        self.pungs = pungs
+        self.kongs = kongs
+        self.pairs = pairs
+        self.chows = chows
+        self.wild_sets = wild_sets
         self.honors = honors = kind_bits > _SUITS_BITS
         self.suit = suit = _ONLY_SUIT[kind_bits & _SUITS_BITS]
         self.one_suit = "" if honors else suit
-        self.gates = gates = (
-            (_PUNGS if pungs else 0)
-            | (_KONGS if kongs else 0)
-            | (_HONORS if honors else 0)
-            | (_NO_CHOWS if not chows else _FOUR_CHOWS if chows == 4 else 0)
-            | (_ONE_SUIT if suit else 0)
-        )
-        self.present = _PRESENT[self.wait][gates]
+        gates = _SUIT_GATES[kind_bits]
+        if pungs:
+            gates |= _PUNGS
+        if kongs:
+            gates |= _KONGS
+        if not chows:
+            gates |= _NO_CHOWS
+        elif chows == 4:
+            gates |= _FOUR_CHOWS
+        self.gates = gates
+        self.present = _PRESENT[wait][gates]
 
 
 # The grouping's gate facts as bits (engine-internal: items name facts, `present` names them too)
@@ -1082,3 +1147,11 @@ _PRESENT = {
     wait: tuple(_present(gates, wait) for gates in range(1 << 6))
     for wait in ("", "pung", "pair", "edge", "closed", "two-sided")
 }
+
+# `wait_of` as tables, made from it: a chow's by 3 × its first rank (0-based) + the place in it, a set's by shape
+_CHOW_WAIT_AT = tuple(wait_of(Group(CHOW, start), start + place) for start in range(9) for place in range(3))
+_SET_WAIT = {shape: wait_of(Group(shape, 0), 0) for shape in (PAIR, PUNG, KONG, WILD_SET)}
+# the gate facts the suits and honors present give (`_KIND_BIT`s ored), by those bits
+_SUIT_GATES = tuple(
+    (_HONORS if bits > _SUITS_BITS else 0) | (_ONE_SUIT if _ONLY_SUIT[bits & _SUITS_BITS] else 0) for bits in range(16)
+)

@@ -1,0 +1,184 @@
+"""The engine's wildcard-free fast paths against plain versions of the same thing (issue 11: speed lives in
+the engine, each fast path beside a plain one).
+
+- `kinds_readings` cuts each suit's run off with `bytes.rstrip`, finds a
+  run new to its memo by its stretch moved to rank 0 (`_RUN_WAYS`), places
+  the groups with an `itemgetter`, checks the tile count and pairs once per
+  hand and makes the one reading of a hand whose suits read one way each as
+  it goes: compared with counting each suit, reading its stretch off the
+  table, building every combination and keeping those of the right size;
+- `ReadingFacts` reads the wait off tables made from `wait_of` and the
+  suits' gate facts off a table by the suits present: compared with
+  `wait_of` and the gate facts named from the groups one by one;
+- `win_placements` of a natural winning tile, on wildcard-free readings too
+  (`tests/test_fast_paths.py` compares it on readings with wildcards).
+
+Each is run on random tiles, winning-shaped or not (with wildcards too, for
+`ReadingFacts`), with the memos empty and then full, and must give the same
+readings in the same order (the first best reading is the one scored).
+"""
+
+from __future__ import annotations
+
+from itertools import product
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from test_fast_paths import HANDS, plain_win_places, searched
+
+from taihu.scorer import engine as E
+from taihu.scorer import memo, parse
+from taihu.scorer import tiles as T
+from taihu.scorer.engine import CHOW, KONG, PAIR, PUNG, Group, ReadingFacts
+
+EXAMPLES = settings(max_examples=150, deadline=None, database=None)
+
+
+def plain_suit_readings(run: list[int]) -> list[tuple[int, tuple[Group, ...]]]:
+    """One suit's (or the honors') readings: (pairs used, groups), each group made anew."""
+    first = run[0]
+    if first >= T.EAST:
+        groups = []
+        for kind in sorted(set(run)):
+            count = run.count(kind)
+            if count not in (2, 3):
+                return []
+            groups.append(Group(PAIR if count == 2 else PUNG, kind))
+        return [(sum(g.shape == PAIR for g in groups), tuple(groups))]
+    stretch = bytes(run.count(kind) for kind in range(first, run[-1] + 1))
+    shapes = (PAIR, PUNG, CHOW)  # the stretch table's codes: shape index × 34 + rank from the first tile
+    return [
+        (pairs, tuple(Group(shapes[code // T.PLAYABLE], first + code % T.PLAYABLE) for code in codes))
+        for pairs, codes in E._suit_ways(stretch)
+    ]
+
+
+def plain_kinds_readings(kinds: bytes, sets: int, pair: bool) -> tuple[tuple[Group, ...], ...]:
+    """Every combination of the suits' readings with `pair` pairs and `sets` sets, in suit order."""
+    parts = []
+    for suit in range(4):
+        run = [kind for kind in kinds if min(kind // 9, 3) == suit]
+        if run:
+            parts.append(plain_suit_readings(run))
+    found = []
+    for combo in product(*parts):
+        pairs = sum(used for used, _ in combo)
+        groups = tuple(g for _, part in combo for g in part)
+        if pairs == pair and len(groups) == sets + pair:
+            found.append(groups)
+    return tuple(found)
+
+
+def winning(sets: int) -> st.SearchStrategy[list[int]]:
+    """`sets` sets and a pair, within four of a kind."""
+    chow = st.tuples(st.integers(0, 2), st.integers(0, 6)).map(lambda sr: [sr[0] * 9 + sr[1] + i for i in range(3)])
+    pung = st.integers(0, T.PLAYABLE - 1).map(lambda k: [k] * 3)
+    pair = st.integers(0, T.PLAYABLE - 1).map(lambda k: [k, k])
+    return (
+        st.tuples(st.lists(st.one_of(chow, pung), min_size=sets, max_size=sets), pair)
+        .map(lambda parts: [k for g in parts[0] for k in g] + parts[1])
+        .filter(lambda tiles: all(tiles.count(k) <= 4 for k in tiles))
+    )
+
+
+# winning shapes of 4 or 5 sets, the same with a tile swapped (mostly no reading), and any tiles at all
+TILES = st.one_of(
+    winning(4),
+    winning(5),
+    st.tuples(winning(4), st.integers(0, 13), st.integers(0, T.PLAYABLE - 1)).map(
+        lambda c: [*c[0][: c[1]], c[2], *c[0][c[1] + 1 :]]
+    ),
+    st.lists(st.integers(0, T.PLAYABLE - 1), min_size=0, max_size=14),
+)
+
+
+@EXAMPLES
+@given(TILES, st.integers(0, 5), st.booleans())
+def test_kinds_readings_as_combined_plainly(tiles: list[int], sets: int, pair: bool) -> None:
+    kinds = bytes(sorted(tiles))
+    expected = plain_kinds_readings(kinds, sets, pair)
+    memo.clear_caches()
+    assert E.kinds_readings(kinds, sets, pair) == expected, tiles  # every suit new to the memos
+    assert E.kinds_readings(kinds, sets, pair) == expected, tiles  # every suit found in them
+
+
+@EXAMPLES
+@given(winning(4))
+def test_kinds_readings_of_a_winning_hand_as_combined_plainly(tiles: list[int]) -> None:
+    """The sets and pair the tiles were made of: every reading is of the right size, never none."""
+    kinds = bytes(sorted(tiles))
+    readings = E.kinds_readings(kinds, 4, True)
+    assert readings and readings == plain_kinds_readings(kinds, 4, True), tiles
+
+
+# (tiles, sets, pair): the count of tiles fits, the pairs do not (three suits' pairs as two sets; four
+# honor pairs as two sets and a pair); a suit read in more than one way, alone and beside another suit
+CASES = [
+    ("11m 11p 11s", 2, False),
+    ("EE SS WW NN", 2, True),
+    ("11m 11p 11s EE", 3, False),
+    ("111222333m 55p", 3, True),
+    ("111222333m 456p 55s", 4, True),
+    ("11122233344455m", 4, True),
+    ("123m 111222333p 55s", 4, True),
+]
+
+
+@pytest.mark.parametrize(("tiles", "sets", "pair"), CASES)
+def test_kinds_readings_by_the_table(tiles: str, sets: int, pair: bool) -> None:
+    kinds = bytes(sorted(parse(tiles).tiles))
+    memo.clear_caches()
+    assert E.kinds_readings(kinds, sets, pair) == plain_kinds_readings(kinds, sets, pair)
+    assert E.kinds_readings(kinds, sets, pair) == plain_kinds_readings(kinds, sets, pair)
+
+
+def plain_present(groups: tuple[Group, ...], wait: str) -> frozenset[str]:
+    """The gate facts of a reading (`GATE_FACTS`), named from its groups one by one."""
+    shapes = [g.shape for g in groups]
+    suits = {g.kind // 9 for g in groups if 0 <= g.kind < 27}
+    honors = any(27 <= g.kind < 34 for g in groups)
+    names = {
+        "pungs": PUNG in shapes,
+        "kongs": KONG in shapes,
+        "honors": honors,
+        "no_chows": CHOW not in shapes,
+        "four_chows": shapes.count(CHOW) == 4,
+        "one_suit": len(suits) == 1 and not honors,
+        "one_suit_honors": len(suits) == 1 and honors,
+        f"wait_{wait.replace('-', '_')}": bool(wait),
+    }
+    return frozenset(name for name, holds in names.items() if holds)
+
+
+def assert_facts_as_read_plainly(groups: tuple[Group, ...], win: int, win_is_wild: bool) -> None:
+    if not win_is_wild:
+        assert [at for _, at, _ in E.win_placements(groups, win, False)] == plain_win_places(groups, win), groups
+    for placed, at, stands_for in E.win_placements(groups, win, win_is_wild):
+        facts = ReadingFacts(placed, at, stands_for)
+        wait = E.wait_of(placed[at], stands_for)
+        assert facts.wait == wait, (placed, at, stands_for)
+        assert facts.present == plain_present(placed, wait), placed
+        assert ReadingFacts(placed, at, stands_for, facts).present == facts.present, placed
+        assert facts.pungs == [(i, g) for i, g in enumerate(placed) if g.shape == PUNG], placed
+        assert facts.pairs == [g for g in placed if g.shape == PAIR], placed
+    assert ReadingFacts(groups).present == plain_present(groups, ""), groups
+
+
+@EXAMPLES
+@given(st.one_of(winning(4), winning(5)), st.integers(0, 16))
+def test_reading_facts_of_wildcard_free_readings_as_read_plainly(tiles: list[int], at: int) -> None:
+    readings = E.kinds_readings(bytes(sorted(tiles)), (len(tiles) - 2) // 3, True)
+    assert readings, tiles
+    for groups in readings:
+        assert_facts_as_read_plainly(groups, tiles[at % len(tiles)], False)
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
+@given(HANDS)
+def test_reading_facts_of_readings_with_wildcards_as_read_plainly(case: tuple[str, str]) -> None:
+    rules, hand = case
+    for prepared, groups, wild_tiles in searched(rules, hand):
+        reading = prepared.melds + E.place_wildcards(groups, wild_tiles)
+        win = prepared.parsed.win
+        assert_facts_as_read_plainly(reading, win, win in wild_tiles)
