@@ -47,6 +47,13 @@ bench: $(BIN)/python
 	$(BIN)/pip install --quiet -e ".[bench]"
 	$(BIN)/python bench/bench.py
 
+# the Luoshan row of `make bench` for this tree and an older commit (REF), in turns (docs/performance.md)
+REF ?= 1f0c049
+.PHONY: bench-against
+bench-against: $(BIN)/python
+	$(BIN)/pip install --quiet -e ".[bench]"
+	$(BIN)/python bench/against.py --ref $(REF)
+
 # not in `make test`: a real server under hostile and busy clients for a few minutes (docs/soak.md)
 .PHONY: soak
 soak: install-test
