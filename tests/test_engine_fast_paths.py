@@ -11,7 +11,11 @@ the engine, each fast path beside a plain one).
   suits' gate facts off a table by the suits present: compared with
   `wait_of` and the gate facts named from the groups one by one;
 - `win_placements` of a natural winning tile, on wildcard-free readings too
-  (`tests/test_fast_paths.py` compares it on readings with wildcards).
+  (`tests/test_fast_paths.py` compares it on readings with wildcards);
+- `wildcard_free_facts` (Luoshan's readings of a hand without wildcards)
+  puts each reading's facts together from its suits' memoised parts:
+  compared field by field with `ReadingFacts` of each plain place of the
+  winning tile in each plainly combined reading, melds in front.
 
 Each is run on random tiles, winning-shaped or not (with wildcards too, for
 `ReadingFacts`), with the memos empty and then full, and must give the same
@@ -182,3 +186,89 @@ def test_reading_facts_of_readings_with_wildcards_as_read_plainly(case: tuple[st
         reading = prepared.melds + E.place_wildcards(groups, wild_tiles)
         win = prepared.parsed.win
         assert_facts_as_read_plainly(reading, win, win in wild_tiles)
+
+
+def plain_facts(kinds: bytes, sets: int, win: int, melds: tuple[Group, ...]) -> list[dict[str, object]]:
+    """Every field of `ReadingFacts` built the plain way for each place of the winning tile in each reading."""
+    return [
+        fields(ReadingFacts(melds + groups, at, win))
+        for groups in plain_kinds_readings(kinds, sets, True)
+        for at in plain_win_places(melds + groups, win)
+    ]
+
+
+def fields(facts: ReadingFacts) -> dict[str, object]:
+    return {name: getattr(facts, name) for name in ReadingFacts.__slots__}
+
+
+def assert_facts_put_together_as_built_plainly(kinds: bytes, sets: int, win: int, melds: tuple[Group, ...]) -> None:
+    expected = plain_facts(kinds, sets, win, melds)
+    memo.clear_caches()
+    assert [fields(f) for f in E.wildcard_free_facts(kinds, sets, win, melds)] == expected  # every suit new
+    assert [fields(f) for f in E.wildcard_free_facts(kinds, sets, win, melds)] == expected  # every suit memoised
+
+
+# melds on the table: exposed pungs, chows and kongs, concealed kongs, and 花碰 (a wildcard completing an exposed
+# pung of honors, Luoshan)
+MELD = st.one_of(
+    st.integers(0, T.PLAYABLE - 1).map(lambda k: Group(PUNG, k, exposed=True)),
+    st.tuples(st.integers(0, 2), st.integers(0, 6)).map(lambda sr: Group(CHOW, sr[0] * 9 + sr[1], exposed=True)),
+    st.integers(0, T.PLAYABLE - 1).map(lambda k: Group(KONG, k, exposed=True)),
+    st.integers(0, T.PLAYABLE - 1).map(lambda k: Group(KONG, k, concealed_kong=True)),
+    st.integers(T.EAST, T.PLAYABLE - 1).map(lambda k: Group(PUNG, k, (k,), exposed=True, wilds=((T.EAST, k),))),
+)
+
+
+@st.composite
+def wildcard_free_hands(draw: st.DrawFn) -> tuple[bytes, int, int, tuple[Group, ...]]:
+    """(concealed kinds, sets, winning tile, melds): a winning shape or any tiles, the winning tile mostly held."""
+    melds = tuple(draw(st.lists(MELD, max_size=4)))
+    sets = 4 - len(melds)
+    tiles = draw(st.one_of(winning(sets), TILES.filter(lambda t: len(t) == 3 * sets + 2)))
+    win = draw(st.one_of(st.sampled_from(tiles), st.integers(-1, T.PLAYABLE - 1))) if tiles else -1
+    return bytes(sorted(tiles)), sets, win, melds
+
+
+@EXAMPLES
+@given(wildcard_free_hands())
+def test_wildcard_free_facts_as_built_plainly(hand: tuple[bytes, int, int, tuple[Group, ...]]) -> None:
+    assert_facts_put_together_as_built_plainly(*hand)
+
+
+# (concealed tiles, winning tile, melds): a suit read more than one way, alone and beside others (read the
+# plain way); the winning tile in a pair and two chows, in two chows, in a pung and a chow; the edge waits of
+# 123 and 789 (twice) and the closed wait; a pung after other suits' groups; honors only; a pair in every
+# suit (no reading); tiles that read no way; the winning tile not held, or no winner; kongs, a chow and 花碰
+# on the table; four chows; one suit, and one suit with honors
+FACTS_CASES = [
+    ("111222333m 456p 55s", "1m", ()),
+    ("123m 111222333p 55s", "2p", ()),
+    ("11122233344455m", "3m", ()),
+    ("112233m 456p 789s 11m", "1m", ()),
+    ("123m 234m 456p 789s EE", "3m", ()),
+    ("111m 123m 456p 789s EE", "1m", ()),
+    ("123m 456p 789s 789s CC", "3m", ()),
+    ("123m 456p 789s 789s CC", "7s", ()),
+    ("123m 456p 789s 789s CC", "5p", ()),
+    ("EEE SSS WWW NNN CC", "N", ()),
+    ("11199m 11p 11s EEE NN", "1p", ()),
+    ("123m 456p 789s 135s CC", "8s", ()),
+    ("123m 456p 789s 111s CC", "C", ()),
+    ("123m 456p 789s 111s CC", "5m", ()),
+    ("123m 456p 789s 111s CC", "-", ()),
+    ("123m 456p 99s", "9s", (Group(KONG, T.EAST, exposed=True), Group(PUNG, T.RED, (T.RED,), exposed=True))),
+    (
+        "456m 77m",
+        "6m",
+        (Group(KONG, 0, concealed_kong=True), Group(CHOW, 3, exposed=True), Group(PUNG, 27, exposed=True)),
+    ),
+    ("123m 234m 345m 456m 99m", "4m", ()),
+    ("123m 234m 456m 99m", "9m", (Group(PUNG, T.EAST, exposed=True),)),
+]
+
+
+@pytest.mark.parametrize(("tiles", "win", "melds"), FACTS_CASES)
+def test_wildcard_free_facts_by_the_table(tiles: str, win: str, melds: tuple[Group, ...]) -> None:
+    kinds = bytes(sorted(parse(tiles).tiles))
+    winning_tile = -1 if win == "-" else parse(win).tiles[0]
+    assert_facts_put_together_as_built_plainly(kinds, 4 - len(melds), winning_tile, melds)

@@ -384,21 +384,34 @@ def _searched_suit_ways(shape: bytes) -> tuple[SuitWay, ...]:
     return tuple(out)
 
 
-# A suit's readings: the pairs every one of them uses (a suit's tile count fixes it: 3 a set, 2 the pair) and
-# the groups of each, in the order the stretch table gives them.
-SuitReadings = tuple[int, tuple[tuple[Group, ...], ...]]
-_NO_SUIT_READING: SuitReadings = (0, ())
+# What `ReadingFacts` finds in one way of reading a run, by place among the way's groups: its chows, where
+# its pungs are, where its pair is (-1: none). Fixed by the way's shapes in order, so `234m`, `567p` and
+# `EEE` + `CCC` (pung, pung) share theirs; `wildcard_free_facts` puts a reading's together.
+WayFacts = tuple[int, tuple[int, ...], int]
+# A suit's readings: the pairs every one of them uses (a suit's tile count fixes it: 3 a set, 2 the pair),
+# the groups of each, in the order the stretch table gives them, and the facts of each.
+SuitReadings = tuple[int, tuple[tuple[Group, ...], ...], tuple[WayFacts, ...]]
+_NO_SUIT_READING: SuitReadings = (0, (), ())
+_SHAPE_OF_CODE = bytes(code // T.PLAYABLE for code in range(256))  # `bytes.translate`: a code's shape index
+
+
+@M.lru_cache("engine.way_facts", maxsize=4096, bytes_per_entry=300)
+def _way_facts(shapes: bytes) -> WayFacts:
+    """A way's facts from its groups' shape indices in order (`_PLAIN_SHAPES`: 0 pair, 1 pung, 2 chow)."""
+    return shapes.count(2), tuple(at for at, shape in enumerate(shapes) if shape == 1), shapes.find(0)
 
 
 def _honor_ways(pattern: bytes) -> SuitReadings:
     """Honors only form pungs and pairs: one way to read their seven counts, or none."""
-    groups = []
+    codes = []
     for offset, count in enumerate(pattern):
         if count not in (0, 2, 3):
             return _NO_SUIT_READING
         if count:
-            groups.append(_PLAIN[(_PAIR_CODE if count == 2 else _PUNG_CODE) + T.EAST + offset])
-    return pattern.count(2), (tuple(groups),)
+            codes.append((_PAIR_CODE if count == 2 else _PUNG_CODE) + offset)
+    groups = tuple(_PLAIN[T.EAST + code] for code in codes)
+    facts = _way_facts(bytes(codes).translate(_SHAPE_OF_CODE))
+    return pattern.count(2), (groups,), (facts,)
 
 
 # one suit's (or the honors') tiles, sorted, as bytes -> its readings; the kinds tell the suit apart
@@ -406,9 +419,9 @@ _SUIT_MEMO: dict[bytes, SuitReadings] = {}
 SUIT_MEMO_LIMIT = 50_000  # entries; past it the memo starts afresh
 M.register("engine.suit_readings", _SUIT_MEMO.__len__, _SUIT_MEMO.clear, bytes_per_entry=300)
 
-# A suited run's readings wherever it lies: the pairs they use and a getter per way that takes the way's
-# groups (as a tuple) from `_PLAIN` cut at the run's first tile.
-RunWays = tuple[int, tuple[Callable[[tuple[Group, ...]], tuple[Group, ...]], ...]]
+# A suited run's readings wherever it lies: the pairs they use, a getter per way that takes the way's
+# groups (as a tuple) from `_PLAIN` cut at the run's first tile, and each way's facts.
+RunWays = tuple[int, tuple[Callable[[tuple[Group, ...]], tuple[Group, ...]], ...], tuple[WayFacts, ...]]
 # one suit's run moved down to rank 0 (its first tile's kind taken off each) -> its ways: the stretches
 # are far fewer than the runs (`234m` and `567p` are one), so a run new to `_SUIT_MEMO` is mostly found here
 _RUN_WAYS: dict[bytes, RunWays] = {}
@@ -427,12 +440,12 @@ def _suit_memo_miss(kinds: bytes) -> SuitReadings:
         ways = _honor_ways(bytes(counts))
     else:
         relative = kinds.translate(_DOWN_FROM[first])
-        pairs, takes = _RUN_WAYS.get(relative) or _run_ways(relative)
+        pairs, takes, facts = _RUN_WAYS.get(relative) or _run_ways(relative)
         at_first = _PLAIN_FROM[first]
         if len(takes) == 1:  # most runs: one way, no loop
-            ways = (pairs, (takes[0](at_first),))
+            ways = (pairs, (takes[0](at_first),), facts)
         else:
-            ways = (pairs, tuple([take(at_first) for take in takes]))
+            ways = (pairs, tuple([take(at_first) for take in takes]), facts)
     if len(_SUIT_MEMO) >= SUIT_MEMO_LIMIT:
         _SUIT_MEMO.clear()
     _SUIT_MEMO[kinds] = ways
@@ -445,7 +458,11 @@ def _run_ways(relative: bytes) -> RunWays:
     for rank in relative:
         counts[rank] += 1
     found = _suit_ways(bytes(counts))
-    ways = (found[0][0] if found else 0, tuple(map(_taker, (codes for _, codes in found))))
+    ways = (
+        found[0][0] if found else 0,
+        tuple(map(_taker, (codes for _, codes in found))),
+        tuple([_way_facts(bytes(codes).translate(_SHAPE_OF_CODE)) for _, codes in found]),
+    )
     if len(_RUN_WAYS) >= SUIT_MEMO_LIMIT:
         _RUN_WAYS.clear()
     _RUN_WAYS[relative] = ways
@@ -487,7 +504,7 @@ def kinds_readings(
         run = rest.rstrip(above)  # the sorted kinds up to the suit's last: its run
         if run:
             rest = rest[len(run) :]
-            used, ways = _SUIT_MEMO.get(run) or _suit_memo_miss(run)
+            used, ways, _ = _SUIT_MEMO.get(run) or _suit_memo_miss(run)
             if not ways:
                 return ()
             pairs += used
@@ -1155,3 +1172,112 @@ _SET_WAIT = {shape: wait_of(Group(shape, 0), 0) for shape in (PAIR, PUNG, KONG, 
 _SUIT_GATES = tuple(
     (_HONORS if bits > _SUITS_BITS else 0) | (_ONE_SUIT if _ONLY_SUIT[bits & _SUITS_BITS] else 0) for bits in range(16)
 )
+
+
+# by the suits and honors present (`_KIND_BIT`s ored): (honors, suit, one_suit) as `ReadingFacts` names them
+_SUIT_FACTS = tuple(
+    (bits > _SUITS_BITS, _ONLY_SUIT[bits & _SUITS_BITS], "" if bits > _SUITS_BITS else _ONLY_SUIT[bits & _SUITS_BITS])
+    for bits in range(16)
+)
+_CHOW_GATES = {0: _NO_CHOWS, 4: _FOUR_CHOWS}  # by the number of chows (none: no gate)
+_SUIT_CUTS = tuple(zip(_ABOVE_SUIT, (1, 2, 4, 8), strict=True))  # each suit's cut and its `_KIND_BIT`
+
+
+def wildcard_free_facts(kinds: bytes, sets: int, win: int, melds: tuple[Group, ...] = ()) -> list[ReadingFacts]:
+    """`ReadingFacts` of each place of a natural winning tile in each reading of wildcard-free tiles, put
+    together from their suits' parts instead of found group by group.
+
+    The same facts in the same order as `ReadingFacts(placed, at, kind)` for each of `win_placements(melds +
+    groups, win, False)` for each of `kinds_readings(kinds, sets, True)` (tests/test_engine_fast_paths.py):
+    `kinds` the concealed tiles' sorted kinds, the winning tile `win` among them, `melds` on the table in
+    front. Each way of reading a suit is memoised with its facts (`WayFacts`: its chows, where its pungs and
+    pair are), so when each suit reads one way (all but a few hands) the one grouping's facts are put
+    together as the suits are looked up, a few steps a suit, and only the winning tile's suit is looked
+    through for its places: `ReadingFacts` and `win_placements` loop over every group (issue 11: Luoshan's
+    time per hand). A hand with more readings is read the plain way.
+    """
+    if len(kinds) != 3 * sets + 2:
+        return []
+    if melds:  # the melds' facts, found the plain way: they are in front in every reading
+        on_table = ReadingFacts(melds)
+        pungs, pair_groups, kongs, wild_sets = [*on_table.pungs], [*on_table.pairs], on_table.kongs, on_table.wild_sets
+        chows, bits = on_table.chows, 0
+        for group in melds:
+            bits |= _KIND_BIT[group.kind]
+    else:
+        pungs, pair_groups, kongs, wild_sets, chows, bits = [], [], (), (), 0, 0
+    win_bit = _KIND_BIT[win]
+    lowest = win - 2  # a chow holding the winning tile starts at most two below it
+    groups = melds
+    waits: list[tuple[int, str]] = []  # (group index, wait) of each group holding the winning tile
+    pairs = 0
+    combos = 1
+    rest = kinds
+    for above, bit in _SUIT_CUTS:
+        run = rest.rstrip(above)  # as `kinds_readings` cuts the suits
+        if run:
+            rest = rest[len(run) :]
+            used, ways, way_facts = _SUIT_MEMO.get(run) or _suit_memo_miss(run)
+            if not ways:
+                return []
+            pairs += used
+            combos *= len(ways)
+            suit_groups = ways[0]
+            suit_chows, pungs_at, pair_at = way_facts[0]
+            offset = len(groups)
+            for at in pungs_at:
+                pungs.append((offset + at, suit_groups[at]))
+            if pair_at >= 0:
+                pair_groups.append(suit_groups[pair_at])
+            if bit == win_bit:  # the winning tile's suit: its places as `win_placements` finds them
+                at = offset
+                for group in suit_groups:
+                    kind = group.kind
+                    if kind == win:
+                        shape = group.shape
+                        waits.append((at, _CHOW_WAIT_AT[3 * (kind % 9)] if shape == CHOW else _SET_WAIT[shape]))
+                    elif lowest <= kind < win and group.shape == CHOW:
+                        waits.append((at, _CHOW_WAIT_AT[3 * (kind % 9) + win - kind]))
+                    at += 1
+            chows += suit_chows
+            bits |= bit
+            groups += suit_groups
+    if pairs != 1:
+        return []
+    if combos > 1:
+        return _plain_facts(kinds, sets, win, melds)
+    honors, suit, one_suit = _SUIT_FACTS[bits]
+    gates = _SUIT_GATES[bits] | _CHOW_GATES.get(chows, 0)
+    if pungs:
+        gates |= _PUNGS
+    if kongs:
+        gates |= _KONGS
+    new_facts = ReadingFacts.__new__
+    found = []
+    for at, wait in waits:
+        facts = new_facts(ReadingFacts)
+        facts.groups = groups
+        facts.win_at = at
+        facts.win_as = win
+        facts.wait = wait
+        facts.pungs = pungs
+        facts.kongs = kongs
+        facts.pairs = pair_groups
+        facts.chows = chows
+        facts.wild_sets = wild_sets
+        facts.honors = honors
+        facts.suit = suit
+        facts.one_suit = one_suit
+        facts.gates = gates
+        facts.present = _PRESENT[wait][gates]
+        found.append(facts)
+    return found
+
+
+def _plain_facts(kinds: bytes, sets: int, win: int, melds: tuple[Group, ...]) -> list[ReadingFacts]:
+    """`wildcard_free_facts` found the plain way: each reading's placements, each one's facts."""
+    return [
+        ReadingFacts(placed, at, stands_for)
+        for groups in kinds_readings(kinds, sets, True)
+        for placed, at, stands_for in win_placements(melds + groups, win, False)
+    ]

@@ -295,13 +295,12 @@ def readings(hand: LuoshanHand) -> list[ReadingFacts]:
     win, win_is_wild, melds = hand.win, hand.win == hand.wild_kind, hand.melds
     sets = SETS - len(melds)
     groupings: Iterable[B.Reading]
-    if hand.wild_tiles and win_is_wild:
+    if not hand.wild_tiles:  # its facts put together from its suits' (the engine's fast path)
+        return E.wildcard_free_facts(hand.natural_kinds, sets, win, melds)
+    if win_is_wild:
         return _wild_win_readings(hand, sets)
-    if hand.wild_tiles:
-        naturals = E.to_counts(hand.natural_kinds)  # the search with wildcards works on counts
-        groupings = E.standard_readings(naturals, hand.wild_tiles, sets, _joker_options(hand, naturals))
-    else:
-        groupings = E.kinds_readings(hand.natural_kinds, sets, True)
+    naturals = E.to_counts(hand.natural_kinds)  # the search with wildcards works on counts
+    groupings = E.standard_readings(naturals, hand.wild_tiles, sets, _joker_options(hand, naturals))
     found = []
     for groups in groupings:
         full = melds + groups if melds else groups
