@@ -1255,21 +1255,12 @@ def wildcard_free_facts(kinds: bytes, sets: int, win: int, melds: tuple[Group, .
     new_facts = ReadingFacts.__new__
     found = []
     for at, wait in waits:
-        facts = new_facts(ReadingFacts)
-        facts.groups = groups
-        facts.win_at = at
-        facts.win_as = win
-        facts.wait = wait
-        facts.pungs = pungs
-        facts.kongs = kongs
-        facts.pairs = pair_groups
-        facts.chows = chows
-        facts.wild_sets = wild_sets
-        facts.honors = honors
-        facts.suit = suit
-        facts.one_suit = one_suit
-        facts.gates = gates
-        facts.present = _PRESENT[wait][gates]
+        facts = new_facts(ReadingFacts)  # its fields three at a time (more would build a tuple to unpack)
+        facts.groups, facts.win_at, facts.win_as = groups, at, win
+        facts.wait, facts.pungs, facts.kongs = wait, pungs, kongs
+        facts.pairs, facts.chows, facts.wild_sets = pair_groups, chows, wild_sets
+        facts.honors, facts.suit, facts.one_suit = honors, suit, one_suit
+        facts.gates, facts.present = gates, _PRESENT[wait][gates]
         found.append(facts)
     return found
 
