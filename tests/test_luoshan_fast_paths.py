@@ -3,7 +3,8 @@
 `Luoshan.arrangement` lays a reading out from what a Luoshan reading is
 (the melds on the table lead it, its facts hold its pairs);
 `RuleSet.arrangement` looks at every group. Scored either way, a hand must
-come out the same to the letter.
+come out the same to the letter. Luoshan's memo of condition checks is keyed
+by slices of the parsed hand, which must hold the condition fields.
 """
 
 from __future__ import annotations
@@ -14,6 +15,8 @@ from hypothesis import given
 from test_reading_classes import EXAMPLES, LUOSHAN_HANDS, LUOSHAN_WILD_WINS, outcome
 from test_wildcard_brute_force import ALL_KINDS, example_hands, wild_hands
 
+from taihu.scorer.notation import ParsedHand
+from taihu.scorer.rulesets import luoshan
 from taihu.scorer.rulesets.base import RuleSet
 from taihu.scorer.rulesets.luoshan import Luoshan
 
@@ -40,3 +43,11 @@ def test_luoshan_arrangement_as_the_plain_one(hand: str) -> None:
     with mock.patch.object(Luoshan, "arrangement", plain_arrangement):
         plain = outcome(hand, "luoshan")
     assert fast == plain, hand
+
+
+def test_the_conditions_memo_is_keyed_by_every_condition_field() -> None:
+    """`_conditions` keys its memo by two slices of the ParsedHand: they must be these fields, whatever the
+    field order, or a hand would get another hand's checks (the error of a condition, the wildcard)."""
+    fields = ParsedHand._fields
+    assert fields[luoshan._CONDITION_FIELDS] == ("seat", "wild", "flip", "flags", "declare")
+    assert fields[luoshan._RIICHI_FIELDS] == ("round", "dora", "ura", "honba", "sticks")

@@ -129,7 +129,8 @@ def _meld_group(meld: Meld, wild_kind: int | None, seat: str) -> Group:
     return B.meld_group(meld)
 
 
-# (flags, seat, wild, flip, declare, the riichi values) of hands that passed the checks
+# (seat, wild, flip, flags, declare, the riichi values: `_CONDITION_FIELDS`, `_RIICHI_FIELDS`) of hands that passed
+# the checks
 # -> (wildcard kind, notes, whether the win conditions pass for a non-winner and for a winner)
 _CONDITIONS_SEEN: dict[tuple[Any, ...], tuple[int | None, tuple[str, ...], tuple[bool, bool]]] = {}
 M.register("luoshan.conditions", _CONDITIONS_SEEN.__len__, _CONDITIONS_SEEN.clear, bytes_per_entry=400)
