@@ -20,8 +20,8 @@ from . import tiles as T
 from .engine import JokerOptions, completing_kinds, extra_tile_decompositions
 from .errors import HandError
 from .models import HandScore
-from .notation import FLAG_CONDITIONS, ParsedHand, parse, reject_stand_in_pungs, to_text
-from .rulesets import CONDITIONS, HAND_SIZES, get, guannan, jinhua, lingxi, luoshan, putian
+from .notation import FLAG_CONDITIONS, ParsedHand, reject_stand_in_pungs, to_text
+from .rulesets import HAND_SIZES, get, guannan, jinhua, lingxi, luoshan, putian
 from .rulesets.base import MARK_THE_WIN, Prepared, RuleSet
 
 # Conditions that say how a win happened: `waits` scores every tile both ways itself.
@@ -570,7 +570,7 @@ def waits(
         from .rulesets.riichi.waits import riichi_waits
 
         return riichi_waits(hand, options)
-    parsed = parse(hand, CONDITIONS[ruleset.name], ruleset.name.capitalize())
+    parsed = ruleset.read_line(hand)
     check_waiting_line(parsed, hand)
     try:
         _validate(ruleset, parsed, options)
