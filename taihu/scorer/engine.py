@@ -425,6 +425,7 @@ RunWays = tuple[int, tuple[Callable[[tuple[Group, ...]], tuple[Group, ...]], ...
 # one suit's run moved down to rank 0 (its first tile's kind taken off each) -> its ways: the stretches
 # are far fewer than the runs (`234m` and `567p` are one), so a run new to `_SUIT_MEMO` is mostly found here
 _RUN_WAYS: dict[bytes, RunWays] = {}
+RUN_WAYS_LIMIT = 50_000  # entries, as the suit memo's; past it the memo starts afresh
 M.register("engine.run_ways", _RUN_WAYS.__len__, _RUN_WAYS.clear, bytes_per_entry=400)
 _DOWN_FROM = tuple(bytes((byte - first) % 256 for byte in range(256)) for first in range(T.EAST))  # translate
 _PLAIN_FROM = tuple(_PLAIN[first:] for first in range(T.EAST))  # a suited run's groups by code from its first tile
@@ -463,7 +464,7 @@ def _run_ways(relative: bytes) -> RunWays:
         tuple(map(_taker, (codes for _, codes in found))),
         tuple([_way_facts(bytes(codes).translate(_SHAPE_OF_CODE)) for _, codes in found]),
     )
-    if len(_RUN_WAYS) >= SUIT_MEMO_LIMIT:
+    if len(_RUN_WAYS) >= RUN_WAYS_LIMIT:
         _RUN_WAYS.clear()
     _RUN_WAYS[relative] = ways
     return ways

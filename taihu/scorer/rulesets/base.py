@@ -132,6 +132,11 @@ class Item:
         """The value table by variant; an int value is the one row `ONE`."""
         return Rows({ONE: self.value} if isinstance(self.value, int) else self.value)
 
+    @cached_property
+    def plain_rows(self) -> Rows | None:
+        """`rows`, where they are the points; None where a house option scales them (`points` then)."""
+        return None if self.option else self.rows
+
     def points(self, variant: Variant, options: Mapping[str, int]) -> int:
         n = self.rows[variant]
         return n * options[self.option] if self.option else n
@@ -305,7 +310,7 @@ class RuleSet:
     def _open_items(self, present: frozenset[str]) -> tuple[tuple[Opened, ...], bool]:
         fixed = self._fixed
         items = tuple(
-            (i, fixed.index(i) if i in fixed else -1, None if i.option else i.rows)
+            (i, fixed.index(i) if i in fixed else -1, i.plain_rows)
             for i in self._plan[WINNER]
             if not i.gate or not present.isdisjoint(i.gate)
         )
@@ -365,17 +370,13 @@ class RuleSet:
         """The winner's items that read nothing of the reading, valued once per hand (not described)."""
         options = hand.options
         out: list[Found] = []
-        for i, rows in self._fixed_rows:
+        for i in self._fixed:
             found: Found = []
+            rows = i.plain_rows
             for variant, subject in i.find(hand, None):
                 found.append((i, i.points(variant, options) if rows is None else rows[variant], subject))
             out.append(found)
         return out
-
-    @cached_property
-    def _fixed_rows(self) -> tuple[tuple[Item, Rows | None], ...]:
-        """`_fixed`, each item with its value table, or None where a house option scales it (`Item.points`)."""
-        return tuple((i, None if i.option else i.rows) for i in self._fixed)
 
     def best_reading(self, hand: Any, readings: Iterable[Any] | None = None) -> Chosen | None:
         """The reading a winner scores, by values alone.
