@@ -293,25 +293,17 @@ def _group_class(win: int, honored: frozenset[int]) -> Callable[[Group], tuple[A
 
 def readings(hand: LuoshanHand) -> list[ReadingFacts]:
     """A list, built by loops: cheaper than a generator for the one or two readings of most hands."""
-    win, win_is_wild, melds = hand.win, hand.win == hand.wild_kind, hand.melds
+    win, melds = hand.win, hand.melds
     sets = SETS - len(melds)
-    groupings: Iterable[B.Reading]
     if not hand.wild_tiles:  # its facts put together from its suits' (the engine's fast path)
         return E.wildcard_free_facts(hand.natural_kinds, sets, win, melds)
-    if win_is_wild:
+    if win == hand.wild_kind:
         return _wild_win_readings(hand, sets)
     naturals = E.to_counts(hand.natural_kinds)  # the search with wildcards works on counts
-    groupings = E.standard_readings(naturals, hand.wild_tiles, sets, _joker_options(hand, naturals))
-    found = []
-    for groups in groupings:
+    found: list[ReadingFacts] = []
+    for groups in E.standard_readings(naturals, hand.wild_tiles, sets, _joker_options(hand, naturals)):
         full = melds + groups if melds else groups
-        first: ReadingFacts | None = None  # the grouping's facts, shared by the places of the winning tile in it
-        for placed, at, stands_for in E.win_placements(full, win, win_is_wild):
-            # a placement that moved a wildcard shows the groups as they then lie
-            facts = ReadingFacts(placed, at, stands_for, first if placed is full else None)
-            if placed is full and first is None:
-                first = facts
-            found.append(facts)
+        _add_placements(found, full, E.win_placements(full, win, False))
     return found
 
 
@@ -319,17 +311,23 @@ def _wild_win_readings(hand: LuoshanHand, sets: int) -> list[ReadingFacts]:
     """`readings` for a winning wildcard, one of each placement that scores unlike those before it."""
     naturals = E.to_counts(hand.natural_kinds)
     options = _joker_options(hand, naturals)
-    found = []
+    found: list[ReadingFacts] = []
     for placed_full, placements in _wild_win_placements(
         hand.natural_kinds, hand.wild_tiles, sets, options, hand.melds, hand.honored
     ):
-        first: ReadingFacts | None = None  # the grouping's facts, shared by the places of the winning tile in it
-        for placed, at, stands_for in placements:
-            facts = ReadingFacts(placed, at, stands_for, first if placed is placed_full else None)
-            if placed is placed_full and first is None:
-                first = facts
-            found.append(facts)
+        _add_placements(found, placed_full, placements)
     return found
+
+
+def _add_placements(found: list[ReadingFacts], full: tuple[Group, ...], placements: Iterable[E.Placement]) -> None:
+    """The facts of each place of the winning tile in the grouping `full`, added to `found`. A placement that
+    moved a wildcard shows the groups as they then lie; those of `full` itself share its grouping's facts."""
+    first: ReadingFacts | None = None
+    for placed, at, stands_for in placements:
+        facts = ReadingFacts(placed, at, stands_for, first if placed is full else None)
+        if placed is full and first is None:
+            first = facts
+        found.append(facts)
 
 
 WildWinPlacements = tuple[tuple[tuple[Group, ...], tuple[E.Placement, ...]], ...]
