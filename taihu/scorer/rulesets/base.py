@@ -450,10 +450,8 @@ class RuleSet:
         return None if best is None else best[1:]
 
     def score_line(self, line: str, options: Mapping[str, Any] | None = None) -> HandScore:
-        """A hand line read and scored by itself (`score_hand`, once the rule set is found); `read_line`'s work
-        done here, a call less on the common path."""
-        read, conditions, label = self._reader
-        return self.score(read(line, conditions, label), options, alone=True)
+        """A hand line read and scored by itself (`score_hand`, once the rule set is found)."""
+        return self.score(self.read_line(line), options, alone=True)
 
     def read_line(self, line: str) -> ParsedHand:
         """A hand line read as this rule set reads it (riichi's red fives), its errors naming its conditions."""
