@@ -88,23 +88,6 @@ def group_text(group: Group) -> str:
     return body
 
 
-def suits_and_honors(reading: Iterable[Group]) -> tuple[set[int], bool]:
-    """The suits and whether any honor appear after the wildcards are assigned.
-
-    A group's tiles share one suit, so its kind tells; a wild set (财神汇)
-    stands for nothing and shows neither.
-    """
-    suits: set[int] = set()
-    honors = False
-    for group in reading:
-        kind = group.kind
-        if 0 <= kind < 27:
-            suits.add(kind // 9)
-        elif 27 <= kind < 34:
-            honors = True
-    return suits, honors
-
-
 class JokerOptions(NamedTuple):
     """What all-wildcard groups may stand for (the rule set's representatives).
 
