@@ -354,7 +354,7 @@ def bench_waits(
         print(f"  {'':28} CPU time p99 {cpu_p99 * 1e3:7.3f} ms  p99/mahjong {cpu_p99 / theirs:6.1f}×")
 
 
-LEDGER_TABLE = TABLE_EXAMPLES[0]  # API.md's Lingxi table: S wins on W's discard
+LEDGER_TABLE = TABLE_EXAMPLES[0]  # docs/api.md's Lingxi table: S wins on W's discard
 
 
 def bench_ledger_add(filled: int = 1000, timed_adds: int = 300) -> None:

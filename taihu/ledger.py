@@ -84,7 +84,7 @@ CSV_HEADER = ("deal", "player", "seat", "dealer", "net", "total", "next_dealer",
 
 
 def settlement_json(settlement: Settlement) -> dict[str, Any]:
-    """The Settlement as stored and shown: its API.md JSON (the one place that knows the model's API)."""
+    """The Settlement as stored and shown: its docs/api.md JSON (the one place that knows the model's API)."""
     return settlement.to_dict()
 
 
@@ -234,7 +234,7 @@ class LedgerView:
         return self.standing.next_dealer
 
     def to_json(self) -> dict[str, Any]:
-        """API.md's ledger JSON: `{"name", "rules", "players", "deals", "totals", "next_dealer"}`."""
+        """docs/api.md's ledger JSON: `{"name", "rules", "players", "deals", "totals", "next_dealer"}`."""
         return {
             "name": self.ledger.name,
             "rules": self.ledger.rules,

@@ -8,7 +8,7 @@ import pytest
 
 from taihu.scorer import HandError, Settlement, settle_table
 
-# The Table example of API.md, verbatim: the settlement tests and the model tests check it against the contract.
+# The Table example of docs/api.md, verbatim: the settlement tests and the model tests check it against the contract.
 API_TABLE: dict[str, Any] = {
     "rules": "lingxi",
     "wild": ["5m", "E"],

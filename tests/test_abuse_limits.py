@@ -117,7 +117,7 @@ TABLE_FILES = {
 
 
 def assert_one_line_exit_2(result: Any, as_json: bool) -> None:
-    """Exit 2 with one line on stderr; with --json, the error object on stdout too (API.md)."""
+    """Exit 2 with one line on stderr; with --json, the error object on stdout too (docs/api.md)."""
     assert result.exit_code == 2, result.output
     assert result.stderr.count("\n") == 1 and result.stderr.startswith("error: "), result.stderr
     assert len(result.stderr) < 300

@@ -28,7 +28,8 @@ from taihu.scorer import HandError, score_hand, settle_table
 from taihu.scorer.arithmetic import arithmetic
 
 ROOT = Path(__file__).resolve().parent.parent
-EXAMPLE: dict[str, Any] = json.loads((ROOT / "examples/tables/normal-win.json").read_text(encoding="utf-8"))  # API.md's
+# the docs/api.md example
+EXAMPLE: dict[str, Any] = json.loads((ROOT / "examples/tables/normal-win.json").read_text(encoding="utf-8"))
 EXAMPLE_NET = {"E": -120, "S": 224, "W": -52, "N": -52}
 EXAMPLE_PAYMENTS = [
     {"from": "E", "to": "S", "amount": 112, "reason": "winner; dealer x2"},

@@ -1,4 +1,4 @@
-"""Bad input: one case per error class (NOTATION.md "Errors", rules/lingxi.md).
+"""Bad input: one case per error class (docs/notation.md "Errors", docs/rules/lingxi.md).
 
 Every error is a scorer.HandError whose message names the place and the
 problem; through the CLI it is exit code 2 with `error: ...` on stderr and
@@ -263,7 +263,7 @@ def test_cli_hand_with_non_ascii_digit() -> None:
     assert result.exit_code == 2 and "error:" in result.stderr
 
 
-# -- HandError carries a stable code and the column (API.md "Additions of 2026-11-30": Errors) ----
+# -- HandError carries a stable code and the column (docs/api.md, Errors) ----
 
 
 @pytest.mark.parametrize(

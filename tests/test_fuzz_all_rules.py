@@ -372,7 +372,7 @@ def payments(result: Settlement) -> list[str]:
     return sorted(json.dumps(p.to_dict(), sort_keys=True) for p in result.payments)
 
 
-# -- (e) the CLI: bad input is exit 2, never exit 1 (API.md "Additions of 2026-11-30": Errors) ----
+# -- (e) the CLI: bad input is exit 2, never exit 1 (docs/api.md, Errors) ----
 
 
 def cli_exit(args: list[str], stdin: str | None = None) -> int:

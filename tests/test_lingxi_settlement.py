@@ -1,4 +1,4 @@
-"""Lingxi settlement (rules/lingxi.md "Settlement" 1–8) and the table's validation."""
+"""Lingxi settlement (docs/rules/lingxi.md "Settlement" 1–8) and the table's validation."""
 
 from __future__ import annotations
 
@@ -32,7 +32,7 @@ SHA_ZHU = "5m5m5m E 123p 456p 789s 11s 23m declare:sha-zhu"  # with wild 5m,E: 2
 
 
 def table(**changes: Any) -> dict[str, Any]:
-    """The API.md example with some fields replaced (`players` merges seat by seat)."""
+    """The docs/api.md example with some fields replaced (`players` merges seat by seat)."""
     data = copy.deepcopy(API_TABLE)
     players = changes.pop("players", {})
     data.update(changes)
@@ -47,7 +47,7 @@ def totals(winner: str, hand: str, others: dict[str, int], **changes: Any) -> di
     return {"rules": "lingxi", "wild": ["5m", "E"], "winner": winner, "players": players, **changes}
 
 
-# -- the API.md example, end to end -------------------------------------------------
+# -- the docs/api.md example, end to end -------------------------------------------------
 
 
 def test_example_through_the_library() -> None:

@@ -1,6 +1,6 @@
-"""The core's records are plain dataclasses whose `to_dict()` is the JSON of API.md.
+"""The core's records are plain dataclasses whose `to_dict()` is the JSON of docs/api.md.
 
-The examples are API.md's own (the Lingxi hand of 56 tai and its table);
+The examples are docs/api.md's own (the Lingxi hand of 56 tai and its table);
 a table given as a dict and as a `Table` settles alike; the HTTP schemas
 that mirror the records name the same fields; and the CLI starts without
 what it does not need (pydantic, fastapi, a table renderer for --json, sqlite3, other rule sets).

@@ -303,7 +303,7 @@ def test_an_error_is_shown_with_its_place(visit: Visit) -> None:
 
 
 def test_the_column_of_the_error_body_marks_the_place(visit: Visit) -> None:
-    """A 422 may carry `column` (API.md, 2026-11-30); the page uses it over the message's "column N"."""
+    """A 422 may carry `column` (docs/api.md); the page uses it over the message's "column N"."""
     body = {"detail": "something is wrong at column 2", "code": "unknown_tile", "column": 6}
     visit.page.route(
         SCORE_URL, lambda route: route.fulfill(status=422, content_type="application/json", body=json.dumps(body))

@@ -1,4 +1,4 @@
-"""Reading classes against the full search, for every rule set with wildcards (ENGINE.md: value-exact classes).
+"""Reading classes against the full search, for every rule set with wildcards (docs/architecture.md).
 
 A rule set may give the search a `classify`: readings whose groups have the
 same classes are searched once. That is only right when a class decides the

@@ -1,7 +1,7 @@
 """The HTTP API against its own OpenAPI schema (schemathesis 4.x), in-process over ASGI.
 
 Every operation gets a bounded, derandomized run of positive and negative
-examples. The contract (API.md "HTTP", "Additions of 2026-11-30"): never a 500
+examples. The contract (docs/api.md "HTTP",): never a 500
 (a 500 is a bug: the core raised something other than a HandError), every answer
 matches the documented response schema, and every 422 is `{"detail": "<one
 string>", "code": "<snake_case>", "column": N | null}`.
@@ -177,7 +177,7 @@ def test_documented_422_is_one_string() -> None:
 
 @pytest.mark.parametrize("path", ["/score", "/settle"])
 def test_body_that_is_not_utf8_is_422(path: str) -> None:
-    """FastAPI answered a body it cannot decode with a 400; bad input is a 422 (API.md "HTTP")."""
+    """FastAPI answered a body it cannot decode with a 400; bad input is a 422 (docs/api.md "HTTP")."""
     case = schema[path]["POST"].Case(body=b'{"hand": "\xff5m"}', media_type="application/json")
     response = case.call()
     case.validate_response(response, checks=CHECKS)

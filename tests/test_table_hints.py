@@ -20,7 +20,7 @@ from taihu.cli.main import app
 from taihu.cli.testing import CliRunner
 from taihu.scorer import HandError, score_hand, settle_table, waits
 
-ZIMO = "555m 222p 777p 333s 888s 9m f1 f2 P P +9m zimo"  # the API.md winner, `self` typed as `zimo`
+ZIMO = "555m 222p 777p 333s 888s 9m f1 f2 P P +9m zimo"  # the docs/api.md winner, `self` typed as `zimo`
 LINGXI_TABLE: dict[str, Any] = {**API_TABLE, "players": {**API_TABLE["players"], "S": ZIMO}}
 TSUMO = "234567m 234p 88p 67s +8s tsumo riichi"
 RIICHI_TABLE: dict[str, Any] = {

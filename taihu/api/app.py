@@ -1,4 +1,4 @@
-"""The HTTP API (API.md "HTTP"): parse the request, call the core, return its model.
+"""The HTTP API (docs/api.md "HTTP"): parse the request, call the core, return its model.
 
 Requests are validated by the pydantic models of `taihu.api.schemas`, the
 only place pydantic is used; answers are the core's dataclasses as their

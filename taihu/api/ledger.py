@@ -1,4 +1,4 @@
-"""`/ledgers`: the evening's ledger over HTTP (issue 16, API.md "Additions of 2026-11-30").
+"""`/ledgers`: the evening's ledger over HTTP (issue 16, docs/api.md).
 
 Reading needs only the ledger's id (≥ 128 random bits), so the link can be
 shared with the table; adding or undoing a deal needs the edit token that

@@ -42,7 +42,7 @@ class SafeJSONResponse(JSONResponse):
 
 
 class Problem(BaseModel):
-    """Every error answer: one readable string (API.md "HTTP"), not FastAPI's list of errors."""
+    """Every error answer: one readable string (docs/api.md "HTTP"), not FastAPI's list of errors."""
 
     detail: str
 

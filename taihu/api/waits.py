@@ -1,4 +1,4 @@
-"""`POST /waits`: what wins for a waiting hand (API.md "Additions of 2026-11-30": Waits).
+"""`POST /waits`: what wins for a waiting hand (docs/api.md, Waits).
 
 The body has the fields `/score` takes (`{"rules", "hand", "options"}`), in
 a model of its own name, so /docs keeps one `ScoreRequest`; bad input raises

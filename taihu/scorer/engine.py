@@ -13,7 +13,7 @@ and fill the other places with natural tiles where there are any, otherwise
 with wildcards. Using a wildcard where a natural tile of the same kind is
 left only relabels tiles between groups, so nothing distinct is lost.
 All-wildcard groups take the representative kinds the rule set names
-instead of all 34 (ENGINE.md).
+instead of all 34 (docs/architecture.md).
 """
 
 from __future__ import annotations
@@ -93,7 +93,7 @@ class JokerOptions(NamedTuple):
 
     `classify`, when given, maps a group to what the rule set's items can
     see of it (an orderable tuple); readings whose groups have the same
-    classes score alike, so the search keeps one of them (ENGINE.md: prune
+    classes score alike, so the search keeps one of them (docs/architecture.md: prune
     what cannot differ).
     """
 
@@ -266,10 +266,10 @@ def _suit_ways(shape: bytes) -> tuple[SuitWay, ...]:
 
     `shape` holds the counts from the lowest tile held to the highest: a
     chow can only take tiles held, so the ranks around the stretch never
-    matter, and `234m` and `567p` share one entry (ENGINE.md: memoise suit
+    matter, and `234m` and `567p` share one entry (docs/architecture.md: memoise suit
     patterns). Counts are bytes, the cheapest key to slice and hash.
     Stretches of up to 14 tiles are read off a table of all of them, built
-    once (ENGINE.md: per-suit decomposition tables), so a pattern seen for
+    once (docs/architecture.md: per-suit decomposition tables), so a pattern seen for
     the first time costs a lookup; a longer one (Lingxi's 17 tiles in one
     suit) is searched.
     """
@@ -519,7 +519,7 @@ def extra_tile_decompositions(
     """What the search gives for `counts` + one tile of each of `kinds` (playable), from one search shared
     by all of them; each answer is also left in the search's memo, where scoring that hand looks first.
 
-    For a hand one tile short, as `waits` scores it with each tile (ENGINE.md:
+    For a hand one tile short, as `waits` scores it with each tile (docs/architecture.md:
     memoise, prune what cannot differ). Below the hand's lowest tile the
     added tile is the lowest and is searched as usual; above it, the groups
     through the lowest tile are the same whatever tile was added, so each is

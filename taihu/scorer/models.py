@@ -1,6 +1,6 @@
-"""The core's answers and its settlement input: plain frozen dataclasses with the JSON shapes of API.md.
+"""The core's answers and its settlement input: plain frozen dataclasses with the JSON shapes of docs/api.md.
 
-`to_dict()` is the API.md JSON of every record, fields in declaration order,
+`to_dict()` is the docs/api.md JSON of every record, fields in declaration order,
 so a new optional field is one line (`honba: int | None = None`) and shows in
 the JSON at once. `Table.from_dict` reads a table given as a dict, with one
 small checker per field (`TABLE_FIELDS`), so a bad table gets one sentence
@@ -126,7 +126,7 @@ class RuleSetInfo(Record):
     exclusions: list[str]
 
 
-# -- settlement (API.md "Table" and "Settlement") ------------------------------
+# -- settlement (docs/api.md "Table" and "Settlement") ------------------------------
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

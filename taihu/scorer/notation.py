@@ -1,4 +1,4 @@
-"""The hand notation of NOTATION.md: parser and canonical printer.
+"""The hand notation of docs/notation.md: parser and canonical printer.
 
 The parser knows tiles, brackets and condition words, but no rule set: what
 a tile *means* (白 as a flower, a wildcard kind, a legal hand size) is

@@ -135,7 +135,7 @@ const HONOR_WORDS = { E: "东", S: "南", W: "西", N: "北", C: "中", F: "发"
 const FLOWER_WORDS = ["春", "夏", "秋", "冬", "梅", "兰", "菊", "竹"];
 const SEATS = ["E", "S", "W", "N"];
 const SEAT_WORDS = { E: "东", S: "南", W: "西", N: "北" };
-// Condition words as the notation writes them (NOTATION.md), to tell conditions from tiles.
+// Condition words as the notation writes them (docs/notation.md), to tell conditions from tiles.
 const CHINESE_CONDITIONS = ["自摸", "杠上开花", "杠开", "抢杠", "海底", "天胡", "地胡", "人胡"];
 
 const state = { lang: "en", rules: [], palette: {}, paths: new Set(), mode: null, undo: [], ledger: null, tokens: {}, ledgerNote: "" };

@@ -179,7 +179,7 @@ def _group_class(wild_kind: int, win_kind: int) -> Callable[[Group], tuple[int, 
     (清一色, 清风), how many 财神 stand in it and whether they all stand for
     themselves filling it (财神头, 三财一刻), and whether it is of the winning
     kind (爆头: the winning tile paired with a 财神). Readings that differ
-    only in which tiles of a suit a group holds are one class (ENGINE.md:
+    only in which tiles of a suit a group holds are one class (docs/architecture.md:
     value-exact classes). One function per pair of kinds, made once, so the
     search's memo table is shared by the hands that have them.
     """
@@ -197,7 +197,7 @@ _SHAPES = {PAIR: 0, PUNG: 1, KONG: 1, CHOW: 2}  # a kong is a pung to every Jinh
 
 
 def _joker_options(hand: JinhuaHand) -> E.JokerOptions:
-    """Representatives for all-财神 groups (ENGINE.md): the 财神 as itself
+    """Representatives for all-财神 groups (docs/architecture.md): the 财神 as itself
     (财神头, 三财一刻), one tile per suit held (清一色) and one honor (清风);
     a chow of 财神 never beats their pung, so only pungs are offered."""
     suits = {T.suit_of(k) for k in range(27) if hand.naturals[k]}

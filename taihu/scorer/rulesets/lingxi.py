@@ -1,4 +1,4 @@
-"""Lingxi 灵溪 — the table of docs/rules/lingxi.md as data.
+"""Lingxi 灵溪 — the table of docs/docs/rules/lingxi.md as data.
 
 Read top to bottom like the rules page: the hand as Lingxi sees it
 (`LingxiHand`, built and validated by `prepare`), then the items, the
@@ -287,7 +287,7 @@ def _coarse_class(seat_wind: int) -> Callable[[Group], tuple[object, ...]]:
     other honor group only makes honors present (混一色/清一色). A suited
     group counts by suit and by being a chow or not (对对胡); 财神汇 by its
     wild set. So readings that differ only in which honor or which suited
-    tile an all-wildcard group stands for are one class (ENGINE.md: value-
+    tile an all-wildcard group stands for are one class (docs/architecture.md: value-
     exact classes). `ping_hu` needs no wildcard, and this class is used only
     with wildcards held.
     """
@@ -318,7 +318,7 @@ def _si_feng_qi_in_reach(hand: LingxiHand) -> bool:
 
 
 def _joker_options(hand: LingxiHand) -> E.JokerOptions:
-    """Representatives for all-wildcard groups (ENGINE.md): what can change the tai."""
+    """Representatives for all-wildcard groups (docs/architecture.md): what can change the tai."""
     if not hand.wild_tiles:
         return NO_WILDCARDS
     present = {T.suit_of(k) for k in range(27) if hand.naturals[k]}

@@ -274,7 +274,7 @@ def _group_class(win: int, honored: frozenset[int]) -> Callable[[Group], tuple[A
     (`engine.win_placements` places it in either; the winning tile itself
     is a natural one in every grouping). Which wildcard stands where, and
     which tiles of a suit a group holds besides, changes no value, so
-    readings that differ only there are one class (ENGINE.md: value-exact
+    readings that differ only there are one class (docs/architecture.md: value-exact
     classes). One function per winning tile and seat, made once, so the
     search's memo table is shared by the hands that have them.
     """

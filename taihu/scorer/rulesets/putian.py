@@ -223,7 +223,7 @@ def _display_class(jin: int) -> Callable[[Group], tuple[int, bool]]:
     """What `_stand_ins` sees of a group: its 金 standing for another tile, and whether it mixes 金 and tiles.
 
     Nothing scored depends on the grouping, only the display choice does, so
-    the search keeps one decomposition per display class (ENGINE.md: prune
+    the search keeps one decomposition per display class (docs/architecture.md: prune
     what cannot differ) instead of placing the 金 on every one of them.
     """
 

@@ -1,4 +1,4 @@
-"""Settling one finished deal at a four-player table (API.md "Table").
+"""Settling one finished deal at a four-player table (docs/api.md "Table").
 
 The shared reading and checking of the table is in `common`; each rule set
 settles with its own function (`SETTLERS`), because who pays whom is where

@@ -12,7 +12,7 @@ from ..models import HandScore, Payment, Settlement, Table
 from ..rulesets.guannan import GUANNAN, copies
 from .common import SEATS, dealer_stays, open_deal, score_winner_only, settled
 
-GUANNAN_EVENTS = ("foul",)  # foul: the seat counts 0 and cannot win (API.md); no false win or 包赔
+GUANNAN_EVENTS = ("foul",)  # foul: the seat counts 0 and cannot win (docs/api.md); no false win or 包赔
 
 
 def settle_guannan(table: Table) -> Settlement:

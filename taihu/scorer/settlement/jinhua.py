@@ -23,7 +23,7 @@ from .common import (
     table_options,
 )
 
-JINHUA_EVENTS = ("foul", "liable")  # 承包, and foul: the seat counts 0 and cannot win (API.md)
+JINHUA_EVENTS = ("foul", "liable")  # 承包, and foul: the seat counts 0 and cannot win (docs/api.md)
 LIABLE_MELDS = 3  # 承包: the liable player fed three or more claims
 
 

@@ -13,7 +13,7 @@ from ..models import HandScore, Payment, Settlement, Table
 from ..rulesets.luoshan import LUOSHAN
 from .common import DEALER, SEATS, open_deal, score_winner_only, settled
 
-LUOSHAN_EVENTS = ("foul",)  # foul: the seat counts 0 and cannot win (API.md); no false win or 包赔
+LUOSHAN_EVENTS = ("foul",)  # foul: the seat counts 0 and cannot win (docs/api.md); no false win or 包赔
 
 
 def settle_luoshan(table: Table) -> Settlement:

@@ -85,7 +85,7 @@ def _putian_events(table: Table, hands: C.Hands) -> dict[str, list[str]]:
         if event.type == "xiao-xiang-gong" and seat == winner:
             raise HandError(f"events[{i}]: {seat} drew wrongly (小相公) and cannot win this deal")
         if event.type == "da-jin" and seat == winner:
-            # API.md's legal=false for 打金: the win is not allowed, so there is nothing to settle as a win
+            # docs/api.md's legal=false for 打金: the win is not allowed, so there is nothing to settle as a win
             raise HandError(
                 f"events[{i}]: {seat} discarded or melded a 金 (打金) and cannot win this deal; "
                 f"set winner to null, or record the claim as a false-win"
