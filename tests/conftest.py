@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import pytest
@@ -12,3 +13,11 @@ def ledger_db(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     path = tmp_path / "ledger.db"
     monkeypatch.setenv("TAIHU_DB", str(path))
     return path
+
+
+@pytest.fixture(autouse=True)
+def ledger_rates() -> None:
+    """Each test starts with the app's rate limits unused (they are the app's: docs/limits.md)."""
+    api = sys.modules.get("taihu.api.app")
+    if api is not None:
+        api.app.state.ledger_rates = None
