@@ -63,7 +63,6 @@ ADD_RATE = Rate(burst=60, every_s=1.0)  # deals added: 60 at once, then one a se
 BIDI_CONTROLS = frozenset(chr(c) for c in (*range(0x202A, 0x202F), *range(0x2066, 0x206A)))
 
 
-
 def canonical_rules(db: sqlite3.Connection) -> None:
     """3: each ledger's rule set by its canonical name (`riichi`, not `RIICHI` or `立直`), as the registry names it."""
     for key, rules in db.execute("SELECT id, rules FROM ledgers").fetchall():
@@ -220,7 +219,8 @@ class Standing:
 def standing_of(players: list[str], deals: Iterable[Deal], counters: bool = False) -> Standing:
     """`counters` (riichi): the honba and pot the last deal leaves, 0 and 0 before the first."""
     totals, last, count = dict.fromkeys(players, 0), None, 0
-    for count, last in enumerate(deals, 1):
+    for last in deals:
+        count += 1
         for player, amount in last.net().items():
             totals[player] += amount
     dealer = last.next_dealer if last else players[0]

@@ -35,9 +35,7 @@ class Rate:
 class RateLimiter:
     """Token buckets by client key; thread-safe (the server answers in a thread pool); memory bounded."""
 
-    def __init__(
-        self, rate: Rate, clock: Callable[[], float] = time.monotonic, max_clients: int = MAX_CLIENTS
-    ) -> None:
+    def __init__(self, rate: Rate, clock: Callable[[], float] = time.monotonic, max_clients: int = MAX_CLIENTS) -> None:
         self.rate = rate
         self.clock = clock
         self.max_clients = max_clients

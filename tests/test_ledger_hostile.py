@@ -213,7 +213,12 @@ def test_bytes_that_are_not_utf8_in_argv_are_exit_2(tmp_path: Path) -> None:
 
 RIICHI_DEAL1 = {
     "winner": None,
-    "players": {"甲": "123m 456m 789p 11s 34p riichi", "乙": {"tenpai": True}, "丙": {"tenpai": False}, "丁": {"tenpai": False}},
+    "players": {
+        "甲": "123m 456m 789p 11s 34p riichi",
+        "乙": {"tenpai": True},
+        "丙": {"tenpai": False},
+        "丁": {"tenpai": False},
+    },
     "events": [{"type": "riichi", "seat": "甲"}],
 }
 RIICHI_DEAL2 = {  # docs/ledger.md's riichi evening, deal 2
