@@ -230,9 +230,16 @@ def standing_of(players: list[str], deals: Iterable[Deal], counters: bool = Fals
     return Standing(list(players), totals, dealer, left.get("honba", 0), left.get("pot", 0), count)
 
 
-def change_json(deal: Deal, standing: Standing) -> dict[str, Any]:
-    """The answer to an add or an undo: the deal added (or removed) and the standings after it, not the ledger."""
-    return {"deal": deal.to_json(), "standings": standing.to_json()}
+@dataclass(frozen=True)
+class Change:
+    """An add or an undo: the deal added (or removed) and the standings right after it, read in its transaction."""
+
+    deal: Deal
+    standing: Standing
+
+    def to_json(self) -> dict[str, Any]:
+        """The answer to an add or an undo (docs/api.md): `{"deal", "standings"}`, not the ledger."""
+        return {"deal": self.deal.to_json(), "standings": self.standing.to_json()}
 
 
 COUNTERS = (("honba", "next_honba"), ("pot", "pot_after"))  # a riichi Table's field, and the Settlement's
@@ -678,45 +685,59 @@ class LedgerStore:
 
     def add(self, ledger: Ledger, table: Any) -> Deal:
         """Settles the deal with the seats as they stand and records it; a refused table changes nothing."""
+        with self.transaction() as db:
+            return self._record(db, ledger, table)
+
+    def add_with_standing(self, ledger: Ledger, table: Any) -> Change:
+        """`add`, answering the standings after the deal too, read in its transaction (no other deal between)."""
+        with self.transaction() as db:
+            return Change(self._record(db, ledger, table), self.standing(ledger))
+
+    def _record(self, db: sqlite3.Connection, ledger: Ledger, table: Any) -> Deal:
+        """Settles and inserts the next deal, in the caller's transaction; LedgerFull at `max_deals`."""
         from taihu import __version__
 
-        with self.transaction() as db:
-            last = self._last_deal(db, ledger)
-            if last is not None and last.number >= self.max_deals:
-                raise LedgerFull(
-                    f"ledger '{ledger.name}' holds {last.number} deals, the most a ledger keeps ({self.max_deals}); "
-                    "start a new ledger for the rest of the evening",
-                    code="ledger_full",
-                )
-            dealer = last.next_dealer if last else ledger.players[0]
-            seats = seats_from(ledger.players, dealer)
-            stored = in_winds(table, ledger, seats)
-            if ledger.carries_counters:
-                stored = with_counters(stored, ledger, last)
-            settlement = settlement_json(settle_table(stored))
-            deal = Deal((last.number if last else 0) + 1, seats, stored, settlement, __version__)
-            db.execute(
-                "INSERT INTO deals (ledger_id, number, seats, deal_table, settlement, taihu_version) "
-                "VALUES (?, ?, ?, ?, ?, ?)",
-                (
-                    ledger.key,
-                    deal.number,
-                    json.dumps(seats, ensure_ascii=False),
-                    json.dumps(stored, ensure_ascii=False),
-                    json.dumps(settlement, ensure_ascii=False),
-                    __version__,
-                ),
+        last = self._last_deal(db, ledger)
+        if last is not None and last.number >= self.max_deals:
+            raise LedgerFull(
+                f"ledger '{ledger.name}' holds {last.number} deals, the most a ledger keeps ({self.max_deals}); "
+                "start a new ledger for the rest of the evening",
+                code="ledger_full",
             )
+        dealer = last.next_dealer if last else ledger.players[0]
+        seats = seats_from(ledger.players, dealer)
+        stored = in_winds(table, ledger, seats)
+        if ledger.carries_counters:
+            stored = with_counters(stored, ledger, last)
+        settlement = settlement_json(settle_table(stored))
+        deal = Deal((last.number if last else 0) + 1, seats, stored, settlement, __version__)
+        db.execute(
+            "INSERT INTO deals (ledger_id, number, seats, deal_table, settlement, taihu_version) "
+            "VALUES (?, ?, ?, ?, ?, ?)",
+            (
+                ledger.key,
+                deal.number,
+                json.dumps(seats, ensure_ascii=False),
+                json.dumps(stored, ensure_ascii=False),
+                json.dumps(settlement, ensure_ascii=False),
+                __version__,
+            ),
+        )
         return deal
 
     def undo(self, ledger: Ledger) -> Deal:
         """Removes the last deal and answers it."""
+        return self.undo_with_standing(ledger).deal
+
+    def undo_with_standing(self, ledger: Ledger) -> Change:
+        """`undo`, answering the standings after it too."""
         with self.transaction() as db:
             last = self._last_deal(db, ledger)
             if last is None:
                 raise HandError(f"ledger '{ledger.name}' has no deals to undo")
             db.execute("DELETE FROM deals WHERE ledger_id = ? AND number = ?", (ledger.key, last.number))
-        return last
+            standing = self.standing(ledger)
+        return Change(last, standing)
 
     def view(self, ledger: Ledger) -> LedgerView:
         rows = self.db.execute(self._DEALS + " ORDER BY number", (ledger.key,)).fetchall()

@@ -13,7 +13,7 @@ most ledgers, is a 409; a client (by address) creating ledgers or adding
 deals faster than `CREATE_RATE` / `ADD_RATE` gets a 429 with `Retry-After`.
 The rate limiters belong to the app (`app.state.ledger_rates`), so two apps
 keep apart and a test makes its own. An add or an undo answers the deal and
-the standings, not the ledger (`change_json`); GET answers the whole ledger.
+the standings, not the ledger (`Change`); GET answers the whole ledger.
 """
 
 from __future__ import annotations
@@ -34,7 +34,6 @@ from taihu.ledger import (
     Ledger,
     LedgerFull,
     LedgerStore,
-    change_json,
     export_filename,
     token_matches,
 )
@@ -239,10 +238,9 @@ def add_deal(
     with LedgerStore() as store:
         ledger = kept(store, ledger_id, token)
         try:
-            deal = store.add(ledger, table)
+            return store.add_with_standing(ledger, table).to_json()
         except LedgerFull as exc:
             raise full(exc) from None
-        return change_json(deal, store.standing(ledger))
 
 
 @router.delete("/ledgers/{ledger_id}/deals/last", **CHANGE, responses=problems(401, 403, 404, 422))
@@ -250,5 +248,4 @@ def undo_deal(ledger_id: str, token: str = Depends(edit_token)) -> dict[str, Any
     """Remove the last deal; answers the deal removed and the standings."""
     with LedgerStore() as store:
         ledger = kept(store, ledger_id, token)
-        deal = store.undo(ledger)
-        return change_json(deal, store.standing(ledger))
+        return store.undo_with_standing(ledger).to_json()
