@@ -115,7 +115,7 @@ def conditions_block() -> str:
 def events_block() -> str:
     """Which rule set's settlement takes which side event, from each settlement module's own list."""
     known = {
-        name: getattr(importlib.import_module(f"taihu.scorer.settlement.{name}"), f"{name.upper()}_EVENTS")
+        name: getattr(importlib.import_module(f"taihu.scorer.rulesets.{name}.settlement"), f"{name.upper()}_EVENTS")
         for name in RULESETS
     }
     events = list(dict.fromkeys(event for names in known.values() for event in names))

@@ -433,5 +433,10 @@ def test_options_reach_every_hand() -> None:
 
 
 def test_settlement_for_a_rule_set_without_one(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(rulesets.RULESETS, "unsettled", rulesets.RULESETS["lingxi"])
+    class Unsettled(type(rulesets.RULESETS["lingxi"])):  # type: ignore[misc]
+        """Lingxi's scoring in a module (this one) with no `settlement` beside it."""
+
+        name = "unsettled"
+
+    monkeypatch.setitem(rulesets.RULESETS, "unsettled", Unsettled())
     assert error(table(rules="unsettled")) == "settlement for unsettled is not available yet"

@@ -21,7 +21,7 @@ from settle_helpers import API_TABLE
 
 from taihu.api import schemas
 from taihu.scorer import HandScore, Payment, PlayerTotal, Settlement, Table, score_hand, settle_table
-from taihu.scorer.rulesets import CHINESE_NAMES, HAND_SIZES, RULESETS, get
+from taihu.scorer.rulesets import REGISTRY, RULESETS, chinese_names, get
 
 TABLES = sorted((Path(__file__).parent.parent / "examples" / "tables").glob("*.json"))
 HAND_56 = "555m 222p 777p 333s 888s 9m f1 f2 P P +9m wild:5m,E seat:S"
@@ -182,9 +182,9 @@ def test_settle_json_imports_no_renderer_and_only_its_rule_set(path: Path) -> No
     assert "taihu.scorer.settlement" in loaded
     assert not unwanted(loaded, NEVER | NO_TABLE)
     assert rule_set_modules(loaded) == {rules}
-    assert {m for m in loaded if m.startswith("taihu.scorer.settlement.")} == {
-        "taihu.scorer.settlement.common",
-        f"taihu.scorer.settlement.{rules}",
+    assert {m for m in loaded if m.startswith("taihu.scorer.settlement.")} == {"taihu.scorer.settlement.common"}
+    assert {m for m in loaded if m.endswith(".settlement") and ".rulesets." in m} == {
+        f"taihu.scorer.rulesets.{rules}.settlement"
     }
 
 
@@ -201,5 +201,7 @@ def test_the_registry_facts_kept_as_data_agree_with_the_rule_set_modules() -> No
         module = importlib.import_module(f"taihu.scorer.rulesets.{name}")
         assert get(name) is RULESETS[name] and RULESETS[name].name == name
         assert get(RULESETS[name].chinese) is RULESETS[name]
-        assert HAND_SIZES.get(name) == getattr(module, "HAND_SIZE", None), name
-    assert set(CHINESE_NAMES.values()) == set(RULESETS)
+        assert module.RULE_SET is RULESETS[name]
+        assert REGISTRY[name].hand_size == getattr(module, "HAND_SIZE", 13), name
+        assert RULESETS[name].chinese == REGISTRY[name].chinese[0], name
+    assert set(chinese_names().values()) == set(RULESETS)

@@ -260,7 +260,7 @@ def test_the_palette_offers_exactly_the_tiles_the_rule_set_plays(rules: str) -> 
 @pytest.mark.parametrize("rules", list(RULESETS))
 def test_the_palette_offers_exactly_the_conditions_and_events_of_the_rule_set(rules: str) -> None:
     scoring = importlib.import_module(f"taihu.scorer.rulesets.{rules}")
-    settling = importlib.import_module(f"taihu.scorer.settlement.{rules}")
+    settling = importlib.import_module(f"taihu.scorer.rulesets.{rules}.settlement")
     assert sorted(PALETTE[rules]["conditions"]) == sorted(scoring.CONDITIONS)
     assert PALETTE[rules]["conditions"][0] == "seat"  # in the page's order
     assert tuple(PALETTE[rules]["events"]) == getattr(settling, f"{rules.upper()}_EVENTS")

@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 
 from taihu.scorer import ArgumentError, HandError, HandScore, checked_score, score_hand
 from taihu.scorer import tiles as T
-from taihu.scorer.rulesets import HAND_SIZES, RULESETS
+from taihu.scorer.rulesets import REGISTRY, RULESETS
 
 GUANNAN_SEVEN_PAIRS = "1133557799m 11p 2s +2s"
 
@@ -34,7 +34,7 @@ def outcome(score: Any, hand: Any, rules: Any, options: Any = None) -> HandScore
 
 def random_line(rng: random.Random, rules: str) -> str:
     """A closed hand of the rule set's size drawn from one set of tiles, self-drawn, with a wildcard kind."""
-    tiles = [index // 4 for index in rng.sample(range(136), HAND_SIZES.get(rules, 13) + 1)]
+    tiles = [index // 4 for index in rng.sample(range(136), REGISTRY[rules].hand_size + 1)]
     win = tiles.pop()
     return f"{' '.join(T.name(k) for k in tiles)} +{T.name(win)} self wild:{T.name(rng.randrange(34))}"
 

@@ -19,8 +19,8 @@ import taihu
 from taihu import HandError, score_hand
 from taihu.scorer import tiles as T
 from taihu.scorer.rulesets import RULESETS
+from taihu.scorer.rulesets.base import RuleSet
 from taihu.scorer.waits import (
-    COUNTING,
     Discards,
     Wait,
     Waits,
@@ -46,7 +46,8 @@ SHAPES = {
 }
 
 # the rule sets of the generic search (riichi has its own: tests/test_riichi_waits.py)
-WAITS_RULES = [name for name in RULESETS if name in COUNTING]
+# the rule sets the shared search finds the waits of (riichi finds its own: tests/test_riichi_waits.py)
+WAITS_RULES = [name for name in RULESETS if type(RULESETS[name]).own_waits is RuleSet.own_waits]
 
 
 def winning_hand(rules: str, rng: random.Random) -> tuple[list[int], str] | None:
@@ -126,7 +127,7 @@ def test_waits_agree_with_scoring_every_tile(rules: str, seed: int) -> None:
     assert result.ready and T.name(removed) in [w.tile for w in result.waits], (hand, removed)
     brute = brute_force(rules, result.hand)
     assert [w.tile for w in result.waits] == list(brute), hand
-    unclaimed = set() if COUNTING[rules].claims_wildcards else wildcard_names(hand)
+    unclaimed = set() if RULESETS[rules].claims_wildcards else wildcard_names(hand)
     for wait in result.waits:
         discard, drawn = brute[wait.tile]
         expected_discard = None if wait.tile in unclaimed else discard  # nobody discards or claims one
@@ -197,7 +198,7 @@ def test_unseen_counts_as_the_rule_set_counts_tiles(rules: str, hand: str, tile:
 
 def test_guannan_holds_one_of_each_wind() -> None:
     """A lone wind never pairs (one of each): the hand is not ready, and one copy counts."""
-    assert COUNTING["guannan"].copies(T.EAST, taihu.parse("E")) == 1
+    assert RULESETS["guannan"].copies_in_play(T.EAST, taihu.parse("E")) == 1
     result = waits("123m 456m 789p 234s E", rules="guannan")
     assert isinstance(result, Waits) and not result.ready
 

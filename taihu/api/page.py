@@ -70,7 +70,7 @@ def palette() -> dict[str, Any]:
     offered: dict[str, Any] = json.loads((STATIC / "palette.json").read_text(encoding="utf-8"))
     for name in RULESETS:
         scoring = importlib.import_module(f"taihu.scorer.rulesets.{name}")
-        settling = importlib.import_module(f"taihu.scorer.settlement.{name}")
+        settling = importlib.import_module(f"taihu.scorer.rulesets.{name}.settlement")
         known = CONDITION_ORDER + tuple(sorted(set(scoring.CONDITIONS) - set(CONDITION_ORDER)))
         declares = getattr(scoring, "DECLARES", ())
         offered[name] |= {

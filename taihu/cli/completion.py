@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 
 from taihu.cli.arguments import Command
-from taihu.scorer.rulesets import MODULES
+from taihu.scorer.rulesets import REGISTRY
 
 VARIABLE = "_TAIHU_COMPLETE"
 
@@ -134,12 +134,12 @@ def candidates(top: Command, before: list[str], current: str) -> list[str]:
         else:
             command = command.command(word) or command
     if expecting is not None:
-        found = expecting.values(list(MODULES))
+        found = expecting.values(list(REGISTRY))
     elif current.startswith("-"):
         found = [name for name in command.options() if name.startswith("--")]
     else:
         positional = [argument for argument in command.arguments if not argument.is_option]
         found = [sub.name for sub in command.commands] or [
-            word for argument in positional for word in argument.values(list(MODULES))
+            word for argument in positional for word in argument.values(list(REGISTRY))
         ]
     return [word for word in found if word.startswith(current)]

@@ -15,7 +15,7 @@ from .errors import ArgumentError, HandError, require
 from .memo import clear_caches
 from .models import Event, HandScore, Payment, PlayerTotal, RuleSetInfo, ScoreItem, Settlement, Table
 from .notation import parse, to_text
-from .rulesets import RULESETS, get
+from .rulesets import DEFAULT_RULES, RULESETS, get
 
 if TYPE_CHECKING:
     from .arithmetic import arithmetic
@@ -28,7 +28,7 @@ LATER = {"settle_table": "settlement", "arithmetic": "arithmetic"} | dict.fromke
 )
 
 
-def score_hand(hand: str, rules: str = "lingxi", options: Mapping[str, Any] | None = None) -> HandScore:
+def score_hand(hand: str, rules: str = DEFAULT_RULES, options: Mapping[str, Any] | None = None) -> HandScore:
     """Scores one hand line under a rule set; raises HandError on bad input (ArgumentError on a wrong type)."""
     # fast path for the common call (exact types, a loaded rule set by its own name): the same score,
     # without the argument checks and the name lookup `checked_score` makes
@@ -39,7 +39,7 @@ def score_hand(hand: str, rules: str = "lingxi", options: Mapping[str, Any] | No
     return checked_score(hand, rules, options)
 
 
-def checked_score(hand: str, rules: str = "lingxi", options: Mapping[str, Any] | None = None) -> HandScore:
+def checked_score(hand: str, rules: str = DEFAULT_RULES, options: Mapping[str, Any] | None = None) -> HandScore:
     """`score_hand` with every argument checked and the rule set found by any of its names."""
     require(hand, str, "hand", "a string of notation")
     require(rules, str, "rules", "a rule set name (a string)")

@@ -11,7 +11,6 @@ kind; `waits` first drops the kinds that cannot complete any group
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -21,7 +20,7 @@ from .engine import JokerOptions, completing_kinds, extra_tile_decompositions
 from .errors import HandError
 from .models import HandScore
 from .notation import FLAG_CONDITIONS, ParsedHand, reject_stand_in_pungs, to_text
-from .rulesets import HAND_SIZES, get, guannan, jinhua, lingxi, luoshan, putian
+from .rulesets import DEFAULT_RULES, get
 from .rulesets.base import MARK_THE_WIN, Prepared, RuleSet
 
 # Conditions that say how a win happened: `waits` scores every tile both ways itself.
@@ -140,137 +139,23 @@ class Discards(Answer):
         return {"rules": self.rules, "hand": self.hand, "discards": [d.to_dict() for d in self.discards]}
 
 
-# -- how each rule set counts tiles ---------------------------------------------------------
-
-
-def _lingxi_copies(kind: int, parsed: ParsedHand) -> int:
-    return lingxi.copies(kind, parsed.wild or ())
-
-
-def _luoshan_copies(kind: int, parsed: ParsedHand) -> int:
-    return 0 if T.is_flower(kind) else 4  # the flipped indicator stays in play
-
-
-def _putian_copies(kind: int, parsed: ParsedHand) -> int:
-    """The flipped 金 is out of play (a fourth is only taken by the declared 抢金)."""
-    return 3 if parsed.wild and kind == parsed.wild[0] else putian.copies(kind)
-
-
-def _jinhua_copies(kind: int, parsed: ParsedHand) -> int:
-    return jinhua.copies(kind, parsed.wild)
-
-
-def _guannan_copies(kind: int, parsed: ParsedHand) -> int:
-    return guannan.copies(kind)
-
-
-@dataclass(frozen=True)
-class Counting:
-    """What `waits` must know of a rule set beyond its scorer.
-
-    `copies(kind, parsed)`: the tiles of a kind in play (a revealed wildcard
-    out of play or not). `discards_wildcards`: whether a player may discard
-    a wildcard (a 何切る then offers it); `claims_wildcards`: whether a
-    discarded wildcard can be won on.
-    """
-
-    copies: Callable[[int, ParsedHand], int]
-    discards_wildcards: bool
-    claims_wildcards: bool
-
-
-COUNTING = {
-    "lingxi": Counting(_lingxi_copies, discards_wildcards=False, claims_wildcards=False),  # discarding one is 诈胡
-    "luoshan": Counting(_luoshan_copies, discards_wildcards=True, claims_wildcards=True),
-    "putian": Counting(_putian_copies, discards_wildcards=False, claims_wildcards=False),  # 打金: no win this deal
-    "jinhua": Counting(_jinhua_copies, discards_wildcards=True, claims_wildcards=False),  # a 财神 is never claimed
-    "guannan": Counting(_guannan_copies, discards_wildcards=True, claims_wildcards=True),
-}
-
-
-def wildcard_kinds(hand: Prepared) -> frozenset[int]:
-    """The kinds that are wildcards in a prepared hand, whatever the rule set."""
-    if isinstance(hand, lingxi.LingxiHand):
-        return hand.wild_kinds
-    if isinstance(hand, putian.PutianHand):
-        return frozenset(() if hand.jin is None else (hand.jin,))
-    if isinstance(hand, (jinhua.JinhuaHand, luoshan.LuoshanHand)):
-        return frozenset(() if hand.wild_kind is None else (hand.wild_kind,))
-    return frozenset()
-
-
-def as_faces(hand: Prepared) -> Prepared | None:
-    """The prepared hand with every wildcard tile playing only as its own face; None if a face cannot meld.
-
-    (A Lingxi wildcard flower or 白, or a Putian 白 that is 金, is no
-    meldable tile as itself.)
-    """
-    if isinstance(hand, lingxi.LingxiHand):
-        if any(T.is_flower(t) or t == T.WHITE for t in hand.wild_tiles):
-            return None
-        return dataclasses.replace(
-            hand, wild_tiles=(), wild_kinds=frozenset(), naturals=_with(hand.naturals, hand.wild_tiles)
-        )
-    if isinstance(hand, putian.PutianHand):
-        if hand.jin == T.WHITE and hand.jin_tiles:
-            return None
-        return dataclasses.replace(hand, jin_tiles=(), jin=None, naturals=_with(hand.naturals, hand.jin_tiles))
-    if isinstance(hand, jinhua.JinhuaHand):
-        return dataclasses.replace(hand, wild_tiles=(), naturals=_with(hand.naturals, hand.wild_tiles))
-    if isinstance(hand, luoshan.LuoshanHand):
-        kinds = bytes(sorted(hand.natural_kinds + bytes(hand.wild_tiles)))
-        return dataclasses.replace(hand, wild_tiles=(), wild_kind=None, natural_kinds=kinds)
-    return hand
-
-
-def _with(counts: list[int], extra: tuple[int, ...]) -> list[int]:
-    out = list(counts)
-    for kind in extra:
-        out[kind] += 1
-    return out
-
-
-def _held_wildcards(hand: Prepared) -> int:
+def _held_wildcards(ruleset: RuleSet, hand: Prepared) -> int:
     """Wildcard tiles held before the win."""
-    wild = wildcard_kinds(hand)
+    wild = ruleset.wildcard_kinds(hand)
     return sum(1 for t in hand.parsed.tiles if t in wild)
 
 
 # -- the waits ---------------------------------------------------------------------------------
 
 
-def _lingxi_self_drawn(on_discard: WinValue, subtotal: int, options: Mapping[str, int]) -> WinValue:
-    """Lingxi self-drawn = the same reading + 自摸 1: no other item reads how the hand was won (bar the
-    conditions waits refuses), and +1 on every reading keeps the best one best, as the doubling only grows."""
-    subtotal += 1
-    total = subtotal * 2 if subtotal >= options["double_at"] else subtotal
-    return WinValue(total, on_discard.legal, on_discard.arrangement)
-
-
-def _same_value(on_discard: WinValue, subtotal: int, options: Mapping[str, int]) -> WinValue:
-    """Guannan's hand types do not depend on how the hand was won (only who pays does)."""
-    return on_discard
-
-
-# The self-drawn value of a natural winning tile read off its discard value and subtotal, where a rule set
-# allows (tests/test_waits.py checks each against scoring the self-drawn line).
-SELF_FROM_DISCARD: dict[str, Callable[[WinValue, int, Mapping[str, int]], WinValue]] = {
-    "lingxi": _lingxi_self_drawn,
-    "guannan": _same_value,
-}
-
 Scored = tuple[WinValue, int]  # a win's value and its subtotal, as `score_hand` finds them
-
-# Rule sets whose readings of a hand do not depend on how it was won (only the items valued on them do),
-# so a tile's self-drawn win is valued on the readings of its win on a discard (tests/test_waits.py).
-SAME_READINGS_SELF_DRAWN = frozenset({"luoshan"})
 
 
 class _Scorer:
     """One rule set, options and waiting hand: scores the hand with each winning tile.
 
     `derive`: read the self-drawn value off the discard score where the
-    rule set allows (SELF_FROM_DISCARD), instead of scoring the line again;
+    rule set allows (`RuleSet.self_drawn_from_discard`), instead of scoring the line again;
     and score each line by values alone (no items described), the natural tiles sharing
     the values of their readings' classes (`RuleSet.best_reading_among`).
     """
@@ -282,15 +167,13 @@ class _Scorer:
         self.parsed = parsed
         self.options = options
         self.resolved = ruleset.resolve_options(options)
-        self.counting = COUNTING[ruleset.name]
-        self.quick = derive
-        self.derive = SELF_FROM_DISCARD.get(ruleset.name) if derive else None
+        self.quick = self.derive = derive
         self.waiting = waiting = ruleset.prepare(parsed, self.resolved)
-        self.wild = wildcard_kinds(waiting)
-        self.held_wildcards = _held_wildcards(waiting)
-        self.faces_test = _faces_shape_test(waiting) if derive and self.held_wildcards else None
+        self.wild = ruleset.wildcard_kinds(waiting)
+        self.held_wildcards = _held_wildcards(ruleset, waiting)
+        self.faces_test = _faces_shape_test(ruleset, waiting) if derive and self.held_wildcards else None
         self.class_values: dict[Any, tuple[bool, int, int]] = {}  # shared by the natural tiles on a discard
-        self.same_readings = ruleset.name in SAME_READINGS_SELF_DRAWN
+        self.same_readings = ruleset.same_readings_self_drawn
         self.readings_on_discard: tuple[int, list[Any]] | None = None  # the last tile scored on a discard
         in_line = list(parsed.tiles) + [t for m in parsed.melds for t in m.tiles]
         self.in_line = {k: in_line.count(k) for k in set(in_line)}
@@ -328,7 +211,7 @@ class _Scorer:
         return WinValue(outcome.total, outcome.legal, tuple(ruleset.arrangement(hand, reading))), outcome.subtotal
 
     def _readings(self, kind: int, self_drawn: bool, hand: Prepared) -> list[Any]:
-        """The hand's readings; self-drawn, those read of the same tile on a discard (SAME_READINGS_SELF_DRAWN)."""
+        """The hand's readings; self-drawn, those read of the same tile on a discard (`same_readings_self_drawn`)."""
         known = self.readings_on_discard
         if self_drawn and known is not None and known[0] == kind:
             return known[1]
@@ -339,20 +222,23 @@ class _Scorer:
 
     def wait(self, kind: int) -> Wait | None:
         natural = kind not in self.wild
-        on_discard = self.score(kind, False) if natural or self.counting.claims_wildcards else None
+        on_discard = self.score(kind, False) if natural or self.ruleset.claims_wildcards else None
         if self.quick and natural and on_discard is None:
             return None  # a natural tile's shape is the same both ways: no win on a discard, none at all
-        drawn: WinValue | None
-        if on_discard is not None and natural and self.derive is not None:
-            drawn = self.derive(*on_discard, self.resolved)
-        else:
+        drawn: WinValue | None = None
+        if on_discard is not None and natural and self.derive:
+            value, subtotal = on_discard
+            total = self.ruleset.self_drawn_from_discard(value.total, subtotal, self.resolved)
+            if total is not None:
+                drawn = value if total == value.total else WinValue(total, value.legal, value.arrangement)
+        if drawn is None:
             scored = self.score(kind, True)
             drawn = None if scored is None else scored[0]
         if on_discard is None and drawn is None:
             return None
         return Wait(
             tile=T.name(kind),
-            unseen=self.counting.copies(kind, self.parsed) - self.in_line.get(kind, 0),
+            unseen=self.ruleset.copies_in_play(kind, self.parsed) - self.in_line.get(kind, 0),
             discard=None if on_discard is None else on_discard[0],
             self_drawn=drawn,
             covered_by_wildcard=bool(self.held_wildcards) and not self._wins_as_faces(kind),
@@ -361,7 +247,7 @@ class _Scorer:
     def candidates(self) -> list[int]:
         """The kinds to score: `candidate_kinds`, or where `standard_shape_test` applies, the wildcard kinds
         and the natural tiles it shows complete the shape (all found in one pass)."""
-        test = standard_shape_test(self.waiting)
+        test = standard_shape_test(self.ruleset, self.waiting)
         if test is None:
             return candidate_kinds(self.ruleset, self.parsed, self.wild)
         return [k for k in range(T.KIND_COUNT) if k in self.wild or (k < T.PLAYABLE and test(k))]
@@ -370,7 +256,7 @@ class _Scorer:
         if self.faces_test is not None and kind not in self.wild:
             return self.faces_test(kind)
         prepared = self.ruleset.prepare(self.won(kind, True), self.resolved)
-        faces = as_faces(prepared)
+        faces = self.ruleset.as_faces(prepared)
         return faces is not None and any(True for _ in self.ruleset.readings(faces))
 
 
@@ -380,11 +266,11 @@ def candidate_kinds(ruleset: RuleSet, parsed: ParsedHand, wild: frozenset[int]) 
     A natural tile wins only if it joins a pair or a set with tiles held,
     so it lies within two ranks of a held tile of its suit, or is a held
     honor. Not so when the hand holds a wildcard (a lone tile pairs with
-    it), for wildcard kinds themselves, and in Jinhua, whose 十三不靠/七风
-    and 乱风 win with lone tiles: there every kind is a candidate.
+    it), for wildcard kinds themselves, and in a rule set with a shape of
+    lone tiles (`RuleSet.lone_tiles_win`): there every kind is a candidate.
     """
     held = [t for t in parsed.tiles if not T.is_flower(t)]
-    if ruleset.name == "jinhua" or any(t in wild for t in parsed.tiles):
+    if ruleset.lone_tiles_win or any(t in wild for t in parsed.tiles):
         return list(range(T.KIND_COUNT))
     near: set[int] = set(wild)
     for kind in held:
@@ -396,67 +282,43 @@ def candidate_kinds(ruleset: RuleSet, parsed: ParsedHand, wild: frozenset[int]) 
     return sorted(near)
 
 
-def standard_shape_test(hand: Prepared, kinds: Iterable[int] = range(T.PLAYABLE)) -> Callable[[int], bool] | None:
+def standard_shape_test(
+    ruleset: RuleSet, hand: Prepared, kinds: Iterable[int] = range(T.PLAYABLE)
+) -> Callable[[int], bool] | None:
     """For a waiting hand that holds no wildcard, in a rule set whose only winning shape is sets + a
-    pair (Lingxi, Luoshan, Putian): whether a natural tile of `kinds` makes that shape of the tiles in
+    pair (`RuleSet.standard_shape`): whether a natural tile of `kinds` makes that shape of the tiles in
     hand, read suit by suit from the engine's memo (`completing_kinds`, one pass for all of `kinds`) —
     the very search the scorer runs on such a hand, without building the hand or raising the error of a
     tile that does not win. None where it does not apply.
     """
-    if isinstance(hand, luoshan.LuoshanHand) and not hand.wild_tiles:
-        naturals, sets = list(hand.natural_kinds), luoshan.SETS - len(hand.melds)
-    elif isinstance(hand, lingxi.LingxiHand) and not hand.wild_tiles:
-        naturals, sets = _kinds_of(hand.naturals), lingxi.SETS - len(hand.melds)
-    elif isinstance(hand, putian.PutianHand) and not hand.jin_tiles:
-        naturals, sets = _kinds_of(hand.naturals), putian.SETS - len(hand.melds)
-    else:
+    shape = ruleset.standard_shape(hand)
+    if shape is None:
         return None
-
+    naturals, sets = shape
     return set(completing_kinds(bytes(sorted(naturals)), sets, kinds)).__contains__
 
 
-def _faces_shape_test(hand: Prepared) -> Callable[[int], bool] | None:
+def _faces_shape_test(ruleset: RuleSet, hand: Prepared) -> Callable[[int], bool] | None:
     """`standard_shape_test` of the hand with every held wildcard playing as its own face: whether a
     natural tile wins so (not `covered_by_wildcard`), without building the hand with that tile. None where
     it does not apply; a face that cannot meld wins with no tile.
     """
-    faces = as_faces(hand)
+    faces = ruleset.as_faces(hand)
     if faces is None:
         return lambda kind: False
-    return standard_shape_test(faces)
+    return standard_shape_test(ruleset, faces)
 
 
-def _kinds_of(counts: list[int]) -> list[int]:
-    return [kind for kind, count in enumerate(counts) for _ in range(count)]
-
-
-def _lingxi_one_search(hand: Prepared, kinds: list[int]) -> set[int]:
-    """A Lingxi hand holding wildcards, with each natural tile of `kinds` added, searched in one sweep
-    (`extra_tile_decompositions`) before the tiles are scored, so each score finds its search done;
-    returns the tiles that make no reading (Lingxi has no other shape), which need no score.
-
-    The tiles are swept together by the search options their hands get
-    (the suits present and whether 四风齐 is in reach change with the tile).
+def one_search(ruleset: RuleSet, hand: Prepared, kinds: list[int]) -> set[int]:
+    """A hand holding wildcards, with each natural tile of `kinds` added, searched in one sweep
+    (`extra_tile_decompositions`) before the tiles are scored, where the rule set says how (`RuleSet.sweep`),
+    so each score finds its search done; returns the tiles that make no reading, which need no score.
     A hand without wildcards is read suit by suit and needs no sweep.
     """
-    if not isinstance(hand, lingxi.LingxiHand) or not hand.wild_tiles:
+    found = ruleset.sweep(hand, kinds)
+    if found is None:
         return set()
-    by_options: dict[JokerOptions, list[int]] = {}
-    for kind in kinds:
-        if kind < T.PLAYABLE and kind != T.WHITE and kind not in hand.wild_kinds:
-            won = dataclasses.replace(hand, naturals=_with(hand.naturals, (kind,)))
-            by_options.setdefault(lingxi._joker_options(won), []).append(kind)
-    return _sweep(hand.naturals, len(hand.wild_tiles), lingxi.SETS - len(hand.melds), by_options)
-
-
-def _putian_one_search(hand: Prepared, kinds: list[int]) -> set[int]:
-    """`_lingxi_one_search` for a Putian hand holding 金: one sweep over the suited tiles (the only
-    natural ones that can win), whose hands all get the same search options (those of the 金)."""
-    if not isinstance(hand, putian.PutianHand) or not hand.jin_tiles:
-        return set()
-    swept = [kind for kind in kinds if T.is_suited(kind) and kind != hand.jin]
-    by_options = {putian._jokers(hand): swept}
-    return _sweep(hand.naturals, len(hand.jin_tiles), putian.SETS - len(hand.melds), by_options)
+    return _sweep(*found)
 
 
 def _sweep(naturals: list[int], jokers: int, sets: int, by_options: Mapping[JokerOptions, list[int]]) -> set[int]:
@@ -466,15 +328,6 @@ def _sweep(naturals: list[int], jokers: int, sets: int, by_options: Mapping[Joke
         found = extra_tile_decompositions(naturals, jokers, sets, True, options, swept)
         no_reading.update(kind for kind, decompositions in found.items() if not decompositions)
     return no_reading
-
-
-# Rule sets whose hands with each tile added are searched in one sweep before the tiles are scored,
-# which also tells the tiles that complete nothing (tests/test_waits_fast_paths.py compares the sweep
-# with the search of each hand).
-ONE_SEARCH: dict[str, Callable[[Prepared, list[int]], set[int]]] = {
-    "lingxi": _lingxi_one_search,
-    "putian": _putian_one_search,
-}
 
 
 def _find_waits(scorer: _Scorer, kinds: Iterable[int]) -> tuple[Wait, ...]:
@@ -518,7 +371,7 @@ def _worded_for_waits(error: HandError, ruleset: RuleSet) -> HandError:
     """
     if error.code != "tile_count" or MARK_THE_WIN not in str(error):
         return error
-    size = HAND_SIZES[ruleset.name]
+    size = ruleset.hand_size
     message = str(error).replace(MARK_THE_WIN, "")
     message += f" — waits takes {size} tiles (what wins) or {size + 1} (which tile to discard)"
     return HandError(message, code=error.code, column=error.column)
@@ -547,18 +400,21 @@ def plain_waits(ruleset: RuleSet, parsed: ParsedHand, options: Mapping[str, Any]
 def quick_waits(ruleset: RuleSet, parsed: ParsedHand, options: Mapping[str, Any] | None) -> tuple[Wait, ...]:
     """`plain_waits`, scoring only the kinds `candidate_kinds` keeps that pass `standard_shape_test`
     where it applies, and each self-drawn win only where the rule set's discard score does not
-    already tell it (SELF_FROM_DISCARD)."""
+    already tell it (`RuleSet.self_drawn_from_discard`)."""
     scorer = _Scorer(ruleset, parsed, options, derive=True)
     kinds = scorer.candidates()
-    sweep = ONE_SEARCH.get(ruleset.name)
-    if sweep is not None:
-        no_reading = sweep(scorer.waiting, kinds)
+    no_reading = one_search(ruleset, scorer.waiting, kinds)
+    if no_reading:
         kinds = [kind for kind in kinds if kind not in no_reading]
     return _find_waits(scorer, kinds)
 
 
 def waits(
-    hand: str, rules: str = "lingxi", options: Mapping[str, Any] | None = None, *, finder: WaitsFinder = quick_waits
+    hand: str,
+    rules: str = DEFAULT_RULES,
+    options: Mapping[str, Any] | None = None,
+    *,
+    finder: WaitsFinder = quick_waits,
 ) -> Waits | Discards:
     """The waits of a hand without `+`; with one tile too many, each discard and its waits, best first.
 
@@ -566,10 +422,9 @@ def waits(
     (`plain_waits`: every kind scored, the reference the tests compare `quick_waits` with).
     """
     ruleset = get(rules)
-    if ruleset.name == "riichi":  # scored through its own pipeline, not `prepare`: rulesets/riichi/waits.py
-        from .rulesets.riichi.waits import riichi_waits
-
-        return riichi_waits(hand, options)
+    own = ruleset.own_waits(hand, options)  # a rule set that finds its waits its own way
+    if own is not None:
+        return own
     parsed = ruleset.read_line(hand)
     check_waiting_line(parsed, hand)
     try:
@@ -596,8 +451,8 @@ def _discards(
             _validate(ruleset, after, options)
         except HandError:
             continue
-        scorer_wild = wildcard_kinds(ruleset.prepare(after, ruleset.resolve_options(options)))
-        if kind in scorer_wild and not COUNTING[ruleset.name].discards_wildcards:
+        scorer_wild = ruleset.wildcard_kinds(ruleset.prepare(after, ruleset.resolve_options(options)))
+        if kind in scorer_wild and not ruleset.discards_wildcards:
             continue
         choices.append(Discard(T.name(kind), finder(ruleset, after, options)))
     if not choices:

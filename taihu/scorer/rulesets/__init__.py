@@ -1,17 +1,18 @@
 """The rule sets by name, each module imported on its first use.
 
-`taihu score -r luoshan` loads Luoshan's module and no other: `RULESETS`
-and `CONDITIONS` are mappings that import a rule set's module the first
-time one of its values is read. What must be known without importing them
-(the names, the Chinese names, the hand sizes of "did you mean --rules …")
-is plain data here; a test checks it against the modules.
+`taihu score -r luoshan` loads Luoshan's module and no other: `RULESETS` is
+a mapping that imports a rule set's module the first time its value is read.
+What must be known without importing them (the names, the Chinese names, the
+hand sizes of "did you mean --rules …") is one registry line each
+(`REGISTRY`); a test checks it against the modules. The CLI, the API, the page,
+the docs generator and the tests take the rule sets from here.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, MutableMapping
+from dataclasses import dataclass
 from importlib import import_module
-from types import ModuleType
 from typing import TYPE_CHECKING, TypeVar
 
 from .. import memo as M
@@ -22,33 +23,65 @@ if TYPE_CHECKING:
 
 V = TypeVar("V")
 
-# name: (module under taihu.scorer.rulesets, the RuleSet instance in it), in the order they are listed
-MODULES: dict[str, tuple[str, str]] = {
-    "lingxi": ("lingxi", "LINGXI"),
-    "luoshan": ("luoshan", "LUOSHAN"),
-    "guannan": ("guannan", "GUANNAN"),
-    "putian": ("putian", "PUTIAN"),
-    "jinhua": ("jinhua", "JINHUA"),
-    "riichi": ("riichi", "RIICHI"),
-}
-# the counting rule sets' hand sizes, for "did you mean --rules …" (riichi, 13 like Luoshan, uses them too)
-HAND_SIZES: dict[str, int] = {"lingxi": 16, "luoshan": 13, "guannan": 13, "putian": 16, "jinhua": 13}
-# Any case, and the Chinese names in simplified and traditional forms: `-r LINGXI`, `-r 灌南`, rules="灵溪".
-CHINESE_NAMES: dict[str, str] = {
-    "灵溪": "lingxi",
-    "靈溪": "lingxi",
-    "螺山": "luoshan",
-    "灌南": "guannan",
-    "莆田": "putian",
-    "金华": "jinhua",
-    "金華": "jinhua",
-    "立直": "riichi",
-}
+
+@dataclass(frozen=True)
+class Registered:
+    """One registry line: what must be known of a rule set without importing it.
+
+    `name` is its folder under taihu/scorer/rulesets/ (the module holds the
+    instance `RULE_SET`; `load` gives it instead for one defined elsewhere, as
+    a test's); `chinese` its Chinese names, simplified then traditional;
+    `hand_size` a non-winning hand's tiles; `size_hint`: named in "did you
+    mean --rules …" when a hand's count fits it (riichi, 13 like Luoshan, is not).
+    """
+
+    name: str
+    chinese: tuple[str, ...]
+    hand_size: int
+    size_hint: bool = True
+    load: Callable[[], RuleSet] | None = None
+
+    def rule_set(self) -> RuleSet:
+        if self.load is not None:
+            return self.load()
+        found: RuleSet = import_module(f"{__name__}.{self.name}").RULE_SET
+        return found
 
 
-def module(name: str) -> ModuleType:
-    """The module of the rule set `name` (a key of MODULES), imported now if it was not yet."""
-    return import_module(f"{__name__}.{MODULES[name][0]}")
+# The registry: adding a rule set is its folder plus one line here, in the order they are listed.
+REGISTRY: dict[str, Registered] = {
+    line.name: line
+    for line in (
+        Registered("lingxi", ("灵溪", "靈溪"), 16),
+        Registered("luoshan", ("螺山",), 13),
+        Registered("guannan", ("灌南",), 13),
+        Registered("putian", ("莆田",), 16),
+        Registered("jinhua", ("金华", "金華"), 13),
+        Registered("riichi", ("立直",), 13, size_hint=False),
+    )
+}
+DEFAULT_RULES = next(iter(REGISTRY))  # what `score_hand` scores by when no rule set is named
+
+
+def hand_sizes() -> dict[str, int]:
+    """The hand sizes "did you mean --rules …" names, by rule set."""
+    return {name: line.hand_size for name, line in REGISTRY.items() if line.size_hint}
+
+
+def chinese_names() -> dict[str, str]:
+    """Each Chinese name (simplified and traditional) and its rule set: `-r 灌南`, rules="灵溪"."""
+    return {chinese: name for name, line in REGISTRY.items() for chinese in line.chinese}
+
+
+def register(line: Registered) -> None:
+    """Adds a rule set to the registry (a test's, defined with `load`), or replaces one of its name."""
+    REGISTRY[line.name] = line
+    RULESETS.values_made[line.name] = None
+
+
+def unregister(name: str) -> None:
+    del REGISTRY[name]
+    del RULESETS.values_made[name]
 
 
 class Lazy(MutableMapping[str, V]):
@@ -90,8 +123,7 @@ class Lazy(MutableMapping[str, V]):
         return f"Lazy({list(self.values_made)})"
 
 
-RULESETS: Lazy[RuleSet] = Lazy(MODULES, lambda name: getattr(module(name), MODULES[name][1]))
-CONDITIONS: Lazy[frozenset[str]] = Lazy(MODULES, lambda name: module(name).CONDITIONS)
+RULESETS: Lazy[RuleSet] = Lazy(REGISTRY, lambda name: REGISTRY[name].rule_set())
 
 
 def get(name: str) -> RuleSet:
@@ -99,7 +131,7 @@ def get(name: str) -> RuleSet:
     if name in RULESETS:
         return RULESETS[name]
     canonical = name.strip().lower()
-    canonical = canonical if canonical in RULESETS else CHINESE_NAMES.get(name.strip(), "")
+    canonical = canonical if canonical in RULESETS else chinese_names().get(name.strip(), "")
     if canonical not in RULESETS:
         raise HandError(f"unknown rule set '{quote(name)}'; known: {', '.join(RULESETS)}", code="unknown_rules")
     return RULESETS[canonical]

@@ -13,15 +13,19 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
+from importlib import import_module
 from operator import itemgetter
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .. import tiles as T
-from ..engine import CHOW, GATE_FACTS, KONG, PAIR, PUNG, Group, ReadingFacts, group_text
+from ..engine import CHOW, GATE_FACTS, KONG, PAIR, PUNG, Group, JokerOptions, ReadingFacts, group_text
 from ..errors import HandError, quote
 from ..limits import MAX_OPTION_VALUE
-from ..models import HandScore, ItemInfo, ItemUnit, OptionInfo, RuleSetInfo, ScoreItem, Unit
+from ..models import HandScore, ItemInfo, ItemUnit, OptionInfo, RuleSetInfo, ScoreItem, Settlement, Table, Unit
 from ..notation import RIICHI_CONDITIONS, Meld, ParsedHand, parse, parse_red_fives, reject_stand_in_pungs, to_text
+
+if TYPE_CHECKING:
+    from ..waits import Discards, Waits
 
 # Who an item is for.
 ALL = "base"  # every player, winner or not
@@ -191,17 +195,92 @@ class Prepared:
         return flag in self.parsed.flags
 
 
+# A sweep of a waiting hand's tiles (`RuleSet.sweep`): the natural tiles' counts, the wildcards, the sets to
+# find, and the tiles to add by the search options their hands get
+Sweep = tuple[list[int], int, int, Mapping[JokerOptions, list[int]]]
+
+
 class RuleSet:
-    """Base of a rule set; subclasses set the data and `prepare`/`readings`/`finish`."""
+    """Base of a rule set; subclasses set the data and `prepare`/`readings`/`finish`.
+
+    Everything the shared machinery (the scoring loop, settlement, the waits
+    search, the arithmetic) knows of a rule set it asks here: a rule set's
+    folder under `rulesets/` overrides what differs (docs/architecture.md).
+    """
 
     name: str = ""
     chinese: str = ""
     unit: Unit = "tai"
+    conditions: frozenset[str] = frozenset()  # the conditions its hands may be written with
     items: tuple[Item, ...] = ()
     exclusions: tuple[Exclusion, ...] = ()
     options: tuple[Option, ...] = ()
     stand_in_pungs: bool = False  # 花碰 `[CC2m]` allowed (Luoshan); else it is no meld
     red_fives: bool = False  # `0m 0p 0s` read as red fives (riichi); else they are an error
+    # -- a table (settlement)
+    table_fields: frozenset[str] = frozenset()  # the table's own fields it reads (honba, pot, round); else refused
+    tenpai_seats: bool = False  # a drawn deal's seat may be {"tenpai": ...}
+    # -- the waits search
+    discards_wildcards: bool = True  # a player may discard a wildcard (a 何切る then offers it)
+    claims_wildcards: bool = True  # a discarded wildcard can be won on
+    lone_tiles_win: bool = False  # a shape wins with lone tiles (Jinhua's 十三不靠): every kind may complete a hand
+    same_readings_self_drawn: bool = False  # its readings do not depend on how the hand was won
+
+    @property
+    def hand_size(self) -> int:
+        """A non-winning hand's tile count, as the registry line says it."""
+        return hand_sizes()[self.name]
+
+    def settle(self, table: Table) -> Settlement:
+        """Who pays whom at a table of this rule set: `settle` of the `settlement` module in its folder."""
+        where = f"{type(self).__module__}.settlement"
+        try:
+            settlement = import_module(where)
+        except ModuleNotFoundError as exc:
+            if exc.name != where:
+                raise
+            raise HandError(f"settlement for {self.name} is not available yet") from None
+        settle: Callable[[Table], Settlement] = settlement.settle
+        return settle(table)
+
+    def arithmetic(self, score: HandScore) -> list[str]:
+        """How this rule set reached the total of `score`: `lines` of the `arithmetic` module in its folder."""
+        lines: Callable[[HandScore], list[str]] = import_module(f"{type(self).__module__}.arithmetic").lines
+        return lines(score)
+
+    # -- what the waits search asks (taihu/scorer/waits.py) ---------------
+
+    def own_waits(self, line: str, options: Mapping[str, Any] | None) -> Waits | Discards | None:
+        """The waits of a line, where a rule set finds them its own way (riichi scores through its own
+        pipeline, not `prepare`); None (the default): the shared search finds them."""
+        return None
+
+    def copies_in_play(self, kind: int, parsed: ParsedHand) -> int:
+        """The tiles of a kind in play (a revealed wildcard out of play or not)."""
+        return 4
+
+    def wildcard_kinds(self, hand: Any) -> frozenset[int]:
+        """The kinds that are wildcards in a prepared hand."""
+        return frozenset()
+
+    def as_faces(self, hand: Any) -> Any:
+        """The prepared hand with every wildcard tile playing only as its own face; None if a face cannot meld."""
+        return hand
+
+    def standard_shape(self, hand: Any) -> tuple[list[int], int] | None:
+        """For a prepared hand without wildcards whose only winning shape is sets + a pair: its natural
+        concealed kinds (one entry a tile) and the sets they must make; None where that does not apply."""
+        return None
+
+    def self_drawn_from_discard(self, total: int, subtotal: int, options: Mapping[str, int]) -> int | None:
+        """The self-drawn total of a natural winning tile read off its total and subtotal on a discard, where
+        the rule set allows it (the same reading wins both ways); None: the self-drawn line is scored."""
+        return None
+
+    def sweep(self, hand: Any, kinds: list[int]) -> Sweep | None:
+        """A waiting hand holding wildcards, to be searched with each natural tile of `kinds` added in one
+        sweep before the tiles are scored; None where the hands are searched one by one."""
+        return None
 
     def prepare(self, parsed: ParsedHand, options: dict[str, int]) -> Prepared:
         raise NotImplementedError
@@ -461,9 +540,7 @@ class RuleSet:
     @cached_property
     def _reader(self) -> tuple[Callable[[str, Collection[str], str], ParsedHand], frozenset[str], str]:
         """The parser for this rule set's lines, and what its errors name: the conditions known, the rule set."""
-        from . import CONDITIONS
-
-        return (parse_red_fives if self.red_fives else parse), CONDITIONS[self.name], self.name.capitalize()
+        return (parse_red_fives if self.red_fives else parse), self.conditions, self.name.capitalize()
 
     def score(self, parsed: ParsedHand, options: Mapping[str, Any] | None = None, *, alone: bool = False) -> HandScore:
         """The hand's score; `alone`: scored by itself, not at a table, where a missing `+` is noted.
@@ -508,6 +585,19 @@ class RuleSet:
             notes=(NO_WINNING_TILE_NOTES if alone and not hand.winner else []) + hand.notes + outcome.notes,
         )
         return scored
+
+
+def with_tiles(counts: list[int], extra: tuple[int, ...]) -> list[int]:
+    """A count array with the tiles of `extra` added (a new list)."""
+    out = list(counts)
+    for kind in extra:
+        out[kind] += 1
+    return out
+
+
+def tiles_of(counts: list[int]) -> list[int]:
+    """A count array as its tiles, one entry a tile, in kind order."""
+    return [kind for kind, count in enumerate(counts) for _ in range(count)]
 
 
 # An instance made bare, to be filled by its class's own `__init__` called by keywords: half the cost of calling
@@ -631,9 +721,9 @@ MARK_THE_WIN = ", with the winning tile marked + (e.g. +5p)"  # a winning size o
 
 def hand_sizes() -> dict[str, int]:
     """Each rule set's non-winning hand size; looked up when an error is built, as the rule sets import this module."""
-    from . import HAND_SIZES
+    from . import hand_sizes
 
-    return HAND_SIZES
+    return hand_sizes()
 
 
 def check_win_conditions(

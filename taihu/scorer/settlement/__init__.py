@@ -1,27 +1,23 @@
 """Settling one finished deal at a four-player table (docs/api.md "Table").
 
 The shared reading and checking of the table is in `common`; each rule set
-settles with its own function (`SETTLERS`), because who pays whom is where
-the regional rules differ most.
+settles with its own `settlement.settle` (in its folder, reached through
+`RuleSet.settle`), because who pays whom is where the regional rules differ most.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import replace
-from importlib import import_module
 from typing import Any
 
 from ..errors import HandError, require
 from ..models import PlayerTenpai, Settlement, Table
-from ..rulesets import MODULES, RULESETS, Lazy, get
+from ..rulesets import RULESETS, get
+from ..rulesets.base import RuleSet
 
-# each rule set's `settle_NAME` in the module of its name, imported on first use: a table of one
-# rule set loads that rule set's settlement and scoring only
-SETTLERS: Lazy[Callable[[Table], Settlement]] = Lazy(
-    MODULES, lambda name: getattr(import_module(f"{__name__}.{name}"), f"settle_{name}")
-)
-RIICHI_ONLY = ("honba", "pot", "round")
+# the table fields only some rule sets read (`RuleSet.table_fields`); any other refuses them
+OWN_FIELDS = ("honba", "pot", "round")
 
 
 def settle_table(table: Table | Mapping[str, Any]) -> Settlement:
@@ -29,13 +25,10 @@ def settle_table(table: Table | Mapping[str, Any]) -> Settlement:
     model = load_table(table)
     if model.rules not in RULESETS:  # any case or the Chinese name, as score_hand takes it; unknown: the usual error
         model = replace(model, rules=get(model.rules).name)
-    if model.rules != "riichi":
-        refuse_riichi_fields(model)
-    settle = SETTLERS.get(model.rules)
-    if settle is None:
-        raise HandError(f"settlement for {model.rules} is not available yet")
+    ruleset = RULESETS[model.rules]
+    refuse_others_fields(model, ruleset)
     try:
-        return settle(model)
+        return ruleset.settle(model)
     except HandError as exc:
         player = model.players.get(exc.seat or "")
         if isinstance(player, str):  # the hand the error's column counts in, for a shell's caret
@@ -43,17 +36,25 @@ def settle_table(table: Table | Mapping[str, Any]) -> Settlement:
         raise
 
 
-def refuse_riichi_fields(table: Table) -> None:
-    """`honba`, `pot`, `round` and `{"tenpai": ...}` seats mean something in riichi only: say so, never ignore them."""
-    for name in RIICHI_ONLY:
-        if getattr(table, name) is not None:
-            raise HandError(f'{name}: is a riichi table field; {table.rules} has none (use "rules": "riichi")')
+def refuse_others_fields(table: Table, ruleset: RuleSet) -> None:
+    """`honba`, `pot`, `round` and `{"tenpai": ...}` seats mean something in the rule sets that read them
+    only (`RuleSet.table_fields`, `RuleSet.tenpai_seats`): elsewhere say whose they are, never ignore them."""
+    for name in OWN_FIELDS:
+        if getattr(table, name) is not None and name not in ruleset.table_fields:
+            owner = owner_of(lambda other, field=name: field in other.table_fields)
+            raise HandError(f'{name}: is a {owner} table field; {table.rules} has none (use "rules": "{owner}")')
     for seat, player in table.players.items():
-        if isinstance(player, PlayerTenpai):
+        if isinstance(player, PlayerTenpai) and not ruleset.tenpai_seats:
+            owner = owner_of(lambda other: other.tenpai_seats)
             raise HandError(
-                f'players.{seat}: {{"tenpai": ...}} is a riichi seat of a drawn deal; in {table.rules} give '
+                f'players.{seat}: {{"tenpai": ...}} is a {owner} seat of a drawn deal; in {table.rules} give '
                 f'the hand or {{"total": N}}'
             )
+
+
+def owner_of(reads: Any) -> str:
+    """The rule set(s) that read a table field (an error's hint; each rule set is loaded to ask it)."""
+    return " / ".join(name for name, other in RULESETS.items() if reads(other))
 
 
 def load_table(table: Table | Mapping[str, Any]) -> Table:

@@ -250,6 +250,15 @@ class Riichi(RuleSet):
     unit = "points"
     options = OPTIONS
     red_fives = True
+    conditions = CONDITIONS
+    table_fields = frozenset({"honba", "pot", "round"})
+    tenpai_seats = True
+
+    def own_waits(self, line: str, options: Mapping[str, Any] | None) -> Any:
+        """Scored through its own pipeline, not `prepare`: waits.py of this folder."""
+        from .waits import riichi_waits
+
+        return riichi_waits(line, options)
 
     def resolve_options(self, given: Mapping[str, Any] | None) -> dict[str, int]:
         resolved = RuleSet.resolve_options(self, given)  # not super(): a call less on every hand
@@ -378,4 +387,5 @@ def is_ready(parsed: ParsedHand) -> bool:
 
 
 RIICHI = Riichi()
-__all__ = ["CONDITIONS", "RIICHI", "Riichi", "is_ready"]
+RULE_SET = RIICHI
+__all__ = ["CONDITIONS", "RIICHI", "RULE_SET", "Riichi", "is_ready"]

@@ -7,16 +7,17 @@ exclusions, the house options, doubling.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+import dataclasses
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 
-from .. import engine as E
-from .. import tiles as T
-from ..engine import CHOW, KONG, PAIR, PUNG, WILD_SET, Group, ReadingFacts
-from ..errors import HandError
-from ..notation import ParsedHand
-from . import base as B
-from .base import (
+from ... import engine as E
+from ... import tiles as T
+from ...engine import CHOW, KONG, PAIR, PUNG, WILD_SET, Group, ReadingFacts
+from ...errors import HandError
+from ...notation import ParsedHand
+from .. import base as B
+from ..base import (
     ALL,
     BASE_TAI,
     BONUS_TAI,
@@ -626,6 +627,13 @@ OPTIONS = (
     Option("hua_hu", 52, (100,), "花胡 value, won or declared"),
 )
 
+ZI_MO = next(item for item in ITEMS if item.key == "zi_mo")  # what a self-drawn win adds (`self_drawn_from_discard`)
+
+
+def doubles(subtotal: int, options: Mapping[str, int]) -> bool:
+    """翻: a winner's total at or over `double_at` doubles."""
+    return subtotal >= options["double_at"]
+
 
 class Lingxi(B.RuleSet):
     name = "lingxi"
@@ -635,13 +643,51 @@ class Lingxi(B.RuleSet):
     exclusions = EXCLUSIONS
     options = OPTIONS
 
+    conditions = CONDITIONS
+    discards_wildcards = False  # discarding one is 诈胡
+    claims_wildcards = False
+
     prepare = staticmethod(prepare)
     readings = staticmethod(readings)
 
     def finish(self, hand: LingxiHand, found: B.Found) -> B.Outcome:
         subtotal = sum(v for _, v, _ in found)  # base, bonus and declared tai all add up
-        doubled = hand.winner and subtotal >= hand.options["double_at"]
+        doubled = hand.winner and doubles(subtotal, hand.options)
         return B.Outcome(subtotal, doubled, subtotal * 2 if doubled else subtotal)
+
+    def copies_in_play(self, kind: int, parsed: ParsedHand) -> int:
+        return copies(kind, parsed.wild or ())
+
+    def wildcard_kinds(self, hand: LingxiHand) -> frozenset[int]:
+        return hand.wild_kinds
+
+    def as_faces(self, hand: LingxiHand) -> LingxiHand | None:
+        """A wildcard flower or 白 is no meldable tile as itself."""
+        if any(T.is_flower(t) or t == T.WHITE for t in hand.wild_tiles):
+            return None
+        naturals = B.with_tiles(hand.naturals, hand.wild_tiles)
+        return dataclasses.replace(hand, wild_tiles=(), wild_kinds=frozenset(), naturals=naturals)
+
+    def standard_shape(self, hand: LingxiHand) -> tuple[list[int], int] | None:
+        return None if hand.wild_tiles else (B.tiles_of(hand.naturals), SETS - len(hand.melds))
+
+    def self_drawn_from_discard(self, total: int, subtotal: int, options: Mapping[str, int]) -> int | None:
+        """The same reading + 自摸: no other item reads how the hand was won (bar the conditions waits
+        refuses), and adding it to every reading keeps the best one best, as the doubling only grows."""
+        subtotal += ZI_MO.points(ONE, options)
+        return subtotal * 2 if doubles(subtotal, options) else subtotal
+
+    def sweep(self, hand: LingxiHand, kinds: list[int]) -> B.Sweep | None:
+        """The tiles are swept together by the search options their hands get (the suits present and
+        whether 四风齐 is in reach change with the tile)."""
+        if not hand.wild_tiles:
+            return None
+        by_options: dict[E.JokerOptions, list[int]] = {}
+        for kind in kinds:
+            if kind < T.PLAYABLE and kind != T.WHITE and kind not in hand.wild_kinds:
+                won = dataclasses.replace(hand, naturals=B.with_tiles(hand.naturals, (kind,)))
+                by_options.setdefault(_joker_options(won), []).append(kind)
+        return hand.naturals, len(hand.wild_tiles), SETS - len(hand.melds), by_options
 
     def no_shape_message(self, hand: LingxiHand) -> str:
         return "no winning shape: the tiles do not form 1 pair + 5 sets (Lingxi has no special shapes)"
@@ -672,3 +718,4 @@ class Lingxi(B.RuleSet):
 
 
 LINGXI = Lingxi()
+RULE_SET = LINGXI

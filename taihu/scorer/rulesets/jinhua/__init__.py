@@ -8,19 +8,20 @@ the items, the exclusions; `finish` multiplies every item that applies.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from math import prod
 from typing import NamedTuple
 
-from .. import engine as E
-from .. import memo as M
-from .. import tiles as T
-from ..engine import CHOW, KONG, PAIR, PUNG, Group, ReadingFacts
-from ..errors import HandError
-from ..notation import ParsedHand
-from . import base as B
-from .base import FOUND, MULTIPLIER, NONE, ONE, WINNER, Exclusion, Item, Option, Variant, flag_item, once
+from ... import engine as E
+from ... import memo as M
+from ... import tiles as T
+from ...engine import CHOW, KONG, PAIR, PUNG, Group, ReadingFacts
+from ...errors import HandError
+from ...notation import ParsedHand
+from .. import base as B
+from ..base import FOUND, MULTIPLIER, NONE, ONE, WINNER, Exclusion, Item, Option, Variant, flag_item, once
 
 SETS = 4  # 4 sets + 1 pair
 WIN_SIZE, HAND_SIZE = 14, 13
@@ -547,7 +548,21 @@ class Jinhua(B.RuleSet):
     exclusions = EXCLUSIONS
     options = OPTIONS
 
+    conditions = CONDITIONS
+    claims_wildcards = False  # a 财神 is never claimed
+    lone_tiles_win = True  # 十三不靠/七风 and 乱风
+
     prepare = staticmethod(prepare)
+
+    def copies_in_play(self, kind: int, parsed: ParsedHand) -> int:
+        return copies(kind, parsed.wild)
+
+    def wildcard_kinds(self, hand: JinhuaHand) -> frozenset[int]:
+        return frozenset(() if hand.wild_kind is None else (hand.wild_kind,))
+
+    def as_faces(self, hand: JinhuaHand) -> JinhuaHand:
+        return dataclasses.replace(hand, wild_tiles=(), naturals=B.with_tiles(hand.naturals, hand.wild_tiles))
+
     readings = staticmethod(readings)
 
     def facts_of(self, reading: Shape) -> ShapeFacts:
@@ -594,3 +609,4 @@ def _text(hand: JinhuaHand, group: Group) -> str:
 
 
 JINHUA = Jinhua()
+RULE_SET = JINHUA

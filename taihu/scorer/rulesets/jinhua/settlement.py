@@ -7,11 +7,10 @@ liable player (承包) pays all of it.
 
 from __future__ import annotations
 
-from .. import tiles as T
-from ..errors import HandError
-from ..models import Payment, Settlement, Table
-from ..rulesets.jinhua import JINHUA, copies
-from .common import (
+from ... import tiles as T
+from ...errors import HandError
+from ...models import Payment, Settlement, Table
+from ...settlement.common import (
     SEATS,
     Hands,
     dealer_stays,
@@ -22,12 +21,13 @@ from .common import (
     settled,
     table_options,
 )
+from . import JINHUA, copies
 
 JINHUA_EVENTS = ("foul", "liable")  # 承包, and foul: the seat counts 0 and cannot win (docs/api.md)
 LIABLE_MELDS = 3  # 承包: the liable player fed three or more claims
 
 
-def settle_jinhua(table: Table) -> Settlement:
+def settle(table: Table) -> Settlement:
     unit = table_unit(table)
     deal = open_deal(table, JINHUA, JINHUA_EVENTS, fouls_first=True)
     liable = _liable(table, deal.hands)

@@ -7,16 +7,16 @@ matters; it must be a legal win (the minimums of "A legal win").
 
 from __future__ import annotations
 
-from .. import tiles as T
-from ..errors import HandError
-from ..models import HandScore, Payment, Settlement, Table
-from ..rulesets.luoshan import LUOSHAN
-from .common import DEALER, SEATS, open_deal, score_winner_only, settled
+from ... import tiles as T
+from ...errors import HandError
+from ...models import HandScore, Payment, Settlement, Table
+from ...settlement.common import DEALER, SEATS, open_deal, score_winner_only, settled
+from . import LUOSHAN
 
 LUOSHAN_EVENTS = ("foul",)  # foul: the seat counts 0 and cannot win (docs/api.md); no false win or 包赔
 
 
-def settle_luoshan(table: Table) -> Settlement:
+def settle(table: Table) -> Settlement:
     deal = open_deal(table, LUOSHAN, LUOSHAN_EVENTS, fouls_first=True)
     check_wildcard(deal.wild, deal.flip)
     scores = score_winner_only(

@@ -6,16 +6,16 @@ table's house options, and each payment says which type and value it is.
 
 from __future__ import annotations
 
-from .. import tiles as T
-from ..errors import HandError
-from ..models import HandScore, Payment, Settlement, Table
-from ..rulesets.guannan import GUANNAN, copies
-from .common import SEATS, dealer_stays, open_deal, score_winner_only, settled
+from ... import tiles as T
+from ...errors import HandError
+from ...models import HandScore, Payment, Settlement, Table
+from ...settlement.common import SEATS, dealer_stays, open_deal, score_winner_only, settled
+from . import GUANNAN, copies
 
 GUANNAN_EVENTS = ("foul",)  # foul: the seat counts 0 and cannot win (docs/api.md); no false win or 包赔
 
 
-def settle_guannan(table: Table) -> Settlement:
+def settle(table: Table) -> Settlement:
     deal = open_deal(table, GUANNAN, GUANNAN_EVENTS, fouls_first=True)
     wild, flip = deal.wild, deal.flip
     if wild is not None or flip is not None:  # the hands would not see them: say so rather than ignore them

@@ -7,16 +7,16 @@ reading wins), and the notes say which values were used.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 
-from .. import engine as E
-from .. import tiles as T
-from ..engine import CHOW, Group, ReadingFacts
-from ..errors import HandError
-from ..notation import ParsedHand
-from . import base as B
-from .base import HAND_TYPE, NONE, ONE, WINNER, Exclusion, Item, Option, Variant, once
+from ... import engine as E
+from ... import tiles as T
+from ...engine import CHOW, Group, ReadingFacts
+from ...errors import HandError
+from ...notation import ParsedHand
+from .. import base as B
+from ..base import HAND_TYPE, NONE, ONE, WINNER, Exclusion, Item, Option, Variant, once
 
 SETS = 4  # 4 sets + 1 pair, or seven pairs
 WIN_SIZE, HAND_SIZE = 14, 13
@@ -169,7 +169,17 @@ class Guannan(B.RuleSet):
     exclusions = EXCLUSIONS
     options = OPTIONS
 
+    conditions = CONDITIONS
+
     prepare = staticmethod(prepare)
+
+    def copies_in_play(self, kind: int, parsed: ParsedHand) -> int:
+        return copies(kind)
+
+    def self_drawn_from_discard(self, total: int, subtotal: int, options: Mapping[str, int]) -> int | None:
+        """The hand types do not depend on how the hand was won (only who pays does)."""
+        return total
+
     readings = staticmethod(readings)
 
     def finish(self, hand: GuannanHand, found: B.Found) -> B.Outcome:
@@ -187,3 +197,4 @@ class Guannan(B.RuleSet):
 
 
 GUANNAN = Guannan()
+RULE_SET = GUANNAN

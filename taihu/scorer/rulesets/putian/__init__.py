@@ -9,17 +9,18 @@ the grouping, so the search only has to prove a winning shape exists.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-from .. import engine as E
-from .. import tiles as T
-from ..engine import KONG, PAIR, PUNG, Group
-from ..errors import HandError
-from ..notation import ParsedHand
-from . import base as B
-from .base import ALL, DI, FEN, MULTIPLIER, NONE, ONE, WINNER, Item, Variant, once
+from ... import engine as E
+from ... import tiles as T
+from ...engine import KONG, PAIR, PUNG, Group
+from ...errors import HandError
+from ...notation import ParsedHand
+from .. import base as B
+from ..base import ALL, DI, FEN, MULTIPLIER, NONE, ONE, WINNER, Item, Variant, once
 
 SETS = 5  # 5 sets + 1 pair
 WIN_SIZE, HAND_SIZE = 17, 16
@@ -353,6 +354,31 @@ KONG_KEYS = ("ming_gang", "an_gang")  # counted for the winner and a false win o
 DA_JIN = "not a legal win: 打金 — a player who discarded or melded a 金 cannot win this deal (condition da-jin)"
 
 
+def _copies_in_play(kind: int, parsed: ParsedHand) -> int:
+    """The flipped 金 is out of play (a fourth is only taken by the declared 抢金)."""
+    return 3 if parsed.wild and kind == parsed.wild[0] else copies(kind)
+
+
+def _as_faces(hand: PutianHand) -> PutianHand | None:
+    """A 白 that is 金 is no meldable tile as itself."""
+    if hand.jin == T.WHITE and hand.jin_tiles:
+        return None
+    return dataclasses.replace(hand, jin_tiles=(), jin=None, naturals=B.with_tiles(hand.naturals, hand.jin_tiles))
+
+
+def _standard_shape(hand: PutianHand) -> tuple[list[int], int] | None:
+    return None if hand.jin_tiles else (B.tiles_of(hand.naturals), SETS - len(hand.melds))
+
+
+def _sweep(hand: PutianHand, kinds: list[int]) -> B.Sweep | None:
+    """One sweep over the suited tiles (the only natural ones that can win), whose hands all get the same
+    search options (those of the 金)."""
+    if not hand.jin_tiles:
+        return None
+    swept = [kind for kind in kinds if T.is_suited(kind) and kind != hand.jin]
+    return hand.naturals, len(hand.jin_tiles), SETS - len(hand.melds), {_jokers(hand): swept}
+
+
 class Putian(B.RuleSet):
     name = "putian"
     chinese = "莆田"
@@ -361,7 +387,19 @@ class Putian(B.RuleSet):
     exclusions = ()
     options = ()
 
+    conditions = CONDITIONS
+    discards_wildcards = False  # 打金: no win this deal
+    claims_wildcards = False
+
     prepare = staticmethod(prepare)
+    copies_in_play = staticmethod(_copies_in_play)
+    as_faces = staticmethod(_as_faces)
+    standard_shape = staticmethod(_standard_shape)
+    sweep = staticmethod(_sweep)
+
+    def wildcard_kinds(self, hand: PutianHand) -> frozenset[int]:
+        return frozenset(() if hand.jin is None else (hand.jin,))
+
     readings = staticmethod(readings)
 
     def finish(self, hand: PutianHand, found: B.Found) -> B.Outcome:
@@ -404,3 +442,6 @@ def copies(kind: int) -> int:
     A tile Putian does not play is reported by `prepare`, with a better message.
     """
     return 4
+
+
+RULE_SET = PUTIAN

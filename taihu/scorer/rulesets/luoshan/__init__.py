@@ -9,20 +9,21 @@ fixed totals and the minimums for a legal win.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from bisect import insort
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .. import engine as E
-from .. import memo as M
-from .. import tiles as T
-from ..engine import CHOW, KONG, PUNG, Group, ReadingFacts
-from ..errors import HandError
-from ..notation import Meld, ParsedHand
-from . import base as B
-from .base import FOUND, HU, NONE, ONE, TAI, TOTAL, WINNER, Exclusion, Item, Variant
+from ... import engine as E
+from ... import memo as M
+from ... import tiles as T
+from ...engine import CHOW, KONG, PUNG, Group, ReadingFacts
+from ...errors import HandError
+from ...notation import Meld, ParsedHand
+from .. import base as B
+from ..base import FOUND, HU, NONE, ONE, TAI, TOTAL, WINNER, Exclusion, Item, Variant
 
 SETS = 4  # 4 sets + 1 pair
 WIN_SIZE, HAND_SIZE = 14, 13
@@ -756,8 +757,24 @@ class Luoshan(B.RuleSet):
     exclusions = EXCLUSIONS
     options = ()
     stand_in_pungs = True  # 花碰
+    conditions = CONDITIONS
+    same_readings_self_drawn = True  # how it was won changes only the items valued on the readings
 
     prepare = staticmethod(prepare)
+
+    def copies_in_play(self, kind: int, parsed: ParsedHand) -> int:
+        return 0 if T.is_flower(kind) else 4  # the flipped indicator stays in play
+
+    def wildcard_kinds(self, hand: LuoshanHand) -> frozenset[int]:
+        return frozenset(() if hand.wild_kind is None else (hand.wild_kind,))
+
+    def as_faces(self, hand: LuoshanHand) -> LuoshanHand:
+        kinds = bytes(sorted(hand.natural_kinds + bytes(hand.wild_tiles)))
+        return dataclasses.replace(hand, wild_tiles=(), wild_kind=None, natural_kinds=kinds)
+
+    def standard_shape(self, hand: LuoshanHand) -> tuple[list[int], int] | None:
+        return None if hand.wild_tiles else (list(hand.natural_kinds), SETS - len(hand.melds))
+
     readings = staticmethod(readings)
 
     def finish(self, hand: LuoshanHand, found: B.Found) -> B.Outcome:
@@ -793,3 +810,4 @@ class Luoshan(B.RuleSet):
 
 
 LUOSHAN = Luoshan()
+RULE_SET = LUOSHAN

@@ -7,12 +7,11 @@ The pot of riichi sticks is no seat, so a stick put in or taken out shows in
 
 from __future__ import annotations
 
-from .. import tiles as T
-from ..errors import HandError
-from ..models import HandScore, Payment, PlayerTenpai, PlayerTotal, Settlement, Table
-from ..notation import ParsedHand
-from ..rulesets.riichi import RIICHI, is_ready
-from .common import (
+from ... import tiles as T
+from ...errors import HandError
+from ...models import HandScore, Payment, PlayerTenpai, PlayerTotal, Settlement, Table
+from ...notation import ParsedHand
+from ...settlement.common import (
     DEALER,
     SEATS,
     check_events,
@@ -24,6 +23,7 @@ from .common import (
     parse_in_seat,
     table_options,
 )
+from . import RIICHI, is_ready
 
 RIICHI_EVENTS = ("riichi", "liable", "false-win", "foul")
 STICK = 1000
@@ -153,7 +153,7 @@ def _counted(seat: PlayerTotal | PlayerTenpai) -> PlayerTotal:
     return seat if isinstance(seat, PlayerTotal) else PlayerTotal(total=0)
 
 
-def settle_riichi(table: Table) -> Settlement:
+def settle(table: Table) -> Settlement:
     options = table_options(table, RIICHI)
     check_events(table, RIICHI_EVENTS)
     hands = _hands(table)

@@ -2,19 +2,19 @@
 
 from __future__ import annotations
 
-from .. import tiles as T
-from ..errors import HandError
-from ..models import HandScore, Payment, Settlement, Table
-from ..notation import ParsedHand, to_text
-from ..rulesets.lingxi import LINGXI, copies
-from . import common as C
-from .common import DEALER, SEATS, dealer_x2, settled
+from ... import tiles as T
+from ...errors import HandError
+from ...models import HandScore, Payment, Settlement, Table
+from ...notation import ParsedHand, to_text
+from ...settlement import common as C
+from ...settlement.common import DEALER, SEATS, dealer_x2, settled
+from . import LINGXI, copies
 
 LINGXI_EVENTS = ("false-win", "foul", "liable")
 FALSE_WIN_PENALTY = 26
 
 
-def settle_lingxi(table: Table) -> Settlement:
+def settle(table: Table) -> Settlement:
     deal = C.open_deal(table, LINGXI, LINGXI_EVENTS, fouls_first=False)
     wild, flip = deal.wild, deal.flip
     if flip is not None:

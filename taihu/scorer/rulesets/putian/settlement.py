@@ -10,13 +10,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from .. import tiles as T
-from ..errors import HandError
-from ..models import HandScore, Payment, PlayerTotal, Settlement, Table
-from ..notation import ParsedHand
-from ..rulesets.putian import KONG_KEYS, PUTIAN, WIN_TYPES, copies, is_putian_tile
-from . import common as C
-from .common import DEALER, SEATS, settled
+from ... import tiles as T
+from ...errors import HandError
+from ...models import HandScore, Payment, PlayerTotal, Settlement, Table
+from ...notation import ParsedHand
+from ...settlement import common as C
+from ...settlement.common import DEALER, SEATS, settled
+from . import KONG_KEYS, PUTIAN, WIN_TYPES, copies, is_putian_tile
 
 PUTIAN_EVENTS = ("false-win", "foul", "xiao-xiang-gong", "gen-da", "da-jin")
 JIN_IN_PLAY = 3  # the flipped 金 is out of play; a fourth only through 抢金 (Decision 2026-11-30)
@@ -26,7 +26,7 @@ GEN_DA = 1  # 跟打: the dealer pays each non-dealer 1
 Score = HandScore | PlayerTotal
 
 
-def settle_putian(table: Table) -> Settlement:
+def settle(table: Table) -> Settlement:
     deal = C.open_deal(table, PUTIAN, PUTIAN_EVENTS, fouls_first=False)
     wild = deal.wild
     if deal.flip is not None:
