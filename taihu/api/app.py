@@ -29,6 +29,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from taihu.api.errors import describe_validation
 from taihu.api.guards import JsonGuard, replaying
 from taihu.api.ledger import router as ledger_router
+from taihu.api.offload import in_worker
 from taihu.api.responses import ERRORS, SafeJSONResponse
 from taihu.api.schemas import ScoreRequest, Settlement, Table
 from taihu.api.server import apply_cache_budget, settle_heap
@@ -180,17 +181,25 @@ SHOW_ARITHMETIC = Query(
 )
 
 
-@app.post("/score", response_model=HandScore, responses=ERRORS)
-def score(request: ScoreRequest, show_arithmetic: bool = SHOW_ARITHMETIC) -> JSONResponse:
-    """Score one hand line (HandScore); with `?arithmetic=true`, also how its total is reached."""
+def scored(request: ScoreRequest, show_arithmetic: bool) -> JSONResponse:
     result = score_hand(request.hand, rules=request.rules, options=request.options)
     return JSONResponse(result.to_dict() | ({"arithmetic": arithmetic(result)} if show_arithmetic else {}))
 
 
-@app.post("/settle", response_model=Settlement, responses=ERRORS)
-def settle(table: Table) -> JSONResponse:
-    """Settle one deal at a four-player table."""
+@app.post("/score", response_model=HandScore, responses=ERRORS)
+async def score(request: ScoreRequest, show_arithmetic: bool = SHOW_ARITHMETIC) -> JSONResponse:
+    """Score one hand line (HandScore); with `?arithmetic=true`, also how its total is reached."""
+    return await in_worker(scored, request, show_arithmetic)
+
+
+def settled(table: Table) -> JSONResponse:
     return JSONResponse(settle_table(table.model_dump()).to_dict())
+
+
+@app.post("/settle", response_model=Settlement, responses=ERRORS)
+async def settle(table: Table) -> JSONResponse:
+    """Settle one deal at a four-player table."""
+    return await in_worker(settled, table)
 
 
 @app.get("/rules", response_model=list[RuleSetInfo])
@@ -200,7 +209,8 @@ def rules() -> JSONResponse:
 
 
 @app.get("/health")
-def health() -> dict[str, Any]:
+async def health() -> dict[str, Any]:
+    """On the event loop itself: answered however busy the worker threads are."""
     return {"status": "ok"}
 
 
