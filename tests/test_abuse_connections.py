@@ -94,8 +94,9 @@ def test_a_slow_answer_is_not_the_clients_delay(server: tuple[str, int], monkeyp
 
 
 def test_past_the_concurrency_limit_a_request_is_answered_503() -> None:
+    """The connections are held from two other addresses, each within its share (issue 21: one is not enough)."""
     with live_server(limit_concurrency=2) as address:
-        held = [socket.create_connection(address, timeout=BOUND) for _ in range(2)]
+        held = [socket.create_connection(address, timeout=BOUND, source_address=(f"127.0.0.{n}", 0)) for n in (2, 3)]
         try:
             deadline = time.monotonic() + BOUND
             status = 0
