@@ -17,6 +17,7 @@ import pytest
 from live_server import live_server
 
 import taihu.api.app as api_module
+from taihu.api.security import HOSTS_ENV
 from taihu.api.server import KEEP_ALIVE, MAX_HEADER_BYTES, READ_TIMEOUT, GuardedH11Protocol
 
 SHORT = 0.5  # the read deadline in these tests, seconds
@@ -120,6 +121,7 @@ def test_taihu_serve_passes_workers_and_the_guards_to_uvicorn(monkeypatch: pytes
 
     calls: list[dict[str, Any]] = []
     monkeypatch.setattr(uvicorn, "run", lambda app, **kwargs: calls.append({"app": app, **kwargs}))
+    monkeypatch.setenv(HOSTS_ENV, "")  # serve sets it; monkeypatch puts it back
     result = CliRunner().invoke(cli_app, ["serve", "--port", "8123", "--workers", "3", "--limit-concurrency", "7"])
     assert result.exit_code == 0, result.output
     (call,) = calls

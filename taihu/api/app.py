@@ -24,6 +24,7 @@ from fastapi.responses import JSONResponse, Response
 from fastapi_offline import FastAPIOffline
 from pydantic import ValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from taihu.api.errors import describe_validation
@@ -32,6 +33,7 @@ from taihu.api.ledger import router as ledger_router
 from taihu.api.offload import in_worker
 from taihu.api.responses import ERRORS, SafeJSONResponse
 from taihu.api.schemas import ScoreRequest, Settlement, Table
+from taihu.api.security import SecurityHeaders, hosts_from_environment, redact_access_log, redacted
 from taihu.api.server import apply_cache_budget, settle_heap
 from taihu.api.waits import router as waits_router
 from taihu.scorer import HandError, HandScore, RuleSetInfo, rule_sets, score_hand, settle_table
@@ -117,7 +119,8 @@ class CatchBugs:
             if started:  # half an answer is out: nothing sensible can follow it
                 raise
             error_id = secrets.token_hex(4)
-            log.error("internal error %s on %s %s", error_id, scope.get("method"), scope.get("path"), exc_info=exc)
+            path = redacted(scope.get("path", ""))
+            log.error("internal error %s on %s %s", error_id, scope.get("method"), path, exc_info=exc)
             await internal_error(error_id)(scope, receive, send)
 
 
@@ -215,3 +218,7 @@ async def health() -> dict[str, Any]:
 
 
 install_page(app)  # GET / (the table page), its files, and the CORS allow-list of `taihu serve`
+# outermost, so that every answer, a refusal of the inner ones too, carries the headers (taihu/api/security.py)
+app.add_middleware(TrustedHostMiddleware, allowed_hosts=hosts_from_environment(), www_redirect=False)
+app.add_middleware(SecurityHeaders)
+redact_access_log()

@@ -18,13 +18,16 @@ import gc
 import os
 import random
 import socket
+import sys
 from collections import Counter
+from collections.abc import Sequence
 from typing import Any
 
 import h11
 import uvicorn
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
+from taihu.api.security import ANY_ADDRESS, trust_hosts_in_every_worker, trusted_hosts
 from taihu.scorer import HandError, memo, rule_sets, score_hand
 from taihu.scorer import tiles as T
 
@@ -200,9 +203,25 @@ def config_options(limit_concurrency: int = MAX_CONNECTIONS) -> dict[str, Any]:
 
 
 def serve(
-    host: str, port: int, workers: int = 1, limit_concurrency: int = MAX_CONNECTIONS, cache_mb: int | None = None
+    host: str,
+    port: int,
+    workers: int = 1,
+    limit_concurrency: int = MAX_CONNECTIONS,
+    cache_mb: int | None = None,
+    allowed_hosts: Sequence[str] = (),
 ) -> None:
-    """Runs the API until stopped; `workers` > 1 is uvicorn's own worker mode (one process each)."""
+    """Runs the API until stopped; `workers` > 1 is uvicorn's own worker mode (one process each).
+
+    `allowed_hosts` (`--allowed-host`): the Host names answered besides the loopback names and the
+    address bound (taihu/api/security.py); a ValueError names one that is not a host name.
+    """
+    names = trusted_hosts(host, allowed_hosts)
+    if host in ANY_ADDRESS and not allowed_hosts:
+        sys.stderr.write(
+            f"warning: only the loopback names are answered as Host; to reach the server as "
+            f"http://192.168.1.20:{port}, add --allowed-host 192.168.1.20 (the address or name others use)\n"
+        )
+    trust_hosts_in_every_worker(names)  # read by the app in each process at start-up
     if cache_mb is not None:
         os.environ[CACHE_MB_VARIABLE] = str(cache_mb)  # read by the app in each process at start-up
     uvicorn.run(APP, host=host, port=port, workers=workers, **config_options(limit_concurrency))
