@@ -171,7 +171,8 @@ def score_bodies(cases: Iterator[tuple[str, str]]) -> Iterator[tuple[str, bytes]
 
 
 def slow_clients(port: int, count: int) -> tuple[list[float], list[float]]:
-    """`count` each of idle, header-trickling and body-trickling connections; while held, /health is timed.
+    """`count` each of idle, header-trickling and body-trickling connections, each kind from its own address
+    (127.0.0.2-4); while held, /health from 127.0.0.1 is timed.
 
     Returns the seconds each slow connection lasted before the server closed
     it, and the /health times.
@@ -181,9 +182,9 @@ def slow_clients(port: int, count: int) -> tuple[list[float], list[float]]:
     head = b"POST /score HTTP/1.1\r\nHost: soak\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n"
     kinds = {"idle": b"", "headers": b"GET /health HTTP/1.1\r\nX-Slow: " + b"a" * 100_000, "body": b"1" * 100_000}
 
-    def hold(kind: str) -> None:
+    def hold(kind: str, source: str) -> None:
         start = time.monotonic()
-        with socket.create_connection(("127.0.0.1", port), timeout=1) as sock:
+        with socket.create_connection(("127.0.0.1", port), timeout=1, source_address=(source, 0)) as sock:
             if kind == "body":
                 sock.sendall(head)
             sent = 0
@@ -202,7 +203,12 @@ def slow_clients(port: int, count: int) -> tuple[list[float], list[float]]:
         with lock:
             lasted.append(time.monotonic() - start)
 
-    holders = [threading.Thread(target=hold, args=(kind,)) for kind in kinds for _ in range(count)]
+    # each kind from an address of its own, within its share of the connections (taihu.api.server.client_limit)
+    holders = [
+        threading.Thread(target=hold, args=(kind, f"127.0.0.{2 + n}"))
+        for n, kind in enumerate(kinds)
+        for _ in range(count)
+    ]
     for h in holders:
         h.start()
     time.sleep(1)  # let them connect
