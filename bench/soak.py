@@ -28,12 +28,21 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 
-from abuse_cases import costly_hands, distinct_hands, fuzz_request, hostile_requests  # noqa: E402
+from abuse_cases import (  # noqa: E402
+    ESCAPED_QUOTES,
+    costly_hands,
+    costly_waits,
+    distinct_hands,
+    fuzz_request,
+    hostile_requests,
+)
 
 JSON = {"content-type": "application/json"}
 HEALTH_TARGET = 0.100  # seconds
 WORST_TARGET = 10.0  # a costly hand's time at most this many times the median valid request
 CUT_TARGET = 15.0  # seconds
+BODY_TARGET = 0.100  # seconds for the 64 KB escaped-quote body (issue 21)
+BUSY_HEALTH_TARGET = 0.050  # seconds for /health while 8 clients send that body (issue 21)
 RSS_SLACK_MB = 32
 
 
@@ -162,7 +171,8 @@ def score_bodies(cases: Iterator[tuple[str, str]]) -> Iterator[tuple[str, bytes]
 
 
 def slow_clients(port: int, count: int) -> tuple[list[float], list[float]]:
-    """`count` each of idle, header-trickling and body-trickling connections; while held, /health is timed.
+    """`count` each of idle, header-trickling and body-trickling connections, each kind from its own address
+    (127.0.0.2-4); while held, /health from 127.0.0.1 is timed.
 
     Returns the seconds each slow connection lasted before the server closed
     it, and the /health times.
@@ -172,9 +182,9 @@ def slow_clients(port: int, count: int) -> tuple[list[float], list[float]]:
     head = b"POST /score HTTP/1.1\r\nHost: soak\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n"
     kinds = {"idle": b"", "headers": b"GET /health HTTP/1.1\r\nX-Slow: " + b"a" * 100_000, "body": b"1" * 100_000}
 
-    def hold(kind: str) -> None:
+    def hold(kind: str, source: str) -> None:
         start = time.monotonic()
-        with socket.create_connection(("127.0.0.1", port), timeout=1) as sock:
+        with socket.create_connection(("127.0.0.1", port), timeout=1, source_address=(source, 0)) as sock:
             if kind == "body":
                 sock.sendall(head)
             sent = 0
@@ -193,7 +203,12 @@ def slow_clients(port: int, count: int) -> tuple[list[float], list[float]]:
         with lock:
             lasted.append(time.monotonic() - start)
 
-    holders = [threading.Thread(target=hold, args=(kind,)) for kind in kinds for _ in range(count)]
+    # each kind from an address of its own, within its share of the connections (taihu.api.server.client_limit)
+    holders = [
+        threading.Thread(target=hold, args=(kind, f"127.0.0.{2 + n}"))
+        for n, kind in enumerate(kinds)
+        for _ in range(count)
+    ]
     for h in holders:
         h.start()
     time.sleep(1)  # let them connect
@@ -209,8 +224,13 @@ def slow_clients(port: int, count: int) -> tuple[list[float], list[float]]:
 
 
 def connection_limit(port: int, limit: int) -> Counter[int]:
-    """Holds `limit` idle connections and asks for /health: the answers beyond the limit."""
-    held = [socket.create_connection(("127.0.0.1", port)) for _ in range(limit)]
+    """Holds `limit` idle connections, from as many addresses as one address's share allows, and asks for
+    /health: the answers beyond the limit."""
+    share = max(1, limit // 4)  # taihu.api.server.client_limit
+    held = [
+        socket.create_connection(("127.0.0.1", port), source_address=(f"127.0.0.{2 + n // share}", 0))
+        for n in range(limit)
+    ]
     try:
         time.sleep(0.5)
         statuses: Counter[int] = Counter()
@@ -223,6 +243,79 @@ def connection_limit(port: int, limit: int) -> Counter[int]:
     finally:
         for sock in held:
             sock.close()
+
+
+def health_times(port: int, seconds: float) -> list[float]:
+    """/health every 20 ms for `seconds`: each one's time (inf if not a 200)."""
+    times: list[float] = []
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        start = time.perf_counter()
+        try:
+            status, _ = request("GET", "/health", b"", port, timeout=30)
+        except OSError:
+            status = 0
+        times.append(time.perf_counter() - start if status == 200 else float("inf"))
+        time.sleep(0.02)
+    return times
+
+
+def busy_health(port: int, path: str, body: bytes, threads: int, seconds: float) -> tuple[Counter[int], list[float]]:
+    """`threads` clients send `body` to `path` again and again while /health is timed: their statuses, its times."""
+    stop = threading.Event()
+    statuses: Counter[int] = Counter()
+
+    def send() -> None:
+        client = Client(port)
+        while not stop.is_set():
+            client.post(path, body)
+        statuses.update(client.statuses)
+
+    senders = [threading.Thread(target=send) for _ in range(threads)]
+    for sender in senders:
+        sender.start()
+    time.sleep(0.5)
+    try:
+        return statuses, health_times(port, seconds)
+    finally:
+        stop.set()
+        for sender in senders:
+            sender.join()
+
+
+def one_address(port: int, sockets: int, seconds: float) -> tuple[int, list[float]]:
+    """`sockets` idle connections from 127.0.0.2, each reopened when the server closes it, while /health is
+    asked from 127.0.0.1: the connections opened, and /health's times."""
+    stop = threading.Event()
+    opened = [0]
+
+    def hold() -> None:
+        while not stop.is_set():
+            try:
+                with socket.create_connection(
+                    ("127.0.0.1", port), timeout=0.2, source_address=("127.0.0.2", 0)
+                ) as sock:
+                    opened[0] += 1
+                    while not stop.is_set():
+                        try:
+                            if sock.recv(4096) == b"":
+                                break
+                        except TimeoutError:
+                            continue
+            except OSError:
+                pass
+            time.sleep(0.05)
+
+    holders = [threading.Thread(target=hold) for _ in range(sockets)]
+    for holder in holders:
+        holder.start()
+    time.sleep(1)
+    try:
+        return opened[0], health_times(port, seconds)
+    finally:
+        stop.set()
+        for holder in holders:
+            holder.join()
 
 
 def timed_posts(port: int, bodies: list[tuple[str, bytes]]) -> list[float]:
@@ -347,6 +440,49 @@ def main() -> int:
         print(f"   worst {worst:.1f}× the median (target {WORST_TARGET:.0f}×)")
         if worst > WORST_TARGET:
             failures.append(f"a costly hand took over {WORST_TARGET:.0f}× the median request (median of its tries)")
+
+        quotes = [("/score", ESCAPED_QUOTES)] * 20
+        seconds = phase("the 64 KB escaped-quote body, 20 times", lambda: timed_posts(server.port, quotes))
+        print(f"   {len(seconds)} requests, {percentiles(seconds)}")
+        if statistics.median(seconds) > BODY_TARGET:
+            failures.append(f"the escaped-quote body took over {BODY_TARGET * 1e3:.0f} ms")
+        statuses, health = phase(
+            f"/health while {args.threads} clients send the escaped-quote body",
+            lambda: busy_health(server.port, "/score", ESCAPED_QUOTES, args.threads, 10),
+        )
+        print(f"   their statuses {dict(statuses)}; /health: {len(health)} requests, {percentiles(health)}")
+        if max(health) > BUSY_HEALTH_TARGET:
+            failures.append(
+                f"/health took over {BUSY_HEALTH_TARGET * 1e3:.0f} ms while the escaped-quote body was sent"
+            )
+
+        bodies = [json.dumps(body).encode() for body in costly_waits()]
+        rounds = phase(
+            f"/waits: the costly hands, {args.tries} tries each",
+            lambda: [timed_posts(server.port, [("/waits", b) for b in bodies]) for _ in range(args.tries)],
+        )
+        for body, times in zip(costly_waits(), zip(*rounds, strict=True), strict=True):
+            print(
+                f"   median {statistics.median(times) * 1e3:7.1f} ms (first {times[0] * 1e3:6.1f})  "
+                f"{body['rules']:8} {body['hand']}"
+            )
+        statuses, health = phase(
+            f"/health while {args.threads} clients send the costliest /waits hand",
+            lambda: busy_health(server.port, "/waits", bodies[0], args.threads, 10),
+        )
+        print(f"   their statuses {dict(statuses)}; /health: {len(health)} requests, {percentiles(health)}")
+        if set(statuses) - {200, 422} or max(health) > HEALTH_TARGET:
+            failures.append(f"/waits got other than 200/422, or /health took over {HEALTH_TARGET * 1e3:.0f} ms")
+
+        opened, health = phase(
+            "one address: 100 idle sockets from 127.0.0.2, each reopened when closed; /health from 127.0.0.1",
+            lambda: one_address(server.port, 100, 10),
+        )
+        print(f"   connections opened {opened}; /health: {len(health)} requests, {percentiles(health)}")
+        if max(health) > HEALTH_TARGET:
+            failures.append(
+                f"/health took over {HEALTH_TARGET * 1e3:.0f} ms (or was refused) beside one address's sockets"
+            )
 
         limit = phase(
             f"connection limit: {args.limit} held, then /health", lambda: connection_limit(server.port, args.limit)

@@ -162,3 +162,21 @@ def costly_hands(seed: int = 5, each: int = 5) -> list[tuple[str, str]]:
             win = names.pop(rng.randrange(len(names)))
             out.append((rules, f"{' '.join(names)} +{win} {written} seat:S self"))
     return out
+
+
+# -- issue 21: the costly bodies and hands -----------------------------------------------
+
+# An unclosed string of escaped quotes, 64 KB less a byte: 21 s for the former JSON check, on the event loop.
+ESCAPED_QUOTES = b'"' + b'\\"' * 32767
+# The costliest /waits hand known: Jinhua, 14 tiles with a wildcard kind held, each discard's waits (66 KB).
+COSTLY_WAITS = {"rules": "jinhua", "hand": "4s 8s 9s 9s 3s 5s 7s 7s 8s 8s 6s 9s 2s 6s wild:9s seat:S"}
+
+
+def costly_waits() -> list[dict[str, str]]:
+    """The /waits bodies of `make soak`: the issue's Jinhua hand and others of its kind (a wildcard kind held)."""
+    return [
+        COSTLY_WAITS,
+        {"rules": "jinhua", "hand": "9s 9s 9s 3s 5s 7s 7s 8s 8s 6s 4s 2s 6s 1s wild:9s seat:S"},
+        {"rules": "luoshan", "hand": "9s 9s 9s 1s 2s 3s 4s 5s 6s 7s 8s 8s 1s 2s flip:8s seat:S"},
+        {"rules": "riichi", "hand": "1s 1s 1s 2s 3s 4s 5s 6s 7s 8s 9s 9s 9s 5s"},
+    ]

@@ -1,11 +1,21 @@
-"""Every test gets its own ledger database, so no test writes to the user's data dir."""
+"""Every test gets its own ledger database, so no test writes to the user's data dir.
+
+The app answers only the Host names `taihu serve` lists (the loopback names by
+default); starlette's TestClient sends `Host: testserver`, so the tests list it
+too, before any test imports the app (tests/test_abuse_server.py checks the default).
+"""
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
 import pytest
+
+from taihu.api.security import HOSTS_ENV, LOOPBACK_NAMES
+
+os.environ.setdefault(HOSTS_ENV, " ".join(("testserver", *LOOPBACK_NAMES)))
 
 
 @pytest.fixture(autouse=True)

@@ -17,6 +17,7 @@ import pytest
 from live_server import live_server
 
 import taihu.api.app as api_module
+from taihu.api.security import HOSTS_ENV
 from taihu.api.server import KEEP_ALIVE, MAX_HEADER_BYTES, READ_TIMEOUT, GuardedH11Protocol
 
 SHORT = 0.5  # the read deadline in these tests, seconds
@@ -94,8 +95,9 @@ def test_a_slow_answer_is_not_the_clients_delay(server: tuple[str, int], monkeyp
 
 
 def test_past_the_concurrency_limit_a_request_is_answered_503() -> None:
+    """The connections are held from two other addresses, each within its share (issue 21: one is not enough)."""
     with live_server(limit_concurrency=2) as address:
-        held = [socket.create_connection(address, timeout=BOUND) for _ in range(2)]
+        held = [socket.create_connection(address, timeout=BOUND, source_address=(f"127.0.0.{n}", 0)) for n in (2, 3)]
         try:
             deadline = time.monotonic() + BOUND
             status = 0
@@ -119,6 +121,7 @@ def test_taihu_serve_passes_workers_and_the_guards_to_uvicorn(monkeypatch: pytes
 
     calls: list[dict[str, Any]] = []
     monkeypatch.setattr(uvicorn, "run", lambda app, **kwargs: calls.append({"app": app, **kwargs}))
+    monkeypatch.setenv(HOSTS_ENV, "")  # serve sets it; monkeypatch puts it back
     result = CliRunner().invoke(cli_app, ["serve", "--port", "8123", "--workers", "3", "--limit-concurrency", "7"])
     assert result.exit_code == 0, result.output
     (call,) = calls

@@ -26,6 +26,7 @@ from test_api import free_port, taihu_command
 
 from taihu.api.app import app
 from taihu.api.page import CORS_ENV, STATIC, allow_origins, check_origin
+from taihu.api.security import HOSTS_ENV
 from taihu.cli.main import app as cli
 from taihu.cli.testing import CliRunner
 from taihu.scorer import HandError, score_hand
@@ -210,6 +211,7 @@ def run_serve(monkeypatch: pytest.MonkeyPatch, *args: str) -> tuple[dict[str, An
 
     started: dict[str, Any] = {}
     monkeypatch.setenv(CORS_ENV, "")  # serve sets it; monkeypatch puts it back
+    monkeypatch.setenv(HOSTS_ENV, "")  # so does it the Host names
     monkeypatch.setattr(uvicorn, "run", lambda target, **kwargs: started.update(kwargs, target=target))
     result = CliRunner().invoke(cli, ["serve", *args])
     assert result.exit_code == 0, result.output

@@ -95,6 +95,12 @@ class Visit:
         self.page = self.context.new_page()
         self.requests: list[str] = []
         self.page.on("request", lambda request: self.requests.append(request.url))
+        self.refused: list[str] = []  # what the security policy blocked (issue 21: it must block nothing of ours)
+        self.page.on("console", self.watch)
+
+    def watch(self, message: Any) -> None:
+        if message.type == "error" and "Content Security Policy" in message.text:
+            self.refused.append(message.text)
 
     def open(self, path: str = "/") -> Page:
         self.page.goto(self.base + path)
@@ -120,6 +126,7 @@ def visit(browser: Browser, server: str) -> Iterator[Visit]:
     outside = seen.outside_requests()
     seen.context.close()
     assert not outside, f"the page asked for something outside the server: {outside}"
+    assert not seen.refused, f"the security policy blocked part of the page: {seen.refused}"
 
 
 def score(page: Page, rules: str, hand: str) -> None:
@@ -510,6 +517,21 @@ def test_docs_work_offline(visit: Visit) -> None:
     page.goto(visit.base + "/docs")
     expect(page.get_by_text("/score").first).to_be_visible()
     visit.shot("docs")
+
+
+def test_redoc_works_offline(browser: Browser, server: str) -> None:
+    """ReDoc runs under its policy; the one thing refused is its logo from its CDN (an outside request)."""
+    seen = Visit(browser, server)
+    try:
+        seen.page.goto(seen.base + "/redoc")
+        expect(seen.page.get_by_text("Score one hand line").first).to_be_visible()
+        seen.shot("redoc")
+    finally:
+        seen.context.close()
+    assert all("cdn.redoc.ly" in refused for refused in seen.refused), seen.refused
+    assert [url for url in seen.outside_requests() if not url.startswith("blob:")] == [
+        "https://cdn.redoc.ly/redoc/logo-mini.svg"
+    ]
 
 
 # -- what wins: the button appears once the server offers POST /waits ---------------------------

@@ -24,13 +24,16 @@ from fastapi.responses import JSONResponse, Response
 from fastapi_offline import FastAPIOffline
 from pydantic import ValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from taihu.api.errors import describe_validation
 from taihu.api.guards import JsonGuard, replaying
 from taihu.api.ledger import router as ledger_router
+from taihu.api.offload import in_worker
 from taihu.api.responses import ERRORS, SafeJSONResponse
 from taihu.api.schemas import ScoreRequest, Settlement, Table
+from taihu.api.security import SecurityHeaders, hosts_from_environment, redact_access_log, redacted
 from taihu.api.server import apply_cache_budget, settle_heap
 from taihu.api.waits import router as waits_router
 from taihu.scorer import HandError, HandScore, RuleSetInfo, rule_sets, score_hand, settle_table
@@ -116,7 +119,8 @@ class CatchBugs:
             if started:  # half an answer is out: nothing sensible can follow it
                 raise
             error_id = secrets.token_hex(4)
-            log.error("internal error %s on %s %s", error_id, scope.get("method"), scope.get("path"), exc_info=exc)
+            path = redacted(scope.get("path", ""))
+            log.error("internal error %s on %s %s", error_id, scope.get("method"), path, exc_info=exc)
             await internal_error(error_id)(scope, receive, send)
 
 
@@ -180,17 +184,25 @@ SHOW_ARITHMETIC = Query(
 )
 
 
-@app.post("/score", response_model=HandScore, responses=ERRORS)
-def score(request: ScoreRequest, show_arithmetic: bool = SHOW_ARITHMETIC) -> JSONResponse:
-    """Score one hand line (HandScore); with `?arithmetic=true`, also how its total is reached."""
+def scored(request: ScoreRequest, show_arithmetic: bool) -> JSONResponse:
     result = score_hand(request.hand, rules=request.rules, options=request.options)
     return JSONResponse(result.to_dict() | ({"arithmetic": arithmetic(result)} if show_arithmetic else {}))
 
 
-@app.post("/settle", response_model=Settlement, responses=ERRORS)
-def settle(table: Table) -> JSONResponse:
-    """Settle one deal at a four-player table."""
+@app.post("/score", response_model=HandScore, responses=ERRORS)
+async def score(request: ScoreRequest, show_arithmetic: bool = SHOW_ARITHMETIC) -> JSONResponse:
+    """Score one hand line (HandScore); with `?arithmetic=true`, also how its total is reached."""
+    return await in_worker(scored, request, show_arithmetic)
+
+
+def settled(table: Table) -> JSONResponse:
     return JSONResponse(settle_table(table.model_dump()).to_dict())
+
+
+@app.post("/settle", response_model=Settlement, responses=ERRORS)
+async def settle(table: Table) -> JSONResponse:
+    """Settle one deal at a four-player table."""
+    return await in_worker(settled, table)
 
 
 @app.get("/rules", response_model=list[RuleSetInfo])
@@ -200,8 +212,13 @@ def rules() -> JSONResponse:
 
 
 @app.get("/health")
-def health() -> dict[str, Any]:
+async def health() -> dict[str, Any]:
+    """On the event loop itself: answered however busy the worker threads are."""
     return {"status": "ok"}
 
 
 install_page(app)  # GET / (the table page), its files, and the CORS allow-list of `taihu serve`
+# outermost, so that every answer, a refusal of the inner ones too, carries the headers (taihu/api/security.py)
+app.add_middleware(TrustedHostMiddleware, allowed_hosts=hosts_from_environment(), www_redirect=False)
+app.add_middleware(SecurityHeaders)
+redact_access_log()

@@ -4,6 +4,11 @@ uvicorn cuts a connection idle after an answer (`timeout_keep_alive`), but
 not one that sends nothing after connecting, nor one that trickles its
 headers or body a byte at a time: h11 has no header timeout of its own. The
 protocol below gives each request a deadline to arrive whole.
+
+uvicorn's `limit_concurrency` counts every open connection, so one address
+holding them all (idle, each reopened when cut) kept everyone else at 503;
+the protocol also holds each client address to a share of them
+(`CLIENT_SHARE`), refusing the connections beyond it as they open.
 """
 
 from __future__ import annotations
@@ -13,13 +18,16 @@ import gc
 import os
 import random
 import socket
+import sys
 from collections import Counter
+from collections.abc import Sequence
 from typing import Any
 
 import h11
 import uvicorn
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
+from taihu.api.security import ANY_ADDRESS, trust_hosts_in_every_worker, trusted_hosts
 from taihu.scorer import HandError, memo, rule_sets, score_hand
 from taihu.scorer import tiles as T
 
@@ -27,6 +35,7 @@ APP = "taihu.api.app:app"  # an import string, so uvicorn's worker processes can
 READ_TIMEOUT = 10.0  # seconds for a request, headers and body, to arrive whole
 KEEP_ALIVE = 5  # seconds a connection may sit idle after an answer
 MAX_CONNECTIONS = 100  # open connections per process; beyond, a request is answered 503
+CLIENT_SHARE = 4  # one client address may hold at most a quarter of them (25 of 100); beyond, refused at once
 MAX_HEADER_BYTES = 16 * 1024  # headers still incomplete at this size get a 400
 CACHE_MB_VARIABLE = "TAIHU_CACHE_MB"  # how `--cache-mb` reaches the worker processes
 WARM_UP_HANDS = 300  # hands scored at start-up before the heap is frozen (docs/soak.md "Garbage collection")
@@ -48,7 +57,19 @@ class GuardedH11Protocol(H11Protocol):
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
         no_delay(transport)
+        if self.taihu_over_client_share():
+            transport.write(TOO_MANY_FROM_CLIENT)
+            transport.close()
+            return
         self.taihu_arm()
+
+    def taihu_over_client_share(self) -> bool:
+        """Whether this connection's address already holds its share of the open connections."""
+        if self.client is None or self.limit_concurrency is None:
+            return False
+        host = self.client[0]
+        held = sum(1 for c in self.connections if c is not self and c.client is not None and c.client[0] == host)
+        return held >= client_limit(self.limit_concurrency)
 
     def data_received(self, data: bytes) -> None:
         super().data_received(data)
@@ -81,6 +102,17 @@ class GuardedH11Protocol(H11Protocol):
         self.taihu_deadline = None
         if self.taihu_reading() and not self.transport.is_closing():
             self.transport.close()
+
+
+def client_limit(limit_concurrency: int) -> int:
+    """The open connections one client address may hold: a share of the process's, at least one."""
+    return max(1, limit_concurrency // CLIENT_SHARE)
+
+
+TOO_MANY_FROM_CLIENT = (
+    b"HTTP/1.1 503 Service Unavailable\r\ncontent-type: text/plain; charset=utf-8\r\nconnection: close\r\n"
+    b"retry-after: 5\r\ncontent-length: 45\r\n\r\ntoo many open connections from this address\r\n"
+)
 
 
 def no_delay(transport: asyncio.BaseTransport) -> None:
@@ -171,9 +203,25 @@ def config_options(limit_concurrency: int = MAX_CONNECTIONS) -> dict[str, Any]:
 
 
 def serve(
-    host: str, port: int, workers: int = 1, limit_concurrency: int = MAX_CONNECTIONS, cache_mb: int | None = None
+    host: str,
+    port: int,
+    workers: int = 1,
+    limit_concurrency: int = MAX_CONNECTIONS,
+    cache_mb: int | None = None,
+    allowed_hosts: Sequence[str] = (),
 ) -> None:
-    """Runs the API until stopped; `workers` > 1 is uvicorn's own worker mode (one process each)."""
+    """Runs the API until stopped; `workers` > 1 is uvicorn's own worker mode (one process each).
+
+    `allowed_hosts` (`--allowed-host`): the Host names answered besides the loopback names and the
+    address bound (taihu/api/security.py); a ValueError names one that is not a host name.
+    """
+    names = trusted_hosts(host, allowed_hosts)
+    if host in ANY_ADDRESS and not allowed_hosts:
+        sys.stderr.write(
+            f"warning: only the loopback names are answered as Host; to reach the server as "
+            f"http://192.168.1.20:{port}, add --allowed-host 192.168.1.20 (the address or name others use)\n"
+        )
+    trust_hosts_in_every_worker(names)  # read by the app in each process at start-up
     if cache_mb is not None:
         os.environ[CACHE_MB_VARIABLE] = str(cache_mb)  # read by the app in each process at start-up
     uvicorn.run(APP, host=host, port=port, workers=workers, **config_options(limit_concurrency))

@@ -5,18 +5,32 @@ a model of its own name, so /docs keeps one `ScoreRequest`; bad input raises
 the library's HandError, which the app answers as it does for `/score` (422,
 the library's message). The answer models only describe the reply for
 /docs: the core's `to_dict()` is the contract.
+
+The search runs in a worker thread (`in_worker`) within a time budget
+(docs/limits.md "Costly requests"): `WAITS_BUDGET` seconds of that thread's
+CPU time, checked by the search before each tile it scores, so a hand over
+it stops there with a 422 `over_budget`. CPU time, not the clock: the
+waits for the GIL and for a worker do not count, so the same hand is over
+the budget or not whatever the load, and a retry would not help (a 503
+would invite one).
 """
 
 from __future__ import annotations
 
-from typing import Any
+import time
+from collections.abc import Callable
 
 from fastapi import APIRouter
+from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field
 
+from taihu.api.offload import in_worker
 from taihu.api.responses import ERRORS
+from taihu.scorer.errors import HandError
 from taihu.scorer.models import MAX_HAND_LENGTH
 from taihu.scorer.waits import waits
+
+WAITS_BUDGET = 1.0  # seconds of CPU a /waits search may take; the costliest hand known takes 0.2 s (docs/soak.md)
 
 router = APIRouter(tags=["waits"])
 
@@ -83,6 +97,30 @@ class DiscardsOut(BaseModel):
     response_model_exclude_unset=True,  # riichi's extra fields only where the library's JSON has them
     responses=ERRORS,
 )
-def post_waits(request: WaitsRequest) -> dict[str, Any]:
-    """The waits of a hand without `+`; with one tile too many, each discard and the waits it leaves."""
-    return waits(request.hand, rules=request.rules, options=request.options).to_dict()
+async def post_waits(request: WaitsRequest) -> JSONResponse:
+    """The waits of a hand without `+`; with one tile too many, each discard and the waits it leaves.
+
+    A hand whose search takes over the time budget (1 s of CPU) is a 422 with the code `over_budget`.
+    """
+    return await in_worker(searched, request)
+
+
+def searched(request: WaitsRequest) -> JSONResponse:
+    """The search and its JSON, in the worker thread that reads the budget's clock."""
+    found = waits(request.hand, rules=request.rules, options=request.options, check=budget(WAITS_BUDGET))
+    return JSONResponse(found.to_dict())
+
+
+def budget(seconds: float) -> Callable[[], None]:
+    """A `check` for the search: raises `over_budget` once this thread has used `seconds` of CPU since now."""
+    end = time.thread_time() + seconds
+
+    def check() -> None:
+        if time.thread_time() > end:
+            raise HandError(
+                f"this hand takes over {seconds:g} s to search, the most a request may take; "
+                f"ask for the waits of fewer tiles (a hand without its extra tile) or use `taihu waits`",
+                code="over_budget",
+            )
+
+    return check

@@ -278,6 +278,12 @@ TAIHU = Command(
                     {"action": "append", "metavar": "URL"},
                 ),
                 Argument(("--host",), "address to listen on (default: 127.0.0.1)", {"default": "127.0.0.1"}),
+                Argument(
+                    ("--allowed-host",),
+                    "a Host name the server answers besides the loopback names and the --host address "
+                    "(repeatable), e.g. the address phones use with --host 0.0.0.0",
+                    {"action": "append", "metavar": "NAME"},
+                ),
                 Argument(("--port",), "port to listen on (default: 8000)", {"type": int, "default": 8000}),
                 db("the ledger database of /ledgers"),
                 Argument(

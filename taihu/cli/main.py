@@ -532,6 +532,7 @@ LOOPBACK = ("127.0.0.1", "localhost", "::1")
 def serve(
     cors_origin: list[str] | None,
     host: str,
+    allowed_host: list[str] | None,
     port: int,
     db: str | None,
     workers: int,
@@ -545,13 +546,21 @@ def serve(
         allow_origins_in_every_worker([check_origin(o) for o in cors_origin or []])
     except ValueError as exc:
         fail(f"--cors-origin {exc}")
+    from taihu.api.security import check_host  # the Host names answered (--allowed-host)
+
+    try:
+        allowed_hosts = [check_host(name) for name in allowed_host or []]
+    except ValueError as exc:
+        fail(f"--allowed-host {exc}")
     if host not in LOOPBACK:
         sys.stderr.write(f"warning: taihu serve has no authentication; anyone who can reach {host}:{port} can use it\n")
     if db is not None:
         os.environ["TAIHU_DB"] = db  # read by taihu.ledger.default_path, in every worker
     from taihu.api.server import serve as run_server  # only this command needs the server
 
-    run_server(host, port, workers=workers, limit_concurrency=limit_concurrency, cache_mb=cache_mb)
+    run_server(
+        host, port, workers=workers, limit_concurrency=limit_concurrency, cache_mb=cache_mb, allowed_hosts=allowed_hosts
+    )
 
 
 # what each command line runs; taihu/cli/arguments.py's TAIHU gives each its arguments

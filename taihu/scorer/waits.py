@@ -7,6 +7,10 @@ never disagree with `score_hand`. `plain_waits` does just that for every
 kind; `waits` first drops the kinds that cannot complete any group
 (`candidate_kinds`) and reuses the parsed hand, which gives the same answer
 (tests/test_waits.py compares the two).
+
+`check`, where given, is called before each tile is scored and each discard
+is tried; whatever it raises ends the search there. The server passes a time
+budget so (taihu/api/waits.py); the core keeps no clock of its own.
 """
 
 from __future__ import annotations
@@ -146,6 +150,13 @@ def _held_wildcards(ruleset: RuleSet, hand: Prepared) -> int:
 
 
 # -- the waits ---------------------------------------------------------------------------------
+
+
+Check = Callable[[], None]  # called between the steps of a search; raises to stop it
+
+
+def no_check() -> None:
+    """The default `check`: the search runs to its end."""
 
 
 Scored = tuple[WinValue, int]  # a win's value and its subtotal, as `score_hand` finds them
@@ -330,9 +341,10 @@ def _sweep(naturals: list[int], jokers: int, sets: int, by_options: Mapping[Joke
     return no_reading
 
 
-def _find_waits(scorer: _Scorer, kinds: Iterable[int]) -> tuple[Wait, ...]:
+def _find_waits(scorer: _Scorer, kinds: Iterable[int], check: Check) -> tuple[Wait, ...]:
     found = []
     for kind in kinds:
+        check()
         wait = scorer.wait(kind)
         if wait is not None:
             found.append(wait)
@@ -389,15 +401,19 @@ def _prepared(ruleset: RuleSet, parsed: ParsedHand, resolved: dict[str, int]) ->
     return ruleset.prepare(parsed, resolved)
 
 
-WaitsFinder = Callable[[RuleSet, ParsedHand, Mapping[str, Any] | None], tuple[Wait, ...]]
+WaitsFinder = Callable[[RuleSet, ParsedHand, Mapping[str, Any] | None, Check], tuple[Wait, ...]]
 
 
-def plain_waits(ruleset: RuleSet, parsed: ParsedHand, options: Mapping[str, Any] | None) -> tuple[Wait, ...]:
+def plain_waits(
+    ruleset: RuleSet, parsed: ParsedHand, options: Mapping[str, Any] | None, check: Check = no_check
+) -> tuple[Wait, ...]:
     """The reference: every tile kind scored as the winning tile (a valid waiting hand)."""
-    return _find_waits(_Scorer(ruleset, parsed, options), range(T.KIND_COUNT))
+    return _find_waits(_Scorer(ruleset, parsed, options), range(T.KIND_COUNT), check)
 
 
-def quick_waits(ruleset: RuleSet, parsed: ParsedHand, options: Mapping[str, Any] | None) -> tuple[Wait, ...]:
+def quick_waits(
+    ruleset: RuleSet, parsed: ParsedHand, options: Mapping[str, Any] | None, check: Check = no_check
+) -> tuple[Wait, ...]:
     """`plain_waits`, scoring only the kinds `candidate_kinds` keeps that pass `standard_shape_test`
     where it applies, and each self-drawn win only where the rule set's discard score does not
     already tell it (`RuleSet.self_drawn_from_discard`)."""
@@ -406,7 +422,7 @@ def quick_waits(ruleset: RuleSet, parsed: ParsedHand, options: Mapping[str, Any]
     no_reading = one_search(ruleset, scorer.waiting, kinds)
     if no_reading:
         kinds = [kind for kind in kinds if kind not in no_reading]
-    return _find_waits(scorer, kinds)
+    return _find_waits(scorer, kinds, check)
 
 
 def waits(
@@ -415,14 +431,16 @@ def waits(
     options: Mapping[str, Any] | None = None,
     *,
     finder: WaitsFinder = quick_waits,
+    check: Check = no_check,
 ) -> Waits | Discards:
     """The waits of a hand without `+`; with one tile too many, each discard and its waits, best first.
 
     Bad input raises HandError, as `score_hand` does. `finder` chooses how the waits are found
-    (`plain_waits`: every kind scored, the reference the tests compare `quick_waits` with).
+    (`plain_waits`: every kind scored, the reference the tests compare `quick_waits` with);
+    `check` is called between the steps of the search (the module's docstring).
     """
     ruleset = get(rules)
-    own = ruleset.own_waits(hand, options)  # a rule set that finds its waits its own way
+    own = ruleset.own_waits(hand, options, check)  # a rule set that finds its waits its own way
     if own is not None:
         return own
     parsed = ruleset.read_line(hand)
@@ -430,20 +448,21 @@ def waits(
     try:
         _validate(ruleset, parsed, options)
     except HandError as exc:
-        discards = _discards(ruleset, parsed, options, finder)
+        discards = _discards(ruleset, parsed, options, finder, check)
         if discards is None:
             raise _worded_for_waits(exc, ruleset) from None
         return Discards(ruleset.name, to_text(parsed), discards)
-    return Waits(ruleset.name, to_text(parsed), finder(ruleset, parsed, options))
+    return Waits(ruleset.name, to_text(parsed), finder(ruleset, parsed, options, check))
 
 
 def _discards(
-    ruleset: RuleSet, parsed: ParsedHand, options: Mapping[str, Any] | None, finder: WaitsFinder
+    ruleset: RuleSet, parsed: ParsedHand, options: Mapping[str, Any] | None, finder: WaitsFinder, check: Check
 ) -> tuple[Discard, ...] | None:
     """Each discard that leaves a valid waiting hand, best first; None if no discard does (not a tile too many)."""
     ruleset.resolve_options(options)  # an unknown option is the error, not the tile count
     choices = []
     for kind in sorted(set(parsed.tiles)):
+        check()
         rest = list(parsed.tiles)
         rest.remove(kind)
         after = parsed._replace(tiles=tuple(rest))
@@ -454,7 +473,7 @@ def _discards(
         scorer_wild = ruleset.wildcard_kinds(ruleset.prepare(after, ruleset.resolve_options(options)))
         if kind in scorer_wild and not ruleset.discards_wildcards:
             continue
-        choices.append(Discard(T.name(kind), finder(ruleset, after, options)))
+        choices.append(Discard(T.name(kind), finder(ruleset, after, options, check)))
     if not choices:
         return None
     order = {T.name(k): k for k in range(T.KIND_COUNT)}

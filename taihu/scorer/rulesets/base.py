@@ -25,7 +25,7 @@ from ..models import HandScore, ItemInfo, ItemUnit, OptionInfo, RuleSetInfo, Sco
 from ..notation import RIICHI_CONDITIONS, Meld, ParsedHand, parse, parse_red_fives, reject_stand_in_pungs, to_text
 
 if TYPE_CHECKING:
-    from ..waits import Discards, Waits
+    from ..waits import Check, Discards, Waits
 
 # Who an item is for.
 ALL = "base"  # every player, winner or not
@@ -250,9 +250,10 @@ class RuleSet:
 
     # -- what the waits search asks (taihu/scorer/waits.py) ---------------
 
-    def own_waits(self, line: str, options: Mapping[str, Any] | None) -> Waits | Discards | None:
+    def own_waits(self, line: str, options: Mapping[str, Any] | None, check: Check) -> Waits | Discards | None:
         """The waits of a line, where a rule set finds them its own way (riichi scores through its own
-        pipeline, not `prepare`); None (the default): the shared search finds them."""
+        pipeline, not `prepare`), calling `check` between its steps; None (the default): the shared
+        search finds them."""
         return None
 
     def copies_in_play(self, kind: int, parsed: ParsedHand) -> int:

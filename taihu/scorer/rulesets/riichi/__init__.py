@@ -11,7 +11,7 @@ from __future__ import annotations
 from bisect import insort
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ... import memo as M
 from ... import tiles as T
@@ -23,6 +23,9 @@ from ..base import HAN, NO_WINNING_TILE_NOTES, UNIT_OF_KIND, Outcome, RuleSet
 from .fu import FuLine, basic_points, fu_lines, paid, payments, rounded
 from .hand import CONDITIONS, OPTIONS, ORPHANS, RiichiHand, check_options, prepare
 from .yaku import BY_KEY, PER_HAND, PER_READING, REMOVES, SEVEN_PAIRS, STANDARD, THIRTEEN_ORPHANS, YAKU, View, Yaku
+
+if TYPE_CHECKING:
+    from ...waits import Check
 
 NO_YAKU_NOTE = "役なし: no yaku (dora are not yaku)"
 FURITEN_NOTE = "振听: a furiten hand wins only by self-draw"
@@ -254,11 +257,11 @@ class Riichi(RuleSet):
     table_fields = frozenset({"honba", "pot", "round"})
     tenpai_seats = True
 
-    def own_waits(self, line: str, options: Mapping[str, Any] | None) -> Any:
+    def own_waits(self, line: str, options: Mapping[str, Any] | None, check: Check) -> Any:
         """Scored through its own pipeline, not `prepare`: waits.py of this folder."""
         from .waits import riichi_waits
 
-        return riichi_waits(line, options)
+        return riichi_waits(line, options, check)
 
     def resolve_options(self, given: Mapping[str, Any] | None) -> dict[str, int]:
         resolved = RuleSet.resolve_options(self, given)  # not super(): a call less on every hand

@@ -23,7 +23,7 @@ from ... import tiles as T
 from ...errors import HandError
 from ...models import HandScore
 from ...notation import ParsedHand, parse_red_fives, reject_stand_in_pungs, to_text
-from ...waits import Discard, Discards, Wait, Waits, WinValue, check_waiting_line
+from ...waits import Check, Discard, Discards, Wait, Waits, WinValue, check_waiting_line, no_check
 from . import FURITEN_NOTE, NO_YAKU_NOTE, RIICHI
 from .hand import CONDITIONS, WIN_CONDITIONS, prepare
 
@@ -92,8 +92,11 @@ class RiichiDiscard(Discard):
         return super().to_dict() | {"furiten": self.furiten}
 
 
-def riichi_waits(text: str, options: Mapping[str, Any] | None) -> RiichiWaits | Discards:
-    """`waits` for riichi: a 13-tile hand's waits; with 14 tiles, each discard and its waits, best first."""
+def riichi_waits(text: str, options: Mapping[str, Any] | None, check: Check = no_check) -> RiichiWaits | Discards:
+    """`waits` for riichi: a 13-tile hand's waits; with 14 tiles, each discard and its waits, best first.
+
+    `check` as for `waits`: called before each tile is scored, raising to stop the search.
+    """
     parsed = parse_red_fives(text, CONDITIONS, "Riichi")
     check_waiting_line(parsed, text, frozenset(WIN_CONDITIONS))
     reject_stand_in_pungs(parsed)
@@ -101,12 +104,12 @@ def riichi_waits(text: str, options: Mapping[str, Any] | None) -> RiichiWaits | 
     try:
         prepare(parsed, resolved)
     except HandError:
-        discards = _discards(parsed, options, resolved)
+        discards = _discards(parsed, options, resolved, check)
         if discards is None:
             raise
         return Discards("riichi", to_text(parsed), discards)
     furiten = "furiten" in parsed.flags
-    return RiichiWaits("riichi", to_text(parsed), find_waits(parsed, options, resolved), furiten=furiten)
+    return RiichiWaits("riichi", to_text(parsed), find_waits(parsed, options, resolved, check=check), furiten=furiten)
 
 
 def seen_in_line(parsed: ParsedHand) -> list[int]:
@@ -131,7 +134,11 @@ def red_suits_seen(parsed: ParsedHand) -> set[int]:
 
 
 def find_waits(
-    parsed: ParsedHand, options: Mapping[str, Any] | None, resolved: dict[str, int], discarded: int | None = None
+    parsed: ParsedHand,
+    options: Mapping[str, Any] | None,
+    resolved: dict[str, int],
+    discarded: int | None = None,
+    check: Check = no_check,
 ) -> tuple[Wait, ...]:
     """Every kind that completes the 13-tile hand, scored on a discard and self-drawn, in tile order.
 
@@ -147,6 +154,7 @@ def find_waits(
     for kind in range(T.PLAYABLE):
         if seen[kind] >= 4:
             continue
+        check()
         ron = _score(parsed, kind, options, self_drawn=False)
         if ron is None:
             continue
@@ -174,7 +182,7 @@ def _score(parsed: ParsedHand, kind: int, options: Mapping[str, Any] | None, sel
 
 
 def _discards(
-    parsed: ParsedHand, options: Mapping[str, Any] | None, resolved: dict[str, int]
+    parsed: ParsedHand, options: Mapping[str, Any] | None, resolved: dict[str, int], check: Check
 ) -> tuple[Discard, ...] | None:
     """Each discard that leaves a valid 13-tile hand, with its waits, best first; None if none does.
 
@@ -189,12 +197,12 @@ def _discards(
             prepare(after, resolved)
         except HandError:
             continue
-        found = find_waits(after, options, resolved, discarded=kind)
+        found = find_waits(after, options, resolved, discarded=kind, check=check)
         furiten = "furiten" in after.flags
         if not furiten and any(w.tile == T.name(kind) for w in found):
             furiten = True  # the tile just discarded is a wait: 振听, no win on a discard
             after = after._replace(flags=after.flags | {"furiten"})
-            found = find_waits(after, options, resolved, discarded=kind)
+            found = find_waits(after, options, resolved, discarded=kind, check=check)
         red = kind in FIVES and ("hand", FIVES[kind]) in parsed.red and ("hand", FIVES[kind]) not in after.red
         name = "0" + T.name(kind)[1] if red else T.name(kind)
         choices.append((RiichiDiscard(name, found, furiten=furiten), kind))

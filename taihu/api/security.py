@@ -1,0 +1,150 @@
+"""What every answer carries against a hostile page, which Host names are answered, and an access log
+without ledger ids (docs/limits.md "Headers and hosts").
+
+The table page keeps each ledger's edit token in `localStorage`, next to an
+Undo button: no other site may frame it (clickjacking) or run script in its
+origin, hence the headers. A page elsewhere may also point a name of its own
+at this server (DNS rebinding) and so read the API as if it were the same
+origin: starlette's TrustedHostMiddleware answers only the Host names listed,
+by default the loopback names. A ledger's id is its read capability, so the
+access log writes `/ledgers/…` in its place.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import ipaddress
+import logging
+import os
+import re
+from collections.abc import Sequence
+
+from starlette.datastructures import MutableHeaders
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+POLICY = "default-src 'self'; img-src 'self' data:; frame-ancestors 'none'; base-uri 'none'; form-action 'self'"
+# /docs and /redoc (fastapi-offline) start Swagger UI with an inline script (allowed by its hash, read off
+# the page), ReDoc styles itself with inline <style> and runs its search in a blob: worker.
+DOC_PAGES = frozenset({"/docs", "/docs/oauth2-redirect", "/redoc"})
+DOC_POLICY = "; style-src 'self' 'unsafe-inline'; worker-src 'self' blob:"
+HEADERS = {
+    "x-content-type-options": "nosniff",
+    "referrer-policy": "no-referrer",
+    "x-frame-options": "DENY",  # frame-ancestors' twin, for browsers that predate it
+}
+_INLINE_SCRIPT = re.compile(rb"<script>(.*?)</script>", re.DOTALL)
+
+HOSTS_ENV = "TAIHU_ALLOWED_HOSTS"  # space-separated Host names, as `taihu serve` sets them for every worker
+LOOPBACK_NAMES = ("localhost", "127.0.0.1", "[::1]")
+ANY_ADDRESS = ("0.0.0.0", "::", "")
+_HOST_NAME = re.compile(r"(\*\.)?[A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\]|\*")
+
+
+def doc_policy(html: bytes) -> str:
+    """The policy of a docs page: the hashes of its own inline scripts allowed, nothing else inline."""
+    hashes = " ".join(
+        f"'sha256-{base64.b64encode(hashlib.sha256(script).digest()).decode()}'"
+        for script in _INLINE_SCRIPT.findall(html)
+    )
+    scripts = f"; script-src 'self' {hashes}" if hashes else ""
+    return f"{POLICY}{scripts}{DOC_POLICY}"
+
+
+class SecurityHeaders:
+    """Adds the headers to every answer of the app; a docs page's policy is made from its body."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        doc_page = scope["path"] in DOC_PAGES
+        start: Message | None = None
+        body = b""
+
+        async def with_headers(message: Message) -> None:
+            nonlocal start, body
+            if message["type"] == "http.response.start":
+                headers = MutableHeaders(scope=message)
+                for name, value in HEADERS.items():
+                    headers[name] = value
+                headers["content-security-policy"] = POLICY
+                if doc_page:
+                    start = message  # sent with the body, once its scripts are known
+                    return
+            elif start is not None and message["type"] == "http.response.body":
+                body += message.get("body", b"")
+                if message.get("more_body", False):
+                    return
+                MutableHeaders(scope=start)["content-security-policy"] = doc_policy(body)
+                await send(start)
+                message = {"type": "http.response.body", "body": body}
+                start = None
+            await send(message)
+
+        await self.app(scope, receive, with_headers)
+
+
+def check_host(name: str) -> str:
+    """A name `--allowed-host` takes: a host name or address as a browser sends it in Host, without the port."""
+    cleaned = name.strip().lower()
+    if _HOST_NAME.fullmatch(cleaned) is None:
+        raise ValueError(
+            f"'{name}' is not a host name; give a name or an address without scheme or port, "
+            f"e.g. 192.168.1.20, table.example.org or *.example.org"
+        )
+    return cleaned
+
+
+def trusted_hosts(bound: str, allowed: Sequence[str]) -> list[str]:
+    """The Host names answered: the loopback names, the address the server is bound to (unless it is every
+    address), and those of `--allowed-host`. An address in Host cannot be a rebound name, so it is safe."""
+    names = list(LOOPBACK_NAMES)
+    if bound not in ANY_ADDRESS:
+        names.append(f"[{bound}]" if _is_ipv6(bound) else bound.lower())
+    names += [check_host(name) for name in allowed]
+    return list(dict.fromkeys(names))
+
+
+def _is_ipv6(address: str) -> bool:
+    try:
+        return ipaddress.ip_address(address).version == 6
+    except ValueError:
+        return False
+
+
+def trust_hosts_in_every_worker(names: Sequence[str]) -> None:
+    """For `taihu serve`: the app reads them when uvicorn imports it, in each server process."""
+    os.environ[HOSTS_ENV] = " ".join(names)
+
+
+def hosts_from_environment() -> list[str]:
+    """The names `taihu serve` set; without it (another ASGI server, the tests), the loopback names."""
+    given = os.environ.get(HOSTS_ENV)
+    return [check_host(name) for name in given.split()] if given is not None else list(LOOPBACK_NAMES)
+
+
+_LEDGER_ID = re.compile(r"(?<=/ledgers/)[^/?#.]+")
+
+
+def redacted(path: str) -> str:
+    """`path` with a ledger id written `…`: the id reads the ledger, and a log is read by others."""
+    return _LEDGER_ID.sub("…", path)
+
+
+class RedactLedgerIds(logging.Filter):
+    """On uvicorn's access log: the path (the third argument of its message) without ledger ids."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if isinstance(record.args, tuple) and len(record.args) > 2 and isinstance(record.args[2], str):
+            record.args = (*record.args[:2], redacted(record.args[2]), *record.args[3:])
+        return True
+
+
+def redact_access_log() -> None:
+    logger = logging.getLogger("uvicorn.access")
+    if not any(isinstance(f, RedactLedgerIds) for f in logger.filters):
+        logger.addFilter(RedactLedgerIds())

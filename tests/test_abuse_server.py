@@ -1,0 +1,197 @@
+"""Issue 21, findings 1, 7 and 8: no request holds the event loop, no address holds the connections,
+and `/waits` stops at its time budget.
+
+Real uvicorn servers on 127.0.0.1 (tests/live_server.py); a hostile client
+binds its sockets to 127.0.0.2. Every wait is bounded by a generous timeout
+that catches a freeze; no speed is asserted (the figures are `make soak`'s,
+docs/soak.md).
+"""
+
+from __future__ import annotations
+
+import http.client
+import json
+import socket
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import pytest
+from abuse_cases import COSTLY_WAITS, ESCAPED_QUOTES
+from fastapi.testclient import TestClient
+from live_server import live_server
+
+import taihu.api.waits as waits_module
+from taihu.api.app import app
+from taihu.api.server import MAX_CONNECTIONS, client_limit
+from taihu.scorer.waits import waits
+
+BOUND = 10.0  # seconds: how long any one request may take before the test calls it a freeze
+HOLD = 3.0  # seconds the hostile clients keep at it
+JSON = {"content-type": "application/json"}
+
+
+def get_health(address: tuple[str, int]) -> int:
+    connection = http.client.HTTPConnection(*address, timeout=BOUND)
+    try:
+        connection.request("GET", "/health")
+        return connection.getresponse().status
+    finally:
+        connection.close()
+
+
+@contextmanager
+def hostile(count: int, run: Callable[[threading.Event], None]) -> Iterator[None]:
+    """`count` threads doing `run(stop)` until the block ends."""
+    stop = threading.Event()
+    threads = [threading.Thread(target=run, args=(stop,), daemon=True) for _ in range(count)]
+    for thread in threads:
+        thread.start()
+    try:
+        yield
+    finally:
+        stop.set()
+        for thread in threads:
+            thread.join(timeout=BOUND + 5)
+
+
+def health_meanwhile(address: tuple[str, int]) -> list[int]:
+    """/health asked every 50 ms for HOLD seconds: the statuses."""
+    statuses = []
+    deadline = time.monotonic() + HOLD
+    while time.monotonic() < deadline:
+        statuses.append(get_health(address))
+        time.sleep(0.05)
+    return statuses
+
+
+@pytest.mark.parametrize(
+    ("path", "body"),
+    [("/score", ESCAPED_QUOTES), ("/waits", json.dumps(COSTLY_WAITS).encode())],
+    ids=["escaped quotes", "costly waits"],
+)
+def test_health_answers_while_eight_clients_send_costly_bodies(path: str, body: bytes) -> None:
+    sent: list[int] = []
+    with live_server() as address:
+
+        def send(stop: threading.Event) -> None:
+            connection = http.client.HTTPConnection(*address, timeout=60)
+            while not stop.is_set():
+                connection.request("POST", path, body=body, headers=JSON)
+                sent.append(connection.getresponse().read() and 1)
+            connection.close()
+
+        with hostile(8, send):
+            time.sleep(0.5)  # let them start
+            statuses = health_meanwhile(address)
+    assert sent, "the costly requests were answered"
+    assert set(statuses) == {200}
+
+
+def test_one_address_holding_idle_sockets_leaves_room_for_another() -> None:
+    """100 idle sockets from 127.0.0.2, each reopened when the server closes it; /health from 127.0.0.1."""
+    opened = [0]
+    with live_server() as address:
+
+        def hold(stop: threading.Event) -> None:
+            while not stop.is_set():
+                with socket.socket() as sock:
+                    sock.bind(("127.0.0.2", 0))
+                    sock.settimeout(0.2)
+                    sock.connect(address)
+                    opened[0] += 1
+                    while not stop.is_set():
+                        try:
+                            if sock.recv(4096) == b"":
+                                break  # closed by the server: open another
+                        except TimeoutError:
+                            continue
+                        except OSError:
+                            break
+                time.sleep(0.05)
+
+        with hostile(MAX_CONNECTIONS, hold):
+            time.sleep(1.0)  # let them connect
+            statuses = health_meanwhile(address)
+    assert set(statuses) == {200}
+    assert opened[0] > MAX_CONNECTIONS  # the server closed those over the address's share, and they came back
+
+
+def test_past_an_addresses_share_a_connection_is_refused_with_503() -> None:
+    with live_server(limit_concurrency=8) as address:
+        share = client_limit(8)
+        held = []
+        try:
+            for _ in range(share):
+                sock = socket.create_connection(address, timeout=BOUND, source_address=("127.0.0.2", 0))
+                held.append(sock)
+            time.sleep(0.2)  # the server has taken them
+            with socket.create_connection(address, timeout=BOUND, source_address=("127.0.0.2", 0)) as extra:
+                answer = extra.recv(4096)
+            assert answer.startswith(b"HTTP/1.1 503 ") and b"from this address" in answer
+            assert get_health(address) == 200  # another address is still answered
+        finally:
+            for sock in held:
+                sock.close()
+
+
+# -- /waits within its time budget --------------------------------------------------------
+
+
+def test_the_search_stops_where_its_check_raises() -> None:
+    calls = []
+
+    class Stop(Exception):
+        pass
+
+    def check() -> None:
+        calls.append(1)
+        if len(calls) == 3:
+            raise Stop
+
+    with pytest.raises(Stop):
+        waits(COSTLY_WAITS["hand"], rules=COSTLY_WAITS["rules"], check=check)
+    assert len(calls) == 3
+
+
+RIICHI_DISCARDS = {"rules": "riichi", "hand": "1s 1s 1s 2s 3s 4s 5s 6s 7s 8s 9s 9s 9s 5s"}
+
+
+@pytest.mark.parametrize("body", [COSTLY_WAITS, RIICHI_DISCARDS], ids=["jinhua", "riichi"])
+def test_a_hand_over_the_budget_is_a_422_and_its_search_stops(
+    body: dict[str, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    checks_after: list[float] = []
+    made = waits_module.budget
+
+    def watched(seconds: float) -> Callable[[], None]:
+        check = made(seconds)
+        over = [False]
+
+        def watching() -> None:
+            if over[0]:
+                checks_after.append(time.monotonic())
+            try:
+                check()
+            except Exception:
+                over[0] = True
+                raise
+
+        return watching
+
+    monkeypatch.setattr(waits_module, "budget", watched)
+    monkeypatch.setattr(waits_module, "WAITS_BUDGET", 1e-4)
+    reply = TestClient(app).post("/waits", json=body)
+    assert reply.status_code == 422, reply.text
+    answer: dict[str, Any] = reply.json()
+    assert answer["code"] == "over_budget" and "0.0001 s" in answer["detail"]
+    time.sleep(0.3)
+    assert checks_after == []  # nothing went on searching after the answer
+
+
+def test_within_the_budget_the_answer_is_the_librarys() -> None:
+    reply = TestClient(app).post("/waits", json=COSTLY_WAITS)
+    assert reply.status_code == 200
+    assert reply.json() == waits(COSTLY_WAITS["hand"], rules=COSTLY_WAITS["rules"]).to_dict()
