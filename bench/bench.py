@@ -23,9 +23,9 @@ from functools import partial
 from typing import NamedTuple
 
 from taihu.api.schemas import TABLE_EXAMPLES
-from taihu.ledger import LedgerStore
 from taihu.scorer import score_hand, settle_table, waits
 from taihu.scorer import tiles as T
+from taihu.store import LedgerStore
 
 # our kinds 31 C, 32 F, 33 P are haku/hatsu/chun = 33, 32, 31 in mahjong's 34-order
 TO_MAHJONG_34 = list(range(31)) + [33, 32, 31]

@@ -5,8 +5,8 @@ shared with the table; adding or undoing a deal needs the edit token that
 `POST /ledgers` answered once (`Authorization: Bearer <token>`: 401 without
 it, 403 with a wrong one, and nothing changes). Each deal is validated and
 settled exactly as `POST /settle` does. The database is `$TAIHU_DB` (`taihu
-serve --db PATH` sets it) or the user data dir; each request opens its own
-connection, since sqlite3 connections stay in one thread.
+serve --db PATH|URL` sets it: a SQLite file, or PostgreSQL for several hosts)
+or the user data dir's file; each request takes a connection from the pool.
 """
 
 from __future__ import annotations
@@ -18,7 +18,8 @@ from fastapi.responses import Response
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from pydantic import BaseModel, ConfigDict, Field
 
-from taihu.ledger import Ledger, LedgerStore, token_matches
+from taihu.ledger import Ledger, token_matches
+from taihu.store import LedgerStore
 
 router = APIRouter(tags=["ledgers"])
 bearer = HTTPBearer(auto_error=False, description="the edit token that POST /ledgers answered")

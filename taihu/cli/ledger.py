@@ -1,11 +1,10 @@
-"""`taihu ledger …`: the evening's ledger on a local SQLite file (no token needed)."""
+"""`taihu ledger …`: the evening's ledger in a local SQLite file or a PostgreSQL database (no token needed)."""
 
 from __future__ import annotations
 
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
-from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING
 
@@ -13,7 +12,8 @@ from taihu.scorer import HandError
 
 if TYPE_CHECKING:  # imported by the commands that use them: `taihu score` loads neither sqlite3 nor the ledger
     from taihu.cli.table import Console
-    from taihu.ledger import Deal, LedgerStore, Standing
+    from taihu.ledger import Deal, Standing
+    from taihu.store import LedgerStore
 
 
 def cli() -> ModuleType:
@@ -33,7 +33,7 @@ def console() -> Console:
 @contextmanager
 def opened(db: str | None, create: bool = False) -> Iterator[LedgerStore]:
     """The store (only `new` makes the file); any bad input inside becomes exit 2 with one line."""
-    from taihu.ledger import LedgerStore
+    from taihu.store import LedgerStore
 
     try:
         with LedgerStore(db, create=create) as store:
@@ -94,7 +94,7 @@ def new(name: str, rules: str, players: str, option: list[str] | None, db: str |
     names = [p.strip() for p in players.split(",")]
     with opened(db, create=True) as store:
         ledger = store.create(name, rules, names, options)
-        console().print(f"ledger '{ledger.name}' ({ledger.rules}) in {store.path}")
+        console().print(f"ledger '{ledger.name}' ({ledger.rules}) in {store.where}")
         print_next(store.standing(ledger))
 
 
@@ -159,11 +159,14 @@ def export(name: str, as_csv: bool, db: str | None) -> None:
 def list_ledgers(db: str | None) -> None:
     """The ledgers in the database, with their players and number of deals."""
     from taihu.cli.table import Table
-    from taihu.ledger import default_path
+    from taihu.store import database_url, exists, shown
 
-    where = Path(db) if db else default_path()
+    try:
+        where = shown(database_url(db))
+    except HandError as exc:
+        cli().fail(str(exc))
     found = []
-    if where.exists():  # listing makes no file
+    if exists(db):  # listing makes no file
         with opened(db) as store:
             found = store.names()
     if not found:
