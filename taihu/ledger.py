@@ -1,7 +1,7 @@
 """The ledger (记账) of an evening: the deals of four players, and what they add up to.
 
-Outside the pure core, but no I/O: `taihu.store` keeps the ledgers (SQLite or
-PostgreSQL) and calls the rules here. Each deal is settled by
+Outside the pure core, but no queries here: `taihu.store` keeps the ledgers
+(SQLite or PostgreSQL) and calls the rules of this module. Each deal is settled by
 `settle_table`, exactly as `taihu settle` and `POST /settle` do; the ledger
 adds what a single Table cannot know — who the players are and who deals.
 
@@ -19,6 +19,12 @@ adds what a single Table cannot know — who the players are and who deals.
 - Totals are never stored: they are summed from the deals' nets each time.
 - The store makes each change one transaction, so two clients adding at
   once both land, in order. A refused table changes nothing.
+- Names are text, checked once here (`check_text`) for the CLI and the API
+  alike; a ledger is bounded (`MAX_DEALS`, `MAX_LEDGERS`) and the rate of
+  changes per client is named here (`CREATE_RATE`, `ADD_RATE`) for the
+  shells to apply (docs/limits.md).
+- A SQLite file is made readable by its owner only (0600, `make_private`);
+  SQLite gives its -wal and -shm files the same mode.
 """
 
 from __future__ import annotations
@@ -28,19 +34,29 @@ import hashlib
 import hmac
 import io
 import os
-import re
 import sys
+import unicodedata
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from taihu.ratelimit import Rate
 from taihu.scorer import HandError, Settlement, settle_table
+from taihu.scorer.errors import quote
 from taihu.scorer.rulesets import get
 
 WINDS = ("E", "S", "W", "N")
 DB_ENV = "TAIHU_DB"
-MAX_NAME = 100
+MAX_NAME = 100  # characters of a ledger's name and of a player's name
+MAX_DEALS = 1000  # deals in one ledger (an evening is 16 to 60; a long night of riichi, a few hundred)
+MAX_LEDGERS = 100_000  # ledgers in one database, the CLI's and those made over HTTP together
+# per client (its address) over HTTP; the shells apply them with taihu.ratelimit.RateLimiter
+CREATE_RATE = Rate(burst=20, every_s=10.0)  # new ledgers: 20 at once, then 6 a minute
+ADD_RATE = Rate(burst=60, every_s=1.0)  # deals added: 60 at once, then one a second
+# shown inside a name, these make a terminal print the text around them reversed or reordered
+BIDI_CONTROLS = frozenset(chr(c) for c in (*range(0x202A, 0x202F), *range(0x2066, 0x206A)))
+
 
 CSV_HEADER = ("deal", "player", "seat", "dealer", "net", "total", "next_dealer", "taihu")
 
@@ -112,7 +128,13 @@ class Deal:
         return {self.seats[wind]: amount for wind, amount in self.settlement["net"].items()}
 
     def to_json(self) -> dict[str, Any]:
-        return {"dealer": self.dealer, "seats": dict(self.seats), "table": self.table, "settlement": self.settlement}
+        return {
+            "number": self.number,
+            "dealer": self.dealer,
+            "seats": dict(self.seats),
+            "table": self.table,
+            "settlement": self.settlement,
+        }
 
 
 @dataclass(frozen=True)
@@ -125,23 +147,39 @@ class Standing:
     next_dealer: str
     next_honba: int | None = None
     next_pot: int | None = None
+    deal_count: int = 0
 
     @property
     def next_seats(self) -> dict[str, str]:
         return seats_from(self.players, self.next_dealer)
 
+    def to_json(self) -> dict[str, Any]:
+        """The standings (docs/api.md): `{"totals", "next_dealer", "deal_count"}`, riichi also `next_honba`, `next_pot`.
+
+        The same keys as in the ledger's JSON, so a client merges an add's answer into the ledger it holds.
+        """
+        shown: dict[str, Any] = {"totals": dict(self.totals), "next_dealer": self.next_dealer}
+        if self.next_honba is not None:
+            shown |= {"next_honba": self.next_honba, "next_pot": self.next_pot}
+        return shown | {"deal_count": self.deal_count}
+
 
 def standing_of(players: list[str], deals: Iterable[Deal], counters: bool = False) -> Standing:
     """`counters` (riichi): the honba and pot the last deal leaves, 0 and 0 before the first."""
-    totals, last = dict.fromkeys(players, 0), None
-    for last in deals:
+    totals, last, count = dict.fromkeys(players, 0), None, 0
+    for count, last in enumerate(deals, 1):
         for player, amount in last.net().items():
             totals[player] += amount
     dealer = last.next_dealer if last else players[0]
     if not counters:
-        return Standing(list(players), totals, dealer)
+        return Standing(list(players), totals, dealer, deal_count=count)
     left = carried(last)
-    return Standing(list(players), totals, dealer, left.get("honba", 0), left.get("pot", 0))
+    return Standing(list(players), totals, dealer, left.get("honba", 0), left.get("pot", 0), count)
+
+
+def change_json(deal: Deal, standing: Standing) -> dict[str, Any]:
+    """The answer to an add or an undo: the deal added (or removed) and the standings after it, not the ledger."""
+    return {"deal": deal.to_json(), "standings": standing.to_json()}
 
 
 COUNTERS = (("honba", "next_honba"), ("pot", "pot_after"))  # a riichi Table's field, and the Settlement's
@@ -196,19 +234,24 @@ class LedgerView:
         return self.standing.next_dealer
 
     def to_json(self) -> dict[str, Any]:
-        """docs/api.md's ledger JSON: `{"name", "rules", "players", "deals", "totals", "next_dealer"}`."""
+        """docs/api.md's ledger JSON: `{"name", "rules", "players", "deals"}` and the standings' keys."""
         return {
             "name": self.ledger.name,
             "rules": self.ledger.rules,
             "players": list(self.ledger.players),
             "deals": [d.to_json() for d in self.deals],
-            "totals": (standing := self.standing).totals,
-            "next_dealer": standing.next_dealer,
-        } | ({"next_honba": standing.next_honba, "next_pot": standing.next_pot} if self.ledger.carries_counters else {})
+        } | self.standing.to_json()
 
     def to_csv(self) -> str:
-        """One row per deal and player, in seat order, with the running total; a header row first."""
+        """One row per deal and player, in seat order, with the running total; a header row first.
+
+        Safe to open in a spreadsheet: a UTF-8 byte order mark first (so Excel reads 甲乙丙丁 as
+        UTF-8, not the system's code page), and every text cell that a spreadsheet would read as
+        a formula written as text (`spreadsheet_text`). The numbers stay numbers: a net of -52 is
+        written `-52`, since a cell taihu writes from an int cannot hold a formula.
+        """
         out = io.StringIO()
+        out.write(BOM)
         writer = csv.writer(out, lineterminator="\n")
         writer.writerow(CSV_HEADER)
         totals = {p: 0 for p in self.ledger.players}
@@ -219,31 +262,60 @@ class LedgerView:
                 writer.writerow(
                     (
                         deal.number,
-                        player,
-                        wind,
-                        deal.dealer,
+                        spreadsheet_text(player),
+                        spreadsheet_text(wind),
+                        spreadsheet_text(deal.dealer),
                         net[player],
                         totals[player],
-                        deal.next_dealer,
-                        deal.taihu_version or "",
+                        spreadsheet_text(deal.next_dealer),
+                        spreadsheet_text(deal.taihu_version or ""),
                     )
                 )
         return out.getvalue()
 
 
-def check_new(name: str, rules: str, players: list[str], options: Mapping[str, Any]) -> dict[str, int]:
-    """A new ledger's name, rules, players and options, checked; the options as given."""
+BOM = "\ufeff"  # the CSV's first character: UTF-8's byte order mark, EF BB BF
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")  # what makes a spreadsheet read a cell as a formula (OWASP)
+
+
+def spreadsheet_text(text: str) -> str:
+    """A CSV text cell a spreadsheet shows as text: a leading `'` where it would start a formula (OWASP).
+
+    `=HYPERLINK(…)`, `+cmd|…`, `-2+3`, `@SUM(…)` become `'=HYPERLINK(…)` and so on: Excel,
+    LibreOffice and Google Sheets show the cell as the text after the quote and run nothing.
+    """
+    return "'" + text if text.startswith(FORMULA_STARTS) else text
+
+
+def export_filename(name: str) -> str:
+    """The file name of a ledger's CSV: `taihu-<name>.csv`, the name as it is (the HTTP shell adds an ASCII form)."""
+    return f"taihu-{name}.csv"
+
+
+@dataclass(frozen=True)
+class NewLedger:
+    """A new ledger's fields, checked: the rule set by its canonical name, the options as given."""
+
+    name: str
+    rules: str
+    players: list[str]
+    options: dict[str, int]
+
+
+def check_new(name: str, rules: str, players: list[str], options: Mapping[str, Any]) -> NewLedger:
+    """A new ledger's name, rules, players and options, checked.
+
+    The rule set is stored by the registry's name for it (`RIICHI`, `立直` → `riichi`), so every
+    later comparison with it (the riichi counters, a table's own `rules`) sees one spelling.
+    """
     check_name(name)
     rule_set = get(rules)
     if len(players) != len(WINDS):
         raise HandError(f"players: a ledger needs 4 players in table order, got {len(players)}; e.g. 甲,乙,丙,丁")
     for i, player in enumerate(players):
-        if not isinstance(player, str) or not player.strip() or player != player.strip():
-            raise HandError(f"players[{i}]: {player!r} must be a name without leading or trailing spaces")
+        check_text(player, f"players[{i}]", "a player's name")
         if player in WINDS:
             raise HandError(f"players[{i}]: '{player}' is a wind; name players so a deal can tell them from seats")
-        if len(player) > MAX_NAME:
-            raise HandError(f"players[{i}]: a name of {len(player)} characters; at most {MAX_NAME}")
     repeated = sorted({p for p in players if players.count(p) > 1})
     if repeated:
         raise HandError(f"players: {', '.join(repeated)} named twice; each player once, in table order")
@@ -251,12 +323,51 @@ def check_new(name: str, rules: str, players: list[str], options: Mapping[str, A
         rule_set.resolve_options(options)
     except HandError as exc:
         raise HandError(f"options: {exc}") from None
-    return dict(options)
+    return NewLedger(name, rule_set.name, list(players), dict(options))
 
 
-def check_name(name: str) -> None:
-    if not name or len(name) > MAX_NAME or re.search(r"[\x00-\x1f\x7f]", name) or name != name.strip():
-        raise HandError(f"ledger name {name!r}: give 1 to {MAX_NAME} characters, no control characters or outer spaces")
+def check_name(name: object) -> None:
+    """A ledger's name, checked as every name is (`check_text`): before it is stored or looked up."""
+    check_text(name, "ledger name", "a ledger's name")
+
+
+def check_text(text: object, where: str, what: str) -> None:
+    """A name is text: 1 to MAX_NAME printable characters, no outer spaces; else a HandError naming `where`.
+
+    Refused: a lone surrogate (`"\\udc80"` in JSON, or bytes that were not UTF-8 on the
+    command line: Python keeps them as surrogates), a control character (C0, DEL, C1: ESC
+    would reach the terminal that shows the name), and the bidirectional overrides and
+    isolates U+202A–U+202E, U+2066–U+2069 (they make a terminal or a page show the text
+    around them reordered). The one check for the CLI and the API.
+    """
+    rule = f"{what} is 1 to {MAX_NAME} printable characters without leading or trailing spaces"
+    if not isinstance(text, str):
+        raise HandError(f"{where}: {quote(text)} is not text; {rule}", code="bad_name")
+    if not text.strip():
+        raise HandError(f"{where}: an empty name; {rule}", code="bad_name")
+    if len(text) > MAX_NAME:
+        raise HandError(f"{where}: a name of {len(text)} characters; {rule}", code="bad_name")
+    for at, char in enumerate(text, 1):
+        problem = unprintable(char)
+        if problem:
+            shown = char.encode("unicode_escape").decode("ascii")
+            raise HandError(
+                f"{where}: '{quote(text)}' holds {problem} ({shown}) at character {at}; {rule}", code="bad_name"
+            )
+    if text != text.strip():
+        raise HandError(f"{where}: '{quote(text)}' has leading or trailing spaces; {rule}", code="bad_name")
+
+
+def unprintable(char: str) -> str:
+    """What a character is if a name may not hold it ("" if it may)."""
+    category = unicodedata.category(char)
+    if category == "Cs":
+        return "a lone surrogate (text that was not valid UTF-8)"
+    if category == "Cc":
+        return "a control character"
+    if char in BIDI_CONTROLS:
+        return "a bidirectional override"
+    return ""
 
 
 def in_winds(table: Any, ledger: Ledger, seats: dict[str, str]) -> dict[str, Any]:
@@ -282,11 +393,12 @@ def in_winds(table: Any, ledger: Ledger, seats: dict[str, str]) -> dict[str, Any
 
     out = dict(table)
     rules = out.setdefault("rules", ledger.rules)
-    if rules != ledger.rules:
+    if not isinstance(rules, str) or get(rules).name != ledger.rules:
         raise HandError(
-            f"rules: the table says {rules!r} but ledger '{ledger.name}' keeps {ledger.rules}; "
+            f"rules: the table says '{quote(rules)}' but ledger '{ledger.name}' keeps {ledger.rules}; "
             "drop rules from the table or make it match"
         )
+    out["rules"] = ledger.rules  # stored by the canonical name, however the table spelled it
     out["options"] = agreed_options(out.get("options"), ledger)
     players = out.get("players")
     if isinstance(players, Mapping):
@@ -333,8 +445,34 @@ def agreed_options(given: Any, ledger: Ledger) -> Any:
     return {**ledger.options, **given}
 
 
-def next_deal(ledger: Ledger, last: Deal | None, table: Any, taihu_version: str | None) -> Deal:
-    """The deal after `last`, settled with the seats as they stand (the store records it in the same transaction)."""
+class LedgerFull(HandError):
+    """A ledger at MAX_DEALS, or a database at MAX_LEDGERS: the change is refused (HTTP 409, CLI exit 2)."""
+
+
+def make_private(path: Path) -> None:
+    """Creates the file at `path` readable and writable by its owner only (0600), if it is not there.
+
+    SQLite then makes the -wal and -shm files with the database file's mode, so they are 0600
+    too; a file that exists keeps the mode its owner gave it. No umask is touched: it is the
+    whole process's, and the server opens stores in several threads at once.
+    """
+    try:
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+    except FileExistsError:
+        pass
+
+
+def next_deal(ledger: Ledger, last: Deal | None, table: Any, taihu_version: str | None, max_deals: int) -> Deal:
+    """The deal after `last`, settled with the seats as they stand (the store records it in the same transaction).
+
+    A ledger holding `max_deals` takes no more (LedgerFull).
+    """
+    if last is not None and last.number >= max_deals:
+        raise LedgerFull(
+            f"ledger '{ledger.name}' holds {last.number} deals, the most a ledger keeps ({max_deals}); "
+            "start a new ledger for the rest of the evening",
+            code="ledger_full",
+        )
     dealer = last.next_dealer if last else ledger.players[0]
     seats = seats_from(ledger.players, dealer)
     stored = in_winds(table, ledger, seats)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import itertools
 import os
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -61,3 +62,11 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
         terminalreporter.write_line(
             f"PostgreSQL did not start, so its tests were skipped: {_not_started[0]}", red=True, bold=True
         )
+
+
+@pytest.fixture(autouse=True)
+def ledger_rates() -> None:
+    """Each test starts with the app's rate limits unused (they are the app's: docs/limits.md)."""
+    api = sys.modules.get("taihu.api.app")
+    if api is not None:
+        api.app.state.ledger_rates = None

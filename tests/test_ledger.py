@@ -143,7 +143,7 @@ def test_a_ledger_of_200_random_deals_rotates_and_totals(rules: str, store_db: W
         standing = store.standing(ledger)  # the cheap path that `add` prints: the same numbers
     assert (standing.totals, standing.next_dealer) == (expected_totals, dealer)
     riichi_keys = {"next_honba", "next_pot"} if rules == "riichi" else set()
-    assert set(view) == {"name", "rules", "players", "deals", "totals", "next_dealer"} | riichi_keys
+    assert set(view) == {"name", "rules", "players", "deals", "totals", "next_dealer", "deal_count"} | riichi_keys
     assert [{k: d[k] for k in ("dealer", "seats", "settlement")} for d in view["deals"]] == expected_deals
     assert view["totals"] == expected_totals and sum(expected_totals.values()) == 0
     assert view["next_dealer"] == dealer
@@ -157,9 +157,15 @@ def store_csv(path: Where, name: str) -> str:
         return store.view(store.ledger(name)).to_csv()
 
 
+def csv_rows(text: str) -> list[dict[str, str]]:
+    """The CSV's rows as a spreadsheet reads them: after the byte order mark it starts with."""
+    assert text.startswith("\ufeff")
+    return list(csv.DictReader(io.StringIO(text.removeprefix("\ufeff"))))
+
+
 def assert_csv_round_trips(text: str, view: dict[str, Any]) -> None:
     """Reading the CSV back gives each deal's seats and nets, and the running totals."""
-    rows = list(csv.DictReader(io.StringIO(text)))
+    rows = csv_rows(text)
     assert len(rows) == 4 * len(view["deals"])
     running = dict.fromkeys(view["players"], 0)
     for number, deal in enumerate(view["deals"], start=1):
@@ -382,7 +388,7 @@ def test_a_file_of_the_hand_written_schema_migrates_in_place_and_keeps_its_deals
     assert new.number == 2 and new.dealer == "乙"
     # deal 2 seats 乙 at E and 丙 at S, who wins it
     assert view.totals == {"甲": -120 - 52, "乙": 224 - 120, "丙": -52 + 224, "丁": -52 - 52}
-    rows = list(csv.DictReader(io.StringIO(text)))
+    rows = csv_rows(text)
     assert {r["taihu"] for r in rows if r["deal"] == "1"} == {""}  # the old deal: no version recorded
     assert {r["taihu"] for r in rows if r["deal"] == "2"} == {new.taihu_version} != {""}
     assert_csv_round_trips(text, view.to_json())
@@ -390,9 +396,9 @@ def test_a_file_of_the_hand_written_schema_migrates_in_place_and_keeps_its_deals
 
 def test_a_hand_written_schema_past_the_last_is_a_newer_taihus(ledger_db: Path) -> None:
     old = sqlite3.connect(ledger_db)
-    old.executescript(V1_SCHEMA.replace("VALUES (1)", "VALUES (3)"))
+    old.executescript(V1_SCHEMA.replace("VALUES (1)", "VALUES (4)"))
     old.close()
-    with pytest.raises(HandError, match="written by a newer taihu \\(ledger schema 3;"):
+    with pytest.raises(HandError, match="written by a newer taihu \\(ledger schema 4;"):
         LedgerStore(ledger_db)
 
 

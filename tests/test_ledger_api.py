@@ -38,11 +38,15 @@ def test_a_keeper_adds_and_undoes_and_anyone_with_the_id_reads(client: TestClien
     added = client.post(f"/ledgers/{ledger_id}/deals", json=NORMAL_WIN, headers=keeper)
     assert added.status_code == 201, added.text
     shown = client.get(f"/ledgers/{ledger_id}").json()  # no token needed to read
-    assert shown == added.json()
+    assert added.json() == {  # the deal and the standings, not the ledger
+        "deal": shown["deals"][0],
+        "standings": {k: shown[k] for k in ("totals", "next_dealer", "deal_count")},
+    }
+    assert shown["deals"][0]["number"] == 1 and shown["deal_count"] == 1
     assert shown["deals"][0]["settlement"] == settle_table(NORMAL_WIN).to_dict()
     assert shown["totals"] == {"甲": -120, "乙": 224, "丙": -52, "丁": -52} and shown["next_dealer"] == "乙"
     assert shown["name"] == ledger_id and shown["players"] == PLAYERS
-    rows = list(csv.DictReader(io.StringIO(client.get(f"/ledgers/{ledger_id}.csv").text)))
+    rows = list(csv.DictReader(io.StringIO(client.get(f"/ledgers/{ledger_id}.csv").text.removeprefix("\ufeff"))))
     assert [(r["player"], r["seat"], int(r["net"])) for r in rows] == [
         ("甲", "E", -120),
         ("乙", "S", 224),
@@ -50,7 +54,8 @@ def test_a_keeper_adds_and_undoes_and_anyone_with_the_id_reads(client: TestClien
         ("丁", "N", -52),
     ]
     undone = client.delete(f"/ledgers/{ledger_id}/deals/last", headers=keeper)
-    assert undone.status_code == 200 and undone.json()["deals"] == [] and undone.json()["next_dealer"] == "甲"
+    assert undone.status_code == 200 and undone.json()["deal"] == shown["deals"][0]
+    assert undone.json()["standings"] == {"totals": dict.fromkeys(PLAYERS, 0), "next_dealer": "甲", "deal_count": 0}
 
 
 def test_the_id_has_at_least_128_random_bits_and_the_token_is_stored_hashed(
@@ -128,7 +133,7 @@ def test_players_names_are_accepted_over_http(client: TestClient) -> None:
     }
     added = client.post(f"/ledgers/{ledger_id}/deals", json=by_name, headers=keeper)
     assert added.status_code == 201, added.text
-    assert added.json()["deals"][0]["table"]["winner"] == "S"
+    assert added.json()["deal"]["table"]["winner"] == "S"
 
 
 @pytest.mark.parametrize(

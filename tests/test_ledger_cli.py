@@ -32,7 +32,7 @@ def test_an_evening_on_a_chosen_file(tmp_path: Path) -> None:
     assert "next dealer: 乙  (seats E 乙  S 丙  W 丁  N 甲)" in added.output
     assert taihu("ledger", "add", "friday", "-", "--db", db, stdin=DRAWN.read_text(encoding="utf-8")).exit_code == 0
     shown = json.loads(taihu("ledger", "show", "friday", "--json", "--db", db).output)
-    assert list(shown) == ["name", "rules", "players", "deals", "totals", "next_dealer"]
+    assert list(shown) == ["name", "rules", "players", "deals", "totals", "next_dealer", "deal_count"]
     assert [d["dealer"] for d in shown["deals"]] == ["甲", "乙"]  # 乙 won deal 1 and deals deal 2
     assert shown["deals"][1]["seats"] == {"E": "乙", "S": "丙", "W": "丁", "N": "甲"}
     assert shown["deals"][0]["table"]["options"] == {"double_at": 10}
@@ -40,7 +40,8 @@ def test_an_evening_on_a_chosen_file(tmp_path: Path) -> None:
     table = taihu("ledger", "show", "friday", "--db", db).output
     assert "next dealer: 乙" in table and "drawn" in table
     exported = taihu("ledger", "export", "friday", "--csv", "--db", db)
-    rows = list(csv.DictReader(io.StringIO(exported.output)))
+    assert exported.output.startswith("\ufeff")  # the byte order mark: a spreadsheet reads UTF-8
+    rows = list(csv.DictReader(io.StringIO(exported.output.removeprefix("\ufeff"))))
     assert len(rows) == 8 and {r["player"]: int(r["total"]) for r in rows} == shown["totals"]
     assert "friday" in taihu("ledger", "list", "--db", db).output
     undone = taihu("ledger", "undo", "friday", "--db", db)

@@ -142,6 +142,8 @@ def test_http_gives_the_counters_for_riichi_only(ledger_db: Path) -> None:
     auth = {"Authorization": f"Bearer {made['token']}"}
     answer = client.post(f"/ledgers/{made['id']}/deals", json=drawn_with_a_stick(), headers=auth)
     assert answer.status_code == 201, answer.text
-    assert (answer.json()["next_honba"], answer.json()["next_pot"]) == (1, 1)
+    standings = answer.json()["standings"]
+    assert (standings["next_honba"], standings["next_pot"]) == (1, 1)
+    assert client.get(f"/ledgers/{made['id']}").json()["next_honba"] == 1
     other = client.post("/ledgers", json={"rules": "guannan", "players": PLAYERS}).json()
     assert "next_honba" not in client.get(f"/ledgers/{other['id']}").json()

@@ -7,18 +7,37 @@ it, 403 with a wrong one, and nothing changes). Each deal is validated and
 settled exactly as `POST /settle` does. The database is `$TAIHU_DB` (`taihu
 serve --db PATH|URL` sets it: a SQLite file, or PostgreSQL for several hosts)
 or the user data dir's file; each request takes a connection from the pool.
+
+Bounded (docs/limits.md): a ledger at its most deals, or a database at its
+most ledgers, is a 409; a client (by address) creating ledgers or adding
+deals faster than `CREATE_RATE` / `ADD_RATE` gets a 429 with `Retry-After`.
+The rate limiters belong to the app (`app.state.ledger_rates`), so two apps
+keep apart and a test makes its own. An add or an undo answers the deal and
+the standings, not the ledger (`change_json`); GET answers the whole ledger.
 """
 
 from __future__ import annotations
 
+import threading
+from dataclasses import dataclass, field
 from typing import Any
+from urllib.parse import quote as percent_encoded
 
-from fastapi import APIRouter, Body, Depends, HTTPException
+from fastapi import APIRouter, Body, Depends, HTTPException, Request
 from fastapi.responses import Response
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from pydantic import BaseModel, ConfigDict, Field
 
-from taihu.ledger import Ledger, token_matches
+from taihu.ledger import (
+    ADD_RATE,
+    CREATE_RATE,
+    Ledger,
+    LedgerFull,
+    change_json,
+    export_filename,
+    token_matches,
+)
+from taihu.ratelimit import RateLimiter, client_key, retry_after
 from taihu.store import LedgerStore
 
 router = APIRouter(tags=["ledgers"])
@@ -44,6 +63,7 @@ class Keys(BaseModel):
 
 
 class LedgerDeal(BaseModel):
+    number: int = Field(description="the deal's number in the ledger, from 1")
     dealer: str
     seats: dict[str, str] = Field(description="wind → player for this deal (E deals)")
     table: dict[str, Any] = Field(description="the Table as settled, in winds")
@@ -60,6 +80,24 @@ class LedgerAnswer(BaseModel):
     # riichi only (absent for the other rule sets)
     next_honba: int | None = Field(None, description="riichi: the honba (本场) the next deal starts with")
     next_pot: int | None = Field(None, description="riichi: the riichi sticks in the pot the next deal starts with")
+    deal_count: int = Field(description="the number of deals in the ledger")
+
+
+class Standings(BaseModel):
+    """Where the evening stands: the keys of the ledger's JSON other than its name, rules, players and deals."""
+
+    totals: dict[str, int] = Field(description="each player's total, summed from the deals")
+    next_dealer: str
+    next_honba: int | None = Field(None, description="riichi: the honba (本场) the next deal starts with")
+    next_pot: int | None = Field(None, description="riichi: the riichi sticks in the pot the next deal starts with")
+    deal_count: int = Field(description="the number of deals in the ledger")
+
+
+class LedgerChange(BaseModel):
+    """The answer to an add or an undo: the size of one deal, however long the ledger."""
+
+    deal: LedgerDeal = Field(description="the deal added (or removed by an undo)")
+    standings: Standings = Field(description="the standings after the change")
 
 
 def problems(*codes: int) -> dict[int | str, dict[str, Any]]:
@@ -67,10 +105,54 @@ def problems(*codes: int) -> dict[int | str, dict[str, Any]]:
         401: "No edit token (Authorization: Bearer <token>)",
         403: "Wrong edit token",
         404: "No ledger with this id",
+        409: "The ledger holds its most deals, or the database its most ledgers (docs/limits.md)",
         413: "The request body is over 64 KB",
         422: "Bad input: the library's message",
+        429: "Too many requests from this client: wait the seconds of Retry-After (docs/limits.md)",
     }
     return {code: {"model": LedgerProblem, "description": described[code]} for code in codes}
+
+
+@dataclass
+class LedgerRates:
+    """The per-client rate limiters of one app: creating ledgers, adding deals."""
+
+    creates: RateLimiter = field(default_factory=lambda: RateLimiter(CREATE_RATE))
+    adds: RateLimiter = field(default_factory=lambda: RateLimiter(ADD_RATE))
+
+
+_rates_made = threading.Lock()
+
+
+def rates_of(request: Request) -> LedgerRates:
+    """The app's rate limiters (`app.state.ledger_rates`), made on first use."""
+    state = request.app.state
+    with _rates_made:
+        rates = getattr(state, "ledger_rates", None)
+        if rates is None:
+            rates = state.ledger_rates = LedgerRates()
+    return rates
+
+
+def within(limiter: RateLimiter, request: Request, what: str) -> None:
+    """A 429 with Retry-After when this client has used up its rate of `what`; nothing is changed."""
+    wait = limiter.take(client_key(request.client.host if request.client else None))
+    if wait > 0:
+        raise HTTPException(
+            429,
+            f"too many {what} from this address ({limiter.rate.describe()}); try again in {retry_after(wait)} s",
+            {"Retry-After": retry_after(wait)},
+        )
+
+
+def full(exc: LedgerFull) -> HTTPException:
+    return HTTPException(409, str(exc))
+
+
+def attachment(name: str) -> str:
+    """`Content-Disposition` for a download named `name`: an ASCII `filename`, and RFC 5987's `filename*` in UTF-8."""
+    ascii_name = "".join(c if c.isascii() and (c.isalnum() or c in "._-") else "_" for c in name)
+    return f"attachment; filename=\"{ascii_name}\"; filename*=UTF-8''{percent_encoded(name, safe='')}"
 
 
 def found(store: LedgerStore, ledger_id: str) -> tuple[Ledger, str | None]:
@@ -98,11 +180,15 @@ def kept(store: LedgerStore, ledger_id: str, token: str) -> Ledger:
     return ledger
 
 
-@router.post("/ledgers", status_code=201, response_model=Keys, responses=problems(413, 422))
-def new_ledger(request: NewLedger) -> Keys:
+@router.post("/ledgers", status_code=201, response_model=Keys, responses=problems(409, 413, 422, 429))
+def new_ledger(request: NewLedger, http: Request) -> Keys:
     """Start a ledger: answers its id (share it to let others read) and the edit token (keep it)."""
-    with LedgerStore() as store:
-        ledger_id, token = store.create_shared(request.rules, request.players, request.options)
+    within(rates_of(http).creates, http, "new ledgers")
+    try:
+        with LedgerStore() as store:
+            ledger_id, token = store.create_shared(request.rules, request.players, request.options)
+    except LedgerFull as exc:
+        raise full(exc) from None
     return Keys(id=ledger_id, token=token)
 
 
@@ -112,10 +198,14 @@ def new_ledger(request: NewLedger) -> Keys:
     responses={200: {"content": {"text/csv": {}}, "description": "one row per deal and player"}, **problems(404)},
 )
 def ledger_csv(ledger_id: str) -> Response:
-    """The ledger as CSV: one row per deal and player, a header row first."""
+    """The ledger as CSV, to download: one row per deal and player, a header row first (docs/ledger.md)."""
     with LedgerStore() as store:
-        text = store.view(found(store, ledger_id)[0]).to_csv()
-    return Response(text, media_type="text/csv; charset=utf-8")
+        view = store.view(found(store, ledger_id)[0])
+    return Response(
+        view.to_csv(),
+        media_type="text/csv; charset=utf-8",
+        headers={"Content-Disposition": attachment(export_filename(view.ledger.name))},
+    )
 
 
 # riichi's next_honba / next_pot only where the ledger's JSON has them (the other rule sets' answer is unchanged)
@@ -129,28 +219,37 @@ def show_ledger(ledger_id: str) -> dict[str, Any]:
         return store.view(found(store, ledger_id)[0]).to_json()
 
 
+# riichi's next_honba / next_pot only where the standings have them
+CHANGE: dict[str, Any] = {"response_model": LedgerChange, "response_model_exclude_unset": True}
+
+
 @router.post(
     "/ledgers/{ledger_id}/deals",
     status_code=201,
-    **ANSWER,
-    responses=problems(401, 403, 404, 413, 422),
+    **CHANGE,
+    responses=problems(401, 403, 404, 409, 413, 422, 429),
 )
 def add_deal(
     ledger_id: str,
+    http: Request,
     table: dict[str, Any] = Body(description="a Table; seats may be players' names or winds"),
     token: str = Depends(edit_token),
 ) -> dict[str, Any]:
-    """Settle a deal with the seats as they stand and record it; answers the ledger."""
+    """Settle a deal with the seats as they stand and record it; answers the deal and the standings."""
+    within(rates_of(http).adds, http, "deals")
     with LedgerStore() as store:
         ledger = kept(store, ledger_id, token)
-        store.add(ledger, table)
-        return store.view(ledger).to_json()
+        try:
+            deal = store.add(ledger, table)
+        except LedgerFull as exc:
+            raise full(exc) from None
+        return change_json(deal, store.standing(ledger))
 
 
-@router.delete("/ledgers/{ledger_id}/deals/last", **ANSWER, responses=problems(401, 403, 404, 422))
+@router.delete("/ledgers/{ledger_id}/deals/last", **CHANGE, responses=problems(401, 403, 404, 422))
 def undo_deal(ledger_id: str, token: str = Depends(edit_token)) -> dict[str, Any]:
-    """Remove the last deal; answers the ledger."""
+    """Remove the last deal; answers the deal removed and the standings."""
     with LedgerStore() as store:
         ledger = kept(store, ledger_id, token)
-        store.undo(ledger)
-        return store.view(ledger).to_json()
+        deal = store.undo(ledger)
+        return change_json(deal, store.standing(ledger))

@@ -31,15 +31,20 @@ import sqlalchemy as sa
 from sqlalchemy import event
 from sqlalchemy.engine import Connection, Engine
 
+from taihu import ledger as ledger_rules
 from taihu.ledger import (
     DB_ENV,
     Deal,
     Ledger,
+    LedgerFull,
     LedgerView,
+    NewLedger,
     Standing,
+    check_name,
     check_new,
     default_path,
     hash_token,
+    make_private,
     next_deal,
     standing_of,
 )
@@ -48,7 +53,7 @@ from taihu.scorer import HandError
 BUSY_TIMEOUT_S = 30.0  # how long a SQLite writer waits for another writer's transaction
 MIGRATIONS = Path(__file__).with_name("migrations")
 MIGRATION_LOCK = 0x7461_6968  # PostgreSQL advisory lock key while migrating ("taih")
-LAST_HAND_WRITTEN = 2  # the `schema_version` of the last taihu before Alembic (revision 0001 takes it over)
+LAST_HAND_WRITTEN = 3  # the `schema_version` of the last taihu before Alembic (revision 0001 takes it over)
 
 metadata = sa.MetaData()
 ledgers = sa.Table(
@@ -183,9 +188,20 @@ def now() -> str:
 class LedgerStore:
     """The ledgers of one database. Cheap to open (the engine and its pool are kept per process)."""
 
-    def __init__(self, where: str | Path | None = None, create: bool = True) -> None:
+    def __init__(
+        self,
+        where: str | Path | None = None,
+        create: bool = True,
+        max_deals: int | None = None,
+        max_ledgers: int | None = None,
+    ) -> None:
         """Opens the database `where` names (else `$TAIHU_DB`, else the user data dir's file); with
-        `create`, makes a SQLite file that is not there yet; brings the schema to the newest revision."""
+        `create`, makes a SQLite file that is not there yet (0600); brings the schema to the newest revision.
+
+        `max_deals` and `max_ledgers` default to MAX_DEALS and MAX_LEDGERS (a test gives small ones).
+        """
+        self.max_deals = ledger_rules.MAX_DEALS if max_deals is None else max_deals  # read now: a test may lower them
+        self.max_ledgers = ledger_rules.MAX_LEDGERS if max_ledgers is None else max_ledgers
         self.url = database_url(where)
         self.where = shown(self.url)
         self.sqlite = self.url.get_backend_name() == "sqlite"
@@ -196,7 +212,8 @@ class LedgerStore:
                     f"{self.path}: no ledger database there; `taihu ledger new NAME --players …` starts one"
                 )
             try:
-                self.path.parent.mkdir(parents=True, exist_ok=True)
+                self.path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+                make_private(self.path)
             except OSError as exc:
                 raise HandError(f"{self.path}: cannot open it as a ledger database ({exc})") from None
         self.engine = engine_for(self.url)
@@ -286,10 +303,10 @@ class LedgerStore:
             with self.transaction() as db:
                 if db.execute(sa.select(ledgers.c.id).where(ledgers.c.name == name)).first():
                     raise taken
-                key = self._insert_ledger(db, name, rules, players, checked, None, None)
+                key = self._insert_ledger(db, checked, None, None)
         except sa.exc.IntegrityError:  # another client took the name between the look and the insert
             raise taken from None
-        return Ledger(key, name, rules, list(players), checked)
+        return Ledger(key, name, checked.rules, checked.players, checked.options)
 
     def create_shared(
         self, rules: str, players: list[str], options: Mapping[str, Any] | None = None
@@ -298,25 +315,24 @@ class LedgerStore:
         ledger_id, token = secrets.token_urlsafe(18), secrets.token_urlsafe(32)
         checked = check_new(ledger_id, rules, players, options or {})
         with self.transaction() as db:
-            self._insert_ledger(db, ledger_id, rules, players, checked, ledger_id, hash_token(token))
+            self._insert_ledger(db, checked, ledger_id, hash_token(token))
         return ledger_id, token
 
-    @staticmethod
-    def _insert_ledger(
-        db: Connection,
-        name: str,
-        rules: str,
-        players: list[str],
-        options: dict[str, int],
-        public_id: str | None,
-        token_sha256: str | None,
-    ) -> int:
+    def _insert_ledger(self, db: Connection, new: NewLedger, public_id: str | None, token_sha256: str | None) -> int:
+        """Inserts a checked ledger, unless the database holds max_ledgers already (LedgerFull)."""
+        count = db.execute(sa.select(sa.func.count()).select_from(ledgers)).scalar_one()
+        if count >= self.max_ledgers:
+            raise LedgerFull(
+                f"{self.where} holds {count} ledgers, the most one database keeps ({self.max_ledgers}); "
+                "export and remove old ones, or start another database (--db)",
+                code="too_many_ledgers",
+            )
         result = db.execute(
             ledgers.insert().values(
-                name=name,
-                rules=rules,
-                players=json.dumps(players, ensure_ascii=False),
-                options=json.dumps(options),
+                name=new.name,
+                rules=new.rules,
+                players=json.dumps(new.players, ensure_ascii=False),
+                options=json.dumps(new.options),
                 created=now(),
                 public_id=public_id,
                 token_sha256=token_sha256,
@@ -338,6 +354,7 @@ class LedgerStore:
         return [(self._ledger(row[:5]), row[5]) for row in rows]
 
     def ledger(self, name: str) -> Ledger:
+        check_name(name)  # a name that could not be stored is not looked up (a lone surrogate cannot even be sent)
         with self.reading() as db:
             found = db.execute(sa.select(*LEDGER_COLUMNS).where(ledgers.c.name == name)).first()
         if found is None:
@@ -364,7 +381,7 @@ class LedgerStore:
 
         with self.transaction() as db:
             self._lock(db, ledger)
-            deal = next_deal(ledger, self._last_deal(db, ledger), table, __version__)
+            deal = next_deal(ledger, self._last_deal(db, ledger), table, __version__, self.max_deals)
             db.execute(
                 deals.insert().values(
                     ledger_id=ledger.key,

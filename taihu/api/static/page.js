@@ -837,24 +837,38 @@ async function addDeal() {
   const answer = await changeLedger("POST", "deals", namedTable(table()));
   if (!answer) return;
   clearErrors();
-  const deal = answer.deals[answer.deals.length - 1];
+  const { deal } = answer;
   $("dealer").value = placeOfPlayer(deal.dealer); // this deal's, even if another phone added one meanwhile
   showSettlement(deal.settlement); // by place, while the Dealer is this deal's
-  state.ledger.data = answer;
-  state.ledgerNote = fmt("added", { n: answer.deals.length, result: dealResult(deal) });
+  await mergeChange(answer, true);
+  state.ledgerNote = fmt("added", { n: deal.number, result: dealResult(deal) });
   followLedger(false);
   drawLedger();
 }
 
 async function undoDeal() {
-  const before = state.ledger.data.deals;
   const answer = await changeLedger("DELETE", "deals/last");
   if (!answer) return;
   clearErrors();
-  state.ledger.data = answer;
-  state.ledgerNote = fmt("removed", { n: before.length, result: dealResult(before[before.length - 1]) });
+  await mergeChange(answer, false);
+  state.ledgerNote = fmt("removed", { n: answer.deal.number, result: dealResult(answer.deal) });
   followLedger(false);
   drawLedger();
+}
+
+// An add or undo answers the deal and the standings, not the ledger: the deals shown take the change,
+// and the standings' keys are the ledger's. If another phone changed the ledger meanwhile (the deal's
+// number is not the next, or not the last, shown here), the whole ledger is read again.
+async function mergeChange(answer, added) {
+  const data = state.ledger.data;
+  const shown = data.deals.length;
+  if (answer.deal.number === (added ? shown + 1 : shown) && answer.standings.deal_count === (added ? shown + 1 : shown - 1)) {
+    if (added) data.deals.push(answer.deal); else data.deals.pop();
+    Object.assign(data, answer.standings);
+    return;
+  }
+  const reply = await call("GET", `ledgers/${encodeURIComponent(state.ledger.id)}`);
+  if (reply.ok) state.ledger.data = reply.data;
 }
 
 async function copyLedgerLink() {

@@ -1,8 +1,9 @@
 """Ledgers and their deals; a file of the hand-written migrations (`schema_version`) is taken over in place.
 
 Before Alembic, taihu kept `schema_version` (1: ledgers and deals; 2: public_id, token_sha256 and
-deals.taihu_version). Such a file is brought to version 2 and loses `schema_version`: from here on
-`alembic_version` says where a database stands. A new database gets the same tables.
+deals.taihu_version; 3: rule-set names canonical, which revision 0002 does again). Such a file is
+brought to version 2's tables and loses `schema_version`: from here on `alembic_version` says where a
+database stands. A new database gets the same tables.
 
 Revision ID: 0001
 Revises:
