@@ -216,6 +216,16 @@ LEDGER_COMMANDS = (
         (
             LEDGER_NAME,
             Argument(("table",), "the deal as JSON (players or winds); - reads stdin", {"metavar": "TABLE.json"}),
+            Argument(
+                ("--deal",),
+                "the number this deal is to get: refused (exit 2, nothing stored) if the ledger is elsewhere",
+                {"type": whole(1), "metavar": "N", "dest": "expect"},
+            ),
+            Argument(
+                ("--idempotency-key",),
+                "a key of your own for this deal: run again with it, nothing is stored twice",
+                {"metavar": "KEY", "dest": "key"},
+            ),
             LEDGER_DB,
         ),
     ),

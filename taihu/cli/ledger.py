@@ -98,13 +98,20 @@ def new(name: str, rules: str, players: str, option: list[str] | None, db: str |
         print_next(store.standing(ledger))
 
 
-def add(name: str, table: str, db: str | None) -> None:
-    """Settle a deal with the seats as they stand and record it."""
+def add(name: str, table: str, expect: int | None, key: str | None, db: str | None) -> None:
+    """Settle a deal with the seats as they stand and record it (safe to retry with --deal or --idempotency-key)."""
+    from taihu.ledger import Deal, Standing
+
     data = cli().read_table(table)
     with opened(db) as store:
         ledger = store.ledger(name)
-        deal = store.add(ledger, data)
-        print_deal(deal, store.standing(ledger))
+        added = store.add_once(ledger, data, expect=expect, key=key)
+    shown, standings = added.answer["deal"], added.answer["standings"]
+    deal = Deal(shown["number"], shown["seats"], shown["table"], shown["settlement"])
+    if added.replayed:
+        console().print(f"deal {deal.number} was recorded before with key '{key}': nothing stored now")
+    fields = ("totals", "next_dealer", "next_honba", "next_pot", "deal_count")
+    print_deal(deal, Standing(list(ledger.players), **{f: standings[f] for f in fields if f in standings}))
 
 
 def show(name: str, as_json: bool, db: str | None) -> None:

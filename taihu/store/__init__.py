@@ -16,13 +16,15 @@ stores and reads, through SQLAlchemy Core (one set of queries for both databases
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import secrets
 import threading
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
-from datetime import UTC, datetime
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -40,6 +42,7 @@ from taihu.ledger import (
     LedgerView,
     NewLedger,
     Standing,
+    change_json,
     check_name,
     check_new,
     default_path,
@@ -53,6 +56,8 @@ from taihu.scorer import HandError
 BUSY_TIMEOUT_S = 30.0  # how long a SQLite writer waits for another writer's transaction
 MIGRATIONS = Path(__file__).with_name("migrations")
 MIGRATION_LOCK = 0x7461_6968  # PostgreSQL advisory lock key while migrating ("taih")
+KEY_HOURS = 24  # how long an Idempotency-Key's first answer is kept
+MAX_KEY = 200  # characters of an Idempotency-Key
 LAST_HAND_WRITTEN = 3  # the `schema_version` of the last taihu before Alembic (revision 0001 takes it over)
 
 metadata = sa.MetaData()
@@ -67,6 +72,16 @@ ledgers = sa.Table(
     sa.Column("created", sa.Text, nullable=False),
     sa.Column("public_id", sa.Text),
     sa.Column("token_sha256", sa.Text),
+    sa.Column("changes", sa.Integer, nullable=False),
+)
+idempotency = sa.Table(
+    "idempotency",
+    metadata,
+    sa.Column("ledger_id", sa.Integer, nullable=False),
+    sa.Column("key", sa.Text, nullable=False),
+    sa.Column("request_sha256", sa.Text, nullable=False),
+    sa.Column("answer", sa.Text, nullable=False),
+    sa.Column("created", sa.Text, nullable=False),
 )
 deals = sa.Table(
     "deals",
@@ -181,8 +196,37 @@ def newest_revision() -> str:
     return known_revisions()[0]
 
 
-def now() -> str:
-    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+def now(hours_ago: float = 0) -> str:
+    """The time as stored (ISO 8601, UTC, to the second): it sorts as text."""
+    return (datetime.now(UTC) - timedelta(hours=hours_ago)).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def split_tags(header: str) -> set[str]:
+    """The entity tags of an If-Match header (weak ones compared as strong: a ledger has no weak tags)."""
+    return {tag.strip().removeprefix("W/") for tag in header.split(",") if tag.strip()}
+
+
+def etag(deal_count: int, changes: int) -> str:
+    """The ledger's entity tag: its deal count and how many changes it has had (one state of the ledger)."""
+    return f'"{deal_count}.{changes}"'
+
+
+class DealConflict(HandError):
+    """The deal a client expected to create (`"deal": N`, `If-Match`) is not the next: another got there first."""
+
+    def __init__(self, message: str, current: int, tag: str) -> None:
+        super().__init__(message, code="deal_conflict")
+        self.current = current
+        self.etag = tag
+
+
+@dataclass(frozen=True)
+class Added:
+    """An add's answer (the deal and the standings right after it) and whether it is a replay of a key's first."""
+
+    answer: dict[str, Any]
+    replayed: bool
+    etag: str  # the ledger's ETag after the add (for a replay: as it stands now)
 
 
 class LedgerStore:
@@ -377,23 +421,103 @@ class LedgerStore:
 
     def add(self, ledger: Ledger, table: Any) -> Deal:
         """Settles the deal with the seats as they stand and records it; a refused table changes nothing."""
-        from taihu import __version__
-
         with self.transaction() as db:
             self._lock(db, ledger)
-            deal = next_deal(ledger, self._last_deal(db, ledger), table, __version__, self.max_deals)
-            db.execute(
-                deals.insert().values(
-                    ledger_id=ledger.key,
-                    number=deal.number,
-                    seats=json.dumps(deal.seats, ensure_ascii=False),
-                    deal_table=json.dumps(deal.table, ensure_ascii=False),
-                    settlement=json.dumps(deal.settlement, ensure_ascii=False),
-                    added=now(),
-                    taihu_version=__version__,
+            return self._append(db, ledger, table)
+
+    def add_once(
+        self,
+        ledger: Ledger,
+        table: Any,
+        expect: int | None = None,
+        if_match: str | None = None,
+        key: str | None = None,
+    ) -> Added:
+        """`add`, safe to retry (docs/ledger.md, "Exactly once"): answers the deal and the standings after it.
+
+        `key` (an Idempotency-Key) seen for this ledger within KEY_HOURS: its first answer again, and
+        nothing stored (the same key with another deal is refused). `expect` (the number the deal is to
+        get) or `if_match` (the ledger's ETag) that is no longer so: DealConflict with the current count.
+        """
+        asked = hashlib.sha256(json.dumps([table, expect, if_match], sort_keys=True).encode()).hexdigest()
+        with self.transaction() as db:
+            changes = self._lock(db, ledger)
+            if key is not None:
+                db.execute(idempotency.delete().where(idempotency.c.created < now(hours_ago=KEY_HOURS)))
+                first = db.execute(
+                    sa.select(idempotency.c.request_sha256, idempotency.c.answer).where(
+                        idempotency.c.ledger_id == ledger.key, idempotency.c.key == key
+                    )
+                ).first()
+                if first is not None:
+                    if first[0] != asked:
+                        raise HandError(
+                            f"Idempotency-Key '{key}' was used for another deal of this ledger; "
+                            "a new deal needs a new key",
+                            code="key_reused",
+                        )
+            last = self._last_deal(db, ledger)
+            count = last.number if last else 0
+            tag = etag(count, changes)
+            if key is not None and first is not None:
+                return Added(json.loads(first[1]), replayed=True, etag=tag)
+            if expect is not None and expect != count + 1:
+                raise DealConflict(
+                    f"deal {expect} cannot be added: ledger '{ledger.name}' holds {count} deals, so the next is "
+                    f"deal {count + 1}; another client got there first (GET the ledger, then decide)",
+                    count,
+                    tag,
                 )
+            if if_match is not None and if_match.strip() != "*" and tag not in split_tags(if_match):
+                raise DealConflict(
+                    f"If-Match {if_match} is not the ledger's ETag {tag}: it changed since (it holds {count} deals)",
+                    count,
+                    tag,
+                )
+            deal = self._append(db, ledger, table, last)
+            answer = change_json(deal, self._standing(db, ledger))
+            if key is not None:
+                db.execute(
+                    idempotency.insert().values(
+                        ledger_id=ledger.key,
+                        key=key,
+                        request_sha256=asked,
+                        answer=json.dumps(answer, ensure_ascii=False),
+                        created=now(),
+                    )
+                )
+        return Added(answer, replayed=False, etag=etag(deal.number, changes + 1))
+
+    def _append(self, db: Connection, ledger: Ledger, table: Any, last: Deal | None = None) -> Deal:
+        from taihu import __version__
+
+        deal = next_deal(ledger, last or self._last_deal(db, ledger), table, __version__, self.max_deals)
+        db.execute(
+            deals.insert().values(
+                ledger_id=ledger.key,
+                number=deal.number,
+                seats=json.dumps(deal.seats, ensure_ascii=False),
+                deal_table=json.dumps(deal.table, ensure_ascii=False),
+                settlement=json.dumps(deal.settlement, ensure_ascii=False),
+                added=now(),
+                taihu_version=__version__,
             )
+        )
+        self._changed(db, ledger)
         return deal
+
+    @staticmethod
+    def _changed(db: Connection, ledger: Ledger) -> None:
+        db.execute(ledgers.update().where(ledgers.c.id == ledger.key).values(changes=ledgers.c.changes + 1))
+
+    def etag(self, ledger: Ledger) -> str:
+        """The ledger's ETag as it stands."""
+        query = sa.select(sa.func.count(deals.c.number), ledgers.c.changes).select_from(
+            ledgers.outerjoin(deals, deals.c.ledger_id == ledgers.c.id)
+        )
+        with self.reading() as db:
+            count, changes = db.execute(query.where(ledgers.c.id == ledger.key).group_by(ledgers.c.changes)).one()
+        return etag(count, changes)
 
     def undo(self, ledger: Ledger) -> Deal:
         """Removes the last deal and answers it."""
@@ -403,6 +527,7 @@ class LedgerStore:
             if last is None:
                 raise HandError(f"ledger '{ledger.name}' has no deals to undo")
             db.execute(deals.delete().where(deals.c.ledger_id == ledger.key, deals.c.number == last.number))
+            self._changed(db, ledger)
         return last
 
     def view(self, ledger: Ledger) -> LedgerView:
@@ -413,6 +538,10 @@ class LedgerStore:
 
     def standing(self, ledger: Ledger) -> Standing:
         """The totals and next dealer from each deal's seats and net alone (cheaper than a whole view)."""
+        with self.reading() as db:
+            return self._standing(db, ledger)
+
+    def _standing(self, db: Connection, ledger: Ledger) -> Standing:
         settlement = self._json(deals.c.settlement)
         query = (
             sa.select(
@@ -426,8 +555,7 @@ class LedgerStore:
             .where(deals.c.ledger_id == ledger.key)
             .order_by(deals.c.number)
         )
-        with self.reading() as db:
-            rows = db.execute(query).all()
+        rows = db.execute(query).all()
         found = (
             Deal(
                 number,
@@ -445,10 +573,15 @@ class LedgerStore:
         return sa.type_coerce(column, sa.JSON) if self.sqlite else sa.cast(column, sa.JSON)
 
     @staticmethod
-    def _lock(db: Connection, ledger: Ledger) -> None:
-        """PostgreSQL: the ledger's row stays locked until the commit, so its changes queue (SQLite: the file lock)."""
-        if db.execute(sa.select(ledgers.c.id).where(ledgers.c.id == ledger.key).with_for_update()).first() is None:
+    def _lock(db: Connection, ledger: Ledger) -> int:
+        """PostgreSQL: the ledger's row stays locked until the commit, so its changes queue (SQLite: the file lock).
+
+        Answers the ledger's count of changes."""
+        query = sa.select(ledgers.c.changes).where(ledgers.c.id == ledger.key).with_for_update()
+        changes = db.execute(query).scalar()
+        if changes is None:
             raise HandError(f"ledger '{ledger.name}' is no longer there")
+        return int(changes)
 
     def _last_deal(self, db: Connection, ledger: Ledger) -> Deal | None:
         query = sa.select(*DEAL_COLUMNS).where(deals.c.ledger_id == ledger.key).order_by(deals.c.number.desc())
