@@ -167,7 +167,8 @@ class Standing:
 def standing_of(players: list[str], deals: Iterable[Deal], counters: bool = False) -> Standing:
     """`counters` (riichi): the honba and pot the last deal leaves, 0 and 0 before the first."""
     totals, last, count = dict.fromkeys(players, 0), None, 0
-    for count, last in enumerate(deals, 1):
+    for last in deals:
+        count += 1
         for player, amount in last.net().items():
             totals[player] += amount
     dealer = last.next_dealer if last else players[0]

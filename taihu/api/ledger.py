@@ -71,11 +71,9 @@ class LedgerDeal(BaseModel):
     settlement: dict[str, Any] = Field(description="the Settlement JSON of the deal")
 
 
-class LedgerAnswer(BaseModel):
-    name: str
-    rules: str
-    players: list[str]
-    deals: list[LedgerDeal]
+class Standings(BaseModel):
+    """Where the evening stands: the keys of the ledger's JSON other than its name, rules, players and deals."""
+
     totals: dict[str, int] = Field(description="each player's total, summed from the deals")
     next_dealer: str
     # riichi only (absent for the other rule sets)
@@ -84,14 +82,15 @@ class LedgerAnswer(BaseModel):
     deal_count: int = Field(description="the number of deals in the ledger")
 
 
-class Standings(BaseModel):
-    """Where the evening stands: the keys of the ledger's JSON other than its name, rules, players and deals."""
+class LedgerDeals(BaseModel):
+    name: str
+    rules: str
+    players: list[str]
+    deals: list[LedgerDeal]
 
-    totals: dict[str, int] = Field(description="each player's total, summed from the deals")
-    next_dealer: str
-    next_honba: int | None = Field(None, description="riichi: the honba (本场) the next deal starts with")
-    next_pot: int | None = Field(None, description="riichi: the riichi sticks in the pot the next deal starts with")
-    deal_count: int = Field(description="the number of deals in the ledger")
+
+class LedgerAnswer(Standings, LedgerDeals):
+    """The whole ledger: its deals, then the standings' keys (pydantic takes the last base's fields first)."""
 
 
 class LedgerChange(BaseModel):
