@@ -178,9 +178,16 @@ def standing_of(players: list[str], deals: Iterable[Deal], counters: bool = Fals
     return Standing(list(players), totals, dealer, left.get("honba", 0), left.get("pot", 0), count)
 
 
-def change_json(deal: Deal, standing: Standing) -> dict[str, Any]:
-    """The answer to an add or an undo: the deal added (or removed) and the standings after it, not the ledger."""
-    return {"deal": deal.to_json(), "standings": standing.to_json()}
+@dataclass(frozen=True)
+class Change:
+    """An add or an undo: the deal added (or removed) and the standings right after it, read in its transaction."""
+
+    deal: Deal
+    standing: Standing
+
+    def to_json(self) -> dict[str, Any]:
+        """The answer to an add or an undo (docs/api.md): `{"deal", "standings"}`, not the ledger."""
+        return {"deal": self.deal.to_json(), "standings": self.standing.to_json()}
 
 
 COUNTERS = (("honba", "next_honba"), ("pot", "pot_after"))  # a riichi Table's field, and the Settlement's

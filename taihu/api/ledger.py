@@ -13,7 +13,7 @@ most ledgers, is a 409; a client (by address) creating ledgers or adding
 deals faster than `CREATE_RATE` / `ADD_RATE` gets a 429 with `Retry-After`.
 The rate limiters belong to the app (`app.state.ledger_rates`), so two apps
 keep apart and a test makes its own. An add or an undo answers the deal and
-the standings, not the ledger (`change_json`); GET answers the whole ledger.
+the standings, not the ledger (`Change`); GET answers the whole ledger.
 """
 
 from __future__ import annotations
@@ -33,7 +33,6 @@ from taihu.ledger import (
     CREATE_RATE,
     Ledger,
     LedgerFull,
-    change_json,
     export_filename,
     token_matches,
 )
@@ -285,5 +284,4 @@ def undo_deal(ledger_id: str, token: str = Depends(edit_token)) -> dict[str, Any
     """Remove the last deal; answers the deal removed and the standings."""
     with LedgerStore() as store:
         ledger = kept(store, ledger_id, token)
-        deal = store.undo(ledger)
-        return change_json(deal, store.standing(ledger))
+        return store.undo_with_standing(ledger).to_json()

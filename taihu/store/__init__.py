@@ -36,13 +36,13 @@ from sqlalchemy.engine import Connection, Engine
 from taihu import ledger as ledger_rules
 from taihu.ledger import (
     DB_ENV,
+    Change,
     Deal,
     Ledger,
     LedgerFull,
     LedgerView,
     NewLedger,
     Standing,
-    change_json,
     check_name,
     check_new,
     default_path,
@@ -475,7 +475,7 @@ class LedgerStore:
                     tag,
                 )
             deal = self._append(db, ledger, table, last)
-            answer = change_json(deal, self._standing(db, ledger))
+            answer = Change(deal, self._standing(db, ledger)).to_json()
             if key is not None:
                 db.execute(
                     idempotency.insert().values(
@@ -521,6 +521,10 @@ class LedgerStore:
 
     def undo(self, ledger: Ledger) -> Deal:
         """Removes the last deal and answers it."""
+        return self.undo_with_standing(ledger).deal
+
+    def undo_with_standing(self, ledger: Ledger) -> Change:
+        """`undo`, answering the standings after it too, read in its transaction (no other change between)."""
         with self.transaction() as db:
             self._lock(db, ledger)
             last = self._last_deal(db, ledger)
@@ -528,7 +532,7 @@ class LedgerStore:
                 raise HandError(f"ledger '{ledger.name}' has no deals to undo")
             db.execute(deals.delete().where(deals.c.ledger_id == ledger.key, deals.c.number == last.number))
             self._changed(db, ledger)
-        return last
+            return Change(last, self._standing(db, ledger))
 
     def view(self, ledger: Ledger) -> LedgerView:
         query = sa.select(*DEAL_COLUMNS).where(deals.c.ledger_id == ledger.key).order_by(deals.c.number)
