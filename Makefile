@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 # or python3 upgraded) makes .venv anew instead of reusing a stale one.
 PYTHON_ID := $(shell $(PYTHON) -c 'import sys; print(sys.executable, sys.version.split()[0])' 2>/dev/null)
 
-.PHONY: demo test docs bench riichi-check install install-test clean FORCE
+.PHONY: demo test docs bench postgres riichi-check install install-test clean FORCE
 
 $(VENV)/python-id: FORCE
 	@test -n "$(PYTHON_ID)" || { echo "no Python '$(PYTHON)': pick one with make PYTHON=python3.12 ..."; exit 1; }
@@ -31,7 +31,7 @@ install-test: $(VENV)/installed-test
 demo: install
 	$(BIN)/python examples/run_examples.py
 
-test: install-test browser
+test: install-test browser postgres
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
@@ -77,3 +77,21 @@ browser:
 		echo "no Chromium: the browser tests will fail. Install it as root:" \
 		"apt-get install -y --no-install-recommends chromium-headless-shell $(FONT_PACKAGE)"; \
 	fi
+
+# The ledger store's tests run on a real PostgreSQL too (tests/pg_cluster.py: a throwaway cluster in a
+# temporary directory). Debian's server is installed when missing and the machine allows (root, apt-get);
+# PostgreSQL will not run as root, so root's runs start it as the system user $(PG_USER), made here.
+.PHONY: postgres
+PG_USER := taihu-pg
+postgres:
+	@if ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then :; \
+	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+		export DEBIAN_FRONTEND=noninteractive; apt-get update -qq; \
+		apt-get install -y -qq --no-install-recommends postgresql >/dev/null \
+		|| echo "could not install PostgreSQL: the store's PostgreSQL tests will fail"; \
+	else \
+		echo "no PostgreSQL server: its tests are skipped (and fail under CI=true). Install it as root:" \
+			"apt-get install -y --no-install-recommends postgresql"; \
+	fi
+	@if [ "$$(id -u)" = 0 ] && ! id -u $(PG_USER) >/dev/null 2>&1; then \
+		useradd --system --no-create-home --shell /usr/sbin/nologin $(PG_USER); fi

@@ -16,16 +16,19 @@ import os
 import platform
 import random
 import statistics
+import sys
 import tempfile
 import time
 from collections.abc import Callable
 from functools import partial
+from pathlib import Path
 from typing import NamedTuple
 
 from taihu.api.schemas import TABLE_EXAMPLES
-from taihu.ledger import LedgerStore
+from taihu.ledger import MAX_DEALS
 from taihu.scorer import score_hand, settle_table, waits
 from taihu.scorer import tiles as T
+from taihu.store import LedgerStore
 
 # our kinds 31 C, 32 F, 33 P are haku/hatsu/chun = 33, 32, 31 in mahjong's 34-order
 TO_MAHJONG_34 = list(range(31)) + [33, 32, 31]
@@ -357,22 +360,60 @@ def bench_waits(
 LEDGER_TABLE = TABLE_EXAMPLES[0]  # docs/api.md's Lingxi table: S wins on W's discard
 
 
-def bench_ledger_add(filled: int = 1000, timed_adds: int = 300) -> None:
-    """`ledger add` on a file that holds `filled` deals, against settling the same table alone (issue 16)."""
-    deals = filled + timed_adds  # beyond MAX_DEALS: the bench measures a full file, not the limit
-    with tempfile.TemporaryDirectory() as folder, LedgerStore(f"{folder}/bench.db", max_deals=deals) as store:
-        ledger = store.create("bench", "lingxi", ["甲", "乙", "丙", "丁"])
-        for _ in range(filled):
-            store.add(ledger, LEDGER_TABLE)
-        settles, adds = [], []
-        for _ in range(timed_adds):
+def ledger_add_times(where: str, samples: int, late: int) -> tuple[list[float], list[float], list[float]]:
+    """settle_table alone, an add at deal 1 (a new ledger each), and an add at deals late+1.. of one ledger.
+
+    An add is what `POST /ledgers/{id}/deals` does: settle, store, and answer the standings.
+    """
+    players = ["甲", "乙", "丙", "丁"]
+    with LedgerStore(where) as store:
+        settles, firsts, lates = [], [], []
+        for n in range(samples):
+            ledger = store.create(f"first {n}", "lingxi", players)
             settles.append(timed(settle_table, LEDGER_TABLE))
-            adds.append(timed(store.add, ledger, LEDGER_TABLE))
-    add_med, settle_med = statistics.median(adds), statistics.median(settles)
-    print(f"ledger add on a file of {filled}+ deals (WAL, synchronous=FULL), {timed_adds} adds")
-    print(f"  settle_table alone   median {settle_med * 1e3:7.3f} ms  p99 {percentile(settles, 0.99) * 1e3:7.3f} ms")
-    print(f"  ledger add           median {add_med * 1e3:7.3f} ms  p99 {percentile(adds, 0.99) * 1e3:7.3f} ms")
-    print(f"  beyond the settlement (medians) {(add_med - settle_med) * 1e3:7.3f} ms  (target ≤ 5 ms)")
+            firsts.append(timed(store.add_once, ledger, LEDGER_TABLE))
+        ledger = store.create("long", "lingxi", players)
+        for _ in range(late):
+            store.add(ledger, LEDGER_TABLE)
+        for _ in range(samples):
+            lates.append(timed(store.add_once, ledger, LEDGER_TABLE))
+    return settles, firsts, lates
+
+
+def bench_ledger_add(samples: int = 30, late: int = MAX_DEALS - 30) -> None:
+    """`ledger add` on SQLite and on PostgreSQL (a throwaway cluster, fsync on), at deal 1 and near deal 1,000."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+    from pg_cluster import Cluster, ClusterError  # the tests' throwaway PostgreSQL
+
+    print(f"ledger add (settle, store, standings): {samples} adds at deal 1, {samples} at deals {late + 1}..")
+    stores: list[tuple[str, str]] = []
+    cluster = None
+    with tempfile.TemporaryDirectory() as folder:
+        stores.append(("SQLite file (WAL, synchronous=FULL)", f"{folder}/bench.db"))
+        try:
+            cluster = Cluster(fast=False)
+            stores.append(("PostgreSQL (Unix socket, fsync on)", cluster.url()))
+        except (ClusterError, OSError) as exc:
+            print(f"  PostgreSQL did not start, no row for it: {exc}")
+        try:
+            medians = {}
+            for name, where in stores:
+                settles, firsts, lates = ledger_add_times(where, samples, late)
+                first, last = statistics.median(firsts), statistics.median(lates)
+                medians[name] = (first, last)
+                print(
+                    f"  {name:36} deal 1 {first * 1e3:7.3f} ms  deal ~{late + samples} {last * 1e3:7.3f} ms"
+                    f"  ratio {last / first:5.2f}×  (settle_table alone {statistics.median(settles) * 1e3:.3f} ms)"
+                )
+            if len(medians) == 2:
+                (sqlite_first, sqlite_last), (pg_first, pg_last) = medians.values()
+                print(
+                    f"  PostgreSQL / SQLite: deal 1 {pg_first / sqlite_first:5.2f}×, "
+                    f"deal ~{late + samples} {pg_last / sqlite_last:5.2f}×  (target ≤ 3×)"
+                )
+        finally:
+            if cluster is not None:
+                cluster.stop()
 
 
 if __name__ == "__main__":

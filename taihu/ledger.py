@@ -1,6 +1,7 @@
-"""The ledger (记账) of an evening: the deals of four players, stored in SQLite.
+"""The ledger (记账) of an evening: the deals of four players, and what they add up to.
 
-Outside the pure core: this module does the I/O. Each deal is settled by
+Outside the pure core, but no queries here: `taihu.store` keeps the ledgers
+(SQLite or PostgreSQL) and calls the rules of this module. Each deal is settled by
 `settle_table`, exactly as `taihu settle` and `POST /settle` do; the ledger
 adds what a single Table cannot know — who the players are and who deals.
 
@@ -16,15 +17,14 @@ adds what a single Table cannot know — who the players are and who deals.
   the pot that the previous deal left (its `next_honba`, `pot_after`); a
   table may repeat them, not contradict them (docs/ledger.md).
 - Totals are never stored: they are summed from the deals' nets each time.
-- Each change is one transaction (WAL mode, `BEGIN IMMEDIATE`), so two
-  clients adding at once both land, in order. A refused table changes nothing.
-- The schema carries a version (`schema_version`) and migrates forward.
+- The store makes each change one transaction, so two clients adding at
+  once both land, in order. A refused table changes nothing.
 - Names are text, checked once here (`check_text`) for the CLI and the API
   alike; a ledger is bounded (`MAX_DEALS`, `MAX_LEDGERS`) and the rate of
   changes per client is named here (`CREATE_RATE`, `ADD_RATE`) for the
   shells to apply (docs/limits.md).
-- The file is made readable by its owner only (0600); SQLite gives its
-  -wal and -shm files the same mode.
+- A SQLite file is made readable by its owner only (0600, `make_private`);
+  SQLite gives its -wal and -shm files the same mode.
 """
 
 from __future__ import annotations
@@ -33,14 +33,10 @@ import csv
 import hashlib
 import hmac
 import io
-import json
 import os
-import secrets
-import sqlite3
 import sys
 import unicodedata
-from collections.abc import Callable, Iterable, Iterator, Mapping
-from contextlib import contextmanager
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -52,10 +48,9 @@ from taihu.scorer.rulesets import get
 
 WINDS = ("E", "S", "W", "N")
 DB_ENV = "TAIHU_DB"
-BUSY_TIMEOUT_S = 30.0  # how long a writer waits for another writer's transaction
 MAX_NAME = 100  # characters of a ledger's name and of a player's name
 MAX_DEALS = 1000  # deals in one ledger (an evening is 16 to 60; a long night of riichi, a few hundred)
-MAX_LEDGERS = 100_000  # ledgers in one database file, the CLI's and those made over HTTP together
+MAX_LEDGERS = 100_000  # ledgers in one database, the CLI's and those made over HTTP together
 # per client (its address) over HTTP; the shells apply them with taihu.ratelimit.RateLimiter
 CREATE_RATE = Rate(burst=20, every_s=10.0)  # new ledgers: 20 at once, then 6 a minute
 ADD_RATE = Rate(burst=60, every_s=1.0)  # deals added: 60 at once, then one a second
@@ -63,53 +58,6 @@ ADD_RATE = Rate(burst=60, every_s=1.0)  # deals added: 60 at once, then one a se
 BIDI_CONTROLS = frozenset(chr(c) for c in (*range(0x202A, 0x202F), *range(0x2066, 0x206A)))
 
 
-def canonical_rules(db: sqlite3.Connection) -> None:
-    """3: each ledger's rule set by its canonical name (`riichi`, not `RIICHI` or `立直`), as the registry names it."""
-    for key, rules in db.execute("SELECT id, rules FROM ledgers").fetchall():
-        try:
-            name = get(rules).name
-        except HandError:
-            continue  # not a rule set this taihu knows: left as it is, refused when a deal is added
-        if name != rules:
-            db.execute("UPDATE ledgers SET rules = ? WHERE id = ?", (name, key))
-
-
-# Each entry moves a file from the version before it to its own version (SQL, or a
-# function given the connection); a new file runs them all. Never edit one that
-# has shipped: add the next.
-MIGRATIONS: tuple[str | Callable[[sqlite3.Connection], None], ...] = (
-    # 1: ledgers and their deals
-    """
-    CREATE TABLE ledgers (
-        id INTEGER PRIMARY KEY,
-        name TEXT NOT NULL UNIQUE,
-        rules TEXT NOT NULL,
-        players TEXT NOT NULL,
-        options TEXT NOT NULL,
-        created TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now'))
-    );
-    CREATE TABLE deals (
-        ledger_id INTEGER NOT NULL REFERENCES ledgers (id) ON DELETE CASCADE,
-        number INTEGER NOT NULL,
-        seats TEXT NOT NULL,
-        deal_table TEXT NOT NULL,
-        settlement TEXT NOT NULL,
-        added TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now')),
-        PRIMARY KEY (ledger_id, number)
-    );
-    """,
-    # 2: keepers over HTTP (an unguessable public id, the edit token's hash) and
-    # the taihu version that settled each deal
-    """
-    ALTER TABLE ledgers ADD COLUMN public_id TEXT;
-    ALTER TABLE ledgers ADD COLUMN token_sha256 TEXT;
-    CREATE UNIQUE INDEX ledgers_public_id ON ledgers (public_id);
-    ALTER TABLE deals ADD COLUMN taihu_version TEXT;
-    """,
-    # 3: rule-set names canonical (they were stored as typed)
-    canonical_rules,
-)
-SCHEMA_VERSION = len(MIGRATIONS)
 CSV_HEADER = ("deal", "player", "seat", "dealer", "net", "total", "next_dealer", "taihu")
 
 
@@ -522,256 +470,24 @@ def make_private(path: Path) -> None:
         pass
 
 
-class LedgerStore:
-    """One open ledger database; make one per thread (sqlite3 connections are not shared)."""
+def next_deal(ledger: Ledger, last: Deal | None, table: Any, taihu_version: str | None, max_deals: int) -> Deal:
+    """The deal after `last`, settled with the seats as they stand (the store records it in the same transaction).
 
-    def __init__(
-        self,
-        path: str | Path | None = None,
-        create: bool = True,
-        max_deals: int | None = None,
-        max_ledgers: int | None = None,
-    ) -> None:
-        """Opens (with `create`, makes) the file at `path`, else `default_path()`; migrates it forward.
-
-        `max_deals` and `max_ledgers` default to MAX_DEALS and MAX_LEDGERS (a test gives small ones).
-        """
-        self.path = Path(path) if path is not None else default_path()
-        self.max_deals = MAX_DEALS if max_deals is None else max_deals
-        self.max_ledgers = MAX_LEDGERS if max_ledgers is None else max_ledgers
-        if not create and not self.path.exists():
-            raise HandError(f"{self.path}: no ledger database there; `taihu ledger new NAME --players …` starts one")
-        try:
-            self.path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-            make_private(self.path)
-            self.db = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_S, isolation_level=None)
-        except (OSError, sqlite3.Error) as exc:
-            raise HandError(f"{self.path}: cannot open it as a ledger database ({exc})") from None
-        try:
-            self.db.execute("PRAGMA foreign_keys = ON")
-            self.db.execute("PRAGMA journal_mode = WAL")
-            self.db.execute("PRAGMA synchronous = FULL")  # a committed deal survives a power cut too
-            self.migrate()
-        except sqlite3.DatabaseError as exc:
-            self.db.close()
-            raise HandError(f"{self.path}: not a taihu ledger database ({exc})") from None
-
-    def close(self) -> None:
-        self.db.close()
-
-    def __enter__(self) -> LedgerStore:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
-
-    @contextmanager
-    def transaction(self) -> Iterator[sqlite3.Connection]:
-        """One write transaction, taken before the first read so concurrent writers queue in order."""
-        self.db.execute("BEGIN IMMEDIATE")
-        try:
-            yield self.db
-        except BaseException:
-            self.db.execute("ROLLBACK")
-            raise
-        self.db.execute("COMMIT")
-
-    # -- schema --------------------------------------------------------------------------------
-
-    def schema_version(self) -> int:
-        found = self.db.execute("SELECT name FROM sqlite_master WHERE name = 'schema_version'").fetchone()
-        if found is None:
-            return 0
-        row = self.db.execute("SELECT version FROM schema_version").fetchone()
-        return int(row[0]) if row else 0
-
-    def migrate(self) -> None:
-        """Runs the migrations this file has not had yet, in one transaction (a current file is only read)."""
-        if self.schema_version() == SCHEMA_VERSION:
-            return
-        with self.transaction() as db:
-            version = self.schema_version()  # again: another client may have migrated meanwhile
-            if version > SCHEMA_VERSION:
-                raise HandError(
-                    f"{self.path}: written by a newer taihu (ledger schema {version}; "
-                    f"this taihu knows up to {SCHEMA_VERSION}); upgrade taihu to open it"
-                )
-            if version == 0:
-                db.execute("CREATE TABLE schema_version (version INTEGER NOT NULL)")
-                db.execute("INSERT INTO schema_version VALUES (0)")
-            for step in MIGRATIONS[version:]:
-                if callable(step):
-                    step(db)
-                    continue
-                for statement in filter(str.strip, step.split(";")):
-                    db.execute(statement)
-            db.execute("UPDATE schema_version SET version = ?", (SCHEMA_VERSION,))
-
-    # -- ledgers -------------------------------------------------------------------------------
-
-    def create(self, name: str, rules: str, players: list[str], options: Mapping[str, Any] | None = None) -> Ledger:
-        """A new local ledger (the CLI's); refused if the name is taken."""
-        checked = check_new(name, rules, players, options or {})
-        with self.transaction() as db:
-            if db.execute("SELECT 1 FROM ledgers WHERE name = ?", (name,)).fetchone():
-                raise HandError(f"ledger '{name}' already exists in {self.path}; choose another name")
-            key = self._insert_ledger(db, checked, None, None)
-        return Ledger(key, name, checked.rules, checked.players, checked.options)
-
-    def create_shared(
-        self, rules: str, players: list[str], options: Mapping[str, Any] | None = None
-    ) -> tuple[str, str]:
-        """A ledger kept over HTTP: its public id (≥ 128 random bits) and edit token; only the hash is kept."""
-        ledger_id, token = secrets.token_urlsafe(18), secrets.token_urlsafe(32)
-        checked = check_new(ledger_id, rules, players, options or {})
-        with self.transaction() as db:
-            self._insert_ledger(db, checked, ledger_id, hash_token(token))
-        return ledger_id, token
-
-    def _insert_ledger(
-        self, db: sqlite3.Connection, new: NewLedger, public_id: str | None, token_sha256: str | None
-    ) -> int:
-        """Inserts a checked ledger, unless the file holds MAX_LEDGERS already (LedgerFull)."""
-        (count,) = db.execute("SELECT count(*) FROM ledgers").fetchone()
-        if count >= self.max_ledgers:
-            raise LedgerFull(
-                f"{self.path} holds {count} ledgers, the most one database keeps ({self.max_ledgers}); "
-                "export and remove old ones, or start another database (--db)",
-                code="too_many_ledgers",
-            )
-        cursor = db.execute(
-            "INSERT INTO ledgers (name, rules, players, options, public_id, token_sha256) VALUES (?, ?, ?, ?, ?, ?)",
-            (
-                new.name,
-                new.rules,
-                json.dumps(new.players, ensure_ascii=False),
-                json.dumps(new.options),
-                public_id,
-                token_sha256,
-            ),
+    A ledger holding `max_deals` takes no more (LedgerFull).
+    """
+    if last is not None and last.number >= max_deals:
+        raise LedgerFull(
+            f"ledger '{ledger.name}' holds {last.number} deals, the most a ledger keeps ({max_deals}); "
+            "start a new ledger for the rest of the evening",
+            code="ledger_full",
         )
-        assert cursor.lastrowid is not None
-        return cursor.lastrowid
-
-    def names(self) -> list[tuple[Ledger, int]]:
-        """Every ledger with its number of deals, oldest first."""
-        rows = self.db.execute(
-            "SELECT l.id, l.name, l.rules, l.players, l.options, count(d.number) FROM ledgers l "
-            "LEFT JOIN deals d ON d.ledger_id = l.id GROUP BY l.id ORDER BY l.id"
-        ).fetchall()
-        return [(self._ledger(row[:5]), row[5]) for row in rows]
-
-    def ledger(self, name: str) -> Ledger:
-        check_name(name)  # a name that could not be stored is not looked up (a lone surrogate cannot even be sent)
-        row = self.db.execute("SELECT id, name, rules, players, options FROM ledgers WHERE name = ?", (name,))
-        found = row.fetchone()
-        if found is None:
-            raise HandError(f"no ledger named '{name}' in {self.path}; `taihu ledger list` shows the ledgers there")
-        return self._ledger(found)
-
-    def shared(self, public_id: str) -> tuple[Ledger, str | None] | None:
-        """The ledger behind a public id and its token hash, or None."""
-        found = self.db.execute(
-            "SELECT id, name, rules, players, options, token_sha256 FROM ledgers WHERE public_id = ?", (public_id,)
-        ).fetchone()
-        return (self._ledger(found[:5]), found[5]) if found else None
-
-    @staticmethod
-    def _ledger(row: Any) -> Ledger:
-        key, name, rules, players, options = row
-        return Ledger(key, name, rules, json.loads(players), json.loads(options))
-
-    # -- deals ---------------------------------------------------------------------------------
-
-    def add(self, ledger: Ledger, table: Any) -> Deal:
-        """Settles the deal with the seats as they stand and records it; a refused table changes nothing."""
-        with self.transaction() as db:
-            return self._record(db, ledger, table)
-
-    def add_with_standing(self, ledger: Ledger, table: Any) -> Change:
-        """`add`, answering the standings after the deal too, read in its transaction (no other deal between)."""
-        with self.transaction() as db:
-            return Change(self._record(db, ledger, table), self.standing(ledger))
-
-    def _record(self, db: sqlite3.Connection, ledger: Ledger, table: Any) -> Deal:
-        """Settles and inserts the next deal, in the caller's transaction; LedgerFull at `max_deals`."""
-        from taihu import __version__
-
-        last = self._last_deal(db, ledger)
-        if last is not None and last.number >= self.max_deals:
-            raise LedgerFull(
-                f"ledger '{ledger.name}' holds {last.number} deals, the most a ledger keeps ({self.max_deals}); "
-                "start a new ledger for the rest of the evening",
-                code="ledger_full",
-            )
-        dealer = last.next_dealer if last else ledger.players[0]
-        seats = seats_from(ledger.players, dealer)
-        stored = in_winds(table, ledger, seats)
-        if ledger.carries_counters:
-            stored = with_counters(stored, ledger, last)
-        settlement = settlement_json(settle_table(stored))
-        deal = Deal((last.number if last else 0) + 1, seats, stored, settlement, __version__)
-        db.execute(
-            "INSERT INTO deals (ledger_id, number, seats, deal_table, settlement, taihu_version) "
-            "VALUES (?, ?, ?, ?, ?, ?)",
-            (
-                ledger.key,
-                deal.number,
-                json.dumps(seats, ensure_ascii=False),
-                json.dumps(stored, ensure_ascii=False),
-                json.dumps(settlement, ensure_ascii=False),
-                __version__,
-            ),
-        )
-        return deal
-
-    def undo(self, ledger: Ledger) -> Deal:
-        """Removes the last deal and answers it."""
-        return self.undo_with_standing(ledger).deal
-
-    def undo_with_standing(self, ledger: Ledger) -> Change:
-        """`undo`, answering the standings after it too."""
-        with self.transaction() as db:
-            last = self._last_deal(db, ledger)
-            if last is None:
-                raise HandError(f"ledger '{ledger.name}' has no deals to undo")
-            db.execute("DELETE FROM deals WHERE ledger_id = ? AND number = ?", (ledger.key, last.number))
-            standing = self.standing(ledger)
-        return Change(last, standing)
-
-    def view(self, ledger: Ledger) -> LedgerView:
-        rows = self.db.execute(self._DEALS + " ORDER BY number", (ledger.key,)).fetchall()
-        return LedgerView(ledger, [self._deal(row) for row in rows])
-
-    def standing(self, ledger: Ledger) -> Standing:
-        """The totals and next dealer from each deal's seats and net alone (cheaper than a whole view)."""
-        rows = self.db.execute(
-            "SELECT number, seats, json_extract(settlement, '$.net'), json_extract(settlement, '$.next_dealer'), "
-            "json_extract(settlement, '$.next_honba'), json_extract(settlement, '$.pot_after') "
-            "FROM deals WHERE ledger_id = ? ORDER BY number",
-            (ledger.key,),
-        )
-        deals = (
-            Deal(
-                number,
-                json.loads(seats),
-                {},
-                {"net": json.loads(net), "next_dealer": next_dealer, "next_honba": honba, "pot_after": pot},
-            )
-            for number, seats, net, next_dealer, honba, pot in rows
-        )
-        return standing_of(ledger.players, deals, counters=ledger.carries_counters)
-
-    _DEALS = "SELECT number, seats, deal_table, settlement, taihu_version FROM deals WHERE ledger_id = ?"
-
-    def _last_deal(self, db: sqlite3.Connection, ledger: Ledger) -> Deal | None:
-        row = db.execute(self._DEALS + " ORDER BY number DESC LIMIT 1", (ledger.key,)).fetchone()
-        return self._deal(row) if row else None
-
-    @staticmethod
-    def _deal(row: Any) -> Deal:
-        number, seats, table, settlement, version = row
-        return Deal(number, json.loads(seats), json.loads(table), json.loads(settlement), version)
+    dealer = last.next_dealer if last else ledger.players[0]
+    seats = seats_from(ledger.players, dealer)
+    stored = in_winds(table, ledger, seats)
+    if ledger.carries_counters:
+        stored = with_counters(stored, ledger, last)
+    settlement = settlement_json(settle_table(stored))
+    return Deal((last.number if last else 0) + 1, seats, stored, settlement, taihu_version)
 
 
 def token_matches(given: str, stored_sha256: str | None) -> bool:

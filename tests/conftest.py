@@ -3,26 +3,72 @@
 The app answers only the Host names `taihu serve` lists (the loopback names by
 default); starlette's TestClient sends `Host: testserver`, so the tests list it
 too, before any test imports the app (tests/test_abuse_server.py checks the default).
+
+`postgres` is one throwaway PostgreSQL cluster for the whole run (tests/pg_cluster.py); `pg_url` is a
+schema of its own in it for one test. Where PostgreSQL cannot start, its tests are skipped with the
+reason in the run's summary — and under CI=true they fail instead: CI must run them.
 """
 
 from __future__ import annotations
 
+import itertools
 import os
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from pg_cluster import Cluster, ClusterError
 
 from taihu.api.security import HOSTS_ENV, LOOPBACK_NAMES
+from taihu.store import dispose_engines
+
+_schemas = itertools.count(1)
+_not_started: list[str] = []
 
 os.environ.setdefault(HOSTS_ENV, " ".join(("testserver", *LOOPBACK_NAMES)))
 
 
 @pytest.fixture(autouse=True)
-def ledger_db(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+def ledger_db(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     path = tmp_path / "ledger.db"
     monkeypatch.setenv("TAIHU_DB", str(path))
-    return path
+    yield path
+    dispose_engines()  # each test's database has its own pool: close it with the test
+
+
+@pytest.fixture(scope="session")
+def postgres() -> Iterator[Cluster]:
+    try:
+        cluster = Cluster()
+    except (ClusterError, OSError) as exc:
+        _not_started.append(str(exc))
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"PostgreSQL did not start, and CI runs the store's tests on it: {exc}")
+        pytest.skip(f"PostgreSQL did not start: {exc}")
+    try:
+        yield cluster
+    finally:
+        cluster.stop()
+
+
+@pytest.fixture
+def pg_url(postgres: Cluster, monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
+    """A schema of this test's own in the run's cluster, as $TAIHU_DB; dropped after the test."""
+    schema = f"test_{next(_schemas)}"
+    postgres.sql("taihu", f"CREATE SCHEMA {schema}")
+    url = postgres.url(schema=schema)
+    monkeypatch.setenv("TAIHU_DB", url)
+    yield url
+    dispose_engines()
+    postgres.sql("taihu", f"DROP SCHEMA {schema} CASCADE")
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    if _not_started:
+        terminalreporter.write_line(
+            f"PostgreSQL did not start, so its tests were skipped: {_not_started[0]}", red=True, bold=True
+        )
 
 
 @pytest.fixture(autouse=True)

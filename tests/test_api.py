@@ -14,6 +14,7 @@ import sys
 import threading
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -379,14 +380,17 @@ def taihu_command() -> list[str]:
 SERVE_START_TIMEOUT = 60  # seconds; it once took over 10 on a loaded machine
 
 
-def test_taihu_serve_answers_over_http() -> None:
+@contextmanager
+def taihu_serve(*args: str, env: dict[str, str] | None = None) -> Iterator[str]:
+    """A real `taihu serve` process on a free loopback port, once it answers /health; yields its base URL."""
     port = free_port()
     base = f"http://127.0.0.1:{port}"
     server = subprocess.Popen(
-        [*taihu_command(), "serve", "--host", "127.0.0.1", "--port", str(port)],
+        [*taihu_command(), "serve", "--host", "127.0.0.1", "--port", str(port), *args],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
         cwd=ROOT,
+        env=env,
     )
     try:
         # a loaded machine may take long to start a Python server: wait for readiness, with a wide bound
@@ -400,9 +404,7 @@ def test_taihu_serve_answers_over_http() -> None:
                 pass
             assert time.monotonic() < deadline, f"taihu serve did not answer /health within {SERVE_START_TIMEOUT} s"
             time.sleep(0.2)
-        reply = httpx.post(f"{base}/settle", json=EXAMPLE, timeout=10)
-        assert reply.status_code == 200
-        assert reply.json()["net"] == EXAMPLE_NET
+        yield base
     finally:
         server.terminate()
         try:
@@ -410,3 +412,10 @@ def test_taihu_serve_answers_over_http() -> None:
         except subprocess.TimeoutExpired:
             server.kill()
             server.wait()
+
+
+def test_taihu_serve_answers_over_http() -> None:
+    with taihu_serve() as base:
+        reply = httpx.post(f"{base}/settle", json=EXAMPLE, timeout=10)
+    assert reply.status_code == 200
+    assert reply.json()["net"] == EXAMPLE_NET

@@ -2,7 +2,8 @@
 
 Every expectation here is worked out on its own — the test seats the players
 and settles each deal with `settle_table` itself — and compared with what the
-ledger stored and shows.
+ledger stored and shows. Each test of the store runs on SQLite and on a real
+PostgreSQL (`store_db`); the ones about SQLite files run on SQLite alone.
 """
 
 from __future__ import annotations
@@ -11,16 +12,21 @@ import csv
 import io
 import json
 import random
+import re
 import sqlite3
 import threading
 from pathlib import Path
 from typing import Any
 
 import pytest
+import sqlalchemy as sa
 
-from taihu.ledger import MIGRATIONS, SCHEMA_VERSION, Ledger, LedgerStore, default_path, in_winds
+from taihu.ledger import Ledger, default_path, in_winds
 from taihu.scorer import HandError, settle_table
 from taihu.scorer.rulesets import RULESETS
+from taihu.store import LedgerStore, deals, dispose_engines, newest_revision
+
+Where = Path | str  # a SQLite file, or a PostgreSQL URL
 
 ROOT = Path(__file__).resolve().parent.parent
 WINDS = ("E", "S", "W", "N")
@@ -60,6 +66,12 @@ def _settles(rules: str, line: str, winner: str, discarder: str | None) -> bool:
 
 
 WINNING = {rules: winning_lines(rules) for rules in sorted(RULESETS)}
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def store_db(request: pytest.FixtureRequest, ledger_db: Path) -> Where:
+    """The test's database, as $TAIHU_DB says too: a SQLite file, then a schema in the run's PostgreSQL."""
+    return ledger_db if request.param == "sqlite" else request.getfixturevalue("pg_url")
 
 
 def test_every_rule_set_has_winning_hands_for_the_random_ledgers() -> None:
@@ -106,13 +118,13 @@ def winds_of(deal: dict[str, Any], seats: dict[str, str], rules: str) -> dict[st
 
 
 @pytest.mark.parametrize("rules", sorted(RULESETS))
-def test_a_ledger_of_200_random_deals_rotates_and_totals(rules: str, ledger_db: Path) -> None:
+def test_a_ledger_of_200_random_deals_rotates_and_totals(rules: str, store_db: Where) -> None:
     rng = random.Random(f"ledger-{rules}")
     expected_totals = dict.fromkeys(PLAYERS, 0)
     expected_deals = []
     dealer = PLAYERS[0]  # the first named deals first
     counters: dict[str, int] = {}  # riichi: the honba and pot the last deal left (tests/test_ledger_riichi.py)
-    with LedgerStore(ledger_db) as store:
+    with LedgerStore(store_db) as store:
         ledger = store.create("evening", rules, PLAYERS)
         for _ in range(DEALS_PER_LEDGER):
             seats = seats_of(dealer)
@@ -137,10 +149,10 @@ def test_a_ledger_of_200_random_deals_rotates_and_totals(rules: str, ledger_db: 
     assert view["next_dealer"] == dealer
     # the deals did rotate: more than one player dealt
     assert len({d["dealer"] for d in expected_deals}) > 1
-    assert_csv_round_trips(store_csv(ledger_db, "evening"), view)
+    assert_csv_round_trips(store_csv(store_db, "evening"), view)
 
 
-def store_csv(path: Path, name: str) -> str:
+def store_csv(path: Where, name: str) -> str:
     with LedgerStore(path) as store:
         return store.view(store.ledger(name)).to_csv()
 
@@ -170,9 +182,9 @@ def assert_csv_round_trips(text: str, view: dict[str, Any]) -> None:
 NORMAL_WIN: dict[str, Any] = json.loads((ROOT / "examples/tables/normal-win.json").read_text(encoding="utf-8"))
 
 
-def test_a_deal_may_name_players_and_the_ledger_seats_them(ledger_db: Path) -> None:
+def test_a_deal_may_name_players_and_the_ledger_seats_them(store_db: Where) -> None:
     """Deal 2 is dealt by 乙 (S won deal 1), so 乙 is E: naming players or winds stores the same table."""
-    with LedgerStore(ledger_db) as store:
+    with LedgerStore(store_db) as store:
         ledger = store.create("names", "lingxi", PLAYERS)
         first = store.add(ledger, NORMAL_WIN)
         assert first.next_dealer == "乙"
@@ -228,8 +240,8 @@ def test_events_name_players_too() -> None:
         ({"players": {"E": {"total": 1}}}, "players: must be exactly the seats E, S, W, N"),
     ],
 )
-def test_a_refused_table_changes_nothing_and_says_why(change: dict[str, Any], message: str, ledger_db: Path) -> None:
-    with LedgerStore(ledger_db) as store:
+def test_a_refused_table_changes_nothing_and_says_why(change: dict[str, Any], message: str, store_db: Where) -> None:
+    with LedgerStore(store_db) as store:
         ledger = store.create("refused", "lingxi", PLAYERS, {"double_at": 10})
         store.add(ledger, NORMAL_WIN)
         before = store.view(ledger).to_json()
@@ -239,8 +251,8 @@ def test_a_refused_table_changes_nothing_and_says_why(change: dict[str, Any], me
         assert store.view(ledger).to_json() == before
 
 
-def test_settled_exactly_as_settle_table_says_with_the_ledgers_options(ledger_db: Path) -> None:
-    with LedgerStore(ledger_db) as store:
+def test_settled_exactly_as_settle_table_says_with_the_ledgers_options(store_db: Where) -> None:
+    with LedgerStore(store_db) as store:
         ledger = store.create("options", "lingxi", PLAYERS, {"double_at": 10})
         deal = store.add(ledger, NORMAL_WIN)
     assert deal.table["options"] == {"double_at": 10}
@@ -258,15 +270,15 @@ def test_settled_exactly_as_settle_table_says_with_the_ledgers_options(ledger_db
         (PLAYERS, {"nope": 1}, "options: unknown option 'nope' for lingxi"),
     ],
 )
-def test_a_new_ledger_is_checked(players: list[str], options: dict[str, int], message: str, ledger_db: Path) -> None:
-    with LedgerStore(ledger_db) as store:
+def test_a_new_ledger_is_checked(players: list[str], options: dict[str, int], message: str, store_db: Where) -> None:
+    with LedgerStore(store_db) as store:
         with pytest.raises(HandError, match=message):
             store.create("bad", "lingxi", players, options)
         assert store.names() == []
 
 
-def test_names_are_unique_and_unknown_names_are_refused(ledger_db: Path) -> None:
-    with LedgerStore(ledger_db) as store:
+def test_names_are_unique_and_unknown_names_are_refused(store_db: Where) -> None:
+    with LedgerStore(store_db) as store:
         store.create("once", "lingxi", PLAYERS)
         with pytest.raises(HandError, match="ledger 'once' already exists"):
             store.create("once", "putian", PLAYERS)
@@ -276,8 +288,8 @@ def test_names_are_unique_and_unknown_names_are_refused(ledger_db: Path) -> None
             store.undo(store.ledger("once"))
 
 
-def test_undo_puts_the_seats_back(ledger_db: Path) -> None:
-    with LedgerStore(ledger_db) as store:
+def test_undo_puts_the_seats_back(store_db: Where) -> None:
+    with LedgerStore(store_db) as store:
         ledger = store.create("undo", "lingxi", PLAYERS)
         store.add(ledger, NORMAL_WIN)
         before = store.view(ledger).to_json()
@@ -287,17 +299,17 @@ def test_undo_puts_the_seats_back(ledger_db: Path) -> None:
         assert store.add(ledger, NORMAL_WIN) == removed  # the same deal, number and seats again
 
 
-def test_concurrent_adds_from_threads_all_land_in_order(ledger_db: Path) -> None:
+def test_concurrent_adds_from_threads_all_land_in_order(store_db: Where) -> None:
     """Each thread adds drawn deals marked with (thread, n); none is lost and each saw the one before it."""
     threads, each = 4, 15
-    with LedgerStore(ledger_db) as store:
+    with LedgerStore(store_db) as store:
         ledger = store.create("race", "lingxi", PLAYERS)
     start = threading.Barrier(threads)
     failures: list[BaseException] = []
 
     def adder(thread: int) -> None:
         try:
-            with LedgerStore(ledger_db) as mine:
+            with LedgerStore(store_db) as mine:
                 start.wait()
                 for n in range(each):
                     marker = {"total": thread * 1000 + n}
@@ -311,7 +323,7 @@ def test_concurrent_adds_from_threads_all_land_in_order(ledger_db: Path) -> None
     for worker in workers:
         worker.join()
     assert failures == []
-    with LedgerStore(ledger_db) as store:
+    with LedgerStore(store_db) as store:
         deals = store.view(ledger).deals
     assert [d.number for d in deals] == list(range(1, threads * each + 1))
     markers = [d.table["players"]["N"]["total"] for d in deals]
@@ -341,9 +353,20 @@ OLD_SETTLEMENT = {
 }
 
 
-def test_a_version_1_file_migrates_forward_and_keeps_its_deals(ledger_db: Path) -> None:
+V2_STEP = """
+ALTER TABLE ledgers ADD COLUMN public_id TEXT;
+ALTER TABLE ledgers ADD COLUMN token_sha256 TEXT;
+CREATE UNIQUE INDEX ledgers_public_id ON ledgers (public_id);
+ALTER TABLE deals ADD COLUMN taihu_version TEXT;
+UPDATE schema_version SET version = 2;
+"""
+
+
+@pytest.mark.parametrize("version", [1, 2])
+def test_a_file_of_the_hand_written_schema_migrates_in_place_and_keeps_its_deals(version: int, ledger_db: Path) -> None:
+    """Files that taihu made before Alembic (`schema_version` 1 or 2): revision 0001 takes them over."""
     old = sqlite3.connect(ledger_db)
-    old.executescript(V1_SCHEMA)
+    old.executescript(V1_SCHEMA + (V2_STEP if version == 2 else ""))
     old.execute(
         "INSERT INTO ledgers (name, rules, players, options) VALUES ('old', 'lingxi', ?, '{}')", (json.dumps(PLAYERS),)
     )
@@ -354,12 +377,14 @@ def test_a_version_1_file_migrates_forward_and_keeps_its_deals(ledger_db: Path) 
     old.commit()
     old.close()
     with LedgerStore(ledger_db) as store:
-        assert store.schema_version() == SCHEMA_VERSION == len(MIGRATIONS)
+        assert store.revision() == newest_revision()
         ledger = store.ledger("old")
         new = store.add(ledger, NORMAL_WIN)  # the old deal's next_dealer seats the new one
         view = store.view(ledger)
         text = view.to_csv()
         assert store.standing(ledger) == view.standing
+    tables = {row[0] for row in sqlite3.connect(ledger_db).execute("SELECT name FROM sqlite_master")}
+    assert "schema_version" not in tables and {"alembic_version", "ledgers", "deals"} <= tables
     assert new.number == 2 and new.dealer == "乙"
     # deal 2 seats 乙 at E and 丙 at S, who wins it
     assert view.totals == {"甲": -120 - 52, "乙": 224 - 120, "丙": -52 + 224, "丁": -52 - 52}
@@ -369,11 +394,53 @@ def test_a_version_1_file_migrates_forward_and_keeps_its_deals(ledger_db: Path) 
     assert_csv_round_trips(text, view.to_json())
 
 
-def test_a_file_from_a_newer_taihu_is_refused(ledger_db: Path) -> None:
-    with LedgerStore(ledger_db) as store:
-        store.db.execute("UPDATE schema_version SET version = ?", (SCHEMA_VERSION + 1,))
-    with pytest.raises(HandError, match=f"written by a newer taihu \\(ledger schema {SCHEMA_VERSION + 1}"):
+def test_a_hand_written_schema_past_the_last_is_a_newer_taihus(ledger_db: Path) -> None:
+    old = sqlite3.connect(ledger_db)
+    old.executescript(V1_SCHEMA.replace("VALUES (1)", "VALUES (4)"))
+    old.close()
+    with pytest.raises(HandError, match="written by a newer taihu \\(ledger schema 4;"):
         LedgerStore(ledger_db)
+
+
+def test_a_database_from_a_newer_taihu_is_refused(store_db: Where) -> None:
+    with LedgerStore(store_db) as store, store.transaction() as db:
+        db.execute(sa.text("UPDATE alembic_version SET version_num = 'ffff'"))
+    dispose_engines()  # as a new process would: look at the database again
+    with pytest.raises(HandError, match="written by a newer taihu \\(ledger revision ffff;"):
+        LedgerStore(store_db)
+
+
+def test_hosts_opening_a_new_database_at_once_migrate_it_once(store_db: Where) -> None:
+    """Eight clients open an empty database together: one makes the tables, the others find them made."""
+    start, failures = threading.Barrier(8), []
+
+    def opener() -> None:
+        try:
+            start.wait()
+            with LedgerStore(store_db) as store:
+                store.names()
+        except BaseException as exc:  # pragma: no cover - reported below
+            failures.append(exc)
+
+    workers = [threading.Thread(target=opener) for _ in range(8)]
+    for worker in workers:
+        worker.start()
+    for worker in workers:
+        worker.join()
+    assert failures == []
+    with LedgerStore(store_db) as store:
+        assert store.revision() == newest_revision()
+
+
+def test_each_deal_number_is_stored_once(store_db: Where) -> None:
+    """The primary key (ledger, number): a second deal 1, as a host that skipped the lock would write it, is refused."""
+    with LedgerStore(store_db) as store:
+        ledger = store.create("once", "lingxi", PLAYERS)
+        store.add(ledger, NORMAL_WIN)
+        row = {"ledger_id": ledger.key, "number": 1, "seats": "{}", "deal_table": "{}", "settlement": "{}", "added": ""}
+        with pytest.raises(sa.exc.IntegrityError), store.transaction() as db:
+            db.execute(deals.insert().values(**row))
+        assert [d.number for d in store.view(ledger).deals] == [1]
 
 
 def test_a_file_that_is_not_a_database_is_bad_input(tmp_path: Path) -> None:
@@ -383,9 +450,21 @@ def test_a_file_that_is_not_a_database_is_bad_input(tmp_path: Path) -> None:
         LedgerStore(path)
 
 
+@pytest.mark.parametrize(
+    "where, message",
+    [
+        ("mysql://u@h/db", "mysql is not a ledger database"),
+        ("postgresql://u@[::1/x", "not a database URL"),
+    ],
+)
+def test_a_url_of_another_database_is_bad_input(where: str, message: str) -> None:
+    with pytest.raises(HandError, match=re.escape(message)):
+        LedgerStore(where)
+
+
 def test_the_file_is_in_wal_mode(ledger_db: Path) -> None:
-    with LedgerStore(ledger_db) as store:
-        assert store.db.execute("PRAGMA journal_mode").fetchone() == ("wal",)
+    with LedgerStore(ledger_db) as store, store.reading() as db:
+        assert db.exec_driver_sql("PRAGMA journal_mode").first() == ("wal",)
 
 
 @pytest.mark.parametrize(

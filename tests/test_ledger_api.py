@@ -107,7 +107,7 @@ def test_an_unknown_id_is_404(client: TestClient) -> None:
 
 
 def test_a_local_ledger_is_not_reachable_by_its_name(client: TestClient, ledger_db: Path) -> None:
-    from taihu.ledger import LedgerStore
+    from taihu.store import LedgerStore
 
     with LedgerStore(ledger_db) as store:
         store.create("friday", "lingxi", PLAYERS)

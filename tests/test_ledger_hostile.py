@@ -14,7 +14,6 @@ import email.message
 import io
 import json
 import os
-import sqlite3
 import stat
 import subprocess
 import sys
@@ -22,6 +21,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import sqlalchemy as sa
+from alembic import command
 from fastapi.testclient import TestClient
 
 from taihu.api.app import app
@@ -34,12 +35,12 @@ from taihu.ledger import (
     CREATE_RATE,
     MAX_NAME,
     LedgerFull,
-    LedgerStore,
     check_text,
     spreadsheet_text,
 )
 from taihu.ratelimit import Rate, RateLimiter, client_key, retry_after
 from taihu.scorer import HandError
+from taihu.store import LedgerStore, alembic_config, database_url
 
 ROOT = Path(__file__).resolve().parent.parent
 NORMAL_WIN: dict[str, Any] = json.loads((ROOT / "examples/tables/normal-win.json").read_text(encoding="utf-8"))
@@ -260,22 +261,28 @@ def test_other_rule_sets_are_stored_canonical(ledger_db: Path, spelled: str, can
 
 
 def test_a_file_with_rules_as_typed_migrates_to_canonical_names(ledger_db: Path) -> None:
-    """A file of schema 2 kept the rules as typed: opening it with this taihu rewrites them (migration 3)."""
-    with LedgerStore(ledger_db) as store:
-        ledger = store.create("old riichi", "riichi", PLAYERS)
-        store.add(ledger, RIICHI_DEAL1)
-        store.create("old luoshan", "luoshan", PLAYERS)
-    old = sqlite3.connect(ledger_db)
-    old.execute("UPDATE ledgers SET rules = CASE rules WHEN 'riichi' THEN 'RIICHI' ELSE '螺山' END")
-    old.execute("UPDATE schema_version SET version = 2")
-    old.commit()
-    old.close()
+    """A database at revision 0001 kept the rules as typed: opening it with this taihu rewrites them (0002)."""
+    engine = sa.create_engine(database_url(ledger_db))
+    with engine.begin() as db:
+        config = alembic_config()
+        config.attributes["connection"] = db
+        command.upgrade(config, "0001")
+        del config.attributes["connection"]
+        db.execute(
+            sa.text(
+                "INSERT INTO ledgers (name, rules, players, options, created) "
+                "VALUES ('old riichi', 'RIICHI', :players, '{}', ''), ('old luoshan', '螺山', :players, '{}', '')"
+            ),
+            {"players": json.dumps(PLAYERS)},
+        )
+    engine.dispose()
     with LedgerStore(ledger_db) as store:
         assert [(ledger.name, ledger.rules) for ledger, _ in store.names()] == [
             ("old riichi", "riichi"),
             ("old luoshan", "luoshan"),
         ]
         ledger = store.ledger("old riichi")
+        store.add(ledger, RIICHI_DEAL1)
         store.add(ledger, RIICHI_DEAL2)
         assert store.standing(ledger).totals["甲"] == 7600
 

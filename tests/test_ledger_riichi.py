@@ -19,8 +19,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from taihu.cli.testing import CliRunner
-from taihu.ledger import LedgerStore
 from taihu.scorer import HandError, settle_table
+from taihu.store import LedgerStore
 
 WINDS = ("E", "S", "W", "N")
 PLAYERS = ["甲", "乙", "丙", "丁"]

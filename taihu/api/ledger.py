@@ -5,8 +5,8 @@ shared with the table; adding or undoing a deal needs the edit token that
 `POST /ledgers` answered once (`Authorization: Bearer <token>`: 401 without
 it, 403 with a wrong one, and nothing changes). Each deal is validated and
 settled exactly as `POST /settle` does. The database is `$TAIHU_DB` (`taihu
-serve --db PATH` sets it) or the user data dir; each request opens its own
-connection, since sqlite3 connections stay in one thread.
+serve --db PATH|URL` sets it: a SQLite file, or PostgreSQL for several hosts)
+or the user data dir's file; each request takes a connection from the pool.
 
 Bounded (docs/limits.md): a ledger at its most deals, or a database at its
 most ledgers, is a 409; a client (by address) creating ledgers or adding
@@ -23,8 +23,8 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import quote as percent_encoded
 
-from fastapi import APIRouter, Body, Depends, HTTPException, Request
-from fastapi.responses import Response
+from fastapi import APIRouter, Body, Depends, Header, HTTPException, Request
+from fastapi.responses import JSONResponse, Response
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -33,11 +33,12 @@ from taihu.ledger import (
     CREATE_RATE,
     Ledger,
     LedgerFull,
-    LedgerStore,
     export_filename,
     token_matches,
 )
 from taihu.ratelimit import RateLimiter, client_key, retry_after
+from taihu.scorer import HandError
+from taihu.store import MAX_KEY, DealConflict, LedgerStore
 
 router = APIRouter(tags=["ledgers"])
 bearer = HTTPBearer(auto_error=False, description="the edit token that POST /ledgers answered")
@@ -103,7 +104,8 @@ def problems(*codes: int) -> dict[int | str, dict[str, Any]]:
         401: "No edit token (Authorization: Bearer <token>)",
         403: "Wrong edit token",
         404: "No ledger with this id",
-        409: "The ledger holds its most deals, or the database its most ledgers (docs/limits.md)",
+        409: "The ledger holds its most deals, or the database its most ledgers (docs/limits.md); for an add "
+        "naming the deal it expects (`deal`, If-Match), another deal got there first: `deal` is the current count",
         413: "The request body is over 64 KB",
         422: "Bad input: the library's message",
         429: "Too many requests from this client: wait the seconds of Retry-After (docs/limits.md)",
@@ -211,10 +213,33 @@ ANSWER: dict[str, Any] = {"response_model": LedgerAnswer, "response_model_exclud
 
 
 @router.get("/ledgers/{ledger_id}", **ANSWER, responses=problems(404))
-def show_ledger(ledger_id: str) -> dict[str, Any]:
-    """The deals, who sat where, each player's total and who deals next."""
+def show_ledger(ledger_id: str, response: Response) -> dict[str, Any]:
+    """The deals, who sat where, each player's total and who deals next; its ETag for If-Match."""
     with LedgerStore() as store:
-        return store.view(found(store, ledger_id)[0]).to_json()
+        ledger = found(store, ledger_id)[0]
+        response.headers["ETag"] = store.etag(ledger)  # read first: a change meanwhile makes it older, never newer
+        return store.view(ledger).to_json()
+
+
+IDEMPOTENCY_KEY = Header(
+    None,
+    alias="Idempotency-Key",
+    max_length=MAX_KEY,
+    description="a key the client makes for this deal (a UUID): sent again within 24 h, the first answer comes "
+    "back (200) and nothing is stored",
+)
+IF_MATCH = Header(
+    None, alias="If-Match", description="the ledger's ETag (GET /ledgers/{id}): a 409 if it changed since"
+)
+
+
+def expected_number(table: dict[str, Any]) -> tuple[dict[str, Any], int | None]:
+    """The table without `deal`, and `deal`: the number the client expects this deal to get."""
+    rest = dict(table)
+    expect = rest.pop("deal", None)
+    if expect is not None and (type(expect) is not int or expect < 1):
+        raise HandError(f"deal: {expect!r} is not a deal number; give the number this deal is to get (1, 2, …)")
+    return rest, expect
 
 
 # riichi's next_honba / next_pot only where the standings have them
@@ -230,17 +255,28 @@ CHANGE: dict[str, Any] = {"response_model": LedgerChange, "response_model_exclud
 def add_deal(
     ledger_id: str,
     http: Request,
-    table: dict[str, Any] = Body(description="a Table; seats may be players' names or winds"),
+    table: dict[str, Any] = Body(
+        description="a Table; seats may be players' names or winds; `deal`: the number it is to get (optional)"
+    ),
     token: str = Depends(edit_token),
-) -> dict[str, Any]:
-    """Settle a deal with the seats as they stand and record it; answers the deal and the standings."""
+    idempotency_key: str | None = IDEMPOTENCY_KEY,
+    if_match: str | None = IF_MATCH,
+) -> Response:
+    """Settle a deal with the seats as they stand and record it; answers the deal and the standings.
+
+    Safe to retry (docs/ledger.md): with an Idempotency-Key, a repeat answers 200 with the first answer
+    and stores nothing; with `deal` or If-Match, a deal that another client got in first is a 409."""
     within(rates_of(http).adds, http, "deals")
+    rest, expect = expected_number(table)
     with LedgerStore() as store:
         ledger = kept(store, ledger_id, token)
         try:
-            return store.add_with_standing(ledger, table).to_json()
+            added = store.add_once(ledger, rest, expect=expect, if_match=if_match, key=idempotency_key)
         except LedgerFull as exc:
             raise full(exc) from None
+        except DealConflict as exc:
+            return JSONResponse(exc.as_dict() | {"deal": exc.current}, status_code=409, headers={"ETag": exc.etag})
+    return JSONResponse(added.answer, status_code=200 if added.replayed else 201, headers={"ETag": added.etag})
 
 
 @router.delete("/ledgers/{ledger_id}/deals/last", **CHANGE, responses=problems(401, 403, 404, 422))

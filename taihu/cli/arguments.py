@@ -159,7 +159,7 @@ def json_flag(help: str) -> Argument:
 
 
 def db(help: str) -> Argument:
-    return Argument(("--db",), help, {"metavar": "PATH"})
+    return Argument(("--db",), help, {"metavar": "PATH|URL"})
 
 
 def rules_option(help: str) -> Argument:
@@ -174,7 +174,7 @@ LANG = Argument(
     "names shown: zh (中文), en (English) or both",
     {"type": lang, "choices": list(Lang), "default": Lang.both, "metavar": "{zh,en,both}"},
 )
-LEDGER_DB = db("the ledger database (default: $TAIHU_DB, else the user data dir)")
+LEDGER_DB = db("the ledger database: a SQLite file or a postgresql:// URL (default: $TAIHU_DB, else the user data dir)")
 LEDGER_NAME = Argument(("name",), "the ledger")
 
 
@@ -216,6 +216,16 @@ LEDGER_COMMANDS = (
         (
             LEDGER_NAME,
             Argument(("table",), "the deal as JSON (players or winds); - reads stdin", {"metavar": "TABLE.json"}),
+            Argument(
+                ("--deal",),
+                "the number this deal is to get: refused (exit 2, nothing stored) if the ledger is elsewhere",
+                {"type": whole(1), "metavar": "N", "dest": "expect"},
+            ),
+            Argument(
+                ("--idempotency-key",),
+                "a key of your own for this deal: run again with it, nothing is stored twice",
+                {"metavar": "KEY", "dest": "key"},
+            ),
             LEDGER_DB,
         ),
     ),
@@ -285,7 +295,7 @@ TAIHU = Command(
                     {"action": "append", "metavar": "NAME"},
                 ),
                 Argument(("--port",), "port to listen on (default: 8000)", {"type": int, "default": 8000}),
-                db("the ledger database of /ledgers"),
+                db("the ledger database of /ledgers: a SQLite file, or a postgresql:// URL for several hosts"),
                 Argument(
                     ("--workers",),
                     "server processes (uvicorn's worker mode; default: 1)",

@@ -1,11 +1,10 @@
-"""`taihu ledger …`: the evening's ledger on a local SQLite file (no token needed)."""
+"""`taihu ledger …`: the evening's ledger in a local SQLite file or a PostgreSQL database (no token needed)."""
 
 from __future__ import annotations
 
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
-from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING
 
@@ -13,7 +12,8 @@ from taihu.scorer import HandError
 
 if TYPE_CHECKING:  # imported by the commands that use them: `taihu score` loads neither sqlite3 nor the ledger
     from taihu.cli.table import Console
-    from taihu.ledger import Deal, LedgerStore, Standing
+    from taihu.ledger import Deal, Standing
+    from taihu.store import LedgerStore
 
 
 def cli() -> ModuleType:
@@ -33,7 +33,7 @@ def console() -> Console:
 @contextmanager
 def opened(db: str | None, create: bool = False) -> Iterator[LedgerStore]:
     """The store (only `new` makes the file); any bad input inside becomes exit 2 with one line."""
-    from taihu.ledger import LedgerStore
+    from taihu.store import LedgerStore
 
     try:
         with LedgerStore(db, create=create) as store:
@@ -94,17 +94,24 @@ def new(name: str, rules: str, players: str, option: list[str] | None, db: str |
     names = [p.strip() for p in players.split(",")]
     with opened(db, create=True) as store:
         ledger = store.create(name, rules, names, options)
-        console().print(f"ledger '{ledger.name}' ({ledger.rules}) in {store.path}")
+        console().print(f"ledger '{ledger.name}' ({ledger.rules}) in {store.where}")
         print_next(store.standing(ledger))
 
 
-def add(name: str, table: str, db: str | None) -> None:
-    """Settle a deal with the seats as they stand and record it."""
+def add(name: str, table: str, expect: int | None, key: str | None, db: str | None) -> None:
+    """Settle a deal with the seats as they stand and record it (safe to retry with --deal or --idempotency-key)."""
+    from taihu.ledger import Deal, Standing
+
     data = cli().read_table(table)
     with opened(db) as store:
         ledger = store.ledger(name)
-        deal = store.add(ledger, data)
-        print_deal(deal, store.standing(ledger))
+        added = store.add_once(ledger, data, expect=expect, key=key)
+    shown, standings = added.answer["deal"], added.answer["standings"]
+    deal = Deal(shown["number"], shown["seats"], shown["table"], shown["settlement"])
+    if added.replayed:
+        console().print(f"deal {deal.number} was recorded before with key '{key}': nothing stored now")
+    fields = ("totals", "next_dealer", "next_honba", "next_pot", "deal_count")
+    print_deal(deal, Standing(list(ledger.players), **{f: standings[f] for f in fields if f in standings}))
 
 
 def show(name: str, as_json: bool, db: str | None) -> None:
@@ -159,11 +166,14 @@ def export(name: str, as_csv: bool, db: str | None) -> None:
 def list_ledgers(db: str | None) -> None:
     """The ledgers in the database, with their players and number of deals."""
     from taihu.cli.table import Table
-    from taihu.ledger import default_path
+    from taihu.store import database_url, exists, shown
 
-    where = Path(db) if db else default_path()
+    try:
+        where = shown(database_url(db))
+    except HandError as exc:
+        cli().fail(str(exc))
     found = []
-    if where.exists():  # listing makes no file
+    if exists(db):  # listing makes no file
         with opened(db) as store:
             found = store.names()
     if not found:

@@ -1,0 +1,598 @@
+"""Where the ledgers are kept: one interface over SQLite (the embedded default) and PostgreSQL (several hosts).
+
+The ledger's rules — seats, counters, checks, what a view shows — are `taihu.ledger`'s; this module only
+stores and reads, through SQLAlchemy Core (one set of queries for both databases) with Alembic revisions
+(`taihu/store/migrations/`) that every open brings forward first.
+
+- Which database: `--db` / `$TAIHU_DB`. A URL (`postgresql://…`, `postgresql+psycopg://…`,
+  `sqlite:///path`) names it; anything else is a SQLite file's path; nothing, the user data dir's file.
+- "Settle and append deal N" is one transaction on both: SQLite takes the write lock before the first read
+  (`BEGIN IMMEDIATE`, so writers queue in order); PostgreSQL locks the ledger's row (`SELECT … FOR
+  UPDATE`), so adds and undos of one ledger queue while other ledgers go on. The primary key (ledger,
+  number) stores each deal N once whatever a host does.
+- Migrations run under the same lock (PostgreSQL: an advisory lock), so hosts starting together migrate
+  one after the other; a database from a newer taihu (a revision this one does not know) is refused.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import secrets
+import threading
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy import event
+from sqlalchemy.engine import Connection, Engine
+
+from taihu import ledger as ledger_rules
+from taihu.ledger import (
+    DB_ENV,
+    Change,
+    Deal,
+    Ledger,
+    LedgerFull,
+    LedgerView,
+    NewLedger,
+    Standing,
+    check_name,
+    check_new,
+    default_path,
+    hash_token,
+    make_private,
+    next_deal,
+    standing_of,
+)
+from taihu.scorer import HandError
+
+BUSY_TIMEOUT_S = 30.0  # how long a SQLite writer waits for another writer's transaction
+MIGRATIONS = Path(__file__).with_name("migrations")
+MIGRATION_LOCK = 0x7461_6968  # PostgreSQL advisory lock key while migrating ("taih")
+KEY_HOURS = 24  # how long an Idempotency-Key's first answer is kept
+MAX_KEY = 200  # characters of an Idempotency-Key
+LAST_HAND_WRITTEN = 3  # the `schema_version` of the last taihu before Alembic (revision 0001 takes it over)
+
+metadata = sa.MetaData()
+ledgers = sa.Table(
+    "ledgers",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True),
+    sa.Column("name", sa.Text, nullable=False),
+    sa.Column("rules", sa.Text, nullable=False),
+    sa.Column("players", sa.Text, nullable=False),
+    sa.Column("options", sa.Text, nullable=False),
+    sa.Column("created", sa.Text, nullable=False),
+    sa.Column("public_id", sa.Text),
+    sa.Column("token_sha256", sa.Text),
+    sa.Column("changes", sa.Integer, nullable=False),
+)
+idempotency = sa.Table(
+    "idempotency",
+    metadata,
+    sa.Column("ledger_id", sa.Integer, nullable=False),
+    sa.Column("key", sa.Text, nullable=False),
+    sa.Column("request_sha256", sa.Text, nullable=False),
+    sa.Column("answer", sa.Text, nullable=False),
+    sa.Column("created", sa.Text, nullable=False),
+)
+deals = sa.Table(
+    "deals",
+    metadata,
+    sa.Column("ledger_id", sa.Integer, nullable=False),
+    sa.Column("number", sa.Integer, nullable=False),
+    sa.Column("seats", sa.Text, nullable=False),
+    sa.Column("deal_table", sa.Text, nullable=False),
+    sa.Column("settlement", sa.Text, nullable=False),
+    sa.Column("added", sa.Text, nullable=False),
+    sa.Column("taihu_version", sa.Text),
+)
+DEAL_COLUMNS = (deals.c.number, deals.c.seats, deals.c.deal_table, deals.c.settlement, deals.c.taihu_version)
+LEDGER_COLUMNS = (ledgers.c.id, ledgers.c.name, ledgers.c.rules, ledgers.c.players, ledgers.c.options)
+
+
+def database_url(where: str | Path | None = None) -> sa.URL:
+    """The database `--db` / `$TAIHU_DB` name: a URL as given (plain `postgresql://` is psycopg 3), else a file."""
+    text = str(where) if where is not None else os.environ.get(DB_ENV) or str(default_path())
+    if "://" not in text:
+        return sa.URL.create("sqlite", database=text)
+    try:
+        url = sa.make_url(text)
+    except (sa.exc.ArgumentError, ValueError):
+        raise HandError(f"{DB_ENV} / --db {text!r}: not a database URL; e.g. postgresql://user@host/taihu") from None
+    if url.drivername in ("postgresql", "postgres"):
+        url = url.set(drivername="postgresql+psycopg")
+    if url.get_backend_name() not in ("sqlite", "postgresql"):
+        raise HandError(
+            f"{DB_ENV} / --db: {url.get_backend_name()} is not a ledger database; "
+            "give a SQLite file's path or a postgresql:// URL"
+        )
+    return url
+
+
+def shown(url: sa.URL) -> str:
+    """Where the ledgers are, for messages: the file, or the URL without its password."""
+    if url.get_backend_name() == "sqlite":
+        return url.database or ":memory:"
+    return url.render_as_string(hide_password=True)
+
+
+def exists(where: str | Path | None = None) -> bool:
+    """Whether opening would find a database (a SQLite file that is not there yet: no)."""
+    url = database_url(where)
+    return url.get_backend_name() != "sqlite" or bool(url.database and Path(url.database).exists())
+
+
+_engines: dict[str, Engine] = {}
+_current: set[str] = set()  # the engines whose database this process found at the newest revision
+_lock = threading.Lock()
+
+
+def engine_for(url: sa.URL) -> Engine:
+    """One engine (and connection pool) per database per process."""
+    key = url.render_as_string(hide_password=False)
+    with _lock:
+        if key not in _engines:
+            _engines[key] = make_engine(url)
+        return _engines[key]
+
+
+def dispose_engines() -> None:
+    """Closes every pooled connection and forgets what was checked (a new process would)."""
+    with _lock:
+        for engine in _engines.values():
+            engine.dispose()
+        _engines.clear()
+        _current.clear()
+
+
+def make_engine(url: sa.URL) -> Engine:
+    if url.get_backend_name() != "sqlite":
+        return sa.create_engine(url, pool_pre_ping=True)
+    engine = sa.create_engine(url, connect_args={"timeout": BUSY_TIMEOUT_S})
+
+    @event.listens_for(engine, "connect")
+    def on_connect(connection: Any, _record: Any) -> None:
+        connection.isolation_level = None  # SQLAlchemy's documented recipe: the BEGIN below is ours
+        cursor = connection.cursor()
+        cursor.execute("PRAGMA foreign_keys = ON")
+        cursor.execute("PRAGMA journal_mode = WAL")
+        cursor.execute("PRAGMA synchronous = FULL")  # a committed deal survives a power cut too
+        cursor.close()
+
+    @event.listens_for(engine, "begin")
+    def on_begin(connection: Connection) -> None:
+        writing = connection.get_execution_options().get("taihu_write", False)
+        connection.exec_driver_sql("BEGIN IMMEDIATE" if writing else "BEGIN")
+
+    return engine
+
+
+@cache
+def alembic_config() -> Any:
+    from alembic.config import Config
+
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    return config
+
+
+@cache
+def known_revisions() -> tuple[str, ...]:
+    """This taihu's revisions, the newest first."""
+    from alembic.script import ScriptDirectory
+
+    return tuple(script.revision for script in ScriptDirectory.from_config(alembic_config()).walk_revisions())
+
+
+def newest_revision() -> str:
+    return known_revisions()[0]
+
+
+def now(hours_ago: float = 0) -> str:
+    """The time as stored (ISO 8601, UTC, to the second): it sorts as text."""
+    return (datetime.now(UTC) - timedelta(hours=hours_ago)).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def split_tags(header: str) -> set[str]:
+    """The entity tags of an If-Match header (weak ones compared as strong: a ledger has no weak tags)."""
+    return {tag.strip().removeprefix("W/") for tag in header.split(",") if tag.strip()}
+
+
+def etag(deal_count: int, changes: int) -> str:
+    """The ledger's entity tag: its deal count and how many changes it has had (one state of the ledger)."""
+    return f'"{deal_count}.{changes}"'
+
+
+class DealConflict(HandError):
+    """The deal a client expected to create (`"deal": N`, `If-Match`) is not the next: another got there first."""
+
+    def __init__(self, message: str, current: int, tag: str) -> None:
+        super().__init__(message, code="deal_conflict")
+        self.current = current
+        self.etag = tag
+
+
+@dataclass(frozen=True)
+class Added:
+    """An add's answer (the deal and the standings right after it) and whether it is a replay of a key's first."""
+
+    answer: dict[str, Any]
+    replayed: bool
+    etag: str  # the ledger's ETag after the add (for a replay: as it stands now)
+
+
+class LedgerStore:
+    """The ledgers of one database. Cheap to open (the engine and its pool are kept per process)."""
+
+    def __init__(
+        self,
+        where: str | Path | None = None,
+        create: bool = True,
+        max_deals: int | None = None,
+        max_ledgers: int | None = None,
+    ) -> None:
+        """Opens the database `where` names (else `$TAIHU_DB`, else the user data dir's file); with
+        `create`, makes a SQLite file that is not there yet (0600); brings the schema to the newest revision.
+
+        `max_deals` and `max_ledgers` default to MAX_DEALS and MAX_LEDGERS (a test gives small ones).
+        """
+        self.max_deals = ledger_rules.MAX_DEALS if max_deals is None else max_deals  # read now: a test may lower them
+        self.max_ledgers = ledger_rules.MAX_LEDGERS if max_ledgers is None else max_ledgers
+        self.url = database_url(where)
+        self.where = shown(self.url)
+        self.sqlite = self.url.get_backend_name() == "sqlite"
+        self.path = Path(self.where) if self.sqlite else None
+        if self.path is not None and self.url.database:
+            if not create and not self.path.exists():
+                raise HandError(
+                    f"{self.path}: no ledger database there; `taihu ledger new NAME --players …` starts one"
+                )
+            try:
+                self.path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+                make_private(self.path)
+            except OSError as exc:
+                raise HandError(f"{self.path}: cannot open it as a ledger database ({exc})") from None
+        self.engine = engine_for(self.url)
+        try:
+            self.migrate()
+        except sa.exc.DatabaseError as exc:
+            raise HandError(f"{self.where}: not a taihu ledger database ({exc.orig})") from None
+        except sa.exc.DBAPIError as exc:
+            raise HandError(f"{self.where}: cannot open it as a ledger database ({exc.orig})") from None
+
+    def close(self) -> None:
+        """Nothing to close: connections go back to the engine's pool after each call."""
+
+    def __enter__(self) -> LedgerStore:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    @contextmanager
+    def reading(self) -> Iterator[Connection]:
+        """One read transaction: the queries inside see one state of the database."""
+        with self.engine.connect() as connection, connection.begin():
+            yield connection
+
+    @contextmanager
+    def transaction(self) -> Iterator[Connection]:
+        """One write transaction; on SQLite the write lock is taken before the first read."""
+        with self.engine.connect() as connection:
+            connection.execution_options(taihu_write=True)
+            with connection.begin():
+                yield connection
+
+    # -- schema --------------------------------------------------------------------------------
+
+    def revision(self) -> str | None:
+        """The Alembic revision the database is at (None: not made yet)."""
+        from alembic.runtime.migration import MigrationContext
+
+        with self.reading() as connection:
+            return MigrationContext.configure(connection).get_current_revision()
+
+    def migrate(self) -> None:
+        """Brings the database to the newest revision under the write lock (a current one is only read)."""
+        key = self.url.render_as_string(hide_password=False)
+        if key in _current:
+            return
+        newest = newest_revision()
+        if self.revision() != newest:
+            from alembic import command
+
+            with self.transaction() as connection:
+                if not self.sqlite:
+                    connection.execute(sa.select(sa.func.pg_advisory_xact_lock(MIGRATION_LOCK)))
+                self.refuse_newer(connection)
+                config = alembic_config()
+                config.attributes["connection"] = connection
+                try:
+                    command.upgrade(config, "head")
+                finally:
+                    del config.attributes["connection"]
+        with _lock:
+            _current.add(key)
+
+    def refuse_newer(self, connection: Connection) -> None:
+        """A revision this taihu does not know (or a hand-written schema past the last) is a newer taihu's."""
+        from alembic.runtime.migration import MigrationContext
+
+        current = MigrationContext.configure(connection).get_current_revision()
+        legacy = None
+        if current is None and sa.inspect(connection).has_table("schema_version"):
+            legacy = connection.execute(sa.text("SELECT version FROM schema_version")).scalar()
+        if (current is not None and current not in known_revisions()) or (legacy or 0) > LAST_HAND_WRITTEN:
+            found = f"revision {current}" if current else f"schema {legacy}"
+            raise HandError(
+                f"{self.where}: written by a newer taihu (ledger {found}; this taihu knows up to revision "
+                f"{newest_revision()}); upgrade taihu to open it"
+            )
+
+    # -- ledgers -------------------------------------------------------------------------------
+
+    def create(self, name: str, rules: str, players: list[str], options: Mapping[str, Any] | None = None) -> Ledger:
+        """A new local ledger (the CLI's); refused if the name is taken."""
+        checked = check_new(name, rules, players, options or {})
+        taken = HandError(f"ledger '{name}' already exists in {self.where}; choose another name")
+        try:
+            with self.transaction() as db:
+                if db.execute(sa.select(ledgers.c.id).where(ledgers.c.name == name)).first():
+                    raise taken
+                key = self._insert_ledger(db, checked, None, None)
+        except sa.exc.IntegrityError:  # another client took the name between the look and the insert
+            raise taken from None
+        return Ledger(key, name, checked.rules, checked.players, checked.options)
+
+    def create_shared(
+        self, rules: str, players: list[str], options: Mapping[str, Any] | None = None
+    ) -> tuple[str, str]:
+        """A ledger kept over HTTP: its public id (≥ 128 random bits) and edit token; only the hash is kept."""
+        ledger_id, token = secrets.token_urlsafe(18), secrets.token_urlsafe(32)
+        checked = check_new(ledger_id, rules, players, options or {})
+        with self.transaction() as db:
+            self._insert_ledger(db, checked, ledger_id, hash_token(token))
+        return ledger_id, token
+
+    def _insert_ledger(self, db: Connection, new: NewLedger, public_id: str | None, token_sha256: str | None) -> int:
+        """Inserts a checked ledger, unless the database holds max_ledgers already (LedgerFull)."""
+        count = db.execute(sa.select(sa.func.count()).select_from(ledgers)).scalar_one()
+        if count >= self.max_ledgers:
+            raise LedgerFull(
+                f"{self.where} holds {count} ledgers, the most one database keeps ({self.max_ledgers}); "
+                "export and remove old ones, or start another database (--db)",
+                code="too_many_ledgers",
+            )
+        result = db.execute(
+            ledgers.insert().values(
+                name=new.name,
+                rules=new.rules,
+                players=json.dumps(new.players, ensure_ascii=False),
+                options=json.dumps(new.options),
+                created=now(),
+                public_id=public_id,
+                token_sha256=token_sha256,
+            )
+        )
+        assert result.inserted_primary_key is not None
+        return int(result.inserted_primary_key[0])
+
+    def names(self) -> list[tuple[Ledger, int]]:
+        """Every ledger with its number of deals, oldest first."""
+        query = (
+            sa.select(*LEDGER_COLUMNS, sa.func.count(deals.c.number))
+            .select_from(ledgers.outerjoin(deals, deals.c.ledger_id == ledgers.c.id))
+            .group_by(*LEDGER_COLUMNS)
+            .order_by(ledgers.c.id)
+        )
+        with self.reading() as db:
+            rows = db.execute(query).all()
+        return [(self._ledger(row[:5]), row[5]) for row in rows]
+
+    def ledger(self, name: str) -> Ledger:
+        check_name(name)  # a name that could not be stored is not looked up (a lone surrogate cannot even be sent)
+        with self.reading() as db:
+            found = db.execute(sa.select(*LEDGER_COLUMNS).where(ledgers.c.name == name)).first()
+        if found is None:
+            raise HandError(f"no ledger named '{name}' in {self.where}; `taihu ledger list` shows the ledgers there")
+        return self._ledger(found)
+
+    def shared(self, public_id: str) -> tuple[Ledger, str | None] | None:
+        """The ledger behind a public id and its token hash, or None."""
+        query = sa.select(*LEDGER_COLUMNS, ledgers.c.token_sha256).where(ledgers.c.public_id == public_id)
+        with self.reading() as db:
+            found = db.execute(query).first()
+        return (self._ledger(found[:5]), found[5]) if found else None
+
+    @staticmethod
+    def _ledger(row: Any) -> Ledger:
+        key, name, rules, players, options = row
+        return Ledger(key, name, rules, json.loads(players), json.loads(options))
+
+    # -- deals ---------------------------------------------------------------------------------
+
+    def add(self, ledger: Ledger, table: Any) -> Deal:
+        """Settles the deal with the seats as they stand and records it; a refused table changes nothing."""
+        with self.transaction() as db:
+            self._lock(db, ledger)
+            return self._append(db, ledger, table)
+
+    def add_once(
+        self,
+        ledger: Ledger,
+        table: Any,
+        expect: int | None = None,
+        if_match: str | None = None,
+        key: str | None = None,
+    ) -> Added:
+        """`add`, safe to retry (docs/ledger.md, "Exactly once"): answers the deal and the standings after it.
+
+        `key` (an Idempotency-Key) seen for this ledger within KEY_HOURS: its first answer again, and
+        nothing stored (the same key with another deal is refused). `expect` (the number the deal is to
+        get) or `if_match` (the ledger's ETag) that is no longer so: DealConflict with the current count.
+        """
+        asked = hashlib.sha256(json.dumps([table, expect, if_match], sort_keys=True).encode()).hexdigest()
+        with self.transaction() as db:
+            changes = self._lock(db, ledger)
+            if key is not None:
+                db.execute(idempotency.delete().where(idempotency.c.created < now(hours_ago=KEY_HOURS)))
+                first = db.execute(
+                    sa.select(idempotency.c.request_sha256, idempotency.c.answer).where(
+                        idempotency.c.ledger_id == ledger.key, idempotency.c.key == key
+                    )
+                ).first()
+                if first is not None:
+                    if first[0] != asked:
+                        raise HandError(
+                            f"Idempotency-Key '{key}' was used for another deal of this ledger; "
+                            "a new deal needs a new key",
+                            code="key_reused",
+                        )
+            last = self._last_deal(db, ledger)
+            count = last.number if last else 0
+            tag = etag(count, changes)
+            if key is not None and first is not None:
+                return Added(json.loads(first[1]), replayed=True, etag=tag)
+            if expect is not None and expect != count + 1:
+                raise DealConflict(
+                    f"deal {expect} cannot be added: ledger '{ledger.name}' holds {count} deals, so the next is "
+                    f"deal {count + 1}; another client got there first (GET the ledger, then decide)",
+                    count,
+                    tag,
+                )
+            if if_match is not None and if_match.strip() != "*" and tag not in split_tags(if_match):
+                raise DealConflict(
+                    f"If-Match {if_match} is not the ledger's ETag {tag}: it changed since (it holds {count} deals)",
+                    count,
+                    tag,
+                )
+            deal = self._append(db, ledger, table, last)
+            answer = Change(deal, self._standing(db, ledger)).to_json()
+            if key is not None:
+                db.execute(
+                    idempotency.insert().values(
+                        ledger_id=ledger.key,
+                        key=key,
+                        request_sha256=asked,
+                        answer=json.dumps(answer, ensure_ascii=False),
+                        created=now(),
+                    )
+                )
+        return Added(answer, replayed=False, etag=etag(deal.number, changes + 1))
+
+    def _append(self, db: Connection, ledger: Ledger, table: Any, last: Deal | None = None) -> Deal:
+        from taihu import __version__
+
+        deal = next_deal(ledger, last or self._last_deal(db, ledger), table, __version__, self.max_deals)
+        db.execute(
+            deals.insert().values(
+                ledger_id=ledger.key,
+                number=deal.number,
+                seats=json.dumps(deal.seats, ensure_ascii=False),
+                deal_table=json.dumps(deal.table, ensure_ascii=False),
+                settlement=json.dumps(deal.settlement, ensure_ascii=False),
+                added=now(),
+                taihu_version=__version__,
+            )
+        )
+        self._changed(db, ledger)
+        return deal
+
+    @staticmethod
+    def _changed(db: Connection, ledger: Ledger) -> None:
+        db.execute(ledgers.update().where(ledgers.c.id == ledger.key).values(changes=ledgers.c.changes + 1))
+
+    def etag(self, ledger: Ledger) -> str:
+        """The ledger's ETag as it stands."""
+        query = sa.select(sa.func.count(deals.c.number), ledgers.c.changes).select_from(
+            ledgers.outerjoin(deals, deals.c.ledger_id == ledgers.c.id)
+        )
+        with self.reading() as db:
+            count, changes = db.execute(query.where(ledgers.c.id == ledger.key).group_by(ledgers.c.changes)).one()
+        return etag(count, changes)
+
+    def undo(self, ledger: Ledger) -> Deal:
+        """Removes the last deal and answers it."""
+        return self.undo_with_standing(ledger).deal
+
+    def undo_with_standing(self, ledger: Ledger) -> Change:
+        """`undo`, answering the standings after it too, read in its transaction (no other change between)."""
+        with self.transaction() as db:
+            self._lock(db, ledger)
+            last = self._last_deal(db, ledger)
+            if last is None:
+                raise HandError(f"ledger '{ledger.name}' has no deals to undo")
+            db.execute(deals.delete().where(deals.c.ledger_id == ledger.key, deals.c.number == last.number))
+            self._changed(db, ledger)
+            return Change(last, self._standing(db, ledger))
+
+    def view(self, ledger: Ledger) -> LedgerView:
+        query = sa.select(*DEAL_COLUMNS).where(deals.c.ledger_id == ledger.key).order_by(deals.c.number)
+        with self.reading() as db:
+            rows = db.execute(query).all()
+        return LedgerView(ledger, [self._deal(row) for row in rows])
+
+    def standing(self, ledger: Ledger) -> Standing:
+        """The totals and next dealer from each deal's seats and net alone (cheaper than a whole view)."""
+        with self.reading() as db:
+            return self._standing(db, ledger)
+
+    def _standing(self, db: Connection, ledger: Ledger) -> Standing:
+        settlement = self._json(deals.c.settlement)
+        query = (
+            sa.select(
+                deals.c.number,
+                deals.c.seats,
+                settlement["net"],
+                settlement["next_dealer"].as_string(),
+                settlement["next_honba"].as_integer(),
+                settlement["pot_after"].as_integer(),
+            )
+            .where(deals.c.ledger_id == ledger.key)
+            .order_by(deals.c.number)
+        )
+        rows = db.execute(query).all()
+        found = (
+            Deal(
+                number,
+                json.loads(seats),
+                {},
+                {"net": net, "next_dealer": next_dealer, "next_honba": honba, "pot_after": pot},
+            )
+            for number, seats, net, next_dealer, honba, pot in rows
+        )
+        return standing_of(ledger.players, found, counters=ledger.carries_counters)
+
+    def _json(self, column: sa.Column[Any]) -> Any:
+        """A JSON text column read as JSON in the query (SQLite's json_extract, PostgreSQL's ->): SQLite
+        must not CAST (a cast to JSON is a cast to a number there), PostgreSQL must."""
+        return sa.type_coerce(column, sa.JSON) if self.sqlite else sa.cast(column, sa.JSON)
+
+    @staticmethod
+    def _lock(db: Connection, ledger: Ledger) -> int:
+        """PostgreSQL: the ledger's row stays locked until the commit, so its changes queue (SQLite: the file lock).
+
+        Answers the ledger's count of changes."""
+        query = sa.select(ledgers.c.changes).where(ledgers.c.id == ledger.key).with_for_update()
+        changes = db.execute(query).scalar()
+        if changes is None:
+            raise HandError(f"ledger '{ledger.name}' is no longer there")
+        return int(changes)
+
+    def _last_deal(self, db: Connection, ledger: Ledger) -> Deal | None:
+        query = sa.select(*DEAL_COLUMNS).where(deals.c.ledger_id == ledger.key).order_by(deals.c.number.desc())
+        row = db.execute(query.limit(1)).first()
+        return self._deal(row) if row else None
+
+    @staticmethod
+    def _deal(row: Any) -> Deal:
+        number, seats, table, settlement, version = row
+        return Deal(number, json.loads(seats), json.loads(table), json.loads(settlement), version)
