@@ -99,17 +99,16 @@ def items_block(name: str) -> str:
 
 
 def conditions_block() -> str:
-    """Which rule set takes which condition, from each rule set module's own list of the conditions it knows."""
-    modules = {name: importlib.import_module(f"taihu.scorer.rulesets.{name}") for name in RULESETS}
+    """Which rule set takes which condition, from each rule set's own list of the conditions it knows."""
     rows = []
     for condition in CONDITION_ORDER:
         row: list[object] = [f"`{condition}`"]
-        for module in modules.values():
-            taken = condition in module.CONDITIONS
-            declares = getattr(module, "DECLARES", ()) if condition == "declare" else ()
+        for rule_set in RULESETS.values():
+            taken = condition in rule_set.conditions
+            declares = rule_set.declared_wins if condition == "declare" else ()
             row.append(", ".join(f"`{d}`" for d in sorted(declares)) if taken and declares else "✓" if taken else "—")
         rows.append(tuple(row))
-    return "\n".join(table(("condition", *modules), rows)) + "\n"
+    return "\n".join(table(("condition", *RULESETS), rows)) + "\n"
 
 
 def events_block() -> str:

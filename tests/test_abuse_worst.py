@@ -43,7 +43,8 @@ def both(line: str) -> tuple[Any, Any]:
     """The outcome with the display classes, and without (patched by hand: hypothesis runs many in one test)."""
     pruned = outcome(line)
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(putian, "_jokers", unpruned)
+        patch.setattr(putian, "jokers", unpruned)  # the sweep's
+        patch.setattr(putian.search, "jokers", unpruned)  # the readings'
         return pruned, outcome(line)
 
 

@@ -103,13 +103,13 @@ def searched(rules: str, hand: str) -> list[tuple[Any, tuple[Group, ...], tuple[
 def _luoshan_options(hand: Any, naturals: list[int]) -> E.JokerOptions:
     from taihu.scorer.rulesets import luoshan
 
-    return luoshan._joker_options(hand, naturals)
+    return luoshan.search.joker_options(hand, naturals)
 
 
 def _lingxi_options(hand: Any, naturals: list[int]) -> E.JokerOptions:
     from taihu.scorer.rulesets import lingxi
 
-    return lingxi._joker_options(hand)
+    return lingxi.search.joker_options(hand)
 
 
 RULESETS_OPTIONS = {"luoshan": _luoshan_options, "lingxi": _lingxi_options}

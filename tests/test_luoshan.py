@@ -8,7 +8,7 @@ import pytest
 from taihu.scorer import HandError, parse, score_hand, to_text
 from taihu.scorer import tiles as T
 from taihu.scorer.engine import CHOW, PAIR, PUNG, Group, win_placements, win_places
-from taihu.scorer.rulesets.luoshan import wildcard_after
+from taihu.scorer.rulesets.luoshan.hand import wildcard_after
 
 
 def luoshan(hand: str):

@@ -49,5 +49,5 @@ def test_the_conditions_memo_is_keyed_by_every_condition_field() -> None:
     """`_conditions` keys its memo by two slices of the ParsedHand: they must be these fields, whatever the
     field order, or a hand would get another hand's checks (the error of a condition, the wildcard)."""
     fields = ParsedHand._fields
-    assert fields[luoshan._CONDITION_FIELDS] == ("seat", "wild", "flip", "flags", "declare")
-    assert fields[luoshan._RIICHI_FIELDS] == ("round", "dora", "ura", "honba", "sticks")
+    assert fields[luoshan.hand._CONDITION_FIELDS] == ("seat", "wild", "flip", "flags", "declare")
+    assert fields[luoshan.hand._RIICHI_FIELDS] == ("round", "dora", "ura", "honba", "sticks")

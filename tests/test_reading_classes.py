@@ -48,7 +48,7 @@ def _unclassed_kinds_readings(kinds: bytes, sets: int, pair: bool, classify: Any
 def _every_wild_win_reading(hand: luoshan.LuoshanHand, sets: int) -> list[ReadingFacts]:
     """Luoshan's readings of a winning wildcard with every placement of it kept, none skipped as scoring alike."""
     naturals = E.to_counts(hand.natural_kinds)
-    options = luoshan._joker_options(hand, naturals)
+    options = luoshan.search.joker_options(hand, naturals)
     found = []
     for groups in E.standard_readings(naturals, hand.wild_tiles, sets, options):
         for placed, at, stands_for in E.win_placements(hand.melds + groups, hand.win, True):
@@ -62,7 +62,7 @@ def full_search() -> Iterator[None]:
     with (
         mock.patch.object(E, "_decompose", _unclassed_decompose),
         mock.patch.object(E, "kinds_readings", _unclassed_kinds_readings),
-        mock.patch.object(luoshan, "_wild_win_readings", _every_wild_win_reading),
+        mock.patch.object(luoshan.search, "_wild_win_readings", _every_wild_win_reading),
     ):
         yield
 
@@ -202,11 +202,11 @@ def value(rules: RuleSet, reading: Any, line: str) -> tuple[Any, ...]:
 # per rule set with classes: the rule set, its search options for a hand, and a reading's groups the search found
 # (None: a reading of another shape, not classed)
 CLASSED: dict[str, tuple[RuleSet, Callable[[Any], E.JokerOptions], Callable[[Any, Any], Any]]] = {
-    "lingxi": (lingxi.LINGXI, lingxi._joker_options, lambda hand, reading: reading[len(hand.melds) :]),
+    "lingxi": (lingxi.LINGXI, lingxi.search.joker_options, lambda hand, reading: reading[len(hand.melds) :]),
     "jinhua": (
         jinhua.JINHUA,
-        jinhua._joker_options,
-        lambda hand, shape: shape.groups[len(hand.melds) :] if shape.name == jinhua.STANDARD else None,
+        jinhua.search.joker_options,
+        lambda hand, shape: shape.groups[len(hand.melds) :] if shape.name == jinhua.hand.STANDARD else None,
     ),
 }
 
@@ -268,7 +268,7 @@ def luoshan_placement_values(hand: str) -> dict[tuple[Any, ...], set[tuple[Any, 
     if not prepared.winner or not prepared.wild_tiles:
         return {}
     naturals = E.to_counts(prepared.natural_kinds)
-    options = luoshan._joker_options(prepared, naturals)
+    options = luoshan.search.joker_options(prepared, naturals)
     if options.classify is None:
         return {}
     by_class: dict[tuple[Any, ...], set[tuple[Any, ...]]] = {}

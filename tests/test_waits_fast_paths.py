@@ -71,7 +71,7 @@ def sweep_options(hand_kinds: list[int], jokers: int, seat: int, coarse: bool) -
     """Search options as Lingxi makes them (classed), or unclassed ones (every reading kept)."""
     suits = sorted({T.suit_of(k) for k in hand_kinds if T.is_suited(k)}) or [0, 1, 2]
     kinds = tuple(s * 9 + 4 for s in suits) + (T.EAST, T.SOUTH, T.RED)
-    classify = lingxi._COARSE_CLASSES[seat] if coarse else lingxi.group_class
+    classify = lingxi.search.COARSE_CLASSES[seat] if coarse else lingxi.search.group_class
     return E.JokerOptions(
         pairs=kinds, sets=((E.WILD_SET, -1), *((E.PUNG, k) for k in kinds)), classify=classify if jokers else None
     )

@@ -40,7 +40,8 @@ from hypothesis.errors import Unsatisfiable
 from taihu.scorer import HandError, parse, score_hand
 from taihu.scorer import tiles as T
 from taihu.scorer.engine import CHOW, PAIR, PUNG, WILD_SET, Group, ReadingFacts
-from taihu.scorer.rulesets.jinhua import JINHUA, SEVEN_PAIRS, STANDARD, Jinhua, JinhuaHand, Shape
+from taihu.scorer.rulesets.jinhua import JINHUA, SEVEN_PAIRS, Jinhua, JinhuaHand, Shape
+from taihu.scorer.rulesets.jinhua.hand import STANDARD
 from taihu.scorer.rulesets.lingxi import LINGXI, Lingxi, LingxiHand
 from taihu.scorer.rulesets.luoshan import LUOSHAN, Luoshan, LuoshanHand
 from taihu.scorer.rulesets.putian import PUTIAN, Putian, PutianHand

@@ -212,6 +212,7 @@ class RuleSet:
     chinese: str = ""
     unit: Unit = "tai"
     conditions: frozenset[str] = frozenset()  # the conditions its hands may be written with
+    declared_wins: Collection[str] = ()  # the wins `declare:` may name
     items: tuple[Item, ...] = ()
     exclusions: tuple[Exclusion, ...] = ()
     options: tuple[Option, ...] = ()
@@ -225,6 +226,14 @@ class RuleSet:
     claims_wildcards: bool = True  # a discarded wildcard can be won on
     lone_tiles_win: bool = False  # a shape wins with lone tiles (Jinhua's 十三不靠): every kind may complete a hand
     same_readings_self_drawn: bool = False  # its readings do not depend on how the hand was won
+    # -- the search's contract (its folder's search.py): for each item that reads a reading, the facts its
+    # representatives and reading classes keep exact; None: its search classes nothing away (no wildcards).
+    # Checked when the class is made (`check_search_contract`).
+    search_keeps: Mapping[str, tuple[str, ...]] | None = None
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        check_search_contract(cls)
 
     @property
     def hand_size(self) -> int:
@@ -631,6 +640,31 @@ def score_item(item: Item, value: int, detail: str) -> ScoreItem:
             key=item.key, name=item.name, name_en=item.name_en, value=value, unit=UNIT_OF_KIND[item.kind], detail=detail
         )
     return line
+
+
+def check_search_contract(rule_set: type[RuleSet]) -> None:
+    """An item reading a fact of a reading that the rule set's search does not declare it keeps is an error.
+
+    The wildcard search tries an all-wildcard group only as the representatives the rule set gives
+    and merges readings whose groups are of one class (docs/architecture.md, the wildcard search): an
+    item reading what those erase (a Lingxi "terminal pung" reading ranks of suited pungs) would score
+    wrong without a sound. So the declaration beside the classes (`search_keeps`) names the facts kept
+    for each item, and an item reading more is refused here, naming the declaration to fix.
+    """
+    keeps = rule_set.search_keeps
+    if keeps is None:
+        return
+    declared_by = next(c for c in rule_set.__mro__ if "search_keeps" in c.__dict__)
+    where = f"{declared_by.__module__.replace('.', '/')}/search.py"
+    for item in rule_set.items:
+        erased = [fact for fact in item.reads if fact not in keeps.get(item.key, ())]
+        if erased:
+            raise TypeError(
+                f"{rule_set.name} item '{item.key}' reads {', '.join(erased)} of a reading, which its search "
+                f"does not declare it keeps: all-wildcard groups are tried only as the representatives of "
+                f"`joker_options` and readings of one class are merged (the class functions of {where}). "
+                f"Make those keep what '{item.key}' reads, then add it to `KEPT_FOR_ITEMS` in {where}"
+            )
 
 
 def check_known_conditions(

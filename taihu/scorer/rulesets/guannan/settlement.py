@@ -10,7 +10,8 @@ from ... import tiles as T
 from ...errors import HandError
 from ...models import HandScore, Payment, Settlement, Table
 from ...settlement.common import SEATS, dealer_stays, open_deal, score_winner_only, settled
-from . import GUANNAN, copies
+from . import GUANNAN
+from .hand import copies
 
 GUANNAN_EVENTS = ("foul",)  # foul: the seat counts 0 and cannot win (docs/api.md); no false win or 包赔
 

@@ -21,7 +21,8 @@ from ...settlement.common import (
     settled,
     table_options,
 )
-from . import JINHUA, copies
+from . import JINHUA
+from .hand import copies
 
 JINHUA_EVENTS = ("foul", "liable")  # 承包, and foul: the seat counts 0 and cannot win (docs/api.md)
 LIABLE_MELDS = 3  # 承包: the liable player fed three or more claims

@@ -8,7 +8,8 @@ from ...models import HandScore, Payment, Settlement, Table
 from ...notation import ParsedHand, to_text
 from ...settlement import common as C
 from ...settlement.common import DEALER, SEATS, dealer_x2, settled
-from . import LINGXI, copies
+from . import LINGXI
+from .hand import copies
 
 LINGXI_EVENTS = ("false-win", "foul", "liable")
 FALSE_WIN_PENALTY = 26

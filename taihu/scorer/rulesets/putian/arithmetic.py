@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ...arithmetic import added, values
 from ...models import HandScore
-from . import WIN_TYPES
+from .hand import WIN_TYPES
 
 
 def lines(score: HandScore) -> list[str]:

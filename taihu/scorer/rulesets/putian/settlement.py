@@ -16,7 +16,9 @@ from ...models import HandScore, Payment, PlayerTotal, Settlement, Table
 from ...notation import ParsedHand
 from ...settlement import common as C
 from ...settlement.common import DEALER, SEATS, settled
-from . import KONG_KEYS, PUTIAN, WIN_TYPES, copies, is_putian_tile
+from . import PUTIAN
+from .hand import WIN_TYPES, copies, is_putian_tile
+from .items import KONG_KEYS
 
 PUTIAN_EVENTS = ("false-win", "foul", "xiao-xiang-gong", "gen-da", "da-jin")
 JIN_IN_PLAY = 3  # the flipped 金 is out of play; a fourth only through 抢金 (Decision 2026-11-30)

@@ -1,0 +1,283 @@
+"""Jinhua 金华: the items, exclusions and house options of docs/rules/jinhua.md, as data in its order."""
+
+from __future__ import annotations
+
+from ... import tiles as T
+from ...engine import Group, ReadingFacts
+from .. import base as B
+from ..base import FOUND, MULTIPLIER, NONE, ONE, WINNER, Exclusion, Item, Option, Variant, flag_item, once
+from .hand import ALL_HONORS, BU_KAO, LUAN_FENG, SEVEN_PAIRS, STANDARD, JinhuaHand, Shape, quan_qiu_ren_shape
+
+# -- items ---------------------------------------------------------------------
+
+
+class ShapeFacts(ReadingFacts):
+    """The facts of a reading, and its shape (sets + pair, seven pairs, 不靠, 乱风)."""
+
+    __slots__ = ("shape",)
+
+    def __init__(self, shape: Shape) -> None:
+        super().__init__(shape.groups)
+        self.shape = shape
+
+
+def _kinds(facts: ShapeFacts) -> list[int]:
+    return [k for g in facts.groups for k in g.kinds]
+
+
+def _all_honors(facts: ShapeFacts) -> bool:
+    name = facts.shape.name
+    if name == LUAN_FENG:
+        return True
+    return name != BU_KAO and all(T.is_honor(k) for k in _kinds(facts))
+
+
+def _shape_is(name: str) -> B.Finder:
+    def find(hand: JinhuaHand, facts: ShapeFacts) -> list[tuple[Variant, str]]:
+        return FOUND if facts.shape.name == name else NONE
+
+    return find
+
+
+def ping_hu(hand: JinhuaHand, facts: ShapeFacts) -> list[tuple[Variant, str]]:
+    return once(ONE, facts.shape.name)
+
+
+def peng_peng_hu(hand: JinhuaHand, facts: ShapeFacts) -> list[tuple[Variant, str]]:
+    return FOUND if facts.shape.name == STANDARD and not facts.chows else NONE
+
+
+def quan_qiu_ren(hand: JinhuaHand, facts: None) -> list[tuple[Variant, str]]:
+    """Won on a discard only: self-drawn it counts ×1 (a note says so)."""
+    if hand.self_drawn or not quan_qiu_ren_shape(hand.parsed, hand.wild_kind):
+        return NONE
+    return once(ONE, f"waiting on {T.name(hand.parsed.tiles[0])}")
+
+
+def qing_qi_dui(hand: JinhuaHand, facts: ShapeFacts) -> list[tuple[Variant, str]]:
+    return FOUND if facts.shape.name == SEVEN_PAIRS and not hand.wild_tiles else NONE
+
+
+def _bao_tou(hand: JinhuaHand, facts: ShapeFacts) -> bool:
+    """Before the win a 财神 stood alone and the rest was complete (敲响).
+
+    In a reading that is: the winning tile pairs with one 财神 standing for
+    it, or a winning 财神 pairs with another. Tiles of one kind are
+    interchangeable, so any such pair means the 财神 waited alone.
+    """
+    for g in facts.pairs:
+        if g.exposed:
+            continue
+        if hand.win_kind < 0 and hand.wild_tiles and len(g.slots) == 2:
+            return True
+        if hand.win_kind >= 0 and g.kind == hand.win_kind and len(g.slots) == 1:
+            return True
+    return False
+
+
+def qi_dui_bao_tou(hand: JinhuaHand, facts: ShapeFacts) -> list[tuple[Variant, str]]:
+    if facts.shape.name != SEVEN_PAIRS or not _bao_tou(hand, facts):
+        return NONE
+    return once(ONE, "six pairs + a lone 财神")
+
+
+def bao_tou(hand: JinhuaHand, facts: ShapeFacts) -> list[tuple[Variant, str]]:
+    if facts.shape.name != STANDARD or not _bao_tou(hand, facts):
+        return NONE
+    return once(ONE, "four sets + a lone 财神")
+
+
+def gang_bao(hand: JinhuaHand, facts: ShapeFacts) -> list[tuple[Variant, str]]:
+    if not hand.has("kong-draw") or not bao_tou(hand, facts):
+        return NONE
+    return once(ONE, "bao_tou ×2 × gang_kai ×2")
+
+
+def shi_san_bu_kao(hand: JinhuaHand, facts: ShapeFacts) -> list[tuple[Variant, str]]:
+    shape = facts.shape
+    return once(ONE, f"{shape.honors} honors") if shape.name == BU_KAO else NONE
+
+
+def qi_feng(hand: JinhuaHand, facts: ShapeFacts) -> list[tuple[Variant, str]]:
+    shape = facts.shape
+    return once(ONE, "all 7 honors") if shape.name == BU_KAO and shape.honors == ALL_HONORS else NONE
+
+
+def qing_yi_se(hand: JinhuaHand, facts: ShapeFacts) -> list[tuple[Variant, str]]:
+    """One suit once the 财神 are assigned; 2 with a 财神 held, 4 without."""
+    if facts.shape.name not in (STANDARD, SEVEN_PAIRS) or not facts.one_suit:
+        return NONE
+    suit = facts.one_suit
+    return once("wild", f"all {suit}, with 财神") if hand.wild_tiles else once("plain", f"all {suit}, no 财神")
+
+
+def luan_feng(hand: JinhuaHand, facts: ShapeFacts) -> list[tuple[Variant, str]]:
+    return FOUND if _all_honors(facts) else NONE
+
+
+def qing_feng(hand: JinhuaHand, facts: ShapeFacts) -> list[tuple[Variant, str]]:
+    return FOUND if facts.shape.name == STANDARD and _all_honors(facts) else NONE
+
+
+def _as_themselves(group: Group, size: int) -> bool:
+    """`size` 财神 in the group, each standing for its own kind (no stand-in role)."""
+    return len(group.wilds) == size == len(group.kinds) and all(w == k for w, k in group.wilds)
+
+
+def cai_shen_tou(hand: JinhuaHand, facts: ShapeFacts) -> list[tuple[Variant, str]]:
+    if facts.shape.name != STANDARD:
+        return NONE
+    pairs = [g for g in facts.pairs if _as_themselves(g, 2)]
+    return once(ONE, pairs[0].text()) if pairs else NONE
+
+
+def san_cai_yi_ke(hand: JinhuaHand, facts: ShapeFacts) -> list[tuple[Variant, str]]:
+    if facts.shape.name != STANDARD:
+        return NONE
+    pungs = [g for _, g in facts.pungs if _as_themselves(g, 3)]
+    return once(ONE, pungs[0].text()) if pungs else NONE
+
+
+TIMES = "×{}"
+SHAPE = ("shape",)  # what most items read: the reading's shape
+ITEMS = (
+    Item("ping_hu", "平胡", "Any winning hand (the base)", 1, MULTIPLIER, WINNER, ping_hu, TIMES, reads=SHAPE),
+    Item("peng_peng_hu", "碰碰胡", "No chows", 2, MULTIPLIER, WINNER, peng_peng_hu, TIMES, reads=(*SHAPE, "chows")),
+    Item(
+        "quan_qiu_ren",
+        "全求人",
+        "One tile left, won on a discard",
+        2,
+        MULTIPLIER,
+        WINNER,
+        quan_qiu_ren,
+        "×{} (self-drawn ×1)",
+    ),
+    Item("qi_dui", "七对子", "Seven pairs", 2, MULTIPLIER, WINNER, _shape_is(SEVEN_PAIRS), TIMES, reads=SHAPE),
+    Item("qing_qi_dui", "清七对", "Seven pairs without 财神", 4, MULTIPLIER, WINNER, qing_qi_dui, TIMES, reads=SHAPE),
+    Item(
+        "qi_dui_bao_tou",
+        "七对子爆头",
+        "Six pairs + a lone 财神",
+        8,
+        MULTIPLIER,
+        WINNER,
+        qi_dui_bao_tou,
+        TIMES,
+        reads=(*SHAPE, "pairs"),
+    ),
+    Item(
+        "shi_san_bu_kao",
+        "十三不靠",
+        "≥5 honors + spaced suited tiles",
+        1,
+        MULTIPLIER,
+        WINNER,
+        shi_san_bu_kao,
+        TIMES,
+        reads=SHAPE,
+    ),
+    Item("qi_feng", "七风", "All 7 honors + spaced suited tiles", 2, MULTIPLIER, WINNER, qi_feng, TIMES, reads=SHAPE),
+    Item("gang_kai", "杠上开花", "Won on a kong replacement", 2, MULTIPLIER, WINNER, flag_item("kong-draw"), TIMES),
+    Item(
+        "qing_yi_se",
+        "清一色",
+        "One suit",
+        {"wild": 2, "plain": 4},
+        MULTIPLIER,
+        WINNER,
+        qing_yi_se,
+        "×{wild} with 财神 / ×{plain} without",
+        reads=(*SHAPE, "one_suit"),
+    ),
+    Item(
+        "luan_feng", "乱风", "All honors, any shape", 8, MULTIPLIER, WINNER, luan_feng, TIMES, reads=(*SHAPE, "groups")
+    ),
+    Item(
+        "qing_feng",
+        "清风",
+        "All honors in 4 sets + pair",
+        16,
+        MULTIPLIER,
+        WINNER,
+        qing_feng,
+        TIMES,
+        reads=(*SHAPE, "groups"),
+    ),
+    Item(
+        "cai_shen_tou",
+        "财神头",
+        "Two 财神 as the pair, as themselves",
+        4,
+        MULTIPLIER,
+        WINNER,
+        cai_shen_tou,
+        TIMES,
+        reads=(*SHAPE, "pairs"),
+    ),
+    Item(
+        "san_cai_yi_ke",
+        "三财一刻",
+        "Three 财神 as a pung, as themselves",
+        8,
+        MULTIPLIER,
+        WINNER,
+        san_cai_yi_ke,
+        TIMES,
+        reads=(*SHAPE, "pungs"),
+    ),
+    Item(
+        "bao_tou",
+        "爆头",
+        "Four sets + a lone 财神, any tile wins (敲响)",
+        2,
+        MULTIPLIER,
+        WINNER,
+        bao_tou,
+        TIMES,
+        reads=(*SHAPE, "pairs"),
+    ),
+    Item(
+        "gang_bao",
+        "杠爆",
+        "Kong while waiting 爆头, won on it",
+        4,
+        MULTIPLIER,
+        WINNER,
+        gang_bao,
+        "bao_tou × gang_kai (×{})",
+        reads=(*SHAPE, "pairs"),
+    ),
+    Item("tian_hu", "天胡", "Heavenly hand", 2, MULTIPLIER, WINNER, flag_item("heaven"), TIMES),
+    Item("di_hu", "地胡", "Earthly hand", 2, MULTIPLIER, WINNER, flag_item("earth"), TIMES),
+    Item(
+        "ren_hu",
+        "人胡",
+        "Non-dealer self-draw in the first go-round",
+        2,
+        MULTIPLIER,
+        WINNER,
+        flag_item("human"),
+        TIMES,
+    ),
+    Item(
+        "hai_di",
+        "海底捞月",
+        "Self-drawn among the last four tiles",
+        2,
+        MULTIPLIER,
+        WINNER,
+        flag_item("last-tile"),
+        TIMES,
+    ),
+)
+
+EXCLUSIONS = (
+    Exclusion("qing_qi_dui", ("qi_dui",)),
+    Exclusion("qi_dui_bao_tou", ("qi_dui",)),
+    Exclusion("qi_feng", ("shi_san_bu_kao",)),
+    Exclusion("qing_feng", ("luan_feng", "peng_peng_hu")),
+    Exclusion("gang_bao", ("bao_tou", "gang_kai")),
+)
+
+OPTIONS = (Option("unit", 1, (2, 5, 10), "X = unit × multiplier: what one 倍 is worth at the table"),)

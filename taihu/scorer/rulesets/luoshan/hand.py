@@ -1,0 +1,223 @@
+"""Luoshan 螺山: the hand as the rules page sees it (`LuoshanHand`), built and validated by `prepare`."""
+
+from __future__ import annotations
+
+import re
+from bisect import insort
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ... import engine as E
+from ... import memo as M
+from ... import tiles as T
+from ...engine import PUNG, Group
+from ...errors import HandError
+from ...notation import Meld, ParsedHand
+from .. import base as B
+
+SETS = 4  # 4 sets + 1 pair
+WIN_SIZE, HAND_SIZE = 14, 13
+CONDITIONS = frozenset({"seat", "wild", "flip", "self", "kong-draw", "rob-kong"})
+WIN_CONDITIONS = ("self", "kong-draw", "rob-kong")
+SELF_DRAWN = frozenset(WIN_CONDITIONS)  # 抢杠当自摸; a kong replacement is a draw
+CONFLICTS = (
+    ("rob-kong", "self", "robbing a kong is a win on another player's tile (it only scores as self-drawn)"),
+    B.ROB_KONG_OR_KONG_DRAW,
+)
+DRAGONS = (T.RED, T.GREEN, T.WHITE)  # 大料: 白 is an ordinary dragon here
+MINIMUM = {True: 100, False: 200}  # self-drawn / on a discard
+# the note of a win below its minimum, but for the hu it makes: written once, as most readings' totals fall short
+NOT_LEGAL = {
+    self_drawn: f"not a legal win: {how} needs at least {MINIMUM[self_drawn]} hu; this hand makes "
+    for self_drawn, how in (
+        (True, "a self-drawn win (rob-kong and kong-draw count as self-drawn)"),
+        (False, "a win on a discard"),
+    )
+}
+DI_HE = 10
+# the row of a kind in the meld items' values: 1/9/honors or 2–8
+ROW = tuple("terminal" if T.is_terminal_or_honor(k) else "simple" for k in range(T.PLAYABLE))
+HONORED = {seat: frozenset((*DRAGONS, wind)) for seat, wind in T.SEAT_WIND.items()}  # 大料 and 座风
+
+
+def wildcard_after(indicator: int) -> int:
+    """The kind a flipped indicator makes wild: the next tile, wrapping within its family."""
+    if T.is_suited(indicator):
+        return indicator - indicator % 9 + (indicator % 9 + 1) % 9
+    if T.is_wind(indicator):
+        return T.EAST + (indicator - T.EAST + 1) % 4
+    return T.RED + (indicator - T.RED + 1) % 3
+
+
+@dataclass
+class LuoshanHand(B.Prepared):
+    wild_kind: int | None = None
+    honored: frozenset[int] = frozenset()  # the dragons and the seat wind: 对子 hu, 台
+    wild_tiles: tuple[int, ...] = ()  # held wildcards, the winning tile included
+    natural_kinds: bytes = b""  # the held tiles but wildcards, winning tile included, sorted, as bytes
+    melds: tuple[Group, ...] = ()  # exposed melds (花碰 included) and concealed kongs
+    win: int = -1
+    self_drawn: bool = False
+
+
+# five of a kind in sorted kinds: with a flower (the last kind, 34 and up), a hand to look at tile by tile
+_FIVE_ALIKE = re.compile(rb"(.)\1\1\1\1", re.DOTALL)
+
+
+# -- validation -------------------------------------------------------------
+
+
+def _wild_kind(parsed: ParsedHand, notes: list[str]) -> int | None:
+    if parsed.wild is not None and parsed.flip is not None:
+        raise HandError(
+            f"give either flip: (column {parsed.columns['flip']}) or wild: (column {parsed.columns['wild']}), "
+            f"not both: Luoshan has one wildcard kind"
+        )
+    if parsed.flip is not None:
+        if T.is_flower(parsed.flip):
+            raise HandError(f"flip:{T.name(parsed.flip)} is a flower; Luoshan plays 136 tiles, no flowers")
+        kind = wildcard_after(parsed.flip)
+        notes.append(f"flipped {T.name(parsed.flip)}: the wildcard is {T.name(kind)}")
+        return kind
+    if parsed.wild is not None:
+        if len(parsed.wild) != 1:
+            raise HandError(
+                f"Luoshan has one wildcard kind, e.g. wild:2m or flip:1m; got {len(parsed.wild)} "
+                f"at column {parsed.columns.get('wild', 0)}"
+            )
+        if T.is_flower(parsed.wild[0]):
+            raise HandError(f"wild:{T.name(parsed.wild[0])} is a flower; Luoshan plays 136 tiles, no flowers")
+        return parsed.wild[0]
+    notes.append("no wild: or flip: given — scored with no wildcards")
+    return None
+
+
+def _meld_group(meld: Meld, wild_kind: int | None, seat: str) -> Group:
+    """A meld as a group; a wildcard may sit only in a 花碰 (`[CC2m]`)."""
+    source = meld.source or meld.text()
+    wild = [t for t in meld.tiles if t == wild_kind]
+    natural = [t for t in meld.tiles if t != wild_kind]
+    if wild or meld.is_stand_in_pung:
+        if (
+            not meld.concealed
+            and len(meld.tiles) == 3
+            and len(wild) == 1
+            and len(set(natural)) == 1
+            and natural[0] in HONORED[seat]
+        ):
+            kind = natural[0]
+            return Group(PUNG, kind, (kind,), exposed=True, wilds=((wild[0], kind),))
+        rule = (
+            f"only 花碰 — an exposed pung of a dragon or one's seat wind ({seat}) completed by "
+            f"one wildcard — may hold a wildcard"
+        )
+        if wild:
+            where = "concealed kong" if meld.concealed else "exposed meld"
+            raise HandError(f"wildcard {T.name(wild[0])} used in {where} {source}: {rule}")
+        odd = min(set(meld.tiles), key=meld.tiles.count)
+        held = f"the wildcard is {T.name(wild_kind)}" if wild_kind is not None else "no wildcard is given"
+        raise HandError(
+            f"{source} at column {meld.column} is not a meld: {T.name(odd)} is not a wildcard ({held}); {rule}"
+        )
+    return B.meld_group(meld)
+
+
+# (seat, wild, flip, flags, declare, the riichi values: `_CONDITION_FIELDS`, `_RIICHI_FIELDS`) of hands that passed
+# the checks
+# -> (wildcard kind, notes, whether the win conditions pass for a non-winner and for a winner)
+_CONDITIONS_SEEN: dict[tuple[Any, ...], tuple[int | None, tuple[str, ...], tuple[bool, bool]]] = {}
+M.register("luoshan.conditions", _CONDITIONS_SEEN.__len__, _CONDITIONS_SEEN.clear, bytes_per_entry=400)
+
+
+def _conditions(parsed: ParsedHand) -> tuple[int | None, list[str], tuple[bool, bool]]:
+    """The checks of the conditions alone, and the wildcard they give: done once per set of conditions.
+
+    Whether `check_win_conditions` passes depends on the conditions and on
+    winning only, so it is tried here for both; `prepare` still raises its
+    error in its own place, after the tile count.
+    """
+    fields: tuple[Any, ...] = parsed
+    key = fields[_CONDITION_FIELDS] + fields[_RIICHI_FIELDS]
+    known = _CONDITIONS_SEEN.get(key)
+    if known is None:
+        B.check_known_conditions(parsed, "Luoshan", CONDITIONS)
+        notes: list[str] = []
+        wild_kind = _wild_kind(parsed, notes)
+        B.seat_or_dealer(parsed, notes)  # the seat wind's pungs and pair score: a missing seat: is noted
+        if len(_CONDITIONS_SEEN) >= 1024:
+            _CONDITIONS_SEEN.clear()
+        passes = (_win_conditions_pass(parsed, False), _win_conditions_pass(parsed, True))
+        known = _CONDITIONS_SEEN[key] = (wild_kind, tuple(notes), passes)
+    return known[0], list(known[1]), known[2]
+
+
+# the fields `_conditions` reads, as slices of the NamedTuple (one C call, where ten field reads cost ten lookups):
+# seat, wild, flip, flags, declare; and the riichi values, refused, but a key must tell them apart
+_CONDITION_FIELDS = slice(ParsedHand._fields.index("seat"), ParsedHand._fields.index("declare") + 1)
+_RIICHI_FIELDS = slice(ParsedHand._fields.index("round"), ParsedHand._fields.index("sticks") + 1)
+
+
+def _win_conditions_pass(parsed: ParsedHand, winner: bool) -> bool:
+    try:
+        B.check_win_conditions(parsed, winner, WIN_CONDITIONS, CONFLICTS)
+    except HandError:
+        return False
+    return True
+
+
+def prepare(parsed: ParsedHand, options: dict[str, int]) -> LuoshanHand:
+    wild_kind, notes, win_conditions_pass = _conditions(parsed)
+
+    held: Sequence[int] = parsed.tiles
+    if parsed.win is not None:
+        held = list(held)
+        insort(held, parsed.win)
+    kinds = bytes(held)  # sorted: the search reads each suit's run of it (engine.kinds_readings)
+    seen = kinds if not parsed.melds else bytes(sorted((*held, *(t for m in parsed.melds for t in m.tiles))))
+    if seen and (seen[-1] >= T.FIRST_FLOWER or _FIVE_ALIKE.search(seen)):  # the message needs the loop
+        counts = E.to_counts(seen)
+        for kind in sorted(set(seen)):
+            if T.is_flower(kind):
+                raise HandError(f"flower {T.name(kind)} is not a Luoshan tile: Luoshan plays 136 tiles, no flowers")
+            # the flipped indicator stays in play: four of every kind can be held
+            if counts[kind] > 4:
+                raise HandError(f"{T.name(kind)} appears {counts[kind]} times; at most 4 exist")
+
+    seat = parsed.seat or "E"
+    melds = tuple([_meld_group(m, wild_kind, seat) for m in parsed.melds]) if parsed.melds else ()
+    wild_tiles: tuple[int, ...] = ()
+    if wild_kind is not None and wild_kind in kinds:
+        wild_tiles = (wild_kind,) * kinds.count(wild_kind)
+        kinds = kinds.replace(bytes((wild_kind,)), b"")
+
+    size = len(held) + 3 * len(melds)
+    winner = parsed.win is not None
+    if size != (WIN_SIZE if winner else HAND_SIZE):
+        raise B.tile_count_error(parsed, "luoshan", size, HAND_SIZE, winner)
+
+    flags = parsed.flags
+    if not win_conditions_pass[winner]:
+        B.check_win_conditions(parsed, winner, WIN_CONDITIONS, CONFLICTS)  # raises the error
+    if not winner:
+        notes.append("Luoshan non-winners score 0")
+    if "kong-draw" in flags:
+        B.check_kong_draw(flags, melds)
+
+    hand = B.new_instance(LuoshanHand)
+    LuoshanHand.__init__(
+        hand,
+        parsed=parsed,
+        winner=winner,
+        declared=False,
+        options=options,
+        notes=notes,
+        honored=HONORED[seat],
+        wild_kind=wild_kind,
+        wild_tiles=wild_tiles,
+        natural_kinds=kinds,
+        melds=melds,
+        win=parsed.win if parsed.win is not None else -1,
+        self_drawn=not flags.isdisjoint(SELF_DRAWN),
+    )
+    return hand

@@ -1,0 +1,371 @@
+"""Luoshan 螺山: the items, exclusions and house options of docs/rules/luoshan.md, as data in its order."""
+
+from __future__ import annotations
+
+from ... import tiles as T
+from ...engine import KONG, PUNG, Group, ReadingFacts
+from .. import base as B
+from ..base import FOUND, HU, NONE, ONE, TAI, TOTAL, WINNER, Exclusion, Item, Variant
+from .hand import ROW, SETS, LuoshanHand
+
+# -- hu items ------------------------------------------------------------------
+
+
+# the row of a pung's or kong's hu by kind: 2–8, or 1, 9, winds, dragons
+MELD_TEXT = "{simple} / {terminal}"
+
+
+# The meld and wait finders yield the group in the detail's place; `describe` words it, only for the reading
+# that scores best (`RuleSet.score`).
+Occurrences = list[tuple[Variant, Group]]
+
+
+def peng(hand: LuoshanHand, facts: ReadingFacts) -> Occurrences:
+    """Exposed pungs, and the pung a discard completed (Decision: it counts as exposed)."""
+    out: Occurrences = []
+    for i, g in facts.pungs:
+        if g.exposed or (i == facts.win_at and not hand.self_drawn):
+            out.append((ROW[g.kind], g))
+    return out
+
+
+def peng_detail(hand: LuoshanHand, facts: ReadingFacts | None, g: Group) -> str:
+    if g.exposed:
+        return g.text() + (" 花碰" if g.wilds else "")
+    return f"{g.text()} completed by the discarded {T.name(hand.win)}"
+
+
+def group_detail(hand: LuoshanHand, facts: ReadingFacts | None, g: Group) -> str:
+    return g.text()
+
+
+def an_ke(hand: LuoshanHand, facts: ReadingFacts) -> Occurrences:
+    """Concealed pungs the winning tile did not complete (that one is peng or zi_mo_liu)."""
+    win_at = facts.win_at
+    out: Occurrences = []
+    for i, g in facts.pungs:
+        if not g.exposed and i != win_at:
+            out.append((ROW[g.kind], g))
+    return out
+
+
+def _kongs(concealed: bool) -> B.Finder:
+    def find(hand: LuoshanHand, facts: ReadingFacts) -> Occurrences:
+        out: Occurrences = []
+        for g in facts.kongs:
+            if g.concealed_kong == concealed:
+                out.append((ROW[g.kind], g))
+        return out
+
+    return find
+
+
+def dui_zi(hand: LuoshanHand, facts: ReadingFacts) -> Occurrences:
+    out: Occurrences = []
+    for g in facts.pairs:
+        if g.kind in hand.honored:
+            out.append((ONE, g))
+    return out
+
+
+def zi_mo_liu(hand: LuoshanHand, facts: ReadingFacts) -> Occurrences:
+    if facts.wait != "pung" or not hand.self_drawn:
+        return []
+    group = facts.groups[facts.win_at]
+    return [(ROW[group.kind], group)]
+
+
+def zi_mo_liu_detail(hand: LuoshanHand, facts: ReadingFacts | None, group: Group) -> str:
+    return f"{group.text()} completed by the self-drawn {T.name(hand.win)}"
+
+
+def diao_tou(hand: LuoshanHand, facts: ReadingFacts) -> Occurrences:
+    if facts.wait != "pair":
+        return []
+    group = facts.groups[facts.win_at]
+    how = "self_" if hand.self_drawn else "discard_"
+    return [(how + ROW[group.kind], group)]
+
+
+def diao_tou_detail(hand: LuoshanHand, facts: ReadingFacts | None, group: Group) -> str:
+    return f"{T.name(hand.win)} completes the pair {group.text()}"
+
+
+def bian_qian(hand: LuoshanHand, facts: ReadingFacts) -> Occurrences:
+    wait = facts.wait
+    if wait not in ("edge", "closed"):
+        return []
+    return [("self" if hand.self_drawn else "discard", facts.groups[facts.win_at])]
+
+
+def bian_qian_detail(hand: LuoshanHand, facts: ReadingFacts, group: Group) -> str:
+    return f"{facts.wait} wait: {T.name(facts.win_as)} in {group.text()}"
+
+
+def di_he(hand: LuoshanHand, facts: None) -> list[tuple[Variant, str]]:
+    return FOUND
+
+
+# -- tai items (value in tai, said in detail) ------------------------------------
+
+
+def jian_feng_ke(hand: LuoshanHand, facts: ReadingFacts) -> Occurrences:
+    honored = hand.honored
+    out: Occurrences = []
+    for g in facts.groups:  # in the order of the reading
+        if g.kind in honored and (g.shape == PUNG or g.shape == KONG):
+            out.append((ONE, g))
+    return out
+
+
+def jian_feng_ke_detail(hand: LuoshanHand, facts: ReadingFacts | None, g: Group) -> str:
+    return f"tai: {'kong' if g.shape == KONG else 'pung'} of {T.name(g.kind)}"
+
+
+def dui_dui_hu(hand: LuoshanHand, facts: ReadingFacts) -> list[tuple[Variant, str]]:
+    return NONE if facts.chows else [(ONE, "tai: no chows")]
+
+
+def cou_yi_tai(hand: LuoshanHand, facts: ReadingFacts) -> list[tuple[Variant, str]]:
+    suit = facts.suit
+    return [(ONE, f"tai: {suit} + honors")] if suit and facts.honors else NONE
+
+
+def gang_kai(hand: LuoshanHand, facts: None) -> list[tuple[Variant, str]]:
+    return [(ONE, "tai: won on a kong replacement")] if hand.has("kong-draw") else NONE
+
+
+def qing_san_tai(hand: LuoshanHand, facts: ReadingFacts) -> list[tuple[Variant, str]]:
+    suit = facts.one_suit
+    return [(ONE, f"tai: all {suit}")] if suit else NONE
+
+
+def qing_si_tai(hand: LuoshanHand, facts: ReadingFacts) -> list[tuple[Variant, str]]:
+    suit = facts.one_suit
+    return [(ONE, f"tai: all {suit}, no chows")] if suit and not facts.chows else NONE
+
+
+# -- special hands (fixed totals) ----------------------------------------------------
+
+
+def _ping_he(facts: ReadingFacts) -> str:
+    """平和: four chows + pair and a two-sided wait; the detail, or ''."""
+    if facts.chows != SETS or facts.wait != "two-sided":
+        return ""
+    return f"four chows, two-sided wait: {T.name(facts.win_as)} in {facts.groups[facts.win_at].text()}"
+
+
+def ping_he(hand: LuoshanHand, facts: ReadingFacts) -> list[tuple[Variant, str]]:
+    detail = _ping_he(facts)
+    return [(ONE, detail)] if detail else NONE
+
+
+def qing_san_tai_ping_he(hand: LuoshanHand, facts: ReadingFacts) -> list[tuple[Variant, str]]:
+    suit = facts.one_suit
+    detail = _ping_he(facts) if suit else ""
+    return [(ONE, f"{detail}; all {suit}")] if detail else NONE
+
+
+PUNGS, KONGS = ("pungs",), ("kongs",)  # the facts the meld items read, and their gates
+WAIT = ("wait", "win_at", "groups")  # what the wait items read
+ITEMS = (
+    # Base hu (基本和数)
+    Item(
+        "peng",
+        "碰",
+        "Exposed pung",
+        {"simple": 2, "terminal": 4},
+        HU,
+        WINNER,
+        peng,
+        MELD_TEXT + " (1, 9, honors)",
+        reads=(*PUNGS, "win_at"),
+        gate=PUNGS,
+        describe=peng_detail,
+    ),
+    Item(
+        "an_ke",
+        "暗刻",
+        "Concealed pung",
+        {"simple": 4, "terminal": 8},
+        HU,
+        WINNER,
+        an_ke,
+        MELD_TEXT,
+        reads=(*PUNGS, "win_at"),
+        gate=PUNGS,
+        describe=group_detail,
+    ),
+    Item(
+        "ming_gang",
+        "明杠",
+        "Open kong",
+        {"simple": 8, "terminal": 16},
+        HU,
+        WINNER,
+        _kongs(False),
+        MELD_TEXT,
+        reads=KONGS,
+        gate=KONGS,
+        describe=group_detail,
+    ),
+    Item(
+        "an_gang",
+        "暗杠",
+        "Concealed kong",
+        {"simple": 16, "terminal": 32},
+        HU,
+        WINNER,
+        _kongs(True),
+        MELD_TEXT,
+        reads=KONGS,
+        gate=KONGS,
+        describe=group_detail,
+    ),
+    Item(
+        "dui_zi",
+        "对子",
+        "Pair of a dragon or seat wind",
+        2,
+        HU,
+        WINNER,
+        dui_zi,
+        reads=("pairs", "honors"),
+        gate=("honors",),
+        describe=group_detail,
+    ),
+    Item(
+        "zi_mo_liu",
+        "自摸六/十",
+        "Self-drawn tile completes a pung",
+        {"simple": 6, "terminal": 10},
+        HU,
+        WINNER,
+        zi_mo_liu,
+        MELD_TEXT,
+        reads=WAIT,
+        gate=("wait_pung",),
+        describe=zi_mo_liu_detail,
+    ),
+    Item(
+        "diao_tou",
+        "吊头",
+        "Pair wait",
+        {"self_simple": 4, "self_terminal": 6, "discard_simple": 2, "discard_terminal": 4},
+        HU,
+        WINNER,
+        diao_tou,
+        "self-drawn +{self_simple} / +{self_terminal}; discard +{discard_simple} / +{discard_terminal}",
+        reads=WAIT,
+        gate=("wait_pair",),
+        describe=diao_tou_detail,
+    ),
+    Item(
+        "bian_qian",
+        "边张/嵌张",
+        "Edge or closed wait",
+        {"self": 4, "discard": 2},
+        HU,
+        WINNER,
+        bian_qian,
+        "self-drawn +{self}; discard +{discard}",
+        reads=(*WAIT, "win_as"),
+        gate=("wait_edge", "wait_closed"),
+        describe=bian_qian_detail,
+    ),
+    Item("di_he", "底和", "Base for winning", 10, HU, WINNER, di_he, "+{}"),
+    # Tai (台): each doubles the hu
+    Item(
+        "jian_feng_ke",
+        "大料/座风刻",
+        "Pung/kong of a dragon or seat wind",
+        1,
+        TAI,
+        WINNER,
+        jian_feng_ke,
+        "{} tai each",
+        reads=("groups", "honors"),
+        gate=("honors",),
+        describe=jian_feng_ke_detail,
+    ),
+    Item(
+        "dui_dui_hu",
+        "对对胡",
+        "No chows",
+        1,
+        TAI,
+        WINNER,
+        dui_dui_hu,
+        "{} tai",
+        reads=("chows",),
+        gate=("no_chows",),
+    ),
+    Item(
+        "cou_yi_tai",
+        "凑一台",
+        "One suit plus honors",
+        1,
+        TAI,
+        WINNER,
+        cou_yi_tai,
+        "{} tai",
+        reads=("suit", "honors"),
+        gate=("one_suit_honors",),
+    ),
+    Item("gang_kai", "杠开", "Won on a kong replacement", 1, TAI, WINNER, gang_kai, "{} tai"),
+    Item(
+        "qing_san_tai",
+        "清三台",
+        "One suit only",
+        3,
+        TAI,
+        WINNER,
+        qing_san_tai,
+        "{} tai",
+        reads=("one_suit",),
+        gate=("one_suit",),
+    ),
+    Item(
+        "qing_si_tai",
+        "清四台",
+        "One suit only, no chows",
+        4,
+        TAI,
+        WINNER,
+        qing_si_tai,
+        "{} tai",
+        reads=("one_suit", "chows"),
+        gate=("one_suit",),
+    ),
+    # Special hands: a fixed total instead of the formula
+    Item(
+        "ping_he",
+        "平和",
+        "Four chows, two-sided wait",
+        30,
+        TOTAL,
+        WINNER,
+        ping_he,
+        "{} total",
+        reads=(*WAIT, "win_as", "chows"),
+        gate=("four_chows",),
+    ),
+    Item(
+        "qing_san_tai_ping_he",
+        "清三台平和",
+        "平和 in one suit",
+        240,
+        TOTAL,
+        WINNER,
+        qing_san_tai_ping_he,
+        "{} total",
+        reads=(*WAIT, "win_as", "chows", "one_suit"),
+        gate=("four_chows",),
+    ),
+)
+
+EXCLUSIONS = (
+    Exclusion("qing_si_tai", ("qing_san_tai", "dui_dui_hu")),
+    Exclusion("ping_he", ("di_he", "dui_zi", "cou_yi_tai")),
+    Exclusion("qing_san_tai_ping_he", ("ping_he", "di_he", "dui_zi", "qing_san_tai")),
+)

@@ -1,0 +1,85 @@
+"""Putian 莆田: the items, exclusions and house options of docs/rules/putian.md, as data in its order."""
+
+from __future__ import annotations
+
+from ... import tiles as T
+from ...engine import KONG
+from .. import base as B
+from ..base import ALL, DI, FEN, MULTIPLIER, NONE, ONE, WINNER, Item, Variant, once
+from .hand import SELF_DRAWN, WIN_TYPES, PutianHand, _who_pays, pay_text
+
+# -- items ---------------------------------------------------------------------
+
+
+def di(hand: PutianHand, facts: None) -> list[tuple[Variant, str]]:
+    """A continuing dealer still has 底 2 (seed: 連莊莊家"底"仍為2分)."""
+    return once("dealer", "dealer") if hand.seat == "E" else once("other", "non-dealer")
+
+
+def bai(hand: PutianHand, facts: None) -> list[tuple[Variant, str]]:
+    n = hand.whites
+    if not n:
+        return NONE
+    as_jin = " (白 is 金)" if hand.jin == T.WHITE else ""
+    return once("four" if n == 4 else ("each",) * n, f"白 ×{n}{as_jin}" + (": all four" if n == 4 else ""))
+
+
+def jin(hand: PutianHand, facts: None) -> list[tuple[Variant, str]]:
+    n = len(hand.jin_tiles)
+    return once((ONE,) * n, f"{T.name(hand.jin or 0)} ×{n}") if n else NONE
+
+
+def _kongs(concealed: bool) -> B.Finder:
+    def find(hand: PutianHand, facts: None) -> list[tuple[Variant, str]]:
+        kongs = [g for g in hand.melds if g.shape == KONG and g.concealed_kong == concealed]
+        return once((ONE,) * len(kongs), " ".join(g.text() for g in kongs)) if kongs else NONE
+
+    return find
+
+
+def winning_type(hand: PutianHand) -> tuple[str, str]:
+    """The one winning type that pays, by the seed's priority, with why it applies."""
+    held = len(hand.jin_tiles)
+    flags = hand.parsed.flags
+    if hand.you_jin:
+        return ("san_jin_you", f"游金 with {held} 金") if held >= 3 else ("you_jin", "游金")
+    if held >= 3:
+        return "san_jin_dao", f"{held} 金 held"
+    if "heaven" in flags:
+        return "tian_hu", "dealer complete on the dealt hand"
+    if hand.parsed.declare == "qiang-jin":
+        return "qiang_jin", "莊家搶金" if hand.seat == "E" else "閒家搶金"
+    if any(f in flags for f in SELF_DRAWN):
+        return "zi_mo", ""
+    if "rob-kong" in flags:
+        return "qiang_gang", ""
+    return "ping_hu", ""
+
+
+def _win_type(key: str) -> B.Finder:
+    def find(hand: PutianHand, facts: None) -> list[tuple[Variant, str]]:
+        found, why = winning_type(hand)
+        if found != key:
+            return NONE
+        return once(ONE, pay_text(key) + (f" ({why})" if why else ""))
+
+    return find
+
+
+EACH = "{} each"
+ITEMS = (
+    # 底分 = 底 + 分 — every player
+    Item("di", "底", "Base", {"dealer": 2, "other": 1}, DI, ALL, di, text="dealer {dealer}, others {other}"),
+    Item("bai", "白", "白 set aside", {"each": 1, "four": 5}, FEN, ALL, bai, text="{each} each; all four {four}"),
+    Item("jin", "金", "金 held", 1, FEN, ALL, jin, text=EACH),
+    Item("ming_gang", "明槓", "Open or added kong", 1, FEN, ALL, _kongs(False), text=EACH),
+    Item("an_gang", "暗槓", "Concealed kong", 2, FEN, ALL, _kongs(True), text=EACH),
+    # The winning type — the winner only; value is the multiplier, not added to 底分
+    *(
+        Item(
+            key, wt.name, wt.name_en, wt.multiplier, MULTIPLIER, WINNER, _win_type(key), text=f"×{{}}: {_who_pays(key)}"
+        )
+        for key, wt in WIN_TYPES.items()
+    ),
+)
+KONG_KEYS = ("ming_gang", "an_gang")  # counted for the winner and a false win only
