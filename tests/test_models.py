@@ -202,6 +202,8 @@ def test_the_registry_facts_kept_as_data_agree_with_the_rule_set_modules() -> No
         assert get(name) is RULESETS[name] and RULESETS[name].name == name
         assert get(RULESETS[name].chinese) is RULESETS[name]
         assert module.RULE_SET is RULESETS[name]
-        assert REGISTRY[name].hand_size == getattr(module, "HAND_SIZE", 13), name
+        hand = importlib.import_module(f"taihu.scorer.rulesets.{name}.hand")  # where its hand is validated
+        assert REGISTRY[name].hand_size == getattr(hand, "HAND_SIZE", 13), name
+        assert {*REGISTRY[name].words, *REGISTRY[name].declarations} <= RULESETS[name].conditions, name
         assert RULESETS[name].chinese == REGISTRY[name].chinese[0], name
     assert set(chinese_names().values()) == set(RULESETS)

@@ -88,7 +88,7 @@ def quote(text: object, limit: int = QUOTE_LIMIT) -> str:
 
 
 class ArgumentError(HandError, TypeError):
-    """A library call given the wrong type of argument (`rules=["lingxi"]`, `options=[1]`).
+    """A library call given the wrong type of argument (`rules=["name"]`, `options=[1]`).
 
     A TypeError naming the argument, as Python's own calls raise; and still a
     HandError, so a shell that passes parsed JSON straight through (the CLI,

@@ -18,6 +18,7 @@ from typing import Any, Literal, cast
 from . import memo as M
 from .errors import HandError, quote, require
 from .limits import MAX_TOTAL
+from .rulesets import DEFAULT_RULES
 from .tiles import SEATS
 
 Unit = Literal["tai", "hu", "fen", "bei", "points"]
@@ -69,7 +70,7 @@ class ScoreItem(Record):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class FuItem(Record):
-    """One line of a riichi hand's fu (符): a key of the Fu table, its fu and why."""
+    """One line of a hand's fu (符), in rule sets that count fu: a key of the Fu table, its fu and why."""
 
     key: str
     value: int
@@ -92,11 +93,11 @@ class HandScore(Record):
     unit: Unit
     arrangement: list[str] = field(default_factory=list)  # the grouping scored; a wildcard shows as 2m=C
     notes: list[str] = field(default_factory=list)
-    # riichi only (None for the other rule sets)
-    fu: int | None = None  # riichi: the hand's fu (0 for a yakuman)
-    fu_details: list[FuItem] | None = None  # riichi: the fu, line by line
-    limit: str | None = None  # riichi: "", mangan, haneman, … yakuman
-    payments: dict[str, int] | None = None  # riichi: {"discarder": n} | {"dealer": n, "non_dealer": n} | {"each": n}
+    # rule sets that count fu and pay by points only (None for the others)
+    fu: int | None = None  # the hand's fu (0 for a yakuman)
+    fu_details: list[FuItem] | None = None  # the fu, line by line
+    limit: str | None = None  # "", mangan, haneman, … yakuman
+    payments: dict[str, int] | None = None  # {"discarder": n} | {"dealer": n, "non_dealer": n} | {"each": n}
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -148,7 +149,7 @@ class Event(Record):
 class PlayerTenpai(Record):
     """Riichi, a drawn deal: a seat known only by whether it was ready (听牌)."""
 
-    tenpai: bool  # riichi: the seat was ready (听牌) when the deal was drawn
+    tenpai: bool  # the seat was ready (听牌) when the deal was drawn (rule sets with tenpai seats)
 
 
 Player = str | PlayerTotal | PlayerTenpai
@@ -158,18 +159,18 @@ Player = str | PlayerTotal | PlayerTenpai
 class Table(Record):
     """One finished deal at a four-player table: the input of settle_table."""
 
-    rules: str = "lingxi"
+    rules: str = DEFAULT_RULES
     wild: list[str] | None = None  # revealed wildcard tiles, for every hand
     flip: str | None = None  # flipped indicator, for every hand
     winner: str | None = None  # None: a drawn hand
     discarder: str | None = None  # None: self-drawn (or a drawn hand)
-    players: dict[str, Player]  # E S W N: a hand string, a PlayerTotal, or (riichi, a drawn deal) a PlayerTenpai
+    players: dict[str, Player]  # E S W N: a hand string, a PlayerTotal, or (a drawn deal) a PlayerTenpai
     events: list[Event] = field(default_factory=list)
     options: dict[str, int] = field(default_factory=dict)  # house options of the rule set
-    # riichi only (None for the other rule sets)
-    honba: int | None = None  # riichi: 本场 counters at the start of the deal, ≥ 0
-    pot: int | None = None  # riichi: riichi sticks carried in from earlier deals, ≥ 0
-    round: str | None = None  # riichi: the round (prevailing) wind, default E
+    # rule sets with honba only (None for the others)
+    honba: int | None = None  # 本场 counters at the start of the deal, ≥ 0
+    pot: int | None = None  # 立直棒 sticks carried in from earlier deals, ≥ 0
+    round: str | None = None  # the round (prevailing) wind, default E
 
     @classmethod
     def from_dict(cls, data: object) -> Table:
@@ -199,10 +200,10 @@ class Settlement(Record):
     payments: list[Payment]
     net: dict[str, int]  # what each seat wins (+) or pays (−); sums to 0
     next_dealer: str
-    # riichi only (None for the other rule sets): sum(net) == 1000 × (pot_before − pot_after)
-    pot_before: int | None = None  # riichi: sticks on the table before the deal
-    pot_after: int | None = None  # riichi: sticks left on the table after it
-    next_honba: int | None = None  # riichi: 本场 counters of the next deal
+    # rule sets with honba only (None for the others): sum(net) == 1000 × (pot_before − pot_after)
+    pot_before: int | None = None  # sticks on the table before the deal
+    pot_after: int | None = None  # sticks left on the table after it
+    next_honba: int | None = None  # 本场 counters of the next deal
 
 
 # -- reading a table given as JSON ---------------------------------------------
@@ -261,7 +262,7 @@ def whole_number(value: Any, path: str, problems: list[str]) -> int | None:
 
 
 def count(value: Any, path: str, problems: list[str]) -> int | None:
-    """A whole number from 0 to MAX_TOTAL (riichi's honba and pot)."""
+    """A whole number from 0 to MAX_TOTAL (the honba and the pot)."""
     whole = whole_number(value, path, problems)
     if whole is not None and whole < 0:
         problems.append(f"{path}: Input should be greater than or equal to 0")
@@ -314,7 +315,7 @@ def event(value: Any, path: str, problems: list[str]) -> Event | None:
 
 
 def players(value: Any, path: str, problems: list[str]) -> dict[str, Player] | None:
-    """Exactly the four seats, each a hand string, {"total": N} or (riichi) {"tenpai": bool}.
+    """Exactly the four seats, each a hand string, {"total": N} or (rule sets with tenpai seats) {"tenpai": bool}.
 
     One sentence, not a union's error list."""
     problem = players_problem(value)
@@ -325,7 +326,7 @@ def players(value: Any, path: str, problems: list[str]) -> dict[str, Player] | N
 
 
 def _player(player: Any) -> Player:
-    """A seat's player as read: a hand string, a PlayerTotal, or (riichi) a PlayerTenpai."""
+    """A seat's player as read: a hand string, a PlayerTotal, or (rule sets with tenpai seats) a PlayerTenpai."""
     if isinstance(player, str | PlayerTotal | PlayerTenpai):
         return player
     if "tenpai" in player:

@@ -19,14 +19,16 @@ from . import memo as M
 from . import tiles as T
 from .errors import HandError, nearest, quote
 from .limits import MAX_TOTAL
+from .rulesets import declarations
 
 if TYPE_CHECKING:  # the players' forms (五万, full-width) are read only for a line that is not ASCII
     from .forms import Folded
 
+# The flags in canonical order; the declarations a player makes before the win (its registry line's
+# `declarations`) come right after `self`.
 FLAG_CONDITIONS = (
     "self",
-    "riichi",
-    "double-riichi",
+    *declarations(),
     "ippatsu",
     "kong-draw",
     "rob-kong",
@@ -40,9 +42,8 @@ FLAG_CONDITIONS = (
 VALUE_CONDITIONS = ("seat", "wild", "flip", "declare", "round", "dora", "ura", "honba", "sticks")
 DECLARED_WINS = ("sha-zhu", "hua-hu", "san-jin-dao", "qiang-jin", "you-jin", "san-jin-you")
 CONDITION_ORDER = ("seat", "round", "dora", "ura", "wild", "flip") + FLAG_CONDITIONS + ("declare", "honba", "sticks")
-# the words only the riichi rule set reads; every other rule set refuses them naming riichi
-RIICHI_CONDITIONS = ("round", "dora", "ura", "honba", "sticks", "riichi", "double-riichi", "ippatsu", "furiten")
-RIICHI_VALUES = ("round", "dora", "ura", "honba", "sticks")
+# the deal's values a line may carry: the round wind, the indicators, the counters
+DEAL_VALUES = ("round", "dora", "ura", "honba", "sticks")
 # What players write for a condition, from other games and romanisations: the nearest match names the condition.
 CONDITION_ALIASES = {
     "zimo": "self",
@@ -160,7 +161,7 @@ class ParsedHand(NamedTuple):
     flags: frozenset[str]
     declare: str | None
     columns: Mapping[str, int] = _NO_COLUMNS  # where each condition, meld and the `+` were written
-    # riichi only (docs/rules/riichi.md); every other rule set refuses them
+    # the deal's values, read by the rule sets whose conditions name them; every other refuses them
     round: str | None = None
     dora: tuple[int, ...] | None = None
     ura: tuple[int, ...] | None = None
@@ -183,9 +184,9 @@ class ParsedHand(NamedTuple):
         return hash((self[:_COLUMNS], self[_COLUMNS + 1 :]))
 
     @property
-    def riichi_values(self) -> bool:
-        """Whether any riichi-only value (round:, dora:, ura:, honba:, sticks:) is written."""
-        return self[_RIICHI_VALUES] != _NO_RIICHI_VALUES
+    def deal_values(self) -> bool:
+        """Whether any of the deal's values (round:, dora:, ura:, honba:, sticks:) is written."""
+        return self[_DEAL_VALUES] != _NO_DEAL_VALUES
 
     @property
     def conditions(self) -> list[str]:
@@ -193,8 +194,8 @@ class ParsedHand(NamedTuple):
         out = [
             name for name, value in (("seat", self.seat), ("wild", self.wild), ("flip", self.flip)) if value is not None
         ]
-        if self.riichi_values:
-            out += [name for name in RIICHI_VALUES if getattr(self, name) is not None]
+        if self.deal_values:
+            out += [name for name in DEAL_VALUES if getattr(self, name) is not None]
         if self.flags:
             out += [f for f in FLAG_CONDITIONS if f in self.flags]
         if self.declare is not None:
@@ -203,12 +204,12 @@ class ParsedHand(NamedTuple):
 
 
 _COLUMNS = ParsedHand._fields.index("columns")  # the one field equality and the hash leave out
-# fields as slices of a hand, each read in one step: the riichi-only values (round … sticks); those and the
+# fields as slices of a hand, each read in one step: the deal's values (round … sticks); those and the
 # red fives (round … red)
-_RIICHI_VALUES = slice(ParsedHand._fields.index("round"), ParsedHand._fields.index("sticks") + 1)
-_RIICHI_ONLY = slice(ParsedHand._fields.index("round"), None)
-_NO_RIICHI_VALUES = (None,) * (_RIICHI_VALUES.stop - _RIICHI_VALUES.start)
-_NO_RIICHI_ONLY: tuple[object, ...] = (*_NO_RIICHI_VALUES, frozenset())
+_DEAL_VALUES = slice(ParsedHand._fields.index("round"), ParsedHand._fields.index("sticks") + 1)
+_DEAL_OR_REDS = slice(ParsedHand._fields.index("round"), None)
+_NO_DEAL_VALUES = (None,) * (_DEAL_VALUES.stop - _DEAL_VALUES.start)
+_NO_DEAL_OR_REDS: tuple[object, ...] = (*_NO_DEAL_VALUES, frozenset())
 
 
 def _tile_error(token: str, column: int) -> HandError:
@@ -262,7 +263,7 @@ class _Scanner:
         self.text = text
         self.pos = 0
         self.origin = origin
-        self.red_fives = red_fives  # riichi: `0m` is a red five
+        self.red_fives = red_fives  # `0m` is a red five (RuleSet.red_fives)
         self.reds: list[tuple[int, int]] = []  # (suit, column) of each red five read
 
     @property
@@ -823,15 +824,15 @@ def _condition_value(word: str, value: str, column: int, reds: list[tuple[int, i
         return tuple(kinds)
     if word == "flip":
         return _single_tile(value, column, "flip:")
-    if word in RIICHI_VALUES:
-        return _riichi_value(word, value, column, reds)
+    if word in DEAL_VALUES:
+        return _deal_value(word, value, column, reds)
     if value not in DECLARED_WINS:
         raise HandError(f"unknown declared win '{quote(value)}' at column {column}; known: {', '.join(DECLARED_WINS)}")
     return value
 
 
-def _riichi_value(word: str, value: str, column: int, reds: list[tuple[int, int]] | None) -> object:
-    """`round:`, `dora:`, `ura:`, `honba:`, `sticks:`; `reds` (riichi) collects the red fives of the indicators."""
+def _deal_value(word: str, value: str, column: int, reds: list[tuple[int, int]] | None) -> object:
+    """`round:`, `dora:`, `ura:`, `honba:`, `sticks:`; `reds` (red fives read) collects those of the indicators."""
     if word == "round":
         if value not in _SEAT_NAMES:
             raise HandError(f"round '{quote(value)}' at column {column} must be one of E, S, W, N")
@@ -890,11 +891,11 @@ def to_text(hand: ParsedHand) -> str:
     parts = _bare_parts(hand.tiles)
     if hand.melds:
         parts += [m.text() for m in hand.melds]
-    if hand[_RIICHI_ONLY] != _NO_RIICHI_ONLY:  # red fives or riichi values
+    if hand[_DEAL_OR_REDS] != _NO_DEAL_OR_REDS:  # red fives or the deal's values
         if hand.red:
             parts = _with_red(parts, hand)
         conditions = (hand.win, hand.seat, hand.round, hand.dora, hand.ura, hand.flags, hand.honba, hand.sticks)
-        parts.append(_riichi_tail(*conditions, hand.red))
+        parts.append(_deal_tail(*conditions, hand.red))
         return " ".join(parts)
     tail = _tail_text(hand.win, hand.seat, hand.wild, hand.flip, hand.flags, hand.declare)
     if tail:
@@ -964,7 +965,7 @@ def _flags_text(flags: frozenset[str]) -> str:
     return " ".join(f for f in FLAG_CONDITIONS if f in flags)
 
 
-def _riichi_tail(
+def _deal_tail(
     win: int | None,
     seat: str | None,
     round_wind: str | None,
@@ -975,11 +976,11 @@ def _riichi_tail(
     sticks: int | None,
     red: frozenset[tuple[Any, ...]],
 ) -> str:
-    """The `+` tile and the conditions in riichi's canonical order: seat round dora ura, flags, honba sticks.
+    """The `+` tile and the conditions of a line with the deal's values: seat round dora ura, flags, honba sticks.
 
     Not cached whole: a winning tile, seat and indicators together rarely recur, so a cache of the
     whole tail mostly misses; its parts that do recur (indicators, flags) are cached each.
-    (Riichi lines have no wild:, flip: or declare:; the rule set refuses them.)
+    (Such lines have no wild:, flip: or declare:; the rule set that reads them refuses those.)
     """
     parts = []
     if win is not None:
@@ -1003,7 +1004,7 @@ def _riichi_tail(
 
 
 def parse_red_fives(text: str, conditions: Collection[str] | None = None, rule_set: str = "") -> ParsedHand:
-    """`parse` for riichi, where `0m 0p 0s` are red fives (elsewhere they are an error)."""
+    """`parse` for a rule set with red fives (`RuleSet.red_fives`): `0m 0p 0s` (elsewhere they are an error)."""
     if type(text) is str:
         hand = _parse_plain(text)  # a red five is never a plain token: such lines are read carefully
         if hand is not None:

@@ -32,13 +32,18 @@ class Registered:
     instance `RULE_SET`; `load` gives it instead for one defined elsewhere, as
     a test's); `chinese` its Chinese names, simplified then traditional;
     `hand_size` a non-winning hand's tiles; `size_hint`: named in "did you
-    mean --rules …" when a hand's count fits it (riichi, 13 like Luoshan, is not).
+    mean --rules …" when a hand's count fits it (one of 13 tiles like Luoshan's
+    may not be); `words` the condition words of the notation only it reads (any
+    other rule set refuses them naming it), `declarations` those of them a
+    player declares before the win, written right after `self`.
     """
 
     name: str
     chinese: tuple[str, ...]
     hand_size: int
     size_hint: bool = True
+    words: tuple[str, ...] = ()
+    declarations: tuple[str, ...] = ()
     load: Callable[[], RuleSet] | None = None
 
     def rule_set(self) -> RuleSet:
@@ -57,7 +62,14 @@ REGISTRY: dict[str, Registered] = {
         Registered("guannan", ("灌南",), 13),
         Registered("putian", ("莆田",), 16),
         Registered("jinhua", ("金华", "金華"), 13),
-        Registered("riichi", ("立直",), 13, size_hint=False),
+        Registered(
+            "riichi",
+            ("立直",),
+            13,
+            size_hint=False,
+            words=("round", "dora", "ura", "honba", "sticks", "ippatsu", "furiten"),
+            declarations=("riichi", "double-riichi"),
+        ),
     )
 }
 DEFAULT_RULES = next(iter(REGISTRY))  # what `score_hand` scores by when no rule set is named
@@ -66,6 +78,16 @@ DEFAULT_RULES = next(iter(REGISTRY))  # what `score_hand` scores by when no rule
 def hand_sizes() -> dict[str, int]:
     """The hand sizes "did you mean --rules …" names, by rule set."""
     return {name: line.hand_size for name, line in REGISTRY.items() if line.size_hint}
+
+
+def declarations() -> tuple[str, ...]:
+    """The flags a player declares before the win, of every rule set (the notation's words)."""
+    return tuple(word for line in REGISTRY.values() for word in line.declarations)
+
+
+def owner_of(word: str) -> str | None:
+    """The rule set that alone reads this condition word, if one does."""
+    return next((name for name, line in REGISTRY.items() if word in (*line.words, *line.declarations)), None)
 
 
 def chinese_names() -> dict[str, str]:

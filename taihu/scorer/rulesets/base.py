@@ -22,7 +22,8 @@ from ..engine import CHOW, GATE_FACTS, KONG, PAIR, PUNG, Group, JokerOptions, Re
 from ..errors import HandError, quote
 from ..limits import MAX_OPTION_VALUE
 from ..models import HandScore, ItemInfo, ItemUnit, OptionInfo, RuleSetInfo, ScoreItem, Settlement, Table, Unit
-from ..notation import RIICHI_CONDITIONS, Meld, ParsedHand, parse, parse_red_fives, reject_stand_in_pungs, to_text
+from ..notation import Meld, ParsedHand, parse, parse_red_fives, reject_stand_in_pungs, to_text
+from . import owner_of
 
 if TYPE_CHECKING:
     from ..waits import Check, Discards, Waits
@@ -677,15 +678,16 @@ def check_known_conditions(
         and (parsed.wild is None or "wild" in known)
         and (parsed.flip is None or "flip" in known)
         and (parsed.declare is None or "declare" in known)
-        and not parsed.riichi_values
+        and not parsed.deal_values
     ):
         return  # all known: the common case, without listing the conditions
     for cond in parsed.conditions:
         if cond not in known:
             col = parsed.columns.get(cond, 0)
             hint = (hints or {}).get(cond, "")
-            if not hint and cond in RIICHI_CONDITIONS:
-                hint = " (it is a riichi condition: score the hand with --rules riichi)"
+            owner = owner_of(cond)
+            if not hint and owner is not None:
+                hint = f" (it is a {owner} condition: score the hand with --rules {owner})"
             raise HandError(f"condition '{quote(cond)}' at column {col} is not used in {rule_set}{hint}")
 
 

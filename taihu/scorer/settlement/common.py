@@ -48,8 +48,8 @@ RULES_FLAG = re.compile(r"--rules ([a-z]+(?: / [a-z]+)*)")
 
 
 def at_table(message: str) -> str:
-    """A hand's hint as a table chooses its rule set: `--rules luoshan` (the flag of `score`, which
-    the rule sets' messages name) becomes the table's field, `the table's "rules": "luoshan"`."""
+    """A hand's hint as a table chooses its rule set: `--rules NAME` (the flag of `score`, which
+    the rule sets' messages name) becomes the table's field, `the table's "rules": "NAME"`."""
     return RULES_FLAG.sub(
         lambda found: 'the table\'s "rules": ' + " / ".join(f'"{name}"' for name in found.group(1).split(" / ")),
         message,
@@ -110,7 +110,7 @@ def seat_hands(table: Table) -> tuple[Hands, tuple[int, ...] | None, int | None]
     hands: Hands = {}
     for seat in SEATS:
         player = table.players[seat]
-        assert not isinstance(player, PlayerTenpai)  # riichi only, refused by settle_table before
+        assert not isinstance(player, PlayerTenpai)  # only where RuleSet.tenpai_seats, refused by settle_table before
         hands[seat] = parse_in_seat(seat, player, get(table.rules)) if isinstance(player, str) else player
     parsed = {s: h for s, h in hands.items() if isinstance(h, ParsedHand)}
     table_wild = None
