@@ -16,10 +16,10 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from taihu.cli.arguments import TAIHU, Command, parser
+from typer.testing import CliRunner
+
 from taihu.cli.main import COMMANDS, app
-from taihu.cli.testing import CliRunner
 from taihu.scorer.rulesets import RULESETS
 
 SHELLS = ["bash", "zsh", "fish"]

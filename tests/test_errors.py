@@ -13,11 +13,11 @@ import re
 from pathlib import Path
 
 import pytest
+from taihu.cli.arguments import TAIHU, Command, command_paths
+from typer.testing import CliRunner
 
 import taihu.cli.main as cli_module
-from taihu.cli.arguments import TAIHU, Command, command_paths
 from taihu.cli.main import app
-from taihu.cli.testing import CliRunner
 from taihu.scorer import HandError, score_hand
 
 PING = "123m 456m 789p 234s 678s 5p +5p wild:9s,N seat:W"  # a valid winner (平胡)

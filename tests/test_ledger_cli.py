@@ -9,9 +9,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from typer.testing import CliRunner
 
 from taihu.cli.main import app
-from taihu.cli.testing import CliRunner
 
 ROOT = Path(__file__).resolve().parent.parent
 NORMAL_WIN = ROOT / "examples/tables/normal-win.json"
