@@ -10,13 +10,15 @@ pipe or with NO_COLOR.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.console import Console
-from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
 from taihu.scorer.errors import printable
+
+if TYPE_CHECKING:  # the bar's module, 9 ms to import, only where a bar is shown
+    from rich.progress import Progress
 
 
 def safe(text: str) -> str:
@@ -61,6 +63,8 @@ def table(title: str, title_justify: str = "left", **settings: Any) -> SafeTable
 
 def progress() -> Progress:
     """A progress bar on stderr that goes away when the work is done (the caller checks stderr is a terminal)."""
+    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
     return Progress(
         TextColumn("{task.description}"),
         BarColumn(),

@@ -4,8 +4,6 @@ Players' and ledgers' names are the users' text: each is escaped (`printable`) w
 line, so a control character in a name reaches the terminal as text (taihu/cli/draw.py escapes the rest).
 """
 
-from __future__ import annotations
-
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -37,7 +35,7 @@ def cli() -> ModuleType:
     return main
 
 
-def console() -> Terminal:
+def console() -> "Terminal":
     """Lines left whole (the terminal breaks them), so that a path or a player's name copies back."""
     from taihu.cli.draw import Terminal
 
@@ -71,7 +69,7 @@ Name = Annotated[str, typer.Argument(help="the ledger", autocompletion=ledger_na
 
 
 @contextmanager
-def opened(db: str | None, create: bool = False) -> Iterator[LedgerStore]:
+def opened(db: str | None, create: bool = False) -> "Iterator[LedgerStore]":
     """The store (only `new` makes the file); any bad input inside becomes exit 2 with one line."""
     from taihu.ledger import LedgerStore
 
@@ -86,7 +84,7 @@ def seats_line(seats: dict[str, str]) -> str:
     return "  ".join(f"{wind} {printable(player)}" for wind, player in seats.items())
 
 
-def outcome(deal: Deal) -> str:
+def outcome(deal: "Deal") -> str:
     """What happened, in players' names."""
     table, seats = deal.table, {wind: printable(player) for wind, player in deal.seats.items()}
     winner, discarder = table.get("winner"), table.get("discarder")
@@ -99,7 +97,7 @@ def outcome(deal: Deal) -> str:
     return "drawn"
 
 
-def counters(deal: Deal) -> str:
+def counters(deal: "Deal") -> str:
     """Riichi: the honba the deal was played with and its pot of riichi sticks, before → after ("" elsewhere)."""
     before, after = deal.settlement.get("pot_before"), deal.settlement.get("pot_after")
     if before is None or after is None:
@@ -111,7 +109,7 @@ def signed(value: int) -> str:
     return f"{value:+d}" if value else "0"
 
 
-def print_deal(deal: Deal, standing: Standing) -> None:
+def print_deal(deal: "Deal", standing: "Standing") -> None:
     net = deal.net()
     played = f"; {counters(deal)}" if counters(deal) else ""
     console().print(f"deal {deal.number}: {outcome(deal)}{played}; seats {seats_line(deal.seats)}")
@@ -119,7 +117,7 @@ def print_deal(deal: Deal, standing: Standing) -> None:
     print_next(standing)
 
 
-def print_next(standing: Standing) -> None:
+def print_next(standing: "Standing") -> None:
     totals = standing.totals
     console().print("totals: " + "  ".join(f"{printable(p)} {signed(totals[p])}" for p in standing.players))
     console().print(f"next dealer: {printable(standing.next_dealer)}  (seats {seats_line(standing.next_seats)})")

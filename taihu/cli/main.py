@@ -9,8 +9,6 @@ the core's scoring path); rich (taihu/cli/draw.py), the waits search, the settle
 the server are imported by the commands that use them (docs/performance.md has the figures).
 """
 
-from __future__ import annotations
-
 import json
 import os
 import re
@@ -197,7 +195,7 @@ def json_option(help: str) -> Any:
     return typer.Option("--json", help=help)
 
 
-def console() -> Console:
+def console() -> "Console":
     """The terminal, through rich: imported on the first table printed (`--json` never needs it)."""
     from taihu.cli.draw import console as made
 
@@ -208,7 +206,7 @@ SHORT_VALUE = 10  # characters: `×2 per tai`; a longer value goes on the detail
 NARROW = 60  # below this many columns (a phone's terminal) tables give way to the compact layout
 
 
-def narrow(out: Console) -> bool:
+def narrow(out: "Console") -> bool:
     return out.width < NARROW
 
 
@@ -233,7 +231,7 @@ def heading(english: str, chinese: str, lang: Lang) -> str:
     return chinese if lang is Lang.zh else english
 
 
-def compact_table(title: str, rows: Iterable[tuple[str, str, str]]) -> Table:
+def compact_table(title: str, rows: Iterable[tuple[str, str, str]]) -> "Table":
     """Name and value only, each row's detail on its own line below: readable at 40 columns.
 
     Names wrap at word boundaries (never an ellipsis); only a word wider than the
@@ -265,7 +263,7 @@ def print_json(data: Any) -> None:
     sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=2) + "\n")
 
 
-def hand_table(result: HandScore, lang: Lang = Lang.both, compact: bool = False) -> Table:
+def hand_table(result: HandScore, lang: Lang = Lang.both, compact: bool = False) -> "Table":
     from taihu.cli.draw import table as made
 
     title = f"{result.rules}: {'winning hand' if result.winner else 'non-winning hand'}"
@@ -360,7 +358,7 @@ R = TypeVar("R", bound="HandScore | Waits | Discards")
 
 def answer_for_hand(
     hand: str, option: list[str] | None, as_json: bool, call: Callable[[dict[str, int]], R]
-) -> tuple[R, Console] | None:
+) -> "tuple[R, Console] | None":
     """What `score` and `waits` share: the options read, the core called on the hand (bad input is exit 2
     with the caret under its place), then the JSON printed (None: nothing more to show), or the hand line
     printed and the answer with the terminal for the rest."""
@@ -404,7 +402,7 @@ def score(
         out.print(f"note: {note}")
 
 
-def win_text(win: WinValue | None) -> str:
+def win_text(win: "WinValue | None") -> str:
     if win is None:
         return "—"
     han, reason = getattr(win, "han", None), getattr(win, "reason", None)  # riichi's han, fu and why not legal
@@ -417,7 +415,7 @@ WAITS_HEADINGS |= {"arrangement": "牌型", "discard": "打", "waits": "听", "u
 WAITS_HEADINGS |= {"best total": "最高"}
 
 
-def waits_table(title: str, found: tuple[Wait, ...], lang: Lang = Lang.both, compact: bool = False) -> Table:
+def waits_table(title: str, found: "tuple[Wait, ...]", lang: Lang = Lang.both, compact: bool = False) -> "Table":
     from taihu.cli.draw import table as made
 
     if compact:  # the tile, its copies unseen and best total; the two totals and the arrangement below
@@ -459,7 +457,7 @@ def waits_command(
     """What wins for a waiting hand (听牌): each tile, its copies unseen, its total on a discard and self-drawn."""
     from taihu.scorer.waits import Discards, waits
 
-    def search(options: dict[str, int]) -> Waits | Discards:
+    def search(options: dict[str, int]) -> "Waits | Discards":
         with working("searching the waits", as_json):  # a hand with wildcards can take a while
             return waits(hand, rules=rules, options=options)
 
@@ -575,7 +573,7 @@ SETTLE_HEADINGS = {"seat": "座位", "hand": "牌", "note": "备注", "from": "�
 SETTLE_HEADINGS |= {"reason": "原因", "settlement": "结算", "payments": "支付", "net": "净额"}
 
 
-def settlement_tables(result: Settlement, lang: Lang = Lang.both, compact: bool = False) -> list[Table]:
+def settlement_tables(result: "Settlement", lang: Lang = Lang.both, compact: bool = False) -> "list[Table]":
     from taihu.cli.draw import table as made
 
     def say(english: str) -> str:
@@ -621,7 +619,7 @@ def settlement_tables(result: Settlement, lang: Lang = Lang.both, compact: bool 
     return [scores, payments, net]
 
 
-def settle_table(table: Any) -> Settlement:
+def settle_table(table: Any) -> "Settlement":
     """The core's `settle_table`, imported on first use: `taihu score` never loads the settlement modules."""
     from taihu.scorer.settlement import settle_table as settle
 
@@ -636,7 +634,7 @@ def settle(
 ) -> None:
     """Settle one deal: each seat's tai, who pays whom and why, and the net per seat."""
     data = answer(lambda: read_table(table), as_json)
-    result: Settlement = answer(lambda: settle_table(data), as_json)
+    result = answer(lambda: settle_table(data), as_json)
     if as_json:
         print_json(result.to_dict())
         return
