@@ -264,9 +264,17 @@ def list_ledgers(db: Db = None) -> None:
     if not found:
         console().print(f"no ledgers in {where}; start one with `taihu ledger new NAME --players …`")
         return
+    out = console()
+    if out.width < NARROW_LEDGER:  # a phone: each ledger's name and deals, its rules and players below
+        rows = [
+            (printable(ledger.name), f"{deals} deals", f"{ledger.rules}: {', '.join(map(printable, ledger.players))}")
+            for ledger, deals in found
+        ]
+        out.print(cli().compact_table(f"ledgers in {where}", rows))
+        return
     grid = table(f"ledgers in {where}")
     for column in ("name", "rules", "players", "deals"):
         grid.add_column(column, justify="right" if column == "deals" else "left")
     for ledger, deals in found:
-        grid.add_row(printable(ledger.name), ledger.rules, ",".join(map(printable, ledger.players)), str(deals))
-    console().print(grid)
+        grid.add_row(printable(ledger.name), ledger.rules, ", ".join(map(printable, ledger.players)), str(deals))
+    out.print(grid)
