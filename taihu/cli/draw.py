@@ -10,6 +10,7 @@ pipe or with NO_COLOR.
 
 from __future__ import annotations
 
+import sys
 from typing import TYPE_CHECKING, Any
 
 from rich.console import Console
@@ -72,4 +73,7 @@ def progress() -> Progress:
         TimeElapsedColumn(),
         console=Terminal(stderr=True),
         transient=True,
+        # what goes to stdout stays there (a file, a pipe); on the same terminal it is printed above the bar
+        redirect_stdout=sys.stdout.isatty(),
+        redirect_stderr=False,
     )
