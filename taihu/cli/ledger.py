@@ -65,7 +65,7 @@ Db = Annotated[
     str | None,
     typer.Option("--db", metavar="PATH", help="the ledger database (default: $TAIHU_DB, else the user data dir)"),
 ]
-Name = Annotated[str, typer.Argument(help="the ledger", autocompletion=ledger_names)]
+Name = Annotated[str, typer.Argument(metavar="NAME", help="the ledger", autocompletion=ledger_names)]
 
 
 @contextmanager
@@ -128,9 +128,12 @@ def print_next(standing: "Standing") -> None:
 
 @ledger_app.command()
 def new(
-    name: Annotated[str, typer.Argument(help="a name for the ledger, e.g. friday")],
+    name: Annotated[str, typer.Argument(metavar="NAME", help="a name for the ledger, e.g. friday")],
     players: Annotated[
-        str, typer.Option("--players", help="four names in table order, comma-separated; the first deals")
+        str,
+        typer.Option(
+            "--players", metavar="A,B,C,D", help="four names in table order, comma-separated; the first deals"
+        ),
     ],
     rules: Annotated[
         str,

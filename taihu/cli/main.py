@@ -375,7 +375,8 @@ def answer_for_hand(
 @app.command()
 def score(
     hand: Annotated[
-        str, typer.Argument(help="the hand in taihu notation, quoted; - reads one hand per line from stdin")
+        str,
+        typer.Argument(metavar="HAND", help="the hand in taihu notation, quoted; - reads one hand per line from stdin"),
     ],
     rules: RulesOption = "lingxi",
     option: HouseOption = None,
@@ -447,7 +448,10 @@ def waits_table(title: str, found: "tuple[Wait, ...]", lang: Lang = Lang.both, c
 @app.command(name="waits")
 def waits_command(
     hand: Annotated[
-        str, typer.Argument(help="the hand without a winning tile, quoted (one tile more: which to discard)")
+        str,
+        typer.Argument(
+            metavar="HAND", help="the hand without a winning tile, quoted (one tile more: which to discard)"
+        ),
     ],
     rules: RulesOption = "lingxi",
     option: HouseOption = None,
