@@ -39,6 +39,7 @@ from pathlib import Path
 
 from taihu.scorer.notation import CONDITION_ORDER
 from taihu.scorer.rulesets import RULESETS, get
+from taihu.scorer.rulesets.base import MAX_OPTION_VALUE, SCOPE_WORDS
 
 ROOT = Path(__file__).resolve().parent.parent
 WIDTH = 80  # the width the CLI outputs are shown at: a terminal's default
@@ -72,19 +73,22 @@ def items_block(name: str) -> str:
     info = get(name).info()
     lines = [
         f"Unit: **{info.unit}**. The items in the order the scorer evaluates them; *for* says whose hand"
-        " counts the item: `base` every player's, `non-winner` a loser's, `bonus` the winner's, `declared`"
-        " a declared win's (nothing else counts).",
+        " counts the item (a declared win: nothing else counts).",
         "",
     ]
     lines += table(
         ("key", "中文", "English", "value", "for"),
-        [(f"`{i.key}`", i.name, i.name_en, i.value, i.scope) for i in info.items],
+        [(f"`{i.key}`", i.name, i.name_en, i.value, SCOPE_WORDS.get(i.scope, i.scope)) for i in info.items],
     )
     lines.append("")
     if info.options:
-        lines += ["House options (`-o NAME=VALUE` on the command line, `options` in JSON):", ""]
+        lines += [
+            "House options (`-o NAME=VALUE` on the command line, `options` in JSON); any whole number from 0 to"
+            f" {MAX_OPTION_VALUE} is taken, the seed's alternatives are what the rules' source names:",
+            "",
+        ]
         lines += table(
-            ("option", "default", "alternatives", "meaning"),
+            ("option", "default", "the seed's alternatives", "meaning"),
             [(f"`{o.name}`", o.default, ", ".join(map(str, o.alternatives)), o.description) for o in info.options],
         )
     else:

@@ -18,7 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from taihu.scorer import HandError, score_hand
-from taihu.scorer.engine import PUNG, JokerOptions
+from taihu.scorer.engine import PUNG, StandIns
 from taihu.scorer.rulesets import putian
 
 SETTINGS = settings(
@@ -26,10 +26,10 @@ SETTINGS = settings(
 )
 
 
-def unpruned(hand: putian.PutianHand) -> JokerOptions:
+def unpruned(hand: putian.PutianHand) -> StandIns:
     """The 金's options as before: no classes, so every decomposition is kept."""
     kind = hand.jin if hand.jin is not None else 4
-    return JokerOptions(pairs=(kind,), sets=((PUNG, kind),))
+    return StandIns(pairs=(kind,), sets=((PUNG, kind),))
 
 
 def outcome(line: str) -> Any:

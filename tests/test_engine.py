@@ -10,9 +10,9 @@ from hypothesis import strategies as st
 
 from taihu.scorer import engine
 from taihu.scorer import tiles as T
-from taihu.scorer.engine import CHOW, PAIR, PUNG, Group, JokerOptions, set_readings, standard_readings, to_counts
+from taihu.scorer.engine import CHOW, PAIR, PUNG, Group, StandIns, set_readings, standard_readings, to_counts
 
-NO_WILDCARDS = JokerOptions((), ())
+NO_WILDCARDS = StandIns((), ())
 
 
 def reference(counts: list[int], sets: int, pair: bool) -> set[tuple[tuple[str, int], ...]]:

@@ -100,16 +100,16 @@ def searched(rules: str, hand: str) -> list[tuple[Any, tuple[Group, ...], tuple[
     return [(prepared, E._groups(decomposition), prepared.wild_tiles) for decomposition in found]
 
 
-def _luoshan_options(hand: Any, naturals: list[int]) -> E.JokerOptions:
+def _luoshan_options(hand: Any, naturals: list[int]) -> E.StandIns:
     from taihu.scorer.rulesets import luoshan
 
-    return luoshan.search.joker_options(hand, naturals)
+    return luoshan.search.stand_ins(hand, naturals)
 
 
-def _lingxi_options(hand: Any, naturals: list[int]) -> E.JokerOptions:
+def _lingxi_options(hand: Any, naturals: list[int]) -> E.StandIns:
     from taihu.scorer.rulesets import lingxi
 
-    return lingxi.search.joker_options(hand)
+    return lingxi.search.stand_ins(hand)
 
 
 RULESETS_OPTIONS = {"luoshan": _luoshan_options, "lingxi": _lingxi_options}

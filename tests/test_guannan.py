@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from taihu.scorer import HandError, score_hand
-from taihu.scorer.engine import PAIR, JokerOptions, seven_pairs_readings, to_counts
+from taihu.scorer.engine import PAIR, StandIns, seven_pairs_readings, to_counts
 
 
 def guannan(hand: str, **options: int):
@@ -64,17 +64,17 @@ def test_non_winner_scores_zero() -> None:
 def test_seven_pairs_readings_with_wildcards() -> None:
     """The engine helper Jinhua will reuse: a single takes a wildcard, spares pair up."""
     counts = to_counts([0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6])
-    (reading,) = seven_pairs_readings(counts, (20,), JokerOptions((), ()))
+    (reading,) = seven_pairs_readings(counts, (20,), StandIns((), ()))
     assert all(g.shape == PAIR for g in reading) and reading[-1].wilds == ((20, 6),)
     two_spare = list(
-        seven_pairs_readings(to_counts([0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5]), (20, 20), JokerOptions((27, 31), ()))
+        seven_pairs_readings(to_counts([0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5]), (20, 20), StandIns((27, 31), ()))
     )
     paired = [r for r in two_spare if len(r[-1].slots) == 2]  # the two spares as one pair
     assert sorted(r[-1].kind for r in paired) == [27, 31]
     split = [r for r in two_spare if len(r[-1].slots) < 2]  # or each beside a tile of a natural pair
     assert sorted(r[-1].kind for r in split) == [0, 1, 2, 3, 4, 5]
     assert all([g.slots for g in r].count((r[-1].kind,)) == 2 for r in split)
-    assert list(seven_pairs_readings(counts, (), JokerOptions((), ()))) == []  # 13 tiles
+    assert list(seven_pairs_readings(counts, (), StandIns((), ()))) == []  # 13 tiles
 
 
 ERRORS = [

@@ -19,7 +19,7 @@ import pytest
 from taihu.scorer import parse, score_hand
 from taihu.scorer.engine import ReadingFacts
 from taihu.scorer.rulesets import RULESETS
-from taihu.scorer.rulesets.base import ALL, WINNER
+from taihu.scorer.rulesets.base import EVERY_PLAYER, WINNER_ONLY
 from taihu.scorer.rulesets.lingxi import ITEMS, Lingxi
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -54,7 +54,7 @@ def undeclared_reads(rules: str, line: str) -> list[str]:
     ruleset = RULESETS[rules]
     hand = ruleset.prepare(parse(line), ruleset.resolve_options(None))
     wrong = []
-    winners = [item for item in ruleset.items if item.scope in (ALL, WINNER)]  # a winner's items
+    winners = [item for item in ruleset.items if item.scope in (EVERY_PLAYER, WINNER_ONLY)]  # a winner's items
     for item in winners:
         if not item.reads:
             list(item.find(hand, None))  # reads nothing of a reading: handed none, it must not need one

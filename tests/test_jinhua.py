@@ -4,6 +4,7 @@ rules/jinhua.md, each as one row of a table. Multipliers multiply."""
 from __future__ import annotations
 
 import pytest
+from rules_page import page_exclusions, page_items
 
 from taihu.scorer import HandError, rule_sets, score_hand
 from taihu.scorer.engine import spaced_fill, to_counts
@@ -153,39 +154,13 @@ def test_scores(why: str, hand: str, expected: list[tuple[str, int]], total: int
 
 
 def test_every_item_key_has_a_case() -> None:
+    """Every row of the rules page's item table (tests/rules_page.py), in its order, has a case above."""
     (info,) = [r for r in rule_sets() if r.name == "jinhua"]
-    keys = [i.key for i in info.items]
-    assert keys == [
-        "ping_hu",
-        "peng_peng_hu",
-        "quan_qiu_ren",
-        "qi_dui",
-        "qing_qi_dui",
-        "qi_dui_bao_tou",
-        "shi_san_bu_kao",
-        "qi_feng",
-        "gang_kai",
-        "qing_yi_se",
-        "luan_feng",
-        "qing_feng",
-        "cai_shen_tou",
-        "san_cai_yi_ke",
-        "bao_tou",
-        "gang_bao",
-        "tian_hu",
-        "di_hu",
-        "ren_hu",
-        "hai_di",
-    ]
+    keys = [key for key, _ in page_items("jinhua")]
+    assert [i.key for i in info.items] == keys
     covered = {key for _, _, expected, _ in CASES for key, _ in expected} | {"ping_hu"}
     assert covered == set(keys)
-    assert info.exclusions == [
-        "qing_qi_dui excludes qi_dui",
-        "qi_dui_bao_tou excludes qi_dui",
-        "qi_feng excludes shi_san_bu_kao",
-        "qing_feng excludes luan_feng, peng_peng_hu",
-        "gang_bao excludes bao_tou, gang_kai",
-    ]
+    assert info.exclusions == page_exclusions("jinhua")
 
 
 def test_bao_tou_hai_di_note() -> None:

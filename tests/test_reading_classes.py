@@ -36,7 +36,7 @@ _classed_kinds_readings = E.kinds_readings
 
 
 def _unclassed_decompose(
-    counts: tuple[int, ...], jokers: int, sets: int, pair: bool, options: E.JokerOptions
+    counts: tuple[int, ...], jokers: int, sets: int, pair: bool, options: E.StandIns
 ) -> tuple[E.Decomposition, ...]:
     return _classed_decompose(counts, jokers, sets, pair, options._replace(classify=None))
 
@@ -48,7 +48,7 @@ def _unclassed_kinds_readings(kinds: bytes, sets: int, pair: bool, classify: Any
 def _every_wild_win_reading(hand: luoshan.LuoshanHand, sets: int) -> list[ReadingFacts]:
     """Luoshan's readings of a winning wildcard with every placement of it kept, none skipped as scoring alike."""
     naturals = E.to_counts(hand.natural_kinds)
-    options = luoshan.search.joker_options(hand, naturals)
+    options = luoshan.search.stand_ins(hand, naturals)
     found = []
     for groups in E.standard_readings(naturals, hand.wild_tiles, sets, options):
         for placed, at, stands_for in E.win_placements(hand.melds + groups, hand.win, True):
@@ -199,13 +199,13 @@ def value(rules: RuleSet, reading: Any, line: str) -> tuple[Any, ...]:
     return result.legal, result.total, result.subtotal, tuple(sorted((i.key, i.value) for i in result.items))
 
 
-# per rule set with classes: the rule set, its search options for a hand, and a reading's groups the search found
+# per rule set with classes: the rule set, its stand-ins for a hand, and a reading's groups the search found
 # (None: a reading of another shape, not classed)
-CLASSED: dict[str, tuple[RuleSet, Callable[[Any], E.JokerOptions], Callable[[Any, Any], Any]]] = {
-    "lingxi": (lingxi.LINGXI, lingxi.search.joker_options, lambda hand, reading: reading[len(hand.melds) :]),
+CLASSED: dict[str, tuple[RuleSet, Callable[[Any], E.StandIns], Callable[[Any, Any], Any]]] = {
+    "lingxi": (lingxi.LINGXI, lingxi.search.stand_ins, lambda hand, reading: reading[len(hand.melds) :]),
     "jinhua": (
         jinhua.JINHUA,
-        jinhua.search.joker_options,
+        jinhua.search.stand_ins,
         lambda hand, shape: shape.groups[len(hand.melds) :] if shape.name == jinhua.hand.STANDARD else None,
     ),
 }
@@ -268,7 +268,7 @@ def luoshan_placement_values(hand: str) -> dict[tuple[Any, ...], set[tuple[Any, 
     if not prepared.winner or not prepared.wild_tiles:
         return {}
     naturals = E.to_counts(prepared.natural_kinds)
-    options = luoshan.search.joker_options(prepared, naturals)
+    options = luoshan.search.stand_ins(prepared, naturals)
     if options.classify is None:
         return {}
     by_class: dict[tuple[Any, ...], set[tuple[Any, ...]]] = {}

@@ -15,7 +15,7 @@ import pytest
 
 from taihu.scorer.engine import ReadingFacts
 from taihu.scorer.rulesets import RULESETS
-from taihu.scorer.rulesets.base import BONUS_TAI, NONE, ONE, WINNER, Item, Variant, once
+from taihu.scorer.rulesets.base import BONUS_TAI, NONE, ONE, WINNER_ONLY, Item, Variant, once
 from taihu.scorer.rulesets.lingxi import Lingxi
 from taihu.scorer.rulesets.lingxi.hand import LingxiHand
 from taihu.scorer.rulesets.lingxi.items import ITEMS
@@ -30,7 +30,9 @@ def terminal_pung(hand: LingxiHand, facts: ReadingFacts) -> list[tuple[Variant, 
     return once(ONE, terminals[0].text()) if terminals else NONE
 
 
-TERMINAL_PUNG = Item("lao_tou_ke", "老头刻", "Terminal pung", 1, BONUS_TAI, WINNER, terminal_pung, reads=("pungs",))
+TERMINAL_PUNG = Item(
+    "lao_tou_ke", "老头刻", "Terminal pung", 1, BONUS_TAI, WINNER_ONLY, terminal_pung, reads=("pungs",)
+)
 
 
 def test_an_item_reading_what_the_classes_erase_is_refused_naming_the_declaration() -> None:
@@ -42,7 +44,7 @@ def test_an_item_reading_what_the_classes_erase_is_refused_naming_the_declaratio
     message = str(refused.value)
     assert "lingxi item 'lao_tou_ke' reads pungs of a reading" in message
     assert f"add it to `KEPT_FOR_ITEMS` in {LINGXI_SEARCH}" in message
-    assert "joker_options" in message
+    assert "stand_ins" in message
 
 
 def test_declaring_what_it_reads_is_the_fix_the_message_names() -> None:

@@ -24,7 +24,7 @@ from taihu.scorer.rulesets.base import (
     FOUND,
     HAND_TYPE,
     NONE,
-    WINNER,
+    WINNER_ONLY,
     Found,
     Item,
     Outcome,
@@ -72,8 +72,8 @@ class Toy(RuleSet):
     unit = "points"
     conditions = CONDITIONS
     items = (
-        Item("ping_hu", "平胡", "Plain win", 1, HAND_TYPE, WINNER, ping_hu),
-        Item("qing_yi_se", "清一色", "One suit", 4, HAND_TYPE, WINNER, qing_yi_se, reads=("one_suit",)),
+        Item("ping_hu", "平胡", "Plain win", 1, HAND_TYPE, WINNER_ONLY, ping_hu),
+        Item("qing_yi_se", "清一色", "One suit", 4, HAND_TYPE, WINNER_ONLY, qing_yi_se, reads=("one_suit",)),
     )
     prepare = staticmethod(prepare)
     readings = staticmethod(readings)

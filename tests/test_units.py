@@ -25,7 +25,7 @@ from taihu.scorer import HandError, HandScore, score_hand, settle_table
 from taihu.scorer.arithmetic import arithmetic
 from taihu.scorer.models import ItemUnit
 from taihu.scorer.rulesets import RULESETS
-from taihu.scorer.rulesets.base import HAN, WINNER, Item, flag_item
+from taihu.scorer.rulesets.base import HAN, WINNER_ONLY, Item, flag_item
 
 ROOT = Path(__file__).resolve().parent.parent
 VOCABULARY = set(get_args(ItemUnit))
@@ -77,7 +77,7 @@ def test_every_example_item_has_the_unit_its_kind_gives() -> None:
 
 def test_an_item_of_a_kind_without_a_unit_is_refused_when_declared() -> None:
     with pytest.raises(ValueError, match="kind 'bonus'"):
-        Item("zi_mo", "自摸", "Self-drawn", 1, "bonus", WINNER, flag_item("self"))
+        Item("zi_mo", "自摸", "Self-drawn", 1, "bonus", WINNER_ONLY, flag_item("self"))
 
 
 # (rules, hand, options, the arithmetic lines): the rules pages' worked examples

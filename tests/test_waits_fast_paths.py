@@ -67,12 +67,12 @@ def test_completing_kinds_agree_with_searching_each_hand(seed: int, sets: int) -
     assert E.completing_kinds(bytes(kinds), sets, range(T.PLAYABLE)) == searched, kinds
 
 
-def sweep_options(hand_kinds: list[int], jokers: int, seat: int, coarse: bool) -> E.JokerOptions:
+def sweep_options(hand_kinds: list[int], jokers: int, seat: int, coarse: bool) -> E.StandIns:
     """Search options as Lingxi makes them (classed), or unclassed ones (every reading kept)."""
     suits = sorted({T.suit_of(k) for k in hand_kinds if T.is_suited(k)}) or [0, 1, 2]
     kinds = tuple(s * 9 + 4 for s in suits) + (T.EAST, T.SOUTH, T.RED)
     classify = lingxi.search.COARSE_CLASSES[seat] if coarse else lingxi.search.group_class
-    return E.JokerOptions(
+    return E.StandIns(
         pairs=kinds, sets=((E.WILD_SET, -1), *((E.PUNG, k) for k in kinds)), classify=classify if jokers else None
     )
 

@@ -88,8 +88,9 @@ def group_text(group: Group) -> str:
     return body
 
 
-class JokerOptions(NamedTuple):
-    """What all-wildcard groups may stand for (the rule set's representatives).
+class StandIns(NamedTuple):
+    """What all-wildcard groups may stand for (the rule set's representatives): the search's stand-ins,
+    not a house option.
 
     `classify`, when given, maps a group to what the rule set's items can
     see of it (an orderable tuple); readings whose groups have the same
@@ -129,7 +130,7 @@ def _search_groups() -> Iterator[Group]:
 # decomposition's groups are shared Group instances.
 _CODED: dict[str, Group] = {chr(0x100 + index): group for index, group in enumerate(_search_groups())}
 _CODE: dict[tuple[str, int, tuple[int, ...]], str] = {(g.shape, g.kind, g.slots): code for code, g in _CODED.items()}
-# The classes rule sets give groups (`JokerOptions.classify`), each a code as it is first seen: a few hundred
+# The classes rule sets give groups (`StandIns.classify`), each a code as it is first seen: a few hundred
 # at most (a class is what items see of a group), never cleared, as the memo's signatures are written in them.
 _CLASS_CODES: dict[tuple[Any, ...], str] = {}
 _CLASS_CODES_LOCK = threading.Lock()  # the API searches in a thread pool: one code per class
@@ -183,21 +184,21 @@ def _distinct(found: list[Decomposition], classify: object) -> tuple[Decompositi
     return tuple(kept)
 
 
-# One memo per JokerOptions, keyed by flat tuples of bytes and ints and valued by flat tuples of strings:
+# One memo per StandIns, keyed by flat tuples of bytes and ints and valued by flat tuples of strings:
 # the garbage collector untracks both the first time it looks, so a large memo costs no collection pauses.
 # All of them together take what the cache budget leaves (memo.py); the least-recently used goes first.
-_MEMOS: M.Tables[JokerOptions] = M.Tables("engine.search", bytes_per_entry=1300)
+_MEMOS: M.Tables[StandIns] = M.Tables("engine.search", bytes_per_entry=1300)
 
 
 def _decompose(
-    counts: bytes | tuple[int, ...], jokers: int, sets: int, pair: bool, options: JokerOptions
+    counts: bytes | tuple[int, ...], jokers: int, sets: int, pair: bool, stand_ins: StandIns
 ) -> tuple[Decomposition, ...]:
-    memo = _MEMOS.table(options)
-    return _search(bytes(counts), jokers, sets, pair, options, memo)
+    memo = _MEMOS.table(stand_ins)
+    return _search(bytes(counts), jokers, sets, pair, stand_ins, memo)
 
 
 def _search(
-    counts: bytes, jokers: int, sets: int, pair: bool, options: JokerOptions, memo: SearchMemo
+    counts: bytes, jokers: int, sets: int, pair: bool, stand_ins: StandIns, memo: SearchMemo
 ) -> tuple[Decomposition, ...]:
     key = (counts, jokers, sets, pair)
     known = memo.get(key)
@@ -205,11 +206,11 @@ def _search(
         return known
     held = counts.lstrip(_NONE_HELD)
     if not held:
-        found = _joker_only(jokers, sets, pair, options)
+        found = _joker_only(jokers, sets, pair, stand_ins)
     elif 3 * sets + 2 * pair < sum(held) + jokers:
         found = ()
     else:
-        found = _through(len(counts) - len(held), counts, jokers, sets, pair, options, memo)
+        found = _through(len(counts) - len(held), counts, jokers, sets, pair, stand_ins, memo)
     memo[key] = found
     return found
 
@@ -227,18 +228,18 @@ def _fill(counts: bytes, places: tuple[int, ...]) -> tuple[bytes, tuple[int, ...
 
 
 def _through(
-    first: int, counts: bytes, jokers: int, sets: int, pair: bool, options: JokerOptions, memo: SearchMemo
+    first: int, counts: bytes, jokers: int, sets: int, pair: bool, stand_ins: StandIns, memo: SearchMemo
 ) -> tuple[Decomposition, ...]:
     """Every decomposition in which the lowest natural tile `first` stands for itself, one per signature."""
     out: list[Decomposition] = []
-    classify = options.classify
+    classify = stand_ins.classify
     seen: set[str] | None = None if classify is None else set()
     for places, shape, kind in _groups_through(first, sets, pair):
         rest, slots = _fill(counts, places)
         if len(slots) > jokers:
             continue
         code = _CODE[shape, kind, slots]
-        tails = _search(rest, jokers - len(slots), sets - (shape != PAIR), pair and shape != PAIR, options, memo)
+        tails = _search(rest, jokers - len(slots), sets - (shape != PAIR), pair and shape != PAIR, stand_ins, memo)
         _lead(out, _class_of(classify, code), code, tails, seen)
     return tuple(out)
 
@@ -513,7 +514,7 @@ def extra_tile_decompositions(
     jokers: int,
     sets: int,
     pair: bool,
-    options: JokerOptions,
+    stand_ins: StandIns,
     kinds: Iterable[int],
 ) -> dict[int, tuple[Decomposition, ...]]:
     """What the search gives for `counts` + one tile of each of `kinds` (playable), from one search shared
@@ -530,8 +531,8 @@ def extra_tile_decompositions(
     """
     base = bytes(counts[: T.PLAYABLE])
     wanted = tuple(kind for kind in dict.fromkeys(kinds) if 0 <= kind < T.PLAYABLE)
-    memo = _MEMOS.table(options)
-    found = _search_extra(base, jokers, sets, pair, wanted, _Sweep(options, memo, {}))
+    memo = _MEMOS.table(stand_ins)
+    found = _search_extra(base, jokers, sets, pair, wanted, _Sweep(stand_ins, memo, {}))
     for kind in wanted:
         memo[(_plus(base, kind), jokers, sets, pair)] = found[kind]
     return found
@@ -541,10 +542,10 @@ ExtraFound = dict[int, tuple[Decomposition, ...]]  # by added kind
 
 
 class _Sweep(NamedTuple):
-    """What a sweep searches with: the options, the search's lasting memo, and the sweep's own states
+    """What a sweep searches with: the stand_ins, the search's lasting memo, and the sweep's own states
     (with the added tiles still to place, not kept after it)."""
 
-    options: JokerOptions
+    stand_ins: StandIns
     memo: SearchMemo
     shared: dict[tuple[bytes, int, int, bool, tuple[int, ...]], ExtraFound]
 
@@ -571,7 +572,7 @@ def _search_extra(
     else:
         for kind in kinds:
             if kind <= first:  # the added tile is the lowest: the search as usual
-                found[kind] = _search(_plus(counts, kind), jokers, sets, pair, sweep.options, sweep.memo)
+                found[kind] = _search(_plus(counts, kind), jokers, sets, pair, sweep.stand_ins, sweep.memo)
         above = tuple(kind for kind in kinds if kind > first)
         if above:
             found.update(_through_extra(first, counts, jokers, sets, pair, above, sweep))
@@ -587,8 +588,8 @@ def _through_extra(
     Each added kind's decompositions come branch by branch in `_through`'s
     order, one per signature as `_through` keeps them.
     """
-    options, memo = sweep.options, sweep.memo
-    classify = options.classify
+    stand_ins, memo = sweep.stand_ins, sweep.memo
+    classify = stand_ins.classify
     out: dict[int, list[Decomposition]] = {kind: [] for kind in kinds}
     seen: dict[int, set[str] | None] = {kind: None if classify is None else set() for kind in kinds}
     for places, shape, kind in _groups_through(first, sets, pair):
@@ -609,7 +610,7 @@ def _through_extra(
                 own.remove(added)
                 if len(own) <= jokers:
                     code = _CODE[shape, kind, tuple(own)]
-                    tails = _search(left, jokers - len(own), more_sets, more_pair, options, memo)
+                    tails = _search(left, jokers - len(own), more_sets, more_pair, stand_ins, memo)
                     _lead(out[added], _class_of(classify, code), code, tails, seen[added])
     return {kind: tuple(found) for kind, found in out.items()}
 
@@ -699,19 +700,19 @@ def _natural(
 _KIND_BYTE = tuple(bytes((kind,)) for kind in range(T.PLAYABLE))
 
 
-def _joker_only(jokers: int, sets: int, pair: bool, options: JokerOptions) -> tuple[Decomposition, ...]:
+def _joker_only(jokers: int, sets: int, pair: bool, stand_ins: StandIns) -> tuple[Decomposition, ...]:
     if jokers != 3 * sets + 2 * pair:
         return ()
-    pair_codes = [_CODE[PAIR, k, (k, k)] for k in options.pairs] if pair else [""]
+    pair_codes = [_CODE[PAIR, k, (k, k)] for k in stand_ins.pairs] if pair else [""]
     set_codes: list[str] = []
-    for shape, kind in options.sets:
+    for shape, kind in stand_ins.sets:
         if shape == WILD_SET:
             set_codes.append(_CODE[WILD_SET, -1, (-1, -1, -1)])
         elif shape == CHOW:
             set_codes.append(_CODE[CHOW, kind, (kind, kind + 1, kind + 2)])
         else:
             set_codes.append(_CODE[shape, kind, (kind, kind, kind)])
-    classify = options.classify
+    classify = stand_ins.classify
     out: list[Decomposition] = []
     for chosen in combinations_with_replacement(set_codes, sets):
         for p in pair_codes:
@@ -760,7 +761,7 @@ def standard_readings(
     counts: list[int] | tuple[int, ...],
     wild_tiles: tuple[int, ...],
     sets: int,
-    options: JokerOptions,
+    stand_ins: StandIns,
     placed: bool = True,
 ) -> Iterator[tuple[Group, ...]]:
     """Every pair + `sets` sets reading of the concealed tiles, wildcards placed.
@@ -771,20 +772,20 @@ def standard_readings(
     shows.
     """
     if not wild_tiles:
-        return iter(_natural(counts, sets, True, options.classify))
-    found = _decompose(bytes(counts[: T.PLAYABLE]), len(wild_tiles), sets, True, options)
+        return iter(_natural(counts, sets, True, stand_ins.classify))
+    found = _decompose(bytes(counts[: T.PLAYABLE]), len(wild_tiles), sets, True, stand_ins)
     if not placed:
         return map(_groups, found)
     return (place_wildcards(_groups(decomposition), wild_tiles) for decomposition in found)
 
 
 def classed_readings(
-    counts: list[int] | tuple[int, ...], wild_tiles: tuple[int, ...], sets: int, options: JokerOptions
+    counts: list[int] | tuple[int, ...], wild_tiles: tuple[int, ...], sets: int, stand_ins: StandIns
 ) -> Iterator[tuple[str, tuple[Group, ...]]]:
     """`standard_readings(…, placed=False)` of a hand holding wildcards, each reading with its signature
-    (the sorted class codes of its groups, `options.classify`'s): readings of one signature have groups
+    (the sorted class codes of its groups, `stand_ins.classify`'s): readings of one signature have groups
     of the same classes, which is all the rule set's items see of them."""
-    for decomposition in _decompose(bytes(counts[: T.PLAYABLE]), len(wild_tiles), sets, True, options):
+    for decomposition in _decompose(bytes(counts[: T.PLAYABLE]), len(wild_tiles), sets, True, stand_ins):
         yield decomposition[: len(decomposition) >> 1], _groups(decomposition)
 
 
@@ -901,7 +902,7 @@ def _moved(reading: tuple[Group, ...], kind: int, source: int, target: int) -> t
 def seven_pairs_readings(
     counts: list[int] | tuple[int, ...],
     wild_tiles: tuple[int, ...],
-    options: JokerOptions,
+    stand_ins: StandIns,
     pairs: int = 7,
 ) -> Iterator[tuple[Group, ...]]:
     """The seven-pairs readings of the concealed tiles, wildcards placed.
@@ -930,7 +931,7 @@ def seven_pairs_readings(
                 kept.remove(kind)
             groups = [Group(PAIR, k) for k in kept] + halves
             groups += [Group(PAIR, k, (k,)) for k in chosen for _ in range(2)]
-            for extra in combinations_with_replacement(options.pairs, spare // 2 - split):
+            for extra in combinations_with_replacement(stand_ins.pairs, spare // 2 - split):
                 yield place_wildcards(tuple(groups) + tuple(Group(PAIR, k, (k, k)) for k in extra), wild_tiles)
 
 
@@ -938,7 +939,7 @@ def set_readings(
     counts: list[int] | tuple[int, ...],
     wild_tiles: tuple[int, ...],
     sets: int,
-    options: JokerOptions,
+    stand_ins: StandIns,
 ) -> Iterator[tuple[Group, ...]]:
     """Every reading of the concealed tiles as exactly `sets` sets and no pair, wildcards placed.
 
@@ -946,10 +947,10 @@ def set_readings(
     lone wildcard whose partner was discarded, so the rest must be sets only.
     """
     if not wild_tiles:
-        return iter(_natural(counts, sets, False, options.classify))
+        return iter(_natural(counts, sets, False, stand_ins.classify))
     return (
         place_wildcards(_groups(decomposition), wild_tiles)
-        for decomposition in _decompose(bytes(counts[: T.PLAYABLE]), len(wild_tiles), sets, False, options)
+        for decomposition in _decompose(bytes(counts[: T.PLAYABLE]), len(wild_tiles), sets, False, stand_ins)
     )
 
 

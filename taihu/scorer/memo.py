@@ -11,7 +11,7 @@ How to make a cache (the obvious thing to use for a new one):
 - `lru_cache(name, maxsize, bytes_per_entry)`: `functools.lru_cache`, registered;
 - `Memo(name, maxsize, bytes_per_entry)`: a dict-like memo, least-recently used out;
 - `Tables(name, bytes_per_entry)`: a family of plain dicts (one per key, as the
-  search's tables per JokerOptions), which takes what the budget leaves and
+  search's tables per StandIns), which takes what the budget leaves and
   drops the least-recently used table when it is over;
 - `register(...)` for anything else that can count and clear itself.
 

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from . import tiles as T
-from .engine import JokerOptions, completing_kinds, extra_tile_decompositions
+from .engine import StandIns, completing_kinds, extra_tile_decompositions
 from .errors import HandError
 from .models import HandScore
 from .notation import FLAG_CONDITIONS, ParsedHand, reject_stand_in_pungs, to_text
@@ -332,11 +332,11 @@ def one_search(ruleset: RuleSet, hand: Prepared, kinds: list[int]) -> set[int]:
     return _sweep(*found)
 
 
-def _sweep(naturals: list[int], jokers: int, sets: int, by_options: Mapping[JokerOptions, list[int]]) -> set[int]:
-    """Sweeps the tiles of each search options; returns those whose hand has no reading."""
+def _sweep(naturals: list[int], jokers: int, sets: int, by_stand_ins: Mapping[StandIns, list[int]]) -> set[int]:
+    """Sweeps the tiles of each set of stand-ins; returns those whose hand has no reading."""
     no_reading: set[int] = set()
-    for options, swept in by_options.items():
-        found = extra_tile_decompositions(naturals, jokers, sets, True, options, swept)
+    for stand_ins, swept in by_stand_ins.items():
+        found = extra_tile_decompositions(naturals, jokers, sets, True, stand_ins, swept)
         no_reading.update(kind for kind, decompositions in found.items() if not decompositions)
     return no_reading
 

@@ -18,7 +18,7 @@ from operator import itemgetter
 from typing import TYPE_CHECKING, Any
 
 from .. import tiles as T
-from ..engine import CHOW, GATE_FACTS, KONG, PAIR, PUNG, Group, JokerOptions, ReadingFacts, group_text
+from ..engine import CHOW, GATE_FACTS, KONG, PAIR, PUNG, Group, ReadingFacts, StandIns, group_text
 from ..errors import HandError, quote
 from ..limits import MAX_OPTION_VALUE
 from ..models import HandScore, ItemInfo, ItemUnit, OptionInfo, RuleSetInfo, ScoreItem, Settlement, Table, Unit
@@ -28,11 +28,18 @@ from . import owner_of
 if TYPE_CHECKING:
     from ..waits import Check, Discards, Waits
 
-# Who an item is for.
-ALL = "base"  # every player, winner or not
-LOSER = "non-winner"  # non-winners only
-WINNER = "bonus"  # the winner only
-DECLARED = "declared"  # a declared win: nothing else counts
+# Who an item is for (`Item.scope`). The strings are the answers' `scope` (docs/api.md) and stay as they are;
+# the names say who, the words (`SCOPE_WORDS`) say it on the rules pages.
+EVERY_PLAYER = "base"  # every player, winner or not
+NON_WINNERS = "non-winner"  # non-winners only
+WINNER_ONLY = "bonus"  # the winner only
+DECLARED_ONLY = "declared"  # a declared win: nothing else counts
+SCOPE_WORDS = {
+    EVERY_PLAYER: "every player",
+    NON_WINNERS: "non-winners",
+    WINNER_ONLY: "the winner",
+    DECLARED_ONLY: "a declared win",
+}
 
 # How an item counts (`Item.kind`), as the rule sets' pages name their tables; each `finish` groups by it.
 BASE_TAI, BONUS_TAI, DECLARED_WIN = "base tai", "bonus tai", "declared win"  # Lingxi: all add up
@@ -165,9 +172,13 @@ class Exclusion:
 
 @dataclass(frozen=True)
 class Option:
+    """A house option. `seed_alternatives` are the values the rule's seed names besides the default (the
+    answers' `alternatives`): a suggestion, not a restriction, since houses vary; any whole number from 0 to
+    `maximum` is accepted."""
+
     name: str
     default: int
-    alternatives: tuple[int, ...]
+    seed_alternatives: tuple[int, ...]
     description: str
     maximum: int = MAX_OPTION_VALUE  # the range is 0..maximum (docs/limits.md)
 
@@ -197,8 +208,8 @@ class Prepared:
 
 
 # A sweep of a waiting hand's tiles (`RuleSet.sweep`): the natural tiles' counts, the wildcards, the sets to
-# find, and the tiles to add by the search options their hands get
-Sweep = tuple[list[int], int, int, Mapping[JokerOptions, list[int]]]
+# find, and the tiles to add by the stand-ins their hands get
+Sweep = tuple[list[int], int, int, Mapping[StandIns, list[int]]]
 
 
 class RuleSet:
@@ -361,7 +372,7 @@ class RuleSet:
                 OptionInfo(
                     name=o.name,
                     default=o.default,
-                    alternatives=list(o.alternatives),
+                    alternatives=list(o.seed_alternatives),
                     description=o.description,
                 )
                 for o in self.options
@@ -381,15 +392,15 @@ class RuleSet:
     def _plan(self) -> dict[str, tuple[Item, ...]]:
         """The items each kind of hand evaluates, in table order, split once per rule set, not per hand."""
         return {
-            DECLARED: tuple(i for i in self.items if i.scope == DECLARED),
-            LOSER: tuple(i for i in self.items if i.scope in (ALL, LOSER)),
-            WINNER: tuple(i for i in self.items if i.scope in (ALL, WINNER)),
+            DECLARED_ONLY: tuple(i for i in self.items if i.scope == DECLARED_ONLY),
+            NON_WINNERS: tuple(i for i in self.items if i.scope in (EVERY_PLAYER, NON_WINNERS)),
+            WINNER_ONLY: tuple(i for i in self.items if i.scope in (EVERY_PLAYER, WINNER_ONLY)),
         }
 
     @cached_property
     def _fixed(self) -> tuple[Item, ...]:
         """A winner's items that read nothing of the reading: found once per hand."""
-        return tuple(i for i in self._plan[WINNER] if not i.reads)
+        return tuple(i for i in self._plan[WINNER_ONLY] if not i.reads)
 
     @cached_property
     def _opened(self) -> dict[frozenset[str], tuple[tuple[Opened, ...], bool]]:
@@ -401,7 +412,7 @@ class RuleSet:
         fixed = self._fixed
         items = tuple(
             (i, fixed.index(i) if i in fixed else -1, i.plain_rows)
-            for i in self._plan[WINNER]
+            for i in self._plan[WINNER_ONLY]
             if not i.gate or not present.isdisjoint(i.gate)
         )
         opened = self._opened[present] = (items, any(i.key in self._removes for i, _, _ in items))
@@ -528,7 +539,7 @@ class RuleSet:
     def plain_best_reading(self, hand: Any) -> Chosen | None:
         """`best_reading` the plain way: every item of every reading as shown found and valued, with no gate
         and nothing reused, then ranked."""
-        plan = self._plan[WINNER]
+        plan = self._plan[WINNER_ONLY]
         best: tuple[tuple[bool, int, int], Found, Outcome, Any, ReadingFacts] | None = None
         for searched in self.readings(hand):
             reading = self.as_shown(hand, searched)
@@ -565,7 +576,7 @@ class RuleSet:
         arrangement: list[str] = []
         facts: ReadingFacts | None = None
         if hand.declared or not hand.winner:
-            found = self._evaluate(self._plan[DECLARED if hand.declared else LOSER], hand, None)
+            found = self._evaluate(self._plan[DECLARED_ONLY if hand.declared else NON_WINNERS], hand, None)
             if not hand.declared:
                 found = self._exclude(found)
             outcome = self.finish(hand, found)
@@ -663,7 +674,7 @@ def check_search_contract(rule_set: type[RuleSet]) -> None:
             raise TypeError(
                 f"{rule_set.name} item '{item.key}' reads {', '.join(erased)} of a reading, which its search "
                 f"does not declare it keeps: all-wildcard groups are tried only as the representatives of "
-                f"`joker_options` and readings of one class are merged (the class functions of {where}). "
+                f"`stand_ins` and readings of one class are merged (the class functions of {where}). "
                 f"Make those keep what '{item.key}' reads, then add it to `KEPT_FOR_ITEMS` in {where}"
             )
 

@@ -17,7 +17,7 @@ WIN_SIZE, HAND_SIZE = 14, 13
 CONDITIONS = frozenset({"seat", "self", "kong-draw", "rob-kong"})  # how the hand was won decides who pays
 WIN_CONDITIONS = ("self", "kong-draw", "rob-kong")
 CONFLICTS = (B.ROB_KONG_NOT_SELF, B.ROB_KONG_OR_KONG_DRAW)
-NO_WILDCARDS = E.JokerOptions(pairs=(), sets=())
+NO_WILDCARDS = E.StandIns(pairs=(), sets=())
 
 
 @dataclass

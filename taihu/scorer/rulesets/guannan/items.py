@@ -6,7 +6,7 @@ from collections.abc import Callable
 
 from ...engine import CHOW, ReadingFacts
 from .. import base as B
-from ..base import HAND_TYPE, NONE, ONE, WINNER, Exclusion, Item, Option, Variant, once
+from ..base import HAND_TYPE, NONE, ONE, WINNER_ONLY, Exclusion, Item, Option, Variant, once
 from .hand import GuannanHand
 
 # -- hand types ------------------------------------------------------------------
@@ -55,7 +55,7 @@ def _hand_type(key: str, name: str, name_en: str, applies: Callable[[ReadingFact
         name_en,
         1,
         HAND_TYPE,
-        WINNER,
+        WINNER_ONLY,
         _house(key, applies),
         text=f"house option {key} (default {{}})",
         option=key,

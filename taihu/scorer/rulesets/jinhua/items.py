@@ -5,7 +5,7 @@ from __future__ import annotations
 from ... import tiles as T
 from ...engine import Group, ReadingFacts
 from .. import base as B
-from ..base import FOUND, MULTIPLIER, NONE, ONE, WINNER, Exclusion, Item, Option, Variant, flag_item, once
+from ..base import FOUND, MULTIPLIER, NONE, ONE, WINNER_ONLY, Exclusion, Item, Option, Variant, flag_item, once
 from .hand import ALL_HONORS, BU_KAO, LUAN_FENG, SEVEN_PAIRS, STANDARD, JinhuaHand, Shape, quan_qiu_ren_shape
 
 # -- items ---------------------------------------------------------------------
@@ -141,27 +141,31 @@ def san_cai_yi_ke(hand: JinhuaHand, facts: ShapeFacts) -> list[tuple[Variant, st
 TIMES = "×{}"
 SHAPE = ("shape",)  # what most items read: the reading's shape
 ITEMS = (
-    Item("ping_hu", "平胡", "Any winning hand (the base)", 1, MULTIPLIER, WINNER, ping_hu, TIMES, reads=SHAPE),
-    Item("peng_peng_hu", "碰碰胡", "No chows", 2, MULTIPLIER, WINNER, peng_peng_hu, TIMES, reads=(*SHAPE, "chows")),
+    Item("ping_hu", "平胡", "Any winning hand (the base)", 1, MULTIPLIER, WINNER_ONLY, ping_hu, TIMES, reads=SHAPE),
+    Item(
+        "peng_peng_hu", "碰碰胡", "No chows", 2, MULTIPLIER, WINNER_ONLY, peng_peng_hu, TIMES, reads=(*SHAPE, "chows")
+    ),
     Item(
         "quan_qiu_ren",
         "全求人",
         "One tile left, won on a discard",
         2,
         MULTIPLIER,
-        WINNER,
+        WINNER_ONLY,
         quan_qiu_ren,
         "×{} (self-drawn ×1)",
     ),
-    Item("qi_dui", "七对子", "Seven pairs", 2, MULTIPLIER, WINNER, _shape_is(SEVEN_PAIRS), TIMES, reads=SHAPE),
-    Item("qing_qi_dui", "清七对", "Seven pairs without 财神", 4, MULTIPLIER, WINNER, qing_qi_dui, TIMES, reads=SHAPE),
+    Item("qi_dui", "七对子", "Seven pairs", 2, MULTIPLIER, WINNER_ONLY, _shape_is(SEVEN_PAIRS), TIMES, reads=SHAPE),
+    Item(
+        "qing_qi_dui", "清七对", "Seven pairs without 财神", 4, MULTIPLIER, WINNER_ONLY, qing_qi_dui, TIMES, reads=SHAPE
+    ),
     Item(
         "qi_dui_bao_tou",
         "七对子爆头",
         "Six pairs + a lone 财神",
         8,
         MULTIPLIER,
-        WINNER,
+        WINNER_ONLY,
         qi_dui_bao_tou,
         TIMES,
         reads=(*SHAPE, "pairs"),
@@ -172,26 +176,38 @@ ITEMS = (
         "≥5 honors + spaced suited tiles",
         1,
         MULTIPLIER,
-        WINNER,
+        WINNER_ONLY,
         shi_san_bu_kao,
         TIMES,
         reads=SHAPE,
     ),
-    Item("qi_feng", "七风", "All 7 honors + spaced suited tiles", 2, MULTIPLIER, WINNER, qi_feng, TIMES, reads=SHAPE),
-    Item("gang_kai", "杠上开花", "Won on a kong replacement", 2, MULTIPLIER, WINNER, flag_item("kong-draw"), TIMES),
+    Item(
+        "qi_feng", "七风", "All 7 honors + spaced suited tiles", 2, MULTIPLIER, WINNER_ONLY, qi_feng, TIMES, reads=SHAPE
+    ),
+    Item(
+        "gang_kai", "杠上开花", "Won on a kong replacement", 2, MULTIPLIER, WINNER_ONLY, flag_item("kong-draw"), TIMES
+    ),
     Item(
         "qing_yi_se",
         "清一色",
         "One suit",
         {"wild": 2, "plain": 4},
         MULTIPLIER,
-        WINNER,
+        WINNER_ONLY,
         qing_yi_se,
         "×{wild} with 财神 / ×{plain} without",
         reads=(*SHAPE, "one_suit"),
     ),
     Item(
-        "luan_feng", "乱风", "All honors, any shape", 8, MULTIPLIER, WINNER, luan_feng, TIMES, reads=(*SHAPE, "groups")
+        "luan_feng",
+        "乱风",
+        "All honors, any shape",
+        8,
+        MULTIPLIER,
+        WINNER_ONLY,
+        luan_feng,
+        TIMES,
+        reads=(*SHAPE, "groups"),
     ),
     Item(
         "qing_feng",
@@ -199,7 +215,7 @@ ITEMS = (
         "All honors in 4 sets + pair",
         16,
         MULTIPLIER,
-        WINNER,
+        WINNER_ONLY,
         qing_feng,
         TIMES,
         reads=(*SHAPE, "groups"),
@@ -210,7 +226,7 @@ ITEMS = (
         "Two 财神 as the pair, as themselves",
         4,
         MULTIPLIER,
-        WINNER,
+        WINNER_ONLY,
         cai_shen_tou,
         TIMES,
         reads=(*SHAPE, "pairs"),
@@ -221,7 +237,7 @@ ITEMS = (
         "Three 财神 as a pung, as themselves",
         8,
         MULTIPLIER,
-        WINNER,
+        WINNER_ONLY,
         san_cai_yi_ke,
         TIMES,
         reads=(*SHAPE, "pungs"),
@@ -232,7 +248,7 @@ ITEMS = (
         "Four sets + a lone 财神, any tile wins (敲响)",
         2,
         MULTIPLIER,
-        WINNER,
+        WINNER_ONLY,
         bao_tou,
         TIMES,
         reads=(*SHAPE, "pairs"),
@@ -243,20 +259,20 @@ ITEMS = (
         "Kong while waiting 爆头, won on it",
         4,
         MULTIPLIER,
-        WINNER,
+        WINNER_ONLY,
         gang_bao,
         "bao_tou × gang_kai (×{})",
         reads=(*SHAPE, "pairs"),
     ),
-    Item("tian_hu", "天胡", "Heavenly hand", 2, MULTIPLIER, WINNER, flag_item("heaven"), TIMES),
-    Item("di_hu", "地胡", "Earthly hand", 2, MULTIPLIER, WINNER, flag_item("earth"), TIMES),
+    Item("tian_hu", "天胡", "Heavenly hand", 2, MULTIPLIER, WINNER_ONLY, flag_item("heaven"), TIMES),
+    Item("di_hu", "地胡", "Earthly hand", 2, MULTIPLIER, WINNER_ONLY, flag_item("earth"), TIMES),
     Item(
         "ren_hu",
         "人胡",
         "Non-dealer self-draw in the first go-round",
         2,
         MULTIPLIER,
-        WINNER,
+        WINNER_ONLY,
         flag_item("human"),
         TIMES,
     ),
@@ -266,7 +282,7 @@ ITEMS = (
         "Self-drawn among the last four tiles",
         2,
         MULTIPLIER,
-        WINNER,
+        WINNER_ONLY,
         flag_item("last-tile"),
         TIMES,
     ),

@@ -42,7 +42,7 @@ def _group_class(wild_kind: int, win_kind: int) -> Callable[[Group], tuple[int, 
 _SHAPES = {PAIR: 0, PUNG: 1, KONG: 1, CHOW: 2}  # a kong is a pung to every Jinhua item
 
 
-def joker_options(hand: JinhuaHand) -> E.JokerOptions:
+def stand_ins(hand: JinhuaHand) -> E.StandIns:
     """Representatives for all-财神 groups (docs/architecture.md): the 财神 as itself
     (财神头, 三财一刻), one tile per suit held (清一色) and one honor (清风);
     a chow of 财神 never beats their pung, so only pungs are offered."""
@@ -52,11 +52,11 @@ def joker_options(hand: JinhuaHand) -> E.JokerOptions:
     if hand.wild_kind is not None:
         kinds = [hand.wild_kind] + [k for k in kinds if k != hand.wild_kind]
     classify = _group_class(-1 if hand.wild_kind is None else hand.wild_kind, hand.win_kind)
-    return E.JokerOptions(pairs=tuple(kinds), sets=tuple((PUNG, k) for k in kinds), classify=classify)
+    return E.StandIns(pairs=tuple(kinds), sets=tuple((PUNG, k) for k in kinds), classify=classify)
 
 
 def readings(hand: JinhuaHand) -> Iterator[Shape]:
-    options = joker_options(hand)
+    options = stand_ins(hand)
     for groups in E.standard_readings(hand.naturals, hand.wild_tiles, SETS - len(hand.melds), options):
         yield Shape(STANDARD, hand.melds + groups)
     if not hand.melds:
@@ -107,7 +107,7 @@ def _luan_feng(hand: JinhuaHand) -> Iterator[Shape]:
 
 
 # The contract with the items (`RuleSet.search_keeps`, checked when the rule set's class is made): for each item
-# that reads a reading, the facts `_group_class` and the representatives of `joker_options` keep exact. An item
+# that reads a reading, the facts `_group_class` and the representatives of `stand_ins` keep exact. An item
 # reading a fact not listed could score wrong on the readings the search leaves out: make them keep it
 # (tests/test_reading_classes.py and tests/test_wildcard_brute_force.py hold them to the full search), then list
 # it here.

@@ -23,7 +23,7 @@ from .. import base as B
 from ..base import ONE
 from .hand import CONDITIONS, DECLARES, SETS, LingxiHand, copies, prepare
 from .items import EXCLUSIONS, ITEMS, OPTIONS, ZI_MO, doubles
-from .search import KEPT_FOR_ITEMS, joker_options, readings, si_feng_qi_in_reach
+from .search import KEPT_FOR_ITEMS, readings, si_feng_qi_in_reach, stand_ins
 
 
 class Lingxi(B.RuleSet):
@@ -71,16 +71,16 @@ class Lingxi(B.RuleSet):
         return subtotal * 2 if doubles(subtotal, options) else subtotal
 
     def sweep(self, hand: LingxiHand, kinds: list[int]) -> B.Sweep | None:
-        """The tiles are swept together by the search options their hands get (the suits present and
+        """The tiles are swept together by the stand-ins their hands get (the suits present and
         whether 四风齐 is in reach change with the tile)."""
         if not hand.wild_tiles:
             return None
-        by_options: dict[E.JokerOptions, list[int]] = {}
+        by_stand_ins: dict[E.StandIns, list[int]] = {}
         for kind in kinds:
             if kind < T.PLAYABLE and kind != T.WHITE and kind not in hand.wild_kinds:
                 won = dataclasses.replace(hand, naturals=B.with_tiles(hand.naturals, (kind,)))
-                by_options.setdefault(joker_options(won), []).append(kind)
-        return hand.naturals, len(hand.wild_tiles), SETS - len(hand.melds), by_options
+                by_stand_ins.setdefault(stand_ins(won), []).append(kind)
+        return hand.naturals, len(hand.wild_tiles), SETS - len(hand.melds), by_stand_ins
 
     def no_shape_message(self, hand: LingxiHand) -> str:
         return "no winning shape: the tiles do not form 1 pair + 5 sets (Lingxi has no special shapes)"
@@ -91,7 +91,7 @@ class Lingxi(B.RuleSet):
         if not hand.wild_tiles or si_feng_qi_in_reach(hand):
             return None
         sets = SETS - len(hand.melds)
-        found = E.classed_readings(hand.naturals, hand.wild_tiles, sets, joker_options(hand))
+        found = E.classed_readings(hand.naturals, hand.wild_tiles, sets, stand_ins(hand))
         return ((signature, hand.melds + groups) for signature, groups in found)
 
     def as_shown(self, hand: LingxiHand, reading: B.Reading) -> B.Reading:

@@ -8,16 +8,16 @@ from ... import tiles as T
 from ...engine import CHOW, KONG, PUNG, Group, ReadingFacts
 from .. import base as B
 from ..base import (
-    ALL,
     BASE_TAI,
     BONUS_TAI,
-    DECLARED,
+    DECLARED_ONLY,
     DECLARED_WIN,
+    EVERY_PLAYER,
     FOUND,
-    LOSER,
+    NON_WINNERS,
     NONE,
     ONE,
-    WINNER,
+    WINNER_ONLY,
     Exclusion,
     Item,
     Option,
@@ -71,7 +71,7 @@ def _kongs(concealed: bool) -> B.Finder:
 def _kong_item(key: str, name: str, name_en: str, plain: int, concealed: bool) -> Item:
     """明杠 and 暗杠 differ only in the plain value: either scores +HONORED_KONG more of the seat wind, 中 or 发."""
     value = {"plain": plain, "honored": HONORED_KONG}
-    return Item(key, name, name_en, value, BASE_TAI, ALL, _kongs(concealed), text=KONG_VALUE_TEXT)
+    return Item(key, name, name_en, value, BASE_TAI, EVERY_PLAYER, _kongs(concealed), text=KONG_VALUE_TEXT)
 
 
 HUA_ROWS = ("one", "two", "three", "four")  # the row of a flower group by how many of its tiles are held
@@ -187,11 +187,24 @@ def ping_hu(hand: LingxiHand, facts: ReadingFacts) -> list[tuple[Variant, str]]:
     return NONE if facts.pungs or facts.kongs or facts.wild_sets else FOUND
 
 
+SHA_ZHU_HU_ROWS = {"held": 1, "five": 2, "six": 4}  # factors of the `sha_zhu_hu` option
+MORE_HELD = {5: "five", 6: "six"}  # the row of 杀猪胡 by the wildcards held, past the AAA+B's
+
+
+def sha_zhu_hu_description(rows: dict[str, int]) -> str:
+    """The option's text, from the item's rows: 杀猪胡 bonus (5 wildcards ×2, 6 ×4)."""
+    factors = [
+        f"{held} wildcards ×{rows[row]}" if not i else f"{held} ×{rows[row]}"
+        for i, (held, row) in enumerate(MORE_HELD.items())
+    ]
+    return f"杀猪胡 bonus ({', '.join(factors)})"
+
+
 def sha_zhu_hu(hand: LingxiHand, facts: None) -> list[tuple[Variant, str]]:
     n = sha_zhu_holding(hand)
     if not n:
         return NONE
-    return once({5: "five", 6: "six"}.get(n, "held"), held_text(hand))
+    return once(MORE_HELD.get(n, "held"), held_text(hand))
 
 
 def hua_hu(hand: LingxiHand, facts: None) -> list[tuple[Variant, str]]:
@@ -206,12 +219,11 @@ def declared_hua_hu(hand: LingxiHand, facts: None) -> list[tuple[Variant, str]]:
     return once(ONE, "declared, f1–f8") if hand.parsed.declare == "hua-hu" else NONE
 
 
-BASE, BONUS = BASE_TAI, BONUS_TAI
 PLUS = "+{}"  # a bonus added to the tai
 ITEMS = (
     # Base tai — every player
-    Item("feng_ke", "风刻", "Seat-wind pung", 1, BASE, ALL, feng_ke, reads=("groups",)),
-    Item("jian_ke", "箭刻", "Dragon pung (中/发)", 1, BASE, ALL, jian_ke, reads=("groups",)),
+    Item("feng_ke", "风刻", "Seat-wind pung", 1, BASE_TAI, EVERY_PLAYER, feng_ke, reads=("groups",)),
+    Item("jian_ke", "箭刻", "Dragon pung (中/发)", 1, BASE_TAI, EVERY_PLAYER, jian_ke, reads=("groups",)),
     _kong_item("ming_gang", "明杠", "Open kong", 3, concealed=False),
     _kong_item("an_gang", "暗杠", "Concealed kong", 4, concealed=True),
     Item(
@@ -219,8 +231,8 @@ ITEMS = (
         "花",
         "Flowers (per group)",
         {"one": 1, "two": 3, "three": 5, "four": 10, "deal": 13},
-        BASE,
-        ALL,
+        BASE_TAI,
+        EVERY_PLAYER,
         hua,
         text="{one}/{two}/{three}; four: {four} in play, {deal} from the deal",
     ),
@@ -229,30 +241,38 @@ ITEMS = (
         "财神",
         "Wildcards held",
         {"suited1": 2, "suited2": 5, "suited3": 8, "honor1": 3, "honor2": 7, "honor3": 11, "same1": 7, "same2": 15},
-        BASE,
-        ALL,
+        BASE_TAI,
+        EVERY_PLAYER,
         cai_shen,
         text="{suited1}/{suited2}/{suited3} suited; {honor1}/{honor2}/{honor3} honor/flower; {same1}/{same2} same kind",
     ),
-    Item("cai_shen_ke", "财神刻", "Wildcard-completable pung", 1, BASE, LOSER, cai_shen_ke, text="{} each"),
+    Item("cai_shen_ke", "财神刻", "Wildcard-completable pung", 1, BASE_TAI, NON_WINNERS, cai_shen_ke, text="{} each"),
     # Bonus tai — the winner
-    Item("zi_mo", "自摸", "Self-drawn", 1, BONUS, WINNER, zi_mo, text=PLUS),
-    Item("gang_kai", "杠开", "Win on a kong replacement", 3, BONUS, WINNER, flag_item("kong-draw"), text=PLUS),
-    Item("qiang_gang", "抢杠", "Robbing a kong", 3, BONUS, WINNER, flag_item("rob-kong"), text=PLUS),
-    Item("hai_di", "海底捞月", "Last tile", 3, BONUS, WINNER, flag_item("last-tile"), text=PLUS),
+    Item("zi_mo", "自摸", "Self-drawn", 1, BONUS_TAI, WINNER_ONLY, zi_mo, text=PLUS),
+    Item("gang_kai", "杠开", "Win on a kong replacement", 3, BONUS_TAI, WINNER_ONLY, flag_item("kong-draw"), text=PLUS),
+    Item("qiang_gang", "抢杠", "Robbing a kong", 3, BONUS_TAI, WINNER_ONLY, flag_item("rob-kong"), text=PLUS),
+    Item("hai_di", "海底捞月", "Last tile", 3, BONUS_TAI, WINNER_ONLY, flag_item("last-tile"), text=PLUS),
     Item(
-        "hun_yi_se", "混一色", "One suit with honors", 7, BONUS, WINNER, hun_yi_se, text=PLUS, reads=("suit", "honors")
+        "hun_yi_se",
+        "混一色",
+        "One suit with honors",
+        7,
+        BONUS_TAI,
+        WINNER_ONLY,
+        hun_yi_se,
+        text=PLUS,
+        reads=("suit", "honors"),
     ),
-    Item("dui_dui_hu", "对对胡", "All pungs", 7, BONUS, WINNER, dui_dui_hu, text=PLUS, reads=("chows",)),
-    Item("qing_yi_se", "清一色", "One suit", 13, BONUS, WINNER, qing_yi_se, text=PLUS, reads=("one_suit",)),
-    Item("ying_da_ying", "硬打硬", "No wildcard held", 7, BONUS, WINNER, ying_da_ying, text=PLUS),
+    Item("dui_dui_hu", "对对胡", "All pungs", 7, BONUS_TAI, WINNER_ONLY, dui_dui_hu, text=PLUS, reads=("chows",)),
+    Item("qing_yi_se", "清一色", "One suit", 13, BONUS_TAI, WINNER_ONLY, qing_yi_se, text=PLUS, reads=("one_suit",)),
+    Item("ying_da_ying", "硬打硬", "No wildcard held", 7, BONUS_TAI, WINNER_ONLY, ying_da_ying, text=PLUS),
     Item(
         "cai_shen_hui",
         "财神汇",
         "Three wildcards as a set",
         7,
-        BONUS,
-        WINNER,
+        BONUS_TAI,
+        WINNER_ONLY,
         cai_shen_hui,
         text=PLUS,
         reads=("wild_sets",),
@@ -262,8 +282,8 @@ ITEMS = (
         "单钓将",
         "Single-tile wait",
         {"wildcard": 7, "natural": 13},
-        BONUS,
-        WINNER,
+        BONUS_TAI,
+        WINNER_ONLY,
         dan_diao,
         text="+{wildcard} wildcard / +{natural}",
     ),
@@ -272,30 +292,44 @@ ITEMS = (
         "四风齐",
         "All four winds",
         13,
-        BONUS,
-        WINNER,
+        BONUS_TAI,
+        WINNER_ONLY,
         si_feng_qi,
         text=PLUS,
         reads=("pungs", "kongs", "pairs"),
     ),
-    Item("ping_hu", "平胡", "Plain hand", 13, BONUS, WINNER, ping_hu, reads=("pungs", "kongs", "wild_sets")),
-    Item("tian_hu", "天胡", "Heavenly hand", 13, BONUS, WINNER, flag_item("heaven"), text=PLUS),
-    Item("di_hu", "地胡", "Earthly hand", 13, BONUS, WINNER, flag_item("earth"), text=PLUS),
+    Item("ping_hu", "平胡", "Plain hand", 13, BONUS_TAI, WINNER_ONLY, ping_hu, reads=("pungs", "kongs", "wild_sets")),
+    Item("tian_hu", "天胡", "Heavenly hand", 13, BONUS_TAI, WINNER_ONLY, flag_item("heaven"), text=PLUS),
+    Item("di_hu", "地胡", "Earthly hand", 13, BONUS_TAI, WINNER_ONLY, flag_item("earth"), text=PLUS),
     Item(
         "sha_zhu_hu",
         "杀猪胡",
         "Win holding AAA+B wildcards",
-        {"held": 1, "five": 2, "six": 4},
-        BONUS,
-        WINNER,
+        SHA_ZHU_HU_ROWS,
+        BONUS_TAI,
+        WINNER_ONLY,
         sha_zhu_hu,
         option="sha_zhu_hu",
         text="+{held} / 5 held +{five} / 6 held +{six}",
     ),
-    Item("hua_hu", "花胡", "Win holding all eight flowers", 1, BONUS, WINNER, hua_hu, option="hua_hu", text=PLUS),
+    Item(
+        "hua_hu", "花胡", "Win holding all eight flowers", 1, BONUS_TAI, WINNER_ONLY, hua_hu, option="hua_hu", text=PLUS
+    ),
     # Declared wins — nothing else counts
-    Item("sha_zhu", "杀猪", "Declared: AAA+B wildcards", 13, DECLARED_WIN, DECLARED, sha_zhu),
-    Item("hua_hu", "花胡", "Declared: all eight flowers", 1, DECLARED_WIN, DECLARED, declared_hua_hu, option="hua_hu"),
+    Item("sha_zhu", "杀猪", "Declared: AAA+B wildcards", 13, DECLARED_WIN, DECLARED_ONLY, sha_zhu),
+    # The rules page keys both 花胡 `hua_hu` (docs/rules/lingxi.md), and the answers keep it: the won item above
+    # and this declared win are told apart by their kind and scope (BONUS_TAI/WINNER_ONLY, DECLARED_WIN/
+    # DECLARED_ONLY), never by the key alone; both are valued by the one `hua_hu` option.
+    Item(
+        "hua_hu",
+        "花胡",
+        "Declared: all eight flowers",
+        1,
+        DECLARED_WIN,
+        DECLARED_ONLY,
+        declared_hua_hu,
+        option="hua_hu",
+    ),
 )
 
 EXCLUSIONS = (
@@ -307,7 +341,7 @@ EXCLUSIONS = (
 
 OPTIONS = (
     Option("double_at", 13, (10,), "the winner's total at or above this is doubled"),
-    Option("sha_zhu_hu", 13, (20,), "杀猪胡 bonus (5 wildcards ×2, 6 ×4)"),
+    Option("sha_zhu_hu", 13, (20,), sha_zhu_hu_description(SHA_ZHU_HU_ROWS)),
     Option("hua_hu", 52, (100,), "花胡 value, won or declared"),
 )
 

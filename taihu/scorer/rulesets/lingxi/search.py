@@ -30,7 +30,7 @@ def group_class(group: Group) -> tuple[object, ...]:
     return (group.shape, -1 - T.suit_of(group.kind))
 
 
-NO_WILDCARDS = E.JokerOptions((), (), classify=group_class)
+NO_WILDCARDS = E.StandIns((), (), classify=group_class)
 
 SI_FENG_QI_TILES = 11  # three wind pungs and a wind pair: fewer wind tiles and wildcards cannot make 四风齐
 # the coarse classes, orderable against each other (the search sorts a reading's classes):
@@ -69,7 +69,7 @@ def _coarse_class(seat_wind: int) -> Callable[[Group], tuple[object, ...]]:
     return coarse_class
 
 
-# one per seat wind, made once: JokerOptions with the same function share the search's memo table
+# one per seat wind, made once: StandIns with the same function share the search's memo table
 COARSE_CLASSES = {wind: _coarse_class(wind) for wind in T.SEAT_WIND.values()}
 
 
@@ -79,7 +79,7 @@ def si_feng_qi_in_reach(hand: LingxiHand) -> bool:
     return winds + len(hand.wild_tiles) >= SI_FENG_QI_TILES
 
 
-def joker_options(hand: LingxiHand) -> E.JokerOptions:
+def stand_ins(hand: LingxiHand) -> E.StandIns:
     """Representatives for all-wildcard groups (docs/architecture.md): what can change the tai."""
     if not hand.wild_tiles:
         return NO_WILDCARDS
@@ -88,7 +88,7 @@ def joker_options(hand: LingxiHand) -> E.JokerOptions:
     suits = present or {0, 1, 2}
     kinds = [s * 9 + 4 for s in sorted(suits)] + [T.EAST, T.SOUTH, T.WEST, T.NORTH, T.RED, T.GREEN]
     classify = group_class if si_feng_qi_in_reach(hand) else COARSE_CLASSES[hand.seat_wind]
-    return E.JokerOptions(
+    return E.StandIns(
         pairs=tuple(kinds),
         sets=tuple([(WILD_SET, -1)] + [(PUNG, k) for k in kinds]),
         classify=classify,
@@ -100,12 +100,12 @@ def readings(hand: LingxiHand) -> Iterable[B.Reading]:
     wildcard from another), so the wildcards are placed on the reading shown only (`Lingxi.as_shown`)."""
     sets = SETS - len(hand.melds)
     placed = si_feng_qi_in_reach(hand)
-    for groups in E.standard_readings(hand.naturals, hand.wild_tiles, sets, joker_options(hand), placed):
+    for groups in E.standard_readings(hand.naturals, hand.wild_tiles, sets, stand_ins(hand), placed):
         yield hand.melds + groups
 
 
 # The contract with the items (`RuleSet.search_keeps`, checked when the rule set's class is made): for each item
-# that reads a reading, the facts `group_class`, the coarse classes and the representatives of `joker_options`
+# that reads a reading, the facts `group_class`, the coarse classes and the representatives of `stand_ins`
 # keep exact. An item reading a fact not listed could score wrong on the readings the search leaves out: make
 # them keep it (tests/test_reading_classes.py and tests/test_wildcard_brute_force.py hold them to the full
 # search), then list it here.

@@ -15,7 +15,7 @@ from .hand import ROW, SETS, LuoshanHand
 # -- the readings ------------------------------------------------------------
 
 
-def joker_options(hand: LuoshanHand, naturals: list[int]) -> E.JokerOptions:
+def stand_ins(hand: LuoshanHand, naturals: list[int]) -> E.StandIns:
     """Representatives for all-wildcard groups: only these can change the hu.
 
     A dragon (as good as the seat wind: hu, 台, 对子), and per suit in the
@@ -39,7 +39,7 @@ def joker_options(hand: LuoshanHand, naturals: list[int]) -> E.JokerOptions:
             sets += [(CHOW, start) for start in range(win - 2, win + 1) if start // 9 == win // 9 and start % 9 <= 6]
     # a winning wildcard may take any place a wildcard or a natural tile holds: its readings are not classed
     classify = None if win < 0 or win == hand.wild_kind else _group_class(win, hand.honored)
-    return E.JokerOptions(pairs=tuple(dict.fromkeys(pairs)), sets=tuple(dict.fromkeys(sets)), classify=classify)
+    return E.StandIns(pairs=tuple(dict.fromkeys(pairs)), sets=tuple(dict.fromkeys(sets)), classify=classify)
 
 
 HONORS = 3  # a group's suit place in its class when it is of honors
@@ -84,7 +84,7 @@ def readings(hand: LuoshanHand) -> list[ReadingFacts]:
         return _wild_win_readings(hand, sets)
     naturals = E.to_counts(hand.natural_kinds)  # the search with wildcards works on counts
     found: list[ReadingFacts] = []
-    for groups in E.standard_readings(naturals, hand.wild_tiles, sets, joker_options(hand, naturals)):
+    for groups in E.standard_readings(naturals, hand.wild_tiles, sets, stand_ins(hand, naturals)):
         full = melds + groups if melds else groups
         _add_placements(found, full, E.win_placements(full, win, False))
     return found
@@ -93,7 +93,7 @@ def readings(hand: LuoshanHand) -> list[ReadingFacts]:
 def _wild_win_readings(hand: LuoshanHand, sets: int) -> list[ReadingFacts]:
     """`readings` for a winning wildcard, one of each placement that scores unlike those before it."""
     naturals = E.to_counts(hand.natural_kinds)
-    options = joker_options(hand, naturals)
+    options = stand_ins(hand, naturals)
     found: list[ReadingFacts] = []
     for placed_full, placements in _wild_win_placements(
         hand.natural_kinds, hand.wild_tiles, sets, options, hand.melds, hand.honored
@@ -121,7 +121,7 @@ def _wild_win_placements(
     natural_kinds: bytes,
     wild_tiles: tuple[int, ...],
     sets: int,
-    options: E.JokerOptions,
+    options: E.StandIns,
     melds: tuple[Group, ...],
     honored: frozenset[int],
 ) -> WildWinPlacements:
@@ -168,7 +168,7 @@ def _base_class(group: Group, honored: frozenset[int]) -> tuple[Any, ...]:
 
 
 # The contract with the items (`RuleSet.search_keeps`, checked when the rule set's class is made): for each item
-# that reads a reading, the facts `_group_class` and the representatives of `joker_options` keep exact. An item
+# that reads a reading, the facts `_group_class` and the representatives of `stand_ins` keep exact. An item
 # reading a fact not listed could score wrong on the readings the search leaves out: make them keep it
 # (tests/test_reading_classes.py and tests/test_wildcard_brute_force.py hold them to the full search), then list
 # it here.

@@ -46,7 +46,7 @@ def _standard_shape(hand: PutianHand) -> tuple[list[int], int] | None:
 
 def _sweep(hand: PutianHand, kinds: list[int]) -> B.Sweep | None:
     """One sweep over the suited tiles (the only natural ones that can win), whose hands all get the same
-    search options (those of the 金)."""
+    stand-ins (those of the 金)."""
     if not hand.jin_tiles:
         return None
     swept = [kind for kind in kinds if T.is_suited(kind) and kind != hand.jin]

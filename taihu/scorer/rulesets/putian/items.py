@@ -5,7 +5,7 @@ from __future__ import annotations
 from ... import tiles as T
 from ...engine import KONG
 from .. import base as B
-from ..base import ALL, DI, FEN, MULTIPLIER, NONE, ONE, WINNER, Item, Variant, once
+from ..base import DI, EVERY_PLAYER, FEN, MULTIPLIER, NONE, ONE, WINNER_ONLY, Item, Variant, once
 from .hand import SELF_DRAWN, WIN_TYPES, PutianHand, _who_pays, pay_text
 
 # -- items ---------------------------------------------------------------------
@@ -69,15 +69,24 @@ def _win_type(key: str) -> B.Finder:
 EACH = "{} each"
 ITEMS = (
     # 底分 = 底 + 分 — every player
-    Item("di", "底", "Base", {"dealer": 2, "other": 1}, DI, ALL, di, text="dealer {dealer}, others {other}"),
-    Item("bai", "白", "白 set aside", {"each": 1, "four": 5}, FEN, ALL, bai, text="{each} each; all four {four}"),
-    Item("jin", "金", "金 held", 1, FEN, ALL, jin, text=EACH),
-    Item("ming_gang", "明槓", "Open or added kong", 1, FEN, ALL, _kongs(False), text=EACH),
-    Item("an_gang", "暗槓", "Concealed kong", 2, FEN, ALL, _kongs(True), text=EACH),
+    Item("di", "底", "Base", {"dealer": 2, "other": 1}, DI, EVERY_PLAYER, di, text="dealer {dealer}, others {other}"),
+    Item(
+        "bai", "白", "白 set aside", {"each": 1, "four": 5}, FEN, EVERY_PLAYER, bai, text="{each} each; all four {four}"
+    ),
+    Item("jin", "金", "金 held", 1, FEN, EVERY_PLAYER, jin, text=EACH),
+    Item("ming_gang", "明槓", "Open or added kong", 1, FEN, EVERY_PLAYER, _kongs(False), text=EACH),
+    Item("an_gang", "暗槓", "Concealed kong", 2, FEN, EVERY_PLAYER, _kongs(True), text=EACH),
     # The winning type — the winner only; value is the multiplier, not added to 底分
     *(
         Item(
-            key, wt.name, wt.name_en, wt.multiplier, MULTIPLIER, WINNER, _win_type(key), text=f"×{{}}: {_who_pays(key)}"
+            key,
+            wt.name,
+            wt.name_en,
+            wt.multiplier,
+            MULTIPLIER,
+            WINNER_ONLY,
+            _win_type(key),
+            text=f"×{{}}: {_who_pays(key)}",
         )
         for key, wt in WIN_TYPES.items()
     ),

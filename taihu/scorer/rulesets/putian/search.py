@@ -29,14 +29,14 @@ def _display_class(jin: int) -> Callable[[Group], tuple[int, bool]]:
     return display_class
 
 
-# one per 金 kind, made once: JokerOptions with the same function share the search's memo table
+# one per 金 kind, made once: StandIns with the same function share the search's memo table
 _DISPLAY_CLASSES = {kind: _display_class(kind) for kind in range(T.PLAYABLE)}
 
 
-def jokers(hand: PutianHand) -> E.JokerOptions:
+def jokers(hand: PutianHand) -> E.StandIns:
     """All-金 groups stand for the 金 itself: nothing scored depends on what they stand for."""
     kind = hand.jin if hand.jin is not None else 4
-    return E.JokerOptions(pairs=(kind,), sets=((PUNG, kind),), classify=_DISPLAY_CLASSES[kind])
+    return E.StandIns(pairs=(kind,), sets=((PUNG, kind),), classify=_DISPLAY_CLASSES[kind])
 
 
 def readings(hand: PutianHand) -> Iterable[B.Reading]:

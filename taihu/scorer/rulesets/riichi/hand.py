@@ -31,7 +31,7 @@ OPTIONS = (
     Option("yakuman_stacking", 1, (0,), "several yakuman add up (0: the largest only)"),
     Option("noten_bappu", 1, (0,), "settlement: a drawn deal moves 3000 from the hands not ready to those ready"),
 )
-OPTION_VALUES = {o.name: (o.default, *o.alternatives) for o in OPTIONS}
+OPTION_VALUES = {o.name: (o.default, *o.seed_alternatives) for o in OPTIONS}
 
 CONDITIONS = frozenset({"seat", "round", "dora", "ura", "honba", "sticks", *FLAG_CONDITIONS}) - {
     "da-jin"
