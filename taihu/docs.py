@@ -4,11 +4,11 @@ A page marks each generated part with a begin line naming what it shows and
 an end line; everything between them is rewritten, the rest is left as it
 was written by hand:
 
-    <!-- begin generated (make docs): items lingxi -->
+    <!-- begin generated (make docs): items NAME -->
     <!-- begin generated (make docs): conditions -->
     <!-- begin generated (make docs): events -->
     <!-- begin generated (make docs): units -->
-    <!-- begin generated (make docs): $ taihu score "…" -r luoshan -->
+    <!-- begin generated (make docs): $ taihu score "…" -r NAME -->
     <!-- begin generated (make docs): POST /score {"rules": "…", "hand": "…"} -->
     <!-- begin generated (make docs): POST /settle @examples/tables/normal-win.json -->
     <!-- begin generated (make docs): file examples/tables/normal-win.json -->

@@ -13,7 +13,7 @@ adds what a single Table cannot know — who the players are and who deals.
   `"winner": "甲"`, `"discarder": "丙"`, an event's `"seat": "乙"`); a wind
   means the seat as it stands. The table is stored in winds, beside the
   seats it was played in and its settlement.
-- Riichi: each deal starts with the honba (本场) and the riichi sticks in
+- A rule set with honba: each deal starts with the honba (本场) and the sticks in
   the pot that the previous deal left (its `next_honba`, `pot_after`); a
   table may repeat them, not contradict them (docs/ledger.md).
 - Totals are never stored: they are summed from the deals' nets each time.
@@ -49,7 +49,7 @@ from taihu.scorer.rulesets import get
 WINDS = ("E", "S", "W", "N")
 DB_ENV = "TAIHU_DB"
 MAX_NAME = 100  # characters of a ledger's name and of a player's name
-MAX_DEALS = 1000  # deals in one ledger (an evening is 16 to 60; a long night of riichi, a few hundred)
+MAX_DEALS = 1000  # deals in one ledger (an evening is 16 to 60; a long night, a few hundred)
 MAX_LEDGERS = 100_000  # ledgers in one database, the CLI's and those made over HTTP together
 # per client (its address) over HTTP; the shells apply them with taihu.ratelimit.RateLimiter
 CREATE_RATE = Rate(burst=20, every_s=10.0)  # new ledgers: 20 at once, then 6 a minute
@@ -102,8 +102,8 @@ class Ledger:
 
     @property
     def carries_counters(self) -> bool:
-        """Riichi: honba and the pot carry from deal to deal."""
-        return self.rules == "riichi"
+        """Where the tables carry honba (the rule set's `table_fields`), honba and pot carry from deal to deal."""
+        return "honba" in get(self.rules).table_fields
 
 
 @dataclass(frozen=True)
@@ -140,7 +140,7 @@ class Deal:
 @dataclass(frozen=True)
 class Standing:
     """Where an evening stands: each player's total (summed from the deals) and who deals next;
-    for riichi also the honba and the sticks in the pot the next deal starts with (None elsewhere)."""
+    where the counters carry, also the honba and the sticks in the pot the next deal starts with (None elsewhere)."""
 
     players: list[str]
     totals: dict[str, int]
@@ -154,7 +154,7 @@ class Standing:
         return seats_from(self.players, self.next_dealer)
 
     def to_json(self) -> dict[str, Any]:
-        """The standings (docs/api.md): `{"totals", "next_dealer", "deal_count"}`, riichi also `next_honba`, `next_pot`.
+        """The standings (docs/api.md): `{"totals", "next_dealer", "deal_count"}` (+ `next_honba`, `next_pot`).
 
         The same keys as in the ledger's JSON, so a client merges an add's answer into the ledger it holds.
         """
@@ -165,7 +165,7 @@ class Standing:
 
 
 def standing_of(players: list[str], deals: Iterable[Deal], counters: bool = False) -> Standing:
-    """`counters` (riichi): the honba and pot the last deal leaves, 0 and 0 before the first."""
+    """`counters` (a rule set with honba): the honba and pot the last deal leaves, 0 and 0 before the first."""
     totals, last, count = dict.fromkeys(players, 0), None, 0
     for last in deals:
         count += 1
@@ -190,18 +190,21 @@ class Change:
         return {"deal": self.deal.to_json(), "standings": self.standing.to_json()}
 
 
-COUNTERS = (("honba", "next_honba"), ("pot", "pot_after"))  # a riichi Table's field, and the Settlement's
+COUNTERS = (
+    ("honba", "next_honba"),
+    ("pot", "pot_after"),
+)  # a Table's field (with honba), and the Settlement's
 
 
 def carried(deal: Deal | None) -> dict[str, int]:
-    """What a riichi deal leaves on the table for the next: honba counters and the sticks in the pot."""
+    """What a deal with counters leaves on the table for the next: honba counters and the sticks in the pot."""
     if deal is None:
         return {}
     return {field: deal.settlement[key] for field, key in COUNTERS if deal.settlement.get(key) is not None}
 
 
 def with_counters(table: dict[str, Any], ledger: Ledger, last: Deal | None) -> dict[str, Any]:
-    """A riichi deal with the honba and pot the previous deal left; the first deal keeps its own (0 if none).
+    """A deal with counters: the honba and pot the previous deal left; the first deal keeps its own (0 if none).
 
     A table may repeat them, not contradict them: the ledger has seen every deal since, so a
     different number is a mistake in the table (an old file, a deal missing from the ledger).
@@ -313,8 +316,8 @@ class NewLedger:
 def check_new(name: str, rules: str, players: list[str], options: Mapping[str, Any]) -> NewLedger:
     """A new ledger's name, rules, players and options, checked.
 
-    The rule set is stored by the registry's name for it (`RIICHI`, `立直` → `riichi`), so every
-    later comparison with it (the riichi counters, a table's own `rules`) sees one spelling.
+    The rule set is stored by the registry's name for it (any case, or its Chinese name → the registry's), so every
+    later comparison with it (the counters, a table's own `rules`) sees one spelling.
     """
     check_name(name)
     rule_set = get(rules)

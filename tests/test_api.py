@@ -27,6 +27,7 @@ import taihu.api.app as api_module
 from taihu.api.app import MAX_BODY, app
 from taihu.scorer import HandError, score_hand, settle_table
 from taihu.scorer.arithmetic import arithmetic
+from taihu.scorer.rulesets import RULESETS
 
 ROOT = Path(__file__).resolve().parent.parent
 # the docs/api.md example
@@ -419,3 +420,18 @@ def test_taihu_serve_answers_over_http() -> None:
         reply = httpx.post(f"{base}/settle", json=EXAMPLE, timeout=10)
     assert reply.status_code == 200
     assert reply.json()["net"] == EXAMPLE_NET
+
+
+@pytest.mark.parametrize("schema, path", [("ScoreRequest", "/score"), ("WaitsRequest", "/waits"), ("Table", "/settle")])
+def test_every_openapi_example_is_answered(schema: str, path: str) -> None:
+    """The OpenAPI document's examples are the rule sets' own (`RuleSet.examples`, `example_table`): each is
+    answered 200, and each rule set that gives examples is among them."""
+    client = TestClient(app)
+    examples = client.get("/openapi.json").json()["components"]["schemas"][schema]["examples"]
+    assert examples
+    assert all(client.post(path, json=example).status_code == 200 for example in examples)
+    if schema == "Table":
+        giving = {name for name in RULESETS if RULESETS[name].example_table is not None}
+    else:
+        giving = {name for name in RULESETS if RULESETS[name].examples}
+    assert {example["rules"] for example in examples} == giving

@@ -38,6 +38,7 @@ from taihu.ledger import (
 )
 from taihu.ratelimit import RateLimiter, client_key, retry_after
 from taihu.scorer import HandError
+from taihu.scorer.rulesets import DEFAULT_RULES
 from taihu.store import MAX_KEY, DealConflict, LedgerStore
 
 router = APIRouter(tags=["ledgers"])
@@ -52,7 +53,7 @@ class LedgerProblem(BaseModel):
 
 class NewLedger(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    rules: str = Field(default="lingxi", max_length=40)
+    rules: str = Field(default=DEFAULT_RULES, max_length=40)
     players: list[str] = Field(max_length=8, description="four names in table order; the first deals first")
     options: dict[str, int] = Field(default_factory=dict, description="house options of the rule set")
 
@@ -75,9 +76,9 @@ class Standings(BaseModel):
 
     totals: dict[str, int] = Field(description="each player's total, summed from the deals")
     next_dealer: str
-    # riichi only (absent for the other rule sets)
-    next_honba: int | None = Field(None, description="riichi: the honba (本场) the next deal starts with")
-    next_pot: int | None = Field(None, description="riichi: the riichi sticks in the pot the next deal starts with")
+    # rule sets with honba only (absent for the others)
+    next_honba: int | None = Field(None, description="the honba (本场) the next deal starts with")
+    next_pot: int | None = Field(None, description="the sticks in the pot the next deal starts with")
     deal_count: int = Field(description="the number of deals in the ledger")
 
 
@@ -208,7 +209,7 @@ def ledger_csv(ledger_id: str) -> Response:
     )
 
 
-# riichi's next_honba / next_pot only where the ledger's JSON has them (the other rule sets' answer is unchanged)
+# next_honba / next_pot only where the ledger's JSON has them (the other rule sets' answer is unchanged)
 ANSWER: dict[str, Any] = {"response_model": LedgerAnswer, "response_model_exclude_unset": True}
 
 
@@ -242,7 +243,7 @@ def expected_number(table: dict[str, Any]) -> tuple[dict[str, Any], int | None]:
     return rest, expect
 
 
-# riichi's next_honba / next_pot only where the standings have them
+# next_honba / next_pot only where the standings have them
 CHANGE: dict[str, Any] = {"response_model": LedgerChange, "response_model_exclude_unset": True}
 
 

@@ -15,37 +15,31 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from taihu.scorer.limits import MAX_TOTAL
 from taihu.scorer.models import MAX_HAND_LENGTH, HandScore, Seat, players_problem
-from taihu.scorer.rulesets import RULESETS
+from taihu.scorer.rulesets import DEFAULT_RULES, RULESETS
 
 # `rules` is listed as an enum of the rule sets, but checked by the core, so an unknown name reads as its message
-RULES_FIELD: Any = Field("lingxi", description="the rule set", json_schema_extra={"enum": list(RULESETS)})
-SCORE_EXAMPLES = [
-    {"rules": "lingxi", "hand": "555m 222p 777p 333s 888s 9m f1 f2 P P +9m wild:5m,E seat:S", "options": {}},
-    {"rules": "luoshan", "hand": "[EEE] (CCCC) [999m] 11p FF +1p self flip:5s seat:E"},
-    {"rules": "lingxi", "hand": "123m 456m 789p 234s 678s 5p +5p wild:9s,N seat:W", "options": {"double_at": 10}},
-]
-TABLE_EXAMPLES = [
-    {
-        "rules": "lingxi",
-        "wild": ["5m", "E"],
-        "winner": "S",
-        "discarder": "W",
-        "players": {
-            "E": "[CCC] 123p 456p 78s 11s 34p 9s f3",
-            "S": "555m 222p 777p 333s 888s 9m f1 f2 P P +9m",
-            "W": {"total": 4},
-            "N": "E 123m 789m 12s 33p 66p 99p 5s f4",
-        },
-        "events": [],
-        "options": {},
-    }
-]
+RULES_FIELD: Any = Field(DEFAULT_RULES, description="the rule set", json_schema_extra={"enum": list(RULESETS)})
+
+
+def score_examples(schema: dict[str, Any]) -> None:
+    """The rule sets' own example requests, asked for when the OpenAPI document is made (not at import)."""
+    schema["examples"] = [
+        {"rules": name, **example} for name, rule_set in RULESETS.items() for example in rule_set.examples
+    ]
+
+
+def table_examples(schema: dict[str, Any]) -> None:
+    schema["examples"] = [
+        {"rules": name, **rule_set.example_table}
+        for name, rule_set in RULESETS.items()
+        if rule_set.example_table is not None
+    ]
 
 
 class ScoreRequest(BaseModel):
     """POST /score: unknown fields are refused, as /settle refuses them."""
 
-    model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": SCORE_EXAMPLES})
+    model_config = ConfigDict(extra="forbid", json_schema_extra=score_examples)
     rules: str = RULES_FIELD
     hand: str = Field(max_length=MAX_HAND_LENGTH)
     options: dict[str, int] = Field(default_factory=dict)
@@ -59,10 +53,10 @@ class PlayerTotal(BaseModel):
 
 
 class PlayerTenpai(BaseModel):
-    """Riichi, a drawn deal: a seat known only by whether it was ready (听牌)."""
+    """A drawn deal, in rule sets with tenpai seats: a seat known only by whether it was ready (听牌)."""
 
     model_config = ConfigDict(extra="forbid")
-    tenpai: bool = Field(description="riichi: the seat was ready (听牌) when the deal was drawn")
+    tenpai: bool = Field(description="the seat was ready (听牌) when the deal was drawn")
 
 
 class Event(BaseModel):
@@ -76,21 +70,21 @@ class Event(BaseModel):
 class Table(BaseModel):
     """One finished deal at a four-player table: the body of POST /settle (`Table.from_dict` in the core)."""
 
-    model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": TABLE_EXAMPLES})
+    model_config = ConfigDict(extra="forbid", json_schema_extra=table_examples)
     rules: str = RULES_FIELD
     wild: list[str] | None = Field(default=None, description="revealed wildcard tiles, for every hand")
     flip: str | None = Field(default=None, description="flipped indicator, for every hand")
     winner: Seat | None = Field(default=None, description="null: a drawn hand")
     discarder: Seat | None = Field(default=None, description="null: self-drawn (or drawn hand)")
     players: dict[Seat, str | PlayerTotal | PlayerTenpai] = Field(
-        description='E S W N: a hand string, or {"total": N}; riichi, a drawn deal: {"tenpai": true|false} too'
+        description='E S W N: a hand string, or {"total": N}; a drawn deal with tenpai seats: {"tenpai": bool} too'
     )
     events: list[Event] = Field(default_factory=list)
     options: dict[str, int] = Field(default_factory=dict, description="house options of the rule set")
-    # riichi only (null for the other rule sets, which refuse them)
-    honba: int | None = Field(default=None, ge=0, le=MAX_TOTAL, description="riichi: 本场 counters at the start")
-    pot: int | None = Field(default=None, ge=0, le=MAX_TOTAL, description="riichi: riichi sticks carried in")
-    round: Seat | None = Field(default=None, description="riichi: the round (prevailing) wind, default E")
+    # rule sets with honba only (null for the others, which refuse them)
+    honba: int | None = Field(default=None, ge=0, le=MAX_TOTAL, description="本场 counters at the start")
+    pot: int | None = Field(default=None, ge=0, le=MAX_TOTAL, description="sticks carried in to the pot")
+    round: Seat | None = Field(default=None, description="the round (prevailing) wind, default E")
 
     @field_validator("players", mode="before")
     @classmethod
@@ -120,7 +114,7 @@ class Settlement(BaseModel):
     payments: list[Payment]
     net: dict[Seat, int] = Field(description="what each seat wins (+) or pays (−); sums to 0")
     next_dealer: Seat
-    # riichi only (null for the other rule sets): sum(net) == 1000 × (pot_before − pot_after)
-    pot_before: int | None = Field(default=None, description="riichi: sticks on the table before the deal")
-    pot_after: int | None = Field(default=None, description="riichi: sticks left on the table after it")
-    next_honba: int | None = Field(default=None, description="riichi: 本场 counters of the next deal")
+    # rule sets with honba only (null for the others): sum(net) == 1000 × (pot_before − pot_after)
+    pot_before: int | None = Field(default=None, description="sticks on the table before the deal")
+    pot_after: int | None = Field(default=None, description="sticks left on the table after it")
+    next_honba: int | None = Field(default=None, description="本场 counters of the next deal")

@@ -30,6 +30,7 @@ from uvicorn.protocols.http.h11_impl import H11Protocol
 from taihu.api.security import ANY_ADDRESS, trust_hosts_in_every_worker, trusted_hosts
 from taihu.scorer import HandError, memo, rule_sets, score_hand
 from taihu.scorer import tiles as T
+from taihu.scorer.rulesets import RULESETS
 
 APP = "taihu.api.app:app"  # an import string, so uvicorn's worker processes can each load it
 READ_TIMEOUT = 10.0  # seconds for a request, headers and body, to arrive whole
@@ -162,8 +163,9 @@ def warm_up(hands: int = WARM_UP_HANDS) -> Counter[str]:
     wins: Counter[str] = Counter()
     for count in range(hands):
         rules = names[count % len(names)]
-        kinds = sets_and_pair(rng, 17 if rules in ("lingxi", "putian") else 14)
-        wild = f" wild:{T.name(rng.choice(kinds))}" if count % 2 and rules != "riichi" else ""
+        rule_set = RULESETS[rules]
+        kinds = sets_and_pair(rng, rule_set.hand_size + 1)
+        wild = f" wild:{T.name(rng.choice(kinds))}" if count % 2 and "wild" in rule_set.conditions else ""
         tiles = [T.name(k) for k in kinds]
         try:
             score_hand(" ".join(tiles[:-1]) + f" +{tiles[-1]}{wild} self", rules=rules)

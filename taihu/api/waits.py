@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from typing import Any
 
 from fastapi import APIRouter
 from fastapi.responses import JSONResponse
@@ -28,6 +29,8 @@ from taihu.api.offload import in_worker
 from taihu.api.responses import ERRORS
 from taihu.scorer.errors import HandError
 from taihu.scorer.models import MAX_HAND_LENGTH
+from taihu.scorer.notation import FLAG_CONDITIONS
+from taihu.scorer.rulesets import DEFAULT_RULES, RULESETS
 from taihu.scorer.waits import waits
 
 WAITS_BUDGET = 1.0  # seconds of CPU a /waits search may take; the costliest hand known takes 0.2 s (docs/soak.md)
@@ -35,14 +38,25 @@ WAITS_BUDGET = 1.0  # seconds of CPU a /waits search may take; the costliest han
 router = APIRouter(tags=["waits"])
 
 
+def waits_examples(schema: dict[str, Any]) -> None:
+    """The rule sets' example score requests without their winning tile and how it was won: waiting hands."""
+    schema["examples"] = [
+        {"rules": name, **example, "hand": " ".join(w for w in example["hand"].split() if not winning_word(w))}
+        for name, rule_set in RULESETS.items()
+        for example in rule_set.examples[:1]
+    ]
+
+
+def winning_word(word: str) -> bool:
+    """The `+` tile, or a flag (self, kong-draw …): what a waiting hand is written without."""
+    return word.startswith("+") or word in FLAG_CONDITIONS
+
+
 class WaitsRequest(BaseModel):
     """POST /waits: unknown fields are refused."""
 
-    model_config = ConfigDict(
-        extra="forbid",
-        json_schema_extra={"examples": [{"rules": "luoshan", "hand": "123m 456m 789p 23s 55p flip:9p", "options": {}}]},
-    )
-    rules: str = Field("lingxi", max_length=40, description="the rule set")
+    model_config = ConfigDict(extra="forbid", json_schema_extra=waits_examples)
+    rules: str = Field(DEFAULT_RULES, max_length=40, description="the rule set")
     hand: str = Field(max_length=MAX_HAND_LENGTH, description="a hand without +; one tile more: which to discard")
     options: dict[str, int] = Field(default_factory=dict, description="house options of the rule set")
 
@@ -51,12 +65,12 @@ class WinOut(BaseModel):
     total: int
     legal: bool
     arrangement: list[str] = Field(description="the reading that was scored, wildcards as what they stood for")
-    # riichi only (absent for the other rule sets)
-    han: int | None = Field(None, description="riichi: the han (the HandScore's subtotal)")
-    fu: int | None = Field(None, description="riichi: the fu")
-    limit: str | None = Field(None, description="riichi: the limit reached (mangan, …), or empty")
-    payments: dict[str, int] | None = Field(None, description="riichi: who pays what, as the HandScore's payments")
-    reason: str | None = Field(None, description="riichi: why the win is not legal (役なし, 振听)")
+    # rule sets that count han and fu only (absent for the others)
+    han: int | None = Field(None, description="the han (the HandScore's subtotal)")
+    fu: int | None = Field(None, description="the fu")
+    limit: str | None = Field(None, description="the limit reached (mangan, …), or empty")
+    payments: dict[str, int] | None = Field(None, description="who pays what, as the HandScore's payments")
+    reason: str | None = Field(None, description="why the win is not legal (役なし, 振听)")
 
 
 class WaitOut(BaseModel):
@@ -66,7 +80,9 @@ class WaitOut(BaseModel):
     discard: WinOut | None = Field(description="won on a discard; null where that is impossible")
     self_drawn: WinOut | None = Field(alias="self", description="self-drawn")
     covered_by_wildcard: bool = Field(description="wins only through a held wildcard standing for another tile")
-    red_unseen: int | None = Field(None, description="riichi, a five under aka_dora=1: 1 if its red five is unseen")
+    red_unseen: int | None = Field(
+        None, description="a five, red fives counting (aka_dora=1): 1 if its red five is unseen"
+    )
 
 
 class WaitsOut(BaseModel):
@@ -74,14 +90,14 @@ class WaitsOut(BaseModel):
     hand: str
     ready: bool
     waits: list[WaitOut]
-    furiten: bool | None = Field(None, description="riichi: the line says furiten (no win on a discard is legal)")
+    furiten: bool | None = Field(None, description="the line says furiten (振听: no win on a discard is legal)")
 
 
 class DiscardOut(BaseModel):
     tile: str
     ready: bool
     waits: list[WaitOut]
-    furiten: bool | None = Field(None, description="riichi: the discard leaves a wait on itself (振听)")
+    furiten: bool | None = Field(None, description="the discard leaves a wait on itself (振听)")
 
 
 class DiscardsOut(BaseModel):
@@ -94,7 +110,7 @@ class DiscardsOut(BaseModel):
     "/waits",
     response_model=WaitsOut | DiscardsOut,
     response_model_by_alias=True,
-    response_model_exclude_unset=True,  # riichi's extra fields only where the library's JSON has them
+    response_model_exclude_unset=True,  # a rule set's extra fields only where the library's JSON has them
     responses=ERRORS,
 )
 async def post_waits(request: WaitsRequest) -> JSONResponse:

@@ -14,6 +14,7 @@ import typer
 
 from taihu.scorer import HandError
 from taihu.scorer.errors import printable
+from taihu.scorer.rulesets import DEFAULT_RULES, get
 
 if TYPE_CHECKING:  # imported by the commands that use them: `taihu score` loads neither sqlite3 nor the ledger
     from taihu.cli.draw import Terminal
@@ -101,7 +102,7 @@ def outcome(deal: "Deal") -> str:
 
 
 def counters(deal: "Deal") -> str:
-    """Riichi: the honba the deal was played with and its pot of riichi sticks, before → after ("" elsewhere)."""
+    """With counters: the honba the deal was played with and its pot of sticks, before → after ("" elsewhere)."""
     before, after = deal.settlement.get("pot_before"), deal.settlement.get("pot_after")
     if before is None or after is None:
         return ""
@@ -112,20 +113,21 @@ def signed(value: int) -> str:
     return f"{value:+d}" if value else "0"
 
 
-def print_deal(deal: "Deal", standing: "Standing") -> None:
+def print_deal(deal: "Deal", standing: "Standing", rules: str) -> None:
     net = deal.net()
     played = f"; {counters(deal)}" if counters(deal) else ""
     console().print(f"deal {deal.number}: {outcome(deal)}{played}; seats {seats_line(deal.seats)}")
     console().print("net:    " + "  ".join(f"{printable(p)} {signed(net[p])}" for p in standing.players))
-    print_next(standing)
+    print_next(standing, rules)
 
 
-def print_next(standing: "Standing") -> None:
+def print_next(standing: "Standing", rules: str) -> None:
     totals = standing.totals
     console().print("totals: " + "  ".join(f"{printable(p)} {signed(totals[p])}" for p in standing.players))
     console().print(f"next dealer: {printable(standing.next_dealer)}  (seats {seats_line(standing.next_seats)})")
     if standing.next_honba is not None:
-        sticks = f"{standing.next_pot} riichi stick{'s' if standing.next_pot != 1 else ''}"
+        stick = get(rules).pot_stick  # what the rule set calls a stick in the pot
+        sticks = f"{standing.next_pot} {stick}{'s' if standing.next_pot != 1 else ''}"
         console().print(f"next deal: honba {standing.next_honba}, pot {sticks}")
 
 
@@ -141,7 +143,7 @@ def new(
     rules: Annotated[
         str,
         typer.Option("--rules", "-r", metavar="RULES", help="rule set of every deal", autocompletion=rule_set_names),
-    ] = "lingxi",
+    ] = DEFAULT_RULES,
     option: Annotated[
         list[str] | None,
         typer.Option("--option", "-o", metavar="NAME=VALUE", help="house option NAME=VALUE (repeatable)"),
@@ -154,7 +156,7 @@ def new(
     with opened(db, create=True) as store:
         ledger = store.create(name, rules, names, options)
         console().print(f"ledger '{printable(ledger.name)}' ({ledger.rules}) in {printable(store.where)}")
-        print_next(store.standing(ledger))
+        print_next(store.standing(ledger), ledger.rules)
 
 
 @ledger_app.command()
@@ -194,7 +196,9 @@ def add(
     if added.replayed:
         console().print(f"deal {deal.number} was recorded before with key '{key}': nothing stored now")
     fields = ("totals", "next_dealer", "next_honba", "next_pot", "deal_count")
-    print_deal(deal, Standing(list(ledger.players), **{f: standings[f] for f in fields if f in standings}))
+    print_deal(
+        deal, Standing(list(ledger.players), **{f: standings[f] for f in fields if f in standings}), ledger.rules
+    )
 
 
 NARROW_LEDGER = 60  # below this many columns the grid (a column per player) gives way to a list per deal
@@ -252,7 +256,7 @@ def show(
             grid.add_row("—", "no deals yet", *("0" for _ in players))
         out.print(grid)
         out.print("each cell: the seat (E deals) and the deal's net; below, the running total")
-    print_next(view.standing)
+    print_next(view.standing, view.ledger.rules)
 
 
 @ledger_app.command()
@@ -262,7 +266,7 @@ def undo(name: Name, db: Db = None) -> None:
         ledger = store.ledger(name)
         deal = store.undo(ledger)
         console().print(f"removed deal {deal.number}: {outcome(deal)}")
-        print_next(store.standing(ledger))
+        print_next(store.standing(ledger), ledger.rules)
 
 
 @ledger_app.command()

@@ -27,7 +27,7 @@ from taihu.cli.ledger import ledger_app
 from taihu.scorer import HandError, HandScore, rule_sets, score_hand
 from taihu.scorer.errors import printable, quote
 from taihu.scorer.limits import MAX_NUMBER_CHARACTERS, MAX_OPTION_VALUE, check_json_text
-from taihu.scorer.rulesets import REGISTRY, get
+from taihu.scorer.rulesets import DEFAULT_RULES, REGISTRY, get
 
 if TYPE_CHECKING:  # imported where a table is printed, a table settled, a hand's waits searched
     from rich.console import Console
@@ -176,7 +176,7 @@ def parse_options(pairs: list[str] | None) -> dict[str, int]:
 
 
 def rule_set_names(incomplete: str) -> list[str]:
-    """Completion of a rule set's name (`-r lu` → luoshan)."""
+    """Completion of a rule set's name (`-r lu` → the names that begin so)."""
     return [name for name in REGISTRY if name.startswith(incomplete)]
 
 
@@ -272,7 +272,7 @@ def hand_table(result: HandScore, lang: Lang = Lang.both, compact: bool = False)
     shown = {id(i): f"×{i.value}" if i.unit == "multiplier" else f"{i.value} {i.unit}" for i in result.items}
     if compact:
         rows = [(names(i.name, i.name_en, lang), shown[id(i)], i.detail) for i in result.items]
-        counted = "han" if result.rules == "riichi" else result.unit  # riichi's subtotal is the han
+        counted = get(result.rules).subtotal_unit or result.unit  # a subtotal in han, where the unit is points
         rows += [("", "", ""), (f"subtotal ({counted})", str(result.subtotal), "")]
         if result.doubled:
             rows.append((names("翻", "doubled", lang), doubled, ""))
@@ -378,7 +378,7 @@ def score(
         str,
         typer.Argument(metavar="HAND", help="the hand in taihu notation, quoted; - reads one hand per line from stdin"),
     ],
-    rules: RulesOption = "lingxi",
+    rules: RulesOption = DEFAULT_RULES,
     option: HouseOption = None,
     as_json: Annotated[bool, json_option("print the HandScore JSON (JSON lines with -)")] = False,
     lang: LangOption = Lang.both,
@@ -406,7 +406,10 @@ def score(
 def win_text(win: "WinValue | None") -> str:
     if win is None:
         return "—"
-    han, reason = getattr(win, "han", None), getattr(win, "reason", None)  # riichi's han, fu and why not legal
+    han, reason = (
+        getattr(win, "han", None),
+        getattr(win, "reason", None),
+    )  # han, fu and why not legal, where counted
     value = str(win.total) if han is None else f"{win.total} ({han} han {getattr(win, 'fu', 0)} fu)"
     return value + ("" if win.legal else f" (not legal: {reason.split(':')[0]})" if reason else " (not legal)")
 
@@ -453,7 +456,7 @@ def waits_command(
             metavar="HAND", help="the hand without a winning tile, quoted (one tile more: which to discard)"
         ),
     ],
-    rules: RulesOption = "lingxi",
+    rules: RulesOption = DEFAULT_RULES,
     option: HouseOption = None,
     as_json: Annotated[bool, json_option("print the waits JSON")] = False,
     lang: LangOption = Lang.both,

@@ -23,7 +23,7 @@ from ..errors import HandError, quote
 from ..limits import MAX_OPTION_VALUE
 from ..models import HandScore, ItemInfo, ItemUnit, OptionInfo, RuleSetInfo, ScoreItem, Settlement, Table, Unit
 from ..notation import Meld, ParsedHand, parse, parse_red_fives, reject_stand_in_pungs, to_text
-from . import owner_of
+from . import REGISTRY, owner_of
 
 if TYPE_CHECKING:
     from ..waits import Check, Discards, Waits
@@ -229,10 +229,15 @@ class RuleSet:
     exclusions: tuple[Exclusion, ...] = ()
     options: tuple[Option, ...] = ()
     stand_in_pungs: bool = False  # 花碰 `[CC2m]` allowed (Luoshan); else it is no meld
-    red_fives: bool = False  # `0m 0p 0s` read as red fives (riichi); else they are an error
+    red_fives: bool = False  # `0m 0p 0s` read as red fives; else they are an error
+    # the API's examples (its OpenAPI document): score requests ({"hand", "options"}) and a /settle table
+    examples: tuple[Mapping[str, Any], ...] = ()
+    example_table: Mapping[str, Any] | None = None
     # -- a table (settlement)
     table_fields: frozenset[str] = frozenset()  # the table's own fields it reads (honba, pot, round); else refused
     tenpai_seats: bool = False  # a drawn deal's seat may be {"tenpai": ...}
+    pot_stick: str = "stick"  # what a stick in the pot is called, where the table carries one (`table_fields`)
+    subtotal_unit: str = ""  # what the subtotal counts, where not the unit
     # -- the waits search
     discards_wildcards: bool = True  # a player may discard a wildcard (a 何切る then offers it)
     claims_wildcards: bool = True  # a discarded wildcard can be won on
@@ -250,7 +255,7 @@ class RuleSet:
     @property
     def hand_size(self) -> int:
         """A non-winning hand's tile count, as the registry line says it."""
-        return hand_sizes()[self.name]
+        return REGISTRY[self.name].hand_size
 
     def settle(self, table: Table) -> Settlement:
         """Who pays whom at a table of this rule set: `settle` of the `settlement` module in its folder."""

@@ -35,6 +35,23 @@ class Lingxi(B.RuleSet):
     options = OPTIONS
 
     conditions = CONDITIONS
+    examples = (
+        {"hand": "555m 222p 777p 333s 888s 9m f1 f2 P P +9m wild:5m,E seat:S", "options": {}},
+        {"hand": "123m 456m 789p 234s 678s 5p +5p wild:9s,N seat:W", "options": {"double_at": 10}},
+    )
+    example_table = {
+        "wild": ["5m", "E"],
+        "winner": "S",
+        "discarder": "W",
+        "players": {
+            "E": "[CCC] 123p 456p 78s 11s 34p 9s f3",
+            "S": "555m 222p 777p 333s 888s 9m f1 f2 P P +9m",
+            "W": {"total": 4},
+            "N": "E 123m 789m 12s 33p 66p 99p 5s f4",
+        },
+        "events": [],
+        "options": {},
+    }
     search_keeps = KEPT_FOR_ITEMS
     declared_wins = DECLARES
     discards_wildcards = False  # discarding one is 诈胡

@@ -36,6 +36,7 @@ class Luoshan(B.RuleSet):
     options = ()
     stand_in_pungs = True  # 花碰
     conditions = CONDITIONS
+    examples = ({"hand": "[EEE] (CCCC) [999m] 11p FF +1p self flip:5s seat:E"},)
     search_keeps = KEPT_FOR_ITEMS
     same_readings_self_drawn = True  # how it was won changes only the items valued on the readings
 

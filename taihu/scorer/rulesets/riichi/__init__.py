@@ -251,6 +251,8 @@ class Riichi(RuleSet):
     name = "riichi"
     chinese = "立直"
     unit = "points"
+    subtotal_unit = "han"  # the subtotal is the han
+    pot_stick = "riichi stick"  # 立直棒
     options = OPTIONS
     red_fives = True
     conditions = CONDITIONS

@@ -1,6 +1,6 @@
-"""Each ledger's rule set by its canonical name (`riichi`, not `RIICHI` or `立直`), as the registry names it.
+"""Each ledger's rule set by its canonical name (lower case, not upper case or Chinese), as the registry names it.
 
-Older taihu stored the rules as typed; every later comparison with them (the riichi counters, a table's
+Older taihu stored the rules as typed; every later comparison with them (the counters, a table's
 own `rules`) wants one spelling. A name no rule set of this taihu knows is left as it is (refused when a
 deal is added).
 
