@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import gc
 import itertools
+import json
 import os
 import platform
 import random
@@ -24,7 +25,6 @@ from functools import partial
 from pathlib import Path
 from typing import NamedTuple
 
-from taihu.api.schemas import TABLE_EXAMPLES
 from taihu.ledger import MAX_DEALS
 from taihu.scorer import score_hand, settle_table, waits
 from taihu.scorer import tiles as T
@@ -357,7 +357,8 @@ def bench_waits(
         print(f"  {'':28} CPU time p99 {cpu_p99 * 1e3:7.3f} ms  p99/mahjong {cpu_p99 / theirs:6.1f}×")
 
 
-LEDGER_TABLE = TABLE_EXAMPLES[0]  # docs/api.md's Lingxi table: S wins on W's discard
+# docs/api.md's Lingxi table: S wins on W's discard
+LEDGER_TABLE = json.loads((Path(__file__).resolve().parent.parent / "examples/tables/normal-win.json").read_text())
 
 
 def ledger_add_times(where: str, samples: int, late: int) -> tuple[list[float], list[float], list[float]]:
