@@ -16,7 +16,9 @@ adds what a single Table cannot know — who the players are and who deals.
 - Riichi: each deal starts with the honba (本场) and the riichi sticks in
   the pot that the previous deal left (its `next_honba`, `pot_after`); a
   table may repeat them, not contradict them (docs/ledger.md).
-- Totals are never stored: they are summed from the deals' nets each time.
+- Each deal row keeps the standings after it (`Standing.after`: the running totals, the next
+  dealer, riichi's honba and pot), so an add or an undo reads one row however long the ledger;
+  `standing_of` sums the deals plainly, the reference the tests hold the kept totals to.
 - The store makes each change one transaction, so two clients adding at
   once both land, in order. A refused table changes nothing.
 - Names are text, checked once here (`check_text`) for the CLI and the API
@@ -163,9 +165,26 @@ class Standing:
             shown |= {"next_honba": self.next_honba, "next_pot": self.next_pot}
         return shown | {"deal_count": self.deal_count}
 
+    def after(self, deal: Deal, counters: bool = False) -> Standing:
+        """The standings one deal later: this deal's nets added, its next dealer, what it leaves (riichi)."""
+        net = deal.net()
+        totals = {player: total + net[player] for player, total in self.totals.items()}
+        if not counters:
+            return Standing(self.players, totals, deal.next_dealer, deal_count=deal.number)
+        left = carried(deal)
+        return Standing(self.players, totals, deal.next_dealer, left.get("honba", 0), left.get("pot", 0), deal.number)
+
+
+def opening(players: list[str], counters: bool = False) -> Standing:
+    """The standings before the first deal: all at 0, the first player deals; riichi: honba 0, pot 0."""
+    zero = 0 if counters else None
+    return Standing(list(players), dict.fromkeys(players, 0), players[0], zero, zero)
+
 
 def standing_of(players: list[str], deals: Iterable[Deal], counters: bool = False) -> Standing:
-    """`counters` (riichi): the honba and pot the last deal leaves, 0 and 0 before the first."""
+    """The standings summed plainly from every deal (the reference for the kept ones, and a whole view's).
+
+    `counters` (riichi): the honba and pot the last deal leaves, 0 and 0 before the first."""
     totals, last, count = dict.fromkeys(players, 0), None, 0
     for last in deals:
         count += 1
@@ -200,23 +219,22 @@ def carried(deal: Deal | None) -> dict[str, int]:
     return {field: deal.settlement[key] for field, key in COUNTERS if deal.settlement.get(key) is not None}
 
 
-def with_counters(table: dict[str, Any], ledger: Ledger, last: Deal | None) -> dict[str, Any]:
+def with_counters(table: dict[str, Any], ledger: Ledger, standing: Standing) -> dict[str, Any]:
     """A riichi deal with the honba and pot the previous deal left; the first deal keeps its own (0 if none).
 
     A table may repeat them, not contradict them: the ledger has seen every deal since, so a
     different number is a mistake in the table (an old file, a deal missing from the ledger).
     """
     out = dict(table)
-    left = carried(last)
+    left = {"honba": standing.next_honba, "pot": standing.next_pot} if standing.deal_count else {}
     for field, _ in COUNTERS:
         given, value = out.get(field), left.get(field)
         if given is None:
             out[field] = value or 0  # stored as played, so every deal of the ledger shows its counters
         elif value is not None and given != value:
-            assert last is not None
             raise HandError(
                 f"{field}: the table says {given!r} but ledger '{ledger.name}' carries {field} {value} "
-                f"from deal {last.number}; drop {field} from the table or make it match "
+                f"from deal {standing.deal_count}; drop {field} from the table or make it match "
                 f"(`taihu ledger undo` if a deal went wrong)"
             )
     return out
@@ -470,24 +488,24 @@ def make_private(path: Path) -> None:
         pass
 
 
-def next_deal(ledger: Ledger, last: Deal | None, table: Any, taihu_version: str | None, max_deals: int) -> Deal:
-    """The deal after `last`, settled with the seats as they stand (the store records it in the same transaction).
+def next_deal(ledger: Ledger, standing: Standing, table: Any, taihu_version: str | None, max_deals: int) -> Deal:
+    """The deal after the ledger's last (`standing`: where it stands), settled with the seats as they stand
+    (the store records it in the same transaction).
 
     A ledger holding `max_deals` takes no more (LedgerFull).
     """
-    if last is not None and last.number >= max_deals:
+    if standing.deal_count >= max_deals:
         raise LedgerFull(
-            f"ledger '{ledger.name}' holds {last.number} deals, the most a ledger keeps ({max_deals}); "
+            f"ledger '{ledger.name}' holds {standing.deal_count} deals, the most a ledger keeps ({max_deals}); "
             "start a new ledger for the rest of the evening",
             code="ledger_full",
         )
-    dealer = last.next_dealer if last else ledger.players[0]
-    seats = seats_from(ledger.players, dealer)
+    seats = standing.next_seats
     stored = in_winds(table, ledger, seats)
     if ledger.carries_counters:
-        stored = with_counters(stored, ledger, last)
+        stored = with_counters(stored, ledger, standing)
     settlement = settlement_json(settle_table(stored))
-    return Deal((last.number if last else 0) + 1, seats, stored, settlement, taihu_version)
+    return Deal(standing.deal_count + 1, seats, stored, settlement, taihu_version)
 
 
 def token_matches(given: str, stored_sha256: str | None) -> bool:

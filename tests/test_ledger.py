@@ -379,6 +379,7 @@ def test_a_file_of_the_hand_written_schema_migrates_in_place_and_keeps_its_deals
     with LedgerStore(ledger_db) as store:
         assert store.revision() == newest_revision()
         ledger = store.ledger("old")
+        assert store.standing(ledger) == store.view(ledger).standing  # revision 0004 filled the old deal's row
         new = store.add(ledger, NORMAL_WIN)  # the old deal's next_dealer seats the new one
         view = store.view(ledger)
         text = view.to_csv()

@@ -10,6 +10,7 @@ stores and reads, through SQLAlchemy Core (one set of queries for both databases
   (`BEGIN IMMEDIATE`, so writers queue in order); PostgreSQL locks the ledger's row (`SELECT … FOR
   UPDATE`), so adds and undos of one ledger queue while other ledgers go on. The primary key (ledger,
   number) stores each deal N once whatever a host does.
+- Each deal row keeps the standings after it, so an add or an undo reads O(1) rows at any deal number.
 - Migrations run under the same lock (PostgreSQL: an advisory lock), so hosts starting together migrate
   one after the other; a database from a newer taihu (a revision this one does not know) is refused.
 """
@@ -49,7 +50,7 @@ from taihu.ledger import (
     hash_token,
     make_private,
     next_deal,
-    standing_of,
+    opening,
 )
 from taihu.scorer import HandError
 
@@ -93,7 +94,13 @@ deals = sa.Table(
     sa.Column("settlement", sa.Text, nullable=False),
     sa.Column("added", sa.Text, nullable=False),
     sa.Column("taihu_version", sa.Text),
+    # the standings after the deal (revision 0004): an add or an undo reads them from the last row alone
+    sa.Column("totals", sa.Text),
+    sa.Column("next_dealer", sa.Text),
+    sa.Column("next_honba", sa.Integer),
+    sa.Column("next_pot", sa.Integer),
 )
+STANDING_COLUMNS = (deals.c.number, deals.c.totals, deals.c.next_dealer, deals.c.next_honba, deals.c.next_pot)
 DEAL_COLUMNS = (deals.c.number, deals.c.seats, deals.c.deal_table, deals.c.settlement, deals.c.taihu_version)
 LEDGER_COLUMNS = (ledgers.c.id, ledgers.c.name, ledgers.c.rules, ledgers.c.players, ledgers.c.options)
 
@@ -423,7 +430,7 @@ class LedgerStore:
         """Settles the deal with the seats as they stand and records it; a refused table changes nothing."""
         with self.transaction() as db:
             self._lock(db, ledger)
-            return self._append(db, ledger, table)
+            return self._append(db, ledger, table, self._standing(db, ledger))[0]
 
     def add_once(
         self,
@@ -456,8 +463,8 @@ class LedgerStore:
                             "a new deal needs a new key",
                             code="key_reused",
                         )
-            last = self._last_deal(db, ledger)
-            count = last.number if last else 0
+            before = self._standing(db, ledger)
+            count = before.deal_count
             tag = etag(count, changes)
             if key is not None and first is not None:
                 return Added(json.loads(first[1]), replayed=True, etag=tag)
@@ -474,8 +481,8 @@ class LedgerStore:
                     count,
                     tag,
                 )
-            deal = self._append(db, ledger, table, last)
-            answer = Change(deal, self._standing(db, ledger)).to_json()
+            deal, after = self._append(db, ledger, table, before)
+            answer = Change(deal, after).to_json()
             if key is not None:
                 db.execute(
                     idempotency.insert().values(
@@ -488,10 +495,12 @@ class LedgerStore:
                 )
         return Added(answer, replayed=False, etag=etag(deal.number, changes + 1))
 
-    def _append(self, db: Connection, ledger: Ledger, table: Any, last: Deal | None = None) -> Deal:
+    def _append(self, db: Connection, ledger: Ledger, table: Any, before: Standing) -> tuple[Deal, Standing]:
+        """Settles and inserts the deal after `before` with the standings after it; answers both."""
         from taihu import __version__
 
-        deal = next_deal(ledger, last or self._last_deal(db, ledger), table, __version__, self.max_deals)
+        deal = next_deal(ledger, before, table, __version__, self.max_deals)
+        after = before.after(deal, counters=ledger.carries_counters)
         db.execute(
             deals.insert().values(
                 ledger_id=ledger.key,
@@ -501,23 +510,29 @@ class LedgerStore:
                 settlement=json.dumps(deal.settlement, ensure_ascii=False),
                 added=now(),
                 taihu_version=__version__,
+                totals=json.dumps(after.totals, ensure_ascii=False),
+                next_dealer=after.next_dealer,
+                next_honba=deal.settlement.get("next_honba"),
+                next_pot=deal.settlement.get("pot_after"),
             )
         )
         self._changed(db, ledger)
-        return deal
+        return deal, after
 
     @staticmethod
     def _changed(db: Connection, ledger: Ledger) -> None:
         db.execute(ledgers.update().where(ledgers.c.id == ledger.key).values(changes=ledgers.c.changes + 1))
 
     def etag(self, ledger: Ledger) -> str:
-        """The ledger's ETag as it stands."""
-        query = sa.select(sa.func.count(deals.c.number), ledgers.c.changes).select_from(
-            ledgers.outerjoin(deals, deals.c.ledger_id == ledgers.c.id)
-        )
+        """The ledger's ETag as it stands (the deals are numbered without gaps: the last number is the count)."""
         with self.reading() as db:
-            count, changes = db.execute(query.where(ledgers.c.id == ledger.key).group_by(ledgers.c.changes)).one()
-        return etag(count, changes)
+            changes = db.execute(sa.select(ledgers.c.changes).where(ledgers.c.id == ledger.key)).scalar_one()
+            return etag(self._last_number(db, ledger), changes)
+
+    @staticmethod
+    def _last_number(db: Connection, ledger: Ledger) -> int:
+        query = sa.select(deals.c.number).where(deals.c.ledger_id == ledger.key).order_by(deals.c.number.desc())
+        return db.execute(query.limit(1)).scalar() or 0
 
     def undo(self, ledger: Ledger) -> Deal:
         """Removes the last deal and answers it."""
@@ -541,40 +556,15 @@ class LedgerStore:
         return LedgerView(ledger, [self._deal(row) for row in rows])
 
     def standing(self, ledger: Ledger) -> Standing:
-        """The totals and next dealer from each deal's seats and net alone (cheaper than a whole view)."""
+        """The totals and next dealer as the last deal keeps them (cheaper than a whole view)."""
         with self.reading() as db:
             return self._standing(db, ledger)
 
     def _standing(self, db: Connection, ledger: Ledger) -> Standing:
-        settlement = self._json(deals.c.settlement)
-        query = (
-            sa.select(
-                deals.c.number,
-                deals.c.seats,
-                settlement["net"],
-                settlement["next_dealer"].as_string(),
-                settlement["next_honba"].as_integer(),
-                settlement["pot_after"].as_integer(),
-            )
-            .where(deals.c.ledger_id == ledger.key)
-            .order_by(deals.c.number)
-        )
-        rows = db.execute(query).all()
-        found = (
-            Deal(
-                number,
-                json.loads(seats),
-                {},
-                {"net": net, "next_dealer": next_dealer, "next_honba": honba, "pot_after": pot},
-            )
-            for number, seats, net, next_dealer, honba, pot in rows
-        )
-        return standing_of(ledger.players, found, counters=ledger.carries_counters)
-
-    def _json(self, column: sa.Column[Any]) -> Any:
-        """A JSON text column read as JSON in the query (SQLite's json_extract, PostgreSQL's ->): SQLite
-        must not CAST (a cast to JSON is a cast to a number there), PostgreSQL must."""
-        return sa.type_coerce(column, sa.JSON) if self.sqlite else sa.cast(column, sa.JSON)
+        """The standings the last deal row keeps (one row, however many deals)."""
+        query = sa.select(*STANDING_COLUMNS).where(deals.c.ledger_id == ledger.key).order_by(deals.c.number.desc())
+        row = db.execute(query.limit(1)).first()
+        return standing_row(ledger, row)
 
     @staticmethod
     def _lock(db: Connection, ledger: Ledger) -> int:
@@ -596,3 +586,13 @@ class LedgerStore:
     def _deal(row: Any) -> Deal:
         number, seats, table, settlement, version = row
         return Deal(number, json.loads(seats), json.loads(table), json.loads(settlement), version)
+
+
+def standing_row(ledger: Ledger, row: Any) -> Standing:
+    """The standings kept in a deal row (`STANDING_COLUMNS`); no row: before the first deal."""
+    if row is None:
+        return opening(ledger.players, counters=ledger.carries_counters)
+    number, totals, next_dealer, honba, pot = row
+    if not ledger.carries_counters:
+        return Standing(list(ledger.players), json.loads(totals), next_dealer, deal_count=number)
+    return Standing(list(ledger.players), json.loads(totals), next_dealer, honba or 0, pot or 0, number)
