@@ -60,6 +60,10 @@ ADD_RATE = Rate(burst=60, every_s=1.0)  # deals added: 60 at once, then one a se
 BIDI_CONTROLS = frozenset(chr(c) for c in (*range(0x202A, 0x202F), *range(0x2066, 0x206A)))
 
 
+PAGE_LIMIT = 100  # deals in one page of GET /ledgers/{id}/deals when `limit` is not given
+MAX_PAGE = 500  # the most deals one page holds (half the most a ledger keeps: two pages read a whole one)
+
+
 CSV_HEADER = ("deal", "player", "seat", "dealer", "net", "total", "next_dealer", "taihu")
 
 

@@ -57,6 +57,7 @@ def test_every_operation_is_covered() -> None:
         ("POST", "/ledgers"),
         ("GET", "/ledgers/{ledger_id}"),
         ("GET", "/ledgers/{ledger_id}.csv"),
+        ("GET", "/ledgers/{ledger_id}/deals"),
         ("POST", "/ledgers/{ledger_id}/deals"),
         ("DELETE", "/ledgers/{ledger_id}/deals/last"),
         ("POST", "/waits"),

@@ -24,6 +24,7 @@ from fastapi.responses import JSONResponse, Response
 from fastapi_offline import FastAPIOffline
 from pydantic import ValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.middleware.gzip import GZipMiddleware
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -42,6 +43,7 @@ from taihu.scorer.arithmetic import arithmetic
 from .page import install_page
 
 MAX_BODY = 64 * 1024  # a table is ~1 KB; the cap keeps a single request from tying up the server
+GZIP_FROM = 1024  # bytes: an answer this large is gzipped for a client that accepts it (a ledger, a page of deals)
 log = logging.getLogger("taihu.api")
 
 
@@ -221,4 +223,6 @@ install_page(app)  # GET / (the table page), its files, and the CORS allow-list 
 # outermost, so that every answer, a refusal of the inner ones too, carries the headers (taihu/api/security.py)
 app.add_middleware(TrustedHostMiddleware, allowed_hosts=hosts_from_environment(), www_redirect=False)
 app.add_middleware(SecurityHeaders)
+# outside the headers, so that they (and a docs page's policy, made from its body) see the plain answer
+app.add_middleware(GZipMiddleware, minimum_size=GZIP_FROM, compresslevel=6)
 redact_access_log()

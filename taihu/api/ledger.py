@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import quote as percent_encoded
 
-from fastapi import APIRouter, Body, Depends, Header, HTTPException, Request
+from fastapi import APIRouter, Body, Depends, Header, HTTPException, Query, Request
 from fastapi.responses import JSONResponse, Response
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from pydantic import BaseModel, ConfigDict, Field
@@ -31,6 +31,8 @@ from pydantic import BaseModel, ConfigDict, Field
 from taihu.ledger import (
     ADD_RATE,
     CREATE_RATE,
+    MAX_PAGE,
+    PAGE_LIMIT,
     Ledger,
     LedgerFull,
     export_filename,
@@ -38,7 +40,7 @@ from taihu.ledger import (
 )
 from taihu.ratelimit import RateLimiter, client_key, retry_after
 from taihu.scorer import HandError
-from taihu.store import MAX_KEY, DealConflict, LedgerStore
+from taihu.store import MAX_KEY, DealConflict, LedgerStore, split_tags
 
 router = APIRouter(tags=["ledgers"])
 bearer = HTTPBearer(auto_error=False, description="the edit token that POST /ledgers answered")
@@ -85,7 +87,17 @@ class LedgerDeals(BaseModel):
     name: str
     rules: str
     players: list[str]
-    deals: list[LedgerDeal]
+    deals: list[LedgerDeal] = Field(
+        default_factory=list, description="every deal, in order; absent with `?deals=none` (page them instead)"
+    )
+
+
+class DealsPage(BaseModel):
+    """One page of a ledger's deals: GET /ledgers/{id}/deals?after=N&limit=M."""
+
+    deals: list[LedgerDeal] = Field(description="the deals numbered after `after`, in order, at most `limit`")
+    deal_count: int = Field(description="the number of deals in the ledger")
+    next_after: int | None = Field(description="the `after` of the next page; null: this page ends the ledger")
 
 
 class LedgerAnswer(Standings, LedgerDeals):
@@ -210,15 +222,58 @@ def ledger_csv(ledger_id: str) -> Response:
 
 # riichi's next_honba / next_pot only where the ledger's JSON has them (the other rule sets' answer is unchanged)
 ANSWER: dict[str, Any] = {"response_model": LedgerAnswer, "response_model_exclude_unset": True}
+IF_NONE_MATCH = Header(
+    None, alias="If-None-Match", description="the ETag of the answer held: 304 and no body while the ledger is so"
+)
+NOT_MODIFIED: dict[int | str, dict[str, Any]] = {304: {"description": "Not modified: the ledger is as the ETag says"}}
 
 
-@router.get("/ledgers/{ledger_id}", **ANSWER, responses=problems(404))
-def show_ledger(ledger_id: str, response: Response) -> dict[str, Any]:
-    """The deals, who sat where, each player's total and who deals next; its ETag for If-Match."""
+def unchanged(tag: str, if_none_match: str | None) -> Response | None:
+    """A 304 (with the ETag) when the client holds this state of the ledger (`*`, or one of its tags)."""
+    if if_none_match is None or (if_none_match.strip() != "*" and tag not in split_tags(if_none_match)):
+        return None
+    return Response(status_code=304, headers={"ETag": tag})
+
+
+@router.get("/ledgers/{ledger_id}", **ANSWER, responses=problems(404, 422) | NOT_MODIFIED)
+def show_ledger(
+    ledger_id: str,
+    deals: str = Query("all", pattern="^(all|none)$", description="`none`: the standings and deal count alone"),
+    if_none_match: str | None = IF_NONE_MATCH,
+) -> Response:
+    """The deals, who sat where, each player's total and who deals next; its ETag (for If-Match, If-None-Match).
+
+    `?deals=none` leaves the deals out: what an app polls (docs/ledger.md, "What to poll")."""
     with LedgerStore() as store:
         ledger = found(store, ledger_id)[0]
-        response.headers["ETag"] = store.etag(ledger)  # read first: a change meanwhile makes it older, never newer
-        return store.view(ledger).to_json()
+        standing, tag = store.state(ledger)  # read first: a change meanwhile makes it older, never newer
+        answer = unchanged(tag, if_none_match)
+        if answer is not None:
+            return answer
+        if deals == "none":
+            shown = {"name": ledger.name, "rules": ledger.rules, "players": list(ledger.players)}
+            return JSONResponse(shown | standing.to_json(), headers={"ETag": tag})
+        return JSONResponse(store.view(ledger).to_json(), headers={"ETag": tag})
+
+
+@router.get("/ledgers/{ledger_id}/deals", response_model=DealsPage, responses=problems(404, 422) | NOT_MODIFIED)
+def deals_page(
+    ledger_id: str,
+    after: int = Query(0, ge=0, description="the number of the last deal the client holds (0: from the first)"),
+    limit: int = Query(PAGE_LIMIT, ge=1, le=MAX_PAGE, description=f"the most deals in the page (at most {MAX_PAGE})"),
+    if_none_match: str | None = IF_NONE_MATCH,
+) -> Response:
+    """A page of the deals: those numbered after `after`, at most `limit`; its ETag is the ledger's."""
+    with LedgerStore() as store:
+        ledger = found(store, ledger_id)[0]
+        page, standing, tag = store.page(ledger, after, limit)
+    answer = unchanged(tag, if_none_match)
+    if answer is not None:
+        return answer
+    count = standing.deal_count
+    last = page[-1].number if page else after
+    shown = {"deals": [d.to_json() for d in page], "deal_count": count, "next_after": last if last < count else None}
+    return JSONResponse(shown, headers={"ETag": tag})
 
 
 IDEMPOTENCY_KEY = Header(

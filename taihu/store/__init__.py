@@ -524,15 +524,8 @@ class LedgerStore:
         db.execute(ledgers.update().where(ledgers.c.id == ledger.key).values(changes=ledgers.c.changes + 1))
 
     def etag(self, ledger: Ledger) -> str:
-        """The ledger's ETag as it stands (the deals are numbered without gaps: the last number is the count)."""
-        with self.reading() as db:
-            changes = db.execute(sa.select(ledgers.c.changes).where(ledgers.c.id == ledger.key)).scalar_one()
-            return etag(self._last_number(db, ledger), changes)
-
-    @staticmethod
-    def _last_number(db: Connection, ledger: Ledger) -> int:
-        query = sa.select(deals.c.number).where(deals.c.ledger_id == ledger.key).order_by(deals.c.number.desc())
-        return db.execute(query.limit(1)).scalar() or 0
+        """The ledger's ETag as it stands."""
+        return self.state(ledger)[1]
 
     def undo(self, ledger: Ledger) -> Deal:
         """Removes the last deal and answers it."""
@@ -554,6 +547,31 @@ class LedgerStore:
         with self.reading() as db:
             rows = db.execute(query).all()
         return LedgerView(ledger, [self._deal(row) for row in rows])
+
+    def state(self, ledger: Ledger) -> tuple[Standing, str]:
+        """The standings and the ETag, read together (two rows, however many deals)."""
+        with self.reading() as db:
+            return self._tagged(db, ledger)
+
+    def _tagged(self, db: Connection, ledger: Ledger) -> tuple[Standing, str]:
+        changes = db.execute(sa.select(ledgers.c.changes).where(ledgers.c.id == ledger.key)).scalar()
+        if changes is None:
+            raise HandError(f"ledger '{ledger.name}' is no longer there")
+        standing = self._standing(db, ledger)
+        return standing, etag(standing.deal_count, changes)
+
+    def page(self, ledger: Ledger, after: int, limit: int) -> tuple[list[Deal], Standing, str]:
+        """The deals numbered after `after`, at most `limit`, with the standings and the ETag they were read with."""
+        query = (
+            sa.select(*DEAL_COLUMNS)
+            .where(deals.c.ledger_id == ledger.key, deals.c.number > after)
+            .order_by(deals.c.number)
+            .limit(limit)
+        )
+        with self.reading() as db:
+            standing, tag = self._tagged(db, ledger)
+            rows = db.execute(query).all()
+        return [self._deal(row) for row in rows], standing, tag
 
     def standing(self, ledger: Ledger) -> Standing:
         """The totals and next dealer as the last deal keeps them (cheaper than a whole view)."""
