@@ -60,11 +60,15 @@ ADD_RATE = Rate(burst=60, every_s=1.0)  # deals added: 60 at once, then one a se
 BIDI_CONTROLS = frozenset(chr(c) for c in (*range(0x202A, 0x202F), *range(0x2066, 0x206A)))
 
 
+MAX_EXPIRY_HOURS = 366 * 24  # the furthest expiry a keeper sets: a year
 PAGE_LIMIT = 100  # deals in one page of GET /ledgers/{id}/deals when `limit` is not given
 MAX_PAGE = 500  # the most deals one page holds (half the most a ledger keeps: two pages read a whole one)
 
 
-CSV_HEADER = ("deal", "player", "seat", "dealer", "net", "total", "next_dealer", "taihu")
+CSV_HEADER = (
+    *("deal", "player", "seat", "dealer", "net", "total", "next_dealer", "taihu"),
+    *("winner", "discarder", "result"),  # after the older columns, so a sheet reading them by place still does
+)
 
 
 def settlement_json(settlement: Settlement) -> dict[str, Any]:
@@ -105,6 +109,18 @@ class Ledger:
     rules: str
     players: list[str]
     options: dict[str, int]
+    title: str | None = None  # a display name apart from the name (over HTTP the name is the ledger's id)
+    expires: str | None = None  # when the store removes it (ISO 8601, UTC); None: kept until deleted
+
+    def heading(self) -> dict[str, Any]:
+        """The keys of the ledger's JSON before its deals and standings."""
+        return {
+            "name": self.name,
+            "title": self.title,
+            "expires": self.expires,
+            "rules": self.rules,
+            "players": list(self.players),
+        }
 
     @property
     def carries_counters(self) -> bool:
@@ -128,6 +144,33 @@ class Deal:
     def next_dealer(self) -> str:
         """The player who deals next: the settlement's wind, read in this deal's seats."""
         return self.seats[self.settlement["next_dealer"]]
+
+    @property
+    def winner(self) -> str | None:
+        """The player who won, or None (drawn, a false win)."""
+        wind = self.table.get("winner")
+        return self.seats[wind] if wind is not None else None
+
+    @property
+    def discarder(self) -> str | None:
+        """The player whose discard was won on (None: self-drawn, or no win)."""
+        wind = self.table.get("discarder") if self.winner is not None else None
+        return self.seats[wind] if wind is not None else None
+
+    @property
+    def false_winners(self) -> list[str]:
+        """The players who declared a false win (诈胡, riichi's chombo)."""
+        return [self.seats[e["seat"]] for e in self.table.get("events", []) if e.get("type") == "false-win"]
+
+    def result(self, player: str) -> str:
+        """What the deal was for one player: `won`, `discarded` (the winning tile), `false win`, `drawn`, or ""."""
+        if player == self.winner:
+            return "won"
+        if player == self.discarder:
+            return "discarded"
+        if player in self.false_winners:
+            return "false win"
+        return "drawn" if self.winner is None and not self.false_winners else ""
 
     def net(self) -> dict[str, int]:
         """Each player's net this deal."""
@@ -264,13 +307,9 @@ class LedgerView:
         return self.standing.next_dealer
 
     def to_json(self) -> dict[str, Any]:
-        """docs/api.md's ledger JSON: `{"name", "rules", "players", "deals"}` and the standings' keys."""
-        return {
-            "name": self.ledger.name,
-            "rules": self.ledger.rules,
-            "players": list(self.ledger.players),
-            "deals": [d.to_json() for d in self.deals],
-        } | self.standing.to_json()
+        """docs/api.md's ledger JSON: `{"name", "title", "expires", "rules", "players", "deals"}` and the
+        standings' keys."""
+        return self.ledger.heading() | {"deals": [d.to_json() for d in self.deals]} | self.standing.to_json()
 
     def to_csv(self) -> str:
         """One row per deal and player, in seat order, with the running total; a header row first.
@@ -299,6 +338,9 @@ class LedgerView:
                         totals[player],
                         spreadsheet_text(deal.next_dealer),
                         spreadsheet_text(deal.taihu_version or ""),
+                        spreadsheet_text(deal.winner or ""),
+                        spreadsheet_text(deal.discarder or ""),
+                        deal.result(player),
                     )
                 )
         return out.getvalue()

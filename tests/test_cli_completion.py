@@ -40,7 +40,9 @@ def completions(*words: str) -> list[str]:
     [
         pytest.param([""], ["score", "waits", "rules", "settle", "serve", "ledger"], id="commands"),
         pytest.param(["se"], ["settle", "serve"], id="commands-by-prefix"),
-        pytest.param(["ledger", ""], ["new", "add", "show", "undo", "export", "list"], id="ledger-commands"),
+        pytest.param(
+            ["ledger", ""], ["new", "add", "show", "undo", "export", "list", "rename", "delete"], id="ledger-commands"
+        ),
         pytest.param(["score", "123m", "-r", ""], list(RULESETS), id="rule-sets-after-r"),
         pytest.param(["score", "123m", "--rules", "lu"], ["luoshan"], id="rule-sets-by-prefix"),
         pytest.param(["rules", ""], list(RULESETS), id="rules-takes-a-rule-set"),

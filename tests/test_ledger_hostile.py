@@ -96,10 +96,13 @@ def spreadsheet_rows(text: str) -> list[list[str]]:
 def assert_opens_as_text(text: str, players: list[str]) -> None:
     rows = spreadsheet_rows(text)
     header, body = rows[0], rows[1:]
-    assert header == ["deal", "player", "seat", "dealer", "net", "total", "next_dealer", "taihu"]
+    assert header == [
+        *("deal", "player", "seat", "dealer", "net", "total", "next_dealer", "taihu"),
+        *("winner", "discarder", "result"),
+    ]
     assert {row[1] for row in body} == {"'" + p for p in players}  # each shown as the name, run as nothing
     for row in body:
-        for index in (1, 3, 6):  # player, dealer, next_dealer
+        for index in (1, 3, 6, 8, 9):  # player, dealer, next_dealer, winner, discarder
             assert not row[index].startswith(("=", "+", "-", "@", "\t", "\r")), row
         int(row[0]), int(row[4]), int(row[5])  # the numbers stay numbers
     assert any(row[4].startswith("-") for row in body)  # a negative net is written as a number, not quoted

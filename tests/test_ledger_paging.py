@@ -80,7 +80,7 @@ def test_the_standings_alone(client: TestClient) -> None:
     alone = client.get(f"/ledgers/{ledger_id}", params={"deals": "none"})
     assert alone.status_code == 200 and alone.headers["ETag"] == whole.headers["ETag"]
     assert alone.json() == {k: v for k, v in whole.json().items() if k != "deals"}
-    assert list(alone.json()) == ["name", "rules", "players", "totals", "next_dealer", "deal_count"]
+    assert list(alone.json()) == ["name", "title", "expires", "rules", "players", "totals", "next_dealer", "deal_count"]
     assert client.get(f"/ledgers/{ledger_id}", params={"deals": "some"}).status_code == 422
 
 

@@ -31,6 +31,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from taihu.ledger import (
     ADD_RATE,
     CREATE_RATE,
+    MAX_EXPIRY_HOURS,
     MAX_PAGE,
     PAGE_LIMIT,
     Ledger,
@@ -40,7 +41,7 @@ from taihu.ledger import (
 )
 from taihu.ratelimit import RateLimiter, client_key, retry_after
 from taihu.scorer import HandError
-from taihu.store import MAX_KEY, DealConflict, LedgerStore, split_tags
+from taihu.store import MAX_KEY, DealConflict, LedgerStore, hours_from_now, split_tags
 
 router = APIRouter(tags=["ledgers"])
 bearer = HTTPBearer(auto_error=False, description="the edit token that POST /ledgers answered")
@@ -84,7 +85,9 @@ class Standings(BaseModel):
 
 
 class LedgerDeals(BaseModel):
-    name: str
+    name: str = Field(description="the ledger's id (a ledger made over HTTP is named by it)")
+    title: str | None = Field(description="a display name its keeper gave it (PATCH), or null")
+    expires: str | None = Field(description="when the ledger is removed (ISO 8601, UTC), or null: kept until deleted")
     rules: str
     players: list[str]
     deals: list[LedgerDeal] = Field(
@@ -251,8 +254,7 @@ def show_ledger(
         if answer is not None:
             return answer
         if deals == "none":
-            shown = {"name": ledger.name, "rules": ledger.rules, "players": list(ledger.players)}
-            return JSONResponse(shown | standing.to_json(), headers={"ETag": tag})
+            return JSONResponse(ledger.heading() | standing.to_json(), headers={"ETag": tag})
         return JSONResponse(store.view(ledger).to_json(), headers={"ETag": tag})
 
 
@@ -340,3 +342,45 @@ def undo_deal(ledger_id: str, token: str = Depends(edit_token)) -> dict[str, Any
     with LedgerStore() as store:
         ledger = kept(store, ledger_id, token)
         return store.undo_with_standing(ledger).to_json()
+
+
+class LedgerEdit(BaseModel):
+    """What a keeper changes: a field left out stays as it is; null clears it."""
+
+    model_config = ConfigDict(extra="forbid")
+    title: str | None = Field(None, description="a display name (1 to 100 printable characters), null: none")
+    expires_in_hours: int | None = Field(
+        None, ge=1, le=MAX_EXPIRY_HOURS, description="remove the ledger this many hours from now; null: keep it"
+    )
+
+
+@router.patch(
+    "/ledgers/{ledger_id}", **ANSWER, responses=problems(401, 403, 404, 413, 422), summary="Rename, or set the expiry"
+)
+def edit_ledger(ledger_id: str, edit: LedgerEdit, token: str = Depends(edit_token)) -> Response:
+    """Give the ledger a title (a display name apart from its id) or an expiry; answers it without its deals."""
+    with LedgerStore() as store:
+        ledger = kept(store, ledger_id, token)
+        given = edit.model_fields_set
+        title = edit.title if "title" in given else ledger.title
+        expires = ledger.expires
+        if "expires_in_hours" in given:
+            expires = hours_from_now(edit.expires_in_hours) if edit.expires_in_hours is not None else None
+        ledger = store.retitle(ledger, title, expires)
+        standing, tag = store.state(ledger)
+    return JSONResponse(ledger.heading() | standing.to_json(), headers={"ETag": tag})
+
+
+@router.delete("/ledgers/{ledger_id}", status_code=204, responses=problems(401, 403, 404))
+def delete_ledger(ledger_id: str, token: str = Depends(edit_token)) -> Response:
+    """Remove the ledger and its deals; its id answers 404 from now on."""
+    with LedgerStore() as store:
+        store.delete(kept(store, ledger_id, token))
+    return Response(status_code=204)
+
+
+@router.post("/ledgers/{ledger_id}/token", response_model=Keys, responses=problems(401, 403, 404))
+def rotate_token(ledger_id: str, token: str = Depends(edit_token)) -> Keys:
+    """A new edit token (shown once); the old one stops working at once."""
+    with LedgerStore() as store:
+        return Keys(id=ledger_id, token=store.rotate(kept(store, ledger_id, token)))

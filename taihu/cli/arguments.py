@@ -244,6 +244,8 @@ LEDGER_COMMANDS = (
         ),
     ),
     Command("list", (LEDGER_DB,)),
+    Command("rename", (LEDGER_NAME, Argument(("new_name",), "its new name", {"metavar": "NEW"}), LEDGER_DB)),
+    Command("delete", (LEDGER_NAME, LEDGER_DB)),
 )
 
 # the command line, in the order `taihu --help` lists the commands

@@ -48,14 +48,11 @@ def seats_line(seats: dict[str, str]) -> str:
 
 def outcome(deal: Deal) -> str:
     """What happened, in players' names."""
-    table, seats = deal.table, deal.seats
-    winner, discarder = table.get("winner"), table.get("discarder")
-    false_wins = [seats[e["seat"]] for e in table.get("events", []) if e.get("type") == "false-win"]
-    if winner is not None:
-        how = f"on {seats[discarder]}'s discard" if discarder is not None else "self-drawn"
-        return f"{seats[winner]} won {how}"
-    if false_wins:
-        return "false win by " + ", ".join(false_wins)
+    if deal.winner is not None:
+        how = f"on {deal.discarder}'s discard" if deal.discarder is not None else "self-drawn"
+        return f"{deal.winner} won {how}"
+    if deal.false_winners:
+        return "false win by " + ", ".join(deal.false_winners)
     return "drawn"
 
 
@@ -185,3 +182,19 @@ def list_ledgers(db: str | None) -> None:
     for ledger, deals in found:
         grid.add_row(ledger.name, ledger.rules, ",".join(ledger.players), str(deals))
     console().print(grid)
+
+
+def rename(name: str, new_name: str, db: str | None) -> None:
+    """Rename a ledger (its deals stay as they are)."""
+    with opened(db) as store:
+        renamed = store.rename(store.ledger(name), new_name)
+    console().print(f"ledger '{name}' is now '{renamed.name}'")
+
+
+def delete(name: str, db: str | None) -> None:
+    """Remove a ledger and its deals (`export` first to keep them)."""
+    with opened(db) as store:
+        ledger = store.ledger(name)
+        count = store.standing(ledger).deal_count
+        store.delete(ledger)
+    console().print(f"removed ledger '{name}' and its {count} deal{'s' if count != 1 else ''}")

@@ -576,6 +576,8 @@ COMMANDS: dict[str, Callable[..., None]] = {
     "ledger undo": ledger.undo,
     "ledger export": ledger.export,
     "ledger list": ledger.list_ledgers,
+    "ledger rename": ledger.rename,
+    "ledger delete": ledger.delete,
 }
 
 if __name__ == "__main__":  # pragma: no cover

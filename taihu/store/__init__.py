@@ -24,7 +24,7 @@ import secrets
 import threading
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 from functools import cache
 from pathlib import Path
@@ -46,6 +46,7 @@ from taihu.ledger import (
     Standing,
     check_name,
     check_new,
+    check_text,
     default_path,
     hash_token,
     make_private,
@@ -74,6 +75,8 @@ ledgers = sa.Table(
     sa.Column("public_id", sa.Text),
     sa.Column("token_sha256", sa.Text),
     sa.Column("changes", sa.Integer, nullable=False),
+    sa.Column("title", sa.Text),  # revision 0005
+    sa.Column("expires", sa.Text),
 )
 idempotency = sa.Table(
     "idempotency",
@@ -102,7 +105,11 @@ deals = sa.Table(
 )
 STANDING_COLUMNS = (deals.c.number, deals.c.totals, deals.c.next_dealer, deals.c.next_honba, deals.c.next_pot)
 DEAL_COLUMNS = (deals.c.number, deals.c.seats, deals.c.deal_table, deals.c.settlement, deals.c.taihu_version)
-LEDGER_COLUMNS = (ledgers.c.id, ledgers.c.name, ledgers.c.rules, ledgers.c.players, ledgers.c.options)
+LEDGER_COLUMNS = (
+    *(ledgers.c.id, ledgers.c.name, ledgers.c.rules, ledgers.c.players, ledgers.c.options),
+    *(ledgers.c.title, ledgers.c.expires),
+)
+EACH = len(LEDGER_COLUMNS)
 
 
 def database_url(where: str | Path | None = None) -> sa.URL:
@@ -206,6 +213,11 @@ def newest_revision() -> str:
 def now(hours_ago: float = 0) -> str:
     """The time as stored (ISO 8601, UTC, to the second): it sorts as text."""
     return (datetime.now(UTC) - timedelta(hours=hours_ago)).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def hours_from_now(hours: float) -> str:
+    """A time `hours` ahead, as stored (an expiry)."""
+    return now(hours_ago=-hours)
 
 
 def split_tags(header: str) -> set[str]:
@@ -365,6 +377,7 @@ class LedgerStore:
         """A ledger kept over HTTP: its public id (≥ 128 random bits) and edit token; only the hash is kept."""
         ledger_id, token = secrets.token_urlsafe(18), secrets.token_urlsafe(32)
         checked = check_new(ledger_id, rules, players, options or {})
+        self.purge_expired()  # so that ledgers nobody touches again do not fill the database
         with self.transaction() as db:
             self._insert_ledger(db, checked, ledger_id, hash_token(token))
         return ledger_id, token
@@ -402,7 +415,7 @@ class LedgerStore:
         )
         with self.reading() as db:
             rows = db.execute(query).all()
-        return [(self._ledger(row[:5]), row[5]) for row in rows]
+        return [(self._ledger(row[:EACH]), row[EACH]) for row in rows]
 
     def ledger(self, name: str) -> Ledger:
         check_name(name)  # a name that could not be stored is not looked up (a lone surrogate cannot even be sent)
@@ -413,16 +426,81 @@ class LedgerStore:
         return self._ledger(found)
 
     def shared(self, public_id: str) -> tuple[Ledger, str | None] | None:
-        """The ledger behind a public id and its token hash, or None."""
+        """The ledger behind a public id and its token hash, or None; one past its expiry is removed (None)."""
         query = sa.select(*LEDGER_COLUMNS, ledgers.c.token_sha256).where(ledgers.c.public_id == public_id)
         with self.reading() as db:
             found = db.execute(query).first()
-        return (self._ledger(found[:5]), found[5]) if found else None
+        if found is None:
+            return None
+        ledger = self._ledger(found[:EACH])
+        if ledger.expires is not None and ledger.expires <= now():
+            self.purge_expired()
+            return None
+        return ledger, found[EACH]
 
     @staticmethod
     def _ledger(row: Any) -> Ledger:
-        key, name, rules, players, options = row
-        return Ledger(key, name, rules, json.loads(players), json.loads(options))
+        key, name, rules, players, options, title, expires = row
+        return Ledger(key, name, rules, json.loads(players), json.loads(options), title, expires)
+
+    # -- owner actions -------------------------------------------------------------------------
+
+    def rename(self, ledger: Ledger, name: str) -> Ledger:
+        """A local ledger's new name (the CLI's key for it); refused if another ledger has it."""
+        check_name(name)
+        taken = HandError(f"ledger '{name}' already exists in {self.where}; choose another name")
+        try:
+            with self.transaction() as db:
+                self._lock(db, ledger)
+                if db.execute(
+                    sa.select(ledgers.c.id).where(ledgers.c.name == name, ledgers.c.id != ledger.key)
+                ).first():
+                    raise taken
+                db.execute(ledgers.update().where(ledgers.c.id == ledger.key).values(name=name))
+                self._changed(db, ledger)
+        except sa.exc.IntegrityError:
+            raise taken from None
+        return replace(ledger, name=name)
+
+    def retitle(self, ledger: Ledger, title: str | None, expires: str | None) -> Ledger:
+        """Sets a ledger's title (a display name; None: none) and its expiry (None: kept until deleted)."""
+        if title is not None:
+            check_text(title, "title", "a ledger's title")
+        with self.transaction() as db:
+            self._lock(db, ledger)
+            db.execute(ledgers.update().where(ledgers.c.id == ledger.key).values(title=title, expires=expires))
+            self._changed(db, ledger)
+        return replace(ledger, title=title, expires=expires)
+
+    def rotate(self, ledger: Ledger) -> str:
+        """A new edit token for the ledger: answers it (shown once); the old one stops working at once."""
+        token = secrets.token_urlsafe(32)
+        with self.transaction() as db:
+            self._lock(db, ledger)
+            db.execute(ledgers.update().where(ledgers.c.id == ledger.key).values(token_sha256=hash_token(token)))
+        return token
+
+    def delete(self, ledger: Ledger) -> None:
+        """Removes the ledger with its deals and kept answers."""
+        with self.transaction() as db:
+            self._lock(db, ledger)
+            self._remove(db, [ledger.key])
+
+    def purge_expired(self) -> int:
+        """Removes every ledger past its expiry; answers how many."""
+        with self.transaction() as db:
+            query = sa.select(ledgers.c.id).where(ledgers.c.expires.is_not(None), ledgers.c.expires <= now())
+            keys = list(db.execute(query).scalars())
+            self._remove(db, keys)
+        return len(keys)
+
+    @staticmethod
+    def _remove(db: Connection, keys: list[int]) -> None:
+        """The ledgers' rows and all that hangs on them (written out, not left to ON DELETE CASCADE)."""
+        if keys:
+            db.execute(idempotency.delete().where(idempotency.c.ledger_id.in_(keys)))
+            db.execute(deals.delete().where(deals.c.ledger_id.in_(keys)))
+            db.execute(ledgers.delete().where(ledgers.c.id.in_(keys)))
 
     # -- deals ---------------------------------------------------------------------------------
 
