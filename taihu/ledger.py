@@ -346,6 +346,38 @@ class LedgerView:
         return out.getvalue()
 
 
+BARS = "▁▂▃▄▅▆▇█"  # a sparkline's eight heights
+TREND_WIDTH = 40  # the most characters of one trend line: a long evening is sampled down to it
+
+
+def running_totals(players: list[str], deals: Iterable[Deal]) -> dict[str, list[int]]:
+    """Each player's running total: 0 before the first deal, then after each deal."""
+    running = {player: [0] for player in players}
+    for deal in deals:
+        net = deal.net()
+        for player in players:
+            running[player].append(running[player][-1] + net[player])
+    return running
+
+
+def sparkline(values: list[int], low: int, high: int, width: int = TREND_WIDTH) -> str:
+    """The values as bars between `low` and `high` (one scale for every player, so rows compare),
+    at most `width` of them: a longer series is sampled evenly, its first and last value kept."""
+    if len(values) > width:
+        values = [values[round(i * (len(values) - 1) / (width - 1))] for i in range(width)]
+    span = high - low
+    top = len(BARS) - 1
+    return "".join(BARS[round((v - low) * top / span) if span else top // 2] for v in values)
+
+
+def trend_lines(players: list[str], deals: Iterable[Deal], width: int = TREND_WIDTH) -> dict[str, str]:
+    """Each player's running total across the deals as a sparkline (the terminal's picture of the evening)."""
+    running = running_totals(players, deals)
+    every = [v for values in running.values() for v in values]
+    low, high = min(every), max(every)
+    return {player: sparkline(values, low, high, width) for player, values in running.items()}
+
+
 BOM = "\ufeff"  # the CSV's first character: UTF-8's byte order mark, EF BB BF
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")  # what makes a spreadsheet read a cell as a formula (OWASP)
 

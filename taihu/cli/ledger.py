@@ -12,7 +12,7 @@ from taihu.scorer import HandError
 
 if TYPE_CHECKING:  # imported by the commands that use them: `taihu score` loads neither sqlite3 nor the ledger
     from taihu.cli.table import Console
-    from taihu.ledger import Deal, Standing
+    from taihu.ledger import Deal, LedgerView, Standing
     from taihu.store import LedgerStore
 
 
@@ -138,7 +138,21 @@ def show(name: str, as_json: bool, db: str | None) -> None:
         grid.add_row("—", "no deals yet", *("0" for _ in players))
     console().print(grid)
     console().print("each cell: the seat (E deals) and the deal's net; below, the running total")
+    if view.deals:
+        print_trend(view)
     print_next(view.standing)
+
+
+def print_trend(view: LedgerView) -> None:
+    """Each player's running total from deal 0 to the last, one scale for all (taihu.ledger.trend_lines)."""
+    from taihu.cli.table import cell_len, justify
+    from taihu.ledger import trend_lines
+
+    players = view.ledger.players
+    width = max(map(cell_len, players))  # in terminal cells: a Chinese character takes two
+    console().print(f"running totals, deal 0 → {len(view.deals)}:")
+    for player, line in trend_lines(players, view.deals).items():
+        console().print(f"  {justify(player, width, 'left')} {line} {signed(view.totals[player])}")
 
 
 def undo(name: str, db: str | None) -> None:
