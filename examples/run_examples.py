@@ -2,7 +2,7 @@
 
 Hands: examples/hands/<rule set>.txt, one per line, `# expect N` checks the
 total. Tables: examples/tables/*.json, settled with `taihu settle`. The
-command runs in-process (taihu.cli.testing's CliRunner): what it prints is what a
+command runs in-process (typer's CliRunner): what it prints is what a
 terminal shows, without starting Python once per example.
 """
 
@@ -11,9 +11,10 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from typer.testing import CliRunner
+
 from taihu import HandError, score_hand
 from taihu.cli.main import app
-from taihu.cli.testing import CliRunner
 
 HERE = Path(__file__).parent
 RUNNER = CliRunner()

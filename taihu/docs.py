@@ -134,8 +134,9 @@ def units_block() -> str:
 
 def cli_block(command: str) -> str:
     """The command line and what `taihu` prints for it, as a terminal shows it."""
+    from typer.testing import CliRunner
+
     from taihu.cli.main import app
-    from taihu.cli.testing import CliRunner
 
     args = shlex.split(command)
     env = dict(CLI_ENV)

@@ -115,9 +115,9 @@ def test_past_the_concurrency_limit_a_request_is_answered_503() -> None:
 
 def test_taihu_serve_passes_workers_and_the_guards_to_uvicorn(monkeypatch: pytest.MonkeyPatch) -> None:
     import uvicorn
+    from typer.testing import CliRunner
 
     from taihu.cli.main import app as cli_app
-    from taihu.cli.testing import CliRunner
 
     calls: list[dict[str, Any]] = []
     monkeypatch.setattr(uvicorn, "run", lambda app, **kwargs: calls.append({"app": app, **kwargs}))

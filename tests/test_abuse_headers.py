@@ -14,11 +14,11 @@ import re
 import pytest
 from fastapi.testclient import TestClient
 from live_server import live_server
+from typer.testing import CliRunner
 
 from taihu.api.app import app
 from taihu.api.security import HOSTS_ENV, LOOPBACK_NAMES, check_host, hosts_from_environment, trusted_hosts
 from taihu.cli.main import app as cli
-from taihu.cli.testing import CliRunner
 
 client = TestClient(app, raise_server_exceptions=False)
 HEADERS = {

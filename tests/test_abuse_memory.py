@@ -137,10 +137,10 @@ def test_lru_cache_is_registered_and_cleared() -> None:
 
 def test_taihu_serve_cache_mb_reaches_the_app(monkeypatch: pytest.MonkeyPatch) -> None:
     import uvicorn
+    from typer.testing import CliRunner
 
     from taihu.api.server import CACHE_MB_VARIABLE, apply_cache_budget
     from taihu.cli.main import app as cli_app
-    from taihu.cli.testing import CliRunner
 
     monkeypatch.setenv(CACHE_MB_VARIABLE, "64")  # so the variable `serve` sets is undone after the test
     monkeypatch.setattr(uvicorn, "run", lambda *args, **kwargs: None)

@@ -1,36 +1,34 @@
-"""Issue 11 part 5: shell completion without typer — `--show-completion`, `--install-completion`, the words offered.
+"""Shell completion from typer: the words offered, through typer's own protocol, and the scripts it writes.
 
-The words come from the record the parser is built from (`TAIHU`): its
-commands, their options, the rule sets after `-r` and for `taihu rules`, the
-choices of `--lang`. Nothing reads argparse's private attributes.
+A shell's script calls `taihu` back at each Tab with `_TAIHU_COMPLETE=complete_SHELL` and the words
+typed so far (bash: `COMP_WORDS` and `COMP_CWORD`; zsh, fish and PowerShell: `_TYPER_COMPLETE_ARGS`):
+that is how these tests ask, through typer's CliRunner or the installed command under a real bash.
 """
 
 from __future__ import annotations
 
-import argparse
-import ast
 import os
 import shutil
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
+import typer
+from typer.testing import CliRunner
 
-from taihu.cli.arguments import TAIHU, Command, parser
-from taihu.cli.main import COMMANDS, app
-from taihu.cli.testing import CliRunner
+from taihu.cli.main import app
 from taihu.scorer.rulesets import RULESETS
 
-SHELLS = ["bash", "zsh", "fish"]
 BIN = Path(sys.executable).parent
-ROOT = Path(__file__).resolve().parent.parent
+RUNNER = CliRunner()
 
 
-def completions(*words: str) -> list[str]:
-    """What `taihu` offers for the last of `words` (the word under the cursor), as a completion script asks."""
-    env = {"_TAIHU_COMPLETE": "complete_bash", "COMP_WORDS": "\n".join(("taihu", *words))}
-    result = CliRunner().invoke(app, [], env={**env, "COMP_CWORD": str(len(words))})
+def completions(*words: str, env: dict[str, str] | None = None) -> list[str]:
+    """What `taihu` offers bash for the last of `words` (the word under the cursor)."""
+    asked = {"_TAIHU_COMPLETE": "complete_bash", "COMP_WORDS": " ".join(("taihu", *words))}
+    result = RUNNER.invoke(app, [], env={**asked, "COMP_CWORD": str(len(words)), **(env or {})}, prog_name="taihu")
     assert result.exit_code == 0, result.output
     return result.stdout.split()
 
@@ -45,117 +43,137 @@ def completions(*words: str) -> list[str]:
         ),
         pytest.param(["score", "123m", "-r", ""], list(RULESETS), id="rule-sets-after-r"),
         pytest.param(["score", "123m", "--rules", "lu"], ["luoshan"], id="rule-sets-by-prefix"),
+        pytest.param(["waits", "123m", "-r", "p"], ["putian"], id="waits-rule-sets"),
         pytest.param(["rules", ""], list(RULESETS), id="rules-takes-a-rule-set"),
+        pytest.param(["ledger", "new", "friday", "-r", "j"], ["jinhua"], id="ledger-new-rule-sets"),
         pytest.param(["waits", "123m", "--lang", ""], ["zh", "en", "both"], id="lang-choices"),
         pytest.param(["score", "--l"], ["--lang"], id="an-option"),
         pytest.param(["ledger", "new", "friday", "--p"], ["--players"], id="a-ledger-option"),
         pytest.param(["settle", ""], [], id="a-file-is-the-shells-to-complete"),
-        pytest.param(["score", "-r", "lingxi", ""], [], id="a-hand-is-typed"),
     ],
 )
-def test_completion_offers_the_words_of_the_parser(words: list[str], offered: list[str]) -> None:
+def test_completion_offers_the_words_that_fit(words: list[str], offered: list[str]) -> None:
     assert completions(*words) == offered
 
 
-def test_completion_offers_every_option_of_a_command() -> None:
-    assert set(completions("serve", "--")) >= {"--host", "--port", "--db", "--workers", "--cache-mb", "--cors-origin"}
-    assert set(completions("score", "x", "--")) >= {"--rules", "--option", "--json", "--lang", "--help"}
+@pytest.fixture
+def two_ledgers(tmp_path: Path) -> Path:
+    db = tmp_path / "ledgers.db"
+    for name in ("friday", "fortnight"):
+        made = RUNNER.invoke(app, ["ledger", "new", name, "--players", "A,B,C,D", "--db", str(db)])
+        assert made.exit_code == 0, made.output
+    return db
 
 
-@pytest.mark.parametrize("shell", SHELLS)
-def test_show_completion_prints_the_script_of_each_shell(shell: str) -> None:
-    result = CliRunner().invoke(app, ["--show-completion", shell])
-    assert result.exit_code == 0 and f"_TAIHU_COMPLETE=complete_{shell}" in result.stdout
+@pytest.mark.parametrize("command", ["add", "show", "undo", "export"])
+def test_ledger_commands_complete_the_ledgers_names(two_ledgers: Path, command: str) -> None:
+    env = {"TAIHU_DB": str(two_ledgers)}
+    assert sorted(completions("ledger", command, "f", env=env)) == ["fortnight", "friday"]
+    assert completions("ledger", command, "fr", env=env) == ["friday"]
+    assert completions("ledger", command, "--db", str(two_ledgers), "fo") == ["fortnight"]
+
+
+def test_ledger_names_without_a_database_are_none_and_make_no_file(tmp_path: Path) -> None:
+    missing = tmp_path / "none.db"
+    assert completions("ledger", "show", "", env={"TAIHU_DB": str(missing)}) == []
+    assert not missing.exists()
+    not_a_db = tmp_path / "text.db"
+    not_a_db.write_text("not sqlite", encoding="utf-8")
+    assert completions("ledger", "show", "", env={"TAIHU_DB": str(not_a_db)}) == []
+
+
+@pytest.mark.parametrize(
+    ("shell", "env", "offered"),
+    [
+        ("zsh", {"_TYPER_COMPLETE_ARGS": "taihu score 123m -r lu"}, '"luoshan"'),
+        (
+            "fish",
+            {"_TYPER_COMPLETE_ARGS": "taihu score 123m -r lu", "_TYPER_COMPLETE_FISH_ACTION": "get-args"},
+            "luoshan",
+        ),
+        (
+            "powershell",
+            {"_TYPER_COMPLETE_ARGS": "taihu score 123m -r lu", "_TYPER_COMPLETE_WORD_TO_COMPLETE": "lu"},
+            "luoshan:::",
+        ),
+    ],
+)
+def test_every_shell_gets_the_rule_sets(shell: str, env: dict[str, str], offered: str) -> None:
+    result = RUNNER.invoke(app, [], env={"_TAIHU_COMPLETE": f"complete_{shell}", **env}, prog_name="taihu")
+    assert result.exit_code == 0 and offered in result.stdout, result.output
+    assert "lingxi" not in result.stdout
+
+
+@pytest.fixture
+def named_shells(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`--show-completion SHELL` takes the shell's name (typer's own switch; else it asks shellingham)."""
+    monkeypatch.setenv("_TYPER_COMPLETE_TEST_DISABLE_SHELL_DETECTION", "1")
+
+
+@pytest.mark.parametrize("shell", ["bash", "zsh", "fish", "powershell"])
+def test_show_completion_prints_the_script_of_each_shell(named_shells: None, shell: str) -> None:
+    result = RUNNER.invoke(app, ["--show-completion", shell], prog_name="taihu")
+    assert result.exit_code == 0 and "_TAIHU_COMPLETE" in result.stdout and f"complete_{shell}" in result.stdout
     assert "taihu" in result.stdout
 
 
-def test_show_completion_without_a_shell_uses_the_users_shell() -> None:
-    result = CliRunner().invoke(app, ["--show-completion"], env={"SHELL": "/usr/bin/zsh"})
-    assert result.exit_code == 0 and result.stdout.startswith("#compdef taihu")
-
-
-def test_an_unknown_shell_is_bad_input() -> None:
-    result = CliRunner().invoke(app, ["--show-completion", "tcsh"])
-    assert result.exit_code == 2 and result.stderr.startswith("error: no completion for the shell 'tcsh'")
-    assert result.stdout == ""
-
-
-@pytest.mark.parametrize(
-    ("shell", "script", "start_up_line"),
-    [
-        ("bash", ".bash_completions/taihu.sh", (".bashrc", "source {home}/.bash_completions/taihu.sh")),
-        ("zsh", ".zfunc/_taihu", (".zshrc", "fpath+=~/.zfunc; autoload -Uz compinit; compinit")),
-        ("fish", ".config/fish/completions/taihu.fish", None),
-    ],
-)
-def test_install_completion_writes_the_script_and_loads_it_once(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, shell: str, script: str, start_up_line: tuple[str, str] | None
+def test_install_completion_writes_the_script_and_loads_it(
+    named_shells: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("HOME", str(tmp_path))
     (tmp_path / ".bashrc").write_text("alias ll='ls -l'\n", encoding="utf-8")
-    for _ in range(2):  # installing again changes nothing
-        result = CliRunner().invoke(app, ["--install-completion", shell])
-        assert result.exit_code == 0 and f"{shell} completion installed in {tmp_path / script}" in result.stdout
-    shown = CliRunner().invoke(app, ["--show-completion", shell]).stdout
-    assert (tmp_path / script).read_text(encoding="utf-8") == shown
-    if start_up_line is not None:
-        name, line = start_up_line
-        lines = (tmp_path / name).read_text(encoding="utf-8").splitlines()
-        assert lines.count(line.format(home=tmp_path)) == 1
-    assert (tmp_path / ".bashrc").read_text(encoding="utf-8").startswith("alias ll='ls -l'\n")
+    result = RUNNER.invoke(app, ["--install-completion", "bash"], prog_name="taihu")
+    assert result.exit_code == 0 and "bash completion installed in" in result.stdout
+    script = tmp_path / ".bash_completions" / "taihu.sh"
+    assert "_TAIHU_COMPLETE=complete_bash" in script.read_text(encoding="utf-8")
+    bashrc = (tmp_path / ".bashrc").read_text(encoding="utf-8")
+    assert bashrc.startswith("alias ll='ls -l'\n") and str(script) in bashrc
 
 
 @pytest.mark.skipif(shutil.which("bash") is None or not (BIN / "taihu").exists(), reason="needs bash and taihu")
-def test_bash_completes_through_the_script_it_is_given() -> None:
+@pytest.mark.parametrize(("words", "offered"), [("score '123m' -r lu", ["luoshan"]), ("led", ["ledger"])])
+def test_bash_completes_through_the_script_typer_gives(words: str, offered: list[str]) -> None:
     """The script as bash runs it: the installed `taihu` is called back and COMPREPLY filled."""
-    line = 'source <(taihu --show-completion bash); COMP_WORDS=(taihu score "123m" -r lu); COMP_CWORD=4; '
+    count = len(words.split())
+    line = f"source <(taihu --show-completion bash); COMP_WORDS=(taihu {words}); COMP_CWORD={count}; "
     line += '_taihu_completion taihu; printf "%s\\n" "${COMPREPLY[@]}"'
-    env = {**os.environ, "PATH": f"{BIN}{os.pathsep}{os.environ.get('PATH', '')}"}
+    env = {
+        **os.environ,
+        "PATH": f"{BIN}{os.pathsep}{os.environ.get('PATH', '')}",
+        "_TYPER_COMPLETE_TEST_DISABLE_SHELL_DETECTION": "",
+    }
     done = subprocess.run(["bash", "-c", line], capture_output=True, text=True, env=env, timeout=60, check=True)
-    assert done.stdout.split() == ["luoshan"]
+    assert done.stdout.split() == offered
 
 
-def argparse_private_names() -> set[str]:
-    """The underscored names of argparse: its module's, its classes', and a built parser's."""
-    found = {name for name in vars(argparse) if name.startswith("_") and not name.startswith("__")}
-    for value in vars(argparse).values():
-        if isinstance(value, type) and value.__module__ == "argparse":
-            found |= {name for name in vars(value) if name.startswith("_") and not name.startswith("__")}
-    built = parser(COMMANDS)
-    found |= {name for name in vars(built) if name.startswith("_")}
-    return found - {"_"}
-
-
-def test_no_code_reads_argparse_s_private_attributes() -> None:
-    """Completion and the tests read the command line's own record, not argparse's `_actions` and kin."""
-    private = argparse_private_names()
-    assert {"_actions", "_SubParsersAction", "_option_string_actions"} <= private
-    reads = [
-        f"{path.relative_to(ROOT)}:{node.lineno} .{node.attr}"
-        for folder in ("taihu", "tests")
-        for path in sorted((ROOT / folder).rglob("*.py"))
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
-        if isinstance(node, ast.Attribute)
-        and node.attr in private
-        and not (isinstance(node.value, ast.Name) and node.value.id in ("self", "cls"))
-    ]
-    assert reads == []
-
-
-def every_command(command: Command = TAIHU, words: tuple[str, ...] = ()) -> list[tuple[tuple[str, ...], Command]]:
+def every_command(command: Any, words: tuple[str, ...] = ()) -> list[tuple[tuple[str, ...], Any]]:
+    """Each command of the tree typer builds (`typer.main.get_command`), with the words that reach it."""
     found = [(words, command)]
-    for sub in command.commands:
-        found += every_command(sub, (*words, sub.name))
+    for name, sub in getattr(command, "commands", {}).items():
+        found += every_command(sub, (*words, name))
     return found
 
 
+COMMANDS = every_command(typer.main.get_command(app))
+
+
+def test_every_command_of_today_is_there() -> None:
+    assert {" ".join(words) for words, _ in COMMANDS} == {
+        "",
+        *("score", "waits", "rules", "settle", "serve", "ledger"),
+        *(f"ledger {c}" for c in ("new", "add", "show", "undo", "export", "list", "rename", "delete")),
+    }
+
+
 @pytest.mark.parametrize(
-    ("words", "command"), [pytest.param(*pair, id=" ".join(pair[0]) or "taihu") for pair in every_command()]
+    ("words", "command"), [pytest.param(*pair, id=" ".join(pair[0]) or "taihu") for pair in COMMANDS]
 )
-def test_the_record_builds_the_parser_and_feeds_completion(words: tuple[str, ...], command: Command) -> None:
-    """One source: every option of a command's record is in its `--help` and offered after `--`."""
-    shown = CliRunner().invoke(app, [*words, "--help"], env={"COLUMNS": "200"}).stdout
+def test_every_option_is_in_the_help_and_offered(words: tuple[str, ...], command: Any) -> None:
+    """One declaration: each option typer knows of a command is in its `--help` and offered after `--`."""
+    shown = RUNNER.invoke(app, [*words, "--help"], env={"COLUMNS": "200"}, prog_name="taihu").stdout
     offered = completions(*words, "--")
-    for name in command.options():
-        assert name in shown, (words, name)
-        assert name in offered or not name.startswith("--"), (words, name)
+    for param in command.params:
+        for name in param.opts:
+            if name.startswith("-"):
+                assert name in shown, (words, name)
+                assert name in offered or not name.startswith("--"), (words, name)

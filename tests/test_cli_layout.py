@@ -13,9 +13,9 @@ import unicodedata
 from pathlib import Path
 
 import pytest
+from typer.testing import CliRunner
 
 from taihu.cli.main import app
-from taihu.cli.testing import CliRunner
 from taihu.scorer import HandError, HandScore, score_hand
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -15,10 +15,10 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 from pydantic import TypeAdapter
+from typer.testing import CliRunner
 
 from taihu.api.app import app as http_app
 from taihu.cli.main import app as cli_app
-from taihu.cli.testing import CliRunner
 from taihu.scorer import HandError, HandScore, ScoreItem, score_hand, settle_table
 
 EXAMPLES = Path(__file__).parent.parent / "examples"

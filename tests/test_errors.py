@@ -7,17 +7,19 @@ no traceback.
 
 from __future__ import annotations
 
+import functools
 import json
 import logging
 import re
 from pathlib import Path
 
 import pytest
+import typer
+from typer.testing import CliRunner
 
 import taihu.cli.main as cli_module
-from taihu.cli.arguments import TAIHU, Command, command_paths
+from taihu.cli.ledger import ledger_app
 from taihu.cli.main import app
-from taihu.cli.testing import CliRunner
 from taihu.scorer import HandError, score_hand
 
 PING = "123m 456m 789p 234s 678s 5p +5p wild:9s,N seat:W"  # a valid winner (平胡)
@@ -390,7 +392,7 @@ def test_cli_bug_exits_1_with_internal_error(
     with caplog.at_level(logging.DEBUG, logger="taihu.cli"):
         result = CliRunner().invoke(app, args)
     assert result.exit_code == 1, (result.output, result.exception)
-    assert result.exception is None  # the command ended itself, nothing escaped
+    assert isinstance(result.exception, SystemExit)  # the command ended itself, nothing else escaped
     match = re.fullmatch(r"internal error \(id ([0-9a-f]{8})\)[^\n]*\n", result.stderr)
     assert match, result.stderr
     assert "Traceback" not in result.output and "surprise" not in result.output
@@ -399,44 +401,57 @@ def test_cli_bug_exits_1_with_internal_error(
     assert record.exc_info is not None and record.exc_info[0] is RuntimeError
 
 
-def command_lines() -> list[str]:
-    """Every command of the parser, `ledger`'s included, as COMMANDS names them (`"ledger new"` …)."""
-    return command_paths(TAIHU)
+def command_functions() -> dict[str, typer.models.CommandInfo]:
+    """Every command typer registered, `ledger`'s included, by its command line (`"ledger new"` …)."""
+    found = {info.name or info.callback.__name__: info for info in app.registered_commands}
+    found |= {f"ledger {info.name or info.callback.__name__}": info for info in ledger_app.registered_commands}
+    return found
 
 
-def test_every_command_of_the_parser_runs_a_function_of_commands() -> None:
-    assert set(command_lines()) == set(cli_module.COMMANDS) >= {"score", "rules", "settle", "serve", "ledger new"}
+def required_words(words: list[str]) -> list[str]:
+    """Words for each argument and required option of the command `words`, read from the tree typer builds."""
+    command = typer.main.get_command(app)
+    for word in words:
+        command = command.commands[word]
+    return [
+        f"{param.opts[0]}=x" if param.opts[0].startswith("-") else "x" for param in command.params if param.required
+    ]
 
 
-@pytest.mark.parametrize("command", command_lines())
+@pytest.mark.parametrize("command", sorted(command_functions()))
 def test_every_command_is_guarded(monkeypatch: pytest.MonkeyPatch, command: str) -> None:
     """Commands and `ledger`'s alike: a bug anywhere is exit 1, a HandError anywhere exit 2, never a traceback."""
-    args = command.split()
-    required = [a for a in command_at(args).arguments if a.required or not a.is_option]
-    args += [f"{a.names[-1]}=x" if a.is_option else "x" for a in required]
+    info = command_functions()[command]
+    args = [*command.split(), *required_words(command.split())]
 
-    def crash(**_: object) -> None:
+    def crash(*_: object, **__: object) -> None:
         raise KeyError("surprise")
 
-    def refuse(**_: object) -> None:
+    def refuse(*_: object, **__: object) -> None:
         cli_module.parse_options(["double_at"])  # a HandError outside `answer`: bad input all the same
 
-    monkeypatch.setitem(cli_module.COMMANDS, command, crash)
+    original = info.callback
+    monkeypatch.setattr(info, "callback", functools.wraps(original)(crash))  # the same parameters, to typer
     result = CliRunner().invoke(app, args)
     assert result.exit_code == 1 and result.stderr.startswith("internal error (id "), result.output
-    monkeypatch.setitem(cli_module.COMMANDS, command, refuse)
+    assert "Traceback" not in result.output and "surprise" not in result.output
+    monkeypatch.setattr(info, "callback", functools.wraps(original)(refuse))
     result = CliRunner().invoke(app, args)
     assert result.exit_code == 2 and result.stderr.startswith("error: option 'double_at' must be"), result.output
 
 
-def command_at(words: list[str]) -> Command:
-    """The record of the command `words` (e.g. ["ledger", "new"])."""
-    command: Command | None = TAIHU
-    for word in words:
-        assert command is not None
-        command = command.command(word)
-    assert command is not None, words
-    return command
+def test_every_command_of_today_is_guarded() -> None:
+    assert set(command_functions()) == {
+        *("score", "waits", "rules", "settle", "serve"),
+        *(f"ledger {c}" for c in ("new", "add", "show", "undo", "export", "list")),
+    }
+
+
+def test_usage_errors_exit_2() -> None:
+    for args in (["score"], ["score", PING, "--lang", "fr"], ["nope"], [], ["ledger"], ["serve", "--workers", "0"]):
+        result = CliRunner().invoke(app, args)
+        assert result.exit_code == 2, (args, result.output)
+        assert "Traceback" not in result.output
 
 
 def test_cli_bad_input_is_still_exit_2_not_1() -> None:

@@ -10,10 +10,10 @@ from __future__ import annotations
 import pytest
 from fastapi.testclient import TestClient
 from settle_helpers import API_TABLE
+from typer.testing import CliRunner
 
 from taihu.api.app import app as api
 from taihu.cli.main import app
-from taihu.cli.testing import CliRunner
 from taihu.scorer import HandError, score_hand, settle_table
 from taihu.scorer.rulesets import get
 from taihu.scorer.rulesets.base import NO_SEAT_NOTE, NO_WINNING_TILE_NOTES

@@ -25,9 +25,9 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from typer.testing import CliRunner
 
 from taihu.cli.main import app as cli
-from taihu.cli.testing import CliRunner
 from taihu.scorer import HandError, HandScore, Settlement, score_hand, settle_table
 from taihu.scorer.notation import DECLARED_WINS, FLAG_CONDITIONS
 from taihu.scorer.rulesets import RULESETS

@@ -11,10 +11,10 @@ from fastapi.testclient import TestClient
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from settle_helpers import error, net, paid
+from typer.testing import CliRunner
 
 from taihu.api.app import app as http_app
 from taihu.cli.main import app as cli_app
-from taihu.cli.testing import CliRunner
 from taihu.scorer import HandScore, PlayerTotal, settle_table
 
 SEATS = ("E", "S", "W", "N")

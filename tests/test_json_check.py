@@ -119,11 +119,20 @@ def test_text_that_passes_is_parsed_or_refused_by_the_parser_itself(text: str) -
         ("[" * (MAX_JSON_DEPTH + 1), MAX_JSON_DEPTH + 1),
         ('{"a": "[[[[", "b": ' + "[" * MAX_JSON_DEPTH, 19 + MAX_JSON_DEPTH),  # the { is the first level
         ('["\\"", ' + "1" * 30 + "]", 8),
+        ("[-" + "1" * MAX_NUMBER_CHARACTERS + "]", 2),  # the sign is part of the token, as the parser reads it
+        ("[" + "e" * 30 + ", -" + "1" * MAX_NUMBER_CHARACTERS + "]", 34),  # a run that is no number is passed over
     ],
 )
 def test_a_refusal_names_its_character(text: str, place: int) -> None:
     with pytest.raises(HandError, match=f"at character {place};"):
         check_json_text(text)
+
+
+@pytest.mark.parametrize(
+    "text", ["[-" + "1" * (MAX_NUMBER_CHARACTERS - 1) + "]", "[" + "1" * MAX_NUMBER_CHARACTERS + "]"]
+)
+def test_a_number_at_the_bound_passes(text: str) -> None:
+    check_json_text(text)
 
 
 HOSTILE = [

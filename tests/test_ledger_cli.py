@@ -9,9 +9,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from typer.testing import CliRunner
 
 from taihu.cli.main import app
-from taihu.cli.testing import CliRunner
 
 ROOT = Path(__file__).resolve().parent.parent
 NORMAL_WIN = ROOT / "examples/tables/normal-win.json"
@@ -105,3 +105,35 @@ def test_only_new_makes_the_file(tmp_path: Path) -> None:
     shown = taihu("ledger", "show", "friday", "--db", str(path))
     assert shown.exit_code == 2 and "no ledger database there" in shown.output
     assert not path.exists()
+
+
+def cells(line: str) -> int:
+    """Terminal cells of a line, counted apart from rich's own count: a wide (CJK) character takes two."""
+    import unicodedata
+
+    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in line)
+
+
+@pytest.mark.parametrize("columns", [40, 120])
+def test_ledger_show_and_list_are_readable_at_any_width(tmp_path: Path, columns: int) -> None:
+    """At 40 columns (a phone) `show` is a list per deal: every word whole, nothing cut, nothing wider."""
+    db = str(tmp_path / "evening.db")
+    players = "Alexandra,Bartholomew,丙丙丙,丁"
+    assert taihu("ledger", "new", "friday", "--players", players, "--db", db).exit_code == 0
+    for table in (NORMAL_WIN, DRAWN):
+        assert taihu("ledger", "add", "friday", str(table), "--db", db).exit_code == 0
+    env = {"COLUMNS": str(columns), "NO_COLOR": "1"}
+    for command in ("show", "list"):
+        args = ["ledger", command, *(["friday"] if command == "show" else []), "--db", db]
+        result = runner.invoke(app, args, env=env)
+        assert result.exit_code == 0, result.output
+        # the lines the table draws fit (the title with the file's path, `totals` and `next dealer` are left
+        # whole for the terminal to break, so that they copy back)
+        lines = result.output.splitlines()[1:]
+        drawn = [line for line in lines if not line.startswith(("totals:", "next dealer:"))]
+        assert max(cells(line) for line in drawn) <= columns, result.output
+        assert "…" not in result.output
+        words = set(result.output.replace(",", " ").split())
+        assert {"Alexandra", "Bartholomew", "丙丙丙", "丁"} <= words, result.output
+        if command == "show":
+            assert {"Bartholomew", "won", "on", "丙丙丙's", "discard", "drawn", "+224", "-120"} <= words, result.output

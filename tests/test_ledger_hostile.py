@@ -24,11 +24,11 @@ import pytest
 import sqlalchemy as sa
 from alembic import command
 from fastapi.testclient import TestClient
+from typer.testing import CliRunner
 
 from taihu.api.app import app
 from taihu.api.ledger import LedgerRates, attachment
 from taihu.cli.main import app as taihu_app
-from taihu.cli.testing import CliRunner
 from taihu.ledger import (
     ADD_RATE,
     BOM,

@@ -16,10 +16,10 @@ from typing import Any
 import pytest
 import sqlalchemy as sa
 from fastapi.testclient import TestClient
+from typer.testing import CliRunner
 
 from taihu.api.app import app
 from taihu.cli.main import app as taihu_app
-from taihu.cli.testing import CliRunner
 from taihu.store import LedgerStore, deals, ledgers
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -17,8 +17,8 @@ import pytest
 from fastapi.testclient import TestClient
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from typer.testing import CliRunner
 
-from taihu.cli.testing import CliRunner
 from taihu.scorer import HandError, settle_table
 from taihu.store import LedgerStore
 

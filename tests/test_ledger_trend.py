@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from typer.testing import CliRunner
 
 from taihu.cli.main import app
-from taihu.cli.testing import CliRunner
 from taihu.ledger import BARS, TREND_WIDTH, Deal, sparkline, trend_lines
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -10,9 +10,9 @@ import json
 from collections import Counter
 
 import pytest
+from typer.testing import CliRunner
 
 from taihu.cli.main import app
-from taihu.cli.testing import CliRunner
 from taihu.scorer import HandError, score_hand
 from taihu.scorer import tiles as T
 from taihu.scorer.engine import CHOW, PAIR, PUNG, Group, ReadingFacts

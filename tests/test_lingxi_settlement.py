@@ -9,12 +9,12 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 from settle_helpers import API_TABLE, error, paid
+from typer.testing import CliRunner
 
 import taihu.scorer.rulesets as rulesets
 from taihu.api.app import app as http_app
 from taihu.api.schemas import Payment as HttpPayment
 from taihu.cli.main import app as cli_app
-from taihu.cli.testing import CliRunner
 from taihu.scorer import Payment, PlayerTotal, Table, settle_table
 
 EXAMPLE_PAYMENTS = [

@@ -10,9 +10,10 @@ import sys
 import tomllib
 from pathlib import Path
 
+from typer.testing import CliRunner
+
 import taihu
 from taihu.cli.main import app
-from taihu.cli.testing import CliRunner
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -23,12 +23,12 @@ import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from test_api import free_port, taihu_command
+from typer.testing import CliRunner
 
 from taihu.api.app import app
 from taihu.api.page import CORS_ENV, STATIC, allow_origins, check_origin
 from taihu.api.security import HOSTS_ENV
 from taihu.cli.main import app as cli
-from taihu.cli.testing import CliRunner
 from taihu.scorer import HandError, score_hand
 from taihu.scorer.rulesets import RULESETS
 

@@ -6,10 +6,10 @@ import json
 
 import pytest
 from fastapi.testclient import TestClient
+from typer.testing import CliRunner
 
 from taihu.api.app import app as http_app
 from taihu.cli.main import app as cli_app
-from taihu.cli.testing import CliRunner
 from taihu.scorer import HandError, score_hand, to_text
 from taihu.scorer.notation import parse_red_fives
 from taihu.scorer.rulesets import RULESETS

@@ -225,8 +225,9 @@ def test_nets_move_only_the_sticks_of_the_pot(
 def test_cli_settles_the_riichi_examples(name: str) -> None:
     from pathlib import Path
 
+    from typer.testing import CliRunner
+
     from taihu.cli.main import app
-    from taihu.cli.testing import CliRunner
 
     path = Path(__file__).parent.parent / "examples" / "tables" / name
     shown = CliRunner().invoke(app, ["settle", str(path)])

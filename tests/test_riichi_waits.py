@@ -13,11 +13,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from mahjong.agari import Agari
 from mahjong.shanten import Shanten
+from typer.testing import CliRunner
 
 from taihu import HandError, score_hand, waits
 from taihu.api.app import app as http_app
 from taihu.cli.main import app as cli_app
-from taihu.cli.testing import CliRunner
 from taihu.scorer import tiles as T
 from taihu.scorer.rulesets.riichi.waits import RiichiWaits
 from taihu.scorer.waits import Discards, Waits

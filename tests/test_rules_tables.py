@@ -13,9 +13,9 @@ import json
 from dataclasses import replace
 
 import pytest
+from typer.testing import CliRunner
 
 from taihu.cli.main import app
-from taihu.cli.testing import CliRunner
 from taihu.scorer.rulesets import RULESETS
 
 PAGE_TABLES: dict[str, list[tuple[str, str]]] = {

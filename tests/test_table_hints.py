@@ -14,10 +14,10 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 from settle_helpers import API_TABLE
+from typer.testing import CliRunner
 
 from taihu.api.app import app as api
 from taihu.cli.main import app
-from taihu.cli.testing import CliRunner
 from taihu.scorer import HandError, score_hand, settle_table, waits
 
 ZIMO = "555m 222p 777p 333s 888s 9m f1 f2 P P +9m zimo"  # the docs/api.md winner, `self` typed as `zimo`

@@ -17,10 +17,10 @@ from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from settle_helpers import API_TABLE
+from typer.testing import CliRunner
 
 from taihu.api.app import app as api
 from taihu.cli.main import app as taihu_app
-from taihu.cli.testing import CliRunner
 from taihu.scorer import HandError, HandScore, score_hand, settle_table
 from taihu.scorer.arithmetic import arithmetic
 from taihu.scorer.models import ItemUnit

@@ -374,8 +374,9 @@ def test_http_bad_input_is_422_with_the_library_message(body: dict[str, object])
 def test_command_prints_the_json_and_exits_2_on_bad_input() -> None:
     import json
 
+    from typer.testing import CliRunner
+
     from taihu.cli.main import app
-    from taihu.cli.testing import CliRunner
 
     runner = CliRunner()
     hand = "123m 456m 789p 23s 55p flip:9p seat:W"

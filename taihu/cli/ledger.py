@@ -1,19 +1,31 @@
-"""`taihu ledger …`: the evening's ledger in a local SQLite file or a PostgreSQL database (no token needed)."""
+"""`taihu ledger …`: the evening's ledger in a local SQLite file or a PostgreSQL database (no token needed).
 
-from __future__ import annotations
+Players' and ledgers' names are the users' text: each is escaped (`printable`) where it is put into a
+line, so a control character in a name reaches the terminal as text (taihu/cli/draw.py escapes the rest).
+"""
 
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from types import ModuleType
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Annotated
+
+import typer
 
 from taihu.scorer import HandError
+from taihu.scorer.errors import printable
 
 if TYPE_CHECKING:  # imported by the commands that use them: `taihu score` loads neither sqlite3 nor the ledger
-    from taihu.cli.table import Console
+    from taihu.cli.draw import Terminal
     from taihu.ledger import Deal, LedgerView, Standing
     from taihu.store import LedgerStore
+
+ledger_app = typer.Typer(
+    help="Keep the ledger (记账) of an evening: the deals, who sat where, the running totals.",
+    no_args_is_help=True,
+    rich_markup_mode=None,
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
 
 
 def cli() -> ModuleType:
@@ -23,15 +35,44 @@ def cli() -> ModuleType:
     return main
 
 
-def console() -> Console:
+def console() -> "Terminal":
     """Lines left whole (the terminal breaks them), so that a path or a player's name copies back."""
-    from taihu.cli.table import Console
+    from taihu.cli.draw import Terminal
 
-    return Console(soft_wrap=True)
+    return Terminal(soft_wrap=True)
+
+
+def ledger_names(ctx: typer.Context, incomplete: str) -> list[str]:
+    """Completion of a ledger's name: the ledgers of the database `--db` names (else the default one)."""
+    from taihu.store import LedgerStore, exists
+
+    db = ctx.params.get("db")
+    try:
+        if not exists(db):  # completing makes no file
+            return []
+        with LedgerStore(db, create=False) as store:
+            return [ledger.name for ledger, _ in store.names() if ledger.name.startswith(incomplete)]
+    except Exception:  # a Tab that finds no database offers nothing, and prints no error into the command line
+        return []
+
+
+def rule_set_names(incomplete: str) -> list[str]:
+    return cli().rule_set_names(incomplete)
+
+
+Db = Annotated[
+    str | None,
+    typer.Option(
+        "--db",
+        metavar="PATH|URL",
+        help="the ledger database: a SQLite file or a postgresql:// URL (default: $TAIHU_DB, else the user data dir)",
+    ),
+]
+Name = Annotated[str, typer.Argument(metavar="NAME", help="the ledger", autocompletion=ledger_names)]
 
 
 @contextmanager
-def opened(db: str | None, create: bool = False) -> Iterator[LedgerStore]:
+def opened(db: str | None, create: bool = False) -> "Iterator[LedgerStore]":
     """The store (only `new` makes the file); any bad input inside becomes exit 2 with one line."""
     from taihu.store import LedgerStore
 
@@ -43,20 +84,20 @@ def opened(db: str | None, create: bool = False) -> Iterator[LedgerStore]:
 
 
 def seats_line(seats: dict[str, str]) -> str:
-    return "  ".join(f"{wind} {player}" for wind, player in seats.items())
+    return "  ".join(f"{wind} {printable(player)}" for wind, player in seats.items())
 
 
-def outcome(deal: Deal) -> str:
+def outcome(deal: "Deal") -> str:
     """What happened, in players' names."""
     if deal.winner is not None:
-        how = f"on {deal.discarder}'s discard" if deal.discarder is not None else "self-drawn"
-        return f"{deal.winner} won {how}"
+        how = f"on {printable(deal.discarder)}'s discard" if deal.discarder is not None else "self-drawn"
+        return f"{printable(deal.winner)} won {how}"
     if deal.false_winners:
-        return "false win by " + ", ".join(deal.false_winners)
+        return "false win by " + ", ".join(map(printable, deal.false_winners))
     return "drawn"
 
 
-def counters(deal: Deal) -> str:
+def counters(deal: "Deal") -> str:
     """Riichi: the honba the deal was played with and its pot of riichi sticks, before → after ("" elsewhere)."""
     before, after = deal.settlement.get("pot_before"), deal.settlement.get("pot_after")
     if before is None or after is None:
@@ -68,34 +109,76 @@ def signed(value: int) -> str:
     return f"{value:+d}" if value else "0"
 
 
-def print_deal(deal: Deal, standing: Standing) -> None:
+def print_deal(deal: "Deal", standing: "Standing") -> None:
     net = deal.net()
     played = f"; {counters(deal)}" if counters(deal) else ""
     console().print(f"deal {deal.number}: {outcome(deal)}{played}; seats {seats_line(deal.seats)}")
-    console().print("net:    " + "  ".join(f"{p} {signed(net[p])}" for p in standing.players))
+    console().print("net:    " + "  ".join(f"{printable(p)} {signed(net[p])}" for p in standing.players))
     print_next(standing)
 
 
-def print_next(standing: Standing) -> None:
+def print_next(standing: "Standing") -> None:
     totals = standing.totals
-    console().print("totals: " + "  ".join(f"{p} {signed(totals[p])}" for p in standing.players))
-    console().print(f"next dealer: {standing.next_dealer}  (seats {seats_line(standing.next_seats)})")
+    console().print("totals: " + "  ".join(f"{printable(p)} {signed(totals[p])}" for p in standing.players))
+    console().print(f"next dealer: {printable(standing.next_dealer)}  (seats {seats_line(standing.next_seats)})")
     if standing.next_honba is not None:
         sticks = f"{standing.next_pot} riichi stick{'s' if standing.next_pot != 1 else ''}"
         console().print(f"next deal: honba {standing.next_honba}, pot {sticks}")
 
 
-def new(name: str, rules: str, players: str, option: list[str] | None, db: str | None) -> None:
+@ledger_app.command()
+def new(
+    name: Annotated[str, typer.Argument(metavar="NAME", help="a name for the ledger, e.g. friday")],
+    players: Annotated[
+        str,
+        typer.Option(
+            "--players", metavar="A,B,C,D", help="four names in table order, comma-separated; the first deals"
+        ),
+    ],
+    rules: Annotated[
+        str,
+        typer.Option("--rules", "-r", metavar="RULES", help="rule set of every deal", autocompletion=rule_set_names),
+    ] = "lingxi",
+    option: Annotated[
+        list[str] | None,
+        typer.Option("--option", "-o", metavar="NAME=VALUE", help="house option NAME=VALUE (repeatable)"),
+    ] = None,
+    db: Db = None,
+) -> None:
     """Start a ledger: its rule set, house options and the four players in table order."""
     options = cli().parse_options(option)
     names = [p.strip() for p in players.split(",")]
     with opened(db, create=True) as store:
         ledger = store.create(name, rules, names, options)
-        console().print(f"ledger '{ledger.name}' ({ledger.rules}) in {store.where}")
+        console().print(f"ledger '{printable(ledger.name)}' ({ledger.rules}) in {printable(store.where)}")
         print_next(store.standing(ledger))
 
 
-def add(name: str, table: str, expect: int | None, key: str | None, db: str | None) -> None:
+@ledger_app.command()
+def add(
+    name: Name,
+    table: Annotated[
+        str, typer.Argument(metavar="TABLE.json", help="the deal as JSON (players or winds); - reads stdin")
+    ],
+    expect: Annotated[
+        int | None,
+        typer.Option(
+            "--deal",
+            metavar="N",
+            min=1,
+            help="the number this deal is to get: refused (exit 2, nothing stored) if the ledger is elsewhere",
+        ),
+    ] = None,
+    key: Annotated[
+        str | None,
+        typer.Option(
+            "--idempotency-key",
+            metavar="KEY",
+            help="a key of your own for this deal: run again with it, nothing is stored twice",
+        ),
+    ] = None,
+    db: Db = None,
+) -> None:
     """Settle a deal with the seats as they stand and record it (safe to retry with --deal or --idempotency-key)."""
     from taihu.ledger import Deal, Standing
 
@@ -111,51 +194,82 @@ def add(name: str, table: str, expect: int | None, key: str | None, db: str | No
     print_deal(deal, Standing(list(ledger.players), **{f: standings[f] for f in fields if f in standings}))
 
 
-def show(name: str, as_json: bool, db: str | None) -> None:
+NARROW_LEDGER = 60  # below this many columns the grid (a column per player) gives way to a list per deal
+
+
+@ledger_app.command()
+def show(
+    name: Name,
+    as_json: Annotated[bool, typer.Option("--json", help="print the ledger JSON")] = False,
+    db: Db = None,
+) -> None:
     """The deals, who sat where, each player's running total, and who deals next."""
     with opened(db) as store:
         view = store.view(store.ledger(name))
     if as_json:
         cli().print_json(view.to_json())
         return
-    players = view.ledger.players
-    from taihu.cli.table import Table
+    from taihu.cli.draw import table
 
-    grid = Table(title=f"{view.ledger.name} — {view.ledger.rules}", title_justify="left")
-    grid.add_column("deal", justify="right")
-    grid.add_column("result")
-    for player in players:
-        grid.add_column(player, justify="right", no_wrap=True)
+    out = console()
+    players = view.ledger.players
+    title = f"{printable(view.ledger.name)} — {view.ledger.rules}"
     running = {p: 0 for p in players}
-    for deal in view.deals:
-        net, wind_of = deal.net(), {player: wind for wind, player in deal.seats.items()}
+    if out.width < NARROW_LEDGER:  # a phone: each deal's outcome, then a line per player (seat, net, total)
+        from rich import box
+
+        listed = table(title, box=box.SIMPLE, pad_edge=False, expand=True)
+        listed.add_column("player (seat)", ratio=1)
+        listed.add_column("deal", justify="right", no_wrap=True)
+        listed.add_column("total", justify="right", no_wrap=True)
+        for deal in view.deals:
+            net, wind_of = deal.net(), {player: wind for wind, player in deal.seats.items()}
+            listed.add_row(f"{deal.number}. {'; '.join(filter(None, (outcome(deal), counters(deal))))}")
+            for player in players:
+                running[player] += net[player]
+                listed.add_row(f"  {printable(player)} ({wind_of[player]})", signed(net[player]), str(running[player]))
+            listed.add_section()
+        if not view.deals:
+            listed.add_row("no deals yet")
+        out.print(listed)
+    else:
+        grid = table(title)
+        grid.add_column("deal", justify="right")
+        grid.add_column("result")
         for player in players:
-            running[player] += net[player]
-        cells = [f"{wind_of[p]} {signed(net[p])}\n{running[p]}" for p in players]
-        result = "\n".join(filter(None, (outcome(deal), counters(deal))))
-        grid.add_row(str(deal.number), result, *cells, end_section=True)
-    if not view.deals:
-        grid.add_row("—", "no deals yet", *("0" for _ in players))
-    console().print(grid)
-    console().print("each cell: the seat (E deals) and the deal's net; below, the running total")
+            grid.add_column(printable(player), justify="right", no_wrap=True)
+        for deal in view.deals:
+            net, wind_of = deal.net(), {player: wind for wind, player in deal.seats.items()}
+            for player in players:
+                running[player] += net[player]
+            cells = [f"{wind_of[p]} {signed(net[p])}\n{running[p]}" for p in players]
+            result = "\n".join(filter(None, (outcome(deal), counters(deal))))
+            grid.add_row(str(deal.number), result, *cells, end_section=True)
+        if not view.deals:
+            grid.add_row("—", "no deals yet", *("0" for _ in players))
+        out.print(grid)
+        out.print("each cell: the seat (E deals) and the deal's net; below, the running total")
     if view.deals:
         print_trend(view)
     print_next(view.standing)
 
 
-def print_trend(view: LedgerView) -> None:
+def print_trend(view: "LedgerView") -> None:
     """Each player's running total from deal 0 to the last, one scale for all (taihu.ledger.trend_lines)."""
-    from taihu.cli.table import cell_len, justify
+    from rich.cells import cell_len
+
     from taihu.ledger import trend_lines
 
-    players = view.ledger.players
-    width = max(map(cell_len, players))  # in terminal cells: a Chinese character takes two
+    names = {player: printable(player) for player in view.ledger.players}
+    width = max(map(cell_len, names.values()))  # in terminal cells: a Chinese character takes two
     console().print(f"running totals, deal 0 → {len(view.deals)}:")
-    for player, line in trend_lines(players, view.deals).items():
-        console().print(f"  {justify(player, width, 'left')} {line} {signed(view.totals[player])}")
+    for player, line in trend_lines(view.ledger.players, view.deals).items():
+        padding = " " * (width - cell_len(names[player]))
+        console().print(f"  {names[player]}{padding} {line} {signed(view.totals[player])}")
 
 
-def undo(name: str, db: str | None) -> None:
+@ledger_app.command()
+def undo(name: Name, db: Db = None) -> None:
     """Remove the last deal (a mistake); the seats go back to where they were."""
     with opened(db) as store:
         ledger = store.ledger(name)
@@ -164,7 +278,12 @@ def undo(name: str, db: str | None) -> None:
         print_next(store.standing(ledger))
 
 
-def export(name: str, as_csv: bool, db: str | None) -> None:
+@ledger_app.command()
+def export(
+    name: Name,
+    as_csv: Annotated[bool, typer.Option("--csv", help="CSV: one row per deal and player, a header row first")] = False,
+    db: Db = None,
+) -> None:
     """Export the ledger to stdout: CSV with --csv, else the ledger JSON."""
     with opened(db) as store:
         view = store.view(store.ledger(name))
@@ -174,9 +293,10 @@ def export(name: str, as_csv: bool, db: str | None) -> None:
         cli().print_json(view.to_json())
 
 
-def list_ledgers(db: str | None) -> None:
+@ledger_app.command("list")
+def list_ledgers(db: Db = None) -> None:
     """The ledgers in the database, with their players and number of deals."""
-    from taihu.cli.table import Table
+    from taihu.cli.draw import table
     from taihu.store import database_url, exists, shown
 
     try:
@@ -190,25 +310,39 @@ def list_ledgers(db: str | None) -> None:
     if not found:
         console().print(f"no ledgers in {where}; start one with `taihu ledger new NAME --players …`")
         return
-    grid = Table(title=f"ledgers in {where}", title_justify="left")
+    out = console()
+    if out.width < NARROW_LEDGER:  # a phone: each ledger's name and deals, its rules and players below
+        rows = [
+            (printable(ledger.name), f"{deals} deals", f"{ledger.rules}: {', '.join(map(printable, ledger.players))}")
+            for ledger, deals in found
+        ]
+        out.print(cli().compact_table(f"ledgers in {where}", rows))
+        return
+    grid = table(f"ledgers in {where}")
     for column in ("name", "rules", "players", "deals"):
         grid.add_column(column, justify="right" if column == "deals" else "left")
     for ledger, deals in found:
-        grid.add_row(ledger.name, ledger.rules, ",".join(ledger.players), str(deals))
-    console().print(grid)
+        grid.add_row(printable(ledger.name), ledger.rules, ", ".join(map(printable, ledger.players)), str(deals))
+    out.print(grid)
 
 
-def rename(name: str, new_name: str, db: str | None) -> None:
+@ledger_app.command()
+def rename(
+    name: Name,
+    new_name: Annotated[str, typer.Argument(metavar="NEW", help="its new name")],
+    db: Db = None,
+) -> None:
     """Rename a ledger (its deals stay as they are)."""
     with opened(db) as store:
         renamed = store.rename(store.ledger(name), new_name)
-    console().print(f"ledger '{name}' is now '{renamed.name}'")
+    console().print(f"ledger '{printable(name)}' is now '{printable(renamed.name)}'")
 
 
-def delete(name: str, db: str | None) -> None:
+@ledger_app.command()
+def delete(name: Name, db: Db = None) -> None:
     """Remove a ledger and its deals (`export` first to keep them)."""
     with opened(db) as store:
         ledger = store.ledger(name)
         count = store.standing(ledger).deal_count
         store.delete(ledger)
-    console().print(f"removed ledger '{name}' and its {count} deal{'s' if count != 1 else ''}")
+    console().print(f"removed ledger '{printable(name)}' and its {count} deal{'s' if count != 1 else ''}")

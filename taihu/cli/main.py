@@ -1,84 +1,109 @@
-"""The `taihu` command: parse the arguments, call the core, format the answer.
+"""The `taihu` command: a typer application that parses the arguments, calls the core and formats the answer.
 
-Exit 0 on success, 2 on bad input (the library's message on stderr), 1 on a
-bug: one line `internal error (id …)` on stderr, the traceback only in the
-`taihu.cli` log (at DEBUG, so it stays off the terminal unless asked for).
+Exit 0 on success, 2 on bad input (the library's message on stderr) and on a usage error (typer's),
+1 on a bug: one line `internal error (id …)` on stderr, the traceback only in the `taihu.cli` log
+(at DEBUG, so it stays off the terminal unless asked for). Typer's pretty tracebacks are off.
 
-Start-up is most of a `taihu score`'s time, so this imports only what every
-command needs (argparse, the core's scoring path); a table's renderer, the
-waits search, the settlement, the ledger and the server are imported by the
-commands that use them (docs/performance.md has the figures).
+Start-up is most of a `taihu score`'s time, so this imports only what every command needs (typer,
+the core's scoring path); rich (taihu/cli/draw.py), the waits search, the settlement, the ledger and
+the server are imported by the commands that use them (docs/performance.md has the figures).
 """
-
-from __future__ import annotations
 
 import json
 import os
 import re
 import sys
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
+from enum import StrEnum
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
-from taihu.cli import arguments, ledger
-from taihu.cli.arguments import Lang
+import typer
+from typer.core import TyperGroup
+from typer.exceptions import TyperException
+
+from taihu.cli.ledger import ledger_app
 from taihu.scorer import HandError, HandScore, rule_sets, score_hand
-from taihu.scorer.errors import quote
+from taihu.scorer.errors import printable, quote
 from taihu.scorer.limits import MAX_NUMBER_CHARACTERS, MAX_OPTION_VALUE, check_json_text
-from taihu.scorer.rulesets import get
+from taihu.scorer.rulesets import REGISTRY, get
 
 if TYPE_CHECKING:  # imported where a table is printed, a table settled, a hand's waits searched
-    from taihu.cli.table import Console, Table
+    from rich.console import Console
+    from rich.table import Table
+
     from taihu.scorer import Settlement
     from taihu.scorer.waits import Discards, Wait, Waits, WinValue
 
 
-def app(argv: Sequence[str] | None = None) -> int:
-    """The `taihu` command: runs `argv` (default: the command line's) and returns the exit status.
+class Lang(StrEnum):
+    """Which name columns a table shows: 中文, English or both."""
 
-    Every command, those of `taihu ledger` included, goes through here: a bug in any of them is
-    exit 1 with one line `internal error (id …)` and no traceback.
+    zh = "zh"
+    en = "en"
+    both = "both"
+
+
+class Taihu(TyperGroup):
+    """The command group that ends every command, those of `taihu ledger` included, as the docstring above says.
+
+    Typer's own ends (`typer.Exit`, usage errors, Ctrl-C's `Abort`) pass through; a `HandError` that reached
+    no `answer` is bad input all the same; anything else is a bug.
     """
-    if "_TAIHU_COMPLETE" in os.environ:  # a completion script asks for the words that fit (completion.py)
-        from taihu.cli import completion
 
-        return completion.complete(arguments.TAIHU)
-    parser = arguments.parser(COMMANDS, sys.argv[1:] if argv is None else argv)
-    args = None
-    try:
-        args = parser.parse_args(argv)
-        if args.show_completion is not None or args.install_completion is not None:
-            from taihu.cli import completion
+    def invoke(self, ctx: typer.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except (typer.Exit, typer.Abort, TyperException):  # typer's ClickException is a TyperException
+            raise
+        except HandError as exc:
+            fail(str(exc))
+        except KeyboardInterrupt:
+            raise typer.Exit(130) from None
+        except (
+            BrokenPipeError
+        ):  # the reader went away (`taihu rules | head`): no message, as the docs of `signal` advise
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            raise typer.Exit(1) from None
+        except Exception as exc:
+            import logging  # a bug's path only: start-up does without logging and secrets
+            import secrets
 
-            return completion.offer(args.show_completion, args.install_completion)
-        if args.version:
-            from taihu import __version__
+            error_id = secrets.token_hex(4)
+            command = ctx.invoked_subcommand or ""
+            logging.getLogger("taihu.cli").debug("internal error %s in taihu %s", error_id, command, exc_info=exc)
+            sys.stderr.write(f"internal error (id {error_id}): a bug in taihu, not a problem with the input\n")
+            raise typer.Exit(1) from None
 
-            sys.stdout.write(f"taihu {__version__}\n")
-            return 0
-        if args.run is None:  # `taihu` or `taihu ledger` alone: what there is to run, as a usage error
-            args.usage_of.print_help(sys.stderr)
-            return 2
-        args.run(**{name: value for name, value in vars(args).items() if name not in arguments.NOT_PARAMETERS})
-        return 0
-    except SystemExit as exc:  # a command's or argparse's exit on purpose: --help, usage errors, `fail`
-        return exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 2)
-    except HandError as exc:  # bad input that reached no `answer` (e.g. from parse_options) is still exit 2
-        return error_status(str(exc))
-    except KeyboardInterrupt:
-        return 130
-    except BrokenPipeError:  # the reader went away (`taihu rules | head`): no message, as the docs of `signal` advise
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        return 1
-    except Exception as exc:
-        import logging  # a bug's path only: start-up does without logging and secrets
-        import secrets
 
-        error_id = secrets.token_hex(4)
-        command = getattr(getattr(args, "run", None), "__name__", "")
-        logging.getLogger("taihu.cli").debug("internal error %s in taihu %s", error_id, command, exc_info=exc)
-        sys.stderr.write(f"internal error (id {error_id}): a bug in taihu, not a problem with the input\n")
-        return 1
+app = typer.Typer(
+    name="taihu",
+    cls=Taihu,
+    help="Score and settle hands of Zhejiang/Fujian regional mahjong (Lingxi and friends).",
+    no_args_is_help=True,  # `taihu` alone: what there is to run, as a usage error (exit 2)
+    pretty_exceptions_enable=False,  # a bug is one line with an id, never a traceback
+    rich_markup_mode=None,  # help texts are plain: `[` in them is text
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
+app.add_typer(ledger_app, name="ledger")
+
+
+def show_version(value: bool) -> None:
+    if value:
+        from taihu import __version__
+
+        sys.stdout.write(f"taihu {__version__}\n")
+        raise typer.Exit()
+
+
+@app.callback()
+def taihu(
+    version: Annotated[
+        bool, typer.Option("--version", callback=show_version, is_eager=True, help="print taihu's version and exit")
+    ] = False,
+) -> None:
+    """Score and settle hands of Zhejiang/Fujian regional mahjong (Lingxi and friends)."""
 
 
 def main() -> None:
@@ -88,7 +113,11 @@ def main() -> None:
     the process ends there, without the interpreter's teardown of every module (7 ms, a seventh of
     a `taihu score`). `serve` ends the usual way: its server and workers have their own clean-up.
     """
-    status = app()
+    try:
+        app(prog_name="taihu")
+        status = 0
+    except SystemExit as exc:
+        status = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
     if sys.argv[1:2] == ["serve"]:
         sys.exit(status)
     try:
@@ -100,8 +129,12 @@ def main() -> None:
 
 
 def error_status(message: str, pointer: str = "") -> int:
-    """Bad input: the message on stderr, unwrapped, then the `pointer` lines (hand and caret); status 2."""
-    sys.stderr.write(f"error: {message}\n" + (f"{pointer}\n" if pointer else ""))
+    """Bad input: the message on stderr, unwrapped, then the `pointer` lines (hand and caret); status 2.
+
+    Each line is escaped (`printable`): what the input held reaches the terminal as text, never as a control.
+    """
+    lines = [f"error: {message}", *(pointer.split("\n") if pointer else ())]
+    sys.stderr.write("".join(printable(line) + "\n" for line in lines))
     return 2
 
 
@@ -125,7 +158,7 @@ def answer(call: Callable[[], Any], as_json: bool = False, line: str | None = No
 
 def fail(message: str, pointer: str = "") -> None:
     """Bad input: the message on stderr, unwrapped, then the `pointer` lines (hand and caret), and exit 2."""
-    raise SystemExit(error_status(message, pointer))
+    raise typer.Exit(error_status(message, pointer))
 
 
 def parse_options(pairs: list[str] | None) -> dict[str, int]:
@@ -142,21 +175,38 @@ def parse_options(pairs: list[str] | None) -> dict[str, int]:
     return options
 
 
-def console() -> Console:
-    """The terminal: the table renderer is imported on the first table printed (`--json` never needs it).
+def rule_set_names(incomplete: str) -> list[str]:
+    """Completion of a rule set's name (`-r lu` → luoshan)."""
+    return [name for name in REGISTRY if name.startswith(incomplete)]
 
-    Made anew each time, so a test (or the docs) running several widths in one process gets each its own.
-    """
-    from taihu.cli.table import Console
 
-    return Console()
+# the arguments and options several commands share, declared once
+RulesOption = Annotated[
+    str, typer.Option("--rules", "-r", metavar="RULES", help="rule set", autocompletion=rule_set_names)
+]
+HouseOption = Annotated[
+    list[str] | None, typer.Option("--option", "-o", metavar="NAME=VALUE", help="house option NAME=VALUE (repeatable)")
+]
+LangOption = Annotated[Lang, typer.Option("--lang", help="names shown: zh (中文), en (English) or both")]
+TableArgument = Annotated[str, typer.Argument(metavar="TABLE.json", help="the table as JSON; - reads stdin")]
+
+
+def json_option(help: str) -> Any:
+    return typer.Option("--json", help=help)
+
+
+def console() -> "Console":
+    """The terminal, through rich: imported on the first table printed (`--json` never needs it)."""
+    from taihu.cli.draw import console as made
+
+    return made()
 
 
 SHORT_VALUE = 10  # characters: `×2 per tai`; a longer value goes on the detail line in the compact layout
 NARROW = 60  # below this many columns (a phone's terminal) tables give way to the compact layout
 
 
-def narrow(out: Console) -> bool:
+def narrow(out: "Console") -> bool:
     return out.width < NARROW
 
 
@@ -181,16 +231,21 @@ def heading(english: str, chinese: str, lang: Lang) -> str:
     return chinese if lang is Lang.zh else english
 
 
-def compact_table(title: str, rows: Iterable[tuple[str, str, str]]) -> Table:
+def compact_table(title: str, rows: Iterable[tuple[str, str, str]]) -> "Table":
     """Name and value only, each row's detail on its own line below: readable at 40 columns.
 
     Names wrap at word boundaries (never an ellipsis); only a word wider than the
     whole column would be folded.
     """
-    from taihu.cli.table import SIMPLE, Indent, Table
+    from rich import box
+    from rich.padding import Padding
+    from rich.text import Text
 
-    table = Table(title=title, title_justify="left", box=SIMPLE, show_header=False, pad_edge=False, expand=True)
-    table.add_column("name", ratio=1)
+    from taihu.cli.draw import safe
+    from taihu.cli.draw import table as made
+
+    table = made(title, box=box.SIMPLE, show_header=False, pad_edge=False, expand=True)
+    table.add_column("name", overflow="fold", ratio=1)
     table.add_column("value", justify="right", no_wrap=True)
     for name, value, detail in rows:
         if name == "":
@@ -200,7 +255,7 @@ def compact_table(title: str, rows: Iterable[tuple[str, str, str]]) -> Table:
             value, detail = "", f"{value}; {detail}" if detail else value
         table.add_row(name, value)
         if detail:
-            table.add_row(Indent(detail, 2), "")
+            table.add_row(Padding(Text(safe(detail), style="dim"), (0, 0, 0, 2)), "")
     return table
 
 
@@ -208,8 +263,8 @@ def print_json(data: Any) -> None:
     sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=2) + "\n")
 
 
-def hand_table(result: HandScore, lang: Lang = Lang.both, compact: bool = False) -> Table:
-    from taihu.cli.table import Table
+def hand_table(result: HandScore, lang: Lang = Lang.both, compact: bool = False) -> "Table":
+    from taihu.cli.draw import table as made
 
     title = f"{result.rules}: {'winning hand' if result.winner else 'non-winning hand'}"
     doubled = "×2" if result.unit == "tai" else "×2 per tai"  # Lingxi doubles once; Luoshan the hu once per tai
@@ -224,7 +279,7 @@ def hand_table(result: HandScore, lang: Lang = Lang.both, compact: bool = False)
         rows.append((f"total ({result.unit})", str(result.total), "" if result.legal else "not a legal win"))
         table = compact_table(title, rows)
     else:
-        table = Table(title=title, title_justify="left")
+        table = made(title)
         table.add_column("key")
         for column in name_columns(lang):
             table.add_column(column)
@@ -246,13 +301,43 @@ def hand_table(result: HandScore, lang: Lang = Lang.both, compact: bool = False)
 
 def summary(result: HandScore) -> str:
     """One hand on one line: what batch mode prints per hand."""
-    return f"{result.hand} → {result.total} {result.unit} ({'legal' if result.legal else 'not legal'})"
+    return f"{printable(result.hand)} → {result.total} {result.unit} ({'legal' if result.legal else 'not legal'})"
+
+
+def with_progress(lines: Iterable[str], as_json: bool) -> Iterator[str]:
+    """The lines, with a rich progress bar on stderr while they are scored, where stderr is a terminal.
+
+    Never with `--json` or in a pipe: a program reading the answers gets only them.
+    """
+    if as_json or not sys.stderr.isatty():
+        yield from lines
+        return
+    from taihu.cli.draw import progress
+
+    with progress() as bar:
+        task = bar.add_task("scoring hands", total=None)
+        for line in lines:
+            yield line
+            bar.advance(task)
+
+
+@contextmanager
+def working(description: str, as_json: bool) -> Iterator[None]:
+    """A bar that moves on stderr while a long call runs, where stderr is a terminal and not with `--json`."""
+    if as_json or not sys.stderr.isatty():
+        yield
+        return
+    from taihu.cli.draw import progress
+
+    with progress() as bar:
+        bar.add_task(description, total=None)
+        yield
 
 
 def score_lines(lines: Iterable[str], rules: str, options: dict[str, int], as_json: bool) -> int:
     """Batch mode: one result per hand line (blank lines and `#` comments skipped); 2 if any line was bad."""
     status = 0
-    for number, line in enumerate(lines, start=1):
+    for number, line in enumerate(with_progress(lines, as_json), start=1):
         text = line.partition("#")[0].strip()  # `#` starts a comment: the notation never holds one
         if not text:
             continue
@@ -263,7 +348,7 @@ def score_lines(lines: Iterable[str], rules: str, options: dict[str, int], as_js
             shown = json.dumps(exc.as_dict(), ensure_ascii=False) if as_json else f"error: line {number}: {exc}"
         else:
             shown = json.dumps(result.to_dict(), ensure_ascii=False) if as_json else summary(result)
-        sys.stdout.write(shown + "\n")
+        sys.stdout.write((shown if as_json else printable(shown)) + "\n")
         sys.stdout.flush()  # a program feeding hands one at a time reads each answer as it comes
     return status
 
@@ -273,7 +358,7 @@ R = TypeVar("R", bound="HandScore | Waits | Discards")
 
 def answer_for_hand(
     hand: str, option: list[str] | None, as_json: bool, call: Callable[[dict[str, int]], R]
-) -> tuple[R, Console] | None:
+) -> "tuple[R, Console] | None":
     """What `score` and `waits` share: the options read, the core called on the hand (bad input is exit 2
     with the caret under its place), then the JSON printed (None: nothing more to show), or the hand line
     printed and the answer with the terminal for the rest."""
@@ -287,14 +372,24 @@ def answer_for_hand(
     return result, out
 
 
-def score(hand: str, rules: str, option: list[str] | None, as_json: bool, lang: Lang) -> None:
+@app.command()
+def score(
+    hand: Annotated[
+        str,
+        typer.Argument(metavar="HAND", help="the hand in taihu notation, quoted; - reads one hand per line from stdin"),
+    ],
+    rules: RulesOption = "lingxi",
+    option: HouseOption = None,
+    as_json: Annotated[bool, json_option("print the HandScore JSON (JSON lines with -)")] = False,
+    lang: LangOption = Lang.both,
+) -> None:
     """Score one hand: the items, the doubling, the total and the arrangement.
 
     With `-` as the hand, score each line of stdin: one line out per hand.
     """
     if hand == "-":
         answer(lambda: get(rules), as_json)  # an unknown rule set is one error, not one per line
-        raise SystemExit(score_lines(sys.stdin, rules, answer(lambda: parse_options(option), as_json), as_json))
+        raise typer.Exit(score_lines(sys.stdin, rules, answer(lambda: parse_options(option), as_json), as_json))
     shown = answer_for_hand(hand, option, as_json, lambda options: score_hand(hand, rules=rules, options=options))
     if shown is None:
         return
@@ -308,7 +403,7 @@ def score(hand: str, rules: str, option: list[str] | None, as_json: bool, lang: 
         out.print(f"note: {note}")
 
 
-def win_text(win: WinValue | None) -> str:
+def win_text(win: "WinValue | None") -> str:
     if win is None:
         return "—"
     han, reason = getattr(win, "han", None), getattr(win, "reason", None)  # riichi's han, fu and why not legal
@@ -321,8 +416,8 @@ WAITS_HEADINGS |= {"arrangement": "牌型", "discard": "打", "waits": "听", "u
 WAITS_HEADINGS |= {"best total": "最高"}
 
 
-def waits_table(title: str, found: tuple[Wait, ...], lang: Lang = Lang.both, compact: bool = False) -> Table:
-    from taihu.cli.table import Table
+def waits_table(title: str, found: "tuple[Wait, ...]", lang: Lang = Lang.both, compact: bool = False) -> "Table":
+    from taihu.cli.draw import table as made
 
     if compact:  # the tile, its copies unseen and best total; the two totals and the arrangement below
         rows = []
@@ -333,7 +428,7 @@ def waits_table(title: str, found: tuple[Wait, ...], lang: Lang = Lang.both, com
             shape = "  ".join(best.arrangement) if best else ""
             rows.append((name, str(best.total) if best else "—", "; ".join(filter(None, (totals, shape)))))
         return compact_table(title, rows)
-    table = Table(title=title, title_justify="left")
+    table = made(title)
     for col in ("tile", "unseen", "on a discard", "self-drawn", "legal", "arrangement"):
         justify = "right" if col in ("unseen", "on a discard", "self-drawn") else "left"
         table.add_column(heading(col, WAITS_HEADINGS[col], lang), justify=justify)
@@ -350,15 +445,31 @@ def waits_table(title: str, found: tuple[Wait, ...], lang: Lang = Lang.both, com
     return table
 
 
-def waits_command(hand: str, rules: str, option: list[str] | None, as_json: bool, lang: Lang) -> None:
+@app.command(name="waits")
+def waits_command(
+    hand: Annotated[
+        str,
+        typer.Argument(
+            metavar="HAND", help="the hand without a winning tile, quoted (one tile more: which to discard)"
+        ),
+    ],
+    rules: RulesOption = "lingxi",
+    option: HouseOption = None,
+    as_json: Annotated[bool, json_option("print the waits JSON")] = False,
+    lang: LangOption = Lang.both,
+) -> None:
     """What wins for a waiting hand (听牌): each tile, its copies unseen, its total on a discard and self-drawn."""
     from taihu.scorer.waits import Discards, waits
 
-    shown = answer_for_hand(hand, option, as_json, lambda options: waits(hand, rules=rules, options=options))
+    def search(options: dict[str, int]) -> "Waits | Discards":
+        with working("searching the waits", as_json):  # a hand with wildcards can take a while
+            return waits(hand, rules=rules, options=options)
+
+    shown = answer_for_hand(hand, option, as_json, search)
     if shown is None:
         return
     result, out = shown
-    from taihu.cli.table import Table
+    from taihu.cli.draw import table as made
 
     compact = narrow(out)
     if isinstance(result, Discards) and compact:
@@ -368,12 +479,12 @@ def waits_command(hand: str, rules: str, option: list[str] | None, as_json: bool
         ]
         out.print(compact_table(f"{result.rules}: a tile too many — discards, best first", rows))
     elif isinstance(result, Discards):
-        table = Table(title=f"{result.rules}: a tile too many — discards, best first", title_justify="left")
+        table = made(f"{result.rules}: a tile too many — discards, best first")
         for col in ("discard", "waits", "unseen winning tiles", "best total"):
             table.add_column(heading(col, WAITS_HEADINGS[col], lang), justify="right" if col != "waits" else "left")
         for choice in result.discards:
-            shown = " ".join(w.tile for w in choice.waits) or "not ready"
-            table.add_row(choice.tile, shown, str(choice.unseen_wins), str(choice.best_total))
+            tiles = " ".join(w.tile for w in choice.waits) or "not ready"
+            table.add_row(choice.tile, tiles, str(choice.unseen_wins), str(choice.best_total))
         out.print(table)
     if isinstance(result, Discards):
         if result.discards and result.discards[0].waits:
@@ -388,17 +499,25 @@ def waits_command(hand: str, rules: str, option: list[str] | None, as_json: bool
         out.print("*: wins only through a held wildcard standing for another tile")
 
 
-def rules(name: str | None, as_json: bool, lang: Lang) -> None:
+@app.command()
+def rules(
+    name: Annotated[
+        str | None,
+        typer.Argument(metavar="[RULES]", help="a rule set; omit to list them all", autocompletion=rule_set_names),
+    ] = None,
+    as_json: Annotated[bool, json_option("print as JSON")] = False,
+    lang: LangOption = Lang.both,
+) -> None:
     """List the rule sets, or one rule set's items and house options."""
+    from taihu.cli.draw import table as made
+
     if name is None:
         infos = rule_sets()
         if as_json:
             print_json([i.to_dict() for i in infos])
             return
-        from taihu.cli.table import Table
-
         out = console()
-        table = Table(title="rule sets")
+        table = made("rule sets", title_justify="center")
         table.add_column("name")
         if lang is not Lang.en:
             table.add_column("中文")
@@ -413,14 +532,12 @@ def rules(name: str | None, as_json: bool, lang: Lang) -> None:
     if as_json:
         print_json(info.to_dict())
         return
-    from taihu.cli.table import Table
-
     out = console()
     title = f"{info.name} {info.chinese} — items ({info.unit})"
     if narrow(out):
         out.print(compact_table(title, [(names(i.name, i.name_en, lang), i.value, i.scope) for i in info.items]))
     else:
-        table = Table(title=title, title_justify="left")
+        table = made(title)
         for col in ("key", *name_columns(lang), "value", "for"):
             table.add_column(col)
         for item in info.items:
@@ -432,7 +549,7 @@ def rules(name: str | None, as_json: bool, lang: Lang) -> None:
         ]
         out.print(compact_table("house options", rows))
     else:
-        options = Table(title="house options", title_justify="left")
+        options = made("house options")
         for col in ("option", "default", "alternatives", "meaning"):
             options.add_column(col)
         for opt in info.options:
@@ -460,8 +577,8 @@ SETTLE_HEADINGS = {"seat": "座位", "hand": "牌", "note": "备注", "from": "�
 SETTLE_HEADINGS |= {"reason": "原因", "settlement": "结算", "payments": "支付", "net": "净额"}
 
 
-def settlement_tables(result: Settlement, lang: Lang = Lang.both, compact: bool = False) -> list[Table]:
-    from taihu.cli.table import Table
+def settlement_tables(result: "Settlement", lang: Lang = Lang.both, compact: bool = False) -> "list[Table]":
+    from taihu.cli.draw import table as made
 
     def say(english: str) -> str:
         return heading(english, SETTLE_HEADINGS[english], lang)
@@ -477,7 +594,7 @@ def settlement_tables(result: Settlement, lang: Lang = Lang.both, compact: bool 
         for seat, score in result.scores.items()
     ]
     paid = [(p.from_, p.to, str(p.amount), p.reason) for p in result.payments] or [("—", "—", "0", "no payments")]
-    net = Table(title=say("net"), title_justify="left")
+    net = made(say("net"))
     for seat in result.net:
         net.add_column(seat, justify="right")
     net.add_row(*(f"{v:+d}" if v else "0" for v in result.net.values()))
@@ -491,14 +608,14 @@ def settlement_tables(result: Settlement, lang: Lang = Lang.both, compact: bool 
             compact_table(say("payments"), pay_rows),
             net,
         ]
-    scores = Table(title=f"{result.rules} — {say('settlement')}", title_justify="left")
+    scores = made(f"{result.rules} — {say('settlement')}")
     scores.add_column(say("seat"))
     scores.add_column(say("hand"))
     scores.add_column(unit, justify="right")
     scores.add_column(say("note"))
     for seat, hand, total, note in seats:
         scores.add_row(seat, hand, total, note)
-    payments = Table(title=say("payments"), title_justify="left")
+    payments = made(say("payments"))
     for col in ("from", "to", "amount", "reason"):
         payments.add_column(say(col), justify="right" if col == "amount" else "left")
     for row in paid:
@@ -506,17 +623,22 @@ def settlement_tables(result: Settlement, lang: Lang = Lang.both, compact: bool 
     return [scores, payments, net]
 
 
-def settle_table(table: Any) -> Settlement:
+def settle_table(table: Any) -> "Settlement":
     """The core's `settle_table`, imported on first use: `taihu score` never loads the settlement modules."""
     from taihu.scorer.settlement import settle_table as settle
 
     return settle(table)
 
 
-def settle(table: str, as_json: bool, lang: Lang) -> None:
+@app.command()
+def settle(
+    table: TableArgument,
+    as_json: Annotated[bool, json_option("print the Settlement JSON")] = False,
+    lang: LangOption = Lang.both,
+) -> None:
     """Settle one deal: each seat's tai, who pays whom and why, and the net per seat."""
     data = answer(lambda: read_table(table), as_json)
-    result: Settlement = answer(lambda: settle_table(data), as_json)
+    result = answer(lambda: settle_table(data), as_json)
     if as_json:
         print_json(result.to_dict())
         return
@@ -529,15 +651,45 @@ def settle(table: str, as_json: bool, lang: Lang) -> None:
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
 
 
+@app.command()
 def serve(
-    cors_origin: list[str] | None,
-    host: str,
-    allowed_host: list[str] | None,
-    port: int,
-    db: str | None,
-    workers: int,
-    limit_concurrency: int,
-    cache_mb: int,
+    cors_origin: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--cors-origin",
+            metavar="URL",
+            help="an origin allowed to call the API from a browser (repeatable); none by default",
+        ),
+    ] = None,
+    host: Annotated[str, typer.Option("--host", help="address to listen on")] = "127.0.0.1",
+    allowed_host: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--allowed-host",
+            metavar="NAME",
+            help="a Host name the server answers besides the loopback names and the --host address "
+            "(repeatable), e.g. the address phones use with --host 0.0.0.0",
+        ),
+    ] = None,
+    port: Annotated[int, typer.Option("--port", help="port to listen on")] = 8000,
+    db: Annotated[
+        str | None,
+        typer.Option(
+            "--db",
+            metavar="PATH|URL",
+            help="the ledger database of /ledgers: a SQLite file, or a postgresql:// URL for several hosts",
+        ),
+    ] = None,
+    workers: Annotated[
+        int, typer.Option("--workers", min=1, max=64, help="server processes (uvicorn's worker mode)")
+    ] = 1,
+    limit_concurrency: Annotated[
+        int,
+        typer.Option("--limit-concurrency", min=1, help="open connections per process; beyond, requests get 503"),
+    ] = 100,
+    cache_mb: Annotated[
+        int, typer.Option("--cache-mb", min=1, max=65536, help="memory for the core's caches, per process")
+    ] = 64,
 ) -> None:
     """Run the HTTP API and the table page at / (docs at /docs); stateless: run several behind a load balancer."""
     from taihu.api.page import allow_origins_in_every_worker, check_origin  # the page at / and its CORS
@@ -563,22 +715,5 @@ def serve(
     )
 
 
-# what each command line runs; taihu/cli/arguments.py's TAIHU gives each its arguments
-COMMANDS: dict[str, Callable[..., None]] = {
-    "score": score,
-    "waits": waits_command,
-    "rules": rules,
-    "settle": settle,
-    "serve": serve,
-    "ledger new": ledger.new,
-    "ledger add": ledger.add,
-    "ledger show": ledger.show,
-    "ledger undo": ledger.undo,
-    "ledger export": ledger.export,
-    "ledger list": ledger.list_ledgers,
-    "ledger rename": ledger.rename,
-    "ledger delete": ledger.delete,
-}
-
 if __name__ == "__main__":  # pragma: no cover
-    sys.exit(app())
+    main()

@@ -7,10 +7,12 @@ limit, and 100,000 nested `[` make the parser recurse until it fails.
 `check_json_text` is our own, not a library's: the standard parser enforces
 neither bound, and the check must cost next to nothing on a hostile 64 KB
 body (it runs on every request body). It is a few passes over the bytes, each
-done by C code (a regex substitution, `split`, `translate`, `itertools`), and
-none that can go back: the former single regex restarted its string match at
-every quote of an unclosed string of escaped quotes, which made it quadratic
-(21 s for 64 KB); now no 64 KB body takes over a few ms (docs/soak.md).
+done by C code (`replace`, `split`, `translate`, `find`, `itertools`, a
+chunk at a time where a pass is long, so that no one call holds the
+interpreter while the server's event loop waits), and none that can go back:
+the former single regex restarted its string match at every quote of an
+unclosed string of escaped quotes, which made it quadratic (21 s for 64 KB);
+now no 64 KB body takes over a few ms (docs/soak.md).
 """
 
 from __future__ import annotations
@@ -27,15 +29,18 @@ MAX_JSON_BYTES = 64 * 1024  # a table is about 1 KB
 MAX_JSON_DEPTH = 32  # a table nests 3 levels deep (table → players → {"total": N})
 MAX_NUMBER_CHARACTERS = 24  # a number token's length; 10⁹ has 10 digits
 
-_ESCAPE = re.compile(rb"\\.", re.DOTALL)  # a backslash and the byte it escapes (only valid inside a string)
 _OPENERS = b"[{"
 _BRACKETS = b"[]{}"
 _NOT_BRACKETS = bytes(b for b in range(256) if b not in _BRACKETS)
 _BRACKET = re.compile(rb"[\[\]{}]")
 # an opener counts 2 and a closer 0, so the running sum less the count of brackets is the depth
 _STEPS = bytes.maketrans(_BRACKETS, b"\x02\x00\x02\x00")
-_NUMBER_PART = rb"0-9.eE+\-"
-_LONG_NUMBER = re.compile(rb"(?<![%s])-?[0-9][%s]{%d,}+" % (_NUMBER_PART, _NUMBER_PART, MAX_NUMBER_CHARACTERS))
+_CHUNK = 1024  # brackets (or bytes) a C call reads at a time in the depth pass, so none holds the interpreter long
+# every byte that may stand in a number token as "0", every other as " ": a number is a run of "0"
+_NUMBER_BYTES = frozenset(b"0123456789.eE+-")
+_AS_RUNS = bytes(0x30 if b in _NUMBER_BYTES else 0x20 for b in range(256))
+_TOO_LONG_RUN = b"0" * (MAX_NUMBER_CHARACTERS + 1)
+_DIGITS = frozenset(b"0123456789")
 
 
 def check_json_text(text: str | bytes, what: str = "the JSON") -> None:
@@ -52,20 +57,65 @@ def check_json_text(text: str | bytes, what: str = "the JSON") -> None:
     outside = _outside_strings(data)
     brackets = outside.translate(None, _NOT_BRACKETS)
     if sum(map(brackets.count, _OPENERS)) > MAX_JSON_DEPTH:
-        depths = list(map(sub, accumulate(brackets.translate(_STEPS)), count(1)))
-        if max(depths) > MAX_JSON_DEPTH:
-            # the depth moves by one a bracket, so the first bracket over the limit is the first at one more
-            over = depths.index(MAX_JSON_DEPTH + 1)
-            at = next(islice(_BRACKET.finditer(outside), over, None)).start()
+        over = _first_too_deep(brackets)
+        if over is not None:
+            at = _place_of_bracket(outside, over)
             raise HandError(
                 f"{what} nests deeper than {MAX_JSON_DEPTH} levels at character {at + 1}; a table nests 3 levels deep"
             )
-    number = _LONG_NUMBER.search(outside)
+    number = _first_long_number(outside)
     if number is not None:
+        at, length = number
         raise HandError(
-            f"{what} has a number of {len(number.group())} characters at character {number.start() + 1}; "
+            f"{what} has a number of {length} characters at character {at + 1}; "
             f"numbers here are at most {MAX_TOTAL:,} (10⁹)"
         )
+
+
+def _first_too_deep(brackets: bytes) -> int | None:
+    """The index among `brackets` of the first one past MAX_JSON_DEPTH levels, or None.
+
+    The depth moves by one a bracket, so the first bracket over the limit is
+    the first at one more; read `_CHUNK` brackets at a time.
+    """
+    depth = 0
+    for start in range(0, len(brackets), _CHUNK):
+        chunk = brackets[start : start + _CHUNK]
+        # depths[j + 1] is the depth after the chunk's bracket j
+        depths = list(map(sub, accumulate(chunk.translate(_STEPS), initial=depth), count()))
+        if max(depths) > MAX_JSON_DEPTH:
+            return start + depths.index(MAX_JSON_DEPTH + 1) - 1
+        depth = depths[-1]
+    return None
+
+
+def _place_of_bracket(outside: bytes, index: int) -> int:
+    """The place in `outside` of its bracket number `index` (from 0), read `_CHUNK` bytes at a time."""
+    for start in range(0, len(outside), _CHUNK):
+        chunk = outside[start : start + _CHUNK]
+        in_chunk = len(chunk.translate(None, _NOT_BRACKETS))
+        if index < in_chunk:
+            return start + next(islice(_BRACKET.finditer(chunk), index, None)).start()
+        index -= in_chunk
+    raise ValueError(f"no bracket number {index}")
+
+
+def _first_long_number(outside: bytes) -> tuple[int, int] | None:
+    """Where the first number token longer than MAX_NUMBER_CHARACTERS starts, and its length; or None.
+
+    A number is a run of number bytes that starts with a digit or `-` and a
+    digit (a run that starts otherwise is not JSON, which the parser refuses).
+    """
+    runs = outside.translate(_AS_RUNS)
+    at = runs.find(_TOO_LONG_RUN)
+    while at >= 0:
+        end = runs.find(b" ", at)
+        end = len(runs) if end < 0 else end
+        first = outside[at]
+        if first in _DIGITS or (first == 0x2D and at + 1 < end and outside[at + 1] in _DIGITS):
+            return at, end - at
+        at = runs.find(_TOO_LONG_RUN, end)
+    return None
 
 
 def _outside_strings(data: bytes) -> bytes:
@@ -74,6 +124,6 @@ def _outside_strings(data: bytes) -> bytes:
     Escapes are blanked first (`\\"` and `\\\\` become two NULs), so every
     quote left opens or closes a string; an unclosed string runs to the end.
     """
-    parts = _ESCAPE.sub(b"\0\0", data).split(b'"')
+    parts = data.replace(b"\\\\", b"\0\0").replace(b'\\"', b"\0\0").split(b'"')
     parts[1::2] = [bytes(len(part)) for part in parts[1::2]]
     return b'"'.join(parts)

@@ -1,0 +1,79 @@
+"""What the `taihu` command draws, through rich: the terminal, tables, the progress bar on stderr.
+
+Imported only by a command that draws (`--json` never does). What is taihu's own here is the escaping:
+rich reads no markup or emoji codes in our text (`markup=False`, `emoji=False`), and every character a
+terminal would take as a control (ESC, BEL, NUL, a newline inside a name, U+202E) is shown escaped
+(`\\x1b`, `\\u202e`), so a player's or a ledger's name, or a hand echoed back, reaches the terminal as text.
+Rich gives the rest: the box characters, CJK widths, wrapping, colour on a terminal and none in a
+pipe or with NO_COLOR.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import TYPE_CHECKING, Any
+
+from rich.console import Console
+from rich.table import Table
+
+from taihu.scorer.errors import printable
+
+if TYPE_CHECKING:  # the bar's module, 9 ms to import, only where a bar is shown
+    from rich.progress import Progress
+
+
+def safe(text: str) -> str:
+    """`text` with every control or invisible direction character escaped; its line breaks kept."""
+    return "\n".join(printable(line) for line in text.split("\n"))
+
+
+def shown(value: Any) -> Any:
+    return safe(value) if isinstance(value, str) else value
+
+
+class Terminal(Console):
+    """rich's Console with taihu's text taken as text: no markup, no emoji codes, controls escaped."""
+
+    def __init__(self, **settings: Any) -> None:
+        super().__init__(markup=False, emoji=False, **settings)
+
+    def print(self, *objects: Any, **settings: Any) -> None:
+        super().print(*map(shown, objects), **settings)
+
+
+class SafeTable(Table):
+    """rich's Table whose headings and cells are escaped as `safe` says."""
+
+    def add_column(self, header: Any = "", *args: Any, **settings: Any) -> None:
+        super().add_column(shown(header), *args, **settings)
+
+    def add_row(self, *cells: Any, **settings: Any) -> None:
+        super().add_row(*map(shown, cells), **settings)
+
+
+def console() -> Terminal:
+    """The terminal (stdout): its width, `COLUMNS` if set, else 80 in a pipe. Made anew each time, so a test
+    (or the docs) running several widths in one process gets each its own."""
+    return Terminal()
+
+
+def table(title: str, title_justify: str = "left", **settings: Any) -> SafeTable:
+    """A table in the look of every table of taihu: the title over it at the left, rich's heavy-headed box."""
+    return SafeTable(title=safe(title), title_justify=title_justify, **settings)  # type: ignore[arg-type]
+
+
+def progress() -> Progress:
+    """A progress bar on stderr that goes away when the work is done (the caller checks stderr is a terminal)."""
+    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
+    return Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        TextColumn("{task.completed}"),
+        TimeElapsedColumn(),
+        console=Terminal(stderr=True),
+        transient=True,
+        # what goes to stdout stays there (a file, a pipe); on the same terminal it is printed above the bar
+        redirect_stdout=sys.stdout.isatty(),
+        redirect_stderr=False,
+    )
