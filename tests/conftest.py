@@ -64,6 +64,12 @@ def pg_url(postgres: Cluster, monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
     postgres.sql("taihu", f"DROP SCHEMA {schema} CASCADE")
 
 
+@pytest.fixture(params=["sqlite", "postgresql"])
+def store_db(request: pytest.FixtureRequest, ledger_db: Path) -> Path | str:
+    """The test's database, as $TAIHU_DB says too: its SQLite file, then a schema of its own in the run's PostgreSQL."""
+    return ledger_db if request.param == "sqlite" else str(request.getfixturevalue("pg_url"))
+
+
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
     if _not_started:
         terminalreporter.write_line(

@@ -30,11 +30,6 @@ FALSE_WIN: dict[str, Any] = json.loads((TABLES / "false-win.json").read_text(enc
 PLAYERS = ["甲", "乙", "丙", "丁"]
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
-def store_db(request: pytest.FixtureRequest, ledger_db: Path) -> Path | str:
-    return ledger_db if request.param == "sqlite" else request.getfixturevalue("pg_url")
-
-
 @pytest.fixture
 def client(store_db: Path | str) -> TestClient:
     return TestClient(app)  # on $TAIHU_DB: the test's SQLite file, or its PostgreSQL schema

@@ -8,20 +8,15 @@ gzipped for a client that accepts it, with the same headers and, unpacked, the s
 from __future__ import annotations
 
 import gzip
-import json
-from pathlib import Path
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from test_ledger_api import NORMAL_WIN, PLAYERS
 
 from taihu.api.app import GZIP_FROM, app
 from taihu.ledger import MAX_PAGE, PAGE_LIMIT
 from taihu.store import LedgerStore
-
-ROOT = Path(__file__).resolve().parent.parent
-NORMAL_WIN: dict[str, Any] = json.loads((ROOT / "examples/tables/normal-win.json").read_text(encoding="utf-8"))
-PLAYERS = ["甲", "乙", "丙", "丁"]
 
 
 @pytest.fixture

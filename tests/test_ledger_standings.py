@@ -29,11 +29,6 @@ Where = Path | str
 _evenings = itertools.count()
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
-def store_db(request: pytest.FixtureRequest, ledger_db: Path) -> Where:
-    return ledger_db if request.param == "sqlite" else request.getfixturevalue("pg_url")
-
-
 def plain(store: LedgerStore, ledger: Any) -> Any:
     """The reference: every deal summed in order."""
     return standing_of(ledger.players, store.view(ledger).deals, counters=ledger.carries_counters)
