@@ -56,7 +56,8 @@ def test_the_page_is_served_at_the_root(client: TestClient) -> None:
 
 def test_the_page_asks_nothing_of_other_hosts() -> None:
     for path in STATIC.iterdir():
-        text = path.read_text(encoding="utf-8")
+        # the SVG namespace is a name (createElementNS), not an address: nothing is fetched from it
+        text = path.read_text(encoding="utf-8").replace('"http://www.w3.org/2000/svg"', "")
         assert not EXTERNAL.search(text), path.name
         assert "http://" not in text and "https://" not in text, path.name
 
