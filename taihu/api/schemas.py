@@ -65,6 +65,12 @@ class PlayerTenpai(BaseModel):
     tenpai: bool = Field(description="riichi: the seat was ready (听牌) when the deal was drawn")
 
 
+class TenpaiTotal(PlayerTotal):
+    """Riichi, a drawn deal: in `scores`, a seat given as `{"tenpai": ...}`; it counts 0 and keeps its tenpai."""
+
+    tenpai: bool = Field(description="riichi: the seat was ready (听牌) when the deal was drawn, as given")
+
+
 class Event(BaseModel):
     """A side event of the deal: false-win, foul, liable (or a rule set's own)."""
 
@@ -114,8 +120,9 @@ class Payment(BaseModel):
 
 class Settlement(BaseModel):
     rules: str
-    scores: dict[Seat, HandScore | PlayerTotal] = Field(
-        description="each seat's score; `total` is the count settled (0 after a foul, a declared win, a draw)"
+    scores: dict[Seat, HandScore | TenpaiTotal | PlayerTotal] = Field(
+        description="each seat's score; `total` is the count settled (0 after a foul, a declared win, a draw); "
+        'riichi: a seat given as `{"tenpai": ...}` is `{"total": 0, "tenpai": ...}`'
     )
     payments: list[Payment]
     net: dict[Seat, int] = Field(description="what each seat wins (+) or pays (−); sums to 0")
