@@ -109,9 +109,10 @@ def client_limit(limit_concurrency: int) -> int:
     return max(1, limit_concurrency // CLIENT_SHARE)
 
 
-TOO_MANY_FROM_CLIENT = (
-    b"HTTP/1.1 503 Service Unavailable\r\ncontent-type: text/plain; charset=utf-8\r\nconnection: close\r\n"
-    b"retry-after: 5\r\ncontent-length: 45\r\n\r\ntoo many open connections from this address\r\n"
+_TOO_MANY_BODY = b'{"detail":"too many open connections from this address","code":"too_many_connections"}'
+TOO_MANY_FROM_CLIENT = (  # the one error shape (taihu/api/responses.py), written before the app is reached
+    b"HTTP/1.1 503 Service Unavailable\r\ncontent-type: application/json\r\nconnection: close\r\n"
+    b"retry-after: 5\r\ncontent-length: %d\r\n\r\n%s" % (len(_TOO_MANY_BODY), _TOO_MANY_BODY)
 )
 
 
