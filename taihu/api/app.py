@@ -36,7 +36,7 @@ from taihu.api.offload import in_worker
 from taihu.api.responses import JSON, error_answer, errors, json_bytes
 from taihu.api.schemas import HandScore, ScoreRequest, Settlement, Table
 from taihu.api.security import SecurityHeaders, TrustedHosts, hosts_from_environment, redact_access_log, redacted
-from taihu.api.server import apply_cache_budget, settle_heap
+from taihu.api.server import API_ONLY_VARIABLE, apply_cache_budget, settle_heap
 from taihu.api.waits import router as waits_router
 from taihu.scorer import HandError, RuleSetInfo, rule_sets, score_hand, settle_table
 from taihu.scorer.arithmetic import arithmetic
@@ -132,8 +132,7 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     yield
 
 
-API_ONLY_ENV = "TAIHU_API_ONLY"  # `taihu serve --api-only`: no page at /, no /docs or /redoc, in every worker
-API_ONLY = os.environ.get(API_ONLY_ENV) == "1"
+API_ONLY = os.environ.get(API_ONLY_VARIABLE) == "1"  # `taihu serve --api-only`: no page at /, no /docs or /redoc
 app = FastAPIOffline(  # /docs and /redoc from files in the package: a table may have no internet
     lifespan=lifespan,
     title="taihu",

@@ -311,6 +311,13 @@ TAIHU = Command(
                     "memory for the core's caches, per process (default: 64)",
                     {"type": whole(1, 65536), "default": 64},
                 ),
+                Argument(
+                    ("--root-path",),
+                    "the path a reverse proxy serves the API under, e.g. /taihu (docs/deploy.md)",
+                    {"default": "", "metavar": "PATH"},
+                ),
+                Argument(("--no-access-log",), "write no line per request", {"action": "store_true"}),
+                Argument(("--api-only",), "the API alone: no page at /, no /docs", {"action": "store_true"}),
             ),
         ),
         Command("ledger", commands=LEDGER_COMMANDS, doc=LEDGER),

@@ -538,6 +538,9 @@ def serve(
     workers: int,
     limit_concurrency: int,
     cache_mb: int,
+    root_path: str = "",
+    no_access_log: bool = False,
+    api_only: bool = False,
 ) -> None:
     """Run the HTTP API and the table page at / (docs at /docs); stateless: run several behind a load balancer."""
     from taihu.api.page import allow_origins_in_every_worker, check_origin  # the page at / and its CORS
@@ -559,7 +562,15 @@ def serve(
     from taihu.api.server import serve as run_server  # only this command needs the server
 
     run_server(
-        host, port, workers=workers, limit_concurrency=limit_concurrency, cache_mb=cache_mb, allowed_hosts=allowed_hosts
+        host,
+        port,
+        workers=workers,
+        limit_concurrency=limit_concurrency,
+        cache_mb=cache_mb,
+        allowed_hosts=allowed_hosts,
+        root_path=root_path,
+        access_log=not no_access_log,
+        api_only=api_only,
     )
 
 
