@@ -300,10 +300,11 @@ def add_deal(
 
     Safe to retry (docs/ledger.md): with an Idempotency-Key, a repeat answers 200 with the first answer
     and stores nothing; with `deal` or If-Match, a deal that another client got in first is a 409."""
-    within(rates_of(http).adds, http, "deals")
     rest, expect = expected_number(table)
     with LedgerStore() as store:
         ledger = kept(store, ledger_id, token)
+        # counted once the token is this ledger's: a client with no token cannot spend its address's rate
+        within(rates_of(http).adds, http, "deals")
         try:
             added = store.add_once(ledger, rest, expect=expect, if_match=if_match, key=idempotency_key)
         except LedgerFull as exc:
