@@ -13,7 +13,10 @@ most ledgers, is a 409; a client (by address) creating ledgers or adding
 deals faster than `CREATE_RATE` / `ADD_RATE` gets a 429 with `Retry-After`.
 The rate limiters belong to the app (`app.state.ledger_rates`), so two apps
 keep apart and a test makes its own. An add or an undo answers the deal and
-the standings, not the ledger (`Change`); GET answers the whole ledger.
+the standings, not the ledger (`Change`); GET answers the whole ledger, or
+without its deals (`?deals=none`), and `/deals?after=N&limit=M` pages them;
+both answer 304 to the ETag held (`If-None-Match`). The keeper also gives a
+title or an expiry (PATCH), deletes the ledger, or takes a new token.
 """
 
 from __future__ import annotations
