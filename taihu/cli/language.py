@@ -8,7 +8,6 @@ import os
 from enum import StrEnum
 from typing import Annotated
 
-import click
 import typer
 
 from taihu.messages import Messages
@@ -37,16 +36,15 @@ def locale_lang(environ: "os._Environ[str] | dict[str, str]" = os.environ) -> La
 
 
 def chosen_lang(ctx: typer.Context, value: Lang | None) -> Lang:
-    """`--lang`'s callback: the option, else the locale's; kept in the context, where `fail` finds it."""
+    """`--lang`'s callback: the option, else the locale's; kept in the context, where an error's exit finds it."""
     lang = value if value is not None else locale_lang()
     ctx.meta[LANG_KEY] = lang
     return lang
 
 
-def current_lang() -> Lang:
-    """The running command's language: its `--lang` (or the locale's), also where no command has read it yet."""
-    ctx = click.get_current_context(silent=True)
-    lang = ctx.meta.get(LANG_KEY) if ctx is not None else None
+def command_lang(ctx: typer.Context) -> Lang:
+    """The language of the command `ctx` runs (or ran): its `--lang`, else the locale's (a command without one)."""
+    lang = ctx.meta.get(LANG_KEY)  # click shares `meta` between a group's context and its commands'
     return lang if isinstance(lang, Lang) else locale_lang()
 
 

@@ -26,7 +26,7 @@ import typer
 from typer.core import TyperGroup
 from typer.exceptions import TyperException
 
-from taihu.cli.language import Lang, LangOption, current_lang
+from taihu.cli.language import Lang, LangOption, command_lang, locale_lang
 from taihu.cli.ledger import ledger_app
 from taihu.messages import known, text
 from taihu.scorer import HandError, HandScore, rule_sets, score_hand
@@ -71,8 +71,9 @@ class Taihu(TyperGroup):
             return super().invoke(ctx)
         except (typer.Exit, typer.Abort, TyperException):  # typer's ClickException is a TyperException
             raise
-        except HandError as exc:
-            fail(message_of(exc, current_lang()))
+        except (HandError, Refused) as exc:
+            refused = exc if isinstance(exc, Refused) else Refused(exc)
+            raise typer.Exit(error_status(refused, command_lang(ctx))) from None
         except KeyboardInterrupt:
             raise typer.Exit(130) from None
         except (
@@ -87,7 +88,7 @@ class Taihu(TyperGroup):
             error_id = secrets.token_hex(4)
             command = ctx.invoked_subcommand or ""
             logging.getLogger("taihu.cli").debug("internal error %s in taihu %s", error_id, command, exc_info=exc)
-            sys.stderr.write(current_lang().say("cli.error.internal", id=error_id) + "\n")
+            sys.stderr.write(command_lang(ctx).say("cli.error.internal", id=error_id) + "\n")
             raise typer.Exit(1) from None
 
 
@@ -142,12 +143,25 @@ def main() -> None:
     os._exit(status)
 
 
-def error_status(message: str, pointer: str = "") -> int:
-    """Bad input: the message on stderr, unwrapped, then the `pointer` lines (hand and caret); status 2.
+class Refused(Exception):
+    """Bad input on its way out of a command: the error (the core's, ours, or a line of text) and the lines
+    pointing at its place. `Taihu.invoke` prints it, in the command's language, which its context holds."""
+
+    def __init__(self, error: HandError | str, pointer: str = "") -> None:
+        super().__init__(str(error))
+        self.error, self.pointer = error, pointer
+
+    def message(self, lang: Lang) -> str:
+        return message_of(self.error, lang) if isinstance(self.error, HandError) else self.error
+
+
+def error_status(refused: Refused, lang: Lang) -> int:
+    """Bad input: the message on stderr, unwrapped, then the pointer lines (hand and caret); status 2.
 
     Each line is escaped (`printable`): what the input held reaches the terminal as text, never as a control.
     """
-    lines = [current_lang().say("cli.error", message=message), *(pointer.split("\n") if pointer else ())]
+    pointer = refused.pointer
+    lines = [lang.say("cli.error", message=refused.message(lang)), *(pointer.split("\n") if pointer else ())]
     sys.stderr.write("".join(printable(line) + "\n" for line in lines))
     return 2
 
@@ -167,12 +181,12 @@ def answer(call: Callable[[], Any], as_json: bool = False, line: str | None = No
         if as_json:
             print_json(exc.as_dict())
         shown = line if line is not None else exc.line
-        fail(message_of(exc, current_lang()), exc.caret(shown) if shown is not None else "")
+        raise Refused(exc, exc.caret(shown) if shown is not None else "") from None
 
 
-def fail(message: str, pointer: str = "") -> None:
-    """Bad input: the message on stderr, unwrapped, then the `pointer` lines (hand and caret), and exit 2."""
-    raise typer.Exit(error_status(message, pointer))
+def fail(message: str) -> None:
+    """Bad input: the message on stderr, and exit 2 (`Taihu.invoke` prints it)."""
+    raise Refused(message)
 
 
 def parse_options(pairs: list[str] | None) -> dict[str, int]:
@@ -765,7 +779,7 @@ def serve(
     except ValueError as exc:
         fail(f"--allowed-host {exc}")
     if host not in LOOPBACK:
-        sys.stderr.write(current_lang().say("cli.serve.no_authentication", host=host, port=port) + "\n")
+        sys.stderr.write(locale_lang().say("cli.serve.no_authentication", host=host, port=port) + "\n")
     if db is not None:
         os.environ["TAIHU_DB"] = db  # read by taihu.ledger.default_path, in every worker
     from taihu.api.server import serve as run_server  # only this command needs the server
