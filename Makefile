@@ -31,7 +31,7 @@ install-test: $(VENV)/installed-test
 demo: install
 	$(BIN)/python examples/run_examples.py
 
-test: install-test browser postgres
+test: install-test browser postgres nginx
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
@@ -99,3 +99,17 @@ postgres:
 	fi
 	@if [ "$$(id -u)" = 0 ] && ! id -u $(PG_USER) >/dev/null 2>&1; then \
 		useradd --system --no-create-home --shell /usr/sbin/nologin $(PG_USER); fi
+
+# tests/test_deploy.py runs docs/deploy.md's nginx snippet on loopback in front of a real taihu serve
+# (TLS with a throwaway certificate). Debian's nginx is installed when missing and the machine allows.
+.PHONY: nginx
+nginx:
+	@if command -v nginx >/dev/null || [ -x /usr/sbin/nginx ]; then :; \
+	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+		export DEBIAN_FRONTEND=noninteractive; apt-get update -qq; \
+		apt-get install -y -qq --no-install-recommends nginx >/dev/null \
+		|| echo "could not install nginx: the reverse-proxy test is skipped (and fails under CI=true)"; \
+	else \
+		echo "no nginx: the reverse-proxy test is skipped (and fails under CI=true). Install it as root:" \
+			"apt-get install -y --no-install-recommends nginx"; \
+	fi

@@ -167,7 +167,7 @@ def http_block(spec: str, root: Path = ROOT) -> str:
     from taihu.api.app import app
 
     method, path, *rest = spec.split(" ", 2)
-    client = TestClient(app)
+    client = TestClient(app, base_url="http://localhost")  # a Host name the app answers by default
     if method == "GET" and not rest:
         request, answer = f"GET {path}", client.get(path)
     elif method == "POST" and rest:

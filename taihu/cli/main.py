@@ -764,6 +764,16 @@ def serve(
     cache_mb: Annotated[
         int, typer.Option("--cache-mb", min=1, max=65536, help="memory for the core's caches, per process")
     ] = 64,
+    root_path: Annotated[
+        str,
+        typer.Option(
+            "--root-path",
+            metavar="PATH",
+            help="the path a reverse proxy serves the API under, e.g. /taihu (docs/deploy.md)",
+        ),
+    ] = "",
+    no_access_log: Annotated[bool, typer.Option("--no-access-log", help="write no line per request")] = False,
+    api_only: Annotated[bool, typer.Option("--api-only", help="the API alone: no page at /, no /docs")] = False,
 ) -> None:
     """Run the HTTP API and the table page at / (docs at /docs); stateless: run several behind a load balancer."""
     from taihu.api.page import allow_origins_in_every_worker, check_origin  # the page at / and its CORS
@@ -785,7 +795,15 @@ def serve(
     from taihu.api.server import serve as run_server  # only this command needs the server
 
     run_server(
-        host, port, workers=workers, limit_concurrency=limit_concurrency, cache_mb=cache_mb, allowed_hosts=allowed_hosts
+        host,
+        port,
+        workers=workers,
+        limit_concurrency=limit_concurrency,
+        cache_mb=cache_mb,
+        allowed_hosts=allowed_hosts,
+        root_path=root_path,
+        access_log=not no_access_log,
+        api_only=api_only,
     )
 
 

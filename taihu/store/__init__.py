@@ -52,6 +52,7 @@ from taihu.ledger import (
     standing_of,
 )
 from taihu.scorer import HandError
+from taihu.scorer.errors import quote
 
 BUSY_TIMEOUT_S = 30.0  # how long a SQLite writer waits for another writer's transaction
 MIGRATIONS = Path(__file__).with_name("migrations")
@@ -367,7 +368,8 @@ class LedgerStore:
         count = db.execute(sa.select(sa.func.count()).select_from(ledgers)).scalar_one()
         if count >= self.max_ledgers:
             raise LedgerFull(
-                f"{self.where} holds {count} ledgers, the most one database keeps ({self.max_ledgers}); "
+                # not where the database is: over HTTP this answers anyone
+                f"the ledger database holds {count} ledgers, the most one database keeps ({self.max_ledgers}); "
                 "export and remove old ones, or start another database (--db)",
                 code="too_many_ledgers",
             )
@@ -470,7 +472,8 @@ class LedgerStore:
                 )
             if if_match is not None and if_match.strip() != "*" and tag not in split_tags(if_match):
                 raise DealConflict(
-                    f"If-Match {if_match} is not the ledger's ETag {tag}: it changed since (it holds {count} deals)",
+                    f"If-Match {quote(if_match)} is not the ledger's ETag {tag}: "
+                    f"it changed since (it holds {count} deals)",
                     count,
                     tag,
                 )

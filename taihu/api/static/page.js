@@ -940,7 +940,8 @@ async function start() {
   ]);
   state.rules = rules.ok ? rules.data : [];
   state.palette = paletteData.ok ? paletteData.data : {};
-  state.paths = new Set(Object.keys((openapi.ok && openapi.data.paths) || {}));
+  // the document lists the /v1 paths; the page calls the same paths without the prefix (aliases)
+  state.paths = new Set(Object.keys((openapi.ok && openapi.data.paths) || {}).map((p) => p.replace(/^\/v1\//, "/")));
   if (!rules.ok) showError("score-error", { detail: t("offline") }, "", null);
   drawRulesOptions();
   ruleSetChanged();
