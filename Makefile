@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 # or python3 upgraded) makes .venv anew instead of reusing a stale one.
 PYTHON_ID := $(shell $(PYTHON) -c 'import sys; print(sys.executable, sys.version.split()[0])' 2>/dev/null)
 
-.PHONY: demo test docs bench postgres riichi-check install install-test clean FORCE
+.PHONY: demo test docs messages bench postgres riichi-check install install-test clean FORCE
 
 $(VENV)/python-id: FORCE
 	@test -n "$(PYTHON_ID)" || { echo "no Python '$(PYTHON)': pick one with make PYTHON=python3.12 ..."; exit 1; }
@@ -39,6 +39,10 @@ test: install-test browser postgres nginx
 
 docs: install-test
 	$(BIN)/python -m taihu.docs
+
+# the message catalog's .mo files from its .po files (docs/languages.md); tests/test_messages.py finds them stale
+messages: install-test
+	$(BIN)/pybabel compile --domain taihu --directory taihu/messages/locale --statistics
 
 riichi-check: install-test
 	RIICHI_EXAMPLES=20000 $(BIN)/python -m pytest -p no:cacheprovider -q tests/test_riichi_vs_mahjong.py

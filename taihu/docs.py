@@ -47,7 +47,9 @@ BLOCK = re.compile(
     re.DOTALL,
 )
 # What runs the CLI sees: a plain terminal of WIDTH columns with no colour, whatever the caller's is.
+# the docs' transcripts are the English ones whatever the locale of the machine making them (docs/languages.md)
 CLI_ENV = {"COLUMNS": str(WIDTH), "LINES": "50", "TERM": "xterm", "NO_COLOR": "1", "FORCE_COLOR": None}
+CLI_ENV |= {"LC_ALL": None, "LC_MESSAGES": None, "LANG": None}
 
 
 def pages(root: Path = ROOT) -> list[Path]:
