@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 # or python3 upgraded) makes .venv anew instead of reusing a stale one.
 PYTHON_ID := $(shell $(PYTHON) -c 'import sys; print(sys.executable, sys.version.split()[0])' 2>/dev/null)
 
-.PHONY: demo test docs bench postgres riichi-check install install-test clean FORCE
+.PHONY: demo test docs messages bench postgres riichi-check install install-test clean FORCE
 
 $(VENV)/python-id: FORCE
 	@test -n "$(PYTHON_ID)" || { echo "no Python '$(PYTHON)': pick one with make PYTHON=python3.12 ..."; exit 1; }
@@ -31,7 +31,7 @@ install-test: $(VENV)/installed-test
 demo: install
 	$(BIN)/python examples/run_examples.py
 
-test: install-test browser postgres
+test: install-test browser postgres nginx
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
@@ -39,6 +39,10 @@ test: install-test browser postgres
 
 docs: install-test
 	$(BIN)/python -m taihu.docs
+
+# the message catalog's .mo files from its .po files (docs/languages.md); tests/test_messages.py finds them stale
+messages: install-test
+	$(BIN)/pybabel compile --domain taihu --directory taihu/messages/locale --statistics
 
 riichi-check: install-test
 	RIICHI_EXAMPLES=20000 $(BIN)/python -m pytest -p no:cacheprovider -q tests/test_riichi_vs_mahjong.py
@@ -95,3 +99,17 @@ postgres:
 	fi
 	@if [ "$$(id -u)" = 0 ] && ! id -u $(PG_USER) >/dev/null 2>&1; then \
 		useradd --system --no-create-home --shell /usr/sbin/nologin $(PG_USER); fi
+
+# tests/test_deploy.py runs docs/deploy.md's nginx snippet on loopback in front of a real taihu serve
+# (TLS with a throwaway certificate). Debian's nginx is installed when missing and the machine allows.
+.PHONY: nginx
+nginx:
+	@if command -v nginx >/dev/null || [ -x /usr/sbin/nginx ]; then :; \
+	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+		export DEBIAN_FRONTEND=noninteractive; apt-get update -qq; \
+		apt-get install -y -qq --no-install-recommends nginx >/dev/null \
+		|| echo "could not install nginx: the reverse-proxy test is skipped (and fails under CI=true)"; \
+	else \
+		echo "no nginx: the reverse-proxy test is skipped (and fails under CI=true). Install it as root:" \
+			"apt-get install -y --no-install-recommends nginx"; \
+	fi

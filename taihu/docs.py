@@ -48,7 +48,9 @@ BLOCK = re.compile(
     re.DOTALL,
 )
 # What runs the CLI sees: a plain terminal of WIDTH columns with no colour, whatever the caller's is.
+# the docs' transcripts are the English ones whatever the locale of the machine making them (docs/languages.md)
 CLI_ENV = {"COLUMNS": str(WIDTH), "LINES": "50", "TERM": "xterm", "NO_COLOR": "1", "FORCE_COLOR": None}
+CLI_ENV |= {"LC_ALL": None, "LC_MESSAGES": None, "LANG": None}
 
 
 def pages(root: Path = ROOT) -> list[Path]:
@@ -168,7 +170,7 @@ def http_block(spec: str, root: Path = ROOT) -> str:
     from taihu.api.app import app
 
     method, path, *rest = spec.split(" ", 2)
-    client = TestClient(app)
+    client = TestClient(app, base_url="http://localhost")  # a Host name the app answers by default
     if method == "GET" and not rest:
         request, answer = f"GET {path}", client.get(path)
     elif method == "POST" and rest:

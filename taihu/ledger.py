@@ -16,7 +16,9 @@ adds what a single Table cannot know — who the players are and who deals.
 - A rule set with honba: each deal starts with the honba (本场) and the sticks in
   the pot that the previous deal left (its `next_honba`, `pot_after`); a
   table may repeat them, not contradict them (docs/ledger.md).
-- Totals are never stored: they are summed from the deals' nets each time.
+- Each deal row keeps the standings after it (`Standing.after`: the running totals, the next
+  dealer, riichi's honba and pot), so an add or an undo reads one row however long the ledger;
+  `standing_of` sums the deals plainly, the reference the tests hold the kept totals to.
 - The store makes each change one transaction, so two clients adding at
   once both land, in order. A refused table changes nothing.
 - Names are text, checked once here (`check_text`) for the CLI and the API
@@ -58,7 +60,15 @@ ADD_RATE = Rate(burst=60, every_s=1.0)  # deals added: 60 at once, then one a se
 BIDI_CONTROLS = frozenset(chr(c) for c in (*range(0x202A, 0x202F), *range(0x2066, 0x206A)))
 
 
-CSV_HEADER = ("deal", "player", "seat", "dealer", "net", "total", "next_dealer", "taihu")
+MAX_EXPIRY_HOURS = 366 * 24  # the furthest expiry a keeper sets: a year
+PAGE_LIMIT = 100  # deals in one page of GET /ledgers/{id}/deals when `limit` is not given
+MAX_PAGE = 500  # the most deals one page holds (half the most a ledger keeps: two pages read a whole one)
+
+
+CSV_HEADER = (
+    *("deal", "player", "seat", "dealer", "net", "total", "next_dealer", "taihu"),
+    *("winner", "discarder", "result"),  # after the older columns, so a sheet reading them by place still does
+)
 
 
 def settlement_json(settlement: Settlement) -> dict[str, Any]:
@@ -99,6 +109,18 @@ class Ledger:
     rules: str
     players: list[str]
     options: dict[str, int]
+    title: str | None = None  # a display name apart from the name (over HTTP the name is the ledger's id)
+    expires: str | None = None  # when the store removes it (ISO 8601, UTC); None: kept until deleted
+
+    def heading(self) -> dict[str, Any]:
+        """The keys of the ledger's JSON before its deals and standings."""
+        return {
+            "name": self.name,
+            "title": self.title,
+            "expires": self.expires,
+            "rules": self.rules,
+            "players": list(self.players),
+        }
 
     @property
     def carries_counters(self) -> bool:
@@ -122,6 +144,33 @@ class Deal:
     def next_dealer(self) -> str:
         """The player who deals next: the settlement's wind, read in this deal's seats."""
         return self.seats[self.settlement["next_dealer"]]
+
+    @property
+    def winner(self) -> str | None:
+        """The player who won, or None (drawn, a false win)."""
+        wind = self.table.get("winner")
+        return self.seats[wind] if wind is not None else None
+
+    @property
+    def discarder(self) -> str | None:
+        """The player whose discard was won on (None: self-drawn, or no win)."""
+        wind = self.table.get("discarder") if self.winner is not None else None
+        return self.seats[wind] if wind is not None else None
+
+    @property
+    def false_winners(self) -> list[str]:
+        """The players who declared a false win (诈胡, riichi's chombo)."""
+        return [self.seats[e["seat"]] for e in self.table.get("events", []) if e.get("type") == "false-win"]
+
+    def result(self, player: str) -> str:
+        """What the deal was for one player: `won`, `discarded` (the winning tile), `false win`, `drawn`, or ""."""
+        if player == self.winner:
+            return "won"
+        if player == self.discarder:
+            return "discarded"
+        if player in self.false_winners:
+            return "false win"
+        return "drawn" if self.winner is None and not self.false_winners else ""
 
     def net(self) -> dict[str, int]:
         """Each player's net this deal."""
@@ -163,9 +212,26 @@ class Standing:
             shown |= {"next_honba": self.next_honba, "next_pot": self.next_pot}
         return shown | {"deal_count": self.deal_count}
 
+    def after(self, deal: Deal, counters: bool = False) -> Standing:
+        """The standings one deal later: this deal's nets added, its next dealer, what it leaves (riichi)."""
+        net = deal.net()
+        totals = {player: total + net[player] for player, total in self.totals.items()}
+        if not counters:
+            return Standing(self.players, totals, deal.next_dealer, deal_count=deal.number)
+        left = carried(deal)
+        return Standing(self.players, totals, deal.next_dealer, left.get("honba", 0), left.get("pot", 0), deal.number)
+
+
+def opening(players: list[str], counters: bool = False) -> Standing:
+    """The standings before the first deal: all at 0, the first player deals; riichi: honba 0, pot 0."""
+    zero = 0 if counters else None
+    return Standing(list(players), dict.fromkeys(players, 0), players[0], zero, zero)
+
 
 def standing_of(players: list[str], deals: Iterable[Deal], counters: bool = False) -> Standing:
-    """`counters` (a rule set with honba): the honba and pot the last deal leaves, 0 and 0 before the first."""
+    """The standings summed plainly from every deal (the reference for the kept ones, and a whole view's).
+
+    `counters` (a rule set with honba): the honba and pot the last deal leaves, 0 and 0 before the first."""
     totals, last, count = dict.fromkeys(players, 0), None, 0
     for last in deals:
         count += 1
@@ -203,23 +269,22 @@ def carried(deal: Deal | None) -> dict[str, int]:
     return {field: deal.settlement[key] for field, key in COUNTERS if deal.settlement.get(key) is not None}
 
 
-def with_counters(table: dict[str, Any], ledger: Ledger, last: Deal | None) -> dict[str, Any]:
+def with_counters(table: dict[str, Any], ledger: Ledger, standing: Standing) -> dict[str, Any]:
     """A deal with counters: the honba and pot the previous deal left; the first deal keeps its own (0 if none).
 
     A table may repeat them, not contradict them: the ledger has seen every deal since, so a
     different number is a mistake in the table (an old file, a deal missing from the ledger).
     """
     out = dict(table)
-    left = carried(last)
+    left = {"honba": standing.next_honba, "pot": standing.next_pot} if standing.deal_count else {}
     for field, _ in COUNTERS:
         given, value = out.get(field), left.get(field)
         if given is None:
             out[field] = value or 0  # stored as played, so every deal of the ledger shows its counters
         elif value is not None and given != value:
-            assert last is not None
             raise HandError(
                 f"{field}: the table says {given!r} but ledger '{ledger.name}' carries {field} {value} "
-                f"from deal {last.number}; drop {field} from the table or make it match "
+                f"from deal {standing.deal_count}; drop {field} from the table or make it match "
                 f"(`taihu ledger undo` if a deal went wrong)"
             )
     return out
@@ -245,13 +310,9 @@ class LedgerView:
         return self.standing.next_dealer
 
     def to_json(self) -> dict[str, Any]:
-        """docs/api.md's ledger JSON: `{"name", "rules", "players", "deals"}` and the standings' keys."""
-        return {
-            "name": self.ledger.name,
-            "rules": self.ledger.rules,
-            "players": list(self.ledger.players),
-            "deals": [d.to_json() for d in self.deals],
-        } | self.standing.to_json()
+        """docs/api.md's ledger JSON: `{"name", "title", "expires", "rules", "players", "deals"}` and the
+        standings' keys."""
+        return self.ledger.heading() | {"deals": [d.to_json() for d in self.deals]} | self.standing.to_json()
 
     def to_csv(self) -> str:
         """One row per deal and player, in seat order, with the running total; a header row first.
@@ -280,9 +341,44 @@ class LedgerView:
                         totals[player],
                         spreadsheet_text(deal.next_dealer),
                         spreadsheet_text(deal.taihu_version or ""),
+                        spreadsheet_text(deal.winner or ""),
+                        spreadsheet_text(deal.discarder or ""),
+                        deal.result(player),
                     )
                 )
         return out.getvalue()
+
+
+BARS = "▁▂▃▄▅▆▇█"  # a sparkline's eight heights
+TREND_WIDTH = 40  # the most characters of one trend line: a long evening is sampled down to it
+
+
+def running_totals(players: list[str], deals: Iterable[Deal]) -> dict[str, list[int]]:
+    """Each player's running total: 0 before the first deal, then after each deal."""
+    running = {player: [0] for player in players}
+    for deal in deals:
+        net = deal.net()
+        for player in players:
+            running[player].append(running[player][-1] + net[player])
+    return running
+
+
+def sparkline(values: list[int], low: int, high: int, width: int = TREND_WIDTH) -> str:
+    """The values as bars between `low` and `high` (one scale for every player, so rows compare),
+    at most `width` of them: a longer series is sampled evenly, its first and last value kept."""
+    if len(values) > width:
+        values = [values[round(i * (len(values) - 1) / (width - 1))] for i in range(width)]
+    span = high - low
+    top = len(BARS) - 1
+    return "".join(BARS[round((v - low) * top / span) if span else top // 2] for v in values)
+
+
+def trend_lines(players: list[str], deals: Iterable[Deal], width: int = TREND_WIDTH) -> dict[str, str]:
+    """Each player's running total across the deals as a sparkline (the terminal's picture of the evening)."""
+    running = running_totals(players, deals)
+    every = [v for values in running.values() for v in values]
+    low, high = min(every), max(every)
+    return {player: sparkline(values, low, high, width) for player, values in running.items()}
 
 
 BOM = "\ufeff"  # the CSV's first character: UTF-8's byte order mark, EF BB BF
@@ -473,24 +569,24 @@ def make_private(path: Path) -> None:
         pass
 
 
-def next_deal(ledger: Ledger, last: Deal | None, table: Any, taihu_version: str | None, max_deals: int) -> Deal:
-    """The deal after `last`, settled with the seats as they stand (the store records it in the same transaction).
+def next_deal(ledger: Ledger, standing: Standing, table: Any, taihu_version: str | None, max_deals: int) -> Deal:
+    """The deal after the ledger's last (`standing`: where it stands), settled with the seats as they stand
+    (the store records it in the same transaction).
 
     A ledger holding `max_deals` takes no more (LedgerFull).
     """
-    if last is not None and last.number >= max_deals:
+    if standing.deal_count >= max_deals:
         raise LedgerFull(
-            f"ledger '{ledger.name}' holds {last.number} deals, the most a ledger keeps ({max_deals}); "
+            f"ledger '{ledger.name}' holds {standing.deal_count} deals, the most a ledger keeps ({max_deals}); "
             "start a new ledger for the rest of the evening",
             code="ledger_full",
         )
-    dealer = last.next_dealer if last else ledger.players[0]
-    seats = seats_from(ledger.players, dealer)
+    seats = standing.next_seats
     stored = in_winds(table, ledger, seats)
     if ledger.carries_counters:
-        stored = with_counters(stored, ledger, last)
+        stored = with_counters(stored, ledger, standing)
     settlement = settlement_json(settle_table(stored))
-    return Deal((last.number if last else 0) + 1, seats, stored, settlement, taihu_version)
+    return Deal(standing.deal_count + 1, seats, stored, settlement, taihu_version)
 
 
 def token_matches(given: str, stored_sha256: str | None) -> bool:

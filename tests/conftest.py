@@ -30,6 +30,14 @@ os.environ.setdefault(HOSTS_ENV, " ".join(("testserver", *LOOPBACK_NAMES)))
 
 
 @pytest.fixture(autouse=True)
+def english_locale(monkeypatch: pytest.MonkeyPatch) -> None:
+    """No locale set, as on a bare machine: the CLI speaks its default (`--lang both`) whatever the developer's
+    locale; the tests of a Chinese locale set LANG themselves (tests/test_cli_languages.py)."""
+    for name in ("LC_ALL", "LC_MESSAGES", "LANG"):
+        monkeypatch.delenv(name, raising=False)
+
+
+@pytest.fixture(autouse=True)
 def ledger_db(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     path = tmp_path / "ledger.db"
     monkeypatch.setenv("TAIHU_DB", str(path))
@@ -62,6 +70,12 @@ def pg_url(postgres: Cluster, monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
     yield url
     dispose_engines()
     postgres.sql("taihu", f"DROP SCHEMA {schema} CASCADE")
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def store_db(request: pytest.FixtureRequest, ledger_db: Path) -> Path | str:
+    """The test's database, as $TAIHU_DB says too: its SQLite file, then a schema of its own in the run's PostgreSQL."""
+    return ledger_db if request.param == "sqlite" else str(request.getfixturevalue("pg_url"))
 
 
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:

@@ -38,7 +38,9 @@ def completions(*words: str, env: dict[str, str] | None = None) -> list[str]:
     [
         pytest.param([""], ["score", "waits", "rules", "settle", "serve", "ledger"], id="commands"),
         pytest.param(["se"], ["settle", "serve"], id="commands-by-prefix"),
-        pytest.param(["ledger", ""], ["new", "add", "show", "undo", "export", "list"], id="ledger-commands"),
+        pytest.param(
+            ["ledger", ""], ["new", "add", "show", "undo", "export", "list", "rename", "delete"], id="ledger-commands"
+        ),
         pytest.param(["score", "123m", "-r", ""], list(RULESETS), id="rule-sets-after-r"),
         pytest.param(["score", "123m", "--rules", "lu"], ["luoshan"], id="rule-sets-by-prefix"),
         pytest.param(["waits", "123m", "-r", "p"], ["putian"], id="waits-rule-sets"),
@@ -159,7 +161,7 @@ def test_every_command_of_today_is_there() -> None:
     assert {" ".join(words) for words, _ in COMMANDS} == {
         "",
         *("score", "waits", "rules", "settle", "serve", "ledger"),
-        *(f"ledger {c}" for c in ("new", "add", "show", "undo", "export", "list")),
+        *(f"ledger {c}" for c in ("new", "add", "show", "undo", "export", "list", "rename", "delete")),
     }
 
 

@@ -16,6 +16,7 @@ import pytest
 from typer.testing import CliRunner
 
 from taihu.cli.main import app
+from taihu.messages import LANGUAGES, text
 from taihu.scorer import HandError, HandScore, score_hand
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -63,12 +64,21 @@ def widest(output: str) -> int:
 
     The hand is printed soft-wrapped (the terminal breaks it at its edge) so that it copies back whole.
     """
-    return max(cell_len(line.rstrip()) for line in output.splitlines() if not line.startswith("hand: "))
+    hand_line = tuple(text("cli.hand", lang, hand="") for lang in LANGUAGES)  # `hand: `, `手牌：`
+    return max(cell_len(line.rstrip()) for line in output.splitlines() if not line.startswith(hand_line))
+
+
+# the lines after the table, in either language: `arrangement: …`, `note: …`, `non-winning hand: …`
+AFTER_TABLE = [
+    re.escape(text(code, lang, arrangement="", note="").partition("{")[0])
+    for code in ("cli.score.arrangement", "cli.note", "cli.score.base_only")
+    for lang in LANGUAGES
+]
 
 
 def table_part(output: str) -> str:
     """The table's rows: not the lines after it (arrangement, notes), which may name keys."""
-    table = re.split(r"^(?:arrangement|note|non-winning hand):", output, maxsplit=1, flags=re.MULTILINE)[0]
+    table = re.split(f"^(?:{'|'.join(AFTER_TABLE)})", output, maxsplit=1, flags=re.MULTILINE)[0]
     return table.split("\n", 2)[2]  # and below the `hand:` line and the title, which name the rule set
 
 

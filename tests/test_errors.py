@@ -443,7 +443,7 @@ def test_every_command_is_guarded(monkeypatch: pytest.MonkeyPatch, command: str)
 def test_every_command_of_today_is_guarded() -> None:
     assert set(command_functions()) == {
         *("score", "waits", "rules", "settle", "serve"),
-        *(f"ledger {c}" for c in ("new", "add", "show", "undo", "export", "list")),
+        *(f"ledger {c}" for c in ("new", "add", "show", "undo", "export", "list", "rename", "delete")),
     }
 
 

@@ -143,7 +143,11 @@ def test_a_ledger_of_200_random_deals_rotates_and_totals(rules: str, store_db: W
         standing = store.standing(ledger)  # the cheap path that `add` prints: the same numbers
     assert (standing.totals, standing.next_dealer) == (expected_totals, dealer)
     riichi_keys = {"next_honba", "next_pot"} if rules == "riichi" else set()
-    assert set(view) == {"name", "rules", "players", "deals", "totals", "next_dealer", "deal_count"} | riichi_keys
+    assert (
+        set(view)
+        == {"name", "title", "expires", "rules", "players", "deals", "totals", "next_dealer", "deal_count"}
+        | riichi_keys
+    )
     assert [{k: d[k] for k in ("dealer", "seats", "settlement")} for d in view["deals"]] == expected_deals
     assert view["totals"] == expected_totals and sum(expected_totals.values()) == 0
     assert view["next_dealer"] == dealer
@@ -379,6 +383,7 @@ def test_a_file_of_the_hand_written_schema_migrates_in_place_and_keeps_its_deals
     with LedgerStore(ledger_db) as store:
         assert store.revision() == newest_revision()
         ledger = store.ledger("old")
+        assert store.standing(ledger) == store.view(ledger).standing  # revision 0004 filled the old deal's row
         new = store.add(ledger, NORMAL_WIN)  # the old deal's next_dealer seats the new one
         view = store.view(ledger)
         text = view.to_csv()

@@ -32,7 +32,17 @@ def test_an_evening_on_a_chosen_file(tmp_path: Path) -> None:
     assert "next dealer: 乙  (seats E 乙  S 丙  W 丁  N 甲)" in added.output
     assert taihu("ledger", "add", "friday", "-", "--db", db, stdin=DRAWN.read_text(encoding="utf-8")).exit_code == 0
     shown = json.loads(taihu("ledger", "show", "friday", "--json", "--db", db).output)
-    assert list(shown) == ["name", "rules", "players", "deals", "totals", "next_dealer", "deal_count"]
+    assert list(shown) == [
+        "name",
+        "title",
+        "expires",
+        "rules",
+        "players",
+        "deals",
+        "totals",
+        "next_dealer",
+        "deal_count",
+    ]
     assert [d["dealer"] for d in shown["deals"]] == ["甲", "乙"]  # 乙 won deal 1 and deals deal 2
     assert shown["deals"][1]["seats"] == {"E": "乙", "S": "丙", "W": "丁", "N": "甲"}
     assert shown["deals"][0]["table"]["options"] == {"double_at": 10}

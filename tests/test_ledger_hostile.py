@@ -96,10 +96,13 @@ def spreadsheet_rows(text: str) -> list[list[str]]:
 def assert_opens_as_text(text: str, players: list[str]) -> None:
     rows = spreadsheet_rows(text)
     header, body = rows[0], rows[1:]
-    assert header == ["deal", "player", "seat", "dealer", "net", "total", "next_dealer", "taihu"]
+    assert header == [
+        *("deal", "player", "seat", "dealer", "net", "total", "next_dealer", "taihu"),
+        *("winner", "discarder", "result"),
+    ]
     assert {row[1] for row in body} == {"'" + p for p in players}  # each shown as the name, run as nothing
     for row in body:
-        for index in (1, 3, 6):  # player, dealer, next_dealer
+        for index in (1, 3, 6, 8, 9):  # player, dealer, next_dealer, winner, discarder
             assert not row[index].startswith(("=", "+", "-", "@", "\t", "\r")), row
         int(row[0]), int(row[4]), int(row[5])  # the numbers stay numbers
     assert any(row[4].startswith("-") for row in body)  # a negative net is written as a number, not quoted
@@ -309,6 +312,7 @@ def test_a_database_holds_at_most_max_ledgers(ledger_db: Path) -> None:
         with pytest.raises(LedgerFull, match="holds 2 ledgers") as info:
             store.create("three", "lingxi", PLAYERS)
         assert info.value.code == "too_many_ledgers"
+        assert str(ledger_db) not in str(info.value)  # over HTTP the message answers anyone: no path in it
 
 
 def test_over_http_the_limits_are_a_409(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -407,6 +411,18 @@ def test_over_http_a_client_over_its_rate_gets_429_with_retry_after(client: Test
     assert client.post(f"/ledgers/{ledger_id}/deals", json=NORMAL_WIN, headers=keeper).status_code == 201
     clock.now += 30.0
     assert client.post("/ledgers", json={"players": PLAYERS}).status_code == 201
+
+
+def test_adds_without_the_edit_token_do_not_spend_the_address_rate(client: TestClient) -> None:
+    """On a club's shared Wi-Fi one address is every phone: a client with no token must not block the adds."""
+    app.state.ledger_rates = LedgerRates(adds=RateLimiter(Rate(burst=1, every_s=60.0), clock=FakeClock()))
+    ledger_id, keeper = new_ledger(client)
+    for _ in range(3):
+        assert client.post("/ledgers/nosuchledger/deals", json=NORMAL_WIN, headers=keeper).status_code == 404
+        wrong = {"Authorization": "Bearer x"}
+        assert client.post(f"/ledgers/{ledger_id}/deals", json=NORMAL_WIN, headers=wrong).status_code == 403
+    assert client.post(f"/ledgers/{ledger_id}/deals", json=NORMAL_WIN, headers=keeper).status_code == 201
+    assert client.post(f"/ledgers/{ledger_id}/deals", json=NORMAL_WIN, headers=keeper).status_code == 429
 
 
 def test_two_apps_keep_their_own_rates() -> None:

@@ -83,6 +83,9 @@ def test_an_undo_changes_the_etag_even_where_the_count_comes_back(client: TestCl
     client.post(f"/ledgers/{ledger_id}/deals", json=DRAWN, headers=keeper)
     stale = client.post(f"/ledgers/{ledger_id}/deals", json=NORMAL_WIN, headers={**keeper, "If-Match": before})
     assert stale.status_code == 409
+    long_tag = {**keeper, "If-Match": '"' + "x" * 15000 + '"'}
+    echoed = client.post(f"/ledgers/{ledger_id}/deals", json=NORMAL_WIN, headers=long_tag)
+    assert echoed.status_code == 409 and len(echoed.json()["detail"]) < 300  # a message echoes a short part
 
 
 @pytest.mark.parametrize(

@@ -647,6 +647,8 @@ def test_an_evening_ledger_kept_from_the_page(visit: Visit, browser: Browser, le
     assert too_small_to_tap(page) == []
     visit.shot("ledger-two-deals-en")
     visit.shot("ledger-two-deals-en-section", of=region)
+    assert_trend_drawn(region, {"甲": -172, "乙": 96, "丙": -96, "丁": 172}, deals=2)
+    visit.shot("ledger-trend-en", of=region.get_by_role("img", name="Running totals"))
 
     region.get_by_role("button", name="Undo last deal").click()
     expect(region).to_contain_text("Deal 2 removed: 丁 won on 甲's discard.")
@@ -669,10 +671,38 @@ def test_an_evening_ledger_kept_from_the_page(visit: Visit, browser: Browser, le
         totals = shared.get_by_role("table").get_by_role("row", name=re.compile(r"^合计 Total"))
         expect(totals).to_have_text(re.compile(r"-120\s*\+224\s*-52\s*-52"))
         assert no_horizontal_scroll(other)
+        chart = shared.get_by_role("img", name="累计走势 Running totals")
+        expect(chart).to_have_accessible_description(re.compile(r"1 局.*甲 -120, 乙 \+224, 丙 -52, 丁 -52"))
         reader.shot("ledger-read-only-zh", of=shared)
         assert reader.outside_requests() == []
     finally:
         reader.context.close()
+
+
+def assert_trend_drawn(region: Locator, totals: dict[str, int], deals: int) -> None:
+    """The running totals as a picture: named and described, a line a player from 0 through each deal,
+    a higher total drawn higher, and as wide as the page."""
+    chart = region.get_by_role("img", name="Running totals")
+    expect(chart).to_be_visible()
+    described = ", ".join(f"{p} {n:+d}" if n else f"{p} 0" for p, n in totals.items())
+    expect(chart).to_have_accessible_description(
+        f"Each player's running total after each of {deals} deals. After the last: {described}."
+    )
+    lines = {
+        line.get_attribute("data-player"): line.get_attribute("points") for line in chart.locator("polyline").all()
+    }
+    assert set(lines) == set(totals)
+    ends = {}
+    for player, points in lines.items():
+        pairs = [tuple(map(float, xy.split(","))) for xy in str(points).split()]
+        assert len(pairs) == deals + 1  # before the first deal, then after each
+        ends[player] = pairs[-1][1]
+    assert len({pairs for pairs in lines.values()}) == len(totals)  # no two lines drawn as one
+    by_total = sorted(totals, key=lambda p: totals[p])
+    by_height = sorted(ends, key=lambda p: -ends[p])  # SVG's y grows downwards
+    assert [totals[p] for p in by_total] == [totals[p] for p in by_height]
+    box = chart.bounding_box()
+    assert box is not None and box["width"] >= 300  # readable on a 360 px phone: the page's width, not a thumbnail
 
 
 def test_a_refused_deal_changes_nothing_and_says_why(visit: Visit) -> None:

@@ -80,6 +80,12 @@ def test_drawn_deal_with_stated_tenpai_and_a_riichi_stick_left_in_the_pot() -> N
     assert result.net == {"E": 1500 - 1000, "S": 1500, "W": -1500, "N": -1500}
     assert (result.pot_after, result.next_dealer) == (2, "E")
     check_invariant(result)
+    # a seat given as {"tenpai": ...} keeps it in `scores`, beside the 0 it counts
+    assert {s: result.to_dict()["scores"][s] for s in "SWN"} == {
+        "S": {"total": 0, "tenpai": True},
+        "W": {"total": 0, "tenpai": False},
+        "N": {"total": 0, "tenpai": False},
+    }
 
 
 def test_noten_bappu_off() -> None:

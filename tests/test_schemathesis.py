@@ -50,16 +50,22 @@ def check_answer(case: schemathesis.Case, response: Any) -> int:
 def test_every_operation_is_covered() -> None:
     operations = {(op.ok().method.upper(), op.ok().path) for op in schema.get_all_operations()}
     assert operations == {
-        ("POST", "/score"),
-        ("POST", "/settle"),
-        ("GET", "/rules"),
-        ("GET", "/health"),
-        ("POST", "/ledgers"),
-        ("GET", "/ledgers/{ledger_id}"),
-        ("GET", "/ledgers/{ledger_id}.csv"),
-        ("POST", "/ledgers/{ledger_id}/deals"),
-        ("DELETE", "/ledgers/{ledger_id}/deals/last"),
-        ("POST", "/waits"),
+        ("POST", "/v1/score"),
+        ("POST", "/v1/settle"),
+        ("GET", "/v1/rules"),
+        ("GET", "/v1/health"),
+        ("POST", "/v1/ledgers"),
+        ("GET", "/v1/ledgers/{ledger_id}"),
+        ("GET", "/v1/ledgers/{ledger_id}.csv"),
+        ("GET", "/v1/ledgers/{ledger_id}/deals"),
+        ("PATCH", "/v1/ledgers/{ledger_id}"),
+        ("DELETE", "/v1/ledgers/{ledger_id}"),
+        ("POST", "/v1/ledgers/{ledger_id}/token"),
+        ("POST", "/v1/ledgers/{ledger_id}/deals"),
+        ("DELETE", "/v1/ledgers/{ledger_id}/deals/last"),
+        ("POST", "/v1/waits"),
+        ("POST", "/v1/score/batch"),
+        ("POST", "/v1/settle/batch"),
     }
 
 
@@ -97,7 +103,7 @@ def test_examples_were_found() -> None:
 
 @pytest.mark.parametrize("rules, hand", EXAMPLE_HANDS)
 def test_example_hands_conform(rules: str, hand: str) -> None:
-    case = schema["/score"]["POST"].Case(body={"rules": rules, "hand": hand}, media_type="application/json")
+    case = schema["/v1/score"]["POST"].Case(body={"rules": rules, "hand": hand}, media_type="application/json")
     response = case.call()
     case.validate_response(response, checks=CHECKS)
     assert response.status_code == 200, response.text
@@ -107,7 +113,7 @@ def test_example_hands_conform(rules: str, hand: str) -> None:
 @pytest.mark.parametrize("path", EXAMPLE_TABLES, ids=lambda p: p.stem)
 def test_example_tables_conform(path: Path) -> None:
     table = json.loads(path.read_text(encoding="utf-8"))
-    case = schema["/settle"]["POST"].Case(body=table, media_type="application/json")
+    case = schema["/v1/settle"]["POST"].Case(body=table, media_type="application/json")
     response = case.call()
     case.validate_response(response, checks=CHECKS)
     assert response.status_code == 200, response.text
@@ -146,7 +152,7 @@ def call_and_check(case: schemathesis.Case) -> int:
 def test_near_miss_scores_conform(hand: tuple[str, str], options: dict[str, int]) -> None:
     rules, text = hand
     body = {"rules": rules, "hand": text, "options": options}
-    call_and_check(schema["/score"]["POST"].Case(body=body, media_type="application/json"))
+    call_and_check(schema["/v1/score"]["POST"].Case(body=body, media_type="application/json"))
 
 
 @NEAR_SETTINGS
@@ -157,7 +163,7 @@ def test_near_miss_tables_conform(path: Path, hand: tuple[str, str], seat: str, 
     if data.draw(st.booleans()):
         table["winner"] = data.draw(st.sampled_from([None, *SEATS]))
         table["discarder"] = data.draw(st.sampled_from([None, *SEATS]))
-    status = call_and_check(schema["/settle"]["POST"].Case(body=table, media_type="application/json"))
+    status = call_and_check(schema["/v1/settle"]["POST"].Case(body=table, media_type="application/json"))
     assert status in (200, 422)
 
 
@@ -168,17 +174,17 @@ def test_documented_422_is_one_string() -> None:
     """The OpenAPI document used to show FastAPI's default 422 (`detail`: a list of errors)."""
     document = app.openapi()
     for path in ("/score", "/settle"):
-        reply = document["paths"][path]["post"]["responses"]["422"]["content"]["application/json"]["schema"]
+        reply = document["paths"]["/v1" + path]["post"]["responses"]["422"]["content"]["application/json"]["schema"]
         problem = document["components"]["schemas"][reply["$ref"].rsplit("/", 1)[-1]]
         assert problem["properties"]["detail"]["type"] == "string"
         assert {"code", "column"} <= set(problem["properties"])
-        assert "500" in document["paths"][path]["post"]["responses"]  # documented, so a bug's answer is known
+        assert "500" in document["paths"]["/v1" + path]["post"]["responses"]  # documented, so a bug's answer is known
 
 
 @pytest.mark.parametrize("path", ["/score", "/settle"])
 def test_body_that_is_not_utf8_is_422(path: str) -> None:
     """FastAPI answered a body it cannot decode with a 400; bad input is a 422 (docs/api.md "HTTP")."""
-    case = schema[path]["POST"].Case(body=b'{"hand": "\xff5m"}', media_type="application/json")
+    case = schema["/v1" + path]["POST"].Case(body=b'{"hand": "\xff5m"}', media_type="application/json")
     response = case.call()
     case.validate_response(response, checks=CHECKS)
     assert response.status_code == 422

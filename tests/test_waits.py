@@ -268,12 +268,13 @@ def test_a_hand_that_is_not_ready() -> None:
 
 def test_json_shape() -> None:
     data = waits("123m 456m 789p 23s 55p flip:9p seat:W", rules="luoshan").to_dict()
-    assert list(data) == ["rules", "hand", "ready", "waits"]
+    assert list(data) == ["rules", "hand", "ready", "waits", "kind"] and data["kind"] == "waits"
     first = data["waits"][0]
     assert list(first) == ["tile", "unseen", "discard", "self", "covered_by_wildcard"]
     assert list(first["discard"]) == ["total", "legal", "arrangement"]
     choices = waits("123m 456m 789p 23s 55p 9s flip:9p seat:W", rules="luoshan").to_dict()
-    assert list(choices) == ["rules", "hand", "discards"] and choices["discards"][0]["tile"] == "9s"
+    assert list(choices) == ["rules", "hand", "discards", "kind"] and choices["discards"][0]["tile"] == "9s"
+    assert choices["kind"] == "discards"
 
 
 def test_exported_from_the_package() -> None:

@@ -12,44 +12,46 @@ only.
 from __future__ import annotations
 
 import logging
+import os
 import secrets
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from typing import Any
+from functools import cache, partial
+from typing import Any, Literal
 
-from fastapi import FastAPI, Query, Request
-from fastapi.exception_handlers import http_exception_handler
+from fastapi import APIRouter, FastAPI, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from fastapi_offline import FastAPIOffline
-from pydantic import ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
-from starlette.middleware.trustedhost import TrustedHostMiddleware
+from starlette.middleware.gzip import GZipMiddleware
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from taihu.api.batch import router as batch_router
+from taihu.api.contract import TAGS, VERSION, contract
 from taihu.api.errors import describe_validation
 from taihu.api.guards import JsonGuard, replaying
 from taihu.api.ledger import router as ledger_router
 from taihu.api.offload import in_worker
-from taihu.api.responses import ERRORS, SafeJSONResponse
-from taihu.api.schemas import ScoreRequest, Settlement, Table
-from taihu.api.security import SecurityHeaders, hosts_from_environment, redact_access_log, redacted
-from taihu.api.server import apply_cache_budget, settle_heap
+from taihu.api.responses import JSON, error_answer, errors, json_bytes
+from taihu.api.schemas import HandScore, ScoreRequest, Settlement, Table
+from taihu.api.security import SecurityHeaders, TrustedHosts, hosts_from_environment, redact_access_log, redacted
+from taihu.api.server import API_ONLY_VARIABLE, apply_cache_budget, settle_heap
 from taihu.api.waits import router as waits_router
-from taihu.scorer import HandError, HandScore, RuleSetInfo, rule_sets, score_hand, settle_table
+from taihu.scorer import HandError, RuleSetInfo, rule_sets, score_hand, settle_table
 from taihu.scorer.arithmetic import arithmetic
 
-from .page import install_page
+from .page import allow_origins, install_page, origins_from_environment
 
 MAX_BODY = 64 * 1024  # a table is ~1 KB; the cap keeps a single request from tying up the server
+GZIP_FROM = 1024  # bytes: an answer this large is gzipped for a client that accepts it (a ledger, a page of deals)
 log = logging.getLogger("taihu.api")
 
 
 def too_large(size: int | None) -> JSONResponse:
     shown = f"{size} bytes" if size is not None else f"over {MAX_BODY} bytes"
-    return JSONResponse(
-        {"detail": f"request body is {shown}; at most {MAX_BODY} bytes (64 KB) are accepted"}, status_code=413
-    )
+    return error_answer(413, f"request body is {shown}; at most {MAX_BODY} bytes (64 KB) are accepted", "too_large")
 
 
 class BodyLimit:
@@ -88,7 +90,7 @@ class BodyLimit:
 
 
 def internal_error(error_id: str) -> JSONResponse:
-    return JSONResponse({"detail": "internal error", "error_id": error_id}, status_code=500)
+    return error_answer(500, "internal error", "internal_error", error_id=error_id)
 
 
 class CatchBugs:
@@ -132,28 +134,34 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     yield
 
 
+API_ONLY = os.environ.get(API_ONLY_VARIABLE) == "1"  # `taihu serve --api-only`: no page at /, no /docs or /redoc
 app = FastAPIOffline(  # /docs and /redoc from files in the package: a table may have no internet
     lifespan=lifespan,
     title="taihu",
-    summary="Score and settle hands of Zhejiang/Fujian regional mahjong",
-    description="The same answers as the `taihu` command and the `scorer` library. "
-    "Bad input is a 422 whose `detail` is one readable string; a 500 is a bug (its `error_id` is in the log).",
+    summary="Score and settle hands of Zhejiang/Fujian regional mahjong and Japanese riichi",
+    description="The same answers as the `taihu` command and the `taihu` library. Every path is under `/v1` "
+    "(the paths without it answer the same, for older clients). Every error answer has one shape, "
+    "`ErrorAnswer`: a readable `detail` and a stable `code`; bad input is a 422, a 500 is a bug "
+    "(its `error_id` is in the server log).",
     version="0.1.0",
+    default_response_class=JSON,
+    docs_url=None if API_ONLY else "/docs",
+    redoc_url=None if API_ONLY else "/redoc",
+    separate_input_output_schemas=False,
+    openapi_tags=TAGS,
 )
 app.add_middleware(JsonGuard)  # inside BodyLimit: added first, so it sees the capped body
 app.add_middleware(CatchBugs)
 app.add_middleware(BodyLimit)
-app.include_router(ledger_router)
-app.include_router(waits_router)
 
 
 def unprocessable(detail: str) -> JSONResponse:
-    return SafeJSONResponse(HandError(detail).as_dict(), status_code=422)
+    return JSON(HandError(detail).as_dict(), status_code=422)
 
 
 @app.exception_handler(HandError)
 async def hand_error(request: Request, exc: HandError) -> JSONResponse:
-    return SafeJSONResponse(exc.as_dict(), status_code=422)
+    return JSON(exc.as_dict(), status_code=422)
 
 
 @app.exception_handler(RequestValidationError)
@@ -161,14 +169,20 @@ async def request_invalid(request: Request, exc: RequestValidationError) -> JSON
     return unprocessable(describe_validation(exc.errors(), what="body"))
 
 
+# the code of an HTTP error raised without one of its own (`Refusal` names its own)
+STATUS_CODES = {401: "no_token", 403: "wrong_token", 404: "not_found", 405: "method_not_allowed", 409: "conflict"}
+STATUS_CODES |= {413: "too_large", 429: "rate_limited", 503: "too_many_connections"}
+
+
 @app.exception_handler(StarletteHTTPException)
 async def http_error(request: Request, exc: StarletteHTTPException) -> Response:
-    """FastAPI answers a body it cannot decode (not UTF-8) with 400; bad input is a 422 here."""
+    """Every HTTP error in the one shape; a body FastAPI cannot decode (not UTF-8) is bad input, a 422."""
     if exc.status_code == 400:
         cause = exc.__cause__
         why = "it is not UTF-8 text" if isinstance(cause, UnicodeDecodeError) else str(exc.detail)
         return unprocessable(f"the request body is not valid JSON: {why}")
-    return await http_exception_handler(request, exc)
+    code = getattr(exc, "code", None) or STATUS_CODES.get(exc.status_code, "http_error")
+    return error_answer(exc.status_code, str(exc.detail), code, dict(exc.headers or {}))
 
 
 @app.exception_handler(ValidationError)
@@ -176,49 +190,94 @@ async def model_invalid(request: Request, exc: ValidationError) -> JSONResponse:
     return unprocessable(describe_validation(exc.errors()))
 
 
+core = APIRouter()
+
 SHOW_ARITHMETIC = Query(
     False,
     alias="arithmetic",
-    description="add `arithmetic`: the rule set's arithmetic from the items to the total, one step a line "
-    "(the lines `taihu score` prints under its table); without it the HandScore is as documented",
+    description="true: the answer's `arithmetic` holds the rule set's arithmetic from the items to the total, "
+    "one step a line (the lines `taihu score` prints under its table); false: `arithmetic` is absent",
 )
 
 
 def scored(request: ScoreRequest, show_arithmetic: bool) -> JSONResponse:
     result = score_hand(request.hand, rules=request.rules, options=request.options)
-    return JSONResponse(result.to_dict() | ({"arithmetic": arithmetic(result)} if show_arithmetic else {}))
+    return JSON(result.to_dict() | ({"arithmetic": arithmetic(result)} if show_arithmetic else {}))
 
 
-@app.post("/score", response_model=HandScore, responses=ERRORS)
+@core.post(
+    "/score",
+    operation_id="score_hand",
+    tags=["scoring"],
+    response_model=HandScore,
+    responses=errors(),
+)
 async def score(request: ScoreRequest, show_arithmetic: bool = SHOW_ARITHMETIC) -> JSONResponse:
-    """Score one hand line (HandScore); with `?arithmetic=true`, also how its total is reached."""
+    """Score one hand line: its items, subtotal, doubling and total in the rule set's unit.
+
+    The hand is written in taihu's notation (docs/notation.md); `+` marks the winning tile, a hand without
+    one is scored as a non-winner's. Bad notation is a 422 whose `column` points at the place."""
     return await in_worker(scored, request, show_arithmetic)
 
 
 def settled(table: Table) -> JSONResponse:
-    return JSONResponse(settle_table(table.model_dump()).to_dict())
+    return JSON(settle_table(table.model_dump()).to_dict())
 
 
-@app.post("/settle", response_model=Settlement, responses=ERRORS)
+@core.post(
+    "/settle",
+    operation_id="settle_table",
+    tags=["scoring"],
+    response_model=Settlement,
+    responses=errors(),
+)
 async def settle(table: Table) -> JSONResponse:
-    """Settle one deal at a four-player table."""
+    """Settle one finished deal at a four-player table: each seat's score, who pays whom and why, the net."""
     return await in_worker(settled, table)
 
 
-@app.get("/rules", response_model=list[RuleSetInfo])
-def rules() -> JSONResponse:
-    """The rule sets with their items and house options."""
-    return JSONResponse([info.to_dict() for info in rule_sets()])
+@cache
+def rules_answer() -> bytes:
+    """The same for every request, so made once."""
+    return json_bytes([info.to_dict() for info in rule_sets()])
 
 
-@app.get("/health")
+@core.get(
+    "/rules",
+    operation_id="list_rules",
+    tags=["rules"],
+    response_model=list[RuleSetInfo],
+    responses=errors(),
+)
+def rules() -> Response:
+    """The rule sets with their items, house options (name, default, alternatives) and exclusions."""
+    return Response(rules_answer(), media_type="application/json")
+
+
+class Health(BaseModel):
+    model_config = ConfigDict(json_schema_extra={"examples": [{"status": "ok"}]})
+    status: Literal["ok"] = Field(description="always `ok`: the server answers")
+
+
+@core.get("/health", operation_id="health", tags=["health"], response_model=Health, responses=errors())
 async def health() -> dict[str, Any]:
-    """On the event loop itself: answered however busy the worker threads are."""
-    return {"status": "ok"}
+    """Whether the server answers: for a load balancer or a health check. Answered however busy it is."""
+    return {"status": "ok"}  # on the event loop itself, never behind the worker threads
 
 
-install_page(app)  # GET / (the table page), its files, and the CORS allow-list of `taihu serve`
+ROUTERS = (core, batch_router, waits_router, ledger_router)
+for router in ROUTERS:
+    app.include_router(router, prefix=VERSION)  # the contract: /v1/…
+    app.include_router(router, include_in_schema=False)  # the same answers without /v1, for older clients
+app.openapi = partial(contract, app)  # type: ignore[method-assign]
+
+if not API_ONLY:
+    install_page(app)  # GET / (the table page), its files, and the CORS allow-list of `taihu serve`
+else:
+    allow_origins(app, origins_from_environment())
 # outermost, so that every answer, a refusal of the inner ones too, carries the headers (taihu/api/security.py)
-app.add_middleware(TrustedHostMiddleware, allowed_hosts=hosts_from_environment(), www_redirect=False)
+app.add_middleware(TrustedHosts, allowed_hosts=hosts_from_environment(), www_redirect=False)
 app.add_middleware(SecurityHeaders)
+# outside the headers, so that they (and a docs page's policy, made from its body) see the plain answer
+app.add_middleware(GZipMiddleware, minimum_size=GZIP_FROM, compresslevel=6)
 redact_access_log()

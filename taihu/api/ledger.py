@@ -13,7 +13,10 @@ most ledgers, is a 409; a client (by address) creating ledgers or adding
 deals faster than `CREATE_RATE` / `ADD_RATE` gets a 429 with `Retry-After`.
 The rate limiters belong to the app (`app.state.ledger_rates`), so two apps
 keep apart and a test makes its own. An add or an undo answers the deal and
-the standings, not the ledger (`Change`); GET answers the whole ledger.
+the standings, not the ledger (`Change`); GET answers the whole ledger, or
+without its deals (`?deals=none`), and `/deals?after=N&limit=M` pages them;
+both answer 304 to the ETag held (`If-None-Match`). The keeper also gives a
+title or an expiry (PATCH), deletes the ledger, or takes a new token.
 """
 
 from __future__ import annotations
@@ -23,14 +26,19 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import quote as percent_encoded
 
-from fastapi import APIRouter, Body, Depends, Header, HTTPException, Request
-from fastapi.responses import JSONResponse, Response
+from fastapi import APIRouter, Body, Depends, Header, HTTPException, Query, Request
+from fastapi.responses import Response
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from pydantic import BaseModel, ConfigDict, Field
 
+from taihu.api.responses import JSON, errors
+from taihu.api.schemas import TABLE_EXAMPLES, Event, PlayerTenpai, PlayerTotal, Settlement, Table, rules_field
 from taihu.ledger import (
     ADD_RATE,
     CREATE_RATE,
+    MAX_EXPIRY_HOURS,
+    MAX_PAGE,
+    PAGE_LIMIT,
     Ledger,
     LedgerFull,
     export_filename,
@@ -38,22 +46,27 @@ from taihu.ledger import (
 )
 from taihu.ratelimit import RateLimiter, client_key, retry_after
 from taihu.scorer import HandError
-from taihu.scorer.rulesets import DEFAULT_RULES
-from taihu.store import MAX_KEY, DealConflict, LedgerStore
+from taihu.store import MAX_KEY, DealConflict, LedgerStore, hours_from_now, split_tags
 
 router = APIRouter(tags=["ledgers"])
 bearer = HTTPBearer(auto_error=False, description="the edit token that POST /ledgers answered")
 
 
-class LedgerProblem(BaseModel):
-    """An error answer: one readable string, as every error of the API."""
+class Refusal(HTTPException):
+    """An HTTP error with its own stable `code` (the app answers it in the one error shape)."""
 
-    detail: str
+    def __init__(self, status: int, detail: str, code: str, headers: dict[str, str] | None = None) -> None:
+        super().__init__(status, detail, headers)
+        self.code = code
 
 
 class NewLedger(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-    rules: str = Field(default=DEFAULT_RULES, max_length=40)
+    """A new ledger: its rule set, the four players in table order, house options."""
+
+    model_config = ConfigDict(
+        extra="forbid", json_schema_extra={"examples": [{"rules": "lingxi", "players": ["甲", "乙", "丙", "丁"]}]}
+    )
+    rules: str = rules_field("the rule set of every deal")
     players: list[str] = Field(max_length=8, description="four names in table order; the first deals first")
     options: dict[str, int] = Field(default_factory=dict, description="house options of the rule set")
 
@@ -63,12 +76,38 @@ class Keys(BaseModel):
     token: str = Field(description="the edit token, shown once: adding or undoing a deal needs it")
 
 
+class LedgerTable(BaseModel):
+    """A deal to add: a Table whose seats may be the players' names instead of winds, and `deal`, the number
+    it is to get (optional: a 409 if another deal got in first). The ledger turns names into winds."""
+
+    model_config = ConfigDict(
+        extra="forbid",
+        json_schema_extra={"examples": [{**TABLE_EXAMPLES[0], "deal": 1}]},
+    )
+    rules: str | None = Field(None, description="the ledger's rule set, if given (it must agree)")
+    wild: list[str] | None = Field(default=None, description="revealed wildcard tiles, for every hand")
+    flip: str | None = Field(default=None, description="flipped indicator, for every hand")
+    winner: str | None = Field(default=None, description="a player's name or a wind; null: a drawn hand")
+    discarder: str | None = Field(default=None, description="a player's name or a wind; null: self-drawn")
+    players: dict[str, str | PlayerTotal | PlayerTenpai] = Field(
+        description='the four players by name (or E S W N): a hand string or {"total": N}'
+    )
+    events: list[Event] = Field(default_factory=list, description="side events; `seat` a name or a wind")
+    options: dict[str, int] = Field(default_factory=dict, description="house options (the ledger's apply)")
+    honba: int | None = Field(default=None, description="riichi: 本场 counters at the start")
+    pot: int | None = Field(default=None, description="riichi: riichi sticks carried in")
+    round: str | None = Field(default=None, description="riichi: the round (prevailing) wind")
+    deal: int | None = Field(default=None, ge=1, description="the number this deal is to get (1, 2, …)")
+
+
 class LedgerDeal(BaseModel):
+    """One deal of the ledger."""
+
     number: int = Field(description="the deal's number in the ledger, from 1")
-    dealer: str
+    dealer: str = Field(description="the player who dealt (sat E)")
     seats: dict[str, str] = Field(description="wind → player for this deal (E deals)")
-    table: dict[str, Any] = Field(description="the Table as settled, in winds")
-    settlement: dict[str, Any] = Field(description="the Settlement JSON of the deal")
+    table: Table = Field(description="the Table as settled, in winds")
+    settlement: Settlement = Field(description="the deal's Settlement")
 
 
 class Standings(BaseModel):
@@ -83,10 +122,22 @@ class Standings(BaseModel):
 
 
 class LedgerDeals(BaseModel):
-    name: str
+    name: str = Field(description="the ledger's id (a ledger made over HTTP is named by it)")
+    title: str | None = Field(description="a display name its keeper gave it (PATCH), or null")
+    expires: str | None = Field(description="when the ledger is removed (ISO 8601, UTC), or null: kept until deleted")
     rules: str
     players: list[str]
-    deals: list[LedgerDeal]
+    deals: list[LedgerDeal] = Field(
+        default_factory=list, description="every deal, in order; absent with `?deals=none` (page them instead)"
+    )
+
+
+class DealsPage(BaseModel):
+    """One page of a ledger's deals: GET /ledgers/{id}/deals?after=N&limit=M."""
+
+    deals: list[LedgerDeal] = Field(description="the deals numbered after `after`, in order, at most `limit`")
+    deal_count: int = Field(description="the number of deals in the ledger")
+    next_after: int | None = Field(description="the `after` of the next page; null: this page ends the ledger")
 
 
 class LedgerAnswer(Standings, LedgerDeals):
@@ -101,17 +152,7 @@ class LedgerChange(BaseModel):
 
 
 def problems(*codes: int) -> dict[int | str, dict[str, Any]]:
-    described = {
-        401: "No edit token (Authorization: Bearer <token>)",
-        403: "Wrong edit token",
-        404: "No ledger with this id",
-        409: "The ledger holds its most deals, or the database its most ledgers (docs/limits.md); for an add "
-        "naming the deal it expects (`deal`, If-Match), another deal got there first: `deal` is the current count",
-        413: "The request body is over 64 KB",
-        422: "Bad input: the library's message",
-        429: "Too many requests from this client: wait the seconds of Retry-After (docs/limits.md)",
-    }
-    return {code: {"model": LedgerProblem, "description": described[code]} for code in codes}
+    return errors(*codes)
 
 
 @dataclass
@@ -139,15 +180,16 @@ def within(limiter: RateLimiter, request: Request, what: str) -> None:
     """A 429 with Retry-After when this client has used up its rate of `what`; nothing is changed."""
     wait = limiter.take(client_key(request.client.host if request.client else None))
     if wait > 0:
-        raise HTTPException(
+        raise Refusal(
             429,
             f"too many {what} from this address ({limiter.rate.describe()}); try again in {retry_after(wait)} s",
+            "rate_limited",
             {"Retry-After": retry_after(wait)},
         )
 
 
 def full(exc: LedgerFull) -> HTTPException:
-    return HTTPException(409, str(exc))
+    return Refusal(409, str(exc), "ledger_full")
 
 
 def attachment(name: str) -> str:
@@ -160,15 +202,18 @@ def found(store: LedgerStore, ledger_id: str) -> tuple[Ledger, str | None]:
     """The ledger behind an id, and its token's hash."""
     shared = store.shared(ledger_id)
     if shared is None:
-        raise HTTPException(404, f"no ledger with id '{ledger_id}'")
+        raise Refusal(404, f"no ledger with id '{ledger_id}'", "not_found")
     return shared
 
 
 def edit_token(credentials: HTTPAuthorizationCredentials | None = Depends(bearer)) -> str:
     """The request's edit token; checked before the body, so a request without one is a 401 whatever it sends."""
     if credentials is None:
-        raise HTTPException(
-            401, "changing a ledger needs its edit token: Authorization: Bearer <token>", {"WWW-Authenticate": "Bearer"}
+        raise Refusal(
+            401,
+            "changing a ledger needs its edit token: Authorization: Bearer <token>",
+            "no_token",
+            {"WWW-Authenticate": "Bearer"},
         )
     return credentials.credentials
 
@@ -177,11 +222,11 @@ def kept(store: LedgerStore, ledger_id: str, token: str) -> Ledger:
     """The ledger, if the token is its edit token."""
     ledger, token_sha256 = found(store, ledger_id)
     if not token_matches(token, token_sha256):
-        raise HTTPException(403, "this is not the edit token of this ledger; nothing was changed")
+        raise Refusal(403, "this is not the edit token of this ledger; nothing was changed", "wrong_token")
     return ledger
 
 
-@router.post("/ledgers", status_code=201, response_model=Keys, responses=problems(409, 413, 422, 429))
+@router.post("/ledgers", operation_id="new_ledger", status_code=201, response_model=Keys, responses=problems(409, 429))
 def new_ledger(request: NewLedger, http: Request) -> Keys:
     """Start a ledger: answers its id (share it to let others read) and the edit token (keep it)."""
     within(rates_of(http).creates, http, "new ledgers")
@@ -195,8 +240,15 @@ def new_ledger(request: NewLedger, http: Request) -> Keys:
 
 @router.get(
     "/ledgers/{ledger_id}.csv",
+    operation_id="ledger_csv",
     response_class=Response,
-    responses={200: {"content": {"text/csv": {}}, "description": "one row per deal and player"}, **problems(404)},
+    responses={
+        200: {
+            "content": {"text/csv": {"schema": {"type": "string"}}},
+            "description": "one row per deal and player, a header row first (UTF-8)",
+        },
+        **problems(404),
+    },
 )
 def ledger_csv(ledger_id: str) -> Response:
     """The ledger as CSV, to download: one row per deal and player, a header row first (docs/ledger.md)."""
@@ -211,15 +263,62 @@ def ledger_csv(ledger_id: str) -> Response:
 
 # next_honba / next_pot only where the ledger's JSON has them (the other rule sets' answer is unchanged)
 ANSWER: dict[str, Any] = {"response_model": LedgerAnswer, "response_model_exclude_unset": True}
+IF_NONE_MATCH = Header(
+    None, alias="If-None-Match", description="the ETag of the answer held: 304 and no body while the ledger is so"
+)
+NOT_MODIFIED: dict[int | str, dict[str, Any]] = {304: {"description": "Not modified: the ledger is as the ETag says"}}
 
 
-@router.get("/ledgers/{ledger_id}", **ANSWER, responses=problems(404))
-def show_ledger(ledger_id: str, response: Response) -> dict[str, Any]:
-    """The deals, who sat where, each player's total and who deals next; its ETag for If-Match."""
+def unchanged(tag: str, if_none_match: str | None) -> Response | None:
+    """A 304 (with the ETag) when the client holds this state of the ledger (`*`, or one of its tags)."""
+    if if_none_match is None or (if_none_match.strip() != "*" and tag not in split_tags(if_none_match)):
+        return None
+    return Response(status_code=304, headers={"ETag": tag})
+
+
+@router.get("/ledgers/{ledger_id}", operation_id="show_ledger", **ANSWER, responses=problems(404) | NOT_MODIFIED)
+def show_ledger(
+    ledger_id: str,
+    deals: str = Query("all", pattern="^(all|none)$", description="`none`: the standings and deal count alone"),
+    if_none_match: str | None = IF_NONE_MATCH,
+) -> Response:
+    """The deals, who sat where, each player's total and who deals next; its ETag (for If-Match, If-None-Match).
+
+    `?deals=none` leaves the deals out: what an app polls (docs/ledger.md, "What to poll")."""
     with LedgerStore() as store:
         ledger = found(store, ledger_id)[0]
-        response.headers["ETag"] = store.etag(ledger)  # read first: a change meanwhile makes it older, never newer
-        return store.view(ledger).to_json()
+        standing, tag = store.state(ledger)  # read first: a change meanwhile makes it older, never newer
+        answer = unchanged(tag, if_none_match)
+        if answer is not None:
+            return answer
+        if deals == "none":
+            return JSON(ledger.heading() | standing.to_json(), headers={"ETag": tag})
+        return JSON(store.view(ledger).to_json(), headers={"ETag": tag})
+
+
+@router.get(
+    "/ledgers/{ledger_id}/deals",
+    operation_id="deals_page",
+    response_model=DealsPage,
+    responses=problems(404) | NOT_MODIFIED,
+)
+def deals_page(
+    ledger_id: str,
+    after: int = Query(0, ge=0, description="the number of the last deal the client holds (0: from the first)"),
+    limit: int = Query(PAGE_LIMIT, ge=1, le=MAX_PAGE, description=f"the most deals in the page (at most {MAX_PAGE})"),
+    if_none_match: str | None = IF_NONE_MATCH,
+) -> Response:
+    """A page of the deals: those numbered after `after`, at most `limit`; its ETag is the ledger's."""
+    with LedgerStore() as store:
+        ledger = found(store, ledger_id)[0]
+        page, standing, tag = store.page(ledger, after, limit)
+    answer = unchanged(tag, if_none_match)
+    if answer is not None:
+        return answer
+    count = standing.deal_count
+    last = page[-1].number if page else after
+    shown = {"deals": [d.to_json() for d in page], "deal_count": count, "next_after": last if last < count else None}
+    return JSON(shown, headers={"ETag": tag})
 
 
 IDEMPOTENCY_KEY = Header(
@@ -249,16 +348,15 @@ CHANGE: dict[str, Any] = {"response_model": LedgerChange, "response_model_exclud
 
 @router.post(
     "/ledgers/{ledger_id}/deals",
+    operation_id="add_deal",
     status_code=201,
     **CHANGE,
-    responses=problems(401, 403, 404, 409, 413, 422, 429),
+    responses=problems(401, 403, 404, 409, 429),
 )
 def add_deal(
     ledger_id: str,
     http: Request,
-    table: dict[str, Any] = Body(
-        description="a Table; seats may be players' names or winds; `deal`: the number it is to get (optional)"
-    ),
+    table: dict[str, Any] = Body(description="a LedgerTable (read by the ledger, which names what is wrong)"),
     token: str = Depends(edit_token),
     idempotency_key: str | None = IDEMPOTENCY_KEY,
     if_match: str | None = IF_MATCH,
@@ -267,22 +365,71 @@ def add_deal(
 
     Safe to retry (docs/ledger.md): with an Idempotency-Key, a repeat answers 200 with the first answer
     and stores nothing; with `deal` or If-Match, a deal that another client got in first is a 409."""
-    within(rates_of(http).adds, http, "deals")
     rest, expect = expected_number(table)
     with LedgerStore() as store:
         ledger = kept(store, ledger_id, token)
+        # counted once the token is this ledger's: a client with no token cannot spend its address's rate
+        within(rates_of(http).adds, http, "deals")
         try:
             added = store.add_once(ledger, rest, expect=expect, if_match=if_match, key=idempotency_key)
         except LedgerFull as exc:
             raise full(exc) from None
         except DealConflict as exc:
-            return JSONResponse(exc.as_dict() | {"deal": exc.current}, status_code=409, headers={"ETag": exc.etag})
-    return JSONResponse(added.answer, status_code=200 if added.replayed else 201, headers={"ETag": added.etag})
+            return JSON(exc.as_dict() | {"deal": exc.current}, status_code=409, headers={"ETag": exc.etag})
+    return JSON(added.answer, status_code=200 if added.replayed else 201, headers={"ETag": added.etag})
 
 
-@router.delete("/ledgers/{ledger_id}/deals/last", **CHANGE, responses=problems(401, 403, 404, 422))
-def undo_deal(ledger_id: str, token: str = Depends(edit_token)) -> dict[str, Any]:
+@router.delete("/ledgers/{ledger_id}/deals/last", operation_id="undo_deal", **CHANGE, responses=problems(401, 403, 404))
+def undo_deal(ledger_id: str, token: str = Depends(edit_token)) -> Response:
     """Remove the last deal; answers the deal removed and the standings."""
     with LedgerStore() as store:
         ledger = kept(store, ledger_id, token)
-        return store.undo_with_standing(ledger).to_json()
+        return JSON(store.undo_with_standing(ledger).to_json())
+
+
+class LedgerEdit(BaseModel):
+    """What a keeper changes: a field left out stays as it is; null clears it."""
+
+    model_config = ConfigDict(extra="forbid")
+    title: str | None = Field(None, description="a display name (1 to 100 printable characters), null: none")
+    expires_in_hours: int | None = Field(
+        None, ge=1, le=MAX_EXPIRY_HOURS, description="remove the ledger this many hours from now; null: keep it"
+    )
+
+
+@router.patch(
+    "/ledgers/{ledger_id}",
+    operation_id="edit_ledger",
+    **ANSWER,
+    responses=problems(401, 403, 404),
+    summary="Rename, or set the expiry",
+)
+def edit_ledger(ledger_id: str, edit: LedgerEdit, token: str = Depends(edit_token)) -> Response:
+    """Give the ledger a title (a display name apart from its id) or an expiry; answers it without its deals."""
+    with LedgerStore() as store:
+        ledger = kept(store, ledger_id, token)
+        given = edit.model_fields_set
+        title = edit.title if "title" in given else ledger.title
+        expires = ledger.expires
+        if "expires_in_hours" in given:
+            expires = hours_from_now(edit.expires_in_hours) if edit.expires_in_hours is not None else None
+        ledger = store.retitle(ledger, title, expires)
+        standing, tag = store.state(ledger)
+    return JSON(ledger.heading() | standing.to_json(), headers={"ETag": tag})
+
+
+@router.delete("/ledgers/{ledger_id}", operation_id="delete_ledger", status_code=204, responses=problems(401, 403, 404))
+def delete_ledger(ledger_id: str, token: str = Depends(edit_token)) -> Response:
+    """Remove the ledger and its deals; its id answers 404 from now on."""
+    with LedgerStore() as store:
+        store.delete(kept(store, ledger_id, token))
+    return Response(status_code=204)
+
+
+@router.post(
+    "/ledgers/{ledger_id}/token", operation_id="rotate_token", response_model=Keys, responses=problems(401, 403, 404)
+)
+def rotate_token(ledger_id: str, token: str = Depends(edit_token)) -> Keys:
+    """A new edit token (shown once); the old one stops working at once."""
+    with LedgerStore() as store:
+        return Keys(id=ledger_id, token=store.rotate(kept(store, ledger_id, token)))

@@ -10,10 +10,17 @@ loop): pure-Python work holds the GIL, and the loop gets it back between
 a worker's turns of `sys.getswitchinterval()` (5 ms), so each further busy
 thread lengthens the loop's wait for no more throughput. Requests beyond
 them queue for a worker, not for the loop.
+
+The costly requests (the waits search, a batch) also hold to a budget of
+the worker thread's CPU time (`cpu_budget`): CPU time, not the clock, so the
+waits for the GIL and for a worker do not count, and the same request is
+over the budget or not whatever the load (a retry would not help, so it is
+a 422 `over_budget`, not a 503).
 """
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from functools import partial
 from typing import Any, TypeVar
@@ -22,7 +29,10 @@ import anyio.to_thread
 from anyio import CapacityLimiter
 from anyio.lowlevel import RunVar
 
+from taihu.scorer.errors import HandError
+
 CPU_THREADS = 2  # worker threads for CPU-bound work, per process
+CPU_BUDGET = 1.0  # seconds of CPU a /waits search or a batch may take; the costliest waits hand takes 0.2 s
 
 T = TypeVar("T")
 _limiter: RunVar[CapacityLimiter] = RunVar("taihu_cpu_limiter")
@@ -41,3 +51,18 @@ def cpu_limiter() -> CapacityLimiter:
 async def in_worker(function: Callable[..., T], *args: Any, **kwargs: Any) -> T:
     """`function(*args, **kwargs)` in a worker thread, at most CPU_THREADS at once."""
     return await anyio.to_thread.run_sync(partial(function, *args, **kwargs), limiter=cpu_limiter())
+
+
+OVER_BUDGET = "this request takes over {seconds} s of CPU, the most a request may take; send less in one request"
+
+
+def cpu_budget(seconds: float, message: str = OVER_BUDGET) -> Callable[[], None]:
+    """A `check` for costly work: raises `over_budget` (`message`, with its `{seconds}`) once this thread has
+    used `seconds` of CPU since now."""
+    end = time.thread_time() + seconds
+
+    def check() -> None:
+        if time.thread_time() > end:
+            raise HandError(message.format(seconds=f"{seconds:g}"), code="over_budget")
+
+    return check

@@ -9,16 +9,66 @@ tests/test_api.py checks each mirror names the same fields as the core's
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from taihu.scorer import models as core
 from taihu.scorer.limits import MAX_TOTAL
-from taihu.scorer.models import MAX_HAND_LENGTH, HandScore, Seat, players_problem
-from taihu.scorer.rulesets import DEFAULT_RULES, RULESETS
+from taihu.scorer.models import MAX_HAND_LENGTH, Seat, players_problem
+from taihu.scorer.rulesets import DEFAULT_RULES, REGISTRY, RULESETS
 
-# `rules` is listed as an enum of the rule sets, but checked by the core, so an unknown name reads as its message
-RULES_FIELD: Any = Field(DEFAULT_RULES, description="the rule set", json_schema_extra={"enum": list(RULESETS)})
+
+def rules_field(what: str = "the rule set") -> Any:
+    """`rules`: an enum of the registry's rule sets; checked by the core, so an unknown name reads as its message."""
+    other = ", ".join(f"`{c}`" for line in REGISTRY.values() for c in line.chinese)
+    return Field(
+        DEFAULT_RULES,
+        max_length=40,
+        description=f"{what}. Also accepted as input, though not in the enum: each name in any case "
+        f"(`Lingxi`, `LINGXI`) and the Chinese names ({other}); answers always name the rule set as in the enum",
+        json_schema_extra={"enum": list(REGISTRY)},
+    )
+
+
+RULES_FIELD: Any = rules_field()
+
+
+@dataclass(slots=True, kw_only=True)
+class HandScore(core.HandScore):
+    """One scored hand: its items in the rule set's unit, the subtotal, the doubling and the total.
+
+    `items[].key` are the rule set's item keys (GET /rules); `arrangement` is the grouping scored, each
+    wildcard shown as what it stood for (`2m=C`), empty for a non-winner; `legal` is false where the shape
+    wins but the rule set does not allow it as a win, with the reason in `notes`. `fu`, `fu_details`,
+    `limit` and `payments` are riichi's (null for the other rule sets). `arithmetic` is there only when
+    asked for (`POST /score?arithmetic=true`)."""
+
+    arithmetic: list[str] | None = None  # `?arithmetic=true`: the steps from the items to the total
+
+
+SCORE_EXAMPLES = [
+    {"rules": "lingxi", "hand": "555m 222p 777p 333s 888s 9m f1 f2 P P +9m wild:5m,E seat:S", "options": {}},
+    {"rules": "luoshan", "hand": "[EEE] (CCCC) [999m] 11p FF +1p self flip:5s seat:E"},
+    {"rules": "lingxi", "hand": "123m 456m 789p 234s 678s 5p +5p wild:9s,N seat:W", "options": {"double_at": 10}},
+]
+TABLE_EXAMPLES = [
+    {
+        "rules": "lingxi",
+        "wild": ["5m", "E"],
+        "winner": "S",
+        "discarder": "W",
+        "players": {
+            "E": "[CCC] 123p 456p 78s 11s 34p 9s f3",
+            "S": "555m 222p 777p 333s 888s 9m f1 f2 P P +9m",
+            "W": {"total": 4},
+            "N": "E 123m 789m 12s 33p 66p 99p 5s f4",
+        },
+        "events": [],
+        "options": {},
+    }
+]
 
 
 def score_examples(schema: dict[str, Any]) -> None:
@@ -37,12 +87,17 @@ def table_examples(schema: dict[str, Any]) -> None:
 
 
 class ScoreRequest(BaseModel):
-    """POST /score: unknown fields are refused, as /settle refuses them."""
+    """One hand to score: the rule set, the hand line, house options. Unknown fields are refused."""
 
     model_config = ConfigDict(extra="forbid", json_schema_extra=score_examples)
     rules: str = RULES_FIELD
-    hand: str = Field(max_length=MAX_HAND_LENGTH)
-    options: dict[str, int] = Field(default_factory=dict)
+    hand: str = Field(
+        max_length=MAX_HAND_LENGTH,
+        description="the hand line in taihu's notation (docs/notation.md), `+` before the winning tile",
+    )
+    options: dict[str, int] = Field(
+        default_factory=dict, description="house options of the rule set by name (GET /rules lists them)"
+    )
 
 
 class PlayerTotal(BaseModel):
@@ -57,6 +112,12 @@ class PlayerTenpai(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
     tenpai: bool = Field(description="the seat was ready (听牌) when the deal was drawn")
+
+
+class TenpaiTotal(PlayerTotal):
+    """Riichi, a drawn deal: in `scores`, a seat given as `{"tenpai": ...}`; it counts 0 and keeps its tenpai."""
+
+    tenpai: bool = Field(description="riichi: the seat was ready (听牌) when the deal was drawn, as given")
 
 
 class Event(BaseModel):
@@ -108,8 +169,9 @@ class Payment(BaseModel):
 
 class Settlement(BaseModel):
     rules: str
-    scores: dict[Seat, HandScore | PlayerTotal] = Field(
-        description="each seat's score; `total` is the count settled (0 after a foul, a declared win, a draw)"
+    scores: dict[Seat, HandScore | TenpaiTotal | PlayerTotal] = Field(
+        description="each seat's score; `total` is the count settled (0 after a foul, a declared win, a draw); "
+        'riichi: a seat given as `{"tenpai": ...}` is `{"total": 0, "tenpai": ...}`'
     )
     payments: list[Payment]
     net: dict[Seat, int] = Field(description="what each seat wins (+) or pays (−); sums to 0")

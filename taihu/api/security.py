@@ -21,6 +21,7 @@ import re
 from collections.abc import Sequence
 
 from starlette.datastructures import MutableHeaders
+from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 POLICY = "default-src 'self'; img-src 'self' data:; frame-ancestors 'none'; base-uri 'none'; form-action 'self'"
@@ -86,6 +87,40 @@ class SecurityHeaders:
             await send(message)
 
         await self.app(scope, receive, with_headers)
+
+
+HOST_REFUSED = b'{"detail":"this server does not answer this Host name (taihu serve --allowed-host)","code":"bad_host"}'
+
+
+class TrustedHosts:
+    """starlette's check of the Host header (TrustedHostMiddleware), its refusal (a 400 in plain text)
+    answered in the one error shape instead; what it lets through goes on untouched."""
+
+    def __init__(self, app: ASGIApp, allowed_hosts: Sequence[str], www_redirect: bool = False) -> None:
+        self.app = app
+        self.check = TrustedHostMiddleware(self.passed, allowed_hosts=allowed_hosts, www_redirect=www_redirect)
+
+    async def passed(self, scope: Scope, receive: Receive, send: Send) -> None:
+        await self.app(scope, receive, scope.pop(_SEND))
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        scope[_SEND] = send  # what `passed` answers through; a refusal goes through `refused` instead
+
+        async def refused(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                length = str(len(HOST_REFUSED)).encode()
+                headers = [(b"content-type", b"application/json"), (b"content-length", length)]
+                await send({"type": "http.response.start", "status": message["status"], "headers": headers})
+            else:
+                await send({"type": "http.response.body", "body": HOST_REFUSED})
+
+        await self.check(scope, receive, refused)
+
+
+_SEND = "taihu.send"
 
 
 def check_host(name: str) -> str:

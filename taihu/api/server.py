@@ -39,6 +39,7 @@ MAX_CONNECTIONS = 100  # open connections per process; beyond, a request is answ
 CLIENT_SHARE = 4  # one client address may hold at most a quarter of them (25 of 100); beyond, refused at once
 MAX_HEADER_BYTES = 16 * 1024  # headers still incomplete at this size get a 400
 CACHE_MB_VARIABLE = "TAIHU_CACHE_MB"  # how `--cache-mb` reaches the worker processes
+API_ONLY_VARIABLE = "TAIHU_API_ONLY"  # how `--api-only` does (taihu/api/app.py reads it)
 WARM_UP_HANDS = 300  # hands scored at start-up before the heap is frozen (docs/soak.md "Garbage collection")
 # `gc.set_threshold` after the freeze (CPython's are 700, 10, 10; None keeps them): measured in docs/soak.md
 GC_THRESHOLDS: tuple[int, int, int] | None = (50_000, 20, 20)
@@ -110,9 +111,10 @@ def client_limit(limit_concurrency: int) -> int:
     return max(1, limit_concurrency // CLIENT_SHARE)
 
 
-TOO_MANY_FROM_CLIENT = (
-    b"HTTP/1.1 503 Service Unavailable\r\ncontent-type: text/plain; charset=utf-8\r\nconnection: close\r\n"
-    b"retry-after: 5\r\ncontent-length: 45\r\n\r\ntoo many open connections from this address\r\n"
+_TOO_MANY_BODY = b'{"detail":"too many open connections from this address","code":"too_many_connections"}'
+TOO_MANY_FROM_CLIENT = (  # the one error shape (taihu/api/responses.py), written before the app is reached
+    b"HTTP/1.1 503 Service Unavailable\r\ncontent-type: application/json\r\nconnection: close\r\n"
+    b"retry-after: 5\r\ncontent-length: %d\r\n\r\n%s" % (len(_TOO_MANY_BODY), _TOO_MANY_BODY)
 )
 
 
@@ -211,11 +213,15 @@ def serve(
     limit_concurrency: int = MAX_CONNECTIONS,
     cache_mb: int | None = None,
     allowed_hosts: Sequence[str] = (),
+    root_path: str = "",
+    access_log: bool = True,
+    api_only: bool = False,
 ) -> None:
     """Runs the API until stopped; `workers` > 1 is uvicorn's own worker mode (one process each).
 
     `allowed_hosts` (`--allowed-host`): the Host names answered besides the loopback names and the
     address bound (taihu/api/security.py); a ValueError names one that is not a host name.
+    `root_path`: the path a reverse proxy serves the API under; `api_only`: no page, no /docs (docs/deploy.md).
     """
     names = trusted_hosts(host, allowed_hosts)
     if host in ANY_ADDRESS and not allowed_hosts:
@@ -226,4 +232,7 @@ def serve(
     trust_hosts_in_every_worker(names)  # read by the app in each process at start-up
     if cache_mb is not None:
         os.environ[CACHE_MB_VARIABLE] = str(cache_mb)  # read by the app in each process at start-up
-    uvicorn.run(APP, host=host, port=port, workers=workers, **config_options(limit_concurrency))
+    if api_only:
+        os.environ[API_ONLY_VARIABLE] = "1"  # read by the app in each process at start-up
+    options = config_options(limit_concurrency) | {"root_path": root_path.rstrip("/"), "access_log": access_log}
+    uvicorn.run(APP, host=host, port=port, workers=workers, **options)

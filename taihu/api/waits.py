@@ -17,23 +17,25 @@ would invite one).
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
-from typing import Any
+from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter
-from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field
 
-from taihu.api.offload import in_worker
-from taihu.api.responses import ERRORS
-from taihu.scorer.errors import HandError
+from taihu.api.offload import CPU_BUDGET, cpu_budget, in_worker
+from taihu.api.responses import JSON, errors
+from taihu.api.schemas import rules_field
 from taihu.scorer.models import MAX_HAND_LENGTH
 from taihu.scorer.notation import FLAG_CONDITIONS
-from taihu.scorer.rulesets import DEFAULT_RULES, RULESETS
+from taihu.scorer.rulesets import RULESETS
 from taihu.scorer.waits import waits
 
-WAITS_BUDGET = 1.0  # seconds of CPU a /waits search may take; the costliest hand known takes 0.2 s (docs/soak.md)
+WAITS_BUDGET = CPU_BUDGET  # seconds of CPU a /waits search may take (docs/soak.md)
+WAITS_OVER_BUDGET = (
+    "this hand takes over {seconds} s to search, the most a request may take; "
+    "ask for the waits of fewer tiles (a hand without its extra tile) or use `taihu waits`"
+)
 
 router = APIRouter(tags=["waits"])
 
@@ -56,7 +58,7 @@ class WaitsRequest(BaseModel):
     """POST /waits: unknown fields are refused."""
 
     model_config = ConfigDict(extra="forbid", json_schema_extra=waits_examples)
-    rules: str = Field(DEFAULT_RULES, max_length=40, description="the rule set")
+    rules: str = rules_field()
     hand: str = Field(max_length=MAX_HAND_LENGTH, description="a hand without +; one tile more: which to discard")
     options: dict[str, int] = Field(default_factory=dict, description="house options of the rule set")
 
@@ -86,6 +88,9 @@ class WaitOut(BaseModel):
 
 
 class WaitsOut(BaseModel):
+    """The waits of a hand without `+`: each tile that completes it, in tile order."""
+
+    kind: Literal["waits"] = Field(description="`waits`: this answer (the other is `discards`)")
     rules: str
     hand: str
     ready: bool
@@ -101,6 +106,9 @@ class DiscardOut(BaseModel):
 
 
 class DiscardsOut(BaseModel):
+    """A hand with one tile too many: each discard and the waits it leaves, best first."""
+
+    kind: Literal["discards"] = Field(description="`discards`: this answer (the other is `waits`)")
     rules: str
     hand: str
     discards: list[DiscardOut] = Field(description="best first: most unseen winning tiles, then the best total")
@@ -108,35 +116,26 @@ class DiscardsOut(BaseModel):
 
 @router.post(
     "/waits",
-    response_model=WaitsOut | DiscardsOut,
+    operation_id="find_waits",
+    response_model=Annotated[WaitsOut | DiscardsOut, Field(discriminator="kind")],
     response_model_by_alias=True,
     response_model_exclude_unset=True,  # a rule set's extra fields only where the library's JSON has them
-    responses=ERRORS,
+    responses=errors(),
 )
-async def post_waits(request: WaitsRequest) -> JSONResponse:
+async def post_waits(request: WaitsRequest) -> JSON:
     """The waits of a hand without `+`; with one tile too many, each discard and the waits it leaves.
 
-    A hand whose search takes over the time budget (1 s of CPU) is a 422 with the code `over_budget`.
-    """
+    `kind` tells the two answers apart. A hand whose search takes over the time budget (1 s of CPU) is a
+    422 with the code `over_budget`."""
     return await in_worker(searched, request)
 
 
-def searched(request: WaitsRequest) -> JSONResponse:
+def searched(request: WaitsRequest) -> JSON:
     """The search and its JSON, in the worker thread that reads the budget's clock."""
     found = waits(request.hand, rules=request.rules, options=request.options, check=budget(WAITS_BUDGET))
-    return JSONResponse(found.to_dict())
+    return JSON(found.to_dict())
 
 
 def budget(seconds: float) -> Callable[[], None]:
     """A `check` for the search: raises `over_budget` once this thread has used `seconds` of CPU since now."""
-    end = time.thread_time() + seconds
-
-    def check() -> None:
-        if time.thread_time() > end:
-            raise HandError(
-                f"this hand takes over {seconds:g} s to search, the most a request may take; "
-                f"ask for the waits of fewer tiles (a hand without its extra tile) or use `taihu waits`",
-                code="over_budget",
-            )
-
-    return check
+    return cpu_budget(seconds, WAITS_OVER_BUDGET)

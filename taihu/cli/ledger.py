@@ -12,13 +12,14 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from taihu.cli.language import Lang, LangOption
 from taihu.scorer import HandError
 from taihu.scorer.errors import printable
-from taihu.scorer.rulesets import DEFAULT_RULES, get
+from taihu.scorer.rulesets import DEFAULT_RULES
 
 if TYPE_CHECKING:  # imported by the commands that use them: `taihu score` loads neither sqlite3 nor the ledger
     from taihu.cli.draw import Terminal
-    from taihu.ledger import Deal, Standing
+    from taihu.ledger import Deal, LedgerView, Standing
     from taihu.store import LedgerStore
 
 ledger_app = typer.Typer(
@@ -61,6 +62,11 @@ def rule_set_names(incomplete: str) -> list[str]:
     return cli().rule_set_names(incomplete)
 
 
+def rules_name(name: str, lang: Lang) -> str:
+    shown: str = cli().rules_name(name, lang)
+    return shown
+
+
 Db = Annotated[
     str | None,
     typer.Option(
@@ -88,47 +94,49 @@ def seats_line(seats: dict[str, str]) -> str:
     return "  ".join(f"{wind} {printable(player)}" for wind, player in seats.items())
 
 
-def outcome(deal: "Deal") -> str:
+def outcome(deal: "Deal", lang: Lang) -> str:
     """What happened, in players' names."""
-    table, seats = deal.table, {wind: printable(player) for wind, player in deal.seats.items()}
-    winner, discarder = table.get("winner"), table.get("discarder")
-    false_wins = [seats[e["seat"]] for e in table.get("events", []) if e.get("type") == "false-win"]
+    winner, discarder = deal.winner, deal.discarder
+    if winner is not None and discarder is not None:
+        return lang.say("cli.ledger.won_on_discard", winner=printable(winner), discarder=printable(discarder))
     if winner is not None:
-        how = f"on {seats[discarder]}'s discard" if discarder is not None else "self-drawn"
-        return f"{seats[winner]} won {how}"
-    if false_wins:
-        return "false win by " + ", ".join(false_wins)
-    return "drawn"
+        return lang.say("cli.ledger.won_self_drawn", winner=printable(winner))
+    if deal.false_winners:
+        return lang.say("cli.ledger.false_win", players=", ".join(map(printable, deal.false_winners)))
+    return lang.say("cli.ledger.drawn")
 
 
-def counters(deal: "Deal") -> str:
-    """With counters: the honba the deal was played with and its pot of sticks, before → after ("" elsewhere)."""
+def counters(deal: "Deal", lang: Lang) -> str:
+    """Riichi: the honba the deal was played with and its pot of riichi sticks, before → after ("" elsewhere)."""
     before, after = deal.settlement.get("pot_before"), deal.settlement.get("pot_after")
     if before is None or after is None:
         return ""
-    return f"honba {deal.table.get('honba', 0)}, pot {before} → {after}"
+    return lang.say("cli.ledger.counters", honba=deal.table.get("honba", 0), before=before, after=after)
 
 
 def signed(value: int) -> str:
     return f"{value:+d}" if value else "0"
 
 
-def print_deal(deal: "Deal", standing: "Standing", rules: str) -> None:
-    net = deal.net()
-    played = f"; {counters(deal)}" if counters(deal) else ""
-    console().print(f"deal {deal.number}: {outcome(deal)}{played}; seats {seats_line(deal.seats)}")
-    console().print("net:    " + "  ".join(f"{printable(p)} {signed(net[p])}" for p in standing.players))
-    print_next(standing, rules)
+def print_deal(deal: "Deal", standing: "Standing", lang: Lang) -> None:
+    say, net = lang.say, deal.net()
+    played = f"; {counters(deal, lang)}" if counters(deal, lang) else ""
+    seats = seats_line(deal.seats)
+    console().print(say("cli.ledger.deal", number=deal.number, outcome=outcome(deal, lang) + played, seats=seats))
+    console().print(say("cli.ledger.net", net="  ".join(f"{printable(p)} {signed(net[p])}" for p in standing.players)))
+    print_next(standing, lang)
 
 
-def print_next(standing: "Standing", rules: str) -> None:
-    totals = standing.totals
-    console().print("totals: " + "  ".join(f"{printable(p)} {signed(totals[p])}" for p in standing.players))
-    console().print(f"next dealer: {printable(standing.next_dealer)}  (seats {seats_line(standing.next_seats)})")
+def print_next(standing: "Standing", lang: Lang) -> None:
+    say, totals = lang.say, standing.totals
+    console().print(
+        say("cli.ledger.totals", totals="  ".join(f"{printable(p)} {signed(totals[p])}" for p in standing.players))
+    )
+    dealer, seats = printable(standing.next_dealer), seats_line(standing.next_seats)
+    console().print(say("cli.ledger.next_dealer", dealer=dealer, seats=seats))
     if standing.next_honba is not None:
-        stick = get(rules).pot_stick  # what the rule set calls a stick in the pot
-        sticks = f"{standing.next_pot} {stick}{'s' if standing.next_pot != 1 else ''}"
-        console().print(f"next deal: honba {standing.next_honba}, pot {sticks}")
+        sticks = say.plural("cli.ledger.riichi_sticks", standing.next_pot or 0)
+        console().print(say("cli.ledger.next_deal", honba=standing.next_honba, sticks=sticks))
 
 
 @ledger_app.command()
@@ -149,14 +157,16 @@ def new(
         typer.Option("--option", "-o", metavar="NAME=VALUE", help="house option NAME=VALUE (repeatable)"),
     ] = None,
     db: Db = None,
+    lang: LangOption = None,
 ) -> None:
     """Start a ledger: its rule set, house options and the four players in table order."""
     options = cli().parse_options(option)
     names = [p.strip() for p in players.split(",")]
     with opened(db, create=True) as store:
         ledger = store.create(name, rules, names, options)
-        console().print(f"ledger '{printable(ledger.name)}' ({ledger.rules}) in {printable(store.where)}")
-        print_next(store.standing(ledger), ledger.rules)
+        name, rules, where = printable(ledger.name), rules_name(ledger.rules, lang), printable(store.where)
+        console().print(lang.say("cli.ledger.created", name=name, rules=rules, where=where))
+        print_next(store.standing(ledger), lang)
 
 
 @ledger_app.command()
@@ -183,6 +193,7 @@ def add(
         ),
     ] = None,
     db: Db = None,
+    lang: LangOption = None,
 ) -> None:
     """Settle a deal with the seats as they stand and record it (safe to retry with --deal or --idempotency-key)."""
     from taihu.ledger import Deal, Standing
@@ -194,11 +205,9 @@ def add(
     shown, standings = added.answer["deal"], added.answer["standings"]
     deal = Deal(shown["number"], shown["seats"], shown["table"], shown["settlement"])
     if added.replayed:
-        console().print(f"deal {deal.number} was recorded before with key '{key}': nothing stored now")
+        console().print(lang.say("cli.ledger.replayed", number=deal.number, key=key))
     fields = ("totals", "next_dealer", "next_honba", "next_pot", "deal_count")
-    print_deal(
-        deal, Standing(list(ledger.players), **{f: standings[f] for f in fields if f in standings}), ledger.rules
-    )
+    print_deal(deal, Standing(list(ledger.players), **{f: standings[f] for f in fields if f in standings}), lang)
 
 
 NARROW_LEDGER = 60  # below this many columns the grid (a column per player) gives way to a list per deal
@@ -209,6 +218,7 @@ def show(
     name: Name,
     as_json: Annotated[bool, typer.Option("--json", help="print the ledger JSON")] = False,
     db: Db = None,
+    lang: LangOption = None,
 ) -> None:
     """The deals, who sat where, each player's running total, and who deals next."""
     with opened(db) as store:
@@ -218,31 +228,31 @@ def show(
         return
     from taihu.cli.draw import table
 
-    out = console()
+    say, out = lang.say, console()
     players = view.ledger.players
-    title = f"{printable(view.ledger.name)} — {view.ledger.rules}"
+    title = f"{printable(view.ledger.name)} — {rules_name(view.ledger.rules, lang)}"
     running = {p: 0 for p in players}
     if out.width < NARROW_LEDGER:  # a phone: each deal's outcome, then a line per player (seat, net, total)
         from rich import box
 
         listed = table(title, box=box.SIMPLE, pad_edge=False, expand=True)
-        listed.add_column("player (seat)", ratio=1)
-        listed.add_column("deal", justify="right", no_wrap=True)
-        listed.add_column("total", justify="right", no_wrap=True)
+        listed.add_column(say("cli.ledger.column.player_seat"), ratio=1)
+        listed.add_column(say("cli.ledger.column.deal"), justify="right", no_wrap=True)
+        listed.add_column(say("cli.ledger.column.total"), justify="right", no_wrap=True)
         for deal in view.deals:
             net, wind_of = deal.net(), {player: wind for wind, player in deal.seats.items()}
-            listed.add_row(f"{deal.number}. {'; '.join(filter(None, (outcome(deal), counters(deal))))}")
+            listed.add_row(f"{deal.number}. {'; '.join(filter(None, (outcome(deal, lang), counters(deal, lang))))}")
             for player in players:
                 running[player] += net[player]
                 listed.add_row(f"  {printable(player)} ({wind_of[player]})", signed(net[player]), str(running[player]))
             listed.add_section()
         if not view.deals:
-            listed.add_row("no deals yet")
+            listed.add_row(say("cli.ledger.no_deals"))
         out.print(listed)
     else:
         grid = table(title)
-        grid.add_column("deal", justify="right")
-        grid.add_column("result")
+        grid.add_column(say("cli.ledger.column.deal"), justify="right")
+        grid.add_column(say("cli.ledger.column.result"))
         for player in players:
             grid.add_column(printable(player), justify="right", no_wrap=True)
         for deal in view.deals:
@@ -250,23 +260,39 @@ def show(
             for player in players:
                 running[player] += net[player]
             cells = [f"{wind_of[p]} {signed(net[p])}\n{running[p]}" for p in players]
-            result = "\n".join(filter(None, (outcome(deal), counters(deal))))
+            result = "\n".join(filter(None, (outcome(deal, lang), counters(deal, lang))))
             grid.add_row(str(deal.number), result, *cells, end_section=True)
         if not view.deals:
-            grid.add_row("—", "no deals yet", *("0" for _ in players))
+            grid.add_row("—", say("cli.ledger.no_deals"), *("0" for _ in players))
         out.print(grid)
-        out.print("each cell: the seat (E deals) and the deal's net; below, the running total")
-    print_next(view.standing, view.ledger.rules)
+        out.print(say("cli.ledger.each_cell"))
+    if view.deals:
+        print_trend(view, lang)
+    print_next(view.standing, lang)
+
+
+def print_trend(view: "LedgerView", lang: Lang) -> None:
+    """Each player's running total from deal 0 to the last, one scale for all (taihu.ledger.trend_lines)."""
+    from rich.cells import cell_len
+
+    from taihu.ledger import trend_lines
+
+    names = {player: printable(player) for player in view.ledger.players}
+    width = max(map(cell_len, names.values()))  # in terminal cells: a Chinese character takes two
+    console().print(lang.say("cli.ledger.trend", deals=len(view.deals)))
+    for player, line in trend_lines(view.ledger.players, view.deals).items():
+        padding = " " * (width - cell_len(names[player]))
+        console().print(f"  {names[player]}{padding} {line} {signed(view.totals[player])}")
 
 
 @ledger_app.command()
-def undo(name: Name, db: Db = None) -> None:
+def undo(name: Name, db: Db = None, lang: LangOption = None) -> None:
     """Remove the last deal (a mistake); the seats go back to where they were."""
     with opened(db) as store:
         ledger = store.ledger(name)
         deal = store.undo(ledger)
-        console().print(f"removed deal {deal.number}: {outcome(deal)}")
-        print_next(store.standing(ledger), ledger.rules)
+        console().print(lang.say("cli.ledger.removed", number=deal.number, outcome=outcome(deal, lang)))
+        print_next(store.standing(ledger), lang)
 
 
 @ledger_app.command()
@@ -285,7 +311,7 @@ def export(
 
 
 @ledger_app.command("list")
-def list_ledgers(db: Db = None) -> None:
+def list_ledgers(db: Db = None, lang: LangOption = None) -> None:
     """The ledgers in the database, with their players and number of deals."""
     from taihu.cli.draw import table
     from taihu.store import database_url, exists, shown
@@ -298,20 +324,51 @@ def list_ledgers(db: Db = None) -> None:
     if exists(db):  # listing makes no file
         with opened(db) as store:
             found = store.names()
+    say = lang.say
     if not found:
-        console().print(f"no ledgers in {where}; start one with `taihu ledger new NAME --players …`")
+        console().print(say("cli.ledger.none", where=where))
         return
     out = console()
     if out.width < NARROW_LEDGER:  # a phone: each ledger's name and deals, its rules and players below
         rows = [
-            (printable(ledger.name), f"{deals} deals", f"{ledger.rules}: {', '.join(map(printable, ledger.players))}")
+            (
+                printable(ledger.name),
+                say("cli.ledger.deal_count", count=deals),
+                f"{rules_name(ledger.rules, lang)}: {', '.join(map(printable, ledger.players))}",
+            )
             for ledger, deals in found
         ]
-        out.print(cli().compact_table(f"ledgers in {where}", rows))
+        out.print(cli().compact_table(say("cli.ledger.list", where=where), rows))
         return
-    grid = table(f"ledgers in {where}")
-    for column in ("name", "rules", "players", "deals"):
-        grid.add_column(column, justify="right" if column == "deals" else "left")
+    grid = table(say("cli.ledger.list", where=where))
+    grid.add_column(say("cli.ledger.column.name"))
+    grid.add_column(say("cli.ledger.column.rules"))
+    grid.add_column(say("cli.ledger.column.players"))
+    grid.add_column(say("cli.ledger.column.deals"), justify="right")
     for ledger, deals in found:
-        grid.add_row(printable(ledger.name), ledger.rules, ", ".join(map(printable, ledger.players)), str(deals))
+        rules = rules_name(ledger.rules, lang)
+        grid.add_row(printable(ledger.name), rules, ", ".join(map(printable, ledger.players)), str(deals))
     out.print(grid)
+
+
+@ledger_app.command()
+def rename(
+    name: Name,
+    new_name: Annotated[str, typer.Argument(metavar="NEW", help="its new name")],
+    db: Db = None,
+    lang: LangOption = None,
+) -> None:
+    """Rename a ledger (its deals stay as they are)."""
+    with opened(db) as store:
+        renamed = store.rename(store.ledger(name), new_name)
+    console().print(lang.say("cli.ledger.renamed", name=printable(name), new=printable(renamed.name)))
+
+
+@ledger_app.command()
+def delete(name: Name, db: Db = None, lang: LangOption = None) -> None:
+    """Remove a ledger and its deals (`export` first to keep them)."""
+    with opened(db) as store:
+        ledger = store.ledger(name)
+        count = store.standing(ledger).deal_count
+        store.delete(ledger)
+    console().print(lang.say.plural("cli.ledger.deleted", count, name=printable(name)))

@@ -7,6 +7,10 @@ Exit 0 on success, 2 on bad input (the library's message on stderr) and on a usa
 Start-up is most of a `taihu score`'s time, so this imports only what every command needs (typer,
 the core's scoring path); rich (taihu/cli/draw.py), the waits search, the settlement, the ledger and
 the server are imported by the commands that use them (docs/performance.md has the figures).
+
+Every word the command prints is the catalog's (taihu/messages/), in the language `--lang` picks or,
+without it, the locale's (docs/languages.md): `zh` under a `zh_*` locale, else `both` — the item names
+in both languages and the rest in English, as the command printed before it had a catalog.
 """
 
 import json
@@ -15,7 +19,6 @@ import re
 import sys
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
-from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
@@ -23,7 +26,9 @@ import typer
 from typer.core import TyperGroup
 from typer.exceptions import TyperException
 
+from taihu.cli.language import Lang, LangOption, command_lang, locale_lang
 from taihu.cli.ledger import ledger_app
+from taihu.messages import known, text
 from taihu.scorer import HandError, HandScore, rule_sets, score_hand
 from taihu.scorer.errors import printable, quote
 from taihu.scorer.limits import MAX_NUMBER_CHARACTERS, MAX_OPTION_VALUE, check_json_text
@@ -37,12 +42,21 @@ if TYPE_CHECKING:  # imported where a table is printed, a table settled, a hand'
     from taihu.scorer.waits import Discards, Wait, Waits, WinValue
 
 
-class Lang(StrEnum):
-    """Which name columns a table shows: 中文, English or both."""
+class CommandError(HandError):
+    """Bad input the command line itself finds (an option, the table file): a catalog message.
 
-    zh = "zh"
-    en = "en"
-    both = "both"
+    Its `str` is the English text (what `--json` prints, as every HandError's `detail`); the terminal
+    shows it in the command's language (`message_of`).
+    """
+
+    def __init__(self, message: str, /, **params: object) -> None:
+        super().__init__(text(message, "en", **params))
+        self.text_code, self.params = message, params
+
+
+def message_of(exc: HandError, lang: Lang) -> str:
+    """What a person reads of an error: the catalog's text where the error is one of ours, else the core's."""
+    return lang.say(exc.text_code, **exc.params) if isinstance(exc, CommandError) else str(exc)
 
 
 class Taihu(TyperGroup):
@@ -57,8 +71,9 @@ class Taihu(TyperGroup):
             return super().invoke(ctx)
         except (typer.Exit, typer.Abort, TyperException):  # typer's ClickException is a TyperException
             raise
-        except HandError as exc:
-            fail(str(exc))
+        except (HandError, Refused) as exc:
+            refused = exc if isinstance(exc, Refused) else Refused(exc)
+            raise typer.Exit(error_status(refused, command_lang(ctx))) from None
         except KeyboardInterrupt:
             raise typer.Exit(130) from None
         except (
@@ -73,7 +88,7 @@ class Taihu(TyperGroup):
             error_id = secrets.token_hex(4)
             command = ctx.invoked_subcommand or ""
             logging.getLogger("taihu.cli").debug("internal error %s in taihu %s", error_id, command, exc_info=exc)
-            sys.stderr.write(f"internal error (id {error_id}): a bug in taihu, not a problem with the input\n")
+            sys.stderr.write(command_lang(ctx).say("cli.error.internal", id=error_id) + "\n")
             raise typer.Exit(1) from None
 
 
@@ -128,12 +143,25 @@ def main() -> None:
     os._exit(status)
 
 
-def error_status(message: str, pointer: str = "") -> int:
-    """Bad input: the message on stderr, unwrapped, then the `pointer` lines (hand and caret); status 2.
+class Refused(Exception):
+    """Bad input on its way out of a command: the error (the core's, ours, or a line of text) and the lines
+    pointing at its place. `Taihu.invoke` prints it, in the command's language, which its context holds."""
+
+    def __init__(self, error: HandError | str, pointer: str = "") -> None:
+        super().__init__(str(error))
+        self.error, self.pointer = error, pointer
+
+    def message(self, lang: Lang) -> str:
+        return message_of(self.error, lang) if isinstance(self.error, HandError) else self.error
+
+
+def error_status(refused: Refused, lang: Lang) -> int:
+    """Bad input: the message on stderr, unwrapped, then the pointer lines (hand and caret); status 2.
 
     Each line is escaped (`printable`): what the input held reaches the terminal as text, never as a control.
     """
-    lines = [f"error: {message}", *(pointer.split("\n") if pointer else ())]
+    pointer = refused.pointer
+    lines = [lang.say("cli.error", message=refused.message(lang)), *(pointer.split("\n") if pointer else ())]
     sys.stderr.write("".join(printable(line) + "\n" for line in lines))
     return 2
 
@@ -153,12 +181,12 @@ def answer(call: Callable[[], Any], as_json: bool = False, line: str | None = No
         if as_json:
             print_json(exc.as_dict())
         shown = line if line is not None else exc.line
-        fail(str(exc), exc.caret(shown) if shown is not None else "")
+        raise Refused(exc, exc.caret(shown) if shown is not None else "") from None
 
 
-def fail(message: str, pointer: str = "") -> None:
-    """Bad input: the message on stderr, unwrapped, then the `pointer` lines (hand and caret), and exit 2."""
-    raise typer.Exit(error_status(message, pointer))
+def fail(message: str) -> None:
+    """Bad input: the message on stderr, and exit 2 (`Taihu.invoke` prints it)."""
+    raise Refused(message)
 
 
 def parse_options(pairs: list[str] | None) -> dict[str, int]:
@@ -166,10 +194,13 @@ def parse_options(pairs: list[str] | None) -> dict[str, int]:
     for pair in pairs or []:
         name, sep, value = pair.partition("=")
         if not sep or not re.fullmatch(r"-?[0-9]+", value.strip()):
-            raise HandError(f"option '{quote(pair)}' must be NAME=NUMBER, e.g. double_at=10")
+            raise CommandError("cli.error.option_form", option=quote(pair))
         if len(value.strip()) > MAX_NUMBER_CHARACTERS:  # int() refuses 4,300 digits; the range is far below
-            raise HandError(
-                f"option '{quote(name.strip())}' must be at most {MAX_OPTION_VALUE}, got {quote(value.strip())}"
+            raise CommandError(
+                "cli.error.option_too_large",
+                option=quote(name.strip()),
+                most=MAX_OPTION_VALUE,
+                got=quote(value.strip()),
             )
         options[name.strip()] = int(value)
     return options
@@ -187,7 +218,6 @@ RulesOption = Annotated[
 HouseOption = Annotated[
     list[str] | None, typer.Option("--option", "-o", metavar="NAME=VALUE", help="house option NAME=VALUE (repeatable)")
 ]
-LangOption = Annotated[Lang, typer.Option("--lang", help="names shown: zh (中文), en (English) or both")]
 TableArgument = Annotated[str, typer.Argument(metavar="TABLE.json", help="the table as JSON; - reads stdin")]
 
 
@@ -223,12 +253,15 @@ def name_cells(chinese: str, english: str, lang: Lang) -> tuple[str, ...]:
     return {Lang.zh: (chinese,), Lang.en: (english,)}.get(lang, (chinese, english))
 
 
-def heading(english: str, chinese: str, lang: Lang) -> str:
-    """A heading of settle's and waits' tables, which have no name columns: Chinese with `zh`, else English.
+def unit_name(unit: str, lang: Lang) -> str:
+    """A unit as the reader says it (`tai`, 台); a unit the catalog does not know (a test's rule set) as itself."""
+    return lang.say(f"unit.{unit}") if known(f"unit.{unit}") else unit
 
-    `both` keeps the English headings, so the default output stays as it was (and as narrow).
-    """
-    return chinese if lang is Lang.zh else english
+
+def rules_name(name: str, lang: Lang) -> str:
+    """A rule set as the reader names it: its key (`lingxi`), or with `zh` its Chinese name (灵溪)."""
+    chinese = REGISTRY[name].chinese if name in REGISTRY else ()
+    return chinese[0] if lang is Lang.zh and chinese else name
 
 
 def compact_table(title: str, rows: Iterable[tuple[str, str, str]]) -> "Table":
@@ -266,45 +299,52 @@ def print_json(data: Any) -> None:
 def hand_table(result: HandScore, lang: Lang = Lang.both, compact: bool = False) -> "Table":
     from taihu.cli.draw import table as made
 
-    title = f"{result.rules}: {'winning hand' if result.winner else 'non-winning hand'}"
-    doubled = "×2" if result.unit == "tai" else "×2 per tai"  # Lingxi doubles once; Luoshan the hu once per tai
+    say = lang.say
+    rules = rules_name(result.rules, lang)
+    title = say("cli.score.winning" if result.winner else "cli.score.not_winning", rules=rules)
+    # Lingxi doubles once; Luoshan the hu once per tai
+    doubled = "×2" if result.unit == "tai" else say("cli.score.doubled_per_tai")
     # each item's value in its own unit (`×9` for a multiplier); the rule set's arithmetic under the table
-    shown = {id(i): f"×{i.value}" if i.unit == "multiplier" else f"{i.value} {i.unit}" for i in result.items}
+    shown = {
+        id(i): f"×{i.value}" if i.unit == "multiplier" else f"{i.value} {unit_name(i.unit, lang)}" for i in result.items
+    }
+    illegal = "" if result.legal else say("cli.score.not_legal")
     if compact:
         rows = [(names(i.name, i.name_en, lang), shown[id(i)], i.detail) for i in result.items]
         counted = get(result.rules).subtotal_unit or result.unit  # a subtotal in han, where the unit is points
-        rows += [("", "", ""), (f"subtotal ({counted})", str(result.subtotal), "")]
+        rows += [("", "", ""), (say("cli.score.subtotal_in", unit=unit_name(counted, lang)), str(result.subtotal), "")]
         if result.doubled:
             rows.append((names("翻", "doubled", lang), doubled, ""))
-        rows.append((f"total ({result.unit})", str(result.total), "" if result.legal else "not a legal win"))
+        rows.append((say("cli.score.total_in", unit=unit_name(result.unit, lang)), str(result.total), illegal))
         table = compact_table(title, rows)
     else:
         table = made(title)
-        table.add_column("key")
+        table.add_column(say("cli.column.key"))
         for column in name_columns(lang):
             table.add_column(column)
-        table.add_column("value", justify="right")
-        table.add_column("detail")
+        table.add_column(say("cli.column.value"), justify="right")
+        table.add_column(say("cli.column.detail"))
         blank = ("",) * len(name_columns(lang))
         for item in result.items:
             table.add_row(item.key, *name_cells(item.name, item.name_en, lang), shown[id(item)], item.detail)
         table.add_section()
-        table.add_row("subtotal", *blank, str(result.subtotal), "")
+        table.add_row(say("cli.score.subtotal"), *blank, str(result.subtotal), "")
         if result.doubled:
-            table.add_row("doubled", *name_cells("翻", "", lang), doubled, "")
-        table.add_row("total", *blank, f"{result.total} {result.unit}", "" if result.legal else "not a legal win")
+            table.add_row(say("cli.score.doubled"), *name_cells("翻", "", lang), doubled, "")
+        table.add_row(say("cli.score.total"), *blank, f"{result.total} {unit_name(result.unit, lang)}", illegal)
     from taihu.scorer.arithmetic import arithmetic
 
     table.caption, table.caption_justify = "\n".join(arithmetic(result)), "left"
     return table
 
 
-def summary(result: HandScore) -> str:
+def summary(result: HandScore, lang: Lang) -> str:
     """One hand on one line: what batch mode prints per hand."""
-    return f"{printable(result.hand)} → {result.total} {result.unit} ({'legal' if result.legal else 'not legal'})"
+    line = "cli.batch.legal" if result.legal else "cli.batch.not_legal"
+    return lang.say(line, hand=printable(result.hand), total=result.total, unit=unit_name(result.unit, lang))
 
 
-def with_progress(lines: Iterable[str], as_json: bool) -> Iterator[str]:
+def with_progress(lines: Iterable[str], as_json: bool, description: str) -> Iterator[str]:
     """The lines, with a rich progress bar on stderr while they are scored, where stderr is a terminal.
 
     Never with `--json` or in a pipe: a program reading the answers gets only them.
@@ -315,7 +355,7 @@ def with_progress(lines: Iterable[str], as_json: bool) -> Iterator[str]:
     from taihu.cli.draw import progress
 
     with progress() as bar:
-        task = bar.add_task("scoring hands", total=None)
+        task = bar.add_task(description, total=None)
         for line in lines:
             yield line
             bar.advance(task)
@@ -334,10 +374,10 @@ def working(description: str, as_json: bool) -> Iterator[None]:
         yield
 
 
-def score_lines(lines: Iterable[str], rules: str, options: dict[str, int], as_json: bool) -> int:
+def score_lines(lines: Iterable[str], rules: str, options: dict[str, int], as_json: bool, lang: Lang) -> int:
     """Batch mode: one result per hand line (blank lines and `#` comments skipped); 2 if any line was bad."""
     status = 0
-    for number, line in enumerate(with_progress(lines, as_json), start=1):
+    for number, line in enumerate(with_progress(lines, as_json, lang.say("cli.progress.scoring")), start=1):
         text = line.partition("#")[0].strip()  # `#` starts a comment: the notation never holds one
         if not text:
             continue
@@ -345,9 +385,13 @@ def score_lines(lines: Iterable[str], rules: str, options: dict[str, int], as_js
             result = score_hand(text, rules=rules, options=options)
         except HandError as exc:
             status = 2
-            shown = json.dumps(exc.as_dict(), ensure_ascii=False) if as_json else f"error: line {number}: {exc}"
+            shown = (
+                json.dumps(exc.as_dict(), ensure_ascii=False)
+                if as_json
+                else lang.say("cli.batch.error", line=number, message=message_of(exc, lang))
+            )
         else:
-            shown = json.dumps(result.to_dict(), ensure_ascii=False) if as_json else summary(result)
+            shown = json.dumps(result.to_dict(), ensure_ascii=False) if as_json else summary(result, lang)
         sys.stdout.write((shown if as_json else printable(shown)) + "\n")
         sys.stdout.flush()  # a program feeding hands one at a time reads each answer as it comes
     return status
@@ -357,7 +401,7 @@ R = TypeVar("R", bound="HandScore | Waits | Discards")
 
 
 def answer_for_hand(
-    hand: str, option: list[str] | None, as_json: bool, call: Callable[[dict[str, int]], R]
+    hand: str, option: list[str] | None, as_json: bool, call: Callable[[dict[str, int]], R], lang: Lang
 ) -> "tuple[R, Console] | None":
     """What `score` and `waits` share: the options read, the core called on the hand (bad input is exit 2
     with the caret under its place), then the JSON printed (None: nothing more to show), or the hand line
@@ -368,7 +412,7 @@ def answer_for_hand(
         print_json(result.to_dict())
         return None
     out = console()
-    out.print(f"hand: {result.hand}", soft_wrap=True)
+    out.print(lang.say("cli.hand", hand=result.hand), soft_wrap=True)
     return result, out
 
 
@@ -381,7 +425,7 @@ def score(
     rules: RulesOption = DEFAULT_RULES,
     option: HouseOption = None,
     as_json: Annotated[bool, json_option("print the HandScore JSON (JSON lines with -)")] = False,
-    lang: LangOption = Lang.both,
+    lang: LangOption = None,
 ) -> None:
     """Score one hand: the items, the doubling, the total and the arrangement.
 
@@ -389,60 +433,68 @@ def score(
     """
     if hand == "-":
         answer(lambda: get(rules), as_json)  # an unknown rule set is one error, not one per line
-        raise typer.Exit(score_lines(sys.stdin, rules, answer(lambda: parse_options(option), as_json), as_json))
-    shown = answer_for_hand(hand, option, as_json, lambda options: score_hand(hand, rules=rules, options=options))
+        options = answer(lambda: parse_options(option), as_json)
+        raise typer.Exit(score_lines(sys.stdin, rules, options, as_json, lang))
+    shown = answer_for_hand(hand, option, as_json, lambda options: score_hand(hand, rules=rules, options=options), lang)
     if shown is None:
         return
     result, out = shown
+    say = lang.say
     out.print(hand_table(result, lang, compact=narrow(out)))
     if result.arrangement:
-        out.print("arrangement: " + "  ".join(result.arrangement))
+        out.print(say("cli.score.arrangement", arrangement="  ".join(result.arrangement)))
     elif not result.winner:
-        out.print("non-winning hand: base tai only")
+        out.print(say("cli.score.base_only"))
     for note in result.notes:
-        out.print(f"note: {note}")
+        out.print(say("cli.note", note=note))
 
 
-def win_text(win: "WinValue | None") -> str:
+def win_text(win: "WinValue | None", lang: Lang) -> str:
     if win is None:
         return "—"
-    han, reason = (
-        getattr(win, "han", None),
-        getattr(win, "reason", None),
-    )  # han, fu and why not legal, where counted
-    value = str(win.total) if han is None else f"{win.total} ({han} han {getattr(win, 'fu', 0)} fu)"
-    return value + ("" if win.legal else f" (not legal: {reason.split(':')[0]})" if reason else " (not legal)")
-
-
-WAITS_HEADINGS = {"tile": "牌", "unseen": "未见", "on a discard": "点炮", "self-drawn": "自摸", "legal": "合法"}
-WAITS_HEADINGS |= {"arrangement": "牌型", "discard": "打", "waits": "听", "unseen winning tiles": "未见和张"}
-WAITS_HEADINGS |= {"best total": "最高"}
+    say = lang.say
+    han, reason = getattr(win, "han", None), getattr(win, "reason", None)  # han, fu and why not legal, where counted
+    value = (
+        str(win.total) if han is None else say("cli.waits.han_fu", total=win.total, han=han, fu=getattr(win, "fu", 0))
+    )
+    if win.legal:
+        return value
+    return value + (
+        say("cli.waits.not_legal_for", reason=reason.split(":")[0]) if reason else say("cli.waits.not_legal")
+    )
 
 
 def waits_table(title: str, found: "tuple[Wait, ...]", lang: Lang = Lang.both, compact: bool = False) -> "Table":
     from taihu.cli.draw import table as made
 
+    say = lang.say
     if compact:  # the tile, its copies unseen and best total; the two totals and the arrangement below
         rows = []
         for wait in found:
             best = wait.discard or wait.self_drawn
-            name = f"{wait.tile}{' *' if wait.covered_by_wildcard else ''}: {wait.unseen} unseen"
-            totals = f"on a discard {win_text(wait.discard)}, self-drawn {win_text(wait.self_drawn)}"
+            tile = f"{wait.tile}{' *' if wait.covered_by_wildcard else ''}"
+            name = say("cli.waits.tile_unseen", tile=tile, unseen=wait.unseen)
+            totals = say(
+                "cli.waits.totals", discard=win_text(wait.discard, lang), self_drawn=win_text(wait.self_drawn, lang)
+            )
             shape = "  ".join(best.arrangement) if best else ""
             rows.append((name, str(best.total) if best else "—", "; ".join(filter(None, (totals, shape)))))
         return compact_table(title, rows)
     table = made(title)
-    for col in ("tile", "unseen", "on a discard", "self-drawn", "legal", "arrangement"):
-        justify = "right" if col in ("unseen", "on a discard", "self-drawn") else "left"
-        table.add_column(heading(col, WAITS_HEADINGS[col], lang), justify=justify)
+    table.add_column(say("cli.waits.column.tile"))
+    table.add_column(say("cli.waits.column.unseen"), justify="right")
+    table.add_column(say("cli.waits.column.discard"), justify="right")
+    table.add_column(say("cli.waits.column.self_drawn"), justify="right")
+    table.add_column(say("cli.waits.column.legal"))
+    table.add_column(say("cli.waits.column.arrangement"))
     for wait in found:
         best = wait.discard or wait.self_drawn
         table.add_row(
             wait.tile + (" *" if wait.covered_by_wildcard else ""),
             str(wait.unseen),
-            win_text(wait.discard),
-            win_text(wait.self_drawn),
-            "yes" if wait.legal else "no",
+            win_text(wait.discard, lang),
+            win_text(wait.self_drawn, lang),
+            say("cli.yes") if wait.legal else say("cli.no"),
             "  ".join(best.arrangement) if best else "",
         )
     return table
@@ -459,47 +511,55 @@ def waits_command(
     rules: RulesOption = DEFAULT_RULES,
     option: HouseOption = None,
     as_json: Annotated[bool, json_option("print the waits JSON")] = False,
-    lang: LangOption = Lang.both,
+    lang: LangOption = None,
 ) -> None:
     """What wins for a waiting hand (听牌): each tile, its copies unseen, its total on a discard and self-drawn."""
     from taihu.scorer.waits import Discards, waits
 
     def search(options: dict[str, int]) -> "Waits | Discards":
-        with working("searching the waits", as_json):  # a hand with wildcards can take a while
+        with working(say("cli.progress.waits"), as_json):  # a hand with wildcards can take a while
             return waits(hand, rules=rules, options=options)
 
-    shown = answer_for_hand(hand, option, as_json, search)
+    say = lang.say
+    shown = answer_for_hand(hand, option, as_json, search, lang)
     if shown is None:
         return
     result, out = shown
     from taihu.cli.draw import table as made
 
     compact = narrow(out)
+    rules_shown = rules_name(result.rules, lang)
     if isinstance(result, Discards) and compact:
         rows = [
-            (f"discard {c.tile}: waits {' '.join(w.tile for w in c.waits) or 'none'}", str(c.best_total), "")
+            (
+                say("cli.waits.discard_waits", tile=c.tile, waits=" ".join(w.tile for w in c.waits) or say("cli.none")),
+                str(c.best_total),
+                "",
+            )
             for c in result.discards
         ]
-        out.print(compact_table(f"{result.rules}: a tile too many — discards, best first", rows))
+        out.print(compact_table(say("cli.waits.discards", rules=rules_shown), rows))
     elif isinstance(result, Discards):
-        table = made(f"{result.rules}: a tile too many — discards, best first")
-        for col in ("discard", "waits", "unseen winning tiles", "best total"):
-            table.add_column(heading(col, WAITS_HEADINGS[col], lang), justify="right" if col != "waits" else "left")
+        table = made(say("cli.waits.discards", rules=rules_shown))
+        table.add_column(say("cli.waits.column.discard_tile"), justify="right")
+        table.add_column(say("cli.waits.column.waits"))
+        table.add_column(say("cli.waits.column.unseen_wins"), justify="right")
+        table.add_column(say("cli.waits.column.best_total"), justify="right")
         for choice in result.discards:
-            tiles = " ".join(w.tile for w in choice.waits) or "not ready"
+            tiles = " ".join(w.tile for w in choice.waits) or say("cli.waits.not_ready_short")
             table.add_row(choice.tile, tiles, str(choice.unseen_wins), str(choice.best_total))
         out.print(table)
     if isinstance(result, Discards):
         if result.discards and result.discards[0].waits:
             best = result.discards[0]
-            out.print(waits_table(f"after discarding {best.tile}", best.waits, lang, compact))
+            out.print(waits_table(say("cli.waits.after_discarding", tile=best.tile), best.waits, lang, compact))
         return
     if not result.ready:
-        out.print(f"{result.rules}: not ready — no tile completes this hand")
+        out.print(say("cli.waits.not_ready", rules=rules_shown))
         return
-    out.print(waits_table(f"{result.rules}: waits", result.waits, lang, compact))
+    out.print(waits_table(say("cli.waits.title", rules=rules_shown), result.waits, lang, compact))
     if any(w.covered_by_wildcard for w in result.waits):
-        out.print("*: wins only through a held wildcard standing for another tile")
+        out.print(say("cli.waits.wildcard_only"))
 
 
 @app.command()
@@ -509,26 +569,27 @@ def rules(
         typer.Argument(metavar="[RULES]", help="a rule set; omit to list them all", autocompletion=rule_set_names),
     ] = None,
     as_json: Annotated[bool, json_option("print as JSON")] = False,
-    lang: LangOption = Lang.both,
+    lang: LangOption = None,
 ) -> None:
     """List the rule sets, or one rule set's items and house options."""
     from taihu.cli.draw import table as made
 
+    say = lang.say
     if name is None:
         infos = rule_sets()
         if as_json:
             print_json([i.to_dict() for i in infos])
             return
         out = console()
-        table = made("rule sets", title_justify="center")
-        table.add_column("name")
+        table = made(say("cli.rules.title"), title_justify="center")
+        table.add_column(say("cli.rules.column.name"))
         if lang is not Lang.en:
             table.add_column("中文")
-        table.add_column("unit")
-        table.add_column("items", justify="right")
+        table.add_column(say("cli.rules.column.unit"))
+        table.add_column(say("cli.rules.column.items"), justify="right")
         for info in infos:
             chinese = (info.chinese,) if lang is not Lang.en else ()
-            table.add_row(info.name, *chinese, info.unit, str(len(info.items)))
+            table.add_row(info.name, *chinese, unit_name(info.unit, lang), str(len(info.items)))
         out.print(table)
         return
     info = answer(lambda: get(name).info(), as_json)
@@ -536,91 +597,101 @@ def rules(
         print_json(info.to_dict())
         return
     out = console()
-    title = f"{info.name} {info.chinese} — items ({info.unit})"
+    title = say("cli.rules.items", name=info.name, chinese=info.chinese, unit=unit_name(info.unit, lang))
     if narrow(out):
         out.print(compact_table(title, [(names(i.name, i.name_en, lang), i.value, i.scope) for i in info.items]))
     else:
         table = made(title)
-        for col in ("key", *name_columns(lang), "value", "for"):
-            table.add_column(col)
+        for column in (
+            say("cli.column.key"),
+            *name_columns(lang),
+            say("cli.column.value"),
+            say("cli.rules.column.for"),
+        ):
+            table.add_column(column)
         for item in info.items:
             table.add_row(item.key, *name_cells(item.name, item.name_en, lang), item.value, item.scope)
         out.print(table)
     if narrow(out):  # each option and its default, the alternatives and meaning below
         rows = [
-            (o.name, str(o.default), f"or {', '.join(map(str, o.alternatives))}: {o.description}") for o in info.options
+            (
+                o.name,
+                str(o.default),
+                say("cli.rules.option", alternatives=", ".join(map(str, o.alternatives)), meaning=o.description),
+            )
+            for o in info.options
         ]
-        out.print(compact_table("house options", rows))
+        out.print(compact_table(say("cli.rules.options"), rows))
     else:
-        options = made("house options")
-        for col in ("option", "default", "alternatives", "meaning"):
-            options.add_column(col)
+        options = made(say("cli.rules.options"))
+        for code in ("cli.rules.column.option", "cli.rules.column.default", "cli.rules.column.alternatives"):
+            options.add_column(say(code))
+        options.add_column(say("cli.rules.column.meaning"))
         for opt in info.options:
             options.add_row(opt.name, str(opt.default), ", ".join(map(str, opt.alternatives)), opt.description)
         out.print(options)
     for line in info.exclusions:
-        out.print(f"exclusion: {line}")
+        out.print(say("cli.rules.exclusion", exclusion=line))
 
 
 def read_table(path: str) -> Any:
     """The table JSON from a file or stdin (`-`); unreadable or malformed is bad input (a HandError)."""
     try:
-        text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
+        found = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
-        raise HandError(f"cannot read {path}: {getattr(exc, 'strerror', None) or exc}") from None
-    check_json_text(text, "stdin" if path == "-" else path)
+        raise CommandError("cli.error.cannot_read", path=path, reason=getattr(exc, "strerror", None) or exc) from None
+    check_json_text(found, "stdin" if path == "-" else path)
     try:
-        return json.loads(text)
+        return json.loads(found)
     except json.JSONDecodeError as exc:
         where = "stdin" if path == "-" else path
-        raise HandError(f"{where} is not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
-
-
-SETTLE_HEADINGS = {"seat": "座位", "hand": "牌", "note": "备注", "from": "付", "to": "收", "amount": "数"}
-SETTLE_HEADINGS |= {"reason": "原因", "settlement": "结算", "payments": "支付", "net": "净额"}
+        raise CommandError(
+            "cli.error.not_json", where=where, reason=exc.msg, line=exc.lineno, column=exc.colno
+        ) from None
 
 
 def settlement_tables(result: "Settlement", lang: Lang = Lang.both, compact: bool = False) -> "list[Table]":
     from taihu.cli.draw import table as made
 
-    def say(english: str) -> str:
-        return heading(english, SETTLE_HEADINGS[english], lang)
-
-    unit = next((s.unit for s in result.scores.values() if isinstance(s, HandScore)), "total")
+    say = lang.say
+    unit = next((s.unit for s in result.scores.values() if isinstance(s, HandScore)), None)
+    unit = unit_name(unit, lang) if unit is not None else say("cli.settle.total")
     seats = [
         (
-            seat + (" (dealer)" if seat == "E" else ""),
-            score.hand if isinstance(score, HandScore) else "(total only)",
+            say("cli.settle.dealer", seat=seat) if seat == "E" else seat,
+            score.hand if isinstance(score, HandScore) else say("cli.settle.total_only"),
             str(score.total),
             "; ".join(score.notes) if isinstance(score, HandScore) else "",
         )
         for seat, score in result.scores.items()
     ]
-    paid = [(p.from_, p.to, str(p.amount), p.reason) for p in result.payments] or [("—", "—", "0", "no payments")]
-    net = made(say("net"))
+    paid = [(p.from_, p.to, str(p.amount), p.reason) for p in result.payments] or [
+        ("—", "—", "0", say("cli.settle.no_payments"))
+    ]
+    net = made(say("cli.settle.net"))
     for seat in result.net:
         net.add_column(seat, justify="right")
     net.add_row(*(f"{v:+d}" if v else "0" for v in result.net.values()))
+    title = say("cli.settle.title", rules=rules_name(result.rules, lang))
     if compact:  # the seat and its total, the hand below; each payment `from → to` and its amount
         seat_rows = [
-            (f"{seat} ({unit})", total, "; ".join(filter(None, (hand, note)))) for seat, hand, total, note in seats
+            (say("cli.settle.seat_in", seat=seat, unit=unit), total, "; ".join(filter(None, (hand, note))))
+            for seat, hand, total, note in seats
         ]
         pay_rows = [(f"{payer} → {payee}", amount, reason) for payer, payee, amount, reason in paid]
-        return [
-            compact_table(f"{result.rules} — {say('settlement')}", seat_rows),
-            compact_table(say("payments"), pay_rows),
-            net,
-        ]
-    scores = made(f"{result.rules} — {say('settlement')}")
-    scores.add_column(say("seat"))
-    scores.add_column(say("hand"))
+        return [compact_table(title, seat_rows), compact_table(say("cli.settle.payments"), pay_rows), net]
+    scores = made(title)
+    scores.add_column(say("cli.settle.column.seat"))
+    scores.add_column(say("cli.settle.column.hand"))
     scores.add_column(unit, justify="right")
-    scores.add_column(say("note"))
+    scores.add_column(say("cli.settle.column.note"))
     for seat, hand, total, note in seats:
         scores.add_row(seat, hand, total, note)
-    payments = made(say("payments"))
-    for col in ("from", "to", "amount", "reason"):
-        payments.add_column(say(col), justify="right" if col == "amount" else "left")
+    payments = made(say("cli.settle.payments"))
+    payments.add_column(say("cli.settle.column.from"))
+    payments.add_column(say("cli.settle.column.to"))
+    payments.add_column(say("cli.settle.column.amount"), justify="right")
+    payments.add_column(say("cli.settle.column.reason"))
     for row in paid:
         payments.add_row(*row)
     return [scores, payments, net]
@@ -637,7 +708,7 @@ def settle_table(table: Any) -> "Settlement":
 def settle(
     table: TableArgument,
     as_json: Annotated[bool, json_option("print the Settlement JSON")] = False,
-    lang: LangOption = Lang.both,
+    lang: LangOption = None,
 ) -> None:
     """Settle one deal: each seat's tai, who pays whom and why, and the net per seat."""
     data = answer(lambda: read_table(table), as_json)
@@ -648,7 +719,7 @@ def settle(
     out = console()
     for part in settlement_tables(result, lang, compact=narrow(out)):
         out.print(part)
-    out.print(f"next dealer: {result.next_dealer}")
+    out.print(lang.say("cli.settle.next_dealer", dealer=result.next_dealer))
 
 
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
@@ -693,6 +764,16 @@ def serve(
     cache_mb: Annotated[
         int, typer.Option("--cache-mb", min=1, max=65536, help="memory for the core's caches, per process")
     ] = 64,
+    root_path: Annotated[
+        str,
+        typer.Option(
+            "--root-path",
+            metavar="PATH",
+            help="the path a reverse proxy serves the API under, e.g. /taihu (docs/deploy.md)",
+        ),
+    ] = "",
+    no_access_log: Annotated[bool, typer.Option("--no-access-log", help="write no line per request")] = False,
+    api_only: Annotated[bool, typer.Option("--api-only", help="the API alone: no page at /, no /docs")] = False,
 ) -> None:
     """Run the HTTP API and the table page at / (docs at /docs); stateless: run several behind a load balancer."""
     from taihu.api.page import allow_origins_in_every_worker, check_origin  # the page at / and its CORS
@@ -708,13 +789,21 @@ def serve(
     except ValueError as exc:
         fail(f"--allowed-host {exc}")
     if host not in LOOPBACK:
-        sys.stderr.write(f"warning: taihu serve has no authentication; anyone who can reach {host}:{port} can use it\n")
+        sys.stderr.write(locale_lang().say("cli.serve.no_authentication", host=host, port=port) + "\n")
     if db is not None:
         os.environ["TAIHU_DB"] = db  # read by taihu.ledger.default_path, in every worker
     from taihu.api.server import serve as run_server  # only this command needs the server
 
     run_server(
-        host, port, workers=workers, limit_concurrency=limit_concurrency, cache_mb=cache_mb, allowed_hosts=allowed_hosts
+        host,
+        port,
+        workers=workers,
+        limit_concurrency=limit_concurrency,
+        cache_mb=cache_mb,
+        allowed_hosts=allowed_hosts,
+        root_path=root_path,
+        access_log=not no_access_log,
+        api_only=api_only,
     )
 
 

@@ -19,13 +19,13 @@ from .rulesets import DEFAULT_RULES, RULESETS, get
 
 if TYPE_CHECKING:
     from .arithmetic import arithmetic
+    from .batch import score_batch, settle_batch
     from .settlement import settle_table
     from .waits import Discard, Discards, Wait, Waits, WinValue, waits
 
 # imported on first use: `taihu score` needs neither the settlement nor the waits search
-LATER = {"settle_table": "settlement", "arithmetic": "arithmetic"} | dict.fromkeys(
-    ("Discard", "Discards", "Wait", "Waits", "WinValue", "waits"), "waits"
-)
+LATER = {"settle_table": "settlement", "arithmetic": "arithmetic", "score_batch": "batch", "settle_batch": "batch"}
+LATER |= dict.fromkeys(("Discard", "Discards", "Wait", "Waits", "WinValue", "waits"), "waits")
 
 
 def score_hand(hand: str, rules: str = DEFAULT_RULES, options: Mapping[str, Any] | None = None) -> HandScore:
@@ -89,6 +89,8 @@ __all__ = [
     "parse",
     "to_text",
     "settle_table",
+    "score_batch",
+    "settle_batch",
     "Table",
     "PlayerTotal",
     "Event",

@@ -152,6 +152,16 @@ class PlayerTenpai(Record):
     tenpai: bool  # the seat was ready (听牌) when the deal was drawn (rule sets with tenpai seats)
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TenpaiTotal(PlayerTotal):
+    """Riichi, a drawn deal: in `scores`, a seat given as `{"tenpai": ...}`: it counts 0 and keeps whether it was ready.
+
+    A PlayerTotal (its `total` is what is settled, as for any seat known without its hand) with the
+    `tenpai` the table gave, so the answer shows who was ready."""
+
+    tenpai: bool
+
+
 Player = str | PlayerTotal | PlayerTenpai
 
 
@@ -196,7 +206,8 @@ class Payment(Record):
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Settlement(Record):
     rules: str
-    scores: dict[str, HandScore | PlayerTotal]  # `total` is the count settled (0 after a foul, a declared win, a draw)
+    # `total` is the count settled (0 after a foul, a declared win, a draw); a TenpaiTotal is a PlayerTotal
+    scores: dict[str, HandScore | PlayerTotal]
     payments: list[Payment]
     net: dict[str, int]  # what each seat wins (+) or pays (−); sums to 0
     next_dealer: str

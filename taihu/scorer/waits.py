@@ -89,7 +89,10 @@ class Wait:
 
 @dataclass(frozen=True)
 class Answer:
-    """What each answer of `waits` names first: the rule set, and the hand as taihu read it."""
+    """What each answer of `waits` names first: the rule set, and the hand as taihu read it.
+
+    Its JSON ends with `kind` (`waits` or `discards`): which of the two answers it is, for a client to
+    tell them apart without looking for their keys (the HTTP document's discriminator)."""
 
     rules: str
     hand: str
@@ -106,7 +109,8 @@ class Waits(Answer):
         return bool(self.waits)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"rules": self.rules, "hand": self.hand, "ready": self.ready, "waits": [w.to_dict() for w in self.waits]}
+        waits = [w.to_dict() for w in self.waits]
+        return {"rules": self.rules, "hand": self.hand, "ready": self.ready, "waits": waits, "kind": "waits"}
 
 
 @dataclass(frozen=True)
@@ -140,7 +144,8 @@ class Discards(Answer):
     discards: tuple[Discard, ...]
 
     def to_dict(self) -> dict[str, Any]:
-        return {"rules": self.rules, "hand": self.hand, "discards": [d.to_dict() for d in self.discards]}
+        discards = [d.to_dict() for d in self.discards]
+        return {"rules": self.rules, "hand": self.hand, "discards": discards, "kind": "discards"}
 
 
 def _held_wildcards(ruleset: RuleSet, hand: Prepared) -> int:

@@ -10,6 +10,7 @@ stores and reads, through SQLAlchemy Core (one set of queries for both databases
   (`BEGIN IMMEDIATE`, so writers queue in order); PostgreSQL locks the ledger's row (`SELECT … FOR
   UPDATE`), so adds and undos of one ledger queue while other ledgers go on. The primary key (ledger,
   number) stores each deal N once whatever a host does.
+- Each deal row keeps the standings after it, so an add or an undo reads O(1) rows at any deal number.
 - Migrations run under the same lock (PostgreSQL: an advisory lock), so hosts starting together migrate
   one after the other; a database from a newer taihu (a revision this one does not know) is refused.
 """
@@ -23,7 +24,7 @@ import secrets
 import threading
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 from functools import cache
 from pathlib import Path
@@ -45,13 +46,15 @@ from taihu.ledger import (
     Standing,
     check_name,
     check_new,
+    check_text,
     default_path,
     hash_token,
     make_private,
     next_deal,
-    standing_of,
+    opening,
 )
 from taihu.scorer import HandError
+from taihu.scorer.errors import quote
 
 BUSY_TIMEOUT_S = 30.0  # how long a SQLite writer waits for another writer's transaction
 MIGRATIONS = Path(__file__).with_name("migrations")
@@ -73,6 +76,8 @@ ledgers = sa.Table(
     sa.Column("public_id", sa.Text),
     sa.Column("token_sha256", sa.Text),
     sa.Column("changes", sa.Integer, nullable=False),
+    sa.Column("title", sa.Text),  # revision 0005
+    sa.Column("expires", sa.Text),
 )
 idempotency = sa.Table(
     "idempotency",
@@ -93,9 +98,19 @@ deals = sa.Table(
     sa.Column("settlement", sa.Text, nullable=False),
     sa.Column("added", sa.Text, nullable=False),
     sa.Column("taihu_version", sa.Text),
+    # the standings after the deal (revision 0004): an add or an undo reads them from the last row alone
+    sa.Column("totals", sa.Text),
+    sa.Column("next_dealer", sa.Text),
+    sa.Column("next_honba", sa.Integer),
+    sa.Column("next_pot", sa.Integer),
 )
+STANDING_COLUMNS = (deals.c.number, deals.c.totals, deals.c.next_dealer, deals.c.next_honba, deals.c.next_pot)
 DEAL_COLUMNS = (deals.c.number, deals.c.seats, deals.c.deal_table, deals.c.settlement, deals.c.taihu_version)
-LEDGER_COLUMNS = (ledgers.c.id, ledgers.c.name, ledgers.c.rules, ledgers.c.players, ledgers.c.options)
+LEDGER_COLUMNS = (
+    *(ledgers.c.id, ledgers.c.name, ledgers.c.rules, ledgers.c.players, ledgers.c.options),
+    *(ledgers.c.title, ledgers.c.expires),
+)
+EACH = len(LEDGER_COLUMNS)
 
 
 def database_url(where: str | Path | None = None) -> sa.URL:
@@ -199,6 +214,11 @@ def newest_revision() -> str:
 def now(hours_ago: float = 0) -> str:
     """The time as stored (ISO 8601, UTC, to the second): it sorts as text."""
     return (datetime.now(UTC) - timedelta(hours=hours_ago)).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def hours_from_now(hours: float) -> str:
+    """A time `hours` ahead, as stored (an expiry)."""
+    return now(hours_ago=-hours)
 
 
 def split_tags(header: str) -> set[str]:
@@ -358,6 +378,7 @@ class LedgerStore:
         """A ledger kept over HTTP: its public id (≥ 128 random bits) and edit token; only the hash is kept."""
         ledger_id, token = secrets.token_urlsafe(18), secrets.token_urlsafe(32)
         checked = check_new(ledger_id, rules, players, options or {})
+        self.purge_expired()  # so that ledgers nobody touches again do not fill the database
         with self.transaction() as db:
             self._insert_ledger(db, checked, ledger_id, hash_token(token))
         return ledger_id, token
@@ -367,7 +388,8 @@ class LedgerStore:
         count = db.execute(sa.select(sa.func.count()).select_from(ledgers)).scalar_one()
         if count >= self.max_ledgers:
             raise LedgerFull(
-                f"{self.where} holds {count} ledgers, the most one database keeps ({self.max_ledgers}); "
+                # not where the database is: over HTTP this answers anyone
+                f"the ledger database holds {count} ledgers, the most one database keeps ({self.max_ledgers}); "
                 "export and remove old ones, or start another database (--db)",
                 code="too_many_ledgers",
             )
@@ -395,7 +417,7 @@ class LedgerStore:
         )
         with self.reading() as db:
             rows = db.execute(query).all()
-        return [(self._ledger(row[:5]), row[5]) for row in rows]
+        return [(self._ledger(row[:EACH]), row[EACH]) for row in rows]
 
     def ledger(self, name: str) -> Ledger:
         check_name(name)  # a name that could not be stored is not looked up (a lone surrogate cannot even be sent)
@@ -406,16 +428,81 @@ class LedgerStore:
         return self._ledger(found)
 
     def shared(self, public_id: str) -> tuple[Ledger, str | None] | None:
-        """The ledger behind a public id and its token hash, or None."""
+        """The ledger behind a public id and its token hash, or None; one past its expiry is removed (None)."""
         query = sa.select(*LEDGER_COLUMNS, ledgers.c.token_sha256).where(ledgers.c.public_id == public_id)
         with self.reading() as db:
             found = db.execute(query).first()
-        return (self._ledger(found[:5]), found[5]) if found else None
+        if found is None:
+            return None
+        ledger = self._ledger(found[:EACH])
+        if ledger.expires is not None and ledger.expires <= now():
+            self.purge_expired()
+            return None
+        return ledger, found[EACH]
 
     @staticmethod
     def _ledger(row: Any) -> Ledger:
-        key, name, rules, players, options = row
-        return Ledger(key, name, rules, json.loads(players), json.loads(options))
+        key, name, rules, players, options, title, expires = row
+        return Ledger(key, name, rules, json.loads(players), json.loads(options), title, expires)
+
+    # -- owner actions -------------------------------------------------------------------------
+
+    def rename(self, ledger: Ledger, name: str) -> Ledger:
+        """A local ledger's new name (the CLI's key for it); refused if another ledger has it."""
+        check_name(name)
+        taken = HandError(f"ledger '{name}' already exists in {self.where}; choose another name")
+        try:
+            with self.transaction() as db:
+                self._lock(db, ledger)
+                if db.execute(
+                    sa.select(ledgers.c.id).where(ledgers.c.name == name, ledgers.c.id != ledger.key)
+                ).first():
+                    raise taken
+                db.execute(ledgers.update().where(ledgers.c.id == ledger.key).values(name=name))
+                self._changed(db, ledger)
+        except sa.exc.IntegrityError:
+            raise taken from None
+        return replace(ledger, name=name)
+
+    def retitle(self, ledger: Ledger, title: str | None, expires: str | None) -> Ledger:
+        """Sets a ledger's title (a display name; None: none) and its expiry (None: kept until deleted)."""
+        if title is not None:
+            check_text(title, "title", "a ledger's title")
+        with self.transaction() as db:
+            self._lock(db, ledger)
+            db.execute(ledgers.update().where(ledgers.c.id == ledger.key).values(title=title, expires=expires))
+            self._changed(db, ledger)
+        return replace(ledger, title=title, expires=expires)
+
+    def rotate(self, ledger: Ledger) -> str:
+        """A new edit token for the ledger: answers it (shown once); the old one stops working at once."""
+        token = secrets.token_urlsafe(32)
+        with self.transaction() as db:
+            self._lock(db, ledger)
+            db.execute(ledgers.update().where(ledgers.c.id == ledger.key).values(token_sha256=hash_token(token)))
+        return token
+
+    def delete(self, ledger: Ledger) -> None:
+        """Removes the ledger with its deals and kept answers."""
+        with self.transaction() as db:
+            self._lock(db, ledger)
+            self._remove(db, [ledger.key])
+
+    def purge_expired(self) -> int:
+        """Removes every ledger past its expiry; answers how many."""
+        with self.transaction() as db:
+            query = sa.select(ledgers.c.id).where(ledgers.c.expires.is_not(None), ledgers.c.expires <= now())
+            keys = list(db.execute(query).scalars())
+            self._remove(db, keys)
+        return len(keys)
+
+    @staticmethod
+    def _remove(db: Connection, keys: list[int]) -> None:
+        """The ledgers' rows and all that hangs on them (written out, not left to ON DELETE CASCADE)."""
+        if keys:
+            db.execute(idempotency.delete().where(idempotency.c.ledger_id.in_(keys)))
+            db.execute(deals.delete().where(deals.c.ledger_id.in_(keys)))
+            db.execute(ledgers.delete().where(ledgers.c.id.in_(keys)))
 
     # -- deals ---------------------------------------------------------------------------------
 
@@ -423,7 +510,7 @@ class LedgerStore:
         """Settles the deal with the seats as they stand and records it; a refused table changes nothing."""
         with self.transaction() as db:
             self._lock(db, ledger)
-            return self._append(db, ledger, table)
+            return self._append(db, ledger, table, self._standing(db, ledger))[0]
 
     def add_once(
         self,
@@ -456,8 +543,8 @@ class LedgerStore:
                             "a new deal needs a new key",
                             code="key_reused",
                         )
-            last = self._last_deal(db, ledger)
-            count = last.number if last else 0
+            before = self._standing(db, ledger)
+            count = before.deal_count
             tag = etag(count, changes)
             if key is not None and first is not None:
                 return Added(json.loads(first[1]), replayed=True, etag=tag)
@@ -470,12 +557,13 @@ class LedgerStore:
                 )
             if if_match is not None and if_match.strip() != "*" and tag not in split_tags(if_match):
                 raise DealConflict(
-                    f"If-Match {if_match} is not the ledger's ETag {tag}: it changed since (it holds {count} deals)",
+                    f"If-Match {quote(if_match)} is not the ledger's ETag {tag}: "
+                    f"it changed since (it holds {count} deals)",
                     count,
                     tag,
                 )
-            deal = self._append(db, ledger, table, last)
-            answer = Change(deal, self._standing(db, ledger)).to_json()
+            deal, after = self._append(db, ledger, table, before)
+            answer = Change(deal, after).to_json()
             if key is not None:
                 db.execute(
                     idempotency.insert().values(
@@ -488,10 +576,12 @@ class LedgerStore:
                 )
         return Added(answer, replayed=False, etag=etag(deal.number, changes + 1))
 
-    def _append(self, db: Connection, ledger: Ledger, table: Any, last: Deal | None = None) -> Deal:
+    def _append(self, db: Connection, ledger: Ledger, table: Any, before: Standing) -> tuple[Deal, Standing]:
+        """Settles and inserts the deal after `before` with the standings after it; answers both."""
         from taihu import __version__
 
-        deal = next_deal(ledger, last or self._last_deal(db, ledger), table, __version__, self.max_deals)
+        deal = next_deal(ledger, before, table, __version__, self.max_deals)
+        after = before.after(deal, counters=ledger.carries_counters)
         db.execute(
             deals.insert().values(
                 ledger_id=ledger.key,
@@ -501,10 +591,14 @@ class LedgerStore:
                 settlement=json.dumps(deal.settlement, ensure_ascii=False),
                 added=now(),
                 taihu_version=__version__,
+                totals=json.dumps(after.totals, ensure_ascii=False),
+                next_dealer=after.next_dealer,
+                next_honba=deal.settlement.get("next_honba"),
+                next_pot=deal.settlement.get("pot_after"),
             )
         )
         self._changed(db, ledger)
-        return deal
+        return deal, after
 
     @staticmethod
     def _changed(db: Connection, ledger: Ledger) -> None:
@@ -512,12 +606,7 @@ class LedgerStore:
 
     def etag(self, ledger: Ledger) -> str:
         """The ledger's ETag as it stands."""
-        query = sa.select(sa.func.count(deals.c.number), ledgers.c.changes).select_from(
-            ledgers.outerjoin(deals, deals.c.ledger_id == ledgers.c.id)
-        )
-        with self.reading() as db:
-            count, changes = db.execute(query.where(ledgers.c.id == ledger.key).group_by(ledgers.c.changes)).one()
-        return etag(count, changes)
+        return self.state(ledger)[1]
 
     def undo(self, ledger: Ledger) -> Deal:
         """Removes the last deal and answers it."""
@@ -540,41 +629,41 @@ class LedgerStore:
             rows = db.execute(query).all()
         return LedgerView(ledger, [self._deal(row) for row in rows])
 
+    def state(self, ledger: Ledger) -> tuple[Standing, str]:
+        """The standings and the ETag, read together (two rows, however many deals)."""
+        with self.reading() as db:
+            return self._tagged(db, ledger)
+
+    def _tagged(self, db: Connection, ledger: Ledger) -> tuple[Standing, str]:
+        changes = db.execute(sa.select(ledgers.c.changes).where(ledgers.c.id == ledger.key)).scalar()
+        if changes is None:
+            raise HandError(f"ledger '{ledger.name}' is no longer there")
+        standing = self._standing(db, ledger)
+        return standing, etag(standing.deal_count, changes)
+
+    def page(self, ledger: Ledger, after: int, limit: int) -> tuple[list[Deal], Standing, str]:
+        """The deals numbered after `after`, at most `limit`, with the standings and the ETag they were read with."""
+        query = (
+            sa.select(*DEAL_COLUMNS)
+            .where(deals.c.ledger_id == ledger.key, deals.c.number > after)
+            .order_by(deals.c.number)
+            .limit(limit)
+        )
+        with self.reading() as db:
+            standing, tag = self._tagged(db, ledger)
+            rows = db.execute(query).all()
+        return [self._deal(row) for row in rows], standing, tag
+
     def standing(self, ledger: Ledger) -> Standing:
-        """The totals and next dealer from each deal's seats and net alone (cheaper than a whole view)."""
+        """The totals and next dealer as the last deal keeps them (cheaper than a whole view)."""
         with self.reading() as db:
             return self._standing(db, ledger)
 
     def _standing(self, db: Connection, ledger: Ledger) -> Standing:
-        settlement = self._json(deals.c.settlement)
-        query = (
-            sa.select(
-                deals.c.number,
-                deals.c.seats,
-                settlement["net"],
-                settlement["next_dealer"].as_string(),
-                settlement["next_honba"].as_integer(),
-                settlement["pot_after"].as_integer(),
-            )
-            .where(deals.c.ledger_id == ledger.key)
-            .order_by(deals.c.number)
-        )
-        rows = db.execute(query).all()
-        found = (
-            Deal(
-                number,
-                json.loads(seats),
-                {},
-                {"net": net, "next_dealer": next_dealer, "next_honba": honba, "pot_after": pot},
-            )
-            for number, seats, net, next_dealer, honba, pot in rows
-        )
-        return standing_of(ledger.players, found, counters=ledger.carries_counters)
-
-    def _json(self, column: sa.Column[Any]) -> Any:
-        """A JSON text column read as JSON in the query (SQLite's json_extract, PostgreSQL's ->): SQLite
-        must not CAST (a cast to JSON is a cast to a number there), PostgreSQL must."""
-        return sa.type_coerce(column, sa.JSON) if self.sqlite else sa.cast(column, sa.JSON)
+        """The standings the last deal row keeps (one row, however many deals)."""
+        query = sa.select(*STANDING_COLUMNS).where(deals.c.ledger_id == ledger.key).order_by(deals.c.number.desc())
+        row = db.execute(query.limit(1)).first()
+        return standing_row(ledger, row)
 
     @staticmethod
     def _lock(db: Connection, ledger: Ledger) -> int:
@@ -596,3 +685,13 @@ class LedgerStore:
     def _deal(row: Any) -> Deal:
         number, seats, table, settlement, version = row
         return Deal(number, json.loads(seats), json.loads(table), json.loads(settlement), version)
+
+
+def standing_row(ledger: Ledger, row: Any) -> Standing:
+    """The standings kept in a deal row (`STANDING_COLUMNS`); no row: before the first deal."""
+    if row is None:
+        return opening(ledger.players, counters=ledger.carries_counters)
+    number, totals, next_dealer, honba, pot = row
+    if not ledger.carries_counters:
+        return Standing(list(ledger.players), json.loads(totals), next_dealer, deal_count=number)
+    return Standing(list(ledger.players), json.loads(totals), next_dealer, honba or 0, pot or 0, number)

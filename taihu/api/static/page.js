@@ -100,6 +100,10 @@ const WORDS = {
   dealt: ["{name} deals", "{name} 坐庄"],
   ledgerTotal: ["Total", "合计 Total"],
   nextToDeal: ["Next to deal", "下一局庄家"],
+  trend: ["Running totals", "累计走势 Running totals"],
+  trendDesc: ["Each player's running total after each of {n} deals. After the last: {totals}.",
+    "每位玩家在 {n} 局中每局之后的累计分数。最后：{totals}。"],
+  trendDeal: ["deal", "局"],
   dealsCount: ["deals", "局"],
   noDeals: ["No deals yet.", "还没有记局。"],
   wonOn: ["{w} won on {d}'s discard", "{w} 胡，{d} 放炮"],
@@ -760,6 +764,58 @@ function ledgerTable(data) {
     el("caption", { text: t("ledgerDeals") }), el("thead", {}, head), el("tbody", {}, ...rows), el("tfoot", {}, totals)));
 }
 
+// Each player's running total across the deals, as an inline SVG (no request anywhere): one line a
+// player, told apart by colour and by dash (a phone in sunlight, or eyes that mix red and green), the
+// zero line, the first and last deal on the x axis; the legend below in the page's own text. Named
+// (role img, <title>) and described (<desc>: every player's final total) for a screen reader.
+const SVG = "http://www.w3.org/2000/svg";
+const TREND_LINES = [["#0f5132", ""], ["#b02a37", "6 3"], ["#084298", "2 3"], ["#6f4e00", "9 3 2 3"]];
+function svg(tag, attributes = {}, ...children) {
+  const node = document.createElementNS(SVG, tag);
+  for (const [key, value] of Object.entries(attributes)) node.setAttribute(key, value);
+  for (const child of children) if (child != null) node.append(child);
+  return node;
+}
+
+function trendChart(data) {
+  const { players, deals } = data;
+  if (!deals.length) return null;
+  const running = Object.fromEntries(players.map((p) => [p, [0]]));
+  for (const deal of deals) {
+    const windOfPlayer = Object.fromEntries(Object.entries(deal.seats).map(([wind, player]) => [player, wind]));
+    for (const p of players) running[p].push(running[p].at(-1) + (deal.settlement.net[windOfPlayer[p]] ?? 0));
+  }
+  const values = players.flatMap((p) => running[p]);
+  const low = Math.min(0, ...values), high = Math.max(0, ...values);
+  const [width, height, left, right, top, bottom] = [320, 160, 44, 8, 8, 20];
+  const x = (i) => left + (i / deals.length) * (width - left - right);
+  const y = (v) => top + (high === low ? 0.5 : (high - v) / (high - low)) * (height - top - bottom);
+  const label = (text, attributes) => svg("text", { class: "trend-label", ...attributes }, text);
+  const totals = players.map((p) => `${p} ${signed(data.totals[p])}`).join(", ");
+  const chart = svg("svg", { viewBox: `0 0 ${width} ${height}`, role: "img", class: "trend",
+    "aria-labelledby": "trend-title", "aria-describedby": "trend-desc" },
+    svg("title", { id: "trend-title" }, t("trend")),
+    svg("desc", { id: "trend-desc" }, fmt("trendDesc", { n: deals.length, totals })),
+    svg("line", { x1: left, x2: width - right, y1: y(0), y2: y(0), class: "trend-zero" }),
+    label(String(high), { x: left - 4, y: top + 8, "text-anchor": "end" }),
+    label("0", { x: left - 4, y: y(0) + 4, "text-anchor": "end" }),
+    label(String(low), { x: left - 4, y: height - bottom, "text-anchor": "end" }),
+    label(`${t("trendDeal")} 0`, { x: left, y: height - 4 }),
+    label(`${t("trendDeal")} ${deals.length}`, { x: width - right, y: height - 4, "text-anchor": "end" }),
+    ...players.map((p, i) => svg("polyline", { class: "trend-line", fill: "none", stroke: TREND_LINES[i % 4][0],
+      "stroke-dasharray": TREND_LINES[i % 4][1], "data-player": p,
+      points: running[p].map((v, n) => `${x(n).toFixed(1)},${y(v).toFixed(1)}`).join(" ") })));
+  const legend = el("ul", { class: "trend-legend", "aria-hidden": "true" }, ...players.map((p, i) =>
+    el("li", {}, svgSwatch(i), ` ${p} ${signed(data.totals[p])}`)));
+  return el("figure", { class: "trend-figure" }, chart, legend);
+}
+
+function svgSwatch(i) {
+  return svg("svg", { viewBox: "0 0 24 8", width: "24", height: "8", "aria-hidden": "true" },
+    svg("line", { x1: 0, x2: 24, y1: 4, y2: 4, stroke: TREND_LINES[i % 4][0], "stroke-width": 2.5,
+      "stroke-dasharray": TREND_LINES[i % 4][1] }));
+}
+
 function drawLedger() {
   const shown = state.ledger?.data;
   const token = ledgerToken();
@@ -778,6 +834,7 @@ function drawLedger() {
   $("ledger-view").replaceChildren(el("div", {},
     el("p", { class: "meta", text: `${rulesName} · ${shown.deals.length} ${t("dealsCount")}` }),
     ledgerTable(shown),
+    trendChart(shown),
     el("p", { class: "next" }, `${t("nextToDeal")}: `, el("strong", { text: shown.next_dealer }), ` (${seats})`),
     token ? null : el("p", { class: "hint", text: t("readOnly") }),
     state.ledgerNote ? el("p", { class: "done", text: state.ledgerNote }) : null));
@@ -940,7 +997,8 @@ async function start() {
   ]);
   state.rules = rules.ok ? rules.data : [];
   state.palette = paletteData.ok ? paletteData.data : {};
-  state.paths = new Set(Object.keys((openapi.ok && openapi.data.paths) || {}));
+  // the document lists the /v1 paths; the page calls the same paths without the prefix (aliases)
+  state.paths = new Set(Object.keys((openapi.ok && openapi.data.paths) || {}).map((p) => p.replace(/^\/v1\//, "/")));
   if (!rules.ok) showError("score-error", { detail: t("offline") }, "", null);
   drawRulesOptions();
   ruleSetChanged();

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from ... import tiles as T
 from ...errors import HandError
-from ...models import HandScore, Payment, PlayerTenpai, PlayerTotal, Settlement, Table
+from ...models import HandScore, Payment, PlayerTenpai, PlayerTotal, Settlement, Table, TenpaiTotal
 from ...notation import ParsedHand
 from ...settlement.common import (
     DEALER,
@@ -149,8 +149,9 @@ def _chombo(table: Table, offender: str) -> list[Payment]:
 
 
 def _counted(seat: PlayerTotal | PlayerTenpai) -> PlayerTotal:
-    """A seat known without its hand counts 0 in `scores` (a riichi non-winner's hand is worth nothing)."""
-    return seat if isinstance(seat, PlayerTotal) else PlayerTotal(total=0)
+    """A seat known without its hand counts 0 in `scores` (a riichi non-winner's hand is worth nothing);
+    a `{"tenpai": ...}` seat keeps its tenpai there (`{"total": 0, "tenpai": false}`)."""
+    return seat if isinstance(seat, PlayerTotal) else TenpaiTotal(total=0, tenpai=seat.tenpai)
 
 
 def settle(table: Table) -> Settlement:

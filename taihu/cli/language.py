@@ -1,0 +1,59 @@
+"""The language a command speaks: `--lang zh|en|both`, else the locale's (docs/languages.md).
+
+Kept apart from main.py so that `taihu ledger`'s commands (taihu/cli/ledger.py, which main.py imports)
+declare the same option.
+"""
+
+import os
+from enum import StrEnum
+from typing import Annotated
+
+import typer
+
+from taihu.messages import Messages
+from taihu.messages.language import locale_language
+
+
+class Lang(StrEnum):
+    """Which name columns a table shows: 中文, English or both; and the language of the rest (`both`: English)."""
+
+    zh = "zh"
+    en = "en"
+    both = "both"
+
+    @property
+    def say(self) -> Messages:
+        """The catalog in this choice's language: Chinese for `zh`, English for `en` and `both`."""
+        return Messages("zh" if self is Lang.zh else "en")
+
+
+LANG_KEY = "taihu.lang"  # where a command's language is kept in click's context, for the error path
+
+
+def locale_lang(environ: "os._Environ[str] | dict[str, str]" = os.environ) -> Lang:
+    """What a command shows without `--lang`: `zh` under a Chinese locale, else `both` (as before a catalog)."""
+    return Lang.zh if locale_language(environ) == "zh" else Lang.both
+
+
+def chosen_lang(ctx: typer.Context, value: Lang | None) -> Lang:
+    """`--lang`'s callback: the option, else the locale's; kept in the context, where an error's exit finds it."""
+    lang = value if value is not None else locale_lang()
+    ctx.meta[LANG_KEY] = lang
+    return lang
+
+
+def command_lang(ctx: typer.Context) -> Lang:
+    """The language of the command `ctx` runs (or ran): its `--lang`, else the locale's (a command without one)."""
+    lang = ctx.meta.get(LANG_KEY)  # click shares `meta` between a group's context and its commands'
+    return lang if isinstance(lang, Lang) else locale_lang()
+
+
+LangOption = Annotated[
+    Lang | None,
+    typer.Option(
+        "--lang",
+        help="names shown: zh (中文), en (English) or both, and the language of the rest (both: English); "
+        "default: zh under a zh_* locale (LC_ALL, LC_MESSAGES, LANG), else both",
+        callback=chosen_lang,
+    ),
+]

@@ -1,0 +1,71 @@
+"""The one catalog of what taihu says to a person: each message a stable code, its parameters, zh and en texts.
+
+The catalog is GNU gettext's: `locale/zh/LC_MESSAGES/taihu.po` (simplified Chinese) and
+`locale/en/LC_MESSAGES/taihu.po` (English), compiled to the `.mo` files beside them, which are read at
+run time by the standard library's `gettext` (already loaded by the command line's click, so it costs
+no start-up) — each language's file once, on the first message asked for in it, never at import.
+Babel extracts, compiles and checks the catalog at build and test time only (`make messages`,
+tests/test_messages.py); the running program does not need it.
+
+**The msgid is the stable code** (`cli.score.subtotal`), not the English text. The code is what the CLI,
+the API and the page share and what a program branches on; rewording the English must not change it,
+as it would if the English were the key. So English is a translation like Chinese, in its own `.po`,
+and the test checks both languages alike: every code has both texts, with the same parameters.
+
+A text's parameters are `str.format` fields (`{rules}`, `{count}`); a message whose English has a
+singular and a plural (`1 riichi stick`, `2 riichi sticks`) is a gettext plural entry, read with
+`Messages.plural`. docs/languages.md says how to add a message.
+"""
+
+from __future__ import annotations
+
+import gettext
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Literal
+
+Language = Literal["zh", "en"]
+LANGUAGES: tuple[Language, ...] = ("zh", "en")
+DOMAIN = "taihu"
+LOCALE = Path(__file__).parent / "locale"
+
+
+def catalog_path(lang: Language, suffix: str = ".mo") -> Path:
+    return LOCALE / lang / "LC_MESSAGES" / f"{DOMAIN}{suffix}"
+
+
+@cache
+def catalog(lang: Language) -> gettext.GNUTranslations:
+    """One language's compiled catalog, read on first use (a few KB: well under a millisecond)."""
+    with catalog_path(lang).open("rb") as file:
+        return gettext.GNUTranslations(file)
+
+
+def known(code: str, lang: Language = "en") -> bool:
+    """Whether the catalog has a text for `code` (a code built at run time, such as a unit's, may have none)."""
+    return catalog(lang).gettext(code) != code
+
+
+def text(code: str, lang: Language, /, **params: object) -> str:
+    """The message `code` in `lang`, its parameters filled in. A code with no text is shown as itself, so a
+    missing text is visible, never a crash (tests/test_messages.py keeps every code in both languages)."""
+    return catalog(lang).gettext(code).format_map(params)
+
+
+def plural(code: str, count: int, lang: Language, /, **params: object) -> str:
+    """A plural message: the form for `count` in `lang` (Chinese has one), `{count}` among its parameters."""
+    return catalog(lang).ngettext(code, code, count).format_map({"count": count, **params})
+
+
+@dataclass(frozen=True)
+class Messages:
+    """The catalog in one language, as a shell uses it: `say = Messages("zh")`, then `say("cli.score.subtotal")`."""
+
+    lang: Language
+
+    def __call__(self, code: str, /, **params: object) -> str:
+        return text(code, self.lang, **params)
+
+    def plural(self, code: str, count: int, /, **params: object) -> str:
+        return plural(code, count, self.lang, **params)

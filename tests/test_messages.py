@@ -1,0 +1,136 @@
+"""Issue 23 part 1: the one catalog of messages (taihu/messages/) is whole, compiled and used.
+
+Every code has a Chinese and an English text with the same parameters; the `.mo` files the program
+reads are what the `.po` files compile to (Babel, as `make messages` runs it); every code the code
+names is in the catalog, and every code in the catalog is named somewhere; a unit any rule set
+counts in has its name. Loading is lazy: `taihu score --json` reads no catalog.
+"""
+
+from __future__ import annotations
+
+import ast
+import io
+import re
+import string
+from pathlib import Path
+
+import pytest
+from babel.messages.catalog import Catalog
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po
+from typer.testing import CliRunner
+
+from taihu.cli.main import app
+from taihu.messages import LANGUAGES, Messages, catalog, catalog_path, known, plural, text
+from taihu.scorer.rulesets import RULESETS
+
+ROOT = Path(__file__).resolve().parent.parent
+CODE = re.compile(r"(?:cli|unit)(?:\.[a-z_]+)+")  # a message's code as the code names it
+DYNAMIC = ("unit.",)  # codes the code builds at run time (`f"unit.{unit}"`): checked against the rule sets below
+HAND = "555m 222p 777p 333s 888s 9m f1 f2 P P +9m wild:5m,E seat:S"
+
+
+def po(lang: str) -> Catalog:
+    with catalog_path(lang, ".po").open("rb") as file:  # type: ignore[arg-type]
+        return read_po(file, locale=lang)
+
+
+def code_of(message_id: str | tuple[str, ...]) -> str:
+    return message_id[0] if isinstance(message_id, tuple) else message_id
+
+
+def texts(lang: str) -> dict[str, tuple[str, ...]]:
+    """Each code and its text(s) (a plural has one per form)."""
+    found = {}
+    for message in po(lang):
+        if message.id:
+            strings = message.string if isinstance(message.string, tuple) else (message.string,)
+            found[code_of(message.id)] = tuple(strings)
+    return found
+
+
+def fields(template: str) -> set[str]:
+    return {name for _, name, _, _ in string.Formatter().parse(template) if name is not None}
+
+
+def codes_in_source() -> dict[str, str]:
+    """Every string constant of taihu/ that has a code's form, and where it is."""
+    found = {}
+    for path in sorted((ROOT / "taihu").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Constant) and isinstance(node.value, str) and CODE.fullmatch(node.value):
+                found.setdefault(node.value, f"{path.relative_to(ROOT)}:{node.lineno}")
+    return found
+
+
+def test_both_languages_have_the_same_codes() -> None:
+    zh, en = texts("zh"), texts("en")
+    assert sorted(set(en) - set(zh)) == [], "codes with no Chinese text"
+    assert sorted(set(zh) - set(en)) == [], "codes with no English text"
+    assert len(en) > 100
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_text_is_written_and_none_is_fuzzy(lang: str) -> None:
+    messages = [m for m in po(lang) if m.id]
+    assert [code_of(m.id) for m in messages if not all(texts(lang)[code_of(m.id)])] == [], "empty texts"
+    assert [code_of(m.id) for m in messages if m.fuzzy] == [], "fuzzy texts are left out of the .mo"
+
+
+def test_both_texts_of_a_code_take_the_same_parameters() -> None:
+    zh, en = texts("zh"), texts("en")
+    differ = {code: en[code] + zh[code] for code in en if len({frozenset(fields(t)) for t in en[code] + zh[code]}) != 1}
+    assert differ == {}
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_mo_files_are_compiled_from_the_po_files(lang: str) -> None:
+    compiled = io.BytesIO()
+    write_mo(compiled, po(lang))
+    assert catalog_path(lang).read_bytes() == compiled.getvalue(), "stale .mo: run `make messages`"
+
+
+def test_every_code_the_code_names_is_in_the_catalog_and_every_code_is_used() -> None:
+    used, catalogued = codes_in_source(), set(texts("en"))
+    assert {code: where for code, where in used.items() if code not in catalogued} == {}
+    unused = {code for code in catalogued - set(used) if not code.startswith(DYNAMIC)}
+    assert unused == set(), "codes no code uses: remove them from both .po files"
+
+
+def test_every_unit_a_rule_set_counts_in_has_its_name_in_both_languages() -> None:
+    units = {rule_set.unit for rule_set in RULESETS.values()}
+    units |= {unit for rule_set in RULESETS.values() for unit in rule_set.item_units().values()} - {"multiplier"}
+    assert {unit for unit in units if not all(known(f"unit.{unit}", lang) for lang in LANGUAGES)} == set()
+    assert {code for code in texts("en") if code.startswith("unit.")} == {f"unit.{unit}" for unit in units}
+
+
+@pytest.mark.parametrize(
+    ("code", "lang", "params", "expected"),
+    [
+        ("cli.score.winning", "en", {"rules": "lingxi"}, "lingxi: winning hand"),
+        ("cli.score.winning", "zh", {"rules": "灵溪"}, "灵溪：和牌"),
+        ("cli.score.subtotal", "zh", {}, "小计"),
+        ("cli.no.such.code", "zh", {}, "cli.no.such.code"),  # shown as itself, never a crash
+    ],
+)
+def test_a_text_has_its_parameters_filled_in(code: str, lang: str, params: dict[str, str], expected: str) -> None:
+    assert text(code, lang, **params) == expected  # type: ignore[arg-type]
+    assert Messages(lang)(code, **params) == expected  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("count", "lang", "expected"),
+    [(0, "en", "0 riichi sticks"), (1, "en", "1 riichi stick"), (2, "en", "2 riichi sticks"), (1, "zh", "1 根立直棒")],
+)
+def test_a_plural_takes_the_form_of_its_count(count: int, lang: str, expected: str) -> None:
+    assert plural("cli.ledger.riichi_sticks", count, lang) == expected  # type: ignore[arg-type]
+
+
+def test_score_json_reads_no_catalog() -> None:
+    """Start-up: a catalog is read on the first message shown, and `--json` shows none."""
+    catalog.cache_clear()
+    result = CliRunner().invoke(app, ["score", HAND, "--json"])
+    assert result.exit_code == 0, result.output
+    assert catalog.cache_info().currsize == 0
+    CliRunner().invoke(app, ["score", HAND])
+    assert catalog.cache_info().currsize == 1  # the table: English only
