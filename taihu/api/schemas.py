@@ -48,27 +48,10 @@ class HandScore(core.HandScore):
     arithmetic: list[str] | None = None  # `?arithmetic=true`: the steps from the items to the total
 
 
-SCORE_EXAMPLES = [
-    {"rules": "lingxi", "hand": "555m 222p 777p 333s 888s 9m f1 f2 P P +9m wild:5m,E seat:S", "options": {}},
-    {"rules": "luoshan", "hand": "[EEE] (CCCC) [999m] 11p FF +1p self flip:5s seat:E"},
-    {"rules": "lingxi", "hand": "123m 456m 789p 234s 678s 5p +5p wild:9s,N seat:W", "options": {"double_at": 10}},
-]
-TABLE_EXAMPLES = [
-    {
-        "rules": "lingxi",
-        "wild": ["5m", "E"],
-        "winner": "S",
-        "discarder": "W",
-        "players": {
-            "E": "[CCC] 123p 456p 78s 11s 34p 9s f3",
-            "S": "555m 222p 777p 333s 888s 9m f1 f2 P P +9m",
-            "W": {"total": 4},
-            "N": "E 123m 789m 12s 33p 66p 99p 5s f4",
-        },
-        "events": [],
-        "options": {},
-    }
-]
+# the rule sets' own examples (each RuleSet's `examples` and `example_table`), for the batch bodies and the
+# contract's example answers
+SCORE_EXAMPLES = [{"rules": name, **example} for name in REGISTRY for example in RULESETS[name].examples]
+TABLE_EXAMPLES = [{"rules": DEFAULT_RULES, **(RULESETS[DEFAULT_RULES].example_table or {})}]
 
 
 def score_examples(schema: dict[str, Any]) -> None:
