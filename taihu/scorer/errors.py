@@ -6,6 +6,8 @@ import unicodedata
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from taihu.messages import Language
+
 
 class HandError(ValueError):
     """Bad input: the message names the place and the problem.
@@ -38,6 +40,10 @@ class HandError(ValueError):
         self.column = column
         self.seat = seat
         self.line = line
+
+    def message_in(self, lang: Language) -> str:
+        """The message in `lang`: the catalog's text for this error where it has one, else the message as raised."""
+        return str(self)
 
     def as_dict(self) -> dict[str, Any]:
         """The answer the API's 422 and `taihu score --json` give: `{"detail", "code", "column"}`."""

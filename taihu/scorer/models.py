@@ -15,6 +15,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields
 from typing import Any, Literal, cast
 
+from taihu.messages import Language
+
 from . import memo as M
 from .errors import HandError, quote, require
 from .limits import MAX_TOTAL
@@ -36,14 +38,17 @@ def _json_fields(cls: type) -> tuple[tuple[str, str], ...]:
     return tuple((f.name, JSON_NAMES.get(f.name, f.name)) for f in fields(cls))
 
 
-def plain(value: Any) -> Any:
-    """`value` as JSON data: records through their `to_dict`, lists and dicts item by item."""
+def plain(value: Any, lang: Language = "en") -> Any:
+    """`value` as JSON data: records through their `to_dict`, lists and dicts item by item.
+
+    `lang` is the language of the texts a person reads (notes, details, reasons); keys and codes
+    never change with it."""
     if isinstance(value, Record):
-        return value.to_dict()
+        return value.to_dict(lang)
     if isinstance(value, list | tuple):
-        return [plain(v) for v in value]
+        return [plain(v, lang) for v in value]
     if isinstance(value, dict):
-        return {k: plain(v) for k, v in value.items()}
+        return {k: plain(v, lang) for k, v in value.items()}
     return value
 
 
@@ -52,8 +57,8 @@ class Record:
 
     __slots__ = ()
 
-    def to_dict(self) -> dict[str, Any]:
-        return {key: plain(getattr(self, name)) for name, key in _json_fields(type(self))}
+    def to_dict(self, lang: Language = "en") -> dict[str, Any]:
+        return {key: plain(getattr(self, name), lang) for name, key in _json_fields(type(self))}
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
