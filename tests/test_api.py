@@ -25,6 +25,7 @@ from fastapi.testclient import TestClient
 
 import taihu.api.app as api_module
 from taihu.api.app import MAX_BODY, app
+from taihu.messages.error_shape import ERROR_FIELDS, error_shape, hand_error_shape
 from taihu.scorer import HandError, score_hand, settle_table
 from taihu.scorer.arithmetic import arithmetic
 from taihu.scorer.rulesets import RULESETS
@@ -54,10 +55,10 @@ def library_message(call: Any) -> str:
 
 
 def library_error(call: Any) -> dict[str, Any]:
-    """The 422 body the library's HandError makes: `{"detail", "code", "column"}`."""
+    """The 422 body the library's HandError makes: the one error shape, in English."""
     with pytest.raises(HandError) as info:
         call()
-    return info.value.as_dict()
+    return hand_error_shape(info.value)
 
 
 # -- the four endpoints ------------------------------------------------------------
@@ -114,12 +115,12 @@ def test_score_s_arithmetic_flag_must_be_true_or_false(client: TestClient) -> No
 
 @pytest.mark.parametrize("path", ["/score", "/settle", "/waits"])
 def test_docs_show_the_422_that_is_sent(client: TestClient, path: str) -> None:
-    """Every hand endpoint documents one error model, the real `{"detail", "code", "column"}`."""
+    """Every hand endpoint documents one error model, the real one shape: every field of it always there."""
     schema = client.get("/openapi.json").json()
     answers = schema["paths"]["/v1" + path]["post"]["responses"]
     reference = answers["422"]["content"]["application/json"]["schema"]["$ref"]
     model = schema["components"]["schemas"][reference.rsplit("/", 1)[-1]]
-    assert {"detail", "code", "column"} <= set(model["properties"]) and model["required"] == ["detail", "code"]
+    assert set(ERROR_FIELDS) <= set(model["properties"]) and model["required"] == list(ERROR_FIELDS)
 
 
 def test_score_rules_and_options_default(client: TestClient) -> None:
@@ -155,7 +156,7 @@ def test_bad_hand_is_422_with_the_library_message(client: TestClient) -> None:
     reply = client.post("/score", json={"hand": "123m x"})
     assert reply.status_code == 422
     assert reply.json() == library_error(lambda: score_hand("123m x"))
-    assert {**reply.json(), "detail": ""} == {"detail": "", "code": "unknown_tile", "column": 6}
+    assert {**reply.json(), "detail": "", "message": ""} == error_shape("unknown_tile", "", column=6)
     assert reply.json()["detail"].startswith("unknown tile 'x' at column 6; tiles are 1–9 then m, p or s")
 
 
@@ -213,11 +214,7 @@ def test_schema_errors_read_the_same_as_the_library(client: TestClient, change: 
 def test_long_hand_is_refused(client: TestClient) -> None:
     reply = client.post("/score", json={"hand": "1m" * 129})
     assert reply.status_code == 422
-    assert reply.json() == {
-        "detail": "hand: String should have at most 256 characters",
-        "code": "bad_input",
-        "column": None,
-    }
+    assert reply.json() == error_shape("too_long", "hand: String should have at most 256 characters", field="hand")
     data = copy.deepcopy(EXAMPLE)
     data["players"]["E"] = "1m " * 100
     reply = client.post("/settle", json=data)
@@ -288,7 +285,7 @@ def test_never_500(client: TestClient, path: str, body: bytes) -> None:
 def test_unknown_condition_has_its_code_and_column(client: TestClient) -> None:
     reply = client.post("/score", json={"hand": "123m bogus"})
     assert reply.status_code == 422
-    assert {**reply.json(), "detail": ""} == {"detail": "", "code": "unknown_condition", "column": 6}
+    assert {**reply.json(), "detail": "", "message": ""} == error_shape("unknown_condition", "", column=6)
     assert reply.json()["detail"].startswith("unknown condition 'bogus' at column 6; Lingxi conditions: seat:X, wild:T")
 
 
@@ -318,7 +315,7 @@ def test_bug_is_500_with_an_error_id_and_the_traceback_in_the_log(
         reply = client.post(path, json=body)
     assert reply.status_code == 500
     answer = reply.json()
-    assert answer == {"detail": "internal error", "code": "internal_error", "error_id": answer["error_id"]}
+    assert answer == error_shape("internal_error", "internal error", error_id=answer["error_id"])
     assert ERROR_ID.fullmatch(answer["error_id"])
     assert "surprise" not in reply.text and "Traceback" not in reply.text  # the body tells nothing of the code
     [record] = [r for r in caplog.records if answer["error_id"] in r.getMessage()]

@@ -11,6 +11,7 @@ from fastapi.testclient import TestClient
 
 from taihu.api import offload
 from taihu.api.app import app
+from taihu.messages.error_shape import ERROR_FIELDS
 from taihu.scorer import HandError, score_batch, score_hand, settle_batch, settle_table
 from taihu.scorer.batch import MAX_BATCH_HANDS, MAX_BATCH_TABLES
 
@@ -124,7 +125,7 @@ def test_100_mixed_hands_answer_100_results_in_order(client: TestClient, path: s
 def test_a_body_that_is_not_a_batch_is_one_422(client: TestClient, body: Any) -> None:
     reply = client.post("/v1/score/batch", json=body)
     assert reply.status_code == 422, reply.text
-    assert set(reply.json()) == {"detail", "code", "column"}
+    assert set(reply.json()) == set(ERROR_FIELDS)
 
 
 def test_hands_past_the_cpu_budget_answer_over_budget(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -20,6 +20,7 @@ from typer.testing import CliRunner
 import taihu.cli.main as cli_module
 from taihu.cli.ledger import ledger_app
 from taihu.cli.main import app
+from taihu.messages.error_shape import ERROR_FIELDS
 from taihu.scorer import HandError, score_hand
 
 PING = "123m 456m 789p 234s 678s 5p +5p wild:9s,N seat:W"  # a valid winner (平胡)
@@ -293,7 +294,7 @@ def test_hand_error_message_alone_still_works() -> None:
 BAD_TABLE = json.dumps(
     {"rules": "lingxi", "players": {"E": "123m x", "S": {"total": 0}, "W": {"total": 0}, "N": {"total": 0}}}
 )
-NO_OPTION = {"detail": "option 'double_at' must be NAME=NUMBER", "code": "bad_input", "column": None}
+NO_OPTION = {"detail": "option 'double_at' must be NAME=NUMBER", "code": "bad_option", "column": None}
 
 
 @pytest.mark.parametrize(
@@ -340,7 +341,7 @@ NO_OPTION = {"detail": "option 'double_at' must be NAME=NUMBER", "code": "bad_in
         pytest.param(
             ["settle", "-", "--json"],
             '{"rules": "lingxi",',
-            {"detail": "stdin is not valid JSON: Expecting", "code": "bad_input", "column": None},
+            {"detail": "stdin is not valid JSON: Expecting", "code": "invalid_json", "column": None},
             id="settle-malformed-json",
         ),
         pytest.param(
@@ -352,17 +353,19 @@ NO_OPTION = {"detail": "option 'double_at' must be NAME=NUMBER", "code": "bad_in
         pytest.param(
             ["settle", "no-such-table.json", "--json"],
             None,
-            {"detail": "cannot read no-such-table.json", "code": "bad_input", "column": None},
+            {"detail": "cannot read no-such-table.json", "code": "cannot_read", "column": None},
             id="settle-no-file",
         ),
     ],
 )
 def test_cli_json_bad_input_prints_the_error_object(args: list[str], stdin: str | None, expected: dict) -> None:
-    """`--json` on bad input: the 422's `{"detail", "code", "column"}` on stdout, exit 2, for every command."""
+    """`--json` on bad input: the API's one error shape on stdout, exit 2, for every command."""
     result = CliRunner().invoke(app, args, input=stdin)
     assert result.exit_code == 2, (result.output, result.exception)
     answer = json.loads(result.stdout)
-    assert answer == {**expected, "detail": answer["detail"]} and answer["detail"].startswith(expected["detail"])
+    assert list(answer) == list(ERROR_FIELDS) and answer["message"] == answer["detail"]
+    assert (answer["code"], answer["column"]) == (expected["code"], expected["column"])
+    assert answer["detail"].startswith(expected["detail"])
     assert result.stderr.startswith(f"error: {answer['detail']}")  # the message on stderr as without --json
 
 

@@ -2,11 +2,12 @@
 
 Requests are validated by the pydantic models of `taihu.api.schemas`, the
 only place pydantic is used; answers are the core's dataclasses as their
-`to_dict()` JSON, and the schemas make /docs show the real shapes. Every
-input problem is a 422 `{"detail", "code", "column"}` whose `detail` is one
-string — the library's own message. Anything else is a bug, not bad input: a
-500 with a short `error_id`, the traceback (with that id) in the server log
-only.
+`to_dict(lang)` JSON, in the request's language (`taihu.api.language`), and
+the schemas make /docs show the real shapes. Every error, whatever its
+status, is the one shape `ErrorAnswer` (`code`, `message` in the request's
+language, `detail`, the place, the fix): bad input is a 422. Anything else
+is a bug, not bad input: a 500 with a short `error_id`, the traceback (with
+that id) in the server log only.
 """
 
 from __future__ import annotations
@@ -30,15 +31,17 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from taihu.api.batch import router as batch_router
 from taihu.api.contract import TAGS, VERSION, contract
-from taihu.api.errors import describe_validation
+from taihu.api.errors import validation_shape
 from taihu.api.guards import JsonGuard, replaying
+from taihu.api.language import LanguageHeaders, request_language, scope_language
 from taihu.api.ledger import router as ledger_router
 from taihu.api.offload import in_worker
-from taihu.api.responses import JSON, error_answer, errors, json_bytes
+from taihu.api.responses import JSON, WITH_BODY, Refusal, error_answer, errors, hand_error_answer, json_bytes
 from taihu.api.schemas import HandScore, ScoreRequest, Settlement, Table
 from taihu.api.security import SecurityHeaders, TrustedHosts, hosts_from_environment, redact_access_log, redacted
 from taihu.api.server import API_ONLY_VARIABLE, apply_cache_budget, settle_heap
 from taihu.api.waits import router as waits_router
+from taihu.messages import Language
 from taihu.scorer import HandError, RuleSetInfo, rule_sets, score_hand, settle_table
 from taihu.scorer.arithmetic import arithmetic
 
@@ -49,9 +52,10 @@ GZIP_FROM = 1024  # bytes: an answer this large is gzipped for a client that acc
 log = logging.getLogger("taihu.api")
 
 
-def too_large(size: int | None) -> JSONResponse:
-    shown = f"{size} bytes" if size is not None else f"over {MAX_BODY} bytes"
-    return error_answer(413, f"request body is {shown}; at most {MAX_BODY} bytes (64 KB) are accepted", "too_large")
+def too_large(size: int | None, lang: Language) -> JSONResponse:
+    if size is None:  # counted while it arrived: its size is not known
+        return error_answer(413, "api.error.body_too_large_streamed", lang, code="body_too_large", limit=MAX_BODY)
+    return error_answer(413, "api.error.body_too_large", lang, size=size, limit=MAX_BODY)
 
 
 class BodyLimit:
@@ -71,7 +75,7 @@ class BodyLimit:
             return
         declared = dict(scope["headers"]).get(b"content-length")
         if declared is not None and declared.isdigit() and int(declared) > self.limit:
-            await too_large(int(declared))(scope, receive, send)
+            await too_large(int(declared), scope_language(scope))(scope, receive, send)
             return
         chunks: list[bytes] = []
         size = 0
@@ -82,15 +86,15 @@ class BodyLimit:
             chunks.append(message.get("body", b""))
             size += len(chunks[-1])
             if size > self.limit:
-                await too_large(None)(scope, receive, send)
+                await too_large(None, scope_language(scope))(scope, receive, send)
                 return
             if not message.get("more_body", False):
                 break
         await self.app(scope, replaying(b"".join(chunks), receive), send)
 
 
-def internal_error(error_id: str) -> JSONResponse:
-    return error_answer(500, "internal error", "internal_error", error_id=error_id)
+def internal_error(error_id: str, lang: Language) -> JSONResponse:
+    return error_answer(500, "api.error.internal_error", lang, more={"error_id": error_id})
 
 
 class CatchBugs:
@@ -123,7 +127,7 @@ class CatchBugs:
             error_id = secrets.token_hex(4)
             path = redacted(scope.get("path", ""))
             log.error("internal error %s on %s %s", error_id, scope.get("method"), path, exc_info=exc)
-            await internal_error(error_id)(scope, receive, send)
+            await internal_error(error_id, scope_language(scope))(scope, receive, send)
 
 
 @asynccontextmanager
@@ -140,9 +144,11 @@ app = FastAPIOffline(  # /docs and /redoc from files in the package: a table may
     title="taihu",
     summary="Score and settle hands of Zhejiang/Fujian regional mahjong and Japanese riichi",
     description="The same answers as the `taihu` command and the `taihu` library. Every path is under `/v1` "
-    "(the paths without it answer the same, for older clients). Every error answer has one shape, "
-    "`ErrorAnswer`: a readable `detail` and a stable `code`; bad input is a 422, a 500 is a bug "
-    "(its `error_id` is in the server log).",
+    "(the paths without it answer the same, for older clients). The texts of every answer are in the "
+    "language of the `lang` parameter (`zh`, `en`), else of `Accept-Language`, else English; keys and codes "
+    "never change with it. Every error answer has one shape, `ErrorAnswer`: a stable `code`, the `message` "
+    "(and `detail`, the same text), the place and a hint; bad input is a 422, a 500 is a bug (its "
+    "`error_id` is in the server log).",
     version="0.1.0",
     default_response_class=JSON,
     docs_url=None if API_ONLY else "/docs",
@@ -155,39 +161,37 @@ app.add_middleware(CatchBugs)
 app.add_middleware(BodyLimit)
 
 
-def unprocessable(detail: str) -> JSONResponse:
-    return JSON(HandError(detail).as_dict(), status_code=422)
-
-
 @app.exception_handler(HandError)
 async def hand_error(request: Request, exc: HandError) -> JSONResponse:
-    return JSON(exc.as_dict(), status_code=422)
+    return hand_error_answer(exc, request_language(request))
 
 
 @app.exception_handler(RequestValidationError)
 async def request_invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
-    return unprocessable(describe_validation(exc.errors(), what="body"))
-
-
-# the code of an HTTP error raised without one of its own (`Refusal` names its own)
-STATUS_CODES = {401: "no_token", 403: "wrong_token", 404: "not_found", 405: "method_not_allowed", 409: "conflict"}
-STATUS_CODES |= {413: "too_large", 429: "rate_limited", 503: "too_many_connections"}
+    return JSON(validation_shape(exc.errors(), request_language(request), what="body"), status_code=422)
 
 
 @app.exception_handler(StarletteHTTPException)
 async def http_error(request: Request, exc: StarletteHTTPException) -> Response:
     """Every HTTP error in the one shape; a body FastAPI cannot decode (not UTF-8) is bad input, a 422."""
+    lang = request_language(request)
+    if isinstance(exc, Refusal):
+        return exc.answer(lang)
+    headers = dict(exc.headers or {})
     if exc.status_code == 400:
-        cause = exc.__cause__
-        why = "it is not UTF-8 text" if isinstance(cause, UnicodeDecodeError) else str(exc.detail)
-        return unprocessable(f"the request body is not valid JSON: {why}")
-    code = getattr(exc, "code", None) or STATUS_CODES.get(exc.status_code, "http_error")
-    return error_answer(exc.status_code, str(exc.detail), code, dict(exc.headers or {}))
+        if isinstance(exc.__cause__, UnicodeDecodeError):
+            return error_answer(422, "api.error.body_not_text", lang, code="invalid_json")
+        return error_answer(422, "api.error.unreadable_body", lang, code="invalid_json", reason=str(exc.detail))
+    if exc.status_code == 404:  # no such path (a ledger that is not there is a Refusal: `ledger_not_found`)
+        return error_answer(404, "api.error.not_found", lang, headers=headers)
+    if exc.status_code == 405:
+        return error_answer(405, "api.error.method_not_allowed", lang, headers=headers)
+    return error_answer(exc.status_code, "api.error.http_error", lang, headers=headers, reason=str(exc.detail))
 
 
 @app.exception_handler(ValidationError)
 async def model_invalid(request: Request, exc: ValidationError) -> JSONResponse:
-    return unprocessable(describe_validation(exc.errors()))
+    return JSON(validation_shape(exc.errors(), request_language(request)), status_code=422)
 
 
 core = APIRouter()
@@ -200,9 +204,9 @@ SHOW_ARITHMETIC = Query(
 )
 
 
-def scored(request: ScoreRequest, show_arithmetic: bool) -> JSONResponse:
+def scored(request: ScoreRequest, show_arithmetic: bool, lang: Language) -> JSONResponse:
     result = score_hand(request.hand, rules=request.rules, options=request.options)
-    return JSON(result.to_dict() | ({"arithmetic": arithmetic(result)} if show_arithmetic else {}))
+    return JSON(result.to_dict(lang) | ({"arithmetic": arithmetic(result)} if show_arithmetic else {}))
 
 
 @core.post(
@@ -210,18 +214,18 @@ def scored(request: ScoreRequest, show_arithmetic: bool) -> JSONResponse:
     operation_id="score_hand",
     tags=["scoring"],
     response_model=HandScore,
-    responses=errors(),
+    responses=errors(*WITH_BODY),
 )
-async def score(request: ScoreRequest, show_arithmetic: bool = SHOW_ARITHMETIC) -> JSONResponse:
+async def score(request: ScoreRequest, http: Request, show_arithmetic: bool = SHOW_ARITHMETIC) -> JSONResponse:
     """Score one hand line: its items, subtotal, doubling and total in the rule set's unit.
 
     The hand is written in taihu's notation (docs/notation.md); `+` marks the winning tile, a hand without
     one is scored as a non-winner's. Bad notation is a 422 whose `column` points at the place."""
-    return await in_worker(scored, request, show_arithmetic)
+    return await in_worker(scored, request, show_arithmetic, request_language(http))
 
 
-def settled(table: Table) -> JSONResponse:
-    return JSON(settle_table(table.model_dump()).to_dict())
+def settled(table: Table, lang: Language) -> JSONResponse:
+    return JSON(settle_table(table.model_dump()).to_dict(lang))
 
 
 @core.post(
@@ -229,17 +233,17 @@ def settled(table: Table) -> JSONResponse:
     operation_id="settle_table",
     tags=["scoring"],
     response_model=Settlement,
-    responses=errors(),
+    responses=errors(*WITH_BODY),
 )
-async def settle(table: Table) -> JSONResponse:
+async def settle(table: Table, http: Request) -> JSONResponse:
     """Settle one finished deal at a four-player table: each seat's score, who pays whom and why, the net."""
-    return await in_worker(settled, table)
+    return await in_worker(settled, table, request_language(http))
 
 
 @cache
-def rules_answer() -> bytes:
-    """The same for every request, so made once."""
-    return json_bytes([info.to_dict() for info in rule_sets()])
+def rules_answer(lang: Language) -> bytes:
+    """The same for every request in a language, so made once in each."""
+    return json_bytes([info.to_dict(lang) for info in rule_sets()])
 
 
 @core.get(
@@ -249,9 +253,9 @@ def rules_answer() -> bytes:
     response_model=list[RuleSetInfo],
     responses=errors(),
 )
-def rules() -> Response:
+def rules(http: Request) -> Response:
     """The rule sets with their items, house options (name, default, alternatives) and exclusions."""
-    return Response(rules_answer(), media_type="application/json")
+    return Response(rules_answer(request_language(http)), media_type="application/json")
 
 
 class Health(BaseModel):
@@ -277,6 +281,7 @@ else:
     allow_origins(app, origins_from_environment())
 # outermost, so that every answer, a refusal of the inner ones too, carries the headers (taihu/api/security.py)
 app.add_middleware(TrustedHosts, allowed_hosts=hosts_from_environment(), www_redirect=False)
+app.add_middleware(LanguageHeaders)  # outside the Host check, so its refusal says its language too
 app.add_middleware(SecurityHeaders)
 # outside the headers, so that they (and a docs page's policy, made from its body) see the plain answer
 app.add_middleware(GZipMiddleware, minimum_size=GZIP_FROM, compresslevel=6)

@@ -20,9 +20,12 @@ from fastapi import APIRouter, Request
 from fastapi.responses import Response
 from pydantic import BaseModel, ConfigDict, Field
 
+from taihu.api.language import request_language
 from taihu.api.offload import CPU_BUDGET, cpu_budget, in_worker
-from taihu.api.responses import ErrorAnswer, errors, json_bytes
+from taihu.api.responses import WITH_BODY, ErrorAnswer, errors, json_bytes
 from taihu.api.schemas import SCORE_EXAMPLES, TABLE_EXAMPLES, HandScore, ScoreRequest, Settlement, Table
+from taihu.messages import Language
+from taihu.messages.error_shape import CatalogError, hand_error_shape
 from taihu.scorer.batch import MAX_BATCH_HANDS, MAX_BATCH_TABLES, score_batch, settle_batch
 from taihu.scorer.errors import HandError
 
@@ -62,30 +65,34 @@ def items_of(body: bytes, key: str) -> Sequence[Any]:
     try:
         data = orjson.loads(body)
     except orjson.JSONDecodeError as exc:
-        raise HandError(f"the request body is not valid JSON: {exc}") from None
+        raise CatalogError("api.error.unreadable_body", code="invalid_json", reason=str(exc)) from None
     if not isinstance(data, dict) or set(data) != {key} or not isinstance(data[key], list):
-        raise HandError(f'the request body must be {{"{key}": [...]}}')
+        raise CatalogError("api.error.batch_body", code="bad_batch", field=key, key=key)
     items: list[Any] = data[key]
     return items
 
 
-def answers(results: Sequence[Any]) -> bytes:
+def answers(results: Sequence[Any], lang: Language) -> bytes:
     return json_bytes(
-        {"results": [{"error": r.as_dict()} if isinstance(r, HandError) else r.to_dict() for r in results]}
+        {
+            "results": [
+                {"error": hand_error_shape(r, lang)} if isinstance(r, HandError) else r.to_dict(lang) for r in results
+            ]
+        }
     )
 
 
-def batched(body: bytes, key: str, run: Callable[..., Sequence[Any]]) -> Response:
+def batched(body: bytes, key: str, run: Callable[..., Sequence[Any]], lang: Language) -> Response:
     """In the worker thread: read, answer each item within the budget, render."""
     results = run(items_of(body, key), check=cpu_budget(CPU_BUDGET))
-    return Response(answers(results), media_type="application/json")
+    return Response(answers(results, lang), media_type="application/json")
 
 
 @router.post(
     "/score/batch",
     operation_id="score_batch",
     response_model=ScoreBatchAnswer,
-    responses=errors(),
+    responses=errors(*WITH_BODY),
     summary="Score many hands",
     description=f"Score up to {MAX_BATCH_HANDS} hands in one request: `results[i]` answers `hands[i]`. "
     'Each result is a HandScore or `{"error": ErrorAnswer}` for that hand alone; one bad hand does not fail '
@@ -93,14 +100,14 @@ def batched(body: bytes, key: str, run: Callable[..., Sequence[Any]]) -> Respons
     f"Hands past the request's CPU budget ({CPU_BUDGET:g} s) answer the error `over_budget`: send those again.",
 )
 async def score_many(request: Request) -> Response:
-    return await in_worker(batched, await request.body(), "hands", score_batch)
+    return await in_worker(batched, await request.body(), "hands", score_batch, request_language(request))
 
 
 @router.post(
     "/settle/batch",
     operation_id="settle_batch",
     response_model=SettleBatchAnswer,
-    responses=errors(),
+    responses=errors(*WITH_BODY),
     summary="Settle many tables",
     description=f"Settle up to {MAX_BATCH_TABLES} tables in one request: `results[i]` answers `tables[i]`. "
     'Each result is a Settlement or `{"error": ErrorAnswer}` for that table alone. A body that is not '
@@ -108,7 +115,7 @@ async def score_many(request: Request) -> Response:
     "answer `over_budget`.",
 )
 async def settle_many(request: Request) -> Response:
-    return await in_worker(batched, await request.body(), "tables", settle_batch)
+    return await in_worker(batched, await request.body(), "tables", settle_batch, request_language(request))
 
 
 EXTRA_MODELS = (ScoreBatch, SettleBatch)  # in the document's components though no route reads them as its body

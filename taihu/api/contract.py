@@ -2,9 +2,10 @@
 
 FastAPI writes it from the routes; this adds what the routes cannot say:
 the bodies read by the route itself (a batch, a ledger's deal: one bad item
-or one bad name is an answer, not FastAPI's 422), and one example answer
-per operation, made by the core on the first request for the document (not
-at start-up, and always the answer the server gives).
+or one bad name is an answer, not FastAPI's 422), the `lang` parameter that
+every operation takes (read by `taihu.api.language`, not by the route), and
+one example answer per operation, made by the core on the first request for
+the document (not at start-up, and always the answer the server gives).
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ BODIES = {"score_batch": "ScoreBatch", "settle_batch": "SettleBatch", "add_deal"
 def examples() -> dict[str, Any]:
     """One answer per operation, as the core gives it."""
     from taihu.api.schemas import SCORE_EXAMPLES, TABLE_EXAMPLES
+    from taihu.messages.error_shape import hand_error_shape
     from taihu.scorer import HandError, rule_sets, score_hand, settle_table, waits
 
     hand = score_hand(SCORE_EXAMPLES[0]["hand"], rules=SCORE_EXAMPLES[0]["rules"]).to_dict()
@@ -37,7 +39,7 @@ def examples() -> dict[str, Any]:
     try:
         score_hand("123m x")
     except HandError as exc:
-        bad = exc.as_dict()
+        bad = hand_error_shape(exc)
     seats = {"E": "甲", "S": "乙", "W": "丙", "N": "丁"}
     deal = {"number": 1, "dealer": "甲", "seats": seats, "table": TABLE_EXAMPLES[0], "settlement": settlement}
     totals = {seats[wind]: net for wind, net in settlement["net"].items()}
@@ -64,6 +66,7 @@ def contract(app: FastAPI) -> dict[str, Any]:
     if app.openapi_schema:
         return app.openapi_schema
     from taihu.api.batch import EXTRA_MODELS
+    from taihu.api.language import LANG_QUERY
     from taihu.api.ledger import LedgerTable
 
     document = get_openapi(
@@ -85,6 +88,7 @@ def contract(app: FastAPI) -> dict[str, Any]:
     for path in document["paths"].values():
         for operation in path.values():
             name = operation.get("operationId")
+            operation.setdefault("parameters", []).append(LANG_QUERY)
             if name in BODIES:
                 ref = {"$ref": f"#/components/schemas/{BODIES[name]}"}
                 operation["requestBody"] = {"required": True, "content": {"application/json": {"schema": ref}}}

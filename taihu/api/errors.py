@@ -1,47 +1,116 @@
-"""pydantic's validation errors as the library's one-sentence messages (the HTTP boundary only)."""
+"""pydantic's validation errors as the one error shape, in a language (the HTTP boundary only).
+
+Each kind of problem pydantic names (its error `type`) has a code of the one shape (`missing_field`,
+`extra_field`, `wrong_type`, `too_long`, `out_of_range` …) and a catalog entry whose English is
+pydantic's own wording, so the English answers read as they always have and the Chinese ones have
+the same parts. A kind not listed here keeps pydantic's English text, with the code `bad_value`.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from taihu.messages import Language, plural, text
+from taihu.messages.error_shape import error_shape
 from taihu.scorer.errors import printable, quote
 
 MAX_PROBLEMS = 5  # problems a message names; a hostile body has tens of thousands (each `1` in a list of 32,000)
 
+# pydantic's error type → (the shape's code, the catalog entry, the entry's parameters from pydantic's ctx)
+KINDS: dict[str, tuple[str, str, dict[str, str]]] = {
+    "missing": ("missing_field", "api.validation.missing", {}),
+    "extra_forbidden": ("extra_field", "api.validation.extra_forbidden", {}),
+    "string_type": ("wrong_type", "api.validation.string_type", {}),
+    "int_type": ("wrong_type", "api.validation.int_type", {}),
+    "int_parsing": ("wrong_type", "api.validation.int_parsing", {}),
+    "int_from_float": ("wrong_type", "api.validation.int_from_float", {}),
+    "bool_type": ("wrong_type", "api.validation.bool_type", {}),
+    "bool_parsing": ("wrong_type", "api.validation.bool_parsing", {}),
+    "dict_type": ("wrong_type", "api.validation.dict_type", {}),
+    "model_type": ("wrong_type", "api.validation.model_type", {"name": "class_name"}),
+    "model_attributes_type": ("wrong_type", "api.validation.model_attributes_type", {}),
+    "list_type": ("wrong_type", "api.validation.list_type", {}),
+    "string_too_long": ("too_long", "api.validation.string_too_long", {"limit": "max_length"}),
+    "too_long": ("too_long", "api.validation.too_long", {"limit": "max_length", "count": "actual_length"}),
+    "greater_than_equal": ("out_of_range", "api.validation.greater_than_equal", {"limit": "ge"}),
+    "less_than_equal": ("out_of_range", "api.validation.less_than_equal", {"limit": "le"}),
+    "greater_than": ("out_of_range", "api.validation.greater_than", {"limit": "gt"}),
+    "literal_error": ("not_allowed", "api.validation.literal_error", {"choices": "expected"}),
+    "string_pattern_mismatch": ("bad_format", "api.validation.string_pattern_mismatch", {"pattern": "pattern"}),
+}
+WHAT = {"body": "api.validation.body", "table": "api.validation.table"}  # the name of a problem with no path
 
-def describe_validation(errors: Iterable[Mapping[str, Any]], what: str = "table") -> str:
-    """pydantic's error list as one sentence, so the library, CLI and API say the same thing.
 
-    `loc` becomes a path (`players.E`, `events[0].seat`); the leading `body`
-    that FastAPI adds is dropped so the HTTP message matches the library's.
-    At most MAX_PROBLEMS are named, and the rest counted, so neither the
-    message nor the time to write it grows with a hostile body.
-    """
+def path_of(loc: Iterable[Any]) -> str:
+    """pydantic's `loc` as a path (`players.E`, `events[0].seat`), each name quoted."""
+    path = ""
+    for part in loc:
+        part = part if isinstance(part, int) else quote(part)
+        path += f"[{part}]" if isinstance(part, int) else (f".{part}" if path else part)
+    return path
+
+
+def located(err: Mapping[str, Any]) -> list[Any]:
+    """The error's `loc` without the leading `body` that FastAPI adds, so the HTTP message matches the library's."""
+    loc = list(err.get("loc", ()))
+    return loc[1:] if loc and loc[0] == "body" else loc
+
+
+def problem(err: Mapping[str, Any], lang: Language, what: str) -> tuple[str, str, str | None]:
+    """One pydantic error: its code, its text in `lang`, and the field it is in (None: the body as a whole)."""
+    loc = located(err)
+    ctx = err.get("ctx") or {}
+    if err.get("type") == "json_invalid":
+        reason = printable(str(ctx.get("error", "")))
+        if loc and isinstance(loc[0], int):
+            return "invalid_json", text("api.validation.json_invalid_at", lang, position=loc[0], reason=reason), None
+        return "invalid_json", text("api.validation.json_invalid", lang, reason=reason), None
+    path = path_of(loc)
+    shown = path or text(WHAT.get(what, WHAT["body"]), lang)
+    message = printable(str(err.get("msg", "is invalid")).removeprefix("Value error, "))
+    kind = KINDS.get(str(err.get("type")))
+    if kind is not None and (err.get("type") != "too_long" or ctx.get("field_type") == "List"):
+        code, key, names = kind
+        params = {name: printable(str(ctx.get(source, ""))) for name, source in names.items()}
+        if "choices" in params and lang == "zh":  # pydantic's "'E', 'S', 'W' or 'N'", as a Chinese list
+            params["choices"] = params["choices"].replace(" or ", "、").replace(", ", "、")
+        return code, text(key, lang, field=shown, **params), path or None
+    cause = ctx.get("error")  # a validator's own exception: the core's HandError, with its code and languages
+    if err.get("type") == "value_error" and hasattr(cause, "message_in"):
+        message, code = printable(cause.message_in(lang)), getattr(cause, "code", "bad_value")
+    else:
+        code = "bad_value"
+    return code, text("api.validation.value_error", lang, field=shown, message=message), path or None
+
+
+def described(errors: Iterable[Mapping[str, Any]], lang: Language, what: str) -> tuple[str, str, str | None]:
+    """The code and field of the first problem, and the message naming at most MAX_PROBLEMS, the rest counted,
+    so neither the message nor the time to write it grows with a hostile body."""
     lines: list[str] = []
-    seen: set[str] = set()
+    first: tuple[str, str | None] | None = None
     more = 0
     for err in errors:
         if len(lines) == MAX_PROBLEMS:
             more += 1
             continue
-        loc = list(err.get("loc", ()))
-        if loc and loc[0] == "body":
-            loc = loc[1:]
-        if err.get("type") == "json_invalid":
-            problem = (err.get("ctx") or {}).get("error", "")
-            at = f" at character {loc[0]}" if loc and isinstance(loc[0], int) else ""
-            line = f"the request body is not valid JSON{at}" + (f": {problem}" if problem else "")
-        else:
-            path = ""
-            for part in loc:
-                part = part if isinstance(part, int) else quote(part)
-                path += f"[{part}]" if isinstance(part, int) else (f".{part}" if path else part)
-            msg = printable(str(err.get("msg", "is invalid")).removeprefix("Value error, "))
-            line = f"{path or what}: {msg}"
-        if line not in seen:
-            seen.add(line)
+        code, line, field = problem(err, lang, what)
+        first = first or (code, field)
+        if line not in lines:
             lines.append(line)
     if more:
-        lines.append(f"and {more} more problem{'s' if more > 1 else ''}")
-    return "; ".join(lines) or f"{what}: invalid input"
+        lines.append(plural("api.validation.more", more, lang))
+    code, field = first or ("bad_input", None)
+    separator = "；" if lang == "zh" else "; "
+    return code, separator.join(lines) or text("api.validation.invalid", lang, field=text(WHAT[what], lang)), field
+
+
+def describe_validation(errors: Iterable[Mapping[str, Any]], what: str = "table", lang: Language = "en") -> str:
+    """pydantic's error list as one message in `lang`, so the library, CLI and API say the same thing."""
+    return described(errors, lang, what)[1]
+
+
+def validation_shape(errors: Iterable[Mapping[str, Any]], lang: Language, what: str = "table") -> dict[str, Any]:
+    """pydantic's error list as the one error shape: the first problem's code and field, every problem's text."""
+    code, message, field = described(errors, lang, what)
+    return error_shape(code, message, field=field)

@@ -26,12 +26,13 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import quote as percent_encoded
 
-from fastapi import APIRouter, Body, Depends, Header, HTTPException, Query, Request
+from fastapi import APIRouter, Body, Depends, Header, Query, Request
 from fastapi.responses import Response
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from pydantic import BaseModel, ConfigDict, Field
 
-from taihu.api.responses import JSON, errors
+from taihu.api.language import request_language
+from taihu.api.responses import JSON, WITH_BODY, Refusal, errors, hand_error_answer
 from taihu.api.schemas import TABLE_EXAMPLES, Event, PlayerTenpai, PlayerTotal, Settlement, Table, rules_field
 from taihu.ledger import (
     ADD_RATE,
@@ -44,20 +45,12 @@ from taihu.ledger import (
     export_filename,
     token_matches,
 )
+from taihu.messages.error_shape import CatalogError
 from taihu.ratelimit import RateLimiter, client_key, retry_after
-from taihu.scorer import HandError
 from taihu.store import MAX_KEY, DealConflict, LedgerStore, hours_from_now, split_tags
 
 router = APIRouter(tags=["ledgers"])
 bearer = HTTPBearer(auto_error=False, description="the edit token that POST /ledgers answered")
-
-
-class Refusal(HTTPException):
-    """An HTTP error with its own stable `code` (the app answers it in the one error shape)."""
-
-    def __init__(self, status: int, detail: str, code: str, headers: dict[str, str] | None = None) -> None:
-        super().__init__(status, detail, headers)
-        self.code = code
 
 
 class NewLedger(BaseModel):
@@ -176,20 +169,16 @@ def rates_of(request: Request) -> LedgerRates:
     return rates
 
 
-def within(limiter: RateLimiter, request: Request, what: str) -> None:
-    """A 429 with Retry-After when this client has used up its rate of `what`; nothing is changed."""
+def within(limiter: RateLimiter, request: Request, key: str) -> None:
+    """A 429 with Retry-After when this client has used up its rate (`key`: the catalog entry that says of what);
+    nothing is changed."""
     wait = limiter.take(client_key(request.client.host if request.client else None))
     if wait > 0:
+        rate, seconds = limiter.rate, retry_after(wait)
+        headers = {"Retry-After": seconds}
         raise Refusal(
-            429,
-            f"too many {what} from this address ({limiter.rate.describe()}); try again in {retry_after(wait)} s",
-            "rate_limited",
-            {"Retry-After": retry_after(wait)},
+            429, key, code="rate_limited", headers=headers, burst=rate.burst, every=f"{rate.every_s:g}", seconds=seconds
         )
-
-
-def full(exc: LedgerFull) -> HTTPException:
-    return Refusal(409, str(exc), "ledger_full")
 
 
 def attachment(name: str) -> str:
@@ -202,19 +191,14 @@ def found(store: LedgerStore, ledger_id: str) -> tuple[Ledger, str | None]:
     """The ledger behind an id, and its token's hash."""
     shared = store.shared(ledger_id)
     if shared is None:
-        raise Refusal(404, f"no ledger with id '{ledger_id}'", "not_found")
+        raise Refusal(404, "api.error.ledger_not_found", id=ledger_id)
     return shared
 
 
 def edit_token(credentials: HTTPAuthorizationCredentials | None = Depends(bearer)) -> str:
     """The request's edit token; checked before the body, so a request without one is a 401 whatever it sends."""
     if credentials is None:
-        raise Refusal(
-            401,
-            "changing a ledger needs its edit token: Authorization: Bearer <token>",
-            "no_token",
-            {"WWW-Authenticate": "Bearer"},
-        )
+        raise Refusal(401, "api.error.token_missing", headers={"WWW-Authenticate": "Bearer"})
     return credentials.credentials
 
 
@@ -222,19 +206,25 @@ def kept(store: LedgerStore, ledger_id: str, token: str) -> Ledger:
     """The ledger, if the token is its edit token."""
     ledger, token_sha256 = found(store, ledger_id)
     if not token_matches(token, token_sha256):
-        raise Refusal(403, "this is not the edit token of this ledger; nothing was changed", "wrong_token")
+        raise Refusal(403, "api.error.token_wrong")
     return ledger
 
 
-@router.post("/ledgers", operation_id="new_ledger", status_code=201, response_model=Keys, responses=problems(409, 429))
-def new_ledger(request: NewLedger, http: Request) -> Keys:
+@router.post(
+    "/ledgers",
+    operation_id="new_ledger",
+    status_code=201,
+    response_model=Keys,
+    responses=problems(409, 429, *WITH_BODY),
+)
+def new_ledger(request: NewLedger, http: Request) -> Keys | Response:
     """Start a ledger: answers its id (share it to let others read) and the edit token (keep it)."""
-    within(rates_of(http).creates, http, "new ledgers")
+    within(rates_of(http).creates, http, "api.error.rate_limited_ledgers")
     try:
         with LedgerStore() as store:
             ledger_id, token = store.create_shared(request.rules, request.players, request.options)
     except LedgerFull as exc:
-        raise full(exc) from None
+        return hand_error_answer(exc, request_language(http), 409)
     return Keys(id=ledger_id, token=token)
 
 
@@ -338,7 +328,7 @@ def expected_number(table: dict[str, Any]) -> tuple[dict[str, Any], int | None]:
     rest = dict(table)
     expect = rest.pop("deal", None)
     if expect is not None and (type(expect) is not int or expect < 1):
-        raise HandError(f"deal: {expect!r} is not a deal number; give the number this deal is to get (1, 2, …)")
+        raise CatalogError("api.error.bad_deal_number", field="deal", value=repr(expect))
     return rest, expect
 
 
@@ -351,7 +341,7 @@ CHANGE: dict[str, Any] = {"response_model": LedgerChange, "response_model_exclud
     operation_id="add_deal",
     status_code=201,
     **CHANGE,
-    responses=problems(401, 403, 404, 409, 429),
+    responses=problems(401, 403, 404, 409, 429, *WITH_BODY),
 )
 def add_deal(
     ledger_id: str,
@@ -369,13 +359,15 @@ def add_deal(
     with LedgerStore() as store:
         ledger = kept(store, ledger_id, token)
         # counted once the token is this ledger's: a client with no token cannot spend its address's rate
-        within(rates_of(http).adds, http, "deals")
+        within(rates_of(http).adds, http, "api.error.rate_limited_deals")
         try:
             added = store.add_once(ledger, rest, expect=expect, if_match=if_match, key=idempotency_key)
         except LedgerFull as exc:
-            raise full(exc) from None
+            return hand_error_answer(exc, request_language(http), 409)
         except DealConflict as exc:
-            return JSON(exc.as_dict() | {"deal": exc.current}, status_code=409, headers={"ETag": exc.etag})
+            conflict = hand_error_answer(exc, request_language(http), 409, deal=exc.current)
+            conflict.headers["ETag"] = exc.etag
+            return conflict
     return JSON(added.answer, status_code=200 if added.replayed else 201, headers={"ETag": added.etag})
 
 
@@ -401,7 +393,7 @@ class LedgerEdit(BaseModel):
     "/ledgers/{ledger_id}",
     operation_id="edit_ledger",
     **ANSWER,
-    responses=problems(401, 403, 404),
+    responses=problems(401, 403, 404, *WITH_BODY),
     summary="Rename, or set the expiry",
 )
 def edit_ledger(ledger_id: str, edit: LedgerEdit, token: str = Depends(edit_token)) -> Response:

@@ -29,7 +29,7 @@ import anyio.to_thread
 from anyio import CapacityLimiter
 from anyio.lowlevel import RunVar
 
-from taihu.scorer.errors import HandError
+from taihu.messages.error_shape import CatalogError
 
 CPU_THREADS = 2  # worker threads for CPU-bound work, per process
 CPU_BUDGET = 1.0  # seconds of CPU a /waits search or a batch may take; the costliest waits hand takes 0.2 s
@@ -53,16 +53,13 @@ async def in_worker(function: Callable[..., T], *args: Any, **kwargs: Any) -> T:
     return await anyio.to_thread.run_sync(partial(function, *args, **kwargs), limiter=cpu_limiter())
 
 
-OVER_BUDGET = "this request takes over {seconds} s of CPU, the most a request may take; send less in one request"
-
-
-def cpu_budget(seconds: float, message: str = OVER_BUDGET) -> Callable[[], None]:
-    """A `check` for costly work: raises `over_budget` (`message`, with its `{seconds}`) once this thread has
-    used `seconds` of CPU since now."""
+def cpu_budget(seconds: float, key: str = "api.error.over_budget") -> Callable[[], None]:
+    """A `check` for costly work: raises `over_budget` (the catalog's `key`, with its `{seconds}`) once this
+    thread has used `seconds` of CPU since now."""
     end = time.thread_time() + seconds
 
     def check() -> None:
         if time.thread_time() > end:
-            raise HandError(message.format(seconds=f"{seconds:g}"), code="over_budget")
+            raise CatalogError(key, code="over_budget", seconds=f"{seconds:g}")
 
     return check

@@ -1,8 +1,8 @@
 """The answers' JSON (orjson, and one that cannot fail to render) and the one error model of every status.
 
-Every error answer is an `ErrorAnswer`: `detail` (one readable string, as
-ever) and `code` (stable snake_case, for a program to branch on), with the
-place where one is known. The OpenAPI document lists it for every status a
+Every error answer is an `ErrorAnswer` (taihu/messages/error_shape.py builds it): `code` (stable
+snake_case, for a program to branch on), `message` and `detail` (one readable sentence in the
+answer's language), the place and the fix. The OpenAPI document lists it for every status a
 route can answer, so a generated client has one error type.
 """
 
@@ -11,9 +11,12 @@ from __future__ import annotations
 from typing import Any
 
 import orjson
+from fastapi import HTTPException
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field
 
+from taihu.messages import Language, text
+from taihu.messages.error_shape import error_shape, hand_error_shape
 from taihu.scorer.errors import HandError, printable
 
 
@@ -48,66 +51,102 @@ class JSON(JSONResponse):
         return json_bytes(content)
 
 
-SafeJSONResponse = JSON  # the name the guards use: an answer that always renders
+def hand_error_answer(exc: HandError, lang: Language, status: int = 422, **more: Any) -> JSON:
+    """A HandError as its answer: the one shape, its texts in `lang` (a 422 unless it says otherwise)."""
+    return JSON(hand_error_shape(exc, lang, **more), status_code=status)
 
 
-def error_body(exc: HandError) -> dict[str, Any]:
-    """The JSON of a 422 for a HandError: what the app's handler answers."""
-    return exc.as_dict()
+def error_answer(
+    status: int,
+    key: str,
+    lang: Language,
+    /,
+    *,
+    code: str | None = None,
+    headers: dict[str, str] | None = None,
+    more: dict[str, Any] | None = None,
+    **params: object,
+) -> JSON:
+    """An error of the API's own (a token missing, a body too large, a bug) in the one shape: the catalog's
+    `key` (`api.error.token_missing`) in `lang`, its `code` the key's last part unless given."""
+    shape = error_shape(code or key.rsplit(".", 1)[-1], text(key, lang, **params), **(more or {}))
+    return JSON(shape, status_code=status, headers=headers)
 
 
-def error_answer(status: int, detail: str, code: str, headers: dict[str, str] | None = None, **more: Any) -> JSON:
-    """An error answer of the one shape: `detail`, `code`, and what else the error knows."""
-    return JSON({"detail": detail, "code": code, **more}, status_code=status, headers=headers)
+class Refusal(HTTPException):
+    """A refusal of the API's own (a token missing, a ledger not there, a rate spent) as an exception, so a
+    route or a dependency can raise it; the app answers it in the request's language (`answer`).
+
+    `key` is its catalog entry, `params` the entry's parameters; its `detail` is the English text."""
+
+    def __init__(
+        self,
+        status: int,
+        key: str,
+        /,
+        *,
+        code: str | None = None,
+        headers: dict[str, str] | None = None,
+        **params: object,
+    ) -> None:
+        super().__init__(status, text(key, "en", **params), headers)
+        self.key, self.code, self.params = key, code or key.rsplit(".", 1)[-1], params
+
+    def answer(self, lang: Language) -> JSON:
+        return error_answer(self.status_code, self.key, lang, code=self.code, headers=self.headers, **self.params)
 
 
 class ErrorAnswer(BaseModel):
-    """Every error answer, whatever its status: a readable `detail` and a stable `code`.
+    """Every error answer, whatever its status, and each batch item's `error`: one shape.
 
-    `detail` is for people (its wording may change), `code` for programs (it
-    does not). A 422's `column` is the 1-based place in the hand string where
-    one is known. `message`, `seat`, `player`, `field` and `hint` are reserved
-    for finer errors and absent today; a client should read them when present.
+    `code` is for programs (stable snake_case; it never changes with the language or the wording),
+    `message` for people, in the language asked for (`lang`, `Accept-Language`); `detail` is the same
+    text, kept for clients written before `message`. The place, where the problem has one: `column`
+    (1-based, in the hand string), `seat` and `player` (as the client wrote them), `field` (the request
+    field: `hand`, `players.E`, `query.limit`); `hint` says how to fix it. A field that does not apply
+    is null, never absent. docs/api.md "Errors" lists the codes.
     """
 
     model_config = ConfigDict(
         json_schema_extra={
             "examples": [
-                {
-                    "detail": "unknown tile 'x' at column 6; tiles are 1–9 then m, p or s",
-                    "code": "unknown_tile",
-                    "column": 6,
-                }
+                error_shape(
+                    "unknown_tile",
+                    "unknown tile 'x' at column 6; tiles are 1–9 then m, p or s",
+                    column=6,
+                )
             ]
         }
     )
-    detail: str = Field(description="what is wrong, in one readable sentence")
-    code: str = Field(description="a stable snake_case id: unknown_tile, tile_count, not_found, over_budget, …")
-    column: int | None = Field(None, description="1-based column in the hand string, where the problem has a place")
-    message: str | None = Field(None, description="reserved: the same text as `detail`")
-    seat: str | None = Field(None, description="reserved: the seat the problem is about, as the client wrote it")
-    player: str | None = Field(None, description="reserved: the player the problem is about, as the client wrote it")
-    field: str | None = Field(None, description="reserved: the request field the problem is in")
-    hint: str | None = Field(None, description="reserved: how to fix it")
-    deal: int | None = Field(None, description="409 `deal_conflict`: the ledger's current number of deals")
+    code: str = Field(description="a stable snake_case id: unknown_tile, tile_count, token_missing, …")
+    message: str = Field(description="what is wrong, in one readable sentence, in the answer's language")
+    detail: str = Field(description="the same text as `message` (for clients written before it)")
+    column: int | None = Field(description="1-based column in the hand string, where the problem has a place")
+    seat: str | None = Field(description="the seat the problem is about (E S W N, or a name), as the client wrote it")
+    player: str | None = Field(description="the player the problem is about, as the client wrote the name")
+    field: str | None = Field(description="the request field the problem is in (`hand`, `players.E`, `query.limit`)")
+    hint: str | None = Field(description="how to fix it, where a fix is known, in the answer's language")
+    deal: int | None = Field(None, description="409 `deal_conflict` only: the ledger's current number of deals")
     error_id: str | None = Field(None, description="500 only: the id of the traceback in the server log")
 
 
 DESCRIPTIONS: dict[int, str] = {
-    400: "The Host header names a host this server does not answer (`taihu serve --allowed-host`)",
-    401: "No edit token: send `Authorization: Bearer <token>` (code `no_token`)",
-    403: "Not this ledger's edit token; nothing was changed (code `wrong_token`)",
-    404: "No ledger with this id (code `not_found`)",
+    400: "The Host header names a host this server does not answer (`bad_host`: `taihu serve --allowed-host`)",
+    401: "No edit token: send `Authorization: Bearer <token>` (`token_missing`)",
+    403: "Not this ledger's edit token; nothing was changed (`token_wrong`)",
+    404: "No ledger with this id (`ledger_not_found`), or no such path (`not_found`)",
     409: "The ledger holds its most deals or the database its most ledgers (`ledger_full`), or another deal got "
     "in first: `deal` is the current count (`deal_conflict`)",
-    413: "The request body is over 64 KB (code `too_large`)",
-    422: "Bad input: `detail` says what and where, `code` which problem",
-    429: "Too many requests from this address: wait the seconds of Retry-After (code `rate_limited`)",
+    413: "The request body is over 64 KB (`body_too_large`)",
+    415: "The body is not sent as JSON: send `Content-Type: application/json` (`unsupported_media_type`)",
+    422: "Bad input: `message` says what and where, `code` which problem, `column` / `seat` / `field` the place",
+    429: "Too many requests from this address: wait the seconds of Retry-After (`rate_limited`)",
     503: "Too many open connections from this address, or to the server: retry after a few seconds "
-    "(code `too_many_connections`)",
-    500: "A bug in taihu, never bad input (code `internal_error`): `error_id` finds it in the server log",
+    "(`too_many_connections`)",
+    500: "A bug in taihu, never bad input (`internal_error`): `error_id` finds it in the server log",
 }
-ALWAYS = (400, 413, 422, 503, 500)  # what any route can answer: a Host refused, a body too big, a bad one, …
+ALWAYS = (400, 422, 503, 500)  # what any route can answer: a Host refused, bad input, too many connections, a bug
+WITH_BODY = (413, 415)  # what a route that reads a body can answer besides: a body too big, or not JSON
 
 
 def errors(*statuses: int) -> dict[int | str, dict[str, Any]]:
@@ -116,6 +155,3 @@ def errors(*statuses: int) -> dict[int | str, dict[str, Any]]:
         status: {"model": ErrorAnswer, "description": DESCRIPTIONS[status]}
         for status in sorted({*statuses, *ALWAYS}, key=lambda s: (s == 500, s))
     }
-
-
-ERRORS = errors()

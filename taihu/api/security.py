@@ -19,10 +19,16 @@ import logging
 import os
 import re
 from collections.abc import Sequence
+from functools import cache
 
+import orjson
 from starlette.datastructures import MutableHeaders
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from taihu.api.language import scope_language
+from taihu.messages import Language, text
+from taihu.messages.error_shape import error_shape
 
 POLICY = "default-src 'self'; img-src 'self' data:; frame-ancestors 'none'; base-uri 'none'; form-action 'self'"
 # /docs and /redoc (fastapi-offline) start Swagger UI with an inline script (allowed by its hash, read off
@@ -89,7 +95,10 @@ class SecurityHeaders:
         await self.app(scope, receive, with_headers)
 
 
-HOST_REFUSED = b'{"detail":"this server does not answer this Host name (taihu serve --allowed-host)","code":"bad_host"}'
+@cache
+def host_refused(lang: Language) -> bytes:
+    """The refusal of a Host name, in the one error shape: the same for every request in a language."""
+    return orjson.dumps(error_shape("bad_host", text("api.error.bad_host", lang)))
 
 
 class TrustedHosts:
@@ -110,12 +119,13 @@ class TrustedHosts:
         scope[_SEND] = send  # what `passed` answers through; a refusal goes through `refused` instead
 
         async def refused(message: Message) -> None:
+            body = host_refused(scope_language(scope))
             if message["type"] == "http.response.start":
-                length = str(len(HOST_REFUSED)).encode()
+                length = str(len(body)).encode()
                 headers = [(b"content-type", b"application/json"), (b"content-length", length)]
                 await send({"type": "http.response.start", "status": message["status"], "headers": headers})
             else:
-                await send({"type": "http.response.body", "body": HOST_REFUSED})
+                await send({"type": "http.response.body", "body": body})
 
         await self.check(scope, receive, refused)
 

@@ -111,7 +111,11 @@ def client_limit(limit_concurrency: int) -> int:
     return max(1, limit_concurrency // CLIENT_SHARE)
 
 
-_TOO_MANY_BODY = b'{"detail":"too many open connections from this address","code":"too_many_connections"}'
+_TOO_MANY_BODY = (  # the one error shape (taihu/messages/error_shape.py), in English: no request has been read
+    b'{"code":"too_many_connections","message":"too many open connections from this address",'
+    b'"detail":"too many open connections from this address",'
+    b'"column":null,"seat":null,"player":null,"field":null,"hint":null}'
+)
 TOO_MANY_FROM_CLIENT = (  # the one error shape (taihu/api/responses.py), written before the app is reached
     b"HTTP/1.1 503 Service Unavailable\r\ncontent-type: application/json\r\nconnection: close\r\n"
     b"retry-after: 5\r\ncontent-length: %d\r\n\r\n%s" % (len(_TOO_MANY_BODY), _TOO_MANY_BODY)

@@ -24,7 +24,7 @@ from fastapi import APIRouter
 from pydantic import BaseModel, ConfigDict, Field
 
 from taihu.api.offload import CPU_BUDGET, cpu_budget, in_worker
-from taihu.api.responses import JSON, errors
+from taihu.api.responses import JSON, WITH_BODY, errors
 from taihu.api.schemas import rules_field
 from taihu.scorer.models import MAX_HAND_LENGTH
 from taihu.scorer.notation import FLAG_CONDITIONS
@@ -32,10 +32,6 @@ from taihu.scorer.rulesets import RULESETS
 from taihu.scorer.waits import waits
 
 WAITS_BUDGET = CPU_BUDGET  # seconds of CPU a /waits search may take (docs/soak.md)
-WAITS_OVER_BUDGET = (
-    "this hand takes over {seconds} s to search, the most a request may take; "
-    "ask for the waits of fewer tiles (a hand without its extra tile) or use `taihu waits`"
-)
 
 router = APIRouter(tags=["waits"])
 
@@ -120,7 +116,7 @@ class DiscardsOut(BaseModel):
     response_model=Annotated[WaitsOut | DiscardsOut, Field(discriminator="kind")],
     response_model_by_alias=True,
     response_model_exclude_unset=True,  # a rule set's extra fields only where the library's JSON has them
-    responses=errors(),
+    responses=errors(*WITH_BODY),
 )
 async def post_waits(request: WaitsRequest) -> JSON:
     """The waits of a hand without `+`; with one tile too many, each discard and the waits it leaves.
@@ -133,9 +129,9 @@ async def post_waits(request: WaitsRequest) -> JSON:
 def searched(request: WaitsRequest) -> JSON:
     """The search and its JSON, in the worker thread that reads the budget's clock."""
     found = waits(request.hand, rules=request.rules, options=request.options, check=budget(WAITS_BUDGET))
-    return JSON(found.to_dict())
+    return JSON(found.to_dict())  # the waits' records take no language yet (their texts are riichi's reasons)
 
 
 def budget(seconds: float) -> Callable[[], None]:
     """A `check` for the search: raises `over_budget` once this thread has used `seconds` of CPU since now."""
-    return cpu_budget(seconds, WAITS_OVER_BUDGET)
+    return cpu_budget(seconds, "api.error.waits_over_budget")

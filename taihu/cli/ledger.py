@@ -87,7 +87,7 @@ def opened(db: str | None, create: bool = False) -> "Iterator[LedgerStore]":
         with LedgerStore(db, create=create) as store:
             yield store
     except HandError as exc:
-        cli().fail(str(exc))
+        raise cli().Refused(exc) from None
 
 
 def seats_line(seats: dict[str, str]) -> str:
@@ -319,7 +319,7 @@ def list_ledgers(db: Db = None, lang: LangOption = None) -> None:
     try:
         where = shown(database_url(db))
     except HandError as exc:
-        cli().fail(str(exc))
+        raise cli().Refused(exc) from None
     found = []
     if exists(db):  # listing makes no file
         with opened(db) as store:

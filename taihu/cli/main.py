@@ -28,7 +28,8 @@ from typer.exceptions import TyperException
 
 from taihu.cli.language import Lang, LangOption, command_lang, locale_lang
 from taihu.cli.ledger import ledger_app
-from taihu.messages import known, text
+from taihu.messages import known
+from taihu.messages.error_shape import CatalogError, hand_error_shape
 from taihu.scorer import HandError, HandScore, rule_sets, score_hand
 from taihu.scorer.errors import printable, quote
 from taihu.scorer.limits import MAX_NUMBER_CHARACTERS, MAX_OPTION_VALUE, check_json_text
@@ -40,23 +41,6 @@ if TYPE_CHECKING:  # imported where a table is printed, a table settled, a hand'
 
     from taihu.scorer import Settlement
     from taihu.scorer.waits import Discards, Wait, Waits, WinValue
-
-
-class CommandError(HandError):
-    """Bad input the command line itself finds (an option, the table file): a catalog message.
-
-    Its `str` is the English text (what `--json` prints, as every HandError's `detail`); the terminal
-    shows it in the command's language (`message_of`).
-    """
-
-    def __init__(self, message: str, /, **params: object) -> None:
-        super().__init__(text(message, "en", **params))
-        self.text_code, self.params = message, params
-
-
-def message_of(exc: HandError, lang: Lang) -> str:
-    """What a person reads of an error: the catalog's text where the error is one of ours, else the core's."""
-    return lang.say(exc.text_code, **exc.params) if isinstance(exc, CommandError) else str(exc)
 
 
 class Taihu(TyperGroup):
@@ -144,24 +128,29 @@ def main() -> None:
 
 
 class Refused(Exception):
-    """Bad input on its way out of a command: the error (the core's, ours, or a line of text) and the lines
-    pointing at its place. `Taihu.invoke` prints it, in the command's language, which its context holds."""
+    """Bad input on its way out of a command: the error (the core's, ours, or a line of text), the lines
+    pointing at its place, and whether the command answers JSON. `Taihu.invoke` prints it, in the
+    command's language, which its context holds."""
 
-    def __init__(self, error: HandError | str, pointer: str = "") -> None:
+    def __init__(self, error: HandError | str, pointer: str = "", as_json: bool = False) -> None:
         super().__init__(str(error))
-        self.error, self.pointer = error, pointer
-
-    def message(self, lang: Lang) -> str:
-        return message_of(self.error, lang) if isinstance(self.error, HandError) else self.error
+        self.error, self.pointer, self.as_json = error, pointer, as_json
 
 
 def error_status(refused: Refused, lang: Lang) -> int:
-    """Bad input: the message on stderr, unwrapped, then the pointer lines (hand and caret); status 2.
+    """Bad input: with `--json` the one error shape on stdout; the message on stderr, unwrapped, then the
+    pointer lines (hand and caret) and the hint, all in the command's language; status 2.
 
     Each line is escaped (`printable`): what the input held reaches the terminal as text, never as a control.
     """
-    pointer = refused.pointer
-    lines = [lang.say("cli.error", message=refused.message(lang)), *(pointer.split("\n") if pointer else ())]
+    error, pointer, say = refused.error, refused.pointer, lang.say
+    shape = hand_error_shape(error, say.lang) if isinstance(error, HandError) else None
+    if shape is not None and refused.as_json:
+        print_json(shape)
+    lines = [say("cli.error", message=shape["message"] if shape is not None else error)]
+    lines += pointer.split("\n") if pointer else ()
+    if shape is not None and shape["hint"]:
+        lines.append(say("cli.error.hint", hint=shape["hint"]))
     sys.stderr.write("".join(printable(line) + "\n" for line in lines))
     return 2
 
@@ -169,19 +158,16 @@ def error_status(refused: Refused, lang: Lang) -> int:
 def answer(call: Callable[[], Any], as_json: bool = False, line: str | None = None) -> Any:
     """Runs a core call; bad input becomes exit 2 with the message, no traceback.
 
-    With `as_json` the error's `{"detail", "code", "column"}` is also printed
-    on stdout, so a program reading the JSON gets an answer either way. With
-    `line` (the hand as typed), or the hand of a table's seat the error names
-    (`HandError.line`), an error that has a column also shows the line with a
-    caret under the place.
+    With `as_json` the error in the one shape (`{"code", "message", "detail", "column", …}`,
+    taihu/messages/error_shape.py) is also printed on stdout, so a program reading the JSON gets an
+    answer either way. With `line` (the hand as typed), or the hand of a table's seat the error names
+    (`HandError.line`), an error that has a column also shows the line with a caret under the place.
     """
     try:
         return call()
     except HandError as exc:
-        if as_json:
-            print_json(exc.as_dict())
         shown = line if line is not None else exc.line
-        raise Refused(exc, exc.caret(shown) if shown is not None else "") from None
+        raise Refused(exc, exc.caret(shown) if shown is not None else "", as_json) from None
 
 
 def fail(message: str) -> None:
@@ -194,10 +180,11 @@ def parse_options(pairs: list[str] | None) -> dict[str, int]:
     for pair in pairs or []:
         name, sep, value = pair.partition("=")
         if not sep or not re.fullmatch(r"-?[0-9]+", value.strip()):
-            raise CommandError("cli.error.option_form", option=quote(pair))
+            raise CatalogError("cli.error.option_form", code="bad_option", option=quote(pair))
         if len(value.strip()) > MAX_NUMBER_CHARACTERS:  # int() refuses 4,300 digits; the range is far below
-            raise CommandError(
+            raise CatalogError(
                 "cli.error.option_too_large",
+                code="bad_option",
                 option=quote(name.strip()),
                 most=MAX_OPTION_VALUE,
                 got=quote(value.strip()),
@@ -386,9 +373,9 @@ def score_lines(lines: Iterable[str], rules: str, options: dict[str, int], as_js
         except HandError as exc:
             status = 2
             shown = (
-                json.dumps(exc.as_dict(), ensure_ascii=False)
+                json.dumps(hand_error_shape(exc, lang.say.lang), ensure_ascii=False)
                 if as_json
-                else lang.say("cli.batch.error", line=number, message=message_of(exc, lang))
+                else lang.say("cli.batch.error", line=number, message=exc.message_in(lang.say.lang))
             )
         else:
             shown = json.dumps(result.to_dict(), ensure_ascii=False) if as_json else summary(result, lang)
@@ -639,14 +626,15 @@ def read_table(path: str) -> Any:
     try:
         found = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
-        raise CommandError("cli.error.cannot_read", path=path, reason=getattr(exc, "strerror", None) or exc) from None
+        reason = getattr(exc, "strerror", None) or exc
+        raise CatalogError("cli.error.cannot_read", path=path, reason=reason) from None
     check_json_text(found, "stdin" if path == "-" else path)
     try:
         return json.loads(found)
     except json.JSONDecodeError as exc:
         where = "stdin" if path == "-" else path
-        raise CommandError(
-            "cli.error.not_json", where=where, reason=exc.msg, line=exc.lineno, column=exc.colno
+        raise CatalogError(
+            "cli.error.not_json", code="invalid_json", where=where, reason=exc.msg, line=exc.lineno, column=exc.colno
         ) from None
 
 

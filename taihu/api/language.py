@@ -1,0 +1,82 @@
+"""The language of an answer: the `lang` query parameter, else `Accept-Language` (docs/api.md "Language").
+
+Worked out once per request, on the first ask (`scope_language`), and kept in the ASGI scope, so the
+route, an error handler and the middlewares that answer before the route (a body too large, a Host
+refused, a bug) all speak the same language. `LanguageHeaders` says which in `Content-Language`,
+and `Vary: Accept-Language` tells a cache that the answer depends on that header.
+"""
+
+from __future__ import annotations
+
+from urllib.parse import parse_qsl
+
+from starlette.datastructures import MutableHeaders
+from starlette.requests import Request
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from taihu.messages import LANGUAGES, Language
+from taihu.messages.language import accept_language, language_of_tag
+
+LANG_KEY = "taihu.lang"  # where a request's language is kept in its ASGI scope
+LANG_PARAMETER = "lang"
+UNTRANSLATED = frozenset({"/openapi.json"})  # JSON answers that are the same in every language
+LANG_QUERY = {
+    "name": LANG_PARAMETER,
+    "in": "query",
+    "required": False,
+    "schema": {"type": "string", "enum": list(LANGUAGES)},
+    "description": "the language of the answer's texts (messages, notes, reasons): `zh` or `en`. Without it, "
+    "`Accept-Language` decides (any `zh-…` range reads Chinese), else English. Also accepted, though not in "
+    "the enum: a language tag (`zh-CN`, `en-GB`); another value is ignored. Keys and codes never change.",
+}
+
+
+def query_language(query_string: bytes) -> Language | None:
+    """The `lang` of a query string (`zh`, `en`, or a tag such as `zh-CN`), or None when absent or neither."""
+    if b"lang=" not in query_string:  # the common case: no parse
+        return None
+    for name, value in parse_qsl(query_string.decode("latin-1")):
+        if name == LANG_PARAMETER:
+            return language_of_tag(value)
+    return None
+
+
+def scope_language(scope: Scope) -> Language:
+    """The request's language: `?lang=`, else `Accept-Language`, else English; worked out once and kept."""
+    lang: Language | None = scope.get(LANG_KEY)
+    if lang is None:
+        lang = query_language(scope.get("query_string", b""))
+        if lang is None:
+            header = next((v for k, v in scope.get("headers", ()) if k == b"accept-language"), None)
+            lang = accept_language(header.decode("latin-1")) if header is not None else "en"
+        scope[LANG_KEY] = lang
+    return lang
+
+
+def request_language(request: Request) -> Language:
+    """The language a route answers in (`scope_language` of its request)."""
+    return scope_language(request.scope)
+
+
+class LanguageHeaders:
+    """Adds `Content-Language` and `Vary: Accept-Language` to every JSON answer whose texts follow the language."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or scope["path"] in UNTRANSLATED:
+            await self.app(scope, receive, send)
+            return
+
+        async def with_language(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                headers = MutableHeaders(scope=message)
+                if headers.get("content-type", "").startswith("application/json"):
+                    headers["content-language"] = scope_language(scope)
+                    headers.add_vary_header("Accept-Language")
+                elif message["status"] == 304:  # a 304 varies as the answer it stands for
+                    headers.add_vary_header("Accept-Language")
+            await send(message)
+
+        await self.app(scope, receive, with_language)
