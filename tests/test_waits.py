@@ -378,6 +378,7 @@ def test_command_prints_the_json_and_exits_2_on_bad_input() -> None:
     from typer.testing import CliRunner
 
     from taihu.cli.main import app
+    from taihu.messages.error_shape import error_shape
 
     runner = CliRunner()
     hand = "123m 456m 789p 23s 55p flip:9p seat:W"
@@ -392,7 +393,7 @@ def test_command_prints_the_json_and_exits_2_on_bad_input() -> None:
     bad_json = runner.invoke(app, ["waits", "123m x", "--json"])
     assert bad_json.exit_code == 2
     answer = json.loads(bad_json.stdout)
-    assert {**answer, "detail": ""} == {"detail": "", "code": "unknown_tile", "column": 6}
+    assert {**answer, "detail": "", "message": ""} == error_shape("unknown_tile", "", column=6)
     assert answer["detail"].startswith("unknown tile 'x' at column 6")
     option = runner.invoke(app, ["waits", hand, "-r", "luoshan", "-o", "nope"])
     assert option.exit_code == 2

@@ -142,7 +142,7 @@ const SEAT_WORDS = { E: "东", S: "南", W: "西", N: "北" };
 // Condition words as the notation writes them (docs/notation.md), to tell conditions from tiles.
 const CHINESE_CONDITIONS = ["自摸", "杠上开花", "杠开", "抢杠", "海底", "天胡", "地胡", "人胡"];
 
-const state = { lang: "en", rules: [], palette: {}, paths: new Set(), mode: null, undo: [], ledger: null, tokens: {}, ledgerNote: "" };
+const state = { lang: "en", scoreShown: false, rules: [], palette: {}, paths: new Set(), mode: null, undo: [], ledger: null, tokens: {}, ledgerNote: "" };
 const $ = (id) => document.getElementById(id);
 
 function t(key) { const pair = WORDS[key]; return pair ? pair[state.lang === "zh" ? 1 : 0] : key; }
@@ -162,6 +162,10 @@ function el(tag, props = {}, ...children) {
 }
 
 // -- the server (paths relative to the page, so it also works behind a proxy under a prefix) --------
+// Every request names the page's language (`lang=`), so the server's texts — messages, notes, the
+// arithmetic — come in the language the page shows.
+function inLanguage(path) { return `${path}${path.includes("?") ? "&" : "?"}lang=${state.lang}`; }
+
 async function call(method, path, body, headers = {}) {
   const init = { method, headers: { ...headers } };
   if (body !== undefined) {
@@ -169,7 +173,7 @@ async function call(method, path, body, headers = {}) {
     init.body = JSON.stringify(body);
   }
   let reply;
-  try { reply = await fetch(path, init); } catch { return { ok: false, status: 0, data: { detail: t("offline") } }; }
+  try { reply = await fetch(inLanguage(path), init); } catch { return { ok: false, status: 0, data: { detail: t("offline") } }; }
   let data = null;
   try { data = await reply.json(); } catch { data = { detail: `${reply.status} ${reply.statusText}` }; }
   return { ok: reply.ok, status: reply.status, data };
@@ -394,8 +398,10 @@ function errorColumn(data) {
 function showError(regionId, data, text, field) {
   clearErrors();
   const region = $(regionId);
-  const detail = typeof data.detail === "string" ? data.detail : JSON.stringify(data.detail);
+  const said = data.message ?? data.detail;  // the one error shape: `message` in the page's language
+  const detail = typeof said === "string" ? said : JSON.stringify(said);
   region.append(el("p", { text: detail }));
+  if (typeof data.hint === "string" && data.hint) region.append(el("p", { class: "hint", text: data.hint }));
   const column = errorColumn(data);
   if (text && column && column >= 1 && column <= text.length) {
     const start = column - 1;
@@ -458,6 +464,7 @@ function showScore(result) {
 
 async function score() {
   setMode(null);
+  state.scoreShown = true;  // a change of language asks again, for the answer (or the error) in the other language
   const hand = trimmed($("hand"));
   const rules = $("rules").value;
   const options = chosenOptions();
@@ -483,6 +490,7 @@ function waitsTable(waits) {
 
 async function showWaits() {
   const reply = await call("POST", "waits", { rules: $("rules").value, hand: trimmed($("hand")), options: chosenOptions() });
+  state.scoreShown = false;
   if (!reply.ok) { showError("score-error", reply.data, $("hand").value, $("hand")); return; }
   clearErrors();
   const data = reply.data;
@@ -660,10 +668,10 @@ function showSettlement(result) {
     notes.length ? el("ul", {}, ...notes) : "");
 }
 
-// A refused table: "players.E: … at column 17" puts the place in that seat's hand.
+// A refused table: the error's `seat` (or "players.E: … at column 17") puts the place in that seat's hand.
 function showTableError(regionId, data) {
-  const seat = /^players\.([ESWN])\b/.exec(data.detail || "");
-  const field = seat ? $(`seat-${placeOf(seat[1])}`) : null;
+  const named = /^[ESWN]$/.test(data.seat ?? "") ? data.seat : /^players\.([ESWN])\b/.exec(data.detail || "")?.[1];
+  const field = named ? $(`seat-${placeOf(named)}`) : null;
   showError(regionId, data, field ? field.value : "", field);
 }
 
@@ -1028,6 +1036,7 @@ async function start() {
     state.lang = state.lang === "zh" ? "en" : "zh";
     localStorage.setItem("taihu.lang", state.lang);
     applyLanguage();
+    if (state.scoreShown) score();  // the server's texts under the total, in the language now shown
   });
   window.addEventListener("hashchange", () => { if (readFragment()) score(); });
   if (readFragment()) await score();
