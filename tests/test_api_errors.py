@@ -268,3 +268,26 @@ def test_the_request_language_is_the_parameter_then_the_header(query: bytes, hea
     assert scope_language(scope) == lang
     assert scope["taihu.lang"] == lang  # kept: asked again, the answer is the same without a parse
     assert query_language(b"language=zh") is None
+
+
+@pytest.mark.parametrize(
+    ("accept", "message"),
+    [(None, "Disallowed CORS origin, headers"), ("zh-CN", "不允许的跨源请求（CORS）：来源、请求头")],
+)
+def test_a_refused_cors_preflight_is_the_one_shape(accept: str | None, message: str, document: dict[str, Any]) -> None:
+    """starlette answers a refused preflight in plain text; the page's CORS check answers the error shape."""
+    from fastapi import FastAPI
+
+    from taihu.api.page import allow_origins
+
+    made = FastAPI()
+    made.add_api_route("/health", lambda: {"status": "ok"})
+    allow_origins(made, ["http://phone.local:8080"])
+    asked = {"origin": "http://evil.example", "access-control-request-method": "POST"}
+    asked |= {"access-control-request-headers": "x-other"} | ({"accept-language": accept} if accept else {})
+    reply = TestClient(made).options("/health", headers=asked)
+    assert reply.status_code == 400
+    answer = reply.json()
+    error_validator(document).validate(answer)
+    assert (answer["code"], answer["message"], answer["detail"]) == ("cors_refused", message, message)
+    assert TestClient(made).options("/health", headers=asked | {"origin": "http://phone.local:8080"}).status_code == 400

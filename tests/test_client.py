@@ -110,6 +110,6 @@ def test_every_operation_through_the_generated_client(generated: ModuleType) -> 
         assert csv.status_code == 200 and csv.content.decode("utf-8-sig").startswith("deal")
         wrong = generated.AuthenticatedClient(base_url=f"http://{host}:{port}", token="nope")
         refused = ledgers["undo_deal"].sync(keys.id, client=wrong)
-        assert isinstance(refused, models.ErrorAnswer) and refused.code == "wrong_token"
+        assert isinstance(refused, models.ErrorAnswer) and refused.code == "token_wrong"
         undone = ledgers["undo_deal"].sync(keys.id, client=keeper)
         assert isinstance(undone, models.LedgerChange) and undone.standings.deal_count == 0

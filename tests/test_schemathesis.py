@@ -3,8 +3,9 @@
 Every operation gets a bounded, derandomized run of positive and negative
 examples. The contract (docs/api.md "HTTP",): never a 500
 (a 500 is a bug: the core raised something other than a HandError), every answer
-matches the documented response schema, and every 422 is `{"detail": "<one
-string>", "code": "<snake_case>", "column": N | null}`.
+matches the documented response schema, and every 422 is the one error shape
+(`{"code": "<snake_case>", "message": "<one string>", "detail": the same,
+"column": N | null, …}`), in whichever language the `lang` drawn asks for.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from schemathesis.specs.openapi.checks import (
 )
 
 from taihu.api.app import app
+from taihu.messages.error_shape import ERROR_FIELDS
 from taihu.scorer.rulesets import RULESETS
 
 schema = schemathesis.openapi.from_asgi("/openapi.json", app)
@@ -40,8 +42,8 @@ def check_answer(case: schemathesis.Case, response: Any) -> int:
     assert response.status_code != 500, (case.body, response.text)
     if response.status_code == 422:
         body = response.json()
-        assert set(body) == {"detail", "code", "column"}, body
-        assert isinstance(body["detail"], str) and body["detail"], body
+        assert list(body) == list(ERROR_FIELDS), body
+        assert isinstance(body["detail"], str) and body["detail"] and body["message"] == body["detail"], body
         assert CODE.fullmatch(body["code"]), body
         assert body["column"] is None or (isinstance(body["column"], int) and body["column"] >= 1), body
     return int(response.status_code)

@@ -18,9 +18,12 @@ from typing import Any
 
 from fastapi import FastAPI
 from fastapi.middleware.cors import CORSMiddleware
-from fastapi.responses import FileResponse
+from fastapi.responses import FileResponse, Response
 from fastapi.staticfiles import StaticFiles
+from starlette.datastructures import Headers
 
+from taihu.api.responses import error_answer
+from taihu.messages.language import accept_language
 from taihu.scorer.rulesets import RULESETS
 
 STATIC = Path(__file__).parent / "static"
@@ -47,11 +50,31 @@ def origins_from_environment() -> list[str]:
     return [check_origin(o) for o in os.environ.get(CORS_ENV, "").split()]
 
 
+CORS_REFUSED = "Disallowed CORS "  # how starlette's refusal of a preflight begins; what follows names what
+CORS_PARTS_ZH = {"origin": "来源", "method": "方法", "headers": "请求头", "private-network": "私有网络"}
+
+
+class ShapedCORS(CORSMiddleware):
+    """starlette's CORS check, its refusal of a preflight (a 400 in plain text) answered in the one error shape,
+    in the language of the preflight's `Accept-Language` (a preflight carries no query of ours)."""
+
+    def preflight_response(self, request_headers: Headers) -> Response:
+        response = super().preflight_response(request_headers)
+        said = bytes(response.body).decode("utf-8")
+        if response.status_code != 400 or not said.startswith(CORS_REFUSED):
+            return response
+        lang = accept_language(request_headers.get("accept-language"))
+        parts = said.removeprefix(CORS_REFUSED).split(", ")
+        what = "、".join(CORS_PARTS_ZH.get(p, p) for p in parts) if lang == "zh" else ", ".join(parts)
+        headers = {k: v for k, v in response.headers.items() if k not in ("content-type", "content-length")}
+        return error_answer(400, "api.error.cors_refused", lang, headers=headers, what=what)
+
+
 def allow_origins(app: FastAPI, origins: Sequence[str]) -> None:
     """Cross-origin calls only from the listed origins; with none, no CORS headers at all."""
     if origins:
         app.add_middleware(
-            CORSMiddleware,
+            ShapedCORS,
             allow_origins=list(origins),
             allow_methods=["GET", "POST", "DELETE"],  # DELETE: the ledger's "undo the last deal"
             allow_headers=["content-type", "authorization"],  # authorization: a ledger's bearer token

@@ -131,7 +131,8 @@ class ErrorAnswer(BaseModel):
 
 
 DESCRIPTIONS: dict[int, str] = {
-    400: "The Host header names a host this server does not answer (`bad_host`: `taihu serve --allowed-host`)",
+    400: "The Host header names a host this server does not answer (`bad_host`: `taihu serve --allowed-host`), "
+    "or a cross-origin preflight is refused (`cors_refused`)",
     401: "No edit token: send `Authorization: Bearer <token>` (`token_missing`)",
     403: "Not this ledger's edit token; nothing was changed (`token_wrong`)",
     404: "No ledger with this id (`ledger_not_found`), or no such path (`not_found`)",
