@@ -320,6 +320,35 @@ def test_the_column_of_the_error_body_marks_the_place(visit: Visit) -> None:
     expect(page.get_by_role("alert").locator("mark")).to_have_text("4")
 
 
+def test_the_page_asks_in_its_language_and_shows_the_message_and_hint(browser: Browser, server: str) -> None:
+    """Each request names the page's language; an error shows its `message` (not the older `detail`) and its
+    `hint`; switching the language asks for the shown score again, in the other language."""
+    body = {"code": "tile_count", "message": "手牌有 9 张", "detail": "hand has 9 tiles", "column": None}
+    body |= {"seat": None, "player": None, "field": None, "hint": "写 16 张牌"}
+    asked: list[str] = []
+
+    def answer(route: Any) -> None:
+        asked.append(route.request.url)
+        route.fulfill(status=422, content_type="application/json", body=json.dumps(body, ensure_ascii=False))
+
+    seen = Visit(browser, server, locale="zh-CN")
+    try:
+        seen.page.route(SCORE_URL, answer)
+        page = seen.open()
+        score(page, "lingxi", "123m 456p 789s")
+        alert = page.get_by_role("alert")
+        expect(alert).to_contain_text("手牌有 9 张")
+        expect(alert).to_contain_text("写 16 张牌")
+        expect(alert).not_to_contain_text("hand has 9 tiles")
+        with page.expect_request(SCORE_URL) as again:
+            page.get_by_role("button", name="中文 / English").click()
+        assert again.value.url.endswith("&lang=en")  # after `?arithmetic=true`
+        assert asked[0].endswith("&lang=zh")
+        assert [url for url in seen.requests if "/rules" in url][0].endswith("?lang=zh")
+    finally:
+        seen.context.close()
+
+
 def test_a_server_that_does_not_answer_is_said_so(visit: Visit) -> None:
     visit.page.route(SCORE_URL, lambda route: route.abort())
     page = visit.open()

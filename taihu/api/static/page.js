@@ -464,20 +464,22 @@ function showScore(result) {
 
 async function score() {
   setMode(null);
-  state.scoreShown = true;  // a change of language asks again, for the answer (or the error) in the other language
-  const hand = trimmed($("hand"));
-  const rules = $("rules").value;
-  const options = chosenOptions();
   writeFragment();
-  const reply = await call("POST", "score?arithmetic=true", { rules, hand, options });
+  if (await scored()) $("result").scrollIntoView({ block: "nearest" });
+}
+
+// The hand scored and shown (or its error); true when it scored. A change of language asks again.
+async function scored() {
+  state.scoreShown = true;
+  const reply = await call("POST", "score?arithmetic=true", { rules: $("rules").value, hand: trimmed($("hand")), options: chosenOptions() });
   if (!reply.ok) {
     $("result").replaceChildren();
     showError("score-error", reply.data, $("hand").value, $("hand"));
-    return;
+    return false;
   }
   clearErrors();
   showScore(reply.data);
-  $("result").scrollIntoView({ block: "nearest" });
+  return true;
 }
 
 // -- what wins (only when the server has POST /waits) ----------------------------------------------
@@ -1036,7 +1038,7 @@ async function start() {
     state.lang = state.lang === "zh" ? "en" : "zh";
     localStorage.setItem("taihu.lang", state.lang);
     applyLanguage();
-    if (state.scoreShown) score();  // the server's texts under the total, in the language now shown
+    if (state.scoreShown) scored();  // the server's texts under the total, in the language now shown
   });
   window.addEventListener("hashchange", () => { if (readFragment()) score(); });
   if (readFragment()) await score();
