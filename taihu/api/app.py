@@ -204,9 +204,14 @@ SHOW_ARITHMETIC = Query(
 )
 
 
+def lines_in(lines: list[str], lang: Language) -> list[str]:
+    """The arithmetic's lines in `lang`: each line's own `in_lang` where it has one (a text with a code)."""
+    return [line.in_lang(lang) if hasattr(line, "in_lang") else line for line in lines]
+
+
 def scored(request: ScoreRequest, show_arithmetic: bool, lang: Language) -> JSONResponse:
     result = score_hand(request.hand, rules=request.rules, options=request.options)
-    return JSON(result.to_dict(lang) | ({"arithmetic": arithmetic(result)} if show_arithmetic else {}))
+    return JSON(result.to_dict(lang) | ({"arithmetic": lines_in(arithmetic(result), lang)} if show_arithmetic else {}))
 
 
 @core.post(
