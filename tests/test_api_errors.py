@@ -234,11 +234,11 @@ def test_every_operation_takes_lang_and_documents_the_error_shape(document: dict
             names = [p["name"] for p in operation.get("parameters", []) if p["in"] == "query"]
             assert "lang" in names, (path, method)
             answered = operation["responses"]
-            for status in ("400", "422", "500"):
+            for status in ("400", "413", "422", "500"):
                 schema = answered[status]["content"]["application/json"]["schema"]
                 assert schema == {"$ref": "#/components/schemas/ErrorAnswer"}, (path, method, status)
             if "requestBody" in operation:
-                assert {"413", "415"} <= set(answered), (path, method)
+                assert "415" in answered, (path, method)
 
 
 def test_answers_say_their_language_and_vary_by_it() -> None:

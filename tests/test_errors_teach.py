@@ -14,6 +14,7 @@ from typer.testing import CliRunner
 
 from taihu.api.app import app as api
 from taihu.cli.main import app
+from taihu.messages.error_shape import ERROR_FIELDS
 from taihu.scorer import HandError, score_hand, settle_table
 from taihu.scorer.rulesets import get
 from taihu.scorer.rulesets.base import NO_SEAT_NOTE, NO_WINNING_TILE_NOTES
@@ -354,10 +355,10 @@ def test_the_cli_prints_no_caret_without_a_column() -> None:
     assert "did you mean --rules luoshan / guannan / jinhua?" in result.stderr
 
 
-def test_the_api_answer_keeps_its_three_fields() -> None:
+def test_the_api_answer_is_the_one_error_shape() -> None:
     reply = TestClient(api).post("/score", json={"hand": LUOSHAN_TWICE, "rules": "luoshan"})
     assert reply.status_code == 422
-    assert set(reply.json()) == {"detail", "code", "column"}
+    assert list(reply.json()) == list(ERROR_FIELDS)
     assert (reply.json()["code"], reply.json()["column"]) == ("winning_tile_twice", column_of(LUOSHAN_TWICE, "+"))
 
 

@@ -146,8 +146,9 @@ DESCRIPTIONS: dict[int, str] = {
     "(`too_many_connections`)",
     500: "A bug in taihu, never bad input (`internal_error`): `error_id` finds it in the server log",
 }
-ALWAYS = (400, 422, 503, 500)  # what any route can answer: a Host refused, bad input, too many connections, a bug
-WITH_BODY = (413, 415)  # what a route that reads a body can answer besides: a body too big, or not JSON
+# what any route can answer: a Host refused, a body too big (any method), bad input, too many connections, a bug
+ALWAYS = (400, 413, 422, 503, 500)
+WITH_BODY = (415,)  # what a route that reads a body can answer besides: a body not sent as JSON
 
 
 def errors(*statuses: int) -> dict[int | str, dict[str, Any]]:
