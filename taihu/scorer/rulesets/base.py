@@ -845,6 +845,34 @@ def check_win_conditions(
             )
 
 
+def too_many_copies(kind: int, seen: int, limit: int, why: Text | str = "") -> HandError:
+    """A hand holding more of a tile than exist (`why`: the rule set's reason for a lower limit)."""
+    return HandError.of("error.tiles.too_many", code="tile_copies", tile=T.name(kind), count=seen, most=limit, why=why)
+
+
+def heaven_needs_dealer() -> HandError:
+    """天胡 is the dealer's win."""
+    return HandError.of("error.condition.heaven_seat", code="condition_not_met", cond=condition_word("heaven"))
+
+
+def needs_non_dealer(cond: str) -> HandError:
+    """地胡 / 人胡 are a non-dealer's wins."""
+    return HandError.of("error.condition.non_dealer", code="condition_not_met", cond=condition_word(cond))
+
+
+def wildcard_in_meld(kind: int, concealed: bool, meld: str, why: Text | str = "") -> HandError:
+    """A wildcard written inside a meld, where the rule set lets none (`why`: its rule)."""
+    where = Text("error.meld.concealed_kong" if concealed else "error.meld.exposed")
+    return HandError.of("error.meld.wildcard", code="wild_in_meld", tile=T.name(kind), where=where, meld=meld, why=why)
+
+
+def not_a_tile_of(kind: int, rules: str, what: Text) -> HandError:
+    """A tile the rule set does not play (a flower in Luoshan); `what` says what the set is."""
+    return HandError.of(
+        "error.tiles.not_played", code="tile_not_played", tile=T.name(kind), rules=rules_word(rules), what=what
+    )
+
+
 def check_kong_draw(flags: Iterable[str], melds: Iterable[Group]) -> None:
     """杠开 is won on a kong's replacement tile, so the hand must show a kong."""
     if "kong-draw" in flags and not any(g.shape == KONG for g in melds):
