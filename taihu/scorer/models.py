@@ -18,7 +18,7 @@ from typing import Any, Literal, cast
 from taihu.messages import Language
 
 from . import memo as M
-from .errors import HandError, Joined, Text, problems_error, quote, require
+from .errors import Joined, Text, problems_error, quote, require
 from .limits import MAX_TOTAL
 from .rulesets import DEFAULT_RULES
 from .tiles import SEATS

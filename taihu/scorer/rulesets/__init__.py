@@ -96,7 +96,7 @@ def chinese_names() -> dict[str, str]:
 
 
 def rules_word(name: str) -> Term:
-    """A rule set's name as a message reads it: as written (`Lingxi`, `lingxi`) in English, its Chinese name in Chinese."""
+    """A rule set's name as a message reads it: as written (`Lingxi`) in English, its Chinese name in Chinese."""
     line = REGISTRY.get(name.lower())
     return Term(name, line.chinese[0] if line is not None and line.chinese else name)
 
@@ -172,7 +172,9 @@ def get(name: str) -> RuleSet:
     canonical = name.strip().lower()
     canonical = canonical if canonical in RULESETS else chinese_names().get(name.strip(), "")
     if canonical not in RULESETS:
-        raise HandError.of("error.rules.unknown", code="unknown_rules", field="rules", name=quote(name), known=", ".join(RULESETS))
+        raise HandError.of(
+            "error.rules.unknown", code="unknown_rules", field="rules", name=quote(name), known=", ".join(RULESETS)
+        )
     return RULESETS[canonical]
 
 

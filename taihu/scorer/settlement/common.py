@@ -14,10 +14,10 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from typing import Any, TypeVar
 
-from .. import tiles as T
 from taihu.messages import Language
 from taihu.messages import text as catalog_text
 
+from .. import tiles as T
 from ..errors import HandError, Localized, Text, quote
 from ..models import HandScore, Payment, PlayerTenpai, PlayerTotal, Settlement, Table
 from ..notation import ParsedHand, parse
@@ -177,6 +177,11 @@ def seat_disagrees(seat: str, written: str) -> HandError:
         seat_word=seat,
         written=written,
     )
+
+
+def event_error(key: str, index: int, **params: object) -> HandError:
+    """An error of the table's event `events[index]` (a rule set's own check of its events)."""
+    return HandError.of(key, code="bad_event", field=f"events[{index}]", index=index, **params)
 
 
 def discarder_is_winner(discarder: str) -> HandError:

@@ -82,8 +82,13 @@ def prepare(parsed: ParsedHand, options: dict[str, int]) -> LingxiHand:
     if parsed.declare is not None and parsed.declare not in DECLARES:
         col = parsed.columns.get("declare", 0)
         raise HandError.of(
-            "error.declare.not_of", code="unknown_declare", column=col or None, declare=parsed.declare, at=col,
-            rules=B.rules_word("Lingxi"), known="sha-zhu, hua-hu",
+            "error.declare.not_of",
+            code="unknown_declare",
+            column=col or None,
+            declare=parsed.declare,
+            at=col,
+            rules=B.rules_word("Lingxi"),
+            known="sha-zhu, hua-hu",
         )
     notes: list[str] = []
     revealed: tuple[int, ...] = ()
@@ -100,8 +105,13 @@ def prepare(parsed: ParsedHand, options: dict[str, int]) -> LingxiHand:
             if revealed.count(kind) > copies(kind, ()):
                 at = parsed.columns.get("wild", 0)
                 raise HandError.of(
-                    "error.wild.revealed_too_often", code="bad_wild", column=at or None, tile=T.name(kind),
-                    count=revealed.count(kind), at=at, most=copies(kind, ()),
+                    "error.wild.revealed_too_often",
+                    code="bad_wild",
+                    column=at or None,
+                    tile=T.name(kind),
+                    count=revealed.count(kind),
+                    at=at,
+                    most=copies(kind, ()),
                 )
         families, same = _families(revealed)
     wild_kinds = frozenset(k for f in families for k in f.kinds)
@@ -126,8 +136,11 @@ def prepare(parsed: ParsedHand, options: dict[str, int]) -> LingxiHand:
         if meld.is_flower_set or (meld.tiles[0] == T.WHITE):
             if not meld.concealed:
                 raise HandError.of(
-                    "error.meld.lingxi_white", code="bad_meld", column=meld.column or None,
-                    hint=B.Text("error.hint.lingxi_white"), meld=meld.source or meld.text(),
+                    "error.meld.lingxi_white",
+                    code="bad_meld",
+                    column=meld.column or None,
+                    hint=B.Text("error.hint.lingxi_white"),
+                    meld=meld.source or meld.text(),
                 )
             group = _flower_group(meld.tiles[0])
             from_deal.add(group)
@@ -150,7 +163,9 @@ def prepare(parsed: ParsedHand, options: dict[str, int]) -> LingxiHand:
             wild_tiles.append(parsed.win)
         elif T.is_flower(parsed.win) or parsed.win == T.WHITE:
             raise HandError.of(
-                "error.win.lingxi_flower", code="bad_winning_tile", column=parsed.columns.get("+"),
+                "error.win.lingxi_flower",
+                code="bad_winning_tile",
+                column=parsed.columns.get("+"),
                 tile=T.name(parsed.win),
             )
         else:

@@ -80,8 +80,12 @@ def _wild_kind(parsed: ParsedHand, notes: list[str]) -> int | None:
     if parsed.flip is not None:
         if T.is_flower(parsed.flip):
             raise HandError.of(
-                "error.wild.luoshan_flower", code="bad_wild", column=parsed.columns.get("flip"), given="flip:",
-                tile=T.name(parsed.flip), tiles=LUOSHAN_TILES,
+                "error.wild.luoshan_flower",
+                code="bad_wild",
+                column=parsed.columns.get("flip"),
+                given="flip:",
+                tile=T.name(parsed.flip),
+                tiles=LUOSHAN_TILES,
             )
         kind = wildcard_after(parsed.flip)
         notes.append(f"flipped {T.name(parsed.flip)}: the wildcard is {T.name(kind)}")
@@ -89,11 +93,17 @@ def _wild_kind(parsed: ParsedHand, notes: list[str]) -> int | None:
     if parsed.wild is not None:
         if len(parsed.wild) != 1:
             at = parsed.columns.get("wild", 0)
-            raise HandError.of("error.wild.luoshan_one", code="bad_wild", column=at or None, count=len(parsed.wild), at=at)
+            raise HandError.of(
+                "error.wild.luoshan_one", code="bad_wild", column=at or None, count=len(parsed.wild), at=at
+            )
         if T.is_flower(parsed.wild[0]):
             raise HandError.of(
-                "error.wild.luoshan_flower", code="bad_wild", column=parsed.columns.get("wild"), given="wild:",
-                tile=T.name(parsed.wild[0]), tiles=LUOSHAN_TILES,
+                "error.wild.luoshan_flower",
+                code="bad_wild",
+                column=parsed.columns.get("wild"),
+                given="wild:",
+                tile=T.name(parsed.wild[0]),
+                tiles=LUOSHAN_TILES,
             )
         return parsed.wild[0]
     notes.append("no wild: or flip: given — scored with no wildcards")

@@ -67,6 +67,10 @@ def check_wildcard(wild: tuple[int, ...] | None, flip: int | None) -> None:
         if T.is_flower(kind):
             name = "flip" if kind == flip else "wild"
             raise HandError.of(
-                "error.table.luoshan_flower", code="bad_wild", field=name, name=name, tile=T.name(kind),
+                "error.table.luoshan_flower",
+                code="bad_wild",
+                field=name,
+                name=name,
+                tile=T.name(kind),
                 tiles=LUOSHAN_TILES,
             )
