@@ -13,7 +13,7 @@ from taihu.messages import Language
 class Localized(Protocol):
     """A piece of a message that reads differently by language: a catalog text, a rule set's name, an error."""
 
-    def in_lang(self, lang: Language) -> str: ...
+    def in_lang(self, lang: Language, /) -> str: ...
 
 
 class Text:

@@ -191,7 +191,7 @@ class Table(Record):
     def from_dict(cls, data: object) -> Table:
         """A Table from its JSON; every place that is wrong is named, in one HandError."""
         require(data, Mapping, "table", "error.argument.json_object")  # an ArgumentError (TypeError and HandError)
-        problems: list[str] = []
+        problems: list[Text] = []
         values = read_fields(cast(Mapping[Any, Any], data), TABLE_FIELDS, "", problems)
         if problems:
             raise problems_error(problems, "bad_table")

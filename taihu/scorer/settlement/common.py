@@ -181,7 +181,7 @@ def seat_disagrees(seat: str, written: str) -> HandError:
 
 def event_error(key: str, index: int, **params: object) -> HandError:
     """An error of the table's event `events[index]` (a rule set's own check of its events)."""
-    return HandError.of(key, code="bad_event", field=f"events[{index}]", index=index, **params)
+    return HandError(code="bad_event", text=Text(key, index=index, **params), field=f"events[{index}]")
 
 
 def discarder_is_winner(discarder: str) -> HandError:
