@@ -51,8 +51,12 @@ def _lingxi_events(table: Table) -> dict[str, int]:
     found: dict[str, int] = {}
     for i, event in enumerate(table.events):
         if event.type in ("false-win", "liable") and event.type in found:
-            what = "error.event.one_false_win" if event.type == "false-win" else "error.event.one_liable_lingxi"
-            raise HandError.of(what, code="bad_event", field=f"events[{i}]", index=i)
+            raise HandError.of(
+                "error.event.one_false_win" if event.type == "false-win" else "error.event.one_liable_lingxi",
+                code="bad_event",
+                field=f"events[{i}]",
+                index=i,
+            )
         if event.type == "false-win" and winner is not None:
             raise HandError.of("error.event.false_win_winner", code="bad_event", field=f"events[{i}]", index=i)
         found.setdefault(event.type, i)
