@@ -5,6 +5,7 @@ from __future__ import annotations
 import copy
 import unicodedata
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 from taihu.messages import Language
@@ -56,51 +57,29 @@ class _Lenient(dict[str, object]):
         return "{" + name + "}"
 
 
+@dataclass(frozen=True, slots=True)
 class Term:
-    """A word a person reads, with its Chinese: a rule set's name (`Lingxi` / 灵溪), a condition's."""
+    """A word a person reads, with its Chinese: a rule set's name (`Lingxi` / 灵溪)."""
 
-    __slots__ = ("en", "zh")
-
-    def __init__(self, en: str, zh: str) -> None:
-        self.en = en
-        self.zh = zh
+    en: str
+    zh: str
 
     def in_lang(self, lang: Language) -> str:
         return self.zh if lang == "zh" else self.en
 
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Term) and (self.en, self.zh) == (other.en, other.zh)
 
-    def __hash__(self) -> int:
-        return hash(self.en)
-
-    def __repr__(self) -> str:
-        return f"Term({self.en!r}, {self.zh!r})"
-
-
+@dataclass(frozen=True, slots=True)
 class Word:
     """A word of the notation (a condition, `self`) as a message names it: as typed in English; in another
     language with its name there beside it where the catalog has one (`self（自摸）`, msgid `error.word.self`)."""
 
-    __slots__ = ("word",)
-
-    def __init__(self, word: str) -> None:
-        self.word = word
+    word: str
 
     def in_lang(self, lang: Language) -> str:
         from taihu.messages import known, text
 
         code = f"{WORD_PREFIX}{self.word}"
         return text(code, lang) if lang != "en" and known(code, lang) else self.word
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Word) and self.word == other.word
-
-    def __hash__(self) -> int:
-        return hash(self.word)
-
-    def __repr__(self) -> str:
-        return f"Word({self.word!r})"
 
 
 WORD_PREFIX = "error.word."  # the msgids of the notation's words, `error.word.self`
@@ -112,25 +91,20 @@ def rendered(value: object, lang: Language) -> object:
     return in_lang(lang) if callable(in_lang) else value
 
 
+@dataclass(frozen=True, slots=True)
 class Joined:
-    """Several pieces of one message, `a; b` (`a；b` in Chinese), each in the message's language."""
+    """Several pieces of one message, `a; b` (`a；b` in Chinese), each in the message's language, each once."""
 
-    __slots__ = ("parts",)
+    parts: tuple[object, ...]
 
     def __init__(self, parts: Iterable[object]) -> None:
-        self.parts = tuple(dict.fromkeys(parts))  # each once, in order
+        object.__setattr__(self, "parts", tuple(dict.fromkeys(parts)))
 
     def in_lang(self, lang: Language) -> str:
         return ("；" if lang == "zh" else "; ").join(str(rendered(part, lang)) for part in self.parts)
 
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Joined) and self.parts == other.parts
 
-    def __hash__(self) -> int:
-        return hash(self.parts)
-
-    def __repr__(self) -> str:
-        return f"Joined({list(self.parts)!r})"
+PLACE = ("column", "seat", "player", "field", "line")  # where a HandError's problem is: its own attributes
 
 
 class HandError(ValueError):
@@ -188,31 +162,11 @@ class HandError(ValueError):
         self._english: str | None = None
 
     @classmethod
-    def of(
-        cls,
-        key: str,
-        /,
-        *,
-        code: str,
-        hint: Localized | None = None,
-        column: int | None = None,
-        seat: str | None = None,
-        player: str | None = None,
-        field: str | None = None,
-        line: str | None = None,
-        **params: object,
-    ) -> HandError:
-        """The error whose message is the catalog's `key` with `params` (its English is `str(err)`)."""
-        return cls(
-            code=code,
-            text=Text(key, **params),
-            hint=hint,
-            column=column,
-            seat=seat,
-            player=player,
-            field=field,
-            line=line,
-        )
+    def of(cls, key: str, /, *, code: str, hint: Localized | None = None, **params: Any) -> HandError:
+        """The error whose message is the catalog's `key` with `params` (its English is `str(err)`); the
+        parameters named as the error's place (`column`, `seat`, `player`, `field`, `line`) are that too."""
+        place = {name: params.pop(name) for name in PLACE if name in params}
+        return cls(code=code, text=Text(key, **params), hint=hint, **place)
 
     @property
     def key(self) -> str | None:

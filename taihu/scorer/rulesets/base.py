@@ -845,6 +845,20 @@ def check_win_conditions(
             )
 
 
+def not_a_declared_win(parsed: ParsedHand, rules: str, known: Iterable[str]) -> HandError:
+    """A `declare:` of a win the rule set does not know; `known` are those it does."""
+    col = parsed.columns.get("declare", 0)
+    return HandError.of(
+        "error.declare.not_of",
+        code="unknown_declare",
+        column=col or None,
+        declare=parsed.declare,
+        at=col,
+        rules=rules_word(rules),
+        known=", ".join(known),
+    )
+
+
 def too_many_copies(kind: int, seen: int, limit: int, why: Text | str = "") -> HandError:
     """A hand holding more of a tile than exist (`why`: the rule set's reason for a lower limit)."""
     return HandError.of("error.tiles.too_many", code="tile_copies", tile=T.name(kind), count=seen, most=limit, why=why)

@@ -179,9 +179,11 @@ def seat_disagrees(seat: str, written: str) -> HandError:
     )
 
 
-def event_error(key: str, index: int, **params: object) -> HandError:
-    """An error of the table's event `events[index]` (a rule set's own check of its events)."""
-    return HandError(code="bad_event", text=Text(key, index=index, **params), field=f"events[{index}]")
+def event_error(key: str, index: int, seat: str | None = None, **params: Any) -> HandError:
+    """An error of the table's event `events[index]` (about `seat`'s event, where it names one)."""
+    return HandError.of(
+        key, code="bad_event", seat=seat, field=f"events[{index}]", index=index, seat_word=seat, **params
+    )
 
 
 def discarder_is_winner(discarder: str) -> HandError:
@@ -208,15 +210,7 @@ def check_events(table: Table, known: tuple[str, ...]) -> None:
                 known=known_events,
             )
         if (event.type, event.seat) in seen:
-            raise HandError.of(
-                "error.event.twice",
-                code="bad_event",
-                seat=event.seat,
-                field=f"events[{i}]",
-                index=i,
-                type=event.type,
-                seat_word=event.seat,
-            )
+            raise event_error("error.event.twice", i, event.seat, type=event.type)
         seen.add((event.type, event.seat))
 
 
@@ -368,14 +362,7 @@ def foul_seats(table: Table) -> dict[str, int]:
         if event.type != "foul":
             continue
         if event.seat == table.winner:
-            raise HandError.of(
-                "error.event.foul_winner",
-                code="bad_event",
-                seat=event.seat,
-                field=f"events[{i}]",
-                index=i,
-                seat_word=event.seat,
-            )
+            raise event_error("error.event.foul_winner", i, event.seat)
         fouls.setdefault(event.seat, i)
     return fouls
 

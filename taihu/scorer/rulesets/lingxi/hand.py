@@ -80,16 +80,7 @@ def copies(kind: int, revealed: tuple[int, ...]) -> int:
 def prepare(parsed: ParsedHand, options: dict[str, int]) -> LingxiHand:
     B.check_known_conditions(parsed, "Lingxi", CONDITIONS)
     if parsed.declare is not None and parsed.declare not in DECLARES:
-        col = parsed.columns.get("declare", 0)
-        raise HandError.of(
-            "error.declare.not_of",
-            code="unknown_declare",
-            column=col or None,
-            declare=parsed.declare,
-            at=col,
-            rules=B.rules_word("Lingxi"),
-            known="sha-zhu, hua-hu",
-        )
+        raise B.not_a_declared_win(parsed, "Lingxi", ("sha-zhu", "hua-hu"))
     notes: list[str] = []
     revealed: tuple[int, ...] = ()
     families: tuple[WildFamily, ...] = ()

@@ -99,16 +99,7 @@ def _not_putian(kind: int, where: Text | str, column: int | None = None) -> Hand
 def prepare(parsed: ParsedHand, options: dict[str, int]) -> PutianHand:
     B.check_known_conditions(parsed, "Putian", CONDITIONS)
     if parsed.declare is not None and parsed.declare not in DECLARES:
-        col = parsed.columns.get("declare", 0)
-        raise HandError.of(
-            "error.declare.not_of",
-            code="unknown_declare",
-            column=col or None,
-            declare=parsed.declare,
-            at=col,
-            rules=B.rules_word("Putian"),
-            known=", ".join(DECLARES),
-        )
+        raise B.not_a_declared_win(parsed, "Putian", DECLARES)
     everything = list(parsed.tiles) + [t for m in parsed.melds for t in m.tiles]
     if parsed.win is not None:
         everything.append(parsed.win)

@@ -85,14 +85,14 @@ def _putian_events(table: Table, hands: C.Hands) -> dict[str, list[str]]:
             if found.get("false-win"):
                 raise event_error("error.event.putian_one_false_win", i)
             if seat == winner:
-                raise event_error("error.event.winner_not_false", i, seat_word=seat)
+                raise event_error("error.event.winner_not_false", i, seat)
             if winner is not None and table.discarder is not None:
                 raise event_error("error.event.false_you_jin", i, winner=winner)
         if event.type == "xiao-xiang-gong" and seat == winner:
-            raise event_error("error.event.xiao_xiang_gong", i, seat_word=seat)
+            raise event_error("error.event.xiao_xiang_gong", i, seat)
         if event.type == "da-jin" and seat == winner:
             # docs/api.md's legal=false for 打金: the win is not allowed, so there is nothing to settle as a win
-            raise event_error("error.event.da_jin", i, seat_word=seat)
+            raise event_error("error.event.da_jin", i, seat)
         if event.type == "gen-da" and seat != DEALER:
             raise event_error("error.event.gen_da", i, dealer=DEALER)
         found.setdefault(event.type, []).append(seat)
