@@ -291,7 +291,8 @@ class LedgerStore:
 
     def _taken(self, name: str) -> HandError:
         """The refusal of a name another ledger of this database has."""
-        return HandError.of("error.store.name_taken", code="name_taken", name=name, where=self.where)
+        hint = Text("error.hint.another_name")
+        return HandError.of("error.store.name_taken", code="name_taken", hint=hint, name=name, where=self.where)
 
     def close(self) -> None:
         """Nothing to close: connections go back to the engine's pool after each call."""
@@ -428,7 +429,8 @@ class LedgerStore:
         with self.reading() as db:
             found = db.execute(sa.select(*LEDGER_COLUMNS).where(ledgers.c.name == name)).first()
         if found is None:
-            raise HandError.of("error.store.not_found", code="ledger_not_found", name=name, where=self.where)
+            hint = Text("error.hint.ledger_list")
+            raise HandError.of("error.store.not_found", code="ledger_not_found", hint=hint, name=name, where=self.where)
         return self._ledger(found)
 
     def shared(self, public_id: str) -> tuple[Ledger, str | None] | None:

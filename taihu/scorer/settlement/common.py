@@ -267,10 +267,21 @@ def check_discarder(table: Table, hands: Hands) -> None:
     own = [f for f in SELF_DRAWN if f in hand.flags] + ([f"declare:{hand.declare}"] if hand.declare else [])
     if own and discarder is not None:
         raise HandError.of(
-            "error.discarder.own_turn", code="bad_discarder", field="discarder", winner=winner, own=", ".join(own)
+            "error.discarder.own_turn",
+            code="bad_discarder",
+            field="discarder",
+            hint=Text("error.hint.no_discarder"),
+            winner=winner,
+            own=", ".join(own),
         )
     if not own and discarder is None:
-        raise HandError.of("error.discarder.missing", code="bad_discarder", field="discarder", winner=winner)
+        raise HandError.of(
+            "error.discarder.missing",
+            code="bad_discarder",
+            field="discarder",
+            hint=Text("error.hint.name_the_discarder"),
+            winner=winner,
+        )
     if "earth" in hand.flags and discarder != DEALER:
         raise HandError.of("error.discarder.earth", code="bad_discarder", field="discarder", dealer=DEALER)
 
@@ -392,6 +403,7 @@ def liable_hand(table: Table, hands: Hands, index: int, name: str) -> ParsedHand
         raise HandError.of(
             "error.liable.needs_hand",
             code="bad_event",
+            hint=Text("error.hint.give_the_hand", winner=winner),
             field=f"events[{index}]",
             index=index,
             name=name,
