@@ -403,3 +403,12 @@ def test_message_in_never_raises_whatever_the_parameters(
         assert isinstance(error.message_in(lang), str)
         assert error.hint_in(lang) is None or isinstance(error.hint_in(lang), str)
     assert str(error) == error.message_in("en")
+
+
+def test_an_error_with_a_parameter_replaced_reads_anew_and_keeps_the_rest() -> None:
+    """How a column counted in the folded line is given back in the line as typed (the notation's players' forms)."""
+    error = HandError.of("error.waits.condition", code="not_for_waits", column=20, cond=Word("self"), at=20)
+    moved = error.replaced(at=23)
+    assert str(moved) == str(error).replace("column 20", "column 23") != str(error)
+    assert (moved.code, moved.column, moved.params["at"], error.params["at"]) == ("not_for_waits", 20, 23, 20)
+    assert "第 23 列" in moved.message_in("zh")

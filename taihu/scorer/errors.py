@@ -18,7 +18,7 @@ class Localized(Protocol):
 
 
 class Text:
-    """A catalog message (its msgid, `error.tile_count.too_few`) and its parameters, rendered when asked.
+    """A catalog message (its msgid, `error.tile_count.winner`) and its parameters, rendered when asked.
 
     A parameter that is itself `Localized` (a rule set's name, another Text,
     a wrapped error) is rendered in the same language; any other value is

@@ -38,9 +38,10 @@ def table_options(table: Table, rule_set: RuleSet) -> dict[str, int]:
         raise within(exc, "options") from None
 
 
-def within(exc: HandError, path: str, seat: str | None = None) -> HandError:
+def within(exc: HandError, path: str, seat: str | None = None, *, at_a_table: bool = False) -> HandError:
     """The error of one part of the input (`options`, a seat's hand) named by its place: `options: …`,
-    keeping its code, column and fix."""
+    keeping its code, column and fix; `at_a_table`: a hand's, worded as a table chooses its rule set."""
+    hint = exc.hint_text
     return HandError.of(
         "error.field.at",
         code=exc.code,
@@ -48,9 +49,9 @@ def within(exc: HandError, path: str, seat: str | None = None) -> HandError:
         seat=seat or exc.seat,
         player=exc.player,
         field=path,
-        hint=exc.hint_text,
+        hint=AtTable(hint) if at_a_table and hint is not None else hint,
         path=path,
-        problem=exc,
+        problem=AtTable(exc) if at_a_table else exc,
     )
 
 
@@ -59,8 +60,7 @@ def in_seat(seat: str, call: Callable[..., R], *args: Any) -> R:
     try:
         return call(*args)
     except HandError as exc:
-        hint = AtTable(exc.hint_text) if exc.hint_text is not None else None
-        raise within(exc.with_hint(hint), f"players.{seat}", seat).replaced(problem=AtTable(exc)) from None
+        raise within(exc, f"players.{seat}", seat, at_a_table=True) from None
 
 
 RULES_FLAG = re.compile(r"--rules ([a-z]+(?: / [a-z]+)*)")
