@@ -412,3 +412,18 @@ def test_an_error_with_a_parameter_replaced_reads_anew_and_keeps_the_rest() -> N
     assert str(moved) == str(error).replace("column 20", "column 23") != str(error)
     assert (moved.code, moved.column, moved.params["at"], error.params["at"]) == ("not_for_waits", 20, 23, 20)
     assert "第 23 列" in moved.message_in("zh")
+
+
+@pytest.mark.parametrize(
+    ("rules", "hand", "place"),
+    [
+        ("lingxi", "123m 456m 789m 123p 456p 9s +9s wild:C,5s heaven seat:S", "heaven"),  # the condition
+        ("jinhua", "123m 456m 789m 123p 5s +5s earth seat:E", "earth"),
+        ("lingxi", "123m [5m5m5m] 789m 123p 456p 9s +9s wild:5m,E", "[5m5m5m]"),  # the meld
+        ("jinhua", "123m 567m [4m4m4m] 123p 5s +5s wild:4m", "[4m4m4m]"),
+        ("putian", "123m 456m 789m [5m5m5m] 456p 11s 5s +5s wild:5m", "[5m5m5m]"),
+    ],
+)
+def test_an_error_about_a_condition_or_a_meld_has_its_column(rules: str, hand: str, place: str) -> None:
+    error = raised(lambda: score_hand(hand, rules=rules))
+    assert error.column == hand.index(place) + 1, (error.column, str(error))

@@ -864,20 +864,42 @@ def too_many_copies(kind: int, seen: int, limit: int, why: Text | str = "") -> H
     return HandError.of("error.tiles.too_many", code="tile_copies", tile=T.name(kind), count=seen, most=limit, why=why)
 
 
-def heaven_needs_dealer() -> HandError:
+def heaven_needs_dealer(parsed: ParsedHand) -> HandError:
     """天胡 is the dealer's win."""
-    return HandError.of("error.condition.heaven_seat", code="condition_not_met", cond=condition_word("heaven"))
+    return HandError.of(
+        "error.condition.heaven_seat",
+        code="condition_not_met",
+        column=parsed.columns.get("heaven"),
+        cond=condition_word("heaven"),
+    )
 
 
-def needs_non_dealer(cond: str) -> HandError:
+def needs_non_dealer(parsed: ParsedHand, cond: str) -> HandError:
     """地胡 / 人胡 are a non-dealer's wins."""
-    return HandError.of("error.condition.non_dealer", code="condition_not_met", cond=condition_word(cond))
+    return HandError.of(
+        "error.condition.non_dealer",
+        code="condition_not_met",
+        column=parsed.columns.get(cond),
+        cond=condition_word(cond),
+    )
 
 
-def wildcard_in_meld(kind: int, concealed: bool, meld: str, why: Text | str = "") -> HandError:
+def meld_place(meld: Meld) -> Text:
+    """What a meld is, as an error names it: a concealed kong or an exposed meld."""
+    return Text("error.meld.concealed_kong" if meld.concealed else "error.meld.exposed")
+
+
+def wildcard_in_meld(kind: int, meld: Meld, why: Text | str = "") -> HandError:
     """A wildcard written inside a meld, where the rule set lets none (`why`: its rule)."""
-    where = Text("error.meld.concealed_kong" if concealed else "error.meld.exposed")
-    return HandError.of("error.meld.wildcard", code="wild_in_meld", tile=T.name(kind), where=where, meld=meld, why=why)
+    return HandError.of(
+        "error.meld.wildcard",
+        code="wild_in_meld",
+        column=meld.column or None,
+        tile=T.name(kind),
+        where=meld_place(meld),
+        meld=meld.source or meld.text(),
+        why=why,
+    )
 
 
 def not_a_tile_of(kind: int, rules: str, what: Text) -> HandError:

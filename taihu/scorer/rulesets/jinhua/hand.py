@@ -107,12 +107,12 @@ def prepare(parsed: ParsedHand, options: dict[str, int]) -> JinhuaHand:
     melds: list[Group] = []
     for meld in parsed.melds:
         if wild_kind in meld.tiles:
-            where = Text("error.meld.concealed_kong" if meld.concealed else "error.meld.exposed")
             raise HandError.of(
                 "error.meld.jinhua_wild",
                 code="wild_in_meld",
+                column=meld.column or None,
                 tile=T.name(wild_kind),
-                where=where,
+                where=B.meld_place(meld),
                 meld=meld.source or meld.text(),
             )
         melds.append(B.meld_group(meld, plays_as(meld.tiles[0])))
@@ -130,10 +130,10 @@ def prepare(parsed: ParsedHand, options: dict[str, int]) -> JinhuaHand:
     seat = B.seat_or_dealer(parsed, notes) if "heaven" in parsed.flags else parsed.seat or "E"
     B.check_win_conditions(parsed, winner, WIN_CONDITIONS, CONFLICTS)
     if "heaven" in flags and seat != "E":
-        raise B.heaven_needs_dealer()
+        raise B.heaven_needs_dealer(parsed)
     for cond in ("earth", "human"):
         if cond in flags and seat == "E":
-            raise B.needs_non_dealer(cond)
+            raise B.needs_non_dealer(parsed, cond)
     B.check_kong_draw(flags, melds)
 
     self_drawn = any(f in flags for f in SELF_DRAWN)

@@ -123,7 +123,7 @@ def prepare(parsed: ParsedHand, options: dict[str, int]) -> LingxiHand:
     for meld in parsed.melds:
         wild_in = [t for t in meld.tiles if t in wild_kinds]
         if wild_in:
-            raise B.wildcard_in_meld(wild_in[0], meld.concealed, meld.source or meld.text())
+            raise B.wildcard_in_meld(wild_in[0], meld)
         if meld.is_flower_set or (meld.tiles[0] == T.WHITE):
             if not meld.concealed:
                 raise HandError.of(
@@ -174,9 +174,9 @@ def prepare(parsed: ParsedHand, options: dict[str, int]) -> LingxiHand:
     flags = parsed.flags
     B.check_win_conditions(parsed, winner, WIN_CONDITIONS, CONFLICTS, declared_wins=True)
     if "heaven" in flags and seat != "E":
-        raise B.heaven_needs_dealer()
+        raise B.heaven_needs_dealer(parsed)
     if "earth" in flags and seat == "E":
-        raise B.needs_non_dealer("earth")
+        raise B.needs_non_dealer(parsed, "earth")
     B.check_kong_draw(flags, melds)
 
     hand = LingxiHand(

@@ -130,7 +130,7 @@ def _meld_group(meld: Meld, wild_kind: int | None, seat: str) -> Group:
             return Group(PUNG, kind, (kind,), exposed=True, wilds=((wild[0], kind),))
         rule = Text("error.meld.luoshan_rule", seat=seat)
         if wild:
-            raise B.wildcard_in_meld(wild[0], meld.concealed, source, Text("error.meld.because", rule=rule))
+            raise B.wildcard_in_meld(wild[0], meld, Text("error.meld.because", rule=rule))
         odd = min(set(meld.tiles), key=meld.tiles.count)
         held = (
             Text("error.meld.luoshan_wild_is", tile=T.name(wild_kind))

@@ -129,8 +129,14 @@ def prepare(parsed: ParsedHand, options: dict[str, int]) -> PutianHand:
     for meld in parsed.melds:
         text = meld.source or meld.text()
         if jin is not None and jin in meld.tiles:
-            place = Text("error.meld.concealed_kong" if meld.concealed else "error.meld.exposed")
-            raise HandError.of("error.meld.putian_jin", code="wild_in_meld", tile=T.name(jin), where=place, meld=text)
+            raise HandError.of(
+                "error.meld.putian_jin",
+                code="wild_in_meld",
+                column=meld.column or None,
+                tile=T.name(jin),
+                where=B.meld_place(meld),
+                meld=text,
+            )
         if T.WHITE in meld.tiles:
             raise HandError.of(
                 "error.meld.putian_white",
@@ -195,7 +201,7 @@ def prepare(parsed: ParsedHand, options: dict[str, int]) -> PutianHand:
             "error.declare.heaven", code="conditions_contradict", declare=declare, cond=B.condition_word("heaven")
         )
     if "heaven" in flags and seat != "E":
-        raise B.heaven_needs_dealer()
+        raise B.heaven_needs_dealer(parsed)
     B.check_kong_draw(flags, melds)
     if declare is not None and jin is None:
         raise HandError.of("error.declare.needs_jin", code="declare_not_met", declare=declare)
