@@ -889,10 +889,11 @@ def meld_place(meld: Meld) -> Text:
     return Text("error.meld.concealed_kong" if meld.concealed else "error.meld.exposed")
 
 
-def wildcard_in_meld(kind: int, meld: Meld, why: Text | str = "") -> HandError:
-    """A wildcard written inside a meld, where the rule set lets none (`why`: its rule)."""
+def wildcard_in_meld(kind: int, meld: Meld, why: Text | str = "", key: str = "error.meld.wildcard") -> HandError:
+    """A wildcard written inside a meld, where the rule set lets none (`why`: its rule; `key`: a rule set's own
+    wording, with the parameters `tile`, `where`, `meld`)."""
     return HandError.of(
-        "error.meld.wildcard",
+        key,
         code="wild_in_meld",
         column=meld.column or None,
         tile=T.name(kind),

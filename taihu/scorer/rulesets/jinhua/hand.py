@@ -107,14 +107,7 @@ def prepare(parsed: ParsedHand, options: dict[str, int]) -> JinhuaHand:
     melds: list[Group] = []
     for meld in parsed.melds:
         if wild_kind in meld.tiles:
-            raise HandError.of(
-                "error.meld.jinhua_wild",
-                code="wild_in_meld",
-                column=meld.column or None,
-                tile=T.name(wild_kind),
-                where=B.meld_place(meld),
-                meld=meld.source or meld.text(),
-            )
+            raise B.wildcard_in_meld(wild_kind, meld, key="error.meld.jinhua_wild")
         melds.append(B.meld_group(meld, plays_as(meld.tiles[0])))
 
     held = list(parsed.tiles) + ([parsed.win] if parsed.win is not None else [])

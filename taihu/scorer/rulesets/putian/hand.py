@@ -129,14 +129,7 @@ def prepare(parsed: ParsedHand, options: dict[str, int]) -> PutianHand:
     for meld in parsed.melds:
         text = meld.source or meld.text()
         if jin is not None and jin in meld.tiles:
-            raise HandError.of(
-                "error.meld.putian_jin",
-                code="wild_in_meld",
-                column=meld.column or None,
-                tile=T.name(jin),
-                where=B.meld_place(meld),
-                meld=text,
-            )
+            raise B.wildcard_in_meld(jin, meld, key="error.meld.putian_jin")
         if T.WHITE in meld.tiles:
             raise HandError.of(
                 "error.meld.putian_white",
