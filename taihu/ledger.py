@@ -45,8 +45,9 @@ from typing import Any
 
 from taihu.ratelimit import Rate
 from taihu.scorer import HandError, Settlement, settle_table
-from taihu.scorer.errors import quote
+from taihu.scorer.errors import Text, quote
 from taihu.scorer.rulesets import get
+from taihu.scorer.settlement.common import within
 
 WINDS = ("E", "S", "W", "N")
 DB_ENV = "TAIHU_DB"
@@ -282,10 +283,15 @@ def with_counters(table: dict[str, Any], ledger: Ledger, standing: Standing) -> 
         if given is None:
             out[field] = value or 0  # stored as played, so every deal of the ledger shows its counters
         elif value is not None and given != value:
-            raise HandError(
-                f"{field}: the table says {given!r} but ledger '{ledger.name}' carries {field} {value} "
-                f"from deal {standing.deal_count}; drop {field} from the table or make it match "
-                f"(`taihu ledger undo` if a deal went wrong)"
+            raise HandError.of(
+                "error.ledger.carried",
+                code="ledger_disagrees",
+                field=field,
+                name=field,
+                given=repr(given),
+                ledger=ledger.name,
+                value=value,
+                deal=standing.deal_count,
             )
     return out
 
@@ -418,27 +424,29 @@ def check_new(name: str, rules: str, players: list[str], options: Mapping[str, A
     check_name(name)
     rule_set = get(rules)
     if len(players) != len(WINDS):
-        raise HandError(f"players: a ledger needs 4 players in table order, got {len(players)}; e.g. 甲,乙,丙,丁")
+        raise HandError.of("error.ledger.four_players", code="bad_players", field="players", count=len(players))
     for i, player in enumerate(players):
-        check_text(player, f"players[{i}]", "a player's name")
+        check_text(player, f"players[{i}]", Text("error.name.player"))
         if player in WINDS:
-            raise HandError(f"players[{i}]: '{player}' is a wind; name players so a deal can tell them from seats")
+            raise HandError.of(
+                "error.ledger.player_is_wind", code="bad_players", field=f"players[{i}]", name=player, index=i
+            )
     repeated = sorted({p for p in players if players.count(p) > 1})
     if repeated:
-        raise HandError(f"players: {', '.join(repeated)} named twice; each player once, in table order")
+        raise HandError.of("error.ledger.player_twice", code="bad_players", field="players", names=", ".join(repeated))
     try:
         rule_set.resolve_options(options)
     except HandError as exc:
-        raise HandError(f"options: {exc}") from None
+        raise within(exc, "options") from None
     return NewLedger(name, rule_set.name, list(players), dict(options))
 
 
 def check_name(name: object) -> None:
     """A ledger's name, checked as every name is (`check_text`): before it is stored or looked up."""
-    check_text(name, "ledger name", "a ledger's name")
+    check_text(name, "ledger name", Text("error.name.ledger"))
 
 
-def check_text(text: object, where: str, what: str) -> None:
+def check_text(text: object, where: str, what: Text) -> None:
     """A name is text: 1 to MAX_NAME printable characters, no outer spaces; else a HandError naming `where`.
 
     Refused: a lone surrogate (`"\\udc80"` in JSON, or bytes that were not UTF-8 on the
@@ -447,34 +455,36 @@ def check_text(text: object, where: str, what: str) -> None:
     isolates U+202A–U+202E, U+2066–U+2069 (they make a terminal or a page show the text
     around them reordered). The one check for the CLI and the API.
     """
-    rule = f"{what} is 1 to {MAX_NAME} printable characters without leading or trailing spaces"
+    rule = Text("error.name.rule", what=what, most=MAX_NAME)
+
+    def refused(key: str, **params: object) -> HandError:
+        return HandError.of(key, code="bad_name", hint=rule, field=where, where=where, **params)
+
     if not isinstance(text, str):
-        raise HandError(f"{where}: {quote(text)} is not text; {rule}", code="bad_name")
+        raise refused("error.name.not_text", given=quote(text))
     if not text.strip():
-        raise HandError(f"{where}: an empty name; {rule}", code="bad_name")
+        raise refused("error.name.empty")
     if len(text) > MAX_NAME:
-        raise HandError(f"{where}: a name of {len(text)} characters; {rule}", code="bad_name")
+        raise refused("error.name.too_long", length=len(text))
     for at, char in enumerate(text, 1):
         problem = unprintable(char)
         if problem:
             shown = char.encode("unicode_escape").decode("ascii")
-            raise HandError(
-                f"{where}: '{quote(text)}' holds {problem} ({shown}) at character {at}; {rule}", code="bad_name"
-            )
+            raise refused("error.name.unprintable", given=quote(text), problem=problem, shown=shown, at=at)
     if text != text.strip():
-        raise HandError(f"{where}: '{quote(text)}' has leading or trailing spaces; {rule}", code="bad_name")
+        raise refused("error.name.spaces", given=quote(text))
 
 
-def unprintable(char: str) -> str:
-    """What a character is if a name may not hold it ("" if it may)."""
+def unprintable(char: str) -> Text | None:
+    """What a character is if a name may not hold it (None if it may)."""
     category = unicodedata.category(char)
     if category == "Cs":
-        return "a lone surrogate (text that was not valid UTF-8)"
+        return Text("error.name.surrogate")
     if category == "Cc":
-        return "a control character"
+        return Text("error.name.control")
     if char in BIDI_CONTROLS:
-        return "a bidirectional override"
-    return ""
+        return Text("error.name.bidi")
+    return None
 
 
 def in_winds(table: Any, ledger: Ledger, seats: dict[str, str]) -> dict[str, Any]:
@@ -485,25 +495,35 @@ def in_winds(table: Any, ledger: Ledger, seats: dict[str, str]) -> dict[str, Any
     `taihu settle` would use.
     """
     if not isinstance(table, Mapping):
-        raise HandError(f"table: must be a JSON object, got {type(table).__name__}")
+        raise HandError.of("error.ledger.table_not_object", code="bad_table", field="table", type=type(table).__name__)
     wind_of = {player: wind for wind, player in seats.items()}
 
     def seat(value: Any, where: str) -> Any:
         if not isinstance(value, str) or value in WINDS:
             return value  # a wind, or not a string: settle_table says what is wrong with it
         if value not in wind_of:
-            raise HandError(
-                f"{where}: '{value}' is neither a player of ledger '{ledger.name}' ({', '.join(ledger.players)}) "
-                "nor a wind (E, S, W, N)"
+            raise HandError.of(
+                "error.ledger.unknown_player",
+                code="unknown_player",
+                player=value,
+                field=where,
+                where=where,
+                name=value,
+                ledger=ledger.name,
+                players=", ".join(ledger.players),
             )
         return wind_of[value]
 
     out = dict(table)
     rules = out.setdefault("rules", ledger.rules)
     if not isinstance(rules, str) or get(rules).name != ledger.rules:
-        raise HandError(
-            f"rules: the table says '{quote(rules)}' but ledger '{ledger.name}' keeps {ledger.rules}; "
-            "drop rules from the table or make it match"
+        raise HandError.of(
+            "error.ledger.rules",
+            code="ledger_disagrees",
+            field="rules",
+            given=quote(rules),
+            ledger=ledger.name,
+            rules=ledger.rules,
         )
     out["rules"] = ledger.rules  # stored by the canonical name, however the table spelled it
     out["options"] = agreed_options(out.get("options"), ledger)
@@ -514,8 +534,13 @@ def in_winds(table: Any, ledger: Ledger, seats: dict[str, str]) -> dict[str, Any
             wind = seat(key, "players")
             if wind in named:
                 shown = " and ".join(str(k) for k in players if seat(k, "players") == wind)
-                raise HandError(
-                    f"players: {shown} are the same seat this deal ({wind} is {seats.get(wind)}); give each once"
+                raise HandError.of(
+                    "error.ledger.same_seat",
+                    code="bad_players",
+                    field="players",
+                    shown=shown,
+                    wind=wind,
+                    seated=seats.get(wind),
                 )
             named[wind] = player
         out["players"] = named
@@ -544,10 +569,16 @@ def agreed_options(given: Any, ledger: Ledger) -> Any:
     playing = get(ledger.rules).resolve_options(ledger.options)
     for key, value in given.items():
         if key in playing and playing[key] != value:
-            default = "" if key in ledger.options else " (the default)"
-            raise HandError(
-                f"options.{key}: the table says {value!r} but ledger '{ledger.name}' plays "
-                f"{key}={playing[key]}{default}; drop it from the table or make it match"
+            default = "" if key in ledger.options else Text("error.ledger.the_default")
+            raise HandError.of(
+                "error.ledger.option",
+                code="ledger_disagrees",
+                field=f"options.{key}",
+                option=key,
+                given=repr(value),
+                ledger=ledger.name,
+                plays=playing[key],
+                default=default,
             )
     return {**ledger.options, **given}
 
@@ -576,10 +607,8 @@ def next_deal(ledger: Ledger, standing: Standing, table: Any, taihu_version: str
     A ledger holding `max_deals` takes no more (LedgerFull).
     """
     if standing.deal_count >= max_deals:
-        raise LedgerFull(
-            f"ledger '{ledger.name}' holds {standing.deal_count} deals, the most a ledger keeps ({max_deals}); "
-            "start a new ledger for the rest of the evening",
-            code="ledger_full",
+        raise LedgerFull.of(
+            "error.ledger.full", code="ledger_full", ledger=ledger.name, count=standing.deal_count, most=max_deals
         )
     seats = standing.next_seats
     stored = in_winds(table, ledger, seats)

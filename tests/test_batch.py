@@ -26,11 +26,11 @@ GOOD = [
 BAD: list[tuple[Any, str]] = [
     ({"hand": "123m x"}, "unknown_tile"),
     ({"rules": "mars", "hand": "123m"}, "unknown_rules"),
-    ({"hand": 5}, "bad_input"),
-    ({"hand": "123m", "colour": "red"}, "bad_input"),
-    ({"hand": "1m" * 200}, "bad_input"),
-    ("123m", "bad_input"),
-    ({"hand": "123m 456m 789p 234s 678s 5p +5p", "options": {"nope": 1}}, "bad_input"),
+    ({"hand": 5}, "bad_field"),
+    ({"hand": "123m", "colour": "red"}, "bad_field"),
+    ({"hand": "1m" * 200}, "bad_field"),
+    ("123m", "bad_batch"),
+    ({"hand": "123m 456m 789p 234s 678s 5p +5p", "options": {"nope": 1}}, "unknown_option"),
 ]
 TABLES = sorted((ROOT / "examples/tables").glob("*.json"))
 
@@ -143,4 +143,4 @@ def test_settle_batch_over_http(client: TestClient) -> None:
     assert reply.status_code == 200, reply.text
     first, second, bad = reply.json()["results"]
     assert first == settle_table(tables[0]).to_dict() and second == settle_table(tables[1]).to_dict()
-    assert bad["error"]["code"] == "bad_input"
+    assert bad["error"]["code"] == "bad_table"

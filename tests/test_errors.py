@@ -309,7 +309,7 @@ NO_OPTION = {"detail": "option 'double_at' must be NAME=NUMBER", "code": "bad_op
         pytest.param(
             ["score", PING, "--json", "-o", "double_at=-3"],
             None,
-            {"detail": "option 'double_at' must be a whole number", "code": "bad_input", "column": None},
+            {"detail": "option 'double_at' must be a whole number", "code": "bad_option", "column": None},
             id="score-negative-option",
         ),
         pytest.param(["score", "-", "--json", "-o", "double_at"], PING, NO_OPTION, id="score-batch-option"),
@@ -347,7 +347,7 @@ NO_OPTION = {"detail": "option 'double_at' must be NAME=NUMBER", "code": "bad_op
         pytest.param(
             ["settle", "-", "--json"],
             "[" * 100,
-            {"detail": "stdin nests deeper than", "code": "bad_input", "column": None},
+            {"detail": "stdin nests deeper than", "code": "too_deep", "column": None},
             id="settle-too-deep",
         ),
         pytest.param(

@@ -22,11 +22,13 @@ from typer.testing import CliRunner
 
 from taihu.cli.main import app
 from taihu.messages import LANGUAGES, Messages, catalog, catalog_path, known, plural, text
+from taihu.scorer.errors import WORD_PREFIX
 from taihu.scorer.rulesets import RULESETS
 
 ROOT = Path(__file__).resolve().parent.parent
-CODE = re.compile(r"(?:api|cli|unit)(?:\.[a-z_]+)+")  # a message's code as the code names it
-DYNAMIC = ("unit.",)  # codes the code builds at run time (`f"unit.{unit}"`): checked against the rule sets below
+CODE = re.compile(r"(?:api|cli|unit|error)(?:\.[a-z_]+)+")  # a message's code as the code names it
+# codes the code builds at run time (`f"unit.{unit}"`, `error.word.self`): checked against the rule sets below
+DYNAMIC = ("unit.", WORD_PREFIX)
 HAND = "555m 222p 777p 333s 888s 9m f1 f2 P P +9m wild:5m,E seat:S"
 
 
@@ -95,6 +97,13 @@ def test_every_code_the_code_names_is_in_the_catalog_and_every_code_is_used() ->
     assert {code: where for code, where in used.items() if code not in catalogued} == {}
     unused = {code for code in catalogued - set(used) if not code.startswith(DYNAMIC)}
     assert unused == set(), "codes no code uses: remove them from both .po files"
+
+
+def test_every_condition_word_an_error_names_is_a_condition_of_a_rule_set() -> None:
+    conditions = {condition for rule_set in RULESETS.values() for condition in rule_set.conditions}
+    words = {code.removeprefix(WORD_PREFIX) for code in texts("en") if code.startswith(WORD_PREFIX)}
+    assert words - conditions == set()
+    assert {word for word in words if texts("en")[WORD_PREFIX + word] != (word,)} == set(), "English is the word"
 
 
 def test_every_unit_a_rule_set_counts_in_has_its_name_in_both_languages() -> None:

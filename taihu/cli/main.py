@@ -149,7 +149,7 @@ def error_status(refused: Refused, lang: Lang) -> int:
         print_json(shape)
     lines = [say("cli.error", message=shape["message"] if shape is not None else error)]
     lines += pointer.split("\n") if pointer else ()
-    if shape is not None and shape["hint"]:
+    if shape is not None and shape["hint"] and shape["hint"] not in shape["message"]:  # a message may hold its fix
         lines.append(say("cli.error.hint", hint=shape["hint"]))
     sys.stderr.write("".join(printable(line) + "\n" for line in lines))
     return 2

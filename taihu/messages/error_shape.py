@@ -15,8 +15,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from taihu.messages import Language, text
-from taihu.scorer.errors import HandError
+from taihu.messages import Language
+from taihu.scorer.errors import HandError, Text
 
 ERROR_FIELDS = ("code", "message", "detail", "column", "seat", "player", "field", "hint")
 
@@ -66,8 +66,4 @@ class CatalogError(HandError):
     """
 
     def __init__(self, key: str, /, *, code: str | None = None, field: str | None = None, **params: object) -> None:
-        super().__init__(text(key, "en", **params), code=code or key.rsplit(".", 1)[-1])
-        self.key, self.params, self.field = key, params, field
-
-    def message_in(self, lang: Language) -> str:
-        return text(self.key, lang, **self.params)
+        super().__init__(code=code or key.rsplit(".", 1)[-1], text=Text(key, **params), field=field)

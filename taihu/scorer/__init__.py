@@ -41,10 +41,10 @@ def score_hand(hand: str, rules: str = DEFAULT_RULES, options: Mapping[str, Any]
 
 def checked_score(hand: str, rules: str = DEFAULT_RULES, options: Mapping[str, Any] | None = None) -> HandScore:
     """`score_hand` with every argument checked and the rule set found by any of its names."""
-    require(hand, str, "hand", "a string of notation")
-    require(rules, str, "rules", "a rule set name (a string)")
+    require(hand, str, "hand", "error.argument.hand")
+    require(rules, str, "rules", "error.argument.rules")
     # None first: the common call pays no Mapping (ABC) check
-    require(options, (type(None), Mapping), "options", "a mapping of option names to numbers (or None)")
+    require(options, (type(None), Mapping), "options", "error.argument.options")
     return get(rules).score_line(hand, options)
 
 

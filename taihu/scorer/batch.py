@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TypeVar
 
-from .errors import HandError
+from .errors import HandError, Text, problems_error
 from .models import (
     MAX_HAND_LENGTH,
     Check,
@@ -49,14 +49,14 @@ def score_item(item: object) -> HandScore:
     from . import score_hand
 
     if not isinstance(item, Mapping):
-        raise HandError('each hand must be an object {"rules", "hand", "options"}')
-    problems: list[str] = []
+        raise HandError.of("error.batch.hand_not_object", code="bad_batch")
+    problems: list[Text] = []
     values = read_fields(item, SCORE_FIELDS, "", problems)
     hand = values.get("hand")
     if isinstance(hand, str) and len(hand) > MAX_HAND_LENGTH:
-        problems.append(f"hand: String should have at most {MAX_HAND_LENGTH} characters")
+        problems.append(Text("error.field.string_too_long", path="hand", most=MAX_HAND_LENGTH))
     if problems:
-        raise HandError("; ".join(dict.fromkeys(problems)))
+        raise problems_error(problems, "bad_field")
     return score_hand(values["hand"], rules=values.get("rules") or DEFAULT_RULES, options=values.get("options"))
 
 
@@ -64,7 +64,7 @@ def settle_item(item: object) -> Settlement:
     from .settlement import settle_table
 
     if not isinstance(item, Mapping | Table):
-        raise HandError("each table must be an object (a Table)")
+        raise HandError.of("error.batch.table_not_object", code="bad_batch")
     return settle_table(item)
 
 
@@ -73,9 +73,11 @@ def answered(
 ) -> list[R | HandError]:
     """Each item's answer or its HandError, in order; a list that is not one, or too long, is one HandError."""
     if not isinstance(items, Sequence) or isinstance(items, str | bytes):
-        raise HandError(f"{what}: give a list of at most {most}", code="bad_batch")
+        raise HandError.of("error.batch.not_a_list", code="bad_batch", field=what, what=what, most=most)
     if len(items) > most:
-        raise HandError(f"{what}: {len(items)} items; at most {most} in one call", code="batch_too_long")
+        raise HandError.of(
+            "error.batch.too_long", code="batch_too_long", field=what, what=what, count=len(items), most=most
+        )
     results: list[R | HandError] = []
     stopped: HandError | None = None
     for item in items:

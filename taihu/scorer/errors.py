@@ -2,11 +2,109 @@
 
 from __future__ import annotations
 
+import copy
 import unicodedata
 from collections.abc import Iterable, Mapping
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, Protocol
 
 from taihu.messages import Language
+
+
+class Localized(Protocol):
+    """A piece of a message that reads differently by language: a catalog text, a rule set's name, an error."""
+
+    def in_lang(self, lang: Language, /) -> str: ...
+
+
+class Text:
+    """A catalog message (its msgid, `error.tile_count.winner`) and its parameters, rendered when asked.
+
+    A parameter that is itself `Localized` (a rule set's name, another Text,
+    a wrapped error) is rendered in the same language; any other value is
+    shown as it is (a quoted piece of the input stays as typed).
+    """
+
+    __slots__ = ("key", "params")
+
+    def __init__(self, key: str, /, **params: object) -> None:
+        self.key = key
+        self.params = params
+
+    def in_lang(self, lang: Language, /, **more: object) -> str:
+        """The text in `lang`; a parameter the text names but was not given shows as `{name}`, never a crash."""
+        from taihu.messages import catalog
+
+        values = _Lenient({name: rendered(value, lang) for name, value in {**self.params, **more}.items()})
+        template = catalog(lang).gettext(self.key)
+        try:
+            return template.format_map(values)
+        except (ValueError, IndexError, AttributeError):  # a malformed field (`{0}`, `{a.b}`): the text as it is
+            return template
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Text) and (self.key, self.params) == (other.key, other.params)
+
+    def __hash__(self) -> int:
+        return hash(self.key)
+
+    def __repr__(self) -> str:
+        return f"Text({self.key!r}, **{self.params!r})"
+
+
+class _Lenient(dict[str, object]):
+    def __missing__(self, name: str) -> str:
+        return "{" + name + "}"
+
+
+@dataclass(frozen=True, slots=True)
+class Term:
+    """A word a person reads, with its Chinese: a rule set's name (`Lingxi` / 灵溪)."""
+
+    en: str
+    zh: str
+
+    def in_lang(self, lang: Language) -> str:
+        return self.zh if lang == "zh" else self.en
+
+
+@dataclass(frozen=True, slots=True)
+class Word:
+    """A word of the notation (a condition, `self`) as a message names it: as typed in English; in another
+    language with its name there beside it where the catalog has one (`self（自摸）`, msgid `error.word.self`)."""
+
+    word: str
+
+    def in_lang(self, lang: Language) -> str:
+        from taihu.messages import known, text
+
+        code = f"{WORD_PREFIX}{self.word}"
+        return text(code, lang) if lang != "en" and known(code, lang) else self.word
+
+
+WORD_PREFIX = "error.word."  # the msgids of the notation's words, `error.word.self`
+
+
+def rendered(value: object, lang: Language) -> object:
+    """A parameter as it is shown in `lang`: a Localized one in that language, any other as it is."""
+    in_lang = getattr(value, "in_lang", None)
+    return in_lang(lang) if callable(in_lang) else value
+
+
+@dataclass(frozen=True, slots=True)
+class Joined:
+    """Several pieces of one message, `a; b` (`a；b` in Chinese), each in the message's language, each once."""
+
+    parts: tuple[object, ...]
+
+    def __init__(self, parts: Iterable[object]) -> None:
+        object.__setattr__(self, "parts", tuple(dict.fromkeys(parts)))
+
+    def in_lang(self, lang: Language) -> str:
+        return ("；" if lang == "zh" else "; ").join(str(rendered(part, lang)) for part in self.parts)
+
+
+PLACE = ("column", "seat", "player", "field", "line")  # where a HandError's problem is: its own attributes
 
 
 class HandError(ValueError):
@@ -18,32 +116,104 @@ class HandError(ValueError):
 
     `code` is a stable snake_case id a program can branch on (the message may
     be reworded; the code is not), and `column` the 1-based place in the hand
-    string where one is known. Both are keyword-only, so `HandError(message)`
-    keeps working everywhere.
+    string where one is known. All but the message are keyword-only, so
+    `HandError(message)` keeps working everywhere.
+
+    The message's text lives once, in the catalog (taihu/messages/): an error
+    made with `HandError.of(msgid, code=..., **params)` keeps its msgid and
+    parameters, `str(err)` is its English and `message_in(lang)` its text in
+    a language; `hint` is the fix alone (`hint_in(lang)`), which the message's
+    text may hold as its parameter `{hint}`. Nothing is rendered until asked
+    for, so an error caught on the way (a waits search tries many) costs no lookup.
 
     At a table, `seat` names the seat whose hand the error is about and
     `line` is that hand as given (the string `column` counts in), so a shell
-    can point at the place as it does for one hand.
+    can point at the place as it does for one hand; `player` is the player's
+    name where the client named one, `field` the input field the problem is in
+    (`players.S`, `events[0]`, `options`).
     """
 
     def __init__(
         self,
-        message: str,
+        message: str | None = None,
         *,
         code: str = "bad_input",
+        text: Text | None = None,
+        hint: Localized | None = None,
         column: int | None = None,
         seat: str | None = None,
+        player: str | None = None,
+        field: str | None = None,
         line: str | None = None,
     ) -> None:
-        super().__init__(message)
+        if (message is None) == (text is None):
+            raise TypeError("HandError takes a message or a catalog text, one of them")
+        super().__init__(message if message is not None else text.key)  # type: ignore[union-attr]
         self.code = code
+        self.text = text
+        self.hint_text = hint
         self.column = column
         self.seat = seat
+        self.player = player
+        self.field = field
         self.line = line
+        # the message's parameters (`{"size": 13}`); one that is a word a person reads renders by language
+        self.params: dict[str, object] = dict(text.params) if text is not None else {}
+        self._english: str | None = None
+
+    @classmethod
+    def of(cls, key: str, /, *, code: str, hint: Localized | None = None, **params: Any) -> HandError:
+        """The error whose message is the catalog's `key` with `params` (its English is `str(err)`); the
+        parameters named as the error's place (`column`, `seat`, `player`, `field`, `line`) are that too."""
+        place = {name: params.pop(name) for name in PLACE if name in params}
+        return cls(code=code, text=Text(key, **params), hint=hint, **place)
+
+    @property
+    def key(self) -> str | None:
+        """The message's msgid in the catalog; None for an error raised with a message only."""
+        return self.text.key if self.text is not None else None
+
+    @property
+    def hint(self) -> str | None:
+        """The fix alone, in English (`hint_in` for another language); None where the error has none."""
+        return self.hint_in("en")
+
+    def __str__(self) -> str:
+        if self.text is None:
+            return super().__str__()
+        if self._english is None:
+            self._english = self.text.in_lang("en", hint=self.hint_in("en") or "")
+        return self._english
 
     def message_in(self, lang: Language) -> str:
         """The message in `lang`: the catalog's text for this error where it has one, else the message as raised."""
-        return str(self)
+        if self.text is None or lang == "en":
+            return str(self)
+        return self.text.in_lang(lang, hint=self.hint_in(lang) or "")
+
+    def hint_in(self, lang: Language) -> str | None:
+        """The fix in `lang`, where the error has one (`write the kong as [5555m]`)."""
+        return self.hint_text.in_lang(lang) if self.hint_text is not None else None
+
+    def in_lang(self, lang: Language) -> str:
+        """An error as a parameter of another's message (`players.S: …`) reads in the same language."""
+        return self.message_in(lang)
+
+    def with_hint(self, hint: Localized | None) -> HandError:
+        """The same error with another fix (the message's `{hint}` reads it too)."""
+        changed = copy.copy(self)
+        changed.hint_text = hint
+        changed._english = None
+        return changed
+
+    def replaced(self, **params: object) -> HandError:
+        """The same error with some of its message's parameters changed (a column counted anew, a part left out)."""
+        assert self.text is not None, "only an error of the catalog has parameters"
+        changed = copy.copy(self)
+        changed.text = Text(self.text.key, **{**self.text.params, **params})
+        changed.params = dict(changed.text.params)
+        changed._english = None
+        return changed
 
     def as_dict(self) -> dict[str, Any]:
         """The answer the API's 422 and `taihu score --json` give: `{"detail", "code", "column"}`."""
@@ -93,6 +263,11 @@ def quote(text: object, limit: int = QUOTE_LIMIT) -> str:
     return printable(shown)
 
 
+def problems_error(problems: Iterable[Text], code: str) -> HandError:
+    """One error for every problem of an input found at once (`players.S: …; events[0]: …`), each once."""
+    return HandError.of("error.problems", code=code, problems=Joined(problems))
+
+
 class ArgumentError(HandError, TypeError):
     """A library call given the wrong type of argument (`rules=["name"]`, `options=[1]`).
 
@@ -103,9 +278,17 @@ class ArgumentError(HandError, TypeError):
 
 
 def require(value: object, types: type | tuple[type, ...], argument: str, expected: str) -> None:
-    """Raises ArgumentError naming `argument` unless `value` is one of `types`."""
+    """Raises ArgumentError naming `argument` unless `value` is one of `types`; `expected` is the catalog's
+    msgid of what it must be (`error.argument.json_object`)."""
     if not isinstance(value, types):
-        raise ArgumentError(f"{argument}: must be {expected}, got {type(value).__name__}")
+        raise ArgumentError.of(
+            "error.argument.wrong_type",
+            code="bad_argument",
+            field=argument,
+            argument=argument,
+            expected=Text(expected),
+            type=type(value).__name__,
+        )
 
 
 def _cells(text: str) -> int:

@@ -21,7 +21,7 @@ import re
 from itertools import accumulate, count, islice
 from operator import sub
 
-from .errors import HandError
+from .errors import HandError, Text
 
 MAX_TOTAL = 10**9  # a player's {"total": N}: 0 ≤ N ≤ 10⁹ (a real count is a few hundred)
 MAX_OPTION_VALUE = 1000  # every house option today is a tai value, a threshold or a unit of at most 100
@@ -43,7 +43,10 @@ _TOO_LONG_RUN = b"0" * (MAX_NUMBER_CHARACTERS + 1)
 _DIGITS = frozenset(b"0123456789")
 
 
-def check_json_text(text: str | bytes, what: str = "the JSON") -> None:
+JSON_TEXT = Text("error.json.the_json")  # what a JSON text is called where the caller names none
+
+
+def check_json_text(text: str | bytes, what: object = JSON_TEXT) -> None:
     """Refuses JSON text too large, too deeply nested or with too long a number, before it is parsed.
 
     Malformed text is left to the parser, which names the place; this only
@@ -53,22 +56,19 @@ def check_json_text(text: str | bytes, what: str = "the JSON") -> None:
     """
     data = text.encode("utf-8", "surrogatepass") if isinstance(text, str) else text
     if len(data) > MAX_JSON_BYTES:
-        raise HandError(f"{what} is {len(data)} bytes; at most {MAX_JSON_BYTES} bytes (64 KB) are accepted")
+        raise HandError.of("error.json.too_large", code="too_large", what=what, size=len(data), most=MAX_JSON_BYTES)
     outside = _outside_strings(data)
     brackets = outside.translate(None, _NOT_BRACKETS)
     if sum(map(brackets.count, _OPENERS)) > MAX_JSON_DEPTH:
         over = _first_too_deep(brackets)
         if over is not None:
             at = _place_of_bracket(outside, over)
-            raise HandError(
-                f"{what} nests deeper than {MAX_JSON_DEPTH} levels at character {at + 1}; a table nests 3 levels deep"
-            )
+            raise HandError.of("error.json.too_deep", code="too_deep", what=what, most=MAX_JSON_DEPTH, at=at + 1)
     number = _first_long_number(outside)
     if number is not None:
         at, length = number
-        raise HandError(
-            f"{what} has a number of {length} characters at character {at + 1}; "
-            f"numbers here are at most {MAX_TOTAL:,} (10⁹)"
+        raise HandError.of(
+            "error.json.long_number", code="number_too_long", what=what, length=length, at=at + 1, most=f"{MAX_TOTAL:,}"
         )
 
 

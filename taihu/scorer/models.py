@@ -18,7 +18,7 @@ from typing import Any, Literal, cast
 from taihu.messages import Language
 
 from . import memo as M
-from .errors import HandError, quote, require
+from .errors import Joined, Text, problems_error, quote, require
 from .limits import MAX_TOTAL
 from .rulesets import DEFAULT_RULES
 from .tiles import SEATS
@@ -190,11 +190,11 @@ class Table(Record):
     @classmethod
     def from_dict(cls, data: object) -> Table:
         """A Table from its JSON; every place that is wrong is named, in one HandError."""
-        require(data, Mapping, "table", "a JSON object")  # an ArgumentError (TypeError and HandError)
-        problems: list[str] = []
+        require(data, Mapping, "table", "error.argument.json_object")  # an ArgumentError (TypeError and HandError)
+        problems: list[Text] = []
         values = read_fields(cast(Mapping[Any, Any], data), TABLE_FIELDS, "", problems)
         if problems:
-            raise HandError("; ".join(dict.fromkeys(problems)))
+            raise problems_error(problems, "bad_table")
         return cls(**values)
 
 
@@ -224,10 +224,10 @@ class Settlement(Record):
 
 # -- reading a table given as JSON ---------------------------------------------
 # A check takes (value, path, problems): it returns the value to keep, or
-# notes a problem ("path: what is wrong") and returns None. The wording is
+# notes a problem (a catalog Text "path: what is wrong") and returns None. The English wording is
 # the one the HTTP API's schema errors use, so both say the same.
 
-Check = Callable[[Any, str, list[str]], Any]
+Check = Callable[[Any, str, list[Text]], Any]
 _WHOLE = re.compile(r"\s*[+-]?[0-9]+\s*")
 MAX_WHOLE_TEXT = 1000  # int() refuses strings of over 4,300 digits; no count is near this long
 
@@ -237,7 +237,7 @@ def _at(path: str, name: str) -> str:
 
 
 def read_fields(
-    data: Mapping[Any, Any], checks: Mapping[str, tuple[Check, bool]], path: str, problems: list[str]
+    data: Mapping[Any, Any], checks: Mapping[str, tuple[Check, bool]], path: str, problems: list[Text]
 ) -> dict[str, Any]:
     """The fields of an object, each through its check; missing required and unknown fields are problems."""
     values: dict[str, Any] = {}
@@ -245,26 +245,26 @@ def read_fields(
         if name in data:
             values[name] = check(data[name], _at(path, name), problems)
         elif required:
-            problems.append(f"{_at(path, name)}: Field required")
-    problems.extend(f"{_at(path, quote(name))}: Extra inputs are not permitted" for name in data if name not in checks)
+            problems.append(Text("error.field.required", path=_at(path, name)))
+    problems.extend(Text("error.field.extra", path=_at(path, quote(name))) for name in data if name not in checks)
     return values
 
 
-def text(value: Any, path: str, problems: list[str]) -> str | None:
+def text(value: Any, path: str, problems: list[Text]) -> str | None:
     if isinstance(value, str):
         return value
-    problems.append(f"{path}: Input should be a valid string")
+    problems.append(Text("error.field.string", path=path))
     return None
 
 
-def seat(value: Any, path: str, problems: list[str]) -> str | None:
+def seat(value: Any, path: str, problems: list[Text]) -> str | None:
     if isinstance(value, str) and value in SEATS:
         return value
-    problems.append(f"{path}: Input should be 'E', 'S', 'W' or 'N'")
+    problems.append(Text("error.field.seat", path=path))
     return None
 
 
-def whole_number(value: Any, path: str, problems: list[str]) -> int | None:
+def whole_number(value: Any, path: str, problems: list[Text]) -> int | None:
     """An int, or what JSON readers take for one: 10.0, "10" (as the HTTP schema does)."""
     if isinstance(value, int):
         return int(value)
@@ -272,19 +272,19 @@ def whole_number(value: Any, path: str, problems: list[str]) -> int | None:
         return int(value)
     if isinstance(value, str) and len(value) <= MAX_WHOLE_TEXT and _WHOLE.fullmatch(value):
         return int(value)
-    why = {float: ", got a number with a fractional part", str: ", unable to parse string as an integer"}
-    problems.append(f"{path}: Input should be a valid integer{why.get(type(value), '')}")
+    why = {float: Text("error.field.fraction"), str: Text("error.field.not_integer_text")}
+    problems.append(Text("error.field.integer", path=path, why=why.get(type(value), "")))
     return None
 
 
-def count(value: Any, path: str, problems: list[str]) -> int | None:
+def count(value: Any, path: str, problems: list[Text]) -> int | None:
     """A whole number from 0 to MAX_TOTAL (the honba and the pot)."""
     whole = whole_number(value, path, problems)
     if whole is not None and whole < 0:
-        problems.append(f"{path}: Input should be greater than or equal to 0")
+        problems.append(Text("error.field.negative", path=path))
         return None
     if whole is not None and whole > MAX_TOTAL:
-        problems.append(f"{path}: Input should be less than or equal to {MAX_TOTAL}")
+        problems.append(Text("error.field.too_large", path=path, most=MAX_TOTAL))
         return None
     return whole
 
@@ -294,23 +294,23 @@ def optional(check: Check) -> Check:
 
 
 def list_of(check: Check) -> Check:
-    def read(value: Any, path: str, problems: list[str]) -> list[Any] | None:
+    def read(value: Any, path: str, problems: list[Text]) -> list[Any] | None:
         if not isinstance(value, list | tuple):
-            problems.append(f"{path}: Input should be a valid list")
+            problems.append(Text("error.field.list", path=path))
             return None
         return [check(v, f"{path}[{i}]", problems) for i, v in enumerate(value)]
 
     return read
 
 
-def options(value: Any, path: str, problems: list[str]) -> dict[str, int] | None:
+def options(value: Any, path: str, problems: list[Text]) -> dict[str, int] | None:
     if not isinstance(value, Mapping):
-        problems.append(f"{path}: Input should be a valid dictionary")
+        problems.append(Text("error.field.dictionary", path=path))
         return None
     out: dict[str, int] = {}
     for name, number in value.items():
         if not isinstance(name, str):
-            problems.append(f"{path}: option names must be strings, got {quote(name)}")
+            problems.append(Text("error.field.option_name", path=path, name=quote(name)))
             continue
         whole = whole_number(number, _at(path, quote(name)), problems)
         if whole is not None:
@@ -321,22 +321,22 @@ def options(value: Any, path: str, problems: list[str]) -> dict[str, int] | None
 EVENT_FIELDS: dict[str, tuple[Check, bool]] = {"type": (text, True), "seat": (seat, True)}
 
 
-def event(value: Any, path: str, problems: list[str]) -> Event | None:
+def event(value: Any, path: str, problems: list[Text]) -> Event | None:
     if not isinstance(value, Mapping):
-        problems.append(f"{path}: Input should be a valid dictionary or instance of Event")
+        problems.append(Text("error.field.event", path=path))
         return None
     before = len(problems)
     values = read_fields(value, EVENT_FIELDS, path, problems)
     return Event(**values) if len(problems) == before else None
 
 
-def players(value: Any, path: str, problems: list[str]) -> dict[str, Player] | None:
+def players(value: Any, path: str, problems: list[Text]) -> dict[str, Player] | None:
     """Exactly the four seats, each a hand string, {"total": N} or (rule sets with tenpai seats) {"tenpai": bool}.
 
     One sentence, not a union's error list."""
-    problem = players_problem(value)
+    problem = players_problem_text(value)
     if problem:
-        problems.append(f"{path}: {problem}")
+        problems.append(Text("error.field.at", path=path, problem=problem))
         return None
     return {s: _player(p) for s, p in value.items()}
 
@@ -351,35 +351,41 @@ def _player(player: Any) -> Player:
 
 
 def players_problem(value: Any) -> str | None:
+    """What is wrong with a table's players, in English (the HTTP schema's check), or None."""
+    problem = players_problem_text(value)
+    return problem.in_lang("en") if problem is not None else None
+
+
+def players_problem_text(value: Any) -> Text | None:
     if not isinstance(value, Mapping):
-        return "must be an object with the seats E, S, W, N"
+        return Text("error.players.not_object")
     keys = list(value)
     if set(keys) != set(SEATS):
         extra = [k for k in keys if k not in SEATS]
         missing = [s for s in SEATS if s not in keys]
         parts = []
         if missing:
-            parts.append("missing " + ", ".join(missing))
+            parts.append(Text("error.players.missing", seats=", ".join(missing)))
         if extra:
-            parts.append("unknown seat " + ", ".join(f"'{quote(k)}'" for k in extra))
-        return f"must be exactly the seats E, S, W, N ({'; '.join(parts)})"
+            parts.append(Text("error.players.unknown_seat", seats=", ".join(f"'{quote(k)}'" for k in extra)))
+        return Text("error.players.seats", parts=Joined(parts))
     for where, player in value.items():
         if isinstance(player, str):
             if len(player) > MAX_HAND_LENGTH:
-                return f"{where} is a hand string of {len(player)} characters; at most {MAX_HAND_LENGTH}"
+                return Text("error.players.hand_too_long", seat=where, length=len(player), most=MAX_HAND_LENGTH)
         elif isinstance(player, PlayerTotal | PlayerTenpai):
             continue
         elif isinstance(player, Mapping) and set(player) == {"tenpai"}:
             if not isinstance(player["tenpai"], bool):
-                return f'{where} must be {{"tenpai": true}} or {{"tenpai": false}}'
+                return Text("error.players.tenpai", seat=where)
         elif isinstance(player, Mapping):
             total = player.get("total")
             if set(player) != {"total"} or isinstance(total, bool) or not isinstance(total, int) or total < 0:
-                return f'{where} must be a hand string or {{"total": N}} with N a whole number ≥ 0'
+                return Text("error.players.total", seat=where)
             if total > MAX_TOTAL:
-                return f'{where} is {{"total": {quote(total)}}}; at most {MAX_TOTAL:,} (10⁹)'
+                return Text("error.players.total_too_large", seat=where, total=quote(total), most=f"{MAX_TOTAL:,}")
         else:
-            return f'{where} must be a hand string or {{"total": N}}, got {type(player).__name__}'
+            return Text("error.players.wrong_type", seat=where, type=type(player).__name__)
     return None
 
 

@@ -21,7 +21,7 @@ from typing import Any
 
 from . import tiles as T
 from .engine import StandIns, completing_kinds, extra_tile_decompositions
-from .errors import HandError
+from .errors import HandError, Text, Word
 from .models import HandScore
 from .notation import FLAG_CONDITIONS, ParsedHand, reject_stand_in_pungs, to_text
 from .rulesets import DEFAULT_RULES, get
@@ -360,22 +360,23 @@ def check_waiting_line(parsed: ParsedHand, text: str, win_conditions: frozenset[
     """A waiting hand has no winning tile and says nothing of how it wins (`win_conditions`)."""
     if parsed.win is not None:
         at = next((i + 1 for i, ch in enumerate(text) if ch in "+＋"), 0)
-        where = f" at column {at}" if at else ""
-        raise HandError(
-            f"waits takes a hand without a winning tile: remove '+{T.name(parsed.win)}'{where} "
-            f"(or score the winning hand with `score`)"
+        where = Text("error.waits.at_column", at=at) if at else ""
+        raise HandError.of(
+            "error.waits.winning_tile",
+            code="not_for_waits",
+            column=at or None,
+            tile=T.name(parsed.win),
+            where=where,
         )
     written = sorted(win_conditions & parsed.flags, key=lambda c: parsed.columns.get(c, 0))
     if written:
         cond = written[0]
-        raise HandError(
-            f"condition '{cond}' at column {parsed.columns.get(cond, 0)} says how a hand won; waits scores "
-            f"each tile both on a discard and self-drawn: leave it out"
-        )
+        at = parsed.columns.get(cond, 0)
+        raise HandError.of("error.waits.condition", code="not_for_waits", column=at or None, cond=Word(cond), at=at)
     if parsed.declare is not None:
-        raise HandError(
-            f"declare:{parsed.declare} at column {parsed.columns.get('declare', 0)} is a declared win, "
-            f"which needs no winning tile: score it with `score`"
+        at = parsed.columns.get("declare", 0)
+        raise HandError.of(
+            "error.waits.declare", code="not_for_waits", column=at or None, declare=parsed.declare, at=at
         )
 
 
@@ -386,12 +387,20 @@ def _worded_for_waits(error: HandError, ruleset: RuleSet) -> HandError:
     waits, a hand with one tile too many in that rule set, which waits answers
     with its discards; so the hint names the rule set and the counts waits takes.
     """
-    if error.code != "tile_count" or MARK_THE_WIN not in str(error):
+    hint = error.hint_text
+    if error.code != "tile_count" or not isinstance(hint, Text) or hint.params.get("unmarked") != Text(MARK_THE_WIN):
         return error
     size = ruleset.hand_size
-    message = str(error).replace(MARK_THE_WIN, "")
-    message += f" — waits takes {size} tiles (what wins) or {size + 1} (which tile to discard)"
-    return HandError(message, code=error.code, column=error.column)
+    unmarked = error.with_hint(Text(hint.key, **{**hint.params, "unmarked": ""}))
+    return HandError.of(
+        "error.waits.tile_count",
+        code=error.code,
+        column=error.column,
+        hint=unmarked.hint_text,
+        message=unmarked,
+        size=size,
+        more=size + 1,
+    )
 
 
 def _validate(ruleset: RuleSet, parsed: ParsedHand, options: Mapping[str, Any] | None) -> None:

@@ -54,7 +54,7 @@ from taihu.ledger import (
     opening,
 )
 from taihu.scorer import HandError
-from taihu.scorer.errors import quote
+from taihu.scorer.errors import Text, quote
 
 BUSY_TIMEOUT_S = 30.0  # how long a SQLite writer waits for another writer's transaction
 MIGRATIONS = Path(__file__).with_name("migrations")
@@ -121,14 +121,11 @@ def database_url(where: str | Path | None = None) -> sa.URL:
     try:
         url = sa.make_url(text)
     except (sa.exc.ArgumentError, ValueError):
-        raise HandError(f"{DB_ENV} / --db {text!r}: not a database URL; e.g. postgresql://user@host/taihu") from None
+        raise HandError.of("error.store.not_a_url", code="bad_database", env=DB_ENV, given=repr(text)) from None
     if url.drivername in ("postgresql", "postgres"):
         url = url.set(drivername="postgresql+psycopg")
     if url.get_backend_name() not in ("sqlite", "postgresql"):
-        raise HandError(
-            f"{DB_ENV} / --db: {url.get_backend_name()} is not a ledger database; "
-            "give a SQLite file's path or a postgresql:// URL"
-        )
+        raise HandError.of("error.store.backend", code="bad_database", env=DB_ENV, backend=url.get_backend_name())
     return url
 
 
@@ -234,8 +231,8 @@ def etag(deal_count: int, changes: int) -> str:
 class DealConflict(HandError):
     """The deal a client expected to create (`"deal": N`, `If-Match`) is not the next: another got there first."""
 
-    def __init__(self, message: str, current: int, tag: str) -> None:
-        super().__init__(message, code="deal_conflict")
+    def __init__(self, text: Text, current: int, tag: str) -> None:
+        super().__init__(code="deal_conflict", text=text)
         self.current = current
         self.etag = tag
 
@@ -272,21 +269,30 @@ class LedgerStore:
         self.path = Path(self.where) if self.sqlite else None
         if self.path is not None and self.url.database:
             if not create and not self.path.exists():
-                raise HandError(
-                    f"{self.path}: no ledger database there; `taihu ledger new NAME --players …` starts one"
-                )
+                raise HandError.of("error.store.no_database", code="no_database", where=str(self.path))
             try:
                 self.path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
                 make_private(self.path)
             except OSError as exc:
-                raise HandError(f"{self.path}: cannot open it as a ledger database ({exc})") from None
+                raise HandError.of(
+                    "error.store.cannot_open", code="bad_database", where=str(self.path), why=str(exc)
+                ) from None
         self.engine = engine_for(self.url)
         try:
             self.migrate()
         except sa.exc.DatabaseError as exc:
-            raise HandError(f"{self.where}: not a taihu ledger database ({exc.orig})") from None
+            raise HandError.of(
+                "error.store.not_taihu", code="bad_database", where=self.where, why=str(exc.orig)
+            ) from None
         except sa.exc.DBAPIError as exc:
-            raise HandError(f"{self.where}: cannot open it as a ledger database ({exc.orig})") from None
+            raise HandError.of(
+                "error.store.cannot_open", code="bad_database", where=self.where, why=str(exc.orig)
+            ) from None
+
+    def _taken(self, name: str) -> HandError:
+        """The refusal of a name another ledger of this database has."""
+        hint = Text("error.hint.another_name")
+        return HandError.of("error.store.name_taken", code="name_taken", hint=hint, name=name, where=self.where)
 
     def close(self) -> None:
         """Nothing to close: connections go back to the engine's pool after each call."""
@@ -351,10 +357,11 @@ class LedgerStore:
         if current is None and sa.inspect(connection).has_table("schema_version"):
             legacy = connection.execute(sa.text("SELECT version FROM schema_version")).scalar()
         if (current is not None and current not in known_revisions()) or (legacy or 0) > LAST_HAND_WRITTEN:
-            found = f"revision {current}" if current else f"schema {legacy}"
-            raise HandError(
-                f"{self.where}: written by a newer taihu (ledger {found}; this taihu knows up to revision "
-                f"{newest_revision()}); upgrade taihu to open it"
+            found = (
+                Text("error.store.revision", revision=current) if current else Text("error.store.schema", schema=legacy)
+            )
+            raise HandError.of(
+                "error.store.newer", code="newer_database", where=self.where, found=found, newest=newest_revision()
             )
 
     # -- ledgers -------------------------------------------------------------------------------
@@ -362,7 +369,7 @@ class LedgerStore:
     def create(self, name: str, rules: str, players: list[str], options: Mapping[str, Any] | None = None) -> Ledger:
         """A new local ledger (the CLI's); refused if the name is taken."""
         checked = check_new(name, rules, players, options or {})
-        taken = HandError(f"ledger '{name}' already exists in {self.where}; choose another name")
+        taken = self._taken(name)
         try:
             with self.transaction() as db:
                 if db.execute(sa.select(ledgers.c.id).where(ledgers.c.name == name)).first():
@@ -387,11 +394,9 @@ class LedgerStore:
         """Inserts a checked ledger, unless the database holds max_ledgers already (LedgerFull)."""
         count = db.execute(sa.select(sa.func.count()).select_from(ledgers)).scalar_one()
         if count >= self.max_ledgers:
-            raise LedgerFull(
-                # not where the database is: over HTTP this answers anyone
-                f"the ledger database holds {count} ledgers, the most one database keeps ({self.max_ledgers}); "
-                "export and remove old ones, or start another database (--db)",
-                code="too_many_ledgers",
+            # not where the database is: over HTTP this answers anyone
+            raise LedgerFull.of(
+                "error.store.too_many_ledgers", code="too_many_ledgers", count=count, most=self.max_ledgers
             )
         result = db.execute(
             ledgers.insert().values(
@@ -424,7 +429,8 @@ class LedgerStore:
         with self.reading() as db:
             found = db.execute(sa.select(*LEDGER_COLUMNS).where(ledgers.c.name == name)).first()
         if found is None:
-            raise HandError(f"no ledger named '{name}' in {self.where}; `taihu ledger list` shows the ledgers there")
+            hint = Text("error.hint.ledger_list")
+            raise HandError.of("error.store.not_found", code="ledger_not_found", hint=hint, name=name, where=self.where)
         return self._ledger(found)
 
     def shared(self, public_id: str) -> tuple[Ledger, str | None] | None:
@@ -450,7 +456,7 @@ class LedgerStore:
     def rename(self, ledger: Ledger, name: str) -> Ledger:
         """A local ledger's new name (the CLI's key for it); refused if another ledger has it."""
         check_name(name)
-        taken = HandError(f"ledger '{name}' already exists in {self.where}; choose another name")
+        taken = self._taken(name)
         try:
             with self.transaction() as db:
                 self._lock(db, ledger)
@@ -467,7 +473,7 @@ class LedgerStore:
     def retitle(self, ledger: Ledger, title: str | None, expires: str | None) -> Ledger:
         """Sets a ledger's title (a display name; None: none) and its expiry (None: kept until deleted)."""
         if title is not None:
-            check_text(title, "title", "a ledger's title")
+            check_text(title, "title", Text("error.name.title"))
         with self.transaction() as db:
             self._lock(db, ledger)
             db.execute(ledgers.update().where(ledgers.c.id == ledger.key).values(title=title, expires=expires))
@@ -538,11 +544,7 @@ class LedgerStore:
                 ).first()
                 if first is not None:
                     if first[0] != asked:
-                        raise HandError(
-                            f"Idempotency-Key '{key}' was used for another deal of this ledger; "
-                            "a new deal needs a new key",
-                            code="key_reused",
-                        )
+                        raise HandError.of("error.store.key_reused", code="key_reused", key=key)
             before = self._standing(db, ledger)
             count = before.deal_count
             tag = etag(count, changes)
@@ -550,18 +552,12 @@ class LedgerStore:
                 return Added(json.loads(first[1]), replayed=True, etag=tag)
             if expect is not None and expect != count + 1:
                 raise DealConflict(
-                    f"deal {expect} cannot be added: ledger '{ledger.name}' holds {count} deals, so the next is "
-                    f"deal {count + 1}; another client got there first (GET the ledger, then decide)",
+                    Text("error.store.deal_taken", deal=expect, ledger=ledger.name, count=count, next=count + 1),
                     count,
                     tag,
                 )
             if if_match is not None and if_match.strip() != "*" and tag not in split_tags(if_match):
-                raise DealConflict(
-                    f"If-Match {quote(if_match)} is not the ledger's ETag {tag}: "
-                    f"it changed since (it holds {count} deals)",
-                    count,
-                    tag,
-                )
+                raise DealConflict(Text("error.store.etag", given=quote(if_match), tag=tag, count=count), count, tag)
             deal, after = self._append(db, ledger, table, before)
             answer = Change(deal, after).to_json()
             if key is not None:
@@ -618,7 +614,7 @@ class LedgerStore:
             self._lock(db, ledger)
             last = self._last_deal(db, ledger)
             if last is None:
-                raise HandError(f"ledger '{ledger.name}' has no deals to undo")
+                raise HandError.of("error.store.nothing_to_undo", code="no_deals", ledger=ledger.name)
             db.execute(deals.delete().where(deals.c.ledger_id == ledger.key, deals.c.number == last.number))
             self._changed(db, ledger)
             return Change(last, self._standing(db, ledger))
@@ -637,7 +633,7 @@ class LedgerStore:
     def _tagged(self, db: Connection, ledger: Ledger) -> tuple[Standing, str]:
         changes = db.execute(sa.select(ledgers.c.changes).where(ledgers.c.id == ledger.key)).scalar()
         if changes is None:
-            raise HandError(f"ledger '{ledger.name}' is no longer there")
+            raise HandError.of("error.store.gone", code="ledger_not_found", ledger=ledger.name)
         standing = self._standing(db, ledger)
         return standing, etag(standing.deal_count, changes)
 
@@ -673,7 +669,7 @@ class LedgerStore:
         query = sa.select(ledgers.c.changes).where(ledgers.c.id == ledger.key).with_for_update()
         changes = db.execute(query).scalar()
         if changes is None:
-            raise HandError(f"ledger '{ledger.name}' is no longer there")
+            raise HandError.of("error.store.gone", code="ledger_not_found", ledger=ledger.name)
         return int(changes)
 
     def _last_deal(self, db: Connection, ledger: Ledger) -> Deal | None:

@@ -16,7 +16,7 @@ from importlib import import_module
 from typing import TYPE_CHECKING, TypeVar
 
 from .. import memo as M
-from ..errors import HandError, quote
+from ..errors import HandError, Term, Word, quote
 
 if TYPE_CHECKING:
     from .base import RuleSet
@@ -95,6 +95,23 @@ def chinese_names() -> dict[str, str]:
     return {chinese: name for name, line in REGISTRY.items() for chinese in line.chinese}
 
 
+def rules_word(name: str) -> Term:
+    """A rule set's name as a message reads it: as written (`Lingxi`) in English, its Chinese name in Chinese."""
+    line = REGISTRY.get(name.lower())
+    return Term(name, line.chinese[0] if line is not None and line.chinese else name)
+
+
+def rules_words(names: Iterable[str]) -> Term:
+    """Several rule sets' names, `Luoshan / Guannan` (螺山 / 灌南)."""
+    words = [rules_word(name) for name in names]
+    return Term(" / ".join(w.en for w in words), " / ".join(w.zh for w in words))
+
+
+def condition_word(word: str) -> Word:
+    """A condition of the notation (`self`) as a message names it: as typed, with its Chinese name in Chinese."""
+    return Word(word)
+
+
 def register(line: Registered) -> None:
     """Adds a rule set to the registry (a test's, defined with `load`), or replaces one of its name."""
     REGISTRY[line.name] = line
@@ -155,7 +172,9 @@ def get(name: str) -> RuleSet:
     canonical = name.strip().lower()
     canonical = canonical if canonical in RULESETS else chinese_names().get(name.strip(), "")
     if canonical not in RULESETS:
-        raise HandError(f"unknown rule set '{quote(name)}'; known: {', '.join(RULESETS)}", code="unknown_rules")
+        raise HandError.of(
+            "error.rules.unknown", code="unknown_rules", field="rules", name=quote(name), known=", ".join(RULESETS)
+        )
     return RULESETS[canonical]
 
 

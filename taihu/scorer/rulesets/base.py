@@ -19,11 +19,11 @@ from typing import TYPE_CHECKING, Any
 
 from .. import tiles as T
 from ..engine import CHOW, GATE_FACTS, KONG, PAIR, PUNG, Group, ReadingFacts, StandIns, group_text
-from ..errors import HandError, quote
+from ..errors import HandError, Text, quote
 from ..limits import MAX_OPTION_VALUE
 from ..models import HandScore, ItemInfo, ItemUnit, OptionInfo, RuleSetInfo, ScoreItem, Settlement, Table, Unit
 from ..notation import Meld, ParsedHand, parse, parse_red_fives, reject_stand_in_pungs, to_text
-from . import REGISTRY, owner_of
+from . import REGISTRY, condition_word, owner_of, rules_word, rules_words
 
 if TYPE_CHECKING:
     from ..waits import Check, Discards, Waits
@@ -265,7 +265,7 @@ class RuleSet:
         except ModuleNotFoundError as exc:
             if exc.name != where:
                 raise
-            raise HandError(f"settlement for {self.name} is not available yet") from None
+            raise HandError.of("error.rules.no_settlement", code="no_settlement", rules=rules_word(self.name)) from None
         settle: Callable[[Table], Settlement] = settlement.settle
         return settle(table)
 
@@ -328,8 +328,9 @@ class RuleSet:
         undone (Lingxi: the wildcards on their slots) does it here, for the one reading kept."""
         return reading
 
-    def no_shape_message(self, hand: Any) -> str:
-        return f"the tiles form no winning {self.chinese} shape"
+    def no_shape_error(self, hand: Any) -> HandError:
+        """The error of a winner's hand that no reading makes a win; a rule set names its shapes."""
+        return HandError.of("error.shape.none", code="no_winning_shape", shape=self.chinese)
 
     def arrangement(self, hand: Any, reading: Any) -> list[str]:
         """Melds on the table first, then the sets by kind, the pair last — as players lay a hand out."""
@@ -355,12 +356,28 @@ class RuleSet:
         resolved = self._defaults.copy()
         for key, value in given.items():
             if key not in known:
-                names = ", ".join(known) or "none"
-                raise HandError(f"unknown option '{quote(key)}' for {self.name}; known options: {names}")
+                names = ", ".join(known) or Text("error.option.none")
+                raise HandError.of(
+                    "error.option.unknown",
+                    code="unknown_option",
+                    field=f"options.{key}" if isinstance(key, str) else "options",
+                    option=quote(key),
+                    rules=rules_word(self.name),
+                    names=names,
+                )
             if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-                raise HandError(f"option '{key}' must be a whole number ≥ 0, got {quote(value)}")
+                raise HandError.of(
+                    "error.option.not_whole", code="bad_option", field=f"options.{key}", option=key, got=quote(value)
+                )
             if value > known[key].maximum:
-                raise HandError(f"option '{key}' must be at most {known[key].maximum}, got {quote(value)}")
+                raise HandError.of(
+                    "error.option.too_large",
+                    code="bad_option",
+                    field=f"options.{key}",
+                    option=key,
+                    most=known[key].maximum,
+                    got=quote(value),
+                )
             resolved[key] = value
         return resolved
 
@@ -588,7 +605,7 @@ class RuleSet:
         else:
             chosen = self.best_reading(hand)
             if chosen is None:
-                raise HandError(self.no_shape_message(hand))
+                raise self.no_shape_error(hand)
             found, outcome, reading, facts = chosen
             arrangement = self.arrangement(hand, reading)
         lines = []
@@ -685,7 +702,7 @@ def check_search_contract(rule_set: type[RuleSet]) -> None:
 
 
 def check_known_conditions(
-    parsed: ParsedHand, rule_set: str, known: frozenset[str], hints: Mapping[str, str] | None = None
+    parsed: ParsedHand, rule_set: str, known: frozenset[str], hints: Mapping[str, Text] | None = None
 ) -> None:
     """A condition another rule set uses is an error naming it and this rule set."""
     if (
@@ -700,11 +717,19 @@ def check_known_conditions(
     for cond in parsed.conditions:
         if cond not in known:
             col = parsed.columns.get(cond, 0)
-            hint = (hints or {}).get(cond, "")
+            hint: Text | str = (hints or {}).get(cond, "")
             owner = owner_of(cond)
             if not hint and owner is not None:
-                hint = f" (it is a {owner} condition: score the hand with --rules {owner})"
-            raise HandError(f"condition '{quote(cond)}' at column {col} is not used in {rule_set}{hint}")
+                hint = Text("error.condition.owner", owner=owner, name=rules_word(owner))
+            raise HandError.of(
+                "error.condition.not_used",
+                code="unknown_condition",
+                column=col or None,
+                cond=condition_word(quote(cond)),
+                at=col,
+                rules=rules_word(rule_set),
+                hint_part=hint,
+            )
 
 
 def seat_or_dealer(parsed: ParsedHand, notes: list[str]) -> str:
@@ -729,47 +754,56 @@ def tile_count_error(
     alike left unmarked (a kong), the winning tile also among the hand tiles,
     a winner's count with no `+`, and a count that fits another rule set.
     """
-    name = rule_set.capitalize()
+    name = rules_word(rule_set.capitalize())
     needed = hand_size + 1 if winner else hand_size
     if winner:
-        message = f"hand has {size} tiles, a winning {name} hand needs {needed} ({hand_size} + winning tile"
+        problem = Text("error.tile_count.winner", size=size, rules=name, needed=needed, hand_size=hand_size)
     else:
-        message = f"hand has {size} tiles, a non-winning {name} hand holds {hand_size} ("
-    message += ("; " if winner else "") + "a kong counts 3)"
+        problem = Text("error.tile_count.non_winner", size=size, rules=name, hand_size=hand_size)
     fours = sorted({k for k in parsed.tiles if k not in set_aside and parsed.tiles.count(k) >= 4})
     if fours and size - needed == len(fours):
         first = T.name(fours[0])[0] * 4 + T.name(fours[0])[1:]
-        return HandError(
-            f"{message}: {' '.join(T.name(k) for k in fours)} ×4 left among the hand tiles count as single tiles; "
-            f"a kong is written [{first}] (open) or ({first}) (concealed)",
+        return HandError.of(
+            "error.tile_count.unmarked_kong",
             code="unmarked_kong",
+            hint=Text("error.hint.write_kong", kong=first),
+            problem=problem,
+            tiles=" ".join(T.name(k) for k in fours),
         )
     if winner and parsed.win is not None and parsed.win in parsed.tiles and size - 1 == needed:
-        won = T.name(parsed.win)
-        return HandError(
-            f"{message}: the winning tile +{won} is also written among the hand tiles; write it only once, after +",
+        return HandError.of(
+            "error.tile_count.winning_tile_twice",
             code="winning_tile_twice",
             column=parsed.columns.get("+"),
+            hint=Text("error.hint.winning_tile_once"),
+            problem=problem,
+            tile=T.name(parsed.win),
         )
     if not winner and size == hand_size + 1:
-        return HandError(
-            f"{message}: {size} tiles is a winning hand, but no tile is marked as the winning one; "
-            f"write it last with +, e.g. +5p",
+        return HandError.of(
+            "error.tile_count.no_winning_tile",
             code="no_winning_tile",
+            hint=Text("error.hint.mark_the_win"),
+            problem=problem,
+            size=size,
         )
     others = [other for other, other_size in hand_sizes().items() if other_size != hand_size]
     other_size = hand_sizes()[others[0]] if others else 0
     if others and size in (other_size + winner, other_size + 1):
-        unmarked = "" if winner or size == other_size else MARK_THE_WIN
-        return HandError(
-            f"{message}: {size} tiles is a {' / '.join(o.capitalize() for o in others)} hand: "
-            f"did you mean --rules {' / '.join(others)}{unmarked}?",
+        unmarked = "" if winner or size == other_size else Text(MARK_THE_WIN)
+        return HandError.of(
+            "error.tile_count.other_rules",
             code="tile_count",
+            hint=Text("error.hint.other_rules", names=" / ".join(others), unmarked=unmarked),
+            problem=problem,
+            size=size,
+            others=rules_words([o.capitalize() for o in others]),
         )
-    return HandError(message, code="tile_count")
+    return HandError.of("error.tile_count.plain", code="tile_count", problem=problem)
 
 
-MARK_THE_WIN = ", with the winning tile marked + (e.g. +5p)"  # a winning size of another rule set, typed without +
+# a winning size of another rule set, typed without +: the hint says to mark the win (waits leaves it out)
+MARK_THE_WIN = "error.hint.other_rules.mark_the_win"
 
 
 def hand_sizes() -> dict[str, int]:
@@ -791,39 +825,122 @@ def check_win_conditions(
     if not winner:
         for cond in win_conditions:
             if cond in flags:
-                alternative = " or a declared win" if declared_wins else ""
-                raise HandError(f"condition '{cond}' needs a winning tile (+tile){alternative}")
+                alternative = Text("error.condition.or_declared") if declared_wins else ""
+                raise HandError.of(
+                    "error.condition.needs_winning_tile",
+                    code="needs_winning_tile",
+                    column=parsed.columns.get(cond),
+                    cond=condition_word(cond),
+                    alternative=alternative,
+                )
     for a, b, why in conflicts:
         if a in flags and b in flags:
-            raise HandError(f"conditions '{a}' and '{b}' contradict each other: {why}")
+            raise HandError.of(
+                "error.condition.contradict",
+                code="conditions_contradict",
+                column=parsed.columns.get(b),
+                first=condition_word(a),
+                second=condition_word(b),
+                why=Text(why),
+            )
+
+
+def not_a_declared_win(parsed: ParsedHand, rules: str, known: Iterable[str]) -> HandError:
+    """A `declare:` of a win the rule set does not know; `known` are those it does."""
+    col = parsed.columns.get("declare", 0)
+    return HandError.of(
+        "error.declare.not_of",
+        code="unknown_declare",
+        column=col or None,
+        declare=parsed.declare,
+        at=col,
+        rules=rules_word(rules),
+        known=", ".join(known),
+    )
+
+
+def too_many_copies(kind: int, seen: int, limit: int, why: Text | str = "") -> HandError:
+    """A hand holding more of a tile than exist (`why`: the rule set's reason for a lower limit)."""
+    return HandError.of("error.tiles.too_many", code="tile_copies", tile=T.name(kind), count=seen, most=limit, why=why)
+
+
+def heaven_needs_dealer(parsed: ParsedHand) -> HandError:
+    """天胡 is the dealer's win."""
+    return HandError.of(
+        "error.condition.heaven_seat",
+        code="condition_not_met",
+        column=parsed.columns.get("heaven"),
+        cond=condition_word("heaven"),
+    )
+
+
+def needs_non_dealer(parsed: ParsedHand, cond: str) -> HandError:
+    """地胡 / 人胡 are a non-dealer's wins."""
+    return HandError.of(
+        "error.condition.non_dealer",
+        code="condition_not_met",
+        column=parsed.columns.get(cond),
+        cond=condition_word(cond),
+    )
+
+
+def meld_place(meld: Meld) -> Text:
+    """What a meld is, as an error names it: a concealed kong or an exposed meld."""
+    return Text("error.meld.concealed_kong" if meld.concealed else "error.meld.exposed")
+
+
+def wildcard_in_meld(kind: int, meld: Meld, why: Text | str = "", key: str = "error.meld.wildcard") -> HandError:
+    """A wildcard written inside a meld, where the rule set lets none (`why`: its rule; `key`: a rule set's own
+    wording, with the parameters `tile`, `where`, `meld`)."""
+    return HandError.of(
+        key,
+        code="wild_in_meld",
+        column=meld.column or None,
+        tile=T.name(kind),
+        where=meld_place(meld),
+        meld=meld.source or meld.text(),
+        why=why,
+    )
+
+
+def not_a_tile_of(kind: int, rules: str, what: Text) -> HandError:
+    """A tile the rule set does not play (a flower in Luoshan); `what` says what the set is."""
+    return HandError.of(
+        "error.tiles.not_played", code="tile_not_played", tile=T.name(kind), rules=rules_word(rules), what=what
+    )
 
 
 def check_kong_draw(flags: Iterable[str], melds: Iterable[Group]) -> None:
     """杠开 is won on a kong's replacement tile, so the hand must show a kong."""
     if "kong-draw" in flags and not any(g.shape == KONG for g in melds):
-        raise HandError("condition 'kong-draw' needs a kong in the hand ([5555p] or (5555p))")
+        raise HandError.of(
+            "error.condition.kong_draw_needs_kong",
+            code="condition_not_met",
+            hint=Text("error.hint.write_kong", kong="5555p"),
+            cond=condition_word("kong-draw"),
+        )
 
 
-# Conditions that cannot stand together, with the reason, as several rule sets word them.
+# Conditions that cannot stand together, with the reason (its msgid in the catalog), as several rule sets word them.
 Conflict = tuple[str, str, str]
-ROB_KONG_NOT_SELF: Conflict = ("rob-kong", "self", "robbing a kong is a win on another player's tile, not self-drawn")
+ROB_KONG_NOT_SELF: Conflict = ("rob-kong", "self", "error.conflict.rob_kong_self")
 ROB_KONG_OR_KONG_DRAW: Conflict = (
     "rob-kong",
     "kong-draw",
-    "a hand wins either on a kong replacement or by robbing a kong",
+    "error.conflict.rob_kong_kong_draw",
 )
-KONG_DRAW_NOT_LAST_TILE: Conflict = ("kong-draw", "last-tile", "no kong is declared among the last tiles")
-HEAVEN_OR_EARTH: Conflict = ("heaven", "earth", "天胡 is the dealer's, 地胡 a non-dealer's")
+KONG_DRAW_NOT_LAST_TILE: Conflict = ("kong-draw", "last-tile", "error.conflict.kong_draw_last_tile")
+HEAVEN_OR_EARTH: Conflict = ("heaven", "earth", "error.conflict.heaven_earth")
 
 
 def on_dealt_hand(*others: str) -> tuple[Conflict, ...]:
     """天胡 is won on the dealt hand, so with none of `others`."""
-    return tuple(("heaven", other, "天胡 is won on the dealt hand") for other in others)
+    return tuple(("heaven", other, "error.conflict.on_dealt_hand") for other in others)
 
 
 def on_first_discard(*others: str) -> tuple[Conflict, ...]:
     """地胡 is won on the dealer's first discard, so with none of `others`."""
-    return tuple(("earth", other, "地胡 is won on the dealer's first discard") for other in others)
+    return tuple(("earth", other, "error.conflict.on_first_discard") for other in others)
 
 
 def flag_item(condition: str) -> Finder:

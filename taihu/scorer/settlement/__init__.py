@@ -13,7 +13,7 @@ from typing import Any
 
 from ..errors import HandError, require
 from ..models import PlayerTenpai, Settlement, Table
-from ..rulesets import RULESETS, get
+from ..rulesets import RULESETS, get, rules_word, rules_words
 from ..rulesets.base import RuleSet
 
 # the table fields only some rule sets read (`RuleSet.table_fields`); any other refuses them
@@ -42,13 +42,26 @@ def refuse_others_fields(table: Table, ruleset: RuleSet) -> None:
     for name in OWN_FIELDS:
         if getattr(table, name) is not None and name not in ruleset.table_fields:
             owner = owner_of(lambda other, field=name: field in other.table_fields)
-            raise HandError(f'{name}: is a {owner} table field; {table.rules} has none (use "rules": "{owner}")')
+            raise HandError.of(
+                "error.table.others_field",
+                code="field_not_used",
+                field=name,
+                name=name,
+                owner=owner,
+                owner_word=rules_words(owner.split(" / ")),
+                rules=rules_word(table.rules),
+            )
     for seat, player in table.players.items():
         if isinstance(player, PlayerTenpai) and not ruleset.tenpai_seats:
             owner = owner_of(lambda other: other.tenpai_seats)
-            raise HandError(
-                f'players.{seat}: {{"tenpai": ...}} is a {owner} seat of a drawn deal; in {table.rules} give '
-                f'the hand or {{"total": N}}'
+            raise HandError.of(
+                "error.table.others_tenpai",
+                code="field_not_used",
+                seat=seat,
+                field=f"players.{seat}",
+                seat_word=seat,
+                owner_word=rules_words(owner.split(" / ")),
+                rules=rules_word(table.rules),
             )
 
 
@@ -61,5 +74,5 @@ def load_table(table: Table | Mapping[str, Any]) -> Table:
     """A Table as given, or read from its JSON dict (`Table.from_dict` names every place that is wrong)."""
     if isinstance(table, Table):
         return table
-    require(table, Mapping, "table", "a JSON object")  # a mapping, or a Table (above)
+    require(table, Mapping, "table", "error.argument.json_object")  # a mapping, or a Table (above)
     return Table.from_dict(table)

@@ -14,11 +14,14 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from typing import Any, TypeVar
 
+from taihu.messages import Language
+from taihu.messages import text as catalog_text
+
 from .. import tiles as T
-from ..errors import HandError, quote
+from ..errors import HandError, Localized, Text, quote
 from ..models import HandScore, Payment, PlayerTenpai, PlayerTotal, Settlement, Table
 from ..notation import ParsedHand, parse
-from ..rulesets import get
+from ..rulesets import get, rules_word
 from ..rulesets.base import RuleSet
 
 DEALER = "E"
@@ -32,7 +35,24 @@ def table_options(table: Table, rule_set: RuleSet) -> dict[str, int]:
     try:
         return rule_set.resolve_options(table.options)
     except HandError as exc:
-        raise HandError(f"options: {exc}") from None
+        raise within(exc, "options") from None
+
+
+def within(exc: HandError, path: str, seat: str | None = None, *, at_a_table: bool = False) -> HandError:
+    """The error of one part of the input (`options`, a seat's hand) named by its place: `options: …`,
+    keeping its code, column and fix; `at_a_table`: a hand's, worded as a table chooses its rule set."""
+    hint = exc.hint_text
+    return HandError.of(
+        "error.field.at",
+        code=exc.code,
+        column=exc.column,
+        seat=seat or exc.seat,
+        player=exc.player,
+        field=path,
+        hint=AtTable(hint) if at_a_table and hint is not None else hint,
+        path=path,
+        problem=AtTable(exc) if at_a_table else exc,
+    )
 
 
 def in_seat(seat: str, call: Callable[..., R], *args: Any) -> R:
@@ -40,20 +60,33 @@ def in_seat(seat: str, call: Callable[..., R], *args: Any) -> R:
     try:
         return call(*args)
     except HandError as exc:
-        message = at_table(str(exc))
-        raise HandError(f"players.{seat}: {message}", code=exc.code, column=exc.column, seat=seat) from None
+        raise within(exc, f"players.{seat}", seat, at_a_table=True) from None
 
 
 RULES_FLAG = re.compile(r"--rules ([a-z]+(?: / [a-z]+)*)")
 
 
-def at_table(message: str) -> str:
+def at_table(message: str, lang: Language = "en") -> str:
     """A hand's hint as a table chooses its rule set: `--rules NAME` (the flag of `score`, which
-    the rule sets' messages name) becomes the table's field, `the table's "rules": "NAME"`."""
+    the rule sets' messages name, in every language) becomes the table's field, `the table's "rules": "NAME"`."""
     return RULES_FLAG.sub(
-        lambda found: 'the table\'s "rules": ' + " / ".join(f'"{name}"' for name in found.group(1).split(" / ")),
+        lambda found: catalog_text(
+            "error.at_table.rules", lang, names=" / ".join(f'"{name}"' for name in found.group(1).split(" / "))
+        ),
         message,
     )
+
+
+class AtTable:
+    """A message (or its fix) of a hand as it reads at a table: `at_table` of its text in each language."""
+
+    __slots__ = ("message",)
+
+    def __init__(self, message: Localized) -> None:
+        self.message = message
+
+    def in_lang(self, lang: Language) -> str:
+        return at_table(self.message.in_lang(lang), lang)
 
 
 def parse_in_seat(seat: str, hand: str, rule_set: RuleSet) -> ParsedHand:
@@ -73,9 +106,9 @@ def _one_tile(text: str, where: str) -> int:
     try:
         hand = parse(text, conditions=())  # one tile: an unknown word lists no conditions
     except HandError as exc:
-        raise HandError(f"{where}: {exc}") from None
+        raise within(exc, where) from None
     if len(hand.tiles) != 1 or hand.melds or hand.win is not None or hand.conditions:
-        raise HandError(f"{where}: '{quote(text)}' must be one tile, e.g. '5m' or 'E'")
+        raise HandError.of("error.table.one_tile", code="bad_tile", field=where, path=where, given=quote(text))
     return hand.tiles[0]
 
 
@@ -85,18 +118,26 @@ def _wild_text(kinds: tuple[int, ...]) -> str:
 
 def _agreed(name: str, table_value: Any, hands: dict[str, ParsedHand], show: Callable[[Any], str]) -> Any:
     """The one value of wild/flip for the table: the table's, or the hands' if they all agree."""
-    source, agreed = ("the table's", table_value) if table_value is not None else ("", None)
+    source: Text | None = Text("error.table.the_tables") if table_value is not None else None
+    agreed = table_value
     same = (lambda a, b: sorted(a) == sorted(b)) if name == "wild" else (lambda a, b: a == b)
     for seat, hand in hands.items():
         value = getattr(hand, name)
         if value is None:
             continue
         if agreed is None:
-            source, agreed = f"players.{seat}'s", value
+            source, agreed = Text("error.table.seats", seat=seat), value
         elif not same(value, agreed):
-            raise HandError(
-                f"players.{seat}: {name}:{show(value)} disagrees with {source} {name}:{show(agreed)}; "
-                f"every hand at a table shares the same {name}"
+            raise HandError.of(
+                "error.table.disagrees",
+                code="table_disagrees",
+                seat=seat,
+                field=f"players.{seat}",
+                seat_word=seat,
+                name=name,
+                value=show(value),
+                source=source,
+                agreed=show(agreed),
             )
     return agreed
 
@@ -121,9 +162,32 @@ def seat_hands(table: Table) -> tuple[Hands, tuple[int, ...] | None, int | None]
     flip = _agreed("flip", table_flip, parsed, T.name)
     for seat, hand in parsed.items():
         if hand.seat is not None and hand.seat != seat:
-            raise HandError(f"players.{seat}: the hand says seat:{hand.seat} but sits at {seat}")
+            raise seat_disagrees(seat, hand.seat)
         hands[seat] = hand._replace(seat=seat, wild=wild, flip=flip)
     return hands, wild, flip
+
+
+def seat_disagrees(seat: str, written: str) -> HandError:
+    """A seat's hand that says another seat (`seat:W` in the hand at S)."""
+    return HandError.of(
+        "error.table.seat_disagrees",
+        code="bad_seat",
+        seat=seat,
+        field=f"players.{seat}",
+        seat_word=seat,
+        written=written,
+    )
+
+
+def event_error(key: str, index: int, seat: str | None = None, **params: Any) -> HandError:
+    """An error of the table's event `events[index]` (about `seat`'s event, where it names one)."""
+    return HandError.of(
+        key, code="bad_event", seat=seat, field=f"events[{index}]", index=index, seat_word=seat, **params
+    )
+
+
+def discarder_is_winner(discarder: str) -> HandError:
+    return HandError.of("error.discarder.is_winner", code="bad_discarder", field="discarder", discarder=discarder)
 
 
 def is_win(hand: ParsedHand | PlayerTotal) -> bool:
@@ -134,12 +198,19 @@ def check_events(table: Table, known: tuple[str, ...]) -> None:
     seen: set[tuple[str, str]] = set()
     for i, event in enumerate(table.events):
         if event.type not in known:
-            raise HandError(
-                f"events[{i}]: event type '{quote(event.type)}' is not used in {table.rules}; "
-                + (f"known: {', '.join(known)}" if known else f"{table.rules} has no side events")
+            rules = rules_word(table.rules)
+            known_events = Text("error.event.known", known=", ".join(known)) if known else ""
+            raise HandError.of(
+                "error.event.unknown" if known else "error.event.none",
+                code="unknown_event",
+                field=f"events[{i}]",
+                index=i,
+                type=quote(event.type),
+                rules=rules,
+                known=known_events,
             )
         if (event.type, event.seat) in seen:
-            raise HandError(f"events[{i}]: {event.type} for {event.seat} is given twice")
+            raise event_error("error.event.twice", i, event.seat, type=event.type)
         seen.add((event.type, event.seat))
 
 
@@ -150,16 +221,33 @@ def check_winner(table: Table, hands: Hands) -> None:
         if seat == winner or not is_win(hand):
             continue
         assert isinstance(hand, ParsedHand)
-        what = f"a winning tile +{T.name(hand.win)}" if hand.win is not None else f"declare:{hand.declare}"
+        what = (
+            Text("error.winner.winning_tile", tile=T.name(hand.win))
+            if hand.win is not None
+            else f"declare:{hand.declare}"
+        )
         if winner is None:
-            raise HandError(
-                f"players.{seat}: the hand has {what}, but winner is null (a drawn hand); "
-                f"set winner to {seat} or drop it"
+            raise HandError.of(
+                "error.winner.none_but_win",
+                code="bad_winner",
+                seat=seat,
+                field=f"players.{seat}",
+                hint=Text("error.hint.set_winner", seat=seat),
+                seat_word=seat,
+                what=what,
             )
-        raise HandError(f"players.{seat}: the hand has {what}, but the winner is {winner}; only the winner's hand wins")
+        raise HandError.of(
+            "error.winner.other_wins",
+            code="bad_winner",
+            seat=seat,
+            field=f"players.{seat}",
+            seat_word=seat,
+            what=what,
+            winner=winner,
+        )
     if winner is not None and isinstance(hands[winner], ParsedHand) and not is_win(hands[winner]):
-        raise HandError(
-            f"players.{winner}: {winner} is the winner, but the hand has no winning tile (+tile) and no declare:"
+        raise HandError.of(
+            "error.winner.no_win", code="bad_winner", seat=winner, field=f"players.{winner}", winner=winner
         )
 
 
@@ -170,28 +258,37 @@ def check_discarder(table: Table, hands: Hands) -> None:
     """A discarder only for a win on another player's tile."""
     winner, discarder = table.winner, table.discarder
     if discarder is not None and winner is None:
-        raise HandError("discarder: there is no winner (a drawn hand or a false win), so no discarder")
+        raise HandError.of("error.discarder.no_winner", code="bad_discarder", field="discarder")
     if discarder is not None and discarder == winner:
-        raise HandError(f"discarder: {discarder} is the winner; a winner does not discard its winning tile")
+        raise discarder_is_winner(discarder)
     hand = hands[winner] if winner is not None else None
     if not isinstance(hand, ParsedHand):
         return
     own = [f for f in SELF_DRAWN if f in hand.flags] + ([f"declare:{hand.declare}"] if hand.declare else [])
     if own and discarder is not None:
-        raise HandError(
-            f"discarder: {winner}'s win is on its own turn ({', '.join(own)}), so there is no discarder; "
-            f"set discarder to null"
+        raise HandError.of(
+            "error.discarder.own_turn",
+            code="bad_discarder",
+            field="discarder",
+            hint=Text("error.hint.no_discarder"),
+            winner=winner,
+            own=", ".join(own),
         )
     if not own and discarder is None:
-        raise HandError(
-            f"discarder: {winner} won on a discard (its hand has no 'self'), so name the discarder, "
-            f"or write 'self' in the hand for a self-drawn win"
+        raise HandError.of(
+            "error.discarder.missing",
+            code="bad_discarder",
+            field="discarder",
+            hint=Text("error.hint.name_the_discarder"),
+            winner=winner,
         )
     if "earth" in hand.flags and discarder != DEALER:
-        raise HandError(f"discarder: 地胡 (earth) is won on the dealer's first discard, so the discarder is {DEALER}")
+        raise HandError.of("error.discarder.earth", code="bad_discarder", field="discarder", dealer=DEALER)
 
 
-def check_tile_counts(hands: Hands, copies: Callable[[int], int], why: Callable[[int], str] | None = None) -> None:
+def check_tile_counts(
+    hands: Hands, copies: Callable[[int], int], why: Callable[[int], Text | str] | None = None
+) -> None:
     """No tile beyond its copies over all four hands together; `why` explains a rule set's own limit."""
     per_seat: dict[str, Counter[int]] = {}
     for seat, hand in hands.items():
@@ -204,16 +301,22 @@ def check_tile_counts(hands: Hands, copies: Callable[[int], int], why: Callable[
         limit = copies(kind)
         if total[kind] > limit:
             where = ", ".join(f"{s} {c[kind]}" for s, c in per_seat.items() if c[kind])
-            raise HandError(
-                f"players: {T.name(kind)} appears {total[kind]} times across the table ({where}); "
-                f"at most {limit} exist"
-                + (
-                    why(kind)
-                    if why
-                    else ""
-                    if limit == (1 if T.is_flower(kind) else 4)
-                    else " (revealed wildcard tiles are out of play)"
-                )
+            reason: Text | str = (
+                why(kind)
+                if why
+                else ""
+                if limit == (1 if T.is_flower(kind) else 4)
+                else Text("error.tiles.wildcards_out")
+            )
+            raise HandError.of(
+                "error.tiles.across_table",
+                code="tile_copies",
+                field="players",
+                tile=T.name(kind),
+                count=total[kind],
+                where=where,
+                most=limit,
+                why=reason,
             )
 
 
@@ -270,10 +373,7 @@ def foul_seats(table: Table) -> dict[str, int]:
         if event.type != "foul":
             continue
         if event.seat == table.winner:
-            raise HandError(
-                f"events[{i}]: {event.seat} fouled (诈胡) and counts 0, so {event.seat} cannot be the winner; "
-                f"set winner to another seat or null, or drop the foul"
-            )
+            raise event_error("error.event.foul_winner", i, event.seat)
         fouls.setdefault(event.seat, i)
     return fouls
 
@@ -292,15 +392,23 @@ def liable_hand(table: Table, hands: Hands, index: int, name: str) -> ParsedHand
     """A liable event rests on the winner's melds, so it needs the winner's hand string (Decision 2026-11-30)."""
     winner = table.winner
     if winner is None:
-        raise HandError(f"events[{index}]: liable ({name}) pays for the winner, but there is no winner")
+        raise HandError.of("error.liable.no_winner", code="bad_event", field=f"events[{index}]", index=index, name=name)
     seat = table.events[index].seat
     if seat == winner:
-        raise HandError(f"events[{index}]: liable {seat} is the winner; the liable player pays the winner")
+        raise HandError.of(
+            "error.liable.is_winner", code="bad_event", seat=seat, field=f"events[{index}]", index=index, seat_word=seat
+        )
     hand = hands[winner]
     if not isinstance(hand, ParsedHand):
-        raise HandError(
-            f"events[{index}]: liable ({name}) rests on the melds of the winner {winner}, but players.{winner} "
-            f'is {{"total": {hand.total}}}; give {winner}\'s hand string, or drop the event'
+        raise HandError.of(
+            "error.liable.needs_hand",
+            code="bad_event",
+            hint=Text("error.hint.give_the_hand", winner=winner),
+            field=f"events[{index}]",
+            index=index,
+            name=name,
+            winner=winner,
+            total=hand.total,
         )
     return hand
 
@@ -327,11 +435,19 @@ def net_of(payments: list[Payment]) -> dict[str, int]:
     return net
 
 
-def check_non_winners(table: Table, hands: Hands, why: str) -> None:
+def check_non_winners(table: Table, hands: Hands, why: Text) -> None:
     """Where non-winners count nothing, a non-zero total is a mistake, not something to ignore."""
     for seat, hand in hands.items():
         if seat != table.winner and isinstance(hand, PlayerTotal) and hand.total:
-            raise HandError(f'players.{seat}: {why}; give {{"total": 0}} or the hand, not {{"total": {hand.total}}}')
+            raise HandError.of(
+                "error.total.non_winner",
+                code="bad_total",
+                seat=seat,
+                field=f"players.{seat}",
+                seat_word=seat,
+                why=why,
+                total=hand.total,
+            )
 
 
 def check_winner_hand(table: Table, hands: Hands, name: str) -> None:
@@ -339,9 +455,14 @@ def check_winner_hand(table: Table, hands: Hands, name: str) -> None:
     winner = table.winner
     hand = hands[winner] if winner is not None else None
     if isinstance(hand, PlayerTotal):
-        raise HandError(
-            f"players.{winner}: {winner} is the winner; give the winning hand (a {name} win is settled "
-            f'from the hand itself, not from {{"total": {hand.total}}})'
+        raise HandError.of(
+            "error.total.winner",
+            code="bad_total",
+            seat=winner,
+            field=f"players.{winner}",
+            winner=winner,
+            rules=rules_word(name),
+            total=hand.total,
         )
 
 
@@ -376,9 +497,9 @@ Scores = dict[str, HandScore | PlayerTotal]
 def score_winner_only(
     deal: Deal,
     title: str,
-    non_winners: str,
+    non_winners: Text,
     copies: Callable[[int], int],
-    why: Callable[[int], str],
+    why: Callable[[int], Text | str],
     *,
     winner_hand: bool = True,
 ) -> Scores:
@@ -401,7 +522,7 @@ def score_winner_only(
     return scores
 
 
-def check_claims(deal: Deal, copies: Callable[[int], int], why: Callable[[int], str] | None = None) -> Hands:
+def check_claims(deal: Deal, copies: Callable[[int], int], why: Callable[[int], Text | str] | None = None) -> Hands:
     """Where a false win can end the deal: tiles counted as written, then the false claims set aside."""
     table = deal.table
     check_tile_counts(deal.hands, copies, why)  # a false claim's tiles count too

@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from ... import tiles as T
+from ...errors import HandError
 from ...notation import ParsedHand
 from .. import base as B
 from ..base import HAND_TYPE
@@ -47,14 +48,11 @@ class Guannan(B.RuleSet):
         total = sum(v for item, v, _ in found if item.kind == HAND_TYPE)
         return B.Outcome(total, False, total)
 
-    def no_shape_message(self, hand: GuannanHand) -> str:
+    def no_shape_error(self, hand: GuannanHand) -> HandError:
         if hand.winds:
             held = " ".join(T.name(k) for k in hand.winds)
-            return (
-                f"no winning shape: this hand holds {held}, and a wind can never pair or pung "
-                f"in Guannan (one of each), so it cannot win"
-            )
-        return "no winning shape: the tiles form neither 4 sets + a pair nor seven pairs"
+            return HandError.of("error.shape.guannan.winds", code="no_winning_shape", winds=held)
+        return HandError.of("error.shape.guannan", code="no_winning_shape")
 
 
 GUANNAN = Guannan()

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from ... import engine as E
 from ... import tiles as T
 from ...engine import Group
-from ...errors import HandError
+from ...errors import HandError, Text
 from ...notation import ParsedHand
 from .. import base as B
 
@@ -33,7 +33,7 @@ def copies(kind: int) -> int:
 
 
 def prepare(parsed: ParsedHand, options: dict[str, int]) -> GuannanHand:
-    no_wild = ": Guannan has no wildcards"
+    no_wild = Text("error.condition.guannan_no_wild")
     B.check_known_conditions(parsed, "Guannan", CONDITIONS, {"wild": no_wild, "flip": no_wild})
 
     everything = list(parsed.tiles) + [t for m in parsed.melds for t in m.tiles]
@@ -41,16 +41,13 @@ def prepare(parsed: ParsedHand, options: dict[str, int]) -> GuannanHand:
         everything.append(parsed.win)
     for kind in sorted(set(everything)):
         if T.is_flower(kind) or kind in (T.RED, T.GREEN, T.WHITE):
-            what = "flower" if T.is_flower(kind) else "dragon"
-            raise HandError(
-                f"{what} {T.name(kind)} is not a Guannan tile: Guannan plays 112 tiles "
-                f"(m/p/s ×4 and one each of E S W N; no dragons, no flowers)"
-            )
+            what = Text("error.tiles.flower" if T.is_flower(kind) else "error.tiles.dragon", tile=T.name(kind))
+            raise HandError.of("error.tiles.guannan", code="tile_not_played", what=what)
         seen = everything.count(kind)
         if seen > copies(kind):
             if T.is_wind(kind):
-                raise HandError(f"{T.name(kind)} appears {seen} times; Guannan has one of each wind")
-            raise HandError(f"{T.name(kind)} appears {seen} times; at most 4 exist")
+                raise HandError.of("error.tiles.guannan_wind", code="tile_copies", tile=T.name(kind), count=seen)
+            raise B.too_many_copies(kind, seen, 4)
 
     melds: list[Group] = []
     for meld in parsed.melds:

@@ -7,7 +7,7 @@ table's house options, and each payment says which type and value it is.
 from __future__ import annotations
 
 from ... import tiles as T
-from ...errors import HandError
+from ...errors import HandError, Text
 from ...models import HandScore, Payment, Settlement, Table
 from ...settlement.common import SEATS, dealer_stays, open_deal, score_winner_only, settled
 from . import GUANNAN
@@ -20,14 +20,15 @@ def settle(table: Table) -> Settlement:
     deal = open_deal(table, GUANNAN, GUANNAN_EVENTS, fouls_first=True)
     wild, flip = deal.wild, deal.flip
     if wild is not None or flip is not None:  # the hands would not see them: say so rather than ignore them
-        given = f"flip {T.name(flip)}" if flip is not None else f"wild {','.join(T.name(k) for k in wild or ())}"
-        raise HandError(f"{'flip' if flip is not None else 'wild'}: Guannan has no wildcards ({given} given)")
+        name = "flip" if flip is not None else "wild"
+        given = T.name(flip) if flip is not None else ",".join(T.name(k) for k in wild or ())
+        raise HandError.of("error.table.guannan_wild", code="bad_wild", field=name, name=name, given=given)
     scores = score_winner_only(
         deal,
         "Guannan",
-        "Guannan non-winners count nothing (only the winner's hand type is paid)",
+        Text("error.total.guannan_non_winners"),
         copies,
-        lambda kind: " (Guannan has one of each wind)" if T.is_wind(kind) else "",
+        lambda kind: Text("error.tiles.guannan_one_wind") if T.is_wind(kind) else "",
     )
     winner, discarder = table.winner, table.discarder
     payments: list[Payment] = []

@@ -18,6 +18,7 @@ from math import prod
 
 from ... import tiles as T
 from ...engine import PAIR, Group
+from ...errors import HandError
 from ...notation import ParsedHand
 from .. import base as B
 from ..base import MULTIPLIER
@@ -68,8 +69,8 @@ class Jinhua(B.RuleSet):
         notes = [BAO_TOU_HAI_DI] if {"bao_tou", "hai_di"} <= keys else []
         return B.Outcome(total, False, total, notes=notes)
 
-    def no_shape_message(self, hand: JinhuaHand) -> str:
-        return "no winning shape: the tiles form none of 4 sets + pair, seven pairs, 十三不靠/七风 or 乱风 (all honors)"
+    def no_shape_error(self, hand: JinhuaHand) -> HandError:
+        return HandError.of("error.shape.jinhua", code="no_winning_shape")
 
     def arrangement(self, hand: JinhuaHand, reading: Shape) -> list[str]:
         melds = [g for g in reading.groups if g.exposed or g.concealed_kong]

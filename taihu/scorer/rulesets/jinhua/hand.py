@@ -8,7 +8,7 @@ from typing import NamedTuple
 from ... import engine as E
 from ... import tiles as T
 from ...engine import Group
-from ...errors import HandError
+from ...errors import HandError, Text
 from ...notation import ParsedHand
 from .. import base as B
 
@@ -66,21 +66,24 @@ def copies(kind: int, wild: tuple[int, ...] | None) -> int:
     return 3 if wild and kind == wild[0] else 4
 
 
+JINHUA_WILD_OUT = Text("error.tiles.jinhua_wild_out")  # why a 财神 kind has 3 copies, not 4
+
+
 def _flower_error(kind: int) -> HandError:
-    return HandError(f"flower {T.name(kind)} is not a Jinhua tile: Jinhua plays 136 tiles (no flowers)")
+    return B.not_a_tile_of(kind, "Jinhua", Text("error.tiles.jinhua"))
 
 
 def prepare(parsed: ParsedHand, options: dict[str, int]) -> JinhuaHand:
-    B.check_known_conditions(parsed, "Jinhua", CONDITIONS, {"flip": ": give the 财神 as wild:T"})
+    B.check_known_conditions(parsed, "Jinhua", CONDITIONS, {"flip": Text("error.condition.jinhua_flip")})
     notes: list[str] = []
     wild_kind: int | None = None
     if parsed.wild is None:
         notes.append("no wild: given — scored with no 财神, 白 as itself")
     else:
         if len(parsed.wild) != 1:
-            raise HandError(
-                f"Jinhua flips one 财神 tile, e.g. wild:3m; got {len(parsed.wild)} "
-                f"at column {parsed.columns.get('wild', 0)}"
+            at = parsed.columns.get("wild", 0)
+            raise HandError.of(
+                "error.wild.jinhua_one", code="bad_wild", column=at or None, count=len(parsed.wild), at=at
             )
         wild_kind = parsed.wild[0]
         if T.is_flower(wild_kind):
@@ -95,8 +98,8 @@ def prepare(parsed: ParsedHand, options: dict[str, int]) -> JinhuaHand:
             raise _flower_error(kind)
         seen, limit = everything.count(kind), copies(kind, parsed.wild)
         if seen > limit:
-            why = " (the flipped 财神 is out of play)" if limit == 3 else ""
-            raise HandError(f"{T.name(kind)} appears {seen} times; at most {limit} exist{why}")
+            why = JINHUA_WILD_OUT if limit == 3 else ""
+            raise B.too_many_copies(kind, seen, limit, why)
 
     def plays_as(kind: int) -> int:
         return face if kind == T.WHITE and face is not None else kind
@@ -104,10 +107,7 @@ def prepare(parsed: ParsedHand, options: dict[str, int]) -> JinhuaHand:
     melds: list[Group] = []
     for meld in parsed.melds:
         if wild_kind in meld.tiles:
-            where = "concealed kong" if meld.concealed else "exposed meld"
-            raise HandError(
-                f"财神 {T.name(wild_kind)} used in {where} {meld.source or meld.text()}: a 财神 never melds in Jinhua"
-            )
+            raise B.wildcard_in_meld(wild_kind, meld, key="error.meld.jinhua_wild")
         melds.append(B.meld_group(meld, plays_as(meld.tiles[0])))
 
     held = list(parsed.tiles) + ([parsed.win] if parsed.win is not None else [])
@@ -123,10 +123,10 @@ def prepare(parsed: ParsedHand, options: dict[str, int]) -> JinhuaHand:
     seat = B.seat_or_dealer(parsed, notes) if "heaven" in parsed.flags else parsed.seat or "E"
     B.check_win_conditions(parsed, winner, WIN_CONDITIONS, CONFLICTS)
     if "heaven" in flags and seat != "E":
-        raise HandError("condition 'heaven' needs seat:E (the dealer)")
+        raise B.heaven_needs_dealer(parsed)
     for cond in ("earth", "human"):
         if cond in flags and seat == "E":
-            raise HandError(f"condition '{cond}' is for a non-dealer: it needs seat S, W or N")
+            raise B.needs_non_dealer(parsed, cond)
     B.check_kong_draw(flags, melds)
 
     self_drawn = any(f in flags for f in SELF_DRAWN)

@@ -8,7 +8,7 @@ liable player (承包) pays all of it.
 from __future__ import annotations
 
 from ... import tiles as T
-from ...errors import HandError
+from ...errors import HandError, Text
 from ...models import Payment, Settlement, Table
 from ...settlement.common import (
     SEATS,
@@ -22,7 +22,7 @@ from ...settlement.common import (
     table_options,
 )
 from . import JINHUA
-from .hand import copies
+from .hand import JINHUA_WILD_OUT, copies
 
 JINHUA_EVENTS = ("foul", "liable")  # 承包, and foul: the seat counts 0 and cannot win (docs/api.md)
 LIABLE_MELDS = 3  # 承包: the liable player fed three or more claims
@@ -34,15 +34,15 @@ def settle(table: Table) -> Settlement:
     liable = _liable(table, deal.hands)
     wild, flip = deal.wild, deal.flip
     if flip is not None:
-        raise HandError(f"flip: Jinhua has no flipped indicator (flip:{T.name(flip)} given); give the 财神 as wild")
+        raise HandError.of("error.table.jinhua_flip", code="bad_wild", field="flip", tile=T.name(flip))
     if wild is not None and len(wild) != 1:
-        raise HandError(f'wild: Jinhua flips one 财神 tile, e.g. ["3m"]; got {len(wild)}')
+        raise HandError.of("error.table.jinhua_wild", code="bad_wild", field="wild", count=len(wild))
     scores = score_winner_only(
         deal,
         "Jinhua",
-        "Jinhua non-winners count nothing (only the winner is paid)",
+        Text("error.total.jinhua_non_winners"),
         lambda kind: copies(kind, wild),
-        lambda kind: " (the flipped 财神 is out of play)",
+        lambda kind: JINHUA_WILD_OUT,
         winner_hand=False,
     )
     winner = table.winner
@@ -50,7 +50,9 @@ def settle(table: Table) -> Settlement:
     if winner is not None:
         multiplier = scores[winner].total
         if multiplier < 1:
-            raise HandError(f'players.{winner}: a Jinhua win is worth at least ×1 (平胡); got {{"total": 0}}')
+            raise HandError.of(
+                "error.total.jinhua_zero", code="bad_total", seat=winner, field=f"players.{winner}", winner=winner
+            )
         payments = _to_winner(winner, table.discarder, unit, multiplier, liable)
     return settled(table, scores, payments, dealer_stays(winner))  # the seed is silent: Lingxi's rule
 
@@ -59,7 +61,7 @@ def table_unit(table: Table) -> int:
     """What one 倍 is worth, checked before anything else at the table."""
     unit = table_options(table, JINHUA)["unit"]
     if unit < 1:
-        raise HandError("options: option 'unit' must be at least 1 (what one 倍 is worth)")
+        raise HandError.of("error.option.jinhua_unit", code="bad_option", field="options.unit")
     return unit
 
 
@@ -67,16 +69,23 @@ def _liable(table: Table, hands: Hands) -> str | None:
     """The one 承包 seat, checked against the winner's hand: three exposed melds or more (Decision 2026-11-30)."""
     seats = [(i, e.seat) for i, e in enumerate(table.events) if e.type == "liable"]
     if len(seats) > 1:
-        raise HandError(f"events[{seats[1][0]}]: only one player can be liable (承包)")
+        raise HandError.of(
+            "error.event.one_liable_jinhua", code="bad_event", field=f"events[{seats[1][0]}]", index=seats[1][0]
+        )
     for i, _ in seats:
         hand = liable_hand(table, hands, i, "承包")
         shown = exposed_melds(hand)
         if len(shown) < LIABLE_MELDS:
-            raise HandError(
-                f"events[{i}]: liable (承包) is for a player who fed the winner {LIABLE_MELDS} or more claims, "
-                f"but {table.winner}'s hand shows {len(shown)} exposed meld{'s' if len(shown) != 1 else ''} [..]"
-                f"{' (' + ' '.join(shown) + ')' if shown else ''}; concealed kongs (..) do not count; "
-                f"drop the event or write the claimed melds as [..]"
+            raise HandError.of(
+                "error.liable.jinhua_one" if len(shown) == 1 else "error.liable.jinhua",
+                code="bad_event",
+                field=f"events[{i}]",
+                hint=Text("error.hint.jinhua_liable"),
+                index=i,
+                most=LIABLE_MELDS,
+                winner=table.winner,
+                count=len(shown),
+                shown=" (" + " ".join(shown) + ")" if shown else "",
             )
     return seats[0][1] if seats else None
 

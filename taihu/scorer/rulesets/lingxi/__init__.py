@@ -18,6 +18,7 @@ from collections.abc import Iterable, Mapping
 from ... import engine as E
 from ... import tiles as T
 from ...engine import PAIR, WILD_SET
+from ...errors import HandError
 from ...notation import ParsedHand
 from .. import base as B
 from ..base import ONE
@@ -99,8 +100,8 @@ class Lingxi(B.RuleSet):
                 by_stand_ins.setdefault(stand_ins(won), []).append(kind)
         return hand.naturals, len(hand.wild_tiles), SETS - len(hand.melds), by_stand_ins
 
-    def no_shape_message(self, hand: LingxiHand) -> str:
-        return "no winning shape: the tiles do not form 1 pair + 5 sets (Lingxi has no special shapes)"
+    def no_shape_error(self, hand: LingxiHand) -> HandError:
+        return HandError.of("error.shape.lingxi", code="no_winning_shape")
 
     def classed_readings(self, hand: LingxiHand) -> Iterable[tuple[str, B.Reading]] | None:
         """With wildcards and 四风齐 out of reach, the coarse classes decide every item that reads a reading

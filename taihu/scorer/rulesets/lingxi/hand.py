@@ -80,8 +80,7 @@ def copies(kind: int, revealed: tuple[int, ...]) -> int:
 def prepare(parsed: ParsedHand, options: dict[str, int]) -> LingxiHand:
     B.check_known_conditions(parsed, "Lingxi", CONDITIONS)
     if parsed.declare is not None and parsed.declare not in DECLARES:
-        col = parsed.columns.get("declare", 0)
-        raise HandError(f"declare:{parsed.declare} at column {col} is not a Lingxi declared win (sha-zhu, hua-hu)")
+        raise B.not_a_declared_win(parsed, "Lingxi", ("sha-zhu", "hua-hu"))
     notes: list[str] = []
     revealed: tuple[int, ...] = ()
     families: tuple[WildFamily, ...] = ()
@@ -91,15 +90,19 @@ def prepare(parsed: ParsedHand, options: dict[str, int]) -> LingxiHand:
     else:
         revealed = parsed.wild
         if len(revealed) != 2:
-            raise HandError(
-                f"Lingxi reveals two wildcard tiles, e.g. wild:5m,E; got {len(revealed)} "
-                f"at column {parsed.columns.get('wild', 0)}"
-            )
+            at = parsed.columns.get("wild", 0)
+            raise HandError.of("error.wild.lingxi_two", code="bad_wild", column=at or None, count=len(revealed), at=at)
         for kind in set(revealed):
             if revealed.count(kind) > copies(kind, ()):
-                raise HandError(
-                    f"wild: reveals {T.name(kind)} {revealed.count(kind)} times at column "
-                    f"{parsed.columns.get('wild', 0)}; only {copies(kind, ())} {T.name(kind)} exists"
+                at = parsed.columns.get("wild", 0)
+                raise HandError.of(
+                    "error.wild.revealed_too_often",
+                    code="bad_wild",
+                    column=at or None,
+                    tile=T.name(kind),
+                    count=revealed.count(kind),
+                    at=at,
+                    most=copies(kind, ()),
                 )
         families, same = _families(revealed)
     wild_kinds = frozenset(k for f in families for k in f.kinds)
@@ -110,8 +113,8 @@ def prepare(parsed: ParsedHand, options: dict[str, int]) -> LingxiHand:
     for kind in sorted(set(everything)):
         seen, limit = everything.count(kind), copies(kind, revealed)
         if seen > limit:
-            why = "" if limit == (1 if T.is_flower(kind) else 4) else " (revealed wildcard tiles are out of play)"
-            raise HandError(f"{T.name(kind)} appears {seen} times; at most {limit} exist{why}")
+            why = "" if limit == (1 if T.is_flower(kind) else 4) else B.Text("error.tiles.wildcards_out")
+            raise B.too_many_copies(kind, seen, limit, why)
 
     seat = B.seat_or_dealer(parsed, notes)
     melds: list[Group] = []
@@ -119,14 +122,16 @@ def prepare(parsed: ParsedHand, options: dict[str, int]) -> LingxiHand:
     set_aside: dict[str, list[int]] = {name: [] for name, _ in FLOWER_GROUPS}
     for meld in parsed.melds:
         wild_in = [t for t in meld.tiles if t in wild_kinds]
-        where = "concealed kong" if meld.concealed else "exposed meld"
         if wild_in:
-            raise HandError(f"wildcard {T.name(wild_in[0])} used in {where} {meld.source or meld.text()}")
+            raise B.wildcard_in_meld(wild_in[0], meld)
         if meld.is_flower_set or (meld.tiles[0] == T.WHITE):
             if not meld.concealed:
-                raise HandError(
-                    f"白 is a flower in Lingxi and never melds: {meld.source or meld.text()}; "
-                    f"write 白 collected in play bare (P P P P), or (PPPP) if held from the deal"
+                raise HandError.of(
+                    "error.meld.lingxi_white",
+                    code="bad_meld",
+                    column=meld.column or None,
+                    hint=B.Text("error.hint.lingxi_white"),
+                    meld=meld.source or meld.text(),
                 )
             group = _flower_group(meld.tiles[0])
             from_deal.add(group)
@@ -148,8 +153,11 @@ def prepare(parsed: ParsedHand, options: dict[str, int]) -> LingxiHand:
         if parsed.win in wild_kinds:
             wild_tiles.append(parsed.win)
         elif T.is_flower(parsed.win) or parsed.win == T.WHITE:
-            raise HandError(
-                f"the winning tile +{T.name(parsed.win)} is a flower in Lingxi; flowers are set aside, never won on"
+            raise HandError.of(
+                "error.win.lingxi_flower",
+                code="bad_winning_tile",
+                column=parsed.columns.get("+"),
+                tile=T.name(parsed.win),
             )
         else:
             naturals.append(parsed.win)
@@ -159,16 +167,16 @@ def prepare(parsed: ParsedHand, options: dict[str, int]) -> LingxiHand:
     winner = parsed.win is not None or declared
     if declared:
         if size not in (HAND_SIZE, WIN_SIZE):
-            raise HandError(f"hand has {size} tiles, a declared Lingxi win holds 16 or 17 (相公)", code="tile_count")
+            raise HandError.of("error.tile_count.lingxi_declared", code="tile_count", size=size)
     elif size != (WIN_SIZE if winner else HAND_SIZE):
         raise B.tile_count_error(parsed, "lingxi", size, HAND_SIZE, winner, set_aside=(T.WHITE,))
 
     flags = parsed.flags
     B.check_win_conditions(parsed, winner, WIN_CONDITIONS, CONFLICTS, declared_wins=True)
     if "heaven" in flags and seat != "E":
-        raise HandError("condition 'heaven' needs seat:E (the dealer)")
+        raise B.heaven_needs_dealer(parsed)
     if "earth" in flags and seat == "E":
-        raise HandError("condition 'earth' is for a non-dealer: it needs seat S, W or N")
+        raise B.needs_non_dealer(parsed, "earth")
     B.check_kong_draw(flags, melds)
 
     hand = LingxiHand(
@@ -189,12 +197,10 @@ def prepare(parsed: ParsedHand, options: dict[str, int]) -> LingxiHand:
         before_win=before_win,
     )
     if parsed.declare == "sha-zhu" and not sha_zhu_holding(hand):
-        raise HandError(
-            "declare:sha-zhu needs AAA+B wildcards held (three of one wildcard kind and one of the "
-            f"other, or both when the kinds are the same); this hand holds {held_text(hand) or 'none'}"
-        )
+        held = held_text(hand) or B.Text("error.declare.none_held")
+        raise HandError.of("error.declare.sha_zhu", code="declare_not_met", held=held)
     if parsed.declare == "hua-hu" and not all_flowers(hand):
-        raise HandError("declare:hua-hu needs all eight flowers f1–f8 set aside")
+        raise HandError.of("error.declare.hua_hu", code="declare_not_met")
     return hand
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ... import tiles as T
-from ...errors import HandError
+from ...errors import HandError, Joined, Text
 from ...models import HandScore, Payment, Settlement, Table
 from ...notation import ParsedHand, to_text
 from ...settlement import common as C
@@ -19,12 +19,9 @@ def settle(table: Table) -> Settlement:
     deal = C.open_deal(table, LINGXI, LINGXI_EVENTS, fouls_first=False)
     wild, flip = deal.wild, deal.flip
     if flip is not None:
-        raise HandError(
-            f"flip: Lingxi has no flipped indicator (flip:{T.name(flip)} given); "
-            f"give the two revealed wildcards as wild"
-        )
+        raise HandError.of("error.table.lingxi_flip", code="bad_wild", field="flip", tile=T.name(flip))
     if wild is not None and len(wild) != 2:
-        raise HandError(f'wild: Lingxi reveals two wildcard tiles, e.g. ["5m", "E"]; got {len(wild)}')
+        raise HandError.of("error.table.lingxi_wild", code="bad_wild", field="wild", count=len(wild))
     events = _lingxi_events(table)
     hands = C.check_claims(deal, lambda kind: copies(kind, wild or ()))
     liable = events.get("liable")
@@ -54,14 +51,14 @@ def _lingxi_events(table: Table) -> dict[str, int]:
     found: dict[str, int] = {}
     for i, event in enumerate(table.events):
         if event.type in ("false-win", "liable") and event.type in found:
-            what = (
-                "only one false win can end a deal"
-                if event.type == "false-win"
-                else "only one player can be liable (包赔)"
+            raise HandError.of(
+                "error.event.one_false_win" if event.type == "false-win" else "error.event.one_liable_lingxi",
+                code="bad_event",
+                field=f"events[{i}]",
+                index=i,
             )
-            raise HandError(f"events[{i}]: {what}")
         if event.type == "false-win" and winner is not None:
-            raise HandError(f"events[{i}]: a false win ends the deal with no winner; set winner to null")
+            raise HandError.of("error.event.false_win_winner", code="bad_event", field=f"events[{i}]", index=i)
         found.setdefault(event.type, i)
     C.foul_seats(table)
     return found
@@ -121,16 +118,23 @@ def _check_liable(index: int, winner: str, hand: ParsedHand, score: HandScore) -
     exposed = [m for m in hand.melds if not m.concealed and T.is_wind(m.tiles[0]) and len(set(m.tiles)) == 1]
     problems = []
     if not any(item.key == "si_feng_qi" for item in score.items):
-        problems.append("it does not score 四风齐 (si_feng_qi)")
+        problems.append(Text("error.liable.lingxi_no_si_feng_qi"))
     if len(exposed) < 3:
         shown = " ".join(m.source or m.text() for m in exposed)
         problems.append(
-            f"it shows {len(exposed)} exposed wind {'pung/kong' if len(exposed) == 1 else 'pungs/kongs'} [..]"
-            + (f" ({shown})" if shown else "")
-            + ", not 3 (a concealed kong (..) does not count)"
+            Text(
+                "error.liable.lingxi_exposed_one" if len(exposed) == 1 else "error.liable.lingxi_exposed",
+                count=len(exposed),
+                shown=f" ({shown})" if shown else "",
+            )
         )
     if problems:
-        raise HandError(
-            f"events[{index}]: liable (包赔) in Lingxi is for a 四风齐 win with three wind pungs/kongs "
-            f"exposed [..]; {winner}'s hand {to_text(hand)}: {'; '.join(problems)}; drop the event"
+        raise HandError.of(
+            "error.liable.lingxi",
+            code="bad_event",
+            field=f"events[{index}]",
+            index=index,
+            winner=winner,
+            hand=to_text(hand),
+            problems=Joined(problems),
         )

@@ -19,6 +19,7 @@ import dataclasses
 from ... import engine as E
 from ... import tiles as T
 from ...engine import ReadingFacts
+from ...errors import HandError
 from ...notation import ParsedHand
 from .. import base as B
 from ..base import HU, TAI
@@ -85,8 +86,8 @@ class Luoshan(B.RuleSet):
             concealed.remove(pair)
         return list(map(E.group_text, (*melds, *concealed, *pairs)))
 
-    def no_shape_message(self, hand: LuoshanHand) -> str:
-        return "no winning shape: the tiles do not form 4 sets + a pair (Luoshan has no seven pairs)"
+    def no_shape_error(self, hand: LuoshanHand) -> HandError:
+        return HandError.of("error.shape.luoshan", code="no_winning_shape")
 
 
 LUOSHAN = Luoshan()

@@ -12,7 +12,7 @@ from ... import engine as E
 from ... import memo as M
 from ... import tiles as T
 from ...engine import PUNG, Group
-from ...errors import HandError
+from ...errors import HandError, Text
 from ...notation import Meld, ParsedHand
 from .. import base as B
 
@@ -70,27 +70,47 @@ _FIVE_ALIKE = re.compile(rb"(.)\1\1\1\1", re.DOTALL)
 
 def _wild_kind(parsed: ParsedHand, notes: list[str]) -> int | None:
     if parsed.wild is not None and parsed.flip is not None:
-        raise HandError(
-            f"give either flip: (column {parsed.columns['flip']}) or wild: (column {parsed.columns['wild']}), "
-            f"not both: Luoshan has one wildcard kind"
+        raise HandError.of(
+            "error.wild.luoshan_both",
+            code="bad_wild",
+            column=parsed.columns["wild"],
+            flip_at=parsed.columns["flip"],
+            wild_at=parsed.columns["wild"],
         )
     if parsed.flip is not None:
         if T.is_flower(parsed.flip):
-            raise HandError(f"flip:{T.name(parsed.flip)} is a flower; Luoshan plays 136 tiles, no flowers")
+            raise HandError.of(
+                "error.wild.luoshan_flower",
+                code="bad_wild",
+                column=parsed.columns.get("flip"),
+                given="flip:",
+                tile=T.name(parsed.flip),
+                tiles=LUOSHAN_TILES,
+            )
         kind = wildcard_after(parsed.flip)
         notes.append(f"flipped {T.name(parsed.flip)}: the wildcard is {T.name(kind)}")
         return kind
     if parsed.wild is not None:
         if len(parsed.wild) != 1:
-            raise HandError(
-                f"Luoshan has one wildcard kind, e.g. wild:2m or flip:1m; got {len(parsed.wild)} "
-                f"at column {parsed.columns.get('wild', 0)}"
+            at = parsed.columns.get("wild", 0)
+            raise HandError.of(
+                "error.wild.luoshan_one", code="bad_wild", column=at or None, count=len(parsed.wild), at=at
             )
         if T.is_flower(parsed.wild[0]):
-            raise HandError(f"wild:{T.name(parsed.wild[0])} is a flower; Luoshan plays 136 tiles, no flowers")
+            raise HandError.of(
+                "error.wild.luoshan_flower",
+                code="bad_wild",
+                column=parsed.columns.get("wild"),
+                given="wild:",
+                tile=T.name(parsed.wild[0]),
+                tiles=LUOSHAN_TILES,
+            )
         return parsed.wild[0]
     notes.append("no wild: or flip: given — scored with no wildcards")
     return None
+
+
+LUOSHAN_TILES = Text("error.tiles.luoshan")  # what Luoshan plays, as messages say it
 
 
 def _meld_group(meld: Meld, wild_kind: int | None, seat: str) -> Group:
@@ -108,17 +128,24 @@ def _meld_group(meld: Meld, wild_kind: int | None, seat: str) -> Group:
         ):
             kind = natural[0]
             return Group(PUNG, kind, (kind,), exposed=True, wilds=((wild[0], kind),))
-        rule = (
-            f"only 花碰 — an exposed pung of a dragon or one's seat wind ({seat}) completed by "
-            f"one wildcard — may hold a wildcard"
-        )
+        rule = Text("error.meld.luoshan_rule", seat=seat)
         if wild:
-            where = "concealed kong" if meld.concealed else "exposed meld"
-            raise HandError(f"wildcard {T.name(wild[0])} used in {where} {source}: {rule}")
+            raise B.wildcard_in_meld(wild[0], meld, Text("error.meld.because", rule=rule))
         odd = min(set(meld.tiles), key=meld.tiles.count)
-        held = f"the wildcard is {T.name(wild_kind)}" if wild_kind is not None else "no wildcard is given"
-        raise HandError(
-            f"{source} at column {meld.column} is not a meld: {T.name(odd)} is not a wildcard ({held}); {rule}"
+        held = (
+            Text("error.meld.luoshan_wild_is", tile=T.name(wild_kind))
+            if wild_kind is not None
+            else Text("error.meld.luoshan_no_wild")
+        )
+        raise HandError.of(
+            "error.meld.luoshan_not_meld",
+            code="bad_meld",
+            column=meld.column or None,
+            meld=source,
+            at=meld.column,
+            tile=T.name(odd),
+            held=held,
+            rule=rule,
         )
     return B.meld_group(meld)
 
@@ -179,10 +206,10 @@ def prepare(parsed: ParsedHand, options: dict[str, int]) -> LuoshanHand:
         counts = E.to_counts(seen)
         for kind in sorted(set(seen)):
             if T.is_flower(kind):
-                raise HandError(f"flower {T.name(kind)} is not a Luoshan tile: Luoshan plays 136 tiles, no flowers")
+                raise B.not_a_tile_of(kind, "Luoshan", LUOSHAN_TILES)
             # the flipped indicator stays in play: four of every kind can be held
             if counts[kind] > 4:
-                raise HandError(f"{T.name(kind)} appears {counts[kind]} times; at most 4 exist")
+                raise B.too_many_copies(kind, counts[kind], 4)
 
     seat = parsed.seat or "E"
     melds = tuple([_meld_group(m, wild_kind, seat) for m in parsed.melds]) if parsed.melds else ()

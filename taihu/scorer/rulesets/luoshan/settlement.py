@@ -8,10 +8,11 @@ matters; it must be a legal win (the minimums of "A legal win").
 from __future__ import annotations
 
 from ... import tiles as T
-from ...errors import HandError
+from ...errors import HandError, Joined, Text
 from ...models import HandScore, Payment, Settlement, Table
 from ...settlement.common import DEALER, SEATS, open_deal, score_winner_only, settled
 from . import LUOSHAN
+from .hand import LUOSHAN_TILES
 
 LUOSHAN_EVENTS = ("foul",)  # foul: the seat counts 0 and cannot win (docs/api.md); no false win or 包赔
 
@@ -22,7 +23,7 @@ def settle(table: Table) -> Settlement:
     scores = score_winner_only(
         deal,
         "Luoshan",
-        "Luoshan non-winners score 0 (there are no loser tai)",
+        Text("error.total.luoshan_non_winners"),
         lambda kind: 4,  # the flipped indicator is not out of play: four of every kind over the table
         lambda kind: "",
     )
@@ -33,9 +34,13 @@ def settle(table: Table) -> Settlement:
         assert isinstance(score, HandScore)  # check_winner_hand
         if not score.legal:
             why = [n for n in score.notes if n.startswith("not a legal win")] or score.notes
-            raise HandError(
-                f"players.{winner}: {winner}'s hand is not a legal Luoshan win, so the deal cannot be settled: "
-                + "; ".join(why)
+            raise HandError.of(
+                "error.winner.luoshan_not_legal",
+                code="not_legal",
+                seat=winner,
+                field=f"players.{winner}",
+                winner=winner,
+                why=Joined(why),
             )
         how = "self-drawn" if table.discarder is None else f"on {table.discarder}'s discard"
         payments = [
@@ -49,14 +54,23 @@ def settle(table: Table) -> Settlement:
 def check_wildcard(wild: tuple[int, ...] | None, flip: int | None) -> None:
     """One wildcard kind, by flip or wild, checked once for the table rather than per hand."""
     if wild is not None and flip is not None:
-        raise HandError(
-            f"flip: give either flip ({T.name(flip)}) or wild ({','.join(T.name(k) for k in wild)}), "
-            f"not both: Luoshan has one wildcard kind"
+        raise HandError.of(
+            "error.table.luoshan_both",
+            code="bad_wild",
+            field="flip",
+            flip=T.name(flip),
+            wild=",".join(T.name(k) for k in wild),
         )
     if wild is not None and len(wild) != 1:
-        raise HandError(f'wild: Luoshan has one wildcard kind, e.g. ["2m"] or flip "1m"; got {len(wild)}')
+        raise HandError.of("error.table.luoshan_one", code="bad_wild", field="wild", count=len(wild))
     for kind in (*(wild or ()), *((flip,) if flip is not None else ())):
         if T.is_flower(kind):
-            raise HandError(
-                f"{'flip' if kind == flip else 'wild'}: {T.name(kind)} is a flower; Luoshan plays 136 tiles, no flowers"
+            name = "flip" if kind == flip else "wild"
+            raise HandError.of(
+                "error.table.luoshan_flower",
+                code="bad_wild",
+                field=name,
+                name=name,
+                tile=T.name(kind),
+                tiles=LUOSHAN_TILES,
             )

@@ -18,6 +18,7 @@ import dataclasses
 
 from ... import tiles as T
 from ...engine import PAIR
+from ...errors import HandError, Text
 from ...notation import ParsedHand
 from .. import base as B
 from ..base import MULTIPLIER
@@ -85,14 +86,13 @@ class Putian(B.RuleSet):
             return B.Outcome(base, False, base, legal=False, notes=[DA_JIN])
         return B.Outcome(base, False, base)
 
-    def no_shape_message(self, hand: PutianHand) -> str:
+    def no_shape_error(self, hand: PutianHand) -> HandError:
         if hand.you_jin:
-            return (
-                f"declare:{hand.parsed.declare}: without one 金 the tiles do not form five sets "
-                f"(游金 is five sets + a lone 金)"
-            )
-        hint = "; a hand holding three 金 can declare:san-jin-dao (shape ignored)" if len(hand.jin_tiles) >= 3 else ""
-        return f"no winning shape: the tiles do not form 1 pair + 5 sets{hint}"
+            return HandError.of("error.shape.putian.you_jin", code="no_winning_shape", declare=hand.parsed.declare)
+        if len(hand.jin_tiles) >= 3:
+            hint = Text("error.hint.san_jin_dao")
+            return HandError.of("error.shape.putian.three_jin", code="no_winning_shape", hint=hint)
+        return HandError.of("error.shape.putian", code="no_winning_shape")
 
     def arrangement(self, hand: PutianHand, reading: B.Reading) -> list[str]:
         melds = [g.text() for g in reading[: len(hand.melds)]]

@@ -8,7 +8,7 @@ from typing import NamedTuple
 from ... import engine as E
 from ... import tiles as T
 from ...engine import Group
-from ...errors import HandError
+from ...errors import HandError, Text
 from ...notation import ParsedHand
 from .. import base as B
 
@@ -83,21 +83,23 @@ def is_putian_tile(kind: int) -> bool:
     return T.is_suited(kind) or kind == T.WHITE
 
 
-def _not_putian(kind: int, where: str) -> HandError:
-    what = "a flower" if T.is_flower(kind) else "a wind" if T.is_wind(kind) else "a dragon"
-    return HandError(
-        f"{T.name(kind)}{where} is {what}, not a Putian tile: Putian plays 112 tiles, "
-        f"m/p/s 1–9 and 白 (P), four of each"
+def _not_putian(kind: int, where: Text | str, column: int | None = None) -> HandError:
+    what = (
+        "error.tiles.a_flower"
+        if T.is_flower(kind)
+        else "error.tiles.a_wind"
+        if T.is_wind(kind)
+        else "error.tiles.a_dragon"
+    )
+    return HandError.of(
+        "error.tiles.putian", code="tile_not_played", column=column, tile=T.name(kind), where=where, what=Text(what)
     )
 
 
 def prepare(parsed: ParsedHand, options: dict[str, int]) -> PutianHand:
     B.check_known_conditions(parsed, "Putian", CONDITIONS)
     if parsed.declare is not None and parsed.declare not in DECLARES:
-        col = parsed.columns.get("declare", 0)
-        raise HandError(
-            f"declare:{parsed.declare} at column {col} is not a Putian declared win ({', '.join(DECLARES)})"
-        )
+        raise B.not_a_declared_win(parsed, "Putian", DECLARES)
     everything = list(parsed.tiles) + [t for m in parsed.melds for t in m.tiles]
     if parsed.win is not None:
         everything.append(parsed.win)
@@ -106,7 +108,7 @@ def prepare(parsed: ParsedHand, options: dict[str, int]) -> PutianHand:
             raise _not_putian(kind, "")
     for kind in sorted(set(everything)):
         if everything.count(kind) > 4:
-            raise HandError(f"{T.name(kind)} appears {everything.count(kind)} times; at most 4 exist")
+            raise B.too_many_copies(kind, everything.count(kind), 4)
 
     notes: list[str] = []
     jin: int | None = None
@@ -114,21 +116,28 @@ def prepare(parsed: ParsedHand, options: dict[str, int]) -> PutianHand:
         notes.append("no wild: given — scored with no 金")
     else:
         col = parsed.columns.get("wild", 0)
-        at = f" at column {col}" if col else ""
+        at = Text("error.waits.at_column", at=col) if col else ""
         if len(parsed.wild) != 1:
-            raise HandError(f"Putian flips one 金, e.g. wild:5m; got {len(parsed.wild)} tiles{at}")
+            raise HandError.of(
+                "error.wild.putian_one", code="bad_wild", column=col or None, count=len(parsed.wild), at=at
+            )
         jin = parsed.wild[0]
         if not is_putian_tile(jin):
-            raise _not_putian(jin, f" (wild:{at})")
+            raise _not_putian(jin, Text("error.tiles.putian_wild", at=at), col or None)
 
     melds: list[Group] = []
     for meld in parsed.melds:
         text = meld.source or meld.text()
-        where = "concealed kong" if meld.concealed else "exposed meld"
         if jin is not None and jin in meld.tiles:
-            raise HandError(f"金 {T.name(jin)} used in {where} {text}: 金 may not be chowed, punged or melded (打金)")
+            raise B.wildcard_in_meld(jin, meld, key="error.meld.putian_jin")
         if T.WHITE in meld.tiles:
-            raise HandError(f"白 is set aside in Putian and never melds: {text}; write each 白 bare (P P)")
+            raise HandError.of(
+                "error.meld.putian_white",
+                code="bad_meld",
+                column=meld.column or None,
+                hint=Text("error.hint.putian_white"),
+                meld=text,
+            )
         melds.append(B.meld_group(meld))
 
     jin_tiles = [k for k in parsed.tiles if k == jin]
@@ -138,15 +147,18 @@ def prepare(parsed: ParsedHand, options: dict[str, int]) -> PutianHand:
         if parsed.win == jin:
             jin_tiles.append(parsed.win)
         elif parsed.win == T.WHITE:
-            raise HandError("the winning tile +P is 白, which is set aside in Putian (补牌), never won on")
+            raise HandError.of("error.win.putian_white", code="bad_winning_tile", column=parsed.columns.get("+"))
         else:
             naturals.append(parsed.win)
     if jin == T.WHITE:
         whites = len(jin_tiles)  # 白 is 金: each one held scores as both 白 and 金 (Decision)
     if len(jin_tiles) > 3 and parsed.declare != "qiang-jin":
-        raise HandError(
-            f"the hand holds {len(jin_tiles)} 金 {T.name(jin or 0)}, but only 3 are in play (the flipped one is "
-            f"out); a fourth exists only through 抢金: write declare:qiang-jin, or fix the tiles"
+        raise HandError.of(
+            "error.wild.putian_four",
+            code="tile_copies",
+            hint=Text("error.hint.qiang_jin"),
+            count=len(jin_tiles),
+            tile=T.name(jin or 0),
         )
     if len(jin_tiles) == 4:
         notes.append(f"four 金 {T.name(jin or 0)}: the flipped one was taken by 抢金 (Decision)")
@@ -157,15 +169,18 @@ def prepare(parsed: ParsedHand, options: dict[str, int]) -> PutianHand:
     size = len(jin_tiles) + len(naturals) + 3 * len(melds)
     if you_jin:
         if parsed.win is not None:
-            raise HandError(
-                f"declare:{declare} is five sets and a lone 金 after the pair's partner was discarded; "
-                f"it has no winning tile (+{T.name(parsed.win)})"
+            raise HandError.of(
+                "error.declare.you_jin_win",
+                code="declare_not_met",
+                column=parsed.columns.get("+"),
+                declare=declare,
+                tile=T.name(parsed.win),
             )
         if size != HAND_SIZE:
-            raise HandError(f"hand has {size} tiles, a 游金 hand holds 16 (five sets + a lone 金)", code="tile_count")
+            raise HandError.of("error.tile_count.you_jin", code="tile_count", size=size)
     elif declare == "san-jin-dao":
         if size not in (HAND_SIZE, WIN_SIZE):
-            raise HandError(f"hand has {size} tiles, a declared 三金倒 holds 16 or 17", code="tile_count")
+            raise HandError.of("error.tile_count.san_jin_dao", code="tile_count", size=size)
     elif size != (WIN_SIZE if winner else HAND_SIZE):
         raise B.tile_count_error(parsed, "putian", size, HAND_SIZE, winner, set_aside=(T.WHITE,))
 
@@ -173,22 +188,22 @@ def prepare(parsed: ParsedHand, options: dict[str, int]) -> PutianHand:
     seat = B.seat_or_dealer(parsed, notes)
     B.check_win_conditions(parsed, winner, WIN_CONDITIONS, CONFLICTS, declared_wins=True)
     if declare is not None and "rob-kong" in flags:
-        raise HandError(f"declare:{declare} is won on the player's own turn; it cannot rob a kong")
+        raise HandError.of("error.declare.rob_kong", code="conditions_contradict", declare=declare)
     if declare in ("qiang-jin", "you-jin", "san-jin-you") and "heaven" in flags:
-        raise HandError(f"declare:{declare} and 'heaven' contradict each other: 天胡 is complete on the dealt hand")
+        raise HandError.of(
+            "error.declare.heaven", code="conditions_contradict", declare=declare, cond=B.condition_word("heaven")
+        )
     if "heaven" in flags and seat != "E":
-        raise HandError("condition 'heaven' needs seat:E (the dealer)")
+        raise B.heaven_needs_dealer(parsed)
     B.check_kong_draw(flags, melds)
     if declare is not None and jin is None:
-        raise HandError(f"declare:{declare} needs the 金, e.g. wild:5m")
+        raise HandError.of("error.declare.needs_jin", code="declare_not_met", declare=declare)
     if declare == "qiang-jin" and parsed.win != jin:
-        raise HandError(
-            f"declare:qiang-jin takes the flipped 金 to complete the hand: the winning tile must be +{T.name(jin or 0)}"
-        )
+        raise HandError.of("error.declare.qiang_jin", code="declare_not_met", tile=T.name(jin or 0))
     if declare in ("san-jin-dao", "san-jin-you") and len(jin_tiles) < 3:
-        raise HandError(f"declare:{declare} needs three 金 held; this hand holds {len(jin_tiles)}")
+        raise HandError.of("error.declare.three_jin", code="declare_not_met", declare=declare, count=len(jin_tiles))
     if you_jin and not jin_tiles:
-        raise HandError(f"declare:{declare} needs a lone 金 held; this hand holds none")
+        raise HandError.of("error.declare.lone_jin", code="declare_not_met", declare=declare)
 
     return PutianHand(
         parsed=parsed,

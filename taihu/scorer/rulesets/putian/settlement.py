@@ -11,11 +11,11 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ... import tiles as T
-from ...errors import HandError
+from ...errors import HandError, Joined, Text
 from ...models import HandScore, Payment, PlayerTotal, Settlement, Table
 from ...notation import ParsedHand
 from ...settlement import common as C
-from ...settlement.common import DEALER, SEATS, settled
+from ...settlement.common import DEALER, SEATS, event_error, settled
 from . import PUTIAN
 from .hand import WIN_TYPES, copies, is_putian_tile
 from .items import KONG_KEYS
@@ -32,17 +32,24 @@ def settle(table: Table) -> Settlement:
     deal = C.open_deal(table, PUTIAN, PUTIAN_EVENTS, fouls_first=False)
     wild = deal.wild
     if deal.flip is not None:
-        raise HandError('flip: Putian gives the flipped 金 itself as wild, e.g. ["5m"]; it has no flip')
+        raise HandError.of("error.table.putian_flip", code="bad_wild", field="flip")
     if wild is not None and len(wild) != 1:
-        raise HandError(f'wild: Putian flips one 金, e.g. ["5m"]; got {len(wild)}')
+        raise HandError.of("error.table.putian_wild", code="bad_wild", field="wild", count=len(wild))
     if wild is not None and not is_putian_tile(wild[0]):
-        raise HandError(f"wild: {T.name(wild[0])} is not a Putian tile; the 金 is a suited tile or 白 (P)")
+        raise HandError.of("error.table.putian_jin", code="bad_wild", field="wild", tile=T.name(wild[0]))
     events = _putian_events(table, deal.hands)
     hands = C.check_claims(deal, *_jin_limits(deal.hands, wild[0] if wild is not None else None))
     scores: dict[str, Score] = C.score_hands(hands, PUTIAN, deal.options)
     won = scores[table.winner] if table.winner is not None else None
     if isinstance(won, HandScore) and not won.legal:
-        raise HandError(f"players.{table.winner}: {'; '.join(won.notes)}; the deal cannot be settled as a win")
+        raise HandError.of(
+            "error.winner.putian_not_legal",
+            code="not_legal",
+            seat=table.winner,
+            field=f"players.{table.winner}",
+            winner=table.winner,
+            why=Joined(won.notes),
+        )
     for seat in events.get("xiao-xiang-gong", []):
         scores[seat] = C.count_zero(scores[seat], "小相公 (wrong draw): cannot win, 底分 counts 0")
     for seat in C.foul_seats(table):
@@ -76,47 +83,35 @@ def _putian_events(table: Table, hands: C.Hands) -> dict[str, list[str]]:
         seat = event.seat
         if event.type == "false-win":
             if found.get("false-win"):
-                raise HandError(f"events[{i}]: only one false win (詐胡) can end a deal")
+                raise event_error("error.event.putian_one_false_win", i)
             if seat == winner:
-                raise HandError(f"events[{i}]: {seat} is the winner, so its win is not false")
+                raise event_error("error.event.winner_not_false", i, seat)
             if winner is not None and table.discarder is not None:
-                raise HandError(
-                    f"events[{i}]: a false win with a winner is a false 游金 broken by a self-draw; "
-                    f"the winner {winner} won on a discard"
-                )
+                raise event_error("error.event.false_you_jin", i, winner=winner)
         if event.type == "xiao-xiang-gong" and seat == winner:
-            raise HandError(f"events[{i}]: {seat} drew wrongly (小相公) and cannot win this deal")
+            raise event_error("error.event.xiao_xiang_gong", i, seat)
         if event.type == "da-jin" and seat == winner:
             # docs/api.md's legal=false for 打金: the win is not allowed, so there is nothing to settle as a win
-            raise HandError(
-                f"events[{i}]: {seat} discarded or melded a 金 (打金) and cannot win this deal; "
-                f"set winner to null, or record the claim as a false-win"
-            )
+            raise event_error("error.event.da_jin", i, seat)
         if event.type == "gen-da" and seat != DEALER:
-            raise HandError(f"events[{i}]: gen-da (跟打) is paid by the dealer, so its seat is {DEALER}")
+            raise event_error("error.event.gen_da", i, dealer=DEALER)
         found.setdefault(event.type, []).append(seat)
     if winner is not None and not isinstance(hands[winner], ParsedHand):
-        raise HandError(
-            f"players.{winner}: write the winner's hand; Putian pays by its winning type and 底分, "
-            f'and {{"total": N}} is only a loser\'s 分'
+        raise HandError.of(
+            "error.total.putian_winner", code="bad_total", seat=winner, field=f"players.{winner}", winner=winner
         )
     return found
 
 
-def _jin_limits(hands: C.Hands, jin: int | None) -> tuple[Callable[[int], int], Callable[[int], str]]:
+def _jin_limits(hands: C.Hands, jin: int | None) -> tuple[Callable[[int], int], Callable[[int], Text | str]]:
     """Four of each kind; of the 金 three, or four when a hand declares 抢金 (Decision 2026-11-30)."""
     qiang_jin = any(isinstance(h, ParsedHand) and h.declare == "qiang-jin" for h in hands.values())
 
     def limit(kind: int) -> int:
         return JIN_IN_PLAY + (1 if qiang_jin else 0) if kind == jin else copies(kind)
 
-    def why(kind: int) -> str:
-        if kind != jin:
-            return ""
-        return (
-            f" (the flipped 金 is out of play, so {JIN_IN_PLAY} 金 are in play; "
-            f"a fourth exists only through 抢金: the hand that took it writes declare:qiang-jin)"
-        )
+    def why(kind: int) -> Text | str:
+        return Text("error.tiles.putian_jin_out", most=JIN_IN_PLAY) if kind == jin else ""
 
     return limit, why
 

@@ -229,7 +229,7 @@ def best(hand: RiichiHand) -> Scored:
     """The reading worth most, by the page's tie-break (points, real yakuman, han, fu, fu before rounding)."""
     readings = list(views(hand))
     if not readings:
-        raise HandError("the tiles form no winning riichi shape: 4 sets + a pair, seven different pairs, or 13 orphans")
+        raise HandError.of("error.shape.riichi", code="no_winning_shape")
     fixed = []  # the yaku of the tiles and conditions alone: found once per hand
     for yaku in hand_candidates(hand.facts):
         detail = yaku.check(readings[0])

@@ -14,9 +14,17 @@ from typing import Any
 from ... import memo as M
 from ... import tiles as T
 from ...engine import CHOW, KONG, PUNG, Group, to_counts
-from ...errors import HandError
+from ...errors import HandError, Text
 from ...notation import FLAG_CONDITIONS, ParsedHand
-from ..base import Option, check_known_conditions, check_kong_draw, check_win_conditions, tile_count_error
+from ..base import (
+    Option,
+    check_known_conditions,
+    check_kong_draw,
+    check_win_conditions,
+    condition_word,
+    not_a_tile_of,
+    tile_count_error,
+)
 
 OPTIONS = (
     Option("kuitan", 0, (1,), "tanyao on an open hand (1 han)"),
@@ -37,28 +45,23 @@ CONDITIONS = frozenset({"seat", "round", "dora", "ura", "honba", "sticks", *FLAG
     "da-jin"
 }  # 打金 is Putian's
 NOT_RIICHI = {
-    "wild": ": riichi has no wildcards",
-    "flip": ": riichi has no wildcards (the dora indicators are dora:)",
-    "declare": ": riichi has no declared wins",
-    "da-jin": ": riichi has no wildcards",
+    "wild": Text("error.condition.riichi_no_wild"),
+    "flip": Text("error.condition.riichi_no_flip"),
+    "declare": Text("error.condition.riichi_no_declare"),
+    "da-jin": Text("error.condition.riichi_no_wild"),
 }
 WIN_CONDITIONS = ("self", "ippatsu", "kong-draw", "rob-kong", "last-tile", "heaven", "earth", "human")
 CONFLICTS = (
-    ("riichi", "double-riichi", "double-riichi includes riichi; write one of them"),
-    ("ippatsu", "kong-draw", "any kong ends ippatsu"),
-    ("kong-draw", "rob-kong", "a hand wins either on its own kong's replacement or on another player's added tile"),
-    ("kong-draw", "last-tile", "a kong replacement is not the last wall tile"),
-    ("rob-kong", "self", "robbing a kong (chankan) is a win on another player's tile, not self-drawn"),
-    ("rob-kong", "last-tile", "a robbed kong is not the last discard"),
-    (
-        "human",
-        "self",
-        "in riichi, human (人和, renhou) is a win on a discard before the first draw "
-        "(the opposite of Lingxi and Jinhua; earth is the self-drawn one)",
-    ),
-    ("earth", "human", "in riichi, earth (地和) is self-drawn and human (人和) is on a discard"),
-    ("heaven", "earth", "heaven is the dealer's win, earth a non-dealer's"),
-    ("heaven", "human", "heaven is the dealer's win, human a non-dealer's"),
+    ("riichi", "double-riichi", "error.conflict.riichi.double"),
+    ("ippatsu", "kong-draw", "error.conflict.riichi.ippatsu_kong"),
+    ("kong-draw", "rob-kong", "error.conflict.riichi.kong_draw_rob_kong"),
+    ("kong-draw", "last-tile", "error.conflict.riichi.kong_draw_last_tile"),
+    ("rob-kong", "self", "error.conflict.riichi.rob_kong_self"),
+    ("rob-kong", "last-tile", "error.conflict.riichi.rob_kong_last_tile"),
+    ("human", "self", "error.conflict.riichi.human_self"),
+    ("earth", "human", "error.conflict.riichi.earth_human"),
+    ("heaven", "earth", "error.conflict.riichi.heaven_earth"),
+    ("heaven", "human", "error.conflict.riichi.heaven_human"),
 )
 BLESSINGS = ("heaven", "earth", "human")
 PLAIN = frozenset({"self", "furiten"})  # flags that contradict nothing
@@ -174,11 +177,13 @@ def _check_tiles(parsed: ParsedHand) -> tuple[list[int], list[int]]:
         everything.append(parsed.win)
     for kind in sorted(set(everything + list(shown))):
         if T.is_flower(kind):
-            raise HandError(f"flower {T.name(kind)} is not a riichi tile: riichi plays 136 tiles, no flowers")
+            raise not_a_tile_of(kind, "riichi", Text("error.tiles.riichi"))
         seen = everything.count(kind) + shown.count(kind)
         if seen > 4:
-            counting = ", counting indicators" if kind in shown else ""
-            raise HandError(f"{T.name(kind)} appears {seen} times{counting}; at most 4 exist")
+            counting = Text("error.tiles.counting_indicators") if kind in shown else ""
+            raise HandError.of(
+                "error.tiles.riichi_too_many", code="tile_copies", tile=T.name(kind), count=seen, counting=counting
+            )
     raise AssertionError("not reached: a kind over 4 or a flower raised above")
 
 
@@ -221,48 +226,63 @@ def _check_conditions(parsed: ParsedHand, winner: bool, melds: tuple[Group, ...]
     check_win_conditions(parsed, winner, WIN_CONDITIONS, CONFLICTS)
     for flag in ("riichi", "double-riichi", "ippatsu"):
         if flag in flags and exposed:
-            raise HandError(f"condition '{flag}' needs a closed hand: {Group.text(exposed[0])} is an exposed meld")
+            raise HandError.of(
+                "error.condition.riichi_closed",
+                code="condition_not_met",
+                column=parsed.columns.get(flag),
+                cond=condition_word(flag),
+                meld=Group.text(exposed[0]),
+            )
     if "ippatsu" in flags and not flags & {"riichi", "double-riichi"}:
-        raise HandError("condition 'ippatsu' needs 'riichi' or 'double-riichi' (one go-round after the declaration)")
+        raise HandError.of("error.condition.ippatsu", code="condition_not_met", column=parsed.columns.get("ippatsu"))
     check_kong_draw(flags, melds)
     if "rob-kong" in flags and parsed.win is not None:
         win = parsed.win
         if held[win] > 1 or any(win in g.kinds for g in melds):
-            raise HandError(
-                f"condition 'rob-kong' needs the other three {T.name(win)} in the kong being made, "
-                f"but this hand holds another {T.name(win)}"
-            )
+            raise HandError.of("error.condition.rob_kong_held", code="condition_not_met", tile=T.name(win))
         if win in (parsed.dora or ()) or win in (parsed.ura or ()):
-            raise HandError(
-                f"condition 'rob-kong': an indicator shows {T.name(win)}, "
-                f"but the other three {T.name(win)} are in the kong being made"
-            )
+            raise HandError.of("error.condition.rob_kong_indicator", code="condition_not_met", tile=T.name(win))
     seat = parsed.seat or "E"
     if "heaven" in flags and seat != "E":
-        raise HandError("condition 'heaven' needs seat:E (the dealer): 天和 is the dealer's win on the deal")
+        raise HandError.of("error.condition.riichi_heaven", code="condition_not_met")
     for flag in ("earth", "human"):
         if flag in flags and seat == "E":
-            raise HandError(f"condition '{flag}' needs a non-dealer seat (seat:S, W or N), not seat:E")
+            raise HandError.of("error.condition.riichi_non_dealer", code="condition_not_met", cond=condition_word(flag))
     for flag in BLESSINGS:
         if flag in flags:
             if melds:
-                raise HandError(f"condition '{flag}' allows no meld at all (not even a concealed kong)")
+                raise HandError.of(
+                    "error.condition.riichi_no_meld", code="condition_not_met", cond=condition_word(flag)
+                )
             for other in NOT_WITH_BLESSINGS:
                 if other in flags:
-                    raise HandError(
-                        f"conditions '{flag}' and '{other}' contradict each other: "
-                        f"{flag} is won before the first go-round ends"
+                    raise HandError.of(
+                        "error.condition.contradict",
+                        code="conditions_contradict",
+                        column=parsed.columns.get(other),
+                        first=condition_word(flag),
+                        second=condition_word(other),
+                        why=Text("error.conflict.riichi.blessing", cond=condition_word(flag)),
                     )
     if parsed.ura is not None:
         if not flags & {"riichi", "double-riichi"}:
-            raise HandError("ura: needs 'riichi' or 'double-riichi' (ura dora are turned over for a riichi hand only)")
+            raise HandError.of("error.indicator.ura_riichi", code="bad_indicator", column=parsed.columns.get("ura"))
         if len(parsed.ura) > len(parsed.dora or ()):
-            raise HandError(
-                f"ura: has {len(parsed.ura)} indicators but dora: has {len(parsed.dora or ())}; "
-                f"there is one ura indicator under each dora indicator"
+            raise HandError.of(
+                "error.indicator.ura_count",
+                code="bad_indicator",
+                column=parsed.columns.get("ura"),
+                ura=len(parsed.ura),
+                dora=len(parsed.dora or ()),
             )
     if parsed.dora is not None and len(parsed.dora) > MAX_INDICATORS:
-        raise HandError(f"dora: has {len(parsed.dora)} indicators; at most {MAX_INDICATORS} (one plus one per kong)")
+        raise HandError.of(
+            "error.indicator.dora_count",
+            code="bad_indicator",
+            column=parsed.columns.get("dora"),
+            count=len(parsed.dora),
+            most=MAX_INDICATORS,
+        )
     if seen is not None:
         if len(_CONDITIONS_PASSED) > 1024:
             _CONDITIONS_PASSED.clear()
@@ -274,7 +294,14 @@ def check_options(options: dict[str, int]) -> dict[str, int]:
     for name, value in options.items():
         if value not in OPTION_VALUES[name]:
             allowed = ", ".join(map(str, sorted(OPTION_VALUES[name])))
-            raise HandError(f"option '{name}' for riichi takes {allowed}, got {value}")
+            raise HandError.of(
+                "error.option.riichi_values",
+                code="bad_option",
+                field=f"options.{name}",
+                option=name,
+                allowed=allowed,
+                got=value,
+            )
     return options
 
 
@@ -283,9 +310,13 @@ def prepare(parsed: ParsedHand, options: dict[str, int]) -> RiichiHand:
         check_known_conditions(parsed, "riichi", CONDITIONS, NOT_RIICHI)
     if parsed.red and not options["aka_dora"]:
         suit, column = min(((k, c) for k, c in parsed.columns.items() if k.startswith("0")), key=lambda kc: kc[1])
-        raise HandError(
-            f"'{suit}' at column {column} is a red five: red fives need the house option aka_dora=1 "
-            f"(-o aka_dora=1), or write it as 5{suit[1]}"
+        raise HandError.of(
+            "error.tiles.red_five",
+            code="red_five",
+            column=column,
+            hint=Text("error.hint.red_five", suit=suit[1]),
+            tile=suit,
+            at=column,
         )
     held, counts = _check_tiles(parsed)
     melds = _melds(parsed)

@@ -8,7 +8,7 @@ The pot of riichi sticks is no seat, so a stick put in or taken out shows in
 from __future__ import annotations
 
 from ... import tiles as T
-from ...errors import HandError
+from ...errors import HandError, Text
 from ...models import HandScore, Payment, PlayerTenpai, PlayerTotal, Settlement, Table, TenpaiTotal
 from ...notation import ParsedHand
 from ...settlement.common import (
@@ -17,10 +17,12 @@ from ...settlement.common import (
     check_events,
     check_tile_counts,
     check_winner,
+    discarder_is_winner,
     in_seat,
     net_of,
     next_seat,
     parse_in_seat,
+    seat_disagrees,
     table_options,
 )
 from . import RIICHI, is_ready
@@ -44,9 +46,17 @@ def _hands(table: Table) -> dict[str, RiichiSeat]:
             continue
         hand = parse_in_seat(seat, player, RIICHI)
         if hand.seat is not None and hand.seat != seat:
-            raise HandError(f"players.{seat}: the hand says seat:{hand.seat} but sits at {seat}")
+            raise seat_disagrees(seat, hand.seat)
         if hand.round is not None and hand.round != round_wind:
-            raise HandError(f"players.{seat}: the hand says round:{hand.round} but the table's round is {round_wind}")
+            raise HandError.of(
+                "error.table.round_disagrees",
+                code="table_disagrees",
+                seat=seat,
+                field=f"players.{seat}",
+                seat_word=seat,
+                written=hand.round,
+                round=round_wind,
+            )
         hands[seat] = hand._replace(seat=seat, round=round_wind)
     return hands
 
@@ -56,8 +66,18 @@ def _agree(hand: ParsedHand, seat: str, honba: int, sticks: int) -> ParsedHand:
     for name, value in (("honba", honba), ("sticks", sticks)):
         written = getattr(hand, name)
         if written is not None and written != value:
-            why = " (the pot plus this deal's riichi declarations)" if name == "sticks" else ""
-            raise HandError(f"players.{seat}: {name}:{written} disagrees with the table's {value}{why}")
+            why = Text("error.table.sticks_why") if name == "sticks" else ""
+            raise HandError.of(
+                "error.table.count_disagrees",
+                code="table_disagrees",
+                seat=seat,
+                field=f"players.{seat}",
+                seat_word=seat,
+                name=name,
+                written=written,
+                value=value,
+                why=why,
+            )
     return hand._replace(honba=honba, sticks=sticks)
 
 
@@ -67,18 +87,21 @@ def _check_riichi_events(hands: dict[str, RiichiSeat], declared: list[str]) -> N
             continue
         wrote = "riichi" in hand.flags or "double-riichi" in hand.flags
         if wrote and seat not in declared:
-            event = f'{{"type": "riichi", "seat": "{seat}"}}'
-            raise HandError(f"players.{seat}: the hand is written with riichi, so events needs {event}")
+            raise HandError.of(
+                "error.event.riichi_missing", code="bad_event", seat=seat, field=f"players.{seat}", seat_word=seat
+            )
         if not wrote and seat in declared:
-            raise HandError(f"players.{seat}: events has a riichi for {seat}, so write 'riichi' in its hand")
+            raise HandError.of(
+                "error.event.riichi_unwritten", code="bad_event", seat=seat, field=f"players.{seat}", seat_word=seat
+            )
 
 
 def _ready(seat: str, hand: RiichiSeat) -> bool:
     if isinstance(hand, PlayerTenpai):
         return hand.tenpai
     if isinstance(hand, PlayerTotal):
-        raise HandError(
-            f'players.{seat}: a drawn riichi deal needs each hand or {{"tenpai": true|false}}, not {{"total": N}}'
+        raise HandError.of(
+            "error.total.riichi_drawn", code="bad_total", seat=seat, field=f"players.{seat}", seat_word=seat
         )
     return in_seat(seat, is_ready, hand)
 
@@ -124,17 +147,15 @@ def _liable(table: Table, winner: str, hand: ParsedHand, score: HandScore) -> st
     if not events:
         return None
     if len(events) > 1:
-        raise HandError("events: one liable (包) event at most")
+        raise HandError.of("error.event.riichi_one_liable", code="bad_event", field="events")
     seat = events[0].seat
     if seat == winner:
-        raise HandError(f"events: the winner {winner} cannot be liable (包) for its own hand")
+        raise HandError.of("error.event.riichi_liable_winner", code="bad_event", field="events", winner=winner)
     keys = {item.key for item in score.items}
     for key, fed in LIABLE_YAKUMAN.items():
         if key in keys and any(not m.concealed and len(set(m.tiles)) == 1 and fed(m.tiles[0]) for m in hand.melds):
             return seat
-    raise HandError(
-        f"events: 包 (liable) for {seat} needs the winner to score daisangen or daisuushii with the fed set exposed"
-    )
+    raise HandError.of("error.event.riichi_liable", code="bad_event", field="events", seat_word=seat)
 
 
 def _chombo(table: Table, offender: str) -> list[Payment]:
@@ -164,13 +185,13 @@ def settle(table: Table) -> Settlement:
     _check_riichi_events(hands, declared)
     if false_wins:
         if table.winner is not None or len(false_wins) > 1:
-            raise HandError("events: a false win (chombo) ends the deal: winner must be null, one false-win at most")
+            raise HandError.of("error.event.chombo", code="bad_event", field="events")
         payments = _chombo(table, false_wins[0])
         zeros: dict[str, HandScore | PlayerTotal] = {s: PlayerTotal(total=0) for s in SEATS}
         return _settled(zeros, payments, net_of(payments), DEALER, (pot_before, pot_before), honba)
     fouls = {e.seat for e in table.events if e.type == "foul"}
     if table.winner in fouls:
-        raise HandError(f"events: {table.winner} fouled (诈胡), so it cannot be the winner")
+        raise HandError.of("error.event.riichi_foul", code="bad_event", field="events", winner=table.winner)
     check_winner(table, hands)  # type: ignore[arg-type]  # tenpai seats hold no win
     check_tile_counts({s: h for s, h in hands.items() if isinstance(h, ParsedHand)}, lambda kind: 4)
     winner = table.winner
@@ -178,7 +199,7 @@ def settle(table: Table) -> Settlement:
     sticks = pot_before + len(declared)
     if winner is None:
         if table.discarder is not None:
-            raise HandError("discarder: there is no winner (a drawn deal), so no discarder")
+            raise HandError.of("error.discarder.riichi_drawn", code="bad_discarder", field="discarder")
         payments, next_dealer = _drawn(hands, options)
         for seat, hand in hands.items():
             scores[seat] = (
@@ -188,20 +209,30 @@ def settle(table: Table) -> Settlement:
     else:
         hand = hands[winner]
         if not isinstance(hand, ParsedHand):
-            raise HandError(f"players.{winner}: {winner} is the winner; give the winning hand")
+            raise HandError.of(
+                "error.total.riichi_winner", code="bad_total", seat=winner, field=f"players.{winner}", winner=winner
+            )
         hand = _agree(hand, winner, honba, sticks)
         own_turn = bool(hand.flags & {"self", "kong-draw", "heaven", "earth"})
         if own_turn == (table.discarder is not None):
-            raise HandError(
-                f"discarder: {winner}'s win is self-drawn, so discarder must be null"
-                if own_turn
-                else f"discarder: {winner} won on a discard (no 'self'), so name the discarder"
+            raise HandError.of(
+                "error.discarder.riichi_self" if own_turn else "error.discarder.riichi_missing",
+                code="bad_discarder",
+                field="discarder",
+                winner=winner,
             )
         if table.discarder == winner:
-            raise HandError(f"discarder: {winner} is the winner; a winner does not discard its winning tile")
+            raise discarder_is_winner(winner)
         score = in_seat(winner, RIICHI.score, hand, options)
         if not score.legal:
-            raise HandError(f"players.{winner}: the hand cannot win: {score.notes[-1]}")
+            raise HandError.of(
+                "error.winner.riichi_not_legal",
+                code="not_legal",
+                seat=winner,
+                field=f"players.{winner}",
+                winner=winner,
+                why=score.notes[-1],
+            )
         for seat, other in hands.items():
             if seat == winner:
                 scores[seat] = score
