@@ -147,7 +147,7 @@ def test_cli_refuses_a_hostile_table_file_with_exit_2(case: str, flag: list[str]
 
 @JSON_FLAG
 @pytest.mark.parametrize(
-    ("value", "code"),  # the command line refuses a number too long to read, the core one out of its range: both bad_option
+    ("value", "code"),  # the command line refuses a number too long to read, the core one out of its range
     [(HUGE, "bad_option"), (str(MAX_OPTION_VALUE + 1), "bad_option"), ("-" + HUGE, "bad_option")],
     ids=["5000 digits", "1001", "-5000 digits"],
 )
