@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 
 from ... import engine as E
 from ... import tiles as T
+from ...said import said
 from ...engine import Group
 from ...errors import HandError
 from ...notation import ParsedHand
@@ -72,7 +73,7 @@ def prepare(parsed: ParsedHand, options: dict[str, int]) -> GuannanHand:
         winner=winner,
         declared=False,
         options=options,
-        notes=[f"house values used: {values}"] if winner else [],
+        notes=[said("note.guannan.house_values", values=values)] if winner else [],
         naturals=E.to_counts(held),
         melds=tuple(melds),
         winds=tuple(k for k in held if T.is_wind(k)),

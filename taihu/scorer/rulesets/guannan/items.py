@@ -40,10 +40,10 @@ def _standard(facts: ReadingFacts) -> bool:
 
 
 OPTIONS = (
-    Option("ping_pai", 1, (2,), "平牌 value (any other 4 sets + pair)"),
-    Option("qi_dui", 2, (4,), "七对 value (seven pairs; four alike are two pairs)"),
-    Option("peng_peng_he", 2, (4,), "碰碰和 value (pungs/kongs + a pair)"),
-    Option("yi_tiao_long", 2, (4,), "一条龙 value (123 456 789 of one suit)"),
+    Option("ping_pai", 1, (2,), "option.guannan.ping_pai"),
+    Option("qi_dui", 2, (4,), "option.guannan.qi_dui"),
+    Option("peng_peng_he", 2, (4,), "option.guannan.peng_peng_he"),
+    Option("yi_tiao_long", 2, (4,), "option.guannan.yi_tiao_long"),
 )
 
 
@@ -57,7 +57,7 @@ def _hand_type(key: str, name: str, name_en: str, applies: Callable[[ReadingFact
         HAND_TYPE,
         WINNER_ONLY,
         _house(key, applies),
-        text=f"house option {key} (default {{}})",
+        text="value.guannan.house",
         option=key,
         reads=("pairs", "chows", "groups"),
     )

@@ -7,6 +7,7 @@ from typing import NamedTuple
 
 from ... import engine as E
 from ... import tiles as T
+from ...said import said
 from ...engine import Group
 from ...errors import HandError
 from ...notation import ParsedHand
@@ -75,7 +76,7 @@ def prepare(parsed: ParsedHand, options: dict[str, int]) -> JinhuaHand:
     notes: list[str] = []
     wild_kind: int | None = None
     if parsed.wild is None:
-        notes.append("no wild: given — scored with no 财神, 白 as itself")
+        notes.append(said("note.jinhua.no_wild"))
     else:
         if len(parsed.wild) != 1:
             raise HandError(
@@ -131,7 +132,7 @@ def prepare(parsed: ParsedHand, options: dict[str, int]) -> JinhuaHand:
 
     self_drawn = any(f in flags for f in SELF_DRAWN)
     if winner and self_drawn and quan_qiu_ren_shape(parsed, wild_kind):
-        notes.append("全求人 self-drawn counts ×1 (ping_hu only)")
+        notes.append(said("note.jinhua.quan_qiu_ren_self"))
     win_kind = -1 if parsed.win is None or parsed.win == wild_kind else plays_as(parsed.win)
     return JinhuaHand(
         parsed=parsed,

@@ -9,6 +9,7 @@ from ... import tiles as T
 from ...engine import Group
 from ...errors import HandError
 from ...notation import ParsedHand
+from ...said import said
 from .. import base as B
 
 SETS = 5  # 1 pair + 5 sets
@@ -87,7 +88,7 @@ def prepare(parsed: ParsedHand, options: dict[str, int]) -> LingxiHand:
     families: tuple[WildFamily, ...] = ()
     same = False
     if parsed.wild is None:
-        notes.append("no wild: given — scored with no wildcards")
+        notes.append(said("note.no_wild"))
     else:
         revealed = parsed.wild
         if len(revealed) != 2:

@@ -14,6 +14,7 @@ from ... import tiles as T
 from ...engine import PUNG, Group
 from ...errors import HandError
 from ...notation import Meld, ParsedHand
+from ...said import said
 from .. import base as B
 
 SETS = 4  # 4 sets + 1 pair
@@ -27,15 +28,15 @@ CONFLICTS = (
 )
 DRAGONS = (T.RED, T.GREEN, T.WHITE)  # 大料: 白 is an ordinary dragon here
 MINIMUM = {True: 100, False: 200}  # self-drawn / on a discard
-# the note of a win below its minimum, but for the hu it makes: written once, as most readings' totals fall short
-NOT_LEGAL = {
-    self_drawn: f"not a legal win: {how} needs at least {MINIMUM[self_drawn]} hu; this hand makes "
-    for self_drawn, how in (
-        (True, "a self-drawn win (rob-kong and kong-draw count as self-drawn)"),
-        (False, "a win on a discard"),
-    )
-}
+# the note of a win below its minimum (self-drawn / on a discard), with the minimum and the hu it makes
+NOT_LEGAL = {True: "note.luoshan.not_legal_self", False: "note.luoshan.not_legal_discard"}
 DI_HE = 10
+
+
+def not_legal(self_drawn: bool, total: int) -> str:
+    """The note of a win below its minimum."""
+    return said(NOT_LEGAL[self_drawn], minimum=MINIMUM[self_drawn], total=total)
+
 # the row of a kind in the meld items' values: 1/9/honors or 2–8
 ROW = tuple("terminal" if T.is_terminal_or_honor(k) else "simple" for k in range(T.PLAYABLE))
 HONORED = {seat: frozenset((*DRAGONS, wind)) for seat, wind in T.SEAT_WIND.items()}  # 大料 and 座风
@@ -78,7 +79,7 @@ def _wild_kind(parsed: ParsedHand, notes: list[str]) -> int | None:
         if T.is_flower(parsed.flip):
             raise HandError(f"flip:{T.name(parsed.flip)} is a flower; Luoshan plays 136 tiles, no flowers")
         kind = wildcard_after(parsed.flip)
-        notes.append(f"flipped {T.name(parsed.flip)}: the wildcard is {T.name(kind)}")
+        notes.append(said("note.luoshan.flipped", flip=T.name(parsed.flip), wild=T.name(kind)))
         return kind
     if parsed.wild is not None:
         if len(parsed.wild) != 1:
@@ -89,7 +90,7 @@ def _wild_kind(parsed: ParsedHand, notes: list[str]) -> int | None:
         if T.is_flower(parsed.wild[0]):
             raise HandError(f"wild:{T.name(parsed.wild[0])} is a flower; Luoshan plays 136 tiles, no flowers")
         return parsed.wild[0]
-    notes.append("no wild: or flip: given — scored with no wildcards")
+    notes.append(said("note.luoshan.no_wild"))
     return None
 
 
@@ -200,7 +201,7 @@ def prepare(parsed: ParsedHand, options: dict[str, int]) -> LuoshanHand:
     if not win_conditions_pass[winner]:
         B.check_win_conditions(parsed, winner, WIN_CONDITIONS, CONFLICTS)  # raises the error
     if not winner:
-        notes.append("Luoshan non-winners score 0")
+        notes.append(said("note.luoshan.non_winner"))
     if "kong-draw" in flags:
         B.check_kong_draw(flags, melds)
 

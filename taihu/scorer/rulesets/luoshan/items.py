@@ -6,6 +6,7 @@ from ... import tiles as T
 from ...engine import KONG, PUNG, Group, ReadingFacts
 from .. import base as B
 from ..base import FOUND, HU, NONE, ONE, TAI, TOTAL, WINNER_ONLY, Exclusion, Item, Variant
+from ...said import said
 from .hand import ROW, SETS, LuoshanHand
 
 # -- hu items ------------------------------------------------------------------
@@ -31,8 +32,8 @@ def peng(hand: LuoshanHand, facts: ReadingFacts) -> Occurrences:
 
 def peng_detail(hand: LuoshanHand, facts: ReadingFacts | None, g: Group) -> str:
     if g.exposed:
-        return g.text() + (" 花碰" if g.wilds else "")
-    return f"{g.text()} completed by the discarded {T.name(hand.win)}"
+        return said("detail.luoshan.stand_in_pung", group=g.text()) if g.wilds else g.text()
+    return said("detail.completed_by_discard", group=g.text(), tile=T.name(hand.win))
 
 
 def group_detail(hand: LuoshanHand, facts: ReadingFacts | None, g: Group) -> str:
@@ -76,7 +77,7 @@ def zi_mo_liu(hand: LuoshanHand, facts: ReadingFacts) -> Occurrences:
 
 
 def zi_mo_liu_detail(hand: LuoshanHand, facts: ReadingFacts | None, group: Group) -> str:
-    return f"{group.text()} completed by the self-drawn {T.name(hand.win)}"
+    return said("detail.completed_by_self_draw", group=group.text(), tile=T.name(hand.win))
 
 
 def diao_tou(hand: LuoshanHand, facts: ReadingFacts) -> Occurrences:
@@ -88,7 +89,7 @@ def diao_tou(hand: LuoshanHand, facts: ReadingFacts) -> Occurrences:
 
 
 def diao_tou_detail(hand: LuoshanHand, facts: ReadingFacts | None, group: Group) -> str:
-    return f"{T.name(hand.win)} completes the pair {group.text()}"
+    return said("detail.completes_pair", tile=T.name(hand.win), group=group.text())
 
 
 def bian_qian(hand: LuoshanHand, facts: ReadingFacts) -> Occurrences:
@@ -99,7 +100,10 @@ def bian_qian(hand: LuoshanHand, facts: ReadingFacts) -> Occurrences:
 
 
 def bian_qian_detail(hand: LuoshanHand, facts: ReadingFacts, group: Group) -> str:
-    return f"{facts.wait} wait: {T.name(facts.win_as)} in {group.text()}"
+    return said(WAIT_DETAIL[facts.wait], tile=T.name(facts.win_as), group=group.text())
+
+
+WAIT_DETAIL = {"edge": "detail.luoshan.edge_wait", "closed": "detail.luoshan.closed_wait"}
 
 
 def di_he(hand: LuoshanHand, facts: None) -> list[tuple[Variant, str]]:
@@ -119,40 +123,43 @@ def jian_feng_ke(hand: LuoshanHand, facts: ReadingFacts) -> Occurrences:
 
 
 def jian_feng_ke_detail(hand: LuoshanHand, facts: ReadingFacts | None, g: Group) -> str:
-    return f"tai: {'kong' if g.shape == KONG else 'pung'} of {T.name(g.kind)}"
+    return said("detail.luoshan.tai_kong" if g.shape == KONG else "detail.luoshan.tai_pung", tile=T.name(g.kind))
 
 
 def dui_dui_hu(hand: LuoshanHand, facts: ReadingFacts) -> list[tuple[Variant, str]]:
-    return NONE if facts.chows else [(ONE, "tai: no chows")]
+    return NONE if facts.chows else [(ONE, said("detail.luoshan.tai_no_chows"))]
 
 
 def cou_yi_tai(hand: LuoshanHand, facts: ReadingFacts) -> list[tuple[Variant, str]]:
     suit = facts.suit
-    return [(ONE, f"tai: {suit} + honors")] if suit and facts.honors else NONE
+    return [(ONE, said("detail.luoshan.tai_suit_and_honors", suit=suit))] if suit and facts.honors else NONE
 
 
 def gang_kai(hand: LuoshanHand, facts: None) -> list[tuple[Variant, str]]:
-    return [(ONE, "tai: won on a kong replacement")] if hand.has("kong-draw") else NONE
+    return [(ONE, said("detail.luoshan.tai_kong_draw"))] if hand.has("kong-draw") else NONE
 
 
 def qing_san_tai(hand: LuoshanHand, facts: ReadingFacts) -> list[tuple[Variant, str]]:
     suit = facts.one_suit
-    return [(ONE, f"tai: all {suit}")] if suit else NONE
+    return [(ONE, said("detail.luoshan.tai_one_suit", suit=suit))] if suit else NONE
 
 
 def qing_si_tai(hand: LuoshanHand, facts: ReadingFacts) -> list[tuple[Variant, str]]:
     suit = facts.one_suit
-    return [(ONE, f"tai: all {suit}, no chows")] if suit and not facts.chows else NONE
+    return [(ONE, said("detail.luoshan.tai_one_suit_no_chows", suit=suit))] if suit and not facts.chows else NONE
 
 
 # -- special hands (fixed totals) ----------------------------------------------------
 
 
-def _ping_he(facts: ReadingFacts) -> str:
-    """平和: four chows + pair and a two-sided wait; the detail, or ''."""
+def _ping_he(facts: ReadingFacts, suit: str = "") -> str:
+    """平和: four chows + pair and a two-sided wait; the detail (with the one suit, if given), or ''."""
     if facts.chows != SETS or facts.wait != "two-sided":
         return ""
-    return f"four chows, two-sided wait: {T.name(facts.win_as)} in {facts.groups[facts.win_at].text()}"
+    tile, group = T.name(facts.win_as), facts.groups[facts.win_at].text()
+    if suit:
+        return said("detail.luoshan.ping_he_one_suit", tile=tile, group=group, suit=suit)
+    return said("detail.luoshan.ping_he", tile=tile, group=group)
 
 
 def ping_he(hand: LuoshanHand, facts: ReadingFacts) -> list[tuple[Variant, str]]:
@@ -162,8 +169,8 @@ def ping_he(hand: LuoshanHand, facts: ReadingFacts) -> list[tuple[Variant, str]]
 
 def qing_san_tai_ping_he(hand: LuoshanHand, facts: ReadingFacts) -> list[tuple[Variant, str]]:
     suit = facts.one_suit
-    detail = _ping_he(facts) if suit else ""
-    return [(ONE, f"{detail}; all {suit}")] if detail else NONE
+    detail = _ping_he(facts, suit) if suit else ""
+    return [(ONE, detail)] if detail else NONE
 
 
 PUNGS, KONGS = ("pungs",), ("kongs",)  # the facts the meld items read, and their gates

@@ -10,6 +10,7 @@ from ... import tiles as T
 from ...engine import Group
 from ...errors import HandError
 from ...notation import ParsedHand
+from ...said import said
 from .. import base as B
 
 SETS = 5  # 5 sets + 1 pair
@@ -52,16 +53,15 @@ WIN_TYPES: dict[str, WinType] = {
 
 def _who_pays(key: str) -> str:
     """`each other pays ×2` — who pays the winner of this type, how much."""
-    wt = WIN_TYPES[key]
-    who = {"each": "each other pays", "discarder": "the discarder pays"}[wt.payers]
-    if key == "qiang_gang":
-        who = "the kong player pays"
-    return f"{who} ×{wt.pays}"
+    return "value.putian.kong_player" if key == "qiang_gang" else WHO_PAYS[WIN_TYPES[key].payers]
+
+
+WHO_PAYS = {"each": "value.putian.each", "discarder": "value.putian.discarder"}
 
 
 def pay_text(key: str) -> str:
-    """`×6: each other pays ×2` — the detail of a winning-type item."""
-    return f"×{WIN_TYPES[key].multiplier}: {_who_pays(key)}"
+    """`×6: each other pays ×2` — the detail of a winning-type item, as its value in the rules table."""
+    return said(_who_pays(key), value=WIN_TYPES[key].multiplier, pays=WIN_TYPES[key].pays)
 
 
 @dataclass
@@ -111,7 +111,7 @@ def prepare(parsed: ParsedHand, options: dict[str, int]) -> PutianHand:
     notes: list[str] = []
     jin: int | None = None
     if parsed.wild is None:
-        notes.append("no wild: given — scored with no 金")
+        notes.append(said("note.putian.no_wild"))
     else:
         col = parsed.columns.get("wild", 0)
         at = f" at column {col}" if col else ""
@@ -149,7 +149,7 @@ def prepare(parsed: ParsedHand, options: dict[str, int]) -> PutianHand:
             f"out); a fourth exists only through 抢金: write declare:qiang-jin, or fix the tiles"
         )
     if len(jin_tiles) == 4:
-        notes.append(f"four 金 {T.name(jin or 0)}: the flipped one was taken by 抢金 (Decision)")
+        notes.append(said("note.putian.four_jin", tile=T.name(jin or 0)))
 
     declare = parsed.declare
     winner = parsed.win is not None or declare is not None

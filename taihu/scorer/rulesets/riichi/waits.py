@@ -42,7 +42,7 @@ class RiichiWinValue(WinValue):
 
     @classmethod
     def of(cls, score: HandScore) -> RiichiWinValue:
-        reason = next((n for n in score.notes if n in (NO_YAKU_NOTE, FURITEN_NOTE)), None)
+        reason = next((n for n in score.notes if getattr(n, "code", "") in (NO_YAKU_NOTE, FURITEN_NOTE)), None)
         return cls(
             score.total,
             score.legal,
