@@ -17,8 +17,6 @@ from typing import Any, Literal, cast
 
 from taihu.messages import Language
 
-from taihu.messages import Language
-
 from . import memo as M
 from .errors import HandError, quote, require
 from .limits import MAX_TOTAL
@@ -41,7 +39,9 @@ def _json_fields(cls: type) -> tuple[tuple[str, str], ...]:
     return tuple((f.name, JSON_NAMES.get(f.name, f.name)) for f in fields(cls))
 
 
-TEXT: Mapping[str, bool] = {"text": True}  # a field's metadata: it holds texts a person reads (`Said`s, taihu/scorer/said.py)
+TEXT: Mapping[str, bool] = {
+    "text": True
+}  # a field's metadata: it holds texts a person reads (`Said`s, taihu/scorer/said.py)
 
 
 @M.lru_cache("models.text_fields", maxsize=64, bytes_per_entry=200)

@@ -672,6 +672,8 @@ _NO_FACTS: frozenset[str] = frozenset()
 
 # a group's kind, then its shape: read by index, as a NamedTuple's fields by name cost several times more
 BY_KIND = itemgetter(Group._fields.index("kind"), Group._fields.index("shape"))
+
+
 def no_winning_tile_notes() -> list[str]:
     """First among the notes of a non-winner scored alone: a hand typed without its `+` scores as a loser's, and
     says so."""

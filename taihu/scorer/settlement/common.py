@@ -314,7 +314,7 @@ def next_seat(seat: str) -> str:
 
 def dealer_x2(a: str, b: str, amount: int, reason: str) -> tuple[int, str]:
     """Every payment to or from the dealer is doubled (Lingxi Settlement 3)."""
-    return (amount * 2, said("reason.dealer_x2", reason=reason)) if DEALER in (a, b) else (amount, reason)
+    return (amount * 2, said("reason.dealer_doubled", reason=reason)) if DEALER in (a, b) else (amount, reason)
 
 
 def net_of(payments: list[Payment]) -> dict[str, int]:

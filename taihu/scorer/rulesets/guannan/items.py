@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ...engine import CHOW, ReadingFacts
+from ...said import said
 from .. import base as B
 from ..base import HAND_TYPE, NONE, ONE, WINNER_ONLY, Exclusion, Item, Option, Variant, once
 from .hand import GuannanHand
@@ -20,7 +21,7 @@ def _house(key: str, applies: Callable[[ReadingFacts], bool]) -> B.Finder:
     """A finder of the hand type `key`, found when `applies(facts)`."""
 
     def find(hand: GuannanHand, facts: ReadingFacts) -> list[tuple[Variant, str]]:
-        return once(ONE, f"house value {hand.options[key]}") if applies(facts) else NONE
+        return once(ONE, said("detail.guannan.house_value", value=hand.options[key])) if applies(facts) else NONE
 
     return find
 

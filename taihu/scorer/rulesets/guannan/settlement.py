@@ -7,9 +7,9 @@ table's house options, and each payment says which type and value it is.
 from __future__ import annotations
 
 from ... import tiles as T
-from ...said import said
 from ...errors import HandError
 from ...models import HandScore, Payment, Settlement, Table
+from ...said import said
 from ...settlement.common import SEATS, dealer_stays, open_deal, score_winner_only, settled
 from . import GUANNAN
 from .hand import copies

@@ -17,15 +17,14 @@ import dataclasses
 from math import prod
 
 from ... import tiles as T
-from ...said import said
 from ...engine import PAIR, Group
 from ...notation import ParsedHand
+from ...said import said
 from .. import base as B
 from ..base import MULTIPLIER
 from .hand import BU_KAO, CONDITIONS, LUAN_FENG, SEVEN_PAIRS, JinhuaHand, Shape, copies, prepare
 from .items import EXCLUSIONS, ITEMS, OPTIONS, ShapeFacts
 from .search import KEPT_FOR_ITEMS, readings
-
 
 
 class Jinhua(B.RuleSet):
@@ -63,7 +62,7 @@ class Jinhua(B.RuleSet):
             return B.Outcome(0, False, 0)
         total = prod(v for item, v, _ in found if item.kind == MULTIPLIER)
         keys = {item.key for item, _, _ in found}
-        notes = [said("note.jinhua.bao_tou_hai_di")] if {"bao_tou", "hai_di"} <= keys else []
+        notes: list[str] = [said("note.jinhua.bao_tou_hai_di")] if {"bao_tou", "hai_di"} <= keys else []
         return B.Outcome(total, False, total, notes=notes)
 
     def no_shape_message(self, hand: JinhuaHand) -> str:

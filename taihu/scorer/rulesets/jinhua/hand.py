@@ -7,10 +7,10 @@ from typing import NamedTuple
 
 from ... import engine as E
 from ... import tiles as T
-from ...said import said
 from ...engine import Group
 from ...errors import HandError
 from ...notation import ParsedHand
+from ...said import said
 from .. import base as B
 
 SETS = 4  # 4 sets + 1 pair

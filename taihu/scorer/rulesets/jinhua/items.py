@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from ... import tiles as T
-from ...said import said
 from ...engine import Group, ReadingFacts
+from ...said import said
 from .. import base as B
 from ..base import FOUND, MULTIPLIER, NONE, ONE, WINNER_ONLY, Exclusion, Item, Option, Variant, flag_item, once
 from .hand import ALL_HONORS, BU_KAO, LUAN_FENG, SEVEN_PAIRS, STANDARD, JinhuaHand, Shape, quan_qiu_ren_shape

@@ -8,9 +8,9 @@ liable player (承包) pays all of it.
 from __future__ import annotations
 
 from ... import tiles as T
-from ...said import said
 from ...errors import HandError
 from ...models import Payment, Settlement, Table
+from ...said import said
 from ...settlement.common import (
     SEATS,
     Hands,

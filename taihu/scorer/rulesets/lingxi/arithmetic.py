@@ -10,7 +10,7 @@ from ...said import said
 def lines(score: HandScore) -> list[str]:
     """The tai add up; the winner's total at or over `double_at` doubles (翻)."""
     subtotal = score.subtotal
-    lines = [said("arith.lingxi.tai", sum=added(values(score, "tai")))]
+    lines: list[str] = [said("arith.lingxi.tai", sum=added(values(score, "tai")))]
     if score.doubled:
         lines.append(said("arith.lingxi.doubled", subtotal=subtotal, total=score.total))
     else:

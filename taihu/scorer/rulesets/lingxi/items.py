@@ -6,6 +6,7 @@ from collections.abc import Mapping
 
 from ... import tiles as T
 from ...engine import CHOW, KONG, PUNG, Group, ReadingFacts
+from ...said import said
 from .. import base as B
 from ..base import (
     BASE_TAI,
@@ -25,7 +26,6 @@ from ..base import (
     flag_item,
     once,
 )
-from ...said import said
 from .hand import FLOWER_GROUPS, LingxiHand, all_flowers, held_text, held_wildcards, sha_zhu_holding
 
 # -- items ---------------------------------------------------------------------
@@ -193,7 +193,7 @@ SHA_ZHU_HU_ROWS = {"held": 1, "five": 2, "six": 4}  # factors of the `sha_zhu_hu
 MORE_HELD = {5: "five", 6: "six"}  # the row of 杀猪胡 by the wildcards held, past the AAA+B's
 
 
-def sha_zhu_hu_factors(rows: dict[str, int]) -> dict[str, object]:
+def sha_zhu_hu_factors(rows: dict[str, int]) -> dict[str, int]:
     """The option's text's numbers, from the item's rows: 杀猪胡 bonus (5 wildcards ×2, 6 ×4)."""
     return {f"{row}_held": held for held, row in MORE_HELD.items()} | {row: rows[row] for row in MORE_HELD.values()}
 
@@ -244,7 +244,9 @@ ITEMS = (
         cai_shen,
         text="value.lingxi.cai_shen",
     ),
-    Item("cai_shen_ke", "财神刻", "Wildcard-completable pung", 1, BASE_TAI, NON_WINNERS, cai_shen_ke, text="value.each"),
+    Item(
+        "cai_shen_ke", "财神刻", "Wildcard-completable pung", 1, BASE_TAI, NON_WINNERS, cai_shen_ke, text="value.each"
+    ),
     # Bonus tai — the winner
     Item("zi_mo", "自摸", "Self-drawn", 1, BONUS_TAI, WINNER_ONLY, zi_mo, text=PLUS),
     Item("gang_kai", "杠开", "Win on a kong replacement", 3, BONUS_TAI, WINNER_ONLY, flag_item("kong-draw"), text=PLUS),

@@ -14,6 +14,7 @@ from .hand import copies
 
 LINGXI_EVENTS = ("false-win", "foul", "liable")
 FALSE_WIN_PENALTY = 26
+DECLARED = {"sha-zhu": "note.lingxi.declare.sha_zhu", "hua-hu": "note.lingxi.declare.hua_hu"}  # each, as a word
 
 
 def settle(table: Table) -> Settlement:
@@ -76,7 +77,7 @@ def _zeroed(table: Table, hands: C.Hands) -> dict[str, str]:
     zeroed: dict[str, str] = {}
     hand = hands[winner]
     if isinstance(hand, ParsedHand) and hand.declare:
-        why = said("note.declared_elsewhere", winner=winner, declared=hand.declare)
+        why = said("note.declared_elsewhere", winner=winner, declared=said(DECLARED[hand.declare]))
         zeroed = {s: why for s in SEATS if s != winner}
     for seat in C.foul_seats(table):
         zeroed[seat] = said("note.foul_in", unit=said("unit.tai"))
@@ -99,7 +100,9 @@ def _to_winner(winner: str, tai: int, liable: str | None) -> list[Payment]:
     for seat in SEATS:
         if seat == winner or not tai:
             continue
-        why = said("reason.winner_liable", seat=seat) if liable is not None and liable != seat else said("reason.winner")
+        why = (
+            said("reason.winner_liable", seat=seat) if liable is not None and liable != seat else said("reason.winner")
+        )
         amount, reason = dealer_x2(seat, winner, tai, why)
         payments.append(Payment(from_=liable or seat, to=winner, amount=amount, reason=reason))
     return payments

@@ -37,6 +37,7 @@ def not_legal(self_drawn: bool, total: int) -> str:
     """The note of a win below its minimum."""
     return said(NOT_LEGAL[self_drawn], minimum=MINIMUM[self_drawn], total=total)
 
+
 # the row of a kind in the meld items' values: 1/9/honors or 2–8
 ROW = tuple("terminal" if T.is_terminal_or_honor(k) else "simple" for k in range(T.PLAYABLE))
 HONORED = {seat: frozenset((*DRAGONS, wind)) for seat, wind in T.SEAT_WIND.items()}  # 大料 and 座风

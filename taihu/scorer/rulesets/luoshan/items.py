@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from ... import tiles as T
 from ...engine import KONG, PUNG, Group, ReadingFacts
+from ...said import said
 from .. import base as B
 from ..base import FOUND, HU, NONE, ONE, TAI, TOTAL, WINNER_ONLY, Exclusion, Item, Variant
-from ...said import said
 from .hand import ROW, SETS, LuoshanHand
 
 # -- hu items ------------------------------------------------------------------
@@ -14,6 +14,7 @@ from .hand import ROW, SETS, LuoshanHand
 
 # the row of a pung's or kong's hu by kind: 2–8, or 1, 9, winds, dragons
 MELD_TEXT = "{simple} / {terminal}"
+TAI_TEXT = "value.luoshan.tai"
 
 
 # The meld and wait finders yield the group in the detail's place; `describe` words it, only for the reading
@@ -185,7 +186,7 @@ ITEMS = (
         HU,
         WINNER_ONLY,
         peng,
-        MELD_TEXT + " (1, 9, honors)",
+        "value.luoshan.meld",
         reads=(*PUNGS, "win_at"),
         gate=PUNGS,
         describe=peng_detail,
@@ -262,7 +263,7 @@ ITEMS = (
         HU,
         WINNER_ONLY,
         diao_tou,
-        "self-drawn +{self_simple} / +{self_terminal}; discard +{discard_simple} / +{discard_terminal}",
+        "value.luoshan.diao_tou",
         reads=WAIT,
         gate=("wait_pair",),
         describe=diao_tou_detail,
@@ -275,7 +276,7 @@ ITEMS = (
         HU,
         WINNER_ONLY,
         bian_qian,
-        "self-drawn +{self}; discard +{discard}",
+        "value.luoshan.bian_qian",
         reads=(*WAIT, "win_as"),
         gate=("wait_edge", "wait_closed"),
         describe=bian_qian_detail,
@@ -290,7 +291,7 @@ ITEMS = (
         TAI,
         WINNER_ONLY,
         jian_feng_ke,
-        "{} tai each",
+        "value.luoshan.tai_each",
         reads=("groups", "honors"),
         gate=("honors",),
         describe=jian_feng_ke_detail,
@@ -303,7 +304,7 @@ ITEMS = (
         TAI,
         WINNER_ONLY,
         dui_dui_hu,
-        "{} tai",
+        TAI_TEXT,
         reads=("chows",),
         gate=("no_chows",),
     ),
@@ -315,11 +316,11 @@ ITEMS = (
         TAI,
         WINNER_ONLY,
         cou_yi_tai,
-        "{} tai",
+        TAI_TEXT,
         reads=("suit", "honors"),
         gate=("one_suit_honors",),
     ),
-    Item("gang_kai", "杠开", "Won on a kong replacement", 1, TAI, WINNER_ONLY, gang_kai, "{} tai"),
+    Item("gang_kai", "杠开", "Won on a kong replacement", 1, TAI, WINNER_ONLY, gang_kai, TAI_TEXT),
     Item(
         "qing_san_tai",
         "清三台",
@@ -328,7 +329,7 @@ ITEMS = (
         TAI,
         WINNER_ONLY,
         qing_san_tai,
-        "{} tai",
+        TAI_TEXT,
         reads=("one_suit",),
         gate=("one_suit",),
     ),
@@ -340,7 +341,7 @@ ITEMS = (
         TAI,
         WINNER_ONLY,
         qing_si_tai,
-        "{} tai",
+        TAI_TEXT,
         reads=("one_suit", "chows"),
         gate=("one_suit",),
     ),
@@ -353,7 +354,7 @@ ITEMS = (
         TOTAL,
         WINNER_ONLY,
         ping_he,
-        "{} total",
+        "value.luoshan.total",
         reads=(*WAIT, "win_as", "chows"),
         gate=("four_chows",),
     ),
@@ -365,7 +366,7 @@ ITEMS = (
         TOTAL,
         WINNER_ONLY,
         qing_san_tai_ping_he,
-        "{} total",
+        "value.luoshan.total",
         reads=(*WAIT, "win_as", "chows", "one_suit"),
         gate=("four_chows",),
     ),

@@ -40,9 +40,9 @@ def settle(table: Table) -> Settlement:
                 + "; ".join(why)
             )
         how = said("reason.self_drawn") if table.discarder is None else said("reason.on_discard", seat=table.discarder)
-        why = said("reason.luoshan.winner", total=score.total, how=how)
+        reason = said("reason.luoshan.winner", total=score.total, how=how)
         payments = [
-            Payment(from_=seat, to=winner, amount=score.total, reason=why)
+            Payment(from_=seat, to=winner, amount=score.total, reason=reason)
             for seat in SEATS
             if seat != winner and score.total
         ]

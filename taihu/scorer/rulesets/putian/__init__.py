@@ -27,7 +27,6 @@ from .items import ITEMS
 from .search import KEPT_FOR_ITEMS, jokers, readings
 
 
-
 def _copies_in_play(kind: int, parsed: ParsedHand) -> int:
     """The flipped 金 is out of play (a fourth is only taken by the declared 抢金)."""
     return 3 if parsed.wild and kind == parsed.wild[0] else copies(kind)

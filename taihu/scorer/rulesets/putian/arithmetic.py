@@ -7,14 +7,13 @@ from ...models import HandScore
 from ...said import said
 from .hand import WIN_TYPES
 
-
 WHO_PAYS = {"each": "arith.each_other_pays", "discarder": "arith.discarder_pays"}
 
 
 def lines(score: HandScore) -> list[str]:
     """底分 = 底 + 分; the winner is paid it times the winning type's multiplier, each payer a part."""
     base = score.subtotal  # the total too, unless a table counts the hand 0
-    lines = [said("arith.putian.base", sum=added(values(score, "fen")))]
+    lines: list[str] = [said("arith.putian.base", sum=added(values(score, "fen")))]
     for item in score.items:
         if item.unit != "multiplier":
             continue

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from ... import tiles as T
 from ...engine import KONG
+from ...said import said
 from .. import base as B
 from ..base import DI, EVERY_PLAYER, FEN, MULTIPLIER, NONE, ONE, WINNER_ONLY, Item, Variant, once
-from ...said import said
 from .hand import SELF_DRAWN, WIN_TYPES, PutianHand, _who_pays, pay_text
 
 # -- items ---------------------------------------------------------------------
@@ -80,9 +80,7 @@ EACH = "value.each"
 ITEMS = (
     # 底分 = 底 + 分 — every player
     Item("di", "底", "Base", {"dealer": 2, "other": 1}, DI, EVERY_PLAYER, di, text="value.putian.di"),
-    Item(
-        "bai", "白", "白 set aside", {"each": 1, "four": 5}, FEN, EVERY_PLAYER, bai, text="value.putian.bai"
-    ),
+    Item("bai", "白", "白 set aside", {"each": 1, "four": 5}, FEN, EVERY_PLAYER, bai, text="value.putian.bai"),
     Item("jin", "金", "金 held", 1, FEN, EVERY_PLAYER, jin, text=EACH),
     Item("ming_gang", "明槓", "Open or added kong", 1, FEN, EVERY_PLAYER, _kongs(False), text=EACH),
     Item("an_gang", "暗槓", "Concealed kong", 2, FEN, EVERY_PLAYER, _kongs(True), text=EACH),

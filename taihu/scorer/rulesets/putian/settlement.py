@@ -155,7 +155,12 @@ def _losers(winner: str, scores: dict[str, Score]) -> list[Payment]:
     others = [s for s in SEATS if s != winner]
     points = {s: fen(scores[s], with_kongs=False) for s in others}
     return [
-        Payment(from_=payer, to=payee, amount=diff, reason=said("reason.putian.losers", payee=points[payee], payer=points[payer]))
+        Payment(
+            from_=payer,
+            to=payee,
+            amount=diff,
+            reason=said("reason.putian.losers", payee=points[payee], payer=points[payer]),
+        )
         for payer, payee, diff in C.pairwise(others, points)
     ]
 

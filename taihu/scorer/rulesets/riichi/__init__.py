@@ -312,8 +312,10 @@ class Riichi(RuleSet):
             unit=self.unit,
             items=items,
             options=[o for o in super().info().options],
-            exclusions=[excludes(present, sorted(gone)) for present, gone in REMOVES.items()]
-            + [said("value.riichi.yakuman_excludes")],
+            exclusions=[
+                *(excludes(present, sorted(gone)) for present, gone in REMOVES.items()),
+                said("value.riichi.yakuman_excludes"),
+            ],
         )
 
 

@@ -24,7 +24,7 @@ def lines(score: HandScore) -> list[str]:
     if not score.items:
         return [said("arith.riichi.no_yaku", total=score.total)]
     han, fu, limit = score.subtotal, score.fu or 0, score.limit or ""
-    lines = [said("arith.riichi.han", sum=added(values(score, "han")))]
+    lines: list[str] = [said("arith.riichi.han", sum=added(values(score, "han")))]
     if fu:  # a yakuman has none
         fus = [line.value for line in score.fu_details or []]
         if sum(fus) != fu:
@@ -42,7 +42,7 @@ def basic_line(han: int, fu: int, limit: str) -> str:
     if not limit:
         return said("arith.riichi.basic", formula=formula)
     if limit == "mangan" and han < 5:
-        why = "arith.riichi.over_2000" if fu * 2 ** (han + 2) > MANGAN else "arith.riichi.kiriage"
+        why = "arith.riichi.over_mangan" if fu * 2 ** (han + 2) > MANGAN else "arith.riichi.kiriage"
         return said(why, formula=formula, mangan=MANGAN)
     return said("arith.riichi.limit", han=han, limit=limit, points=limit_points(limit))
 

@@ -109,17 +109,18 @@ def limit_text(limit: str) -> str:
     if not limit:
         return limit
     name, _, times = limit.partition(" x")
-    code = LIMIT_CODES[name]
-    return said(f"{code}_times", times=int(times)) if times else said(code)
+    once, several = LIMIT_CODES[name]
+    return said(several, times=int(times)) if times else said(once)
 
 
+# each limit's code, and its code when it counts several times (`yakuman x2`)
 LIMIT_CODES = {
-    "mangan": "limit.mangan",
-    "haneman": "limit.haneman",
-    "baiman": "limit.baiman",
-    "sanbaiman": "limit.sanbaiman",
-    "yakuman": "limit.yakuman",
-    "kazoe yakuman": "limit.kazoe_yakuman",
+    "mangan": ("limit.mangan", ""),
+    "haneman": ("limit.haneman", ""),
+    "baiman": ("limit.baiman", ""),
+    "sanbaiman": ("limit.sanbaiman", ""),
+    "yakuman": ("limit.yakuman", "limit.yakuman_times"),
+    "kazoe yakuman": ("limit.kazoe_yakuman", "limit.kazoe_yakuman_times"),
 }
 
 
