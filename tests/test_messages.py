@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ast
 import io
+import json
 import re
 import string
 from pathlib import Path
@@ -127,10 +128,15 @@ def test_a_plural_takes_the_form_of_its_count(count: int, lang: str, expected: s
 
 
 def test_score_json_reads_no_catalog() -> None:
-    """Start-up: a catalog is read on the first message shown, and `--json` shows none."""
+    """Start-up: a catalog is read on the first message shown, and `--json` shows none of the command line's; the
+    core's texts (notes, details) are read from the English catalog, and only where a hand has one."""
     catalog.cache_clear()
     result = CliRunner().invoke(app, ["score", HAND, "--json"])
     assert result.exit_code == 0, result.output
-    assert catalog.cache_info().currsize == 0
+    assert catalog.cache_info().currsize == 0  # this hand's details are tiles only
     CliRunner().invoke(app, ["score", HAND])
     assert catalog.cache_info().currsize == 1  # the table: English only
+    catalog.cache_clear()
+    noted = CliRunner().invoke(app, ["score", "123m 456m 789m 11p 22p", "-r", "luoshan", "--json"])
+    assert json.loads(noted.output)["notes"][0].startswith("no + tile")
+    assert catalog.cache_info().currsize == 1  # its notes: English

@@ -19,7 +19,7 @@ from ...engine import CHOW, PAIR, Group, kinds_readings
 from ...errors import HandError
 from ...models import FuItem, HandScore, ItemInfo, ItemUnit, RuleSetInfo, ScoreItem
 from ...notation import ParsedHand, reject_stand_in_pungs, to_text
-from ...said import said
+from ...said import said, said_from
 from ..base import HAN, UNIT_OF_KIND, Outcome, RuleSet, excludes, no_winning_tile_notes
 from .fu import FuLine, basic_points, fu_lines, limit_text, paid, payments, rounded
 from .hand import CONDITIONS, OPTIONS, ORPHANS, RiichiHand, check_options, prepare
@@ -336,7 +336,7 @@ def _value_text(yaku: Yaku) -> str:
     if yaku.yakuman:
         return said("value.riichi.double_yakuman" if yaku.double else "value.riichi.yakuman")
     code = VALUE_TEXTS[yaku.open is not None, bool(yaku.yakuman_option)]
-    return said(code, closed=yaku.closed, open=yaku.open or 0, option=yaku.yakuman_option)
+    return said_from(code, {"closed": yaku.closed, "open": yaku.open, "option": yaku.yakuman_option})
 
 
 # (open allowed, a yakuman under an option) -> the value's code in the rules table
