@@ -24,8 +24,10 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from test_cli_chinese import ENGLISH, HANDS, TABLES  # the examples, and a word as it counts one
 from typer.testing import CliRunner
 
+from taihu.api.server import sets_and_pair
 from taihu.cli.main import app
 from taihu.messages import known
 from taihu.scorer import HandError, HandScore, score_hand
@@ -36,16 +38,6 @@ from taihu.scorer.rulesets.riichi.yaku import YAKU
 from taihu.scorer.said import Said, in_lang, parameters, said
 from taihu.scorer.settlement import settle_table
 from taihu.scorer.waits import waits
-
-ROOT = Path(__file__).resolve().parent.parent
-TABLES = sorted((ROOT / "examples" / "tables").glob("*.json"))
-HANDS = [
-    (path.stem, hand)
-    for path in sorted((ROOT / "examples" / "hands").glob("*.txt"))
-    for line in path.read_text(encoding="utf-8").splitlines()
-    if (hand := line.partition("#")[0].strip())
-]
-ENGLISH = re.compile(r"[A-Za-z][A-Za-z_'-]*[A-Za-z]")  # as tests/test_cli_chinese.py counts a word
 
 
 def texts_in(value: Any) -> Iterator[str]:
@@ -186,18 +178,7 @@ WILD_COUNT = {"lingxi": 2, "luoshan": 1, "putian": 1, "jinhua": 1}  # the wildca
 def random_line(rules: str, seed: int) -> str:
     """A hand of sets and a pair of the rule set's size (a winner's, or less its `+` tile), conditions drawn."""
     rng = random.Random(seed)
-    sets = (get(rules).hand_size + 1 - 2) // 3
-    while True:
-        tiles: list[int] = []
-        for _ in range(sets):
-            if rng.random() < 0.5:
-                start = rng.randrange(3) * 9 + rng.randrange(7)
-                tiles += [start, start + 1, start + 2]
-            else:
-                tiles += [rng.randrange(34)] * 3
-        tiles += [rng.randrange(34)] * 2
-        if all(tiles.count(k) <= 4 for k in set(tiles)):
-            break
+    tiles = sets_and_pair(rng, get(rules).hand_size + 1)
     win = tiles.pop(rng.randrange(len(tiles)))
     words = [" ".join(T.name(k) for k in sorted(tiles))]
     if rng.random() < 0.8:

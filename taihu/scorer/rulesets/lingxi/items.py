@@ -157,7 +157,7 @@ def dan_diao(hand: LingxiHand, facts: None) -> list[tuple[Variant, str]]:
     tile = hand.before_win[0]
     if tile in hand.wild_kinds:
         return once("wildcard", said("detail.lingxi.waiting_on_wildcard", tile=T.name(tile)))
-    return once("natural", said("detail.lingxi.waiting_on", tile=T.name(tile)))
+    return once("natural", said("detail.waiting_on", tile=T.name(tile)))
 
 
 def _wind_of(group: Group) -> int:
