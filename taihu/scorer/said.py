@@ -13,7 +13,7 @@ The English template is read from the English catalog on the first text made, ne
 from __future__ import annotations
 
 import string
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from functools import cache
 from typing import Any
 
@@ -88,3 +88,20 @@ def parameters(code: str) -> tuple[str, ...]:
 def said_from(code: str, values: Mapping[str, object]) -> Said:
     """`said(code, ...)` with the parameters its text names taken from `values` (which may hold more)."""
     return said(code, **{name: values[name] for name in parameters(code)})
+
+
+def phrase(code: str, *names: str) -> Callable[..., Said]:
+    """A maker of the texts of `code`, its parameters given by position in the order of `names`: what a rule
+    set's per-hand details use (`COMPLETES_PAIR(tile, group)`), half the cost of `said` by keywords."""
+    kept: dict[tuple[object, ...], Said] = {}
+    M.register(f"said.{code}", kept.__len__, kept.clear, bytes_per_entry=400)
+
+    def make(*values: object) -> Said:
+        found = kept.get(values)
+        if found is None:
+            if len(kept) >= MAX_KEPT:
+                kept.clear()
+            found = kept[values] = Said(code, dict(zip(names, values, strict=True)))
+        return found
+
+    return make

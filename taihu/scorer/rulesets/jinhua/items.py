@@ -4,10 +4,20 @@ from __future__ import annotations
 
 from ... import tiles as T
 from ...engine import Group, ReadingFacts
-from ...said import said
+from ...said import phrase, said
 from .. import base as B
 from ..base import FOUND, MULTIPLIER, NONE, ONE, WINNER_ONLY, Exclusion, Item, Option, Variant, flag_item, once
 from .hand import ALL_HONORS, BU_KAO, LUAN_FENG, SEVEN_PAIRS, STANDARD, JinhuaHand, Shape, quan_qiu_ren_shape
+
+# the texts of the details found for every reading (taihu/scorer/said.py)
+ALL_HONORS_TEXT = phrase("detail.jinhua.all_honors")
+BAO_TOU = phrase("detail.jinhua.bao_tou")
+GANG_BAO = phrase("detail.jinhua.gang_bao")
+HONORS = phrase("detail.jinhua.honors", "count")
+ONE_SUIT_PLAIN = phrase("detail.jinhua.one_suit_plain", "suit")
+ONE_SUIT_WILD = phrase("detail.jinhua.one_suit_wild", "suit")
+QI_DUI_BAO_TOU = phrase("detail.jinhua.qi_dui_bao_tou")
+WAITING_ON = phrase("detail.waiting_on", "tile")
 
 # -- items ---------------------------------------------------------------------
 
@@ -56,7 +66,7 @@ def quan_qiu_ren(hand: JinhuaHand, facts: None) -> list[tuple[Variant, str]]:
     """Won on a discard only: self-drawn it counts ×1 (a note says so)."""
     if hand.self_drawn or not quan_qiu_ren_shape(hand.parsed, hand.wild_kind):
         return NONE
-    return once(ONE, said("detail.waiting_on", tile=T.name(hand.parsed.tiles[0])))
+    return once(ONE, WAITING_ON(T.name(hand.parsed.tiles[0])))
 
 
 def qing_qi_dui(hand: JinhuaHand, facts: ShapeFacts) -> list[tuple[Variant, str]]:
@@ -83,29 +93,29 @@ def _bao_tou(hand: JinhuaHand, facts: ShapeFacts) -> bool:
 def qi_dui_bao_tou(hand: JinhuaHand, facts: ShapeFacts) -> list[tuple[Variant, str]]:
     if facts.shape.name != SEVEN_PAIRS or not _bao_tou(hand, facts):
         return NONE
-    return once(ONE, said("detail.jinhua.qi_dui_bao_tou"))
+    return once(ONE, QI_DUI_BAO_TOU())
 
 
 def bao_tou(hand: JinhuaHand, facts: ShapeFacts) -> list[tuple[Variant, str]]:
     if facts.shape.name != STANDARD or not _bao_tou(hand, facts):
         return NONE
-    return once(ONE, said("detail.jinhua.bao_tou"))
+    return once(ONE, BAO_TOU())
 
 
 def gang_bao(hand: JinhuaHand, facts: ShapeFacts) -> list[tuple[Variant, str]]:
     if not hand.has("kong-draw") or not bao_tou(hand, facts):
         return NONE
-    return once(ONE, said("detail.jinhua.gang_bao"))
+    return once(ONE, GANG_BAO())
 
 
 def shi_san_bu_kao(hand: JinhuaHand, facts: ShapeFacts) -> list[tuple[Variant, str]]:
     shape = facts.shape
-    return once(ONE, said("detail.jinhua.honors", count=shape.honors)) if shape.name == BU_KAO else NONE
+    return once(ONE, HONORS(shape.honors)) if shape.name == BU_KAO else NONE
 
 
 def qi_feng(hand: JinhuaHand, facts: ShapeFacts) -> list[tuple[Variant, str]]:
     shape = facts.shape
-    return once(ONE, said("detail.jinhua.all_honors")) if shape.name == BU_KAO and shape.honors == ALL_HONORS else NONE
+    return once(ONE, ALL_HONORS_TEXT()) if shape.name == BU_KAO and shape.honors == ALL_HONORS else NONE
 
 
 def qing_yi_se(hand: JinhuaHand, facts: ShapeFacts) -> list[tuple[Variant, str]]:
@@ -114,8 +124,8 @@ def qing_yi_se(hand: JinhuaHand, facts: ShapeFacts) -> list[tuple[Variant, str]]
         return NONE
     suit = facts.one_suit
     if hand.wild_tiles:
-        return once("wild", said("detail.jinhua.one_suit_wild", suit=suit))
-    return once("plain", said("detail.jinhua.one_suit_plain", suit=suit))
+        return once("wild", ONE_SUIT_WILD(suit))
+    return once("plain", ONE_SUIT_PLAIN(suit))
 
 
 def luan_feng(hand: JinhuaHand, facts: ShapeFacts) -> list[tuple[Variant, str]]:

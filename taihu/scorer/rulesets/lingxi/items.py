@@ -6,7 +6,7 @@ from collections.abc import Mapping
 
 from ... import tiles as T
 from ...engine import CHOW, KONG, PUNG, Group, ReadingFacts
-from ...said import said
+from ...said import phrase, said
 from .. import base as B
 from ..base import (
     BASE_TAI,
@@ -27,6 +27,16 @@ from ..base import (
     once,
 )
 from .hand import FLOWER_GROUPS, LingxiHand, all_flowers, held_text, held_wildcards, sha_zhu_holding
+
+# the texts of the details found for every reading (taihu/scorer/said.py)
+DECLARED_FLOWERS = phrase("detail.lingxi.declared_flowers")
+HUA_IN_PLAY = phrase("detail.lingxi.hua_in_play", "tiles")
+ONE_SUIT = phrase("detail.one_suit", "suit")
+PAIR_AND_WILDCARD = phrase("detail.lingxi.pair_and_wildcard", "pair")
+SUIT_AND_HONORS = phrase("detail.suit_and_honors", "suit")
+TILE_AND_WILDCARDS = phrase("detail.lingxi.tile_and_wildcards", "tile")
+WAITING_ON = phrase("detail.waiting_on", "tile")
+WAITING_ON_WILDCARD = phrase("detail.lingxi.waiting_on_wildcard", "tile")
 
 # -- items ---------------------------------------------------------------------
 
@@ -88,7 +98,7 @@ def hua(hand: LingxiHand, facts: None) -> list[tuple[Variant, str]]:
         if group in hand.from_deal:
             out.append(("deal", said("detail.lingxi.hua_from_deal", tiles="".join(T.name(t) for t in sorted(tiles)))))
         else:
-            shown = said("detail.lingxi.hua_in_play", tiles=text) if len(tiles) == 4 else text
+            shown = HUA_IN_PLAY(text) if len(tiles) == 4 else text
             out.append((HUA_ROWS[len(tiles) - 1], shown))
     return out
 
@@ -115,11 +125,11 @@ def cai_shen_ke(hand: LingxiHand, facts: None) -> list[tuple[Variant, str]]:
     for k in pairs:
         if spare >= 1:
             spare -= 1
-            out.append((ONE, said("detail.lingxi.pair_and_wildcard", pair=T.name(k) * 2)))
+            out.append((ONE, PAIR_AND_WILDCARD(T.name(k) * 2)))
     for k in singles:
         if spare >= 2:
             spare -= 2
-            out.append((ONE, said("detail.lingxi.tile_and_wildcards", tile=T.name(k))))
+            out.append((ONE, TILE_AND_WILDCARDS(T.name(k))))
     return out
 
 
@@ -130,11 +140,11 @@ def zi_mo(hand: LingxiHand, facts: None) -> list[tuple[Variant, str]]:
 
 
 def hun_yi_se(hand: LingxiHand, facts: ReadingFacts) -> list[tuple[Variant, str]]:
-    return once(ONE, said("detail.suit_and_honors", suit=facts.suit)) if facts.suit and facts.honors else NONE
+    return once(ONE, SUIT_AND_HONORS(facts.suit)) if facts.suit and facts.honors else NONE
 
 
 def qing_yi_se(hand: LingxiHand, facts: ReadingFacts) -> list[tuple[Variant, str]]:
-    return once(ONE, said("detail.one_suit", suit=facts.one_suit)) if facts.one_suit else NONE
+    return once(ONE, ONE_SUIT(facts.one_suit)) if facts.one_suit else NONE
 
 
 def dui_dui_hu(hand: LingxiHand, facts: ReadingFacts) -> list[tuple[Variant, str]]:
@@ -156,8 +166,8 @@ def dan_diao(hand: LingxiHand, facts: None) -> list[tuple[Variant, str]]:
         return NONE
     tile = hand.before_win[0]
     if tile in hand.wild_kinds:
-        return once("wildcard", said("detail.lingxi.waiting_on_wildcard", tile=T.name(tile)))
-    return once("natural", said("detail.waiting_on", tile=T.name(tile)))
+        return once("wildcard", WAITING_ON_WILDCARD(T.name(tile)))
+    return once("natural", WAITING_ON(T.name(tile)))
 
 
 def _wind_of(group: Group) -> int:
@@ -214,7 +224,7 @@ def sha_zhu(hand: LingxiHand, facts: None) -> list[tuple[Variant, str]]:
 
 
 def declared_hua_hu(hand: LingxiHand, facts: None) -> list[tuple[Variant, str]]:
-    return once(ONE, said("detail.lingxi.declared_flowers")) if hand.parsed.declare == "hua-hu" else NONE
+    return once(ONE, DECLARED_FLOWERS()) if hand.parsed.declare == "hua-hu" else NONE
 
 
 PLUS = "+{}"  # a bonus added to the tai

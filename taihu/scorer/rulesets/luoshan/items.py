@@ -4,10 +4,23 @@ from __future__ import annotations
 
 from ... import tiles as T
 from ...engine import KONG, PUNG, Group, ReadingFacts
-from ...said import said
+from ...said import phrase
 from .. import base as B
 from ..base import FOUND, HU, NONE, ONE, TAI, TOTAL, WINNER_ONLY, Exclusion, Item, Variant
 from .hand import ROW, SETS, LuoshanHand
+
+# the texts of the details found for every reading (taihu/scorer/said.py)
+COMPLETED_BY_DISCARD = phrase("detail.completed_by_discard", "group", "tile")
+COMPLETED_BY_SELF_DRAW = phrase("detail.completed_by_self_draw", "group", "tile")
+COMPLETES_PAIR = phrase("detail.completes_pair", "tile", "group")
+PING_HE = phrase("detail.luoshan.ping_he", "tile", "group")
+PING_HE_ONE_SUIT = phrase("detail.luoshan.ping_he_one_suit", "tile", "group", "suit")
+STAND_IN_PUNG = phrase("detail.luoshan.stand_in_pung", "group")
+TAI_KONG_DRAW = phrase("detail.luoshan.tai_kong_draw")
+TAI_NO_CHOWS = phrase("detail.luoshan.tai_no_chows")
+TAI_ONE_SUIT = phrase("detail.luoshan.tai_one_suit", "suit")
+TAI_ONE_SUIT_NO_CHOWS = phrase("detail.luoshan.tai_one_suit_no_chows", "suit")
+TAI_SUIT_AND_HONORS = phrase("detail.luoshan.tai_suit_and_honors", "suit")
 
 # -- hu items ------------------------------------------------------------------
 
@@ -33,8 +46,8 @@ def peng(hand: LuoshanHand, facts: ReadingFacts) -> Occurrences:
 
 def peng_detail(hand: LuoshanHand, facts: ReadingFacts | None, g: Group) -> str:
     if g.exposed:
-        return said("detail.luoshan.stand_in_pung", group=g.text()) if g.wilds else g.text()
-    return said("detail.completed_by_discard", group=g.text(), tile=T.name(hand.win))
+        return STAND_IN_PUNG(g.text()) if g.wilds else g.text()
+    return COMPLETED_BY_DISCARD(g.text(), T.name(hand.win))
 
 
 def group_detail(hand: LuoshanHand, facts: ReadingFacts | None, g: Group) -> str:
@@ -78,7 +91,7 @@ def zi_mo_liu(hand: LuoshanHand, facts: ReadingFacts) -> Occurrences:
 
 
 def zi_mo_liu_detail(hand: LuoshanHand, facts: ReadingFacts | None, group: Group) -> str:
-    return said("detail.completed_by_self_draw", group=group.text(), tile=T.name(hand.win))
+    return COMPLETED_BY_SELF_DRAW(group.text(), T.name(hand.win))
 
 
 def diao_tou(hand: LuoshanHand, facts: ReadingFacts) -> Occurrences:
@@ -90,7 +103,7 @@ def diao_tou(hand: LuoshanHand, facts: ReadingFacts) -> Occurrences:
 
 
 def diao_tou_detail(hand: LuoshanHand, facts: ReadingFacts | None, group: Group) -> str:
-    return said("detail.completes_pair", tile=T.name(hand.win), group=group.text())
+    return COMPLETES_PAIR(T.name(hand.win), group.text())
 
 
 def bian_qian(hand: LuoshanHand, facts: ReadingFacts) -> Occurrences:
@@ -101,10 +114,13 @@ def bian_qian(hand: LuoshanHand, facts: ReadingFacts) -> Occurrences:
 
 
 def bian_qian_detail(hand: LuoshanHand, facts: ReadingFacts, group: Group) -> str:
-    return said(WAIT_DETAIL[facts.wait], tile=T.name(facts.win_as), group=group.text())
+    return WAIT_DETAIL[facts.wait](T.name(facts.win_as), group.text())
 
 
-WAIT_DETAIL = {"edge": "detail.luoshan.edge_wait", "closed": "detail.luoshan.closed_wait"}
+WAIT_DETAIL = {
+    "edge": phrase("detail.luoshan.edge_wait", "tile", "group"),
+    "closed": phrase("detail.luoshan.closed_wait", "tile", "group"),
+}
 
 
 def di_he(hand: LuoshanHand, facts: None) -> list[tuple[Variant, str]]:
@@ -124,30 +140,33 @@ def jian_feng_ke(hand: LuoshanHand, facts: ReadingFacts) -> Occurrences:
 
 
 def jian_feng_ke_detail(hand: LuoshanHand, facts: ReadingFacts | None, g: Group) -> str:
-    return said("detail.luoshan.tai_kong" if g.shape == KONG else "detail.luoshan.tai_pung", tile=T.name(g.kind))
+    return (TAI_KONG if g.shape == KONG else TAI_PUNG)(T.name(g.kind))
+
+
+TAI_KONG, TAI_PUNG = phrase("detail.luoshan.tai_kong", "tile"), phrase("detail.luoshan.tai_pung", "tile")
 
 
 def dui_dui_hu(hand: LuoshanHand, facts: ReadingFacts) -> list[tuple[Variant, str]]:
-    return NONE if facts.chows else [(ONE, said("detail.luoshan.tai_no_chows"))]
+    return NONE if facts.chows else [(ONE, TAI_NO_CHOWS())]
 
 
 def cou_yi_tai(hand: LuoshanHand, facts: ReadingFacts) -> list[tuple[Variant, str]]:
     suit = facts.suit
-    return [(ONE, said("detail.luoshan.tai_suit_and_honors", suit=suit))] if suit and facts.honors else NONE
+    return [(ONE, TAI_SUIT_AND_HONORS(suit))] if suit and facts.honors else NONE
 
 
 def gang_kai(hand: LuoshanHand, facts: None) -> list[tuple[Variant, str]]:
-    return [(ONE, said("detail.luoshan.tai_kong_draw"))] if hand.has("kong-draw") else NONE
+    return [(ONE, TAI_KONG_DRAW())] if hand.has("kong-draw") else NONE
 
 
 def qing_san_tai(hand: LuoshanHand, facts: ReadingFacts) -> list[tuple[Variant, str]]:
     suit = facts.one_suit
-    return [(ONE, said("detail.luoshan.tai_one_suit", suit=suit))] if suit else NONE
+    return [(ONE, TAI_ONE_SUIT(suit))] if suit else NONE
 
 
 def qing_si_tai(hand: LuoshanHand, facts: ReadingFacts) -> list[tuple[Variant, str]]:
     suit = facts.one_suit
-    return [(ONE, said("detail.luoshan.tai_one_suit_no_chows", suit=suit))] if suit and not facts.chows else NONE
+    return [(ONE, TAI_ONE_SUIT_NO_CHOWS(suit))] if suit and not facts.chows else NONE
 
 
 # -- special hands (fixed totals) ----------------------------------------------------
@@ -159,8 +178,8 @@ def _ping_he(facts: ReadingFacts, suit: str = "") -> str:
         return ""
     tile, group = T.name(facts.win_as), facts.groups[facts.win_at].text()
     if suit:
-        return said("detail.luoshan.ping_he_one_suit", tile=tile, group=group, suit=suit)
-    return said("detail.luoshan.ping_he", tile=tile, group=group)
+        return PING_HE_ONE_SUIT(tile, group, suit)
+    return PING_HE(tile, group)
 
 
 def ping_he(hand: LuoshanHand, facts: ReadingFacts) -> list[tuple[Variant, str]]:

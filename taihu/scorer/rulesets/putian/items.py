@@ -4,17 +4,25 @@ from __future__ import annotations
 
 from ... import tiles as T
 from ...engine import KONG
-from ...said import said
+from ...said import phrase, said
 from .. import base as B
 from ..base import DI, EVERY_PLAYER, FEN, MULTIPLIER, NONE, ONE, WINNER_ONLY, Item, Variant, once
 from .hand import SELF_DRAWN, WIN_TYPES, PutianHand, _who_pays, pay_text
+
+# the texts of the details found for every reading (taihu/scorer/said.py)
+DEALER = phrase("detail.dealer")
+JIN_HELD = phrase("detail.putian.jin_held", "held")
+NON_DEALER = phrase("detail.non_dealer")
+TIAN_HU = phrase("detail.putian.tian_hu")
+WHY = phrase("detail.putian.why", "pays", "why")
+YOU_JIN_WITH = phrase("detail.putian.you_jin_with", "held")
 
 # -- items ---------------------------------------------------------------------
 
 
 def di(hand: PutianHand, facts: None) -> list[tuple[Variant, str]]:
     """A continuing dealer still has 底 2 (seed: 連莊莊家"底"仍為2分)."""
-    return once("dealer", said("detail.dealer")) if hand.seat == "E" else once("other", said("detail.non_dealer"))
+    return once("dealer", DEALER()) if hand.seat == "E" else once("other", NON_DEALER())
 
 
 def bai(hand: PutianHand, facts: None) -> list[tuple[Variant, str]]:
@@ -52,11 +60,11 @@ def winning_type(hand: PutianHand) -> tuple[str, str]:
     held = len(hand.jin_tiles)
     flags = hand.parsed.flags
     if hand.you_jin:
-        return ("san_jin_you", said("detail.putian.you_jin_with", held=held)) if held >= 3 else ("you_jin", "游金")
+        return ("san_jin_you", YOU_JIN_WITH(held)) if held >= 3 else ("you_jin", "游金")
     if held >= 3:
-        return "san_jin_dao", said("detail.putian.jin_held", held=held)
+        return "san_jin_dao", JIN_HELD(held)
     if "heaven" in flags:
-        return "tian_hu", said("detail.putian.tian_hu")
+        return "tian_hu", TIAN_HU()
     if hand.parsed.declare == "qiang-jin":
         return "qiang_jin", "莊家搶金" if hand.seat == "E" else "閒家搶金"
     if any(f in flags for f in SELF_DRAWN):
@@ -71,7 +79,7 @@ def _win_type(key: str) -> B.Finder:
         found, why = winning_type(hand)
         if found != key:
             return NONE
-        return once(ONE, said("detail.putian.why", pays=pay_text(key), why=why) if why else pay_text(key))
+        return once(ONE, WHY(pay_text(key), why) if why else pay_text(key))
 
     return find
 

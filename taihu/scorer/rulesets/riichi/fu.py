@@ -4,8 +4,18 @@ from __future__ import annotations
 
 from ... import tiles as T
 from ...engine import KONG
-from ...said import said
+from ...said import phrase
 from .yaku import DRAGON_KINDS, KANCHAN, PENCHAN, SEVEN_PAIRS, TANKI, View
+
+# the texts of the details found for every reading (taihu/scorer/said.py)
+DRAGON_PAIR = phrase("detail.riichi.dragon_pair", "tile")
+MENZEN_RON = phrase("detail.riichi.menzen_ron")
+OPEN_PINFU = phrase("detail.riichi.open_pinfu")
+ROUND_WIND_PAIR = phrase("detail.riichi.round_wind_pair", "tile")
+SEAT_AND_ROUND = phrase("detail.riichi.seat_and_round", "wind")
+SEAT_WIND_PAIR = phrase("detail.riichi.seat_wind_pair", "tile")
+SEVEN_PAIRS_FU = phrase("detail.riichi.seven_pairs_fu")
+TSUMO = phrase("detail.riichi.tsumo")
 
 FuLine = tuple[str, int, str]  # (key, fu, detail)
 
@@ -18,9 +28,9 @@ SET_FU = {  # (kong, concealed) -> fu of a 2–8 set; terminals and honors doubl
 TERMINALS_AND_HONORS = frozenset(k for k in range(T.PLAYABLE) if T.is_terminal_or_honor(k))
 WAIT_FU = {KANCHAN: "fu_kanchan", PENCHAN: "fu_penchan", TANKI: "fu_tanki"}
 WAIT_DETAIL = {
-    KANCHAN: "detail.riichi.kanchan_wait",
-    PENCHAN: "detail.riichi.penchan_wait",
-    TANKI: "detail.riichi.tanki_wait",
+    KANCHAN: phrase("detail.riichi.kanchan_wait", "tile"),
+    PENCHAN: phrase("detail.riichi.penchan_wait", "tile"),
+    TANKI: phrase("detail.riichi.tanki_wait", "tile"),
 }
 
 
@@ -28,13 +38,13 @@ def fu_lines(view: View, pinfu: bool, detailed: bool = True) -> list[FuLine]:
     """The fu of a reading; `pinfu` (the yaku is scored) takes no tsumo fu; `detailed` writes the details."""
     hand = view.hand
     if view.shape == SEVEN_PAIRS:
-        return [("fu_chiitoitsu", 25, said("detail.riichi.seven_pairs_fu"))]
+        return [("fu_chiitoitsu", 25, SEVEN_PAIRS_FU())]
     lines: list[FuLine] = [("fu_base", 20, "")]
     if hand.closed and not hand.tsumo:
-        lines.append(("fu_menzen_ron", 10, said("detail.riichi.menzen_ron")))
+        lines.append(("fu_menzen_ron", 10, MENZEN_RON()))
     extra = []
     if view.wait in WAIT_FU and view.win_group is not None:
-        extra.append((WAIT_FU[view.wait], 2, said(WAIT_DETAIL[view.wait], tile=T.name(hand.win)) if detailed else ""))
+        extra.append((WAIT_FU[view.wait], 2, WAIT_DETAIL[view.wait](T.name(hand.win)) if detailed else ""))
     if view.pair >= T.EAST:  # only an honor pair (a dragon, a seat or round wind) counts fu
         extra += _pair_fu(view)
     win_group = None if hand.tsumo else view.win_group  # a pung it completes on a discard counts as open
@@ -43,17 +53,17 @@ def fu_lines(view: View, pinfu: bool, detailed: bool = True) -> list[FuLine]:
         key, fu = SET_FU[group.shape == KONG, not group.exposed and not claimed]
         if group.kind in TERMINALS_AND_HONORS:
             fu *= 2
-        detail = "" if not detailed else said(CLAIMED, group=group.text()) if claimed else group.text()
+        detail = "" if not detailed else CLAIMED(group.text()) if claimed else group.text()
         extra.append((key, fu, detail))
     lines += extra
     if hand.tsumo and not pinfu:
-        lines.append(("fu_tsumo", 2, said("detail.riichi.tsumo")))
+        lines.append(("fu_tsumo", 2, TSUMO()))
     elif not hand.closed and not hand.tsumo and not extra and hand.options["open_pinfu_fu"]:
-        lines.append(("fu_open_pinfu", 2, said("detail.riichi.open_pinfu")))
+        lines.append(("fu_open_pinfu", 2, OPEN_PINFU()))
     return lines
 
 
-CLAIMED = "detail.riichi.completed_on_discard"
+CLAIMED = phrase("detail.riichi.completed_on_discard", "group")
 
 
 def _pair_fu(view: View) -> list[FuLine]:
@@ -61,13 +71,13 @@ def _pair_fu(view: View) -> list[FuLine]:
     kind = view.pair
     name = T.name(kind) if kind >= 0 else ""
     if kind in DRAGON_KINDS:
-        return [("fu_pair", 2, said("detail.riichi.dragon_pair", tile=name))]
+        return [("fu_pair", 2, DRAGON_PAIR(name))]
     if kind == hand.seat_wind and kind == hand.round_wind:
-        return [("fu_pair", hand.options["double_wind_fu"], said("detail.riichi.seat_and_round", wind=name))]
+        return [("fu_pair", hand.options["double_wind_fu"], SEAT_AND_ROUND(name))]
     if kind == hand.seat_wind:
-        return [("fu_pair", 2, said("detail.riichi.seat_wind_pair", tile=name))]
+        return [("fu_pair", 2, SEAT_WIND_PAIR(name))]
     if kind == hand.round_wind:
-        return [("fu_pair", 2, said("detail.riichi.round_wind_pair", tile=name))]
+        return [("fu_pair", 2, ROUND_WIND_PAIR(name))]
     return []
 
 
@@ -109,18 +119,18 @@ def limit_text(limit: str) -> str:
     if not limit:
         return limit
     name, _, times = limit.partition(" x")
-    once, several = LIMIT_CODES[name]
-    return said(several, times=int(times)) if times else said(once)
+    once, several = LIMIT_TEXTS[name]
+    return several(int(times)) if times and several is not None else once()
 
 
-# each limit's code, and its code when it counts several times (`yakuman x2`)
-LIMIT_CODES = {
-    "mangan": ("limit.mangan", ""),
-    "haneman": ("limit.haneman", ""),
-    "baiman": ("limit.baiman", ""),
-    "sanbaiman": ("limit.sanbaiman", ""),
-    "yakuman": ("limit.yakuman", "limit.yakuman_times"),
-    "kazoe yakuman": ("limit.kazoe_yakuman", "limit.kazoe_yakuman_times"),
+# each limit's text, and its text when it counts several times (`yakuman x2`)
+LIMIT_TEXTS = {
+    "mangan": (phrase("limit.mangan"), None),
+    "haneman": (phrase("limit.haneman"), None),
+    "baiman": (phrase("limit.baiman"), None),
+    "sanbaiman": (phrase("limit.sanbaiman"), None),
+    "yakuman": (phrase("limit.yakuman"), phrase("limit.yakuman_times", "times")),
+    "kazoe yakuman": (phrase("limit.kazoe_yakuman"), phrase("limit.kazoe_yakuman_times", "times")),
 }
 
 
