@@ -23,8 +23,11 @@ from ..errors import HandError, quote
 from ..limits import MAX_OPTION_VALUE
 from ..models import HandScore, ItemInfo, ItemUnit, OptionInfo, RuleSetInfo, ScoreItem, Settlement, Table, Unit
 from ..notation import Meld, ParsedHand, parse, parse_red_fives, reject_stand_in_pungs, to_text
-from ..said import Said, said, said_from
+from ..said import Said, phrase, said, said_from
 from . import REGISTRY, owner_of
+
+NO_WINNING_TILE_NOTE = phrase("note.no_winning_tile")
+NO_SEAT_NOTE = phrase("note.no_seat")
 
 if TYPE_CHECKING:
     from ..waits import Check, Discards, Waits
@@ -677,7 +680,7 @@ BY_KIND = itemgetter(Group._fields.index("kind"), Group._fields.index("shape"))
 def no_winning_tile_notes() -> list[str]:
     """First among the notes of a non-winner scored alone: a hand typed without its `+` scores as a loser's, and
     says so."""
-    return [said("note.no_winning_tile")]
+    return [NO_WINNING_TILE_NOTE()]
 
 
 def score_item(item: Item, value: int, detail: str) -> ScoreItem:
@@ -744,7 +747,7 @@ def seat_or_dealer(parsed: ParsedHand, notes: list[str]) -> str:
     """The seat written, or E with a note: for rule sets whose score depends on the seat, as a missing wild: is."""
     if parsed.seat is not None:
         return parsed.seat
-    notes.append(said("note.no_seat"))
+    notes.append(NO_SEAT_NOTE())
     return "E"
 
 

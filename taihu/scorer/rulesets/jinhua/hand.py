@@ -10,8 +10,11 @@ from ... import tiles as T
 from ...engine import Group
 from ...errors import HandError
 from ...notation import ParsedHand
-from ...said import said
+from ...said import phrase
 from .. import base as B
+
+JINHUA_NO_WILD_NOTE = phrase("note.jinhua.no_wild")
+JINHUA_QUAN_QIU_REN_SELF_NOTE = phrase("note.jinhua.quan_qiu_ren_self")
 
 SETS = 4  # 4 sets + 1 pair
 WIN_SIZE, HAND_SIZE = 14, 13
@@ -76,7 +79,7 @@ def prepare(parsed: ParsedHand, options: dict[str, int]) -> JinhuaHand:
     notes: list[str] = []
     wild_kind: int | None = None
     if parsed.wild is None:
-        notes.append(said("note.jinhua.no_wild"))
+        notes.append(JINHUA_NO_WILD_NOTE())
     else:
         if len(parsed.wild) != 1:
             raise HandError(
@@ -132,7 +135,7 @@ def prepare(parsed: ParsedHand, options: dict[str, int]) -> JinhuaHand:
 
     self_drawn = any(f in flags for f in SELF_DRAWN)
     if winner and self_drawn and quan_qiu_ren_shape(parsed, wild_kind):
-        notes.append(said("note.jinhua.quan_qiu_ren_self"))
+        notes.append(JINHUA_QUAN_QIU_REN_SELF_NOTE())
     win_kind = -1 if parsed.win is None or parsed.win == wild_kind else plays_as(parsed.win)
     return JinhuaHand(
         parsed=parsed,

@@ -14,7 +14,7 @@ from ... import tiles as T
 from ...engine import PUNG, Group
 from ...errors import HandError
 from ...notation import Meld, ParsedHand
-from ...said import said
+from ...said import phrase, said
 from .. import base as B
 
 SETS = 4  # 4 sets + 1 pair
@@ -28,14 +28,19 @@ CONFLICTS = (
 )
 DRAGONS = (T.RED, T.GREEN, T.WHITE)  # 大料: 白 is an ordinary dragon here
 MINIMUM = {True: 100, False: 200}  # self-drawn / on a discard
-# the note of a win below its minimum (self-drawn / on a discard), with the minimum and the hu it makes
-NOT_LEGAL = {True: "note.luoshan.not_legal_self", False: "note.luoshan.not_legal_discard"}
+# the note of a win below its minimum (self-drawn / on a discard), with the minimum and the hu it makes: made for
+# every reading that falls short (most do), so by position (`phrase`)
+NOT_LEGAL = {
+    True: phrase("note.luoshan.not_legal_self", "minimum", "total"),
+    False: phrase("note.luoshan.not_legal_discard", "minimum", "total"),
+}
+NOT_LEGAL_CODES = ("note.luoshan.not_legal_self", "note.luoshan.not_legal_discard")
 DI_HE = 10
 
 
 def not_legal(self_drawn: bool, total: int) -> str:
     """The note of a win below its minimum."""
-    return said(NOT_LEGAL[self_drawn], minimum=MINIMUM[self_drawn], total=total)
+    return NOT_LEGAL[self_drawn](MINIMUM[self_drawn], total)
 
 
 # the row of a kind in the meld items' values: 1/9/honors or 2–8

@@ -13,7 +13,7 @@ from ...models import HandScore, Payment, Settlement, Table
 from ...said import said
 from ...settlement.common import DEALER, SEATS, open_deal, score_winner_only, settled
 from . import LUOSHAN
-from .hand import NOT_LEGAL
+from .hand import NOT_LEGAL_CODES
 
 LUOSHAN_EVENTS = ("foul",)  # foul: the seat counts 0 and cannot win (docs/api.md); no false win or 包赔
 
@@ -34,7 +34,7 @@ def settle(table: Table) -> Settlement:
         score = scores[winner]
         assert isinstance(score, HandScore)  # check_winner_hand
         if not score.legal:
-            why = [n for n in score.notes if getattr(n, "code", "") in NOT_LEGAL.values()] or score.notes
+            why = [n for n in score.notes if getattr(n, "code", "") in NOT_LEGAL_CODES] or score.notes
             raise HandError(
                 f"players.{winner}: {winner}'s hand is not a legal Luoshan win, so the deal cannot be settled: "
                 + "; ".join(why)

@@ -10,8 +10,10 @@ from ... import tiles as T
 from ...engine import Group
 from ...errors import HandError
 from ...notation import ParsedHand
-from ...said import said
+from ...said import phrase, said
 from .. import base as B
+
+PUTIAN_NO_WILD_NOTE = phrase("note.putian.no_wild")
 
 SETS = 5  # 5 sets + 1 pair
 WIN_SIZE, HAND_SIZE = 17, 16
@@ -111,7 +113,7 @@ def prepare(parsed: ParsedHand, options: dict[str, int]) -> PutianHand:
     notes: list[str] = []
     jin: int | None = None
     if parsed.wild is None:
-        notes.append(said("note.putian.no_wild"))
+        notes.append(PUTIAN_NO_WILD_NOTE())
     else:
         col = parsed.columns.get("wild", 0)
         at = f" at column {col}" if col else ""

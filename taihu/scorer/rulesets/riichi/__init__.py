@@ -19,7 +19,7 @@ from ...engine import CHOW, PAIR, Group, kinds_readings
 from ...errors import HandError
 from ...models import FuItem, HandScore, ItemInfo, ItemUnit, RuleSetInfo, ScoreItem
 from ...notation import ParsedHand, reject_stand_in_pungs, to_text
-from ...said import said, said_from
+from ...said import phrase, said, said_from
 from ..base import HAN, UNIT_OF_KIND, Outcome, RuleSet, excludes, no_winning_tile_notes
 from .fu import FuLine, basic_points, fu_lines, limit_text, paid, payments, rounded
 from .hand import CONDITIONS, OPTIONS, ORPHANS, RiichiHand, check_options, prepare
@@ -29,6 +29,7 @@ if TYPE_CHECKING:
     from ...waits import Check
 
 NO_YAKU_NOTE, FURITEN_NOTE = "note.riichi.no_yaku", "note.riichi.furiten"  # the notes of a win that is not legal
+NO_YAKU, FURITEN = phrase(NO_YAKU_NOTE), phrase(FURITEN_NOTE)
 DORA = (
     ("dora", "宝牌", "Dora"),
     ("aka_dora", "赤宝牌", "Red fives"),
@@ -279,12 +280,12 @@ class Riichi(RuleSet):
         scored = best(hand)
         notes = [*hand.notes, _options_note(tuple(hand.options.values()))]
         if not scored.lines:
-            notes.append(said(NO_YAKU_NOTE))
+            notes.append(NO_YAKU())
             return _hand_score(hand, scored, Outcome(0, False, 0, legal=False), notes)
         legal = True
         if "furiten" in hand.parsed.flags and not hand.tsumo:
             legal = False
-            notes.append(said(FURITEN_NOTE))
+            notes.append(FURITEN())
         return _hand_score(hand, scored, Outcome(scored.han, False, scored.total, legal=legal), notes)
 
     def item_units(self) -> dict[str, ItemUnit]:

@@ -16,8 +16,10 @@ from ... import tiles as T
 from ...engine import CHOW, KONG, PUNG, Group, to_counts
 from ...errors import HandError
 from ...notation import FLAG_CONDITIONS, ParsedHand
-from ...said import said
+from ...said import phrase
 from ..base import Option, check_known_conditions, check_kong_draw, check_win_conditions, tile_count_error
+
+RIICHI_NO_DORA_NOTE = phrase("note.riichi.no_dora")
 
 OPTIONS = (
     Option("kuitan", 0, (1,), "option.riichi.kuitan"),
@@ -318,5 +320,5 @@ def prepare(parsed: ParsedHand, options: dict[str, int]) -> RiichiHand:
         dora=_pointed(parsed.dora) if parsed.dora else {},
         ura=_pointed(parsed.ura) if parsed.ura and not flags.isdisjoint(RIICHI_FLAGS) else {},
         aka=aka,
-        notes=[said("note.riichi.no_dora")] if winner and parsed.dora is None else [],
+        notes=[RIICHI_NO_DORA_NOTE()] if winner and parsed.dora is None else [],
     )
