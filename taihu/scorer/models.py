@@ -53,14 +53,25 @@ def _text_fields(cls: type) -> frozenset[str]:
 def plain(value: Any, lang: Language = "en", codes: bool = False) -> Any:
     """`value` as JSON data: records through their `to_dict`, lists and dicts item by item; a text (`Said`)
     in `lang` (English: the text itself). `codes`: each record's texts also by code (`Record.to_dict`)."""
+    if lang == "en" and not codes:
+        return _plain(value)
     if isinstance(value, Record):
         return value.to_dict(lang, codes=codes)
     if isinstance(value, list | tuple):
         return [plain(v, lang, codes) for v in value]
     if isinstance(value, dict):
         return {k: plain(v, lang, codes) for k, v in value.items()}
-    if lang != "en" and isinstance(value, Said):
-        return value.in_lang(lang)
+    return value.in_lang(lang) if isinstance(value, Said) else value
+
+
+def _plain(value: Any) -> Any:
+    """`plain` in English without codes: the JSON as it always was, on the path every answer takes."""
+    if isinstance(value, Record):
+        return value.to_dict()
+    if isinstance(value, list | tuple):
+        return [_plain(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
     return value
 
 
@@ -81,7 +92,7 @@ class Record:
         """The JSON of docs/api.md, its texts in `lang`; with `codes`, beside each text field X an `X_code`
         (its code and parameters, docs/api.md), the same keys in every language."""
         if lang == "en" and not codes:  # the common answer, exactly as before texts had codes
-            return {key: plain(getattr(self, name)) for name, key in _json_fields(type(self))}
+            return {key: _plain(getattr(self, name)) for name, key in _json_fields(type(self))}
         out = {}
         texts = _text_fields(type(self)) if codes else frozenset()
         for name, key in _json_fields(type(self)):
