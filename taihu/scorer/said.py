@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import string
 from collections.abc import Callable, Mapping
-from functools import cache
+from types import MappingProxyType
 from typing import Any
 
 from taihu.messages import Language, catalog
@@ -33,7 +33,7 @@ class Said(str):
     def __new__(cls, code: str, params: Mapping[str, object]) -> Said:
         made = super().__new__(cls, catalog("en").gettext(code).format_map(params))
         object.__setattr__(made, "code", code)
-        object.__setattr__(made, "params", params)
+        object.__setattr__(made, "params", MappingProxyType(params))
         return made
 
     def __setattr__(self, name: str, value: object) -> None:
@@ -68,7 +68,10 @@ M.register("said.texts", _KEPT.__len__, _KEPT.clear, bytes_per_entry=400)
 
 
 def said(code: str, /, **params: object) -> Said:
-    """The text `code` with `params` (hashable: strings, numbers, `Said`s); one shared instance per text."""
+    """The text `code` with `params` (hashable: strings, numbers, `Said`s); one shared instance per text.
+
+    Texts are kept by their parameters' values as strings compare, so a word parameter of a code is always
+    a `Said` of one code (`reason=said("reason.winner")`), never a plain string of the same English."""
     key = (code, *params.items())
     found = _KEPT.get(key)
     if found is None:
@@ -78,7 +81,7 @@ def said(code: str, /, **params: object) -> Said:
     return found
 
 
-@cache
+@M.lru_cache("said.parameters", maxsize=1024, bytes_per_entry=200)
 def parameters(code: str) -> tuple[str, ...]:
     """The parameters the English text of `code` names."""
     template = catalog("en").gettext(code)
