@@ -17,7 +17,8 @@ from taihu.cli.main import app
 from taihu.messages.error_shape import ERROR_FIELDS
 from taihu.scorer import HandError, score_hand, settle_table
 from taihu.scorer.rulesets import get
-from taihu.scorer.rulesets.base import NO_SEAT_NOTE, NO_WINNING_TILE_NOTES
+from taihu.scorer.rulesets.base import no_winning_tile_notes
+from taihu.scorer.said import said
 
 PING = "123m 456m 789p 234s 678s 5p +5p wild:9s,N seat:W"  # a Lingxi 平胡, 26
 LUOSHAN_TWICE = "123m 456m 789m 11p 22p 2p +2p"  # 15: the player counted 14 with the + tile among them
@@ -280,11 +281,11 @@ def test_a_rule_set_error_after_chinese_forms_names_the_typed_column() -> None:
     ],
 )
 def test_a_missing_seat_is_noted_where_the_seat_matters(hand: str, rules: str, noted: bool) -> None:
-    assert (NO_SEAT_NOTE in score_hand(hand, rules=rules).notes) is noted
+    assert (said("note.no_seat") in score_hand(hand, rules=rules).notes) is noted
 
 
 def test_the_seat_note_says_what_was_assumed() -> None:
-    assert NO_SEAT_NOTE == "no seat: given — scored as the dealer E"
+    assert said("note.no_seat") == "no seat: given — scored as the dealer E"
 
 
 @pytest.mark.parametrize(
@@ -298,14 +299,14 @@ def test_the_seat_note_says_what_was_assumed() -> None:
 def test_a_hand_without_plus_scores_as_a_non_winner_and_says_how_to_mark_the_win(hand: str, rules: str) -> None:
     result = score_hand(hand, rules=rules)
     assert not result.winner
-    assert result.notes[0] == NO_WINNING_TILE_NOTES[0]
+    assert result.notes[0] == no_winning_tile_notes()[0]
     assert "write the winning tile last: +5p" in result.notes[0]
-    assert NO_WINNING_TILE_NOTES[0] not in score_hand(PING).notes
+    assert no_winning_tile_notes()[0] not in score_hand(PING).notes
 
 
 def test_a_table_s_losers_are_not_told_to_mark_a_win() -> None:
     for score in settle_table(API_TABLE).scores.values():  # E and N hold hands without +
-        assert NO_WINNING_TILE_NOTES[0] not in getattr(score, "notes", [])
+        assert no_winning_tile_notes()[0] not in getattr(score, "notes", [])
 
 
 # -- the caret under the place ------------------------------------------------------------------------------

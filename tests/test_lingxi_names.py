@@ -5,7 +5,8 @@ from __future__ import annotations
 from taihu.scorer import score_hand
 from taihu.scorer.rulesets import RULESETS
 from taihu.scorer.rulesets.base import BONUS_TAI, DECLARED_ONLY, DECLARED_WIN, WINNER_ONLY
-from taihu.scorer.rulesets.lingxi.items import OPTIONS, SHA_ZHU_HU_ROWS, sha_zhu_hu_description
+from taihu.scorer.rulesets.lingxi.items import OPTIONS, SHA_ZHU_HU_ROWS, sha_zhu_hu_factors
+from taihu.scorer.said import said
 
 # 对对胡 7 + 硬打硬 7 + 箭刻 1 + 自摸 1 + 花 1 = 17 tai
 SEVENTEEN = "111m 222p 333s 444m CCC 6p +6p self seat:E f1"
@@ -19,8 +20,11 @@ def test_both_hua_hu_rows_keep_the_pages_key_and_differ_by_kind_and_scope() -> N
 
 def test_the_sha_zhu_hu_option_text_is_made_from_the_items_rows() -> None:
     option = next(o for o in OPTIONS if o.name == "sha_zhu_hu")
-    assert option.description == "杀猪胡 bonus (5 wildcards ×2, 6 ×4)"
-    assert sha_zhu_hu_description({**SHA_ZHU_HU_ROWS, "six": 8}) == "杀猪胡 bonus (5 wildcards ×2, 6 ×8)"
+    shown = next(o for o in RULESETS["lingxi"].info().options if o.name == "sha_zhu_hu")
+    assert shown.description == "杀猪胡 bonus (5 wildcards ×2, 6 ×4)"
+    assert said(option.description, **sha_zhu_hu_factors({**SHA_ZHU_HU_ROWS, "six": 8})).in_lang("zh") == (
+        "杀猪胡加台（5 张财神 ×2，6 张 ×8）"
+    )
 
 
 def test_the_seeds_alternatives_are_no_restriction() -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ast
 import io
+import json
 import re
 import string
 from pathlib import Path
@@ -22,11 +23,13 @@ from typer.testing import CliRunner
 
 from taihu.cli.main import app
 from taihu.messages import LANGUAGES, Messages, catalog, catalog_path, known, plural, text
+from taihu.scorer import clear_caches
 from taihu.scorer.errors import WORD_PREFIX
 from taihu.scorer.rulesets import RULESETS
 
 ROOT = Path(__file__).resolve().parent.parent
-CODE = re.compile(r"(?:api|cli|unit|error)(?:\.[a-z_]+)+")  # a message's code as the code names it
+# a message's code as the code names it
+CODE = re.compile(r"(?:api|cli|unit|error|note|detail|reason|arith|limit|option|scope|value)(?:\.[a-z_]+)+")
 # codes the code builds at run time (`f"unit.{unit}"`, `error.word.self`): checked against the rule sets below
 DYNAMIC = ("unit.", WORD_PREFIX)
 HAND = "555m 222p 777p 333s 888s 9m f1 f2 P P +9m wild:5m,E seat:S"
@@ -136,10 +139,16 @@ def test_a_plural_takes_the_form_of_its_count(count: int, lang: str, expected: s
 
 
 def test_score_json_reads_no_catalog() -> None:
-    """Start-up: a catalog is read on the first message shown, and `--json` shows none."""
+    """Start-up: a catalog is read on the first message shown, and `--json` shows none of the command line's; the
+    core's texts (notes, details) are read from the English catalog, and only where a hand has one."""
     catalog.cache_clear()
     result = CliRunner().invoke(app, ["score", HAND, "--json"])
     assert result.exit_code == 0, result.output
-    assert catalog.cache_info().currsize == 0
+    assert catalog.cache_info().currsize == 0  # this hand's details are tiles only
     CliRunner().invoke(app, ["score", HAND])
     assert catalog.cache_info().currsize == 1  # the table: English only
+    catalog.cache_clear()
+    clear_caches()  # the texts made before (the same notes recur) hold their English already
+    noted = CliRunner().invoke(app, ["score", "123m 456m 789m 11p 22p", "-r", "luoshan", "--json"])
+    assert json.loads(noted.output)["notes"][0].startswith("no + tile")
+    assert catalog.cache_info().currsize == 1  # its notes: English

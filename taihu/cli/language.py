@@ -10,7 +10,7 @@ from typing import Annotated
 
 import typer
 
-from taihu.messages import Messages
+from taihu.messages import Language, Messages
 from taihu.messages.language import locale_language
 
 
@@ -22,9 +22,20 @@ class Lang(StrEnum):
     both = "both"
 
     @property
+    def language(self) -> Language:
+        """The language of everything but the name columns: Chinese for `zh`, English for `en` and `both`."""
+        return "zh" if self is Lang.zh else "en"
+
+    @property
     def say(self) -> Messages:
         """The catalog in this choice's language: Chinese for `zh`, English for `en` and `both`."""
-        return Messages("zh" if self is Lang.zh else "en")
+        return Messages(self.language)
+
+    def said(self, text: str) -> str:
+        """A text of the core (a note, a detail, a reason: a `Said`) in this choice's language; English as it is."""
+        from taihu.scorer.said import in_lang
+
+        return in_lang(text, self.language)
 
 
 LANG_KEY = "taihu.lang"  # where a command's language is kept in click's context, for the error path

@@ -297,7 +297,7 @@ def hand_table(result: HandScore, lang: Lang = Lang.both, compact: bool = False)
     }
     illegal = "" if result.legal else say("cli.score.not_legal")
     if compact:
-        rows = [(names(i.name, i.name_en, lang), shown[id(i)], i.detail) for i in result.items]
+        rows = [(names(i.name, i.name_en, lang), shown[id(i)], lang.said(i.detail)) for i in result.items]
         counted = get(result.rules).subtotal_unit or result.unit  # a subtotal in han, where the unit is points
         rows += [("", "", ""), (say("cli.score.subtotal_in", unit=unit_name(counted, lang)), str(result.subtotal), "")]
         if result.doubled:
@@ -313,7 +313,7 @@ def hand_table(result: HandScore, lang: Lang = Lang.both, compact: bool = False)
         table.add_column(say("cli.column.detail"))
         blank = ("",) * len(name_columns(lang))
         for item in result.items:
-            table.add_row(item.key, *name_cells(item.name, item.name_en, lang), shown[id(item)], item.detail)
+            table.add_row(item.key, *name_cells(item.name, item.name_en, lang), shown[id(item)], lang.said(item.detail))
         table.add_section()
         table.add_row(say("cli.score.subtotal"), *blank, str(result.subtotal), "")
         if result.doubled:
@@ -321,7 +321,7 @@ def hand_table(result: HandScore, lang: Lang = Lang.both, compact: bool = False)
         table.add_row(say("cli.score.total"), *blank, f"{result.total} {unit_name(result.unit, lang)}", illegal)
     from taihu.scorer.arithmetic import arithmetic
 
-    table.caption, table.caption_justify = "\n".join(arithmetic(result)), "left"
+    table.caption, table.caption_justify = "\n".join(map(lang.said, arithmetic(result))), "left"
     return table
 
 
@@ -433,7 +433,7 @@ def score(
     elif not result.winner:
         out.print(say("cli.score.base_only"))
     for note in result.notes:
-        out.print(say("cli.note", note=note))
+        out.print(say("cli.note", note=lang.said(note)))
 
 
 def win_text(win: "WinValue | None", lang: Lang) -> str:
@@ -586,7 +586,8 @@ def rules(
     out = console()
     title = say("cli.rules.items", name=info.name, chinese=info.chinese, unit=unit_name(info.unit, lang))
     if narrow(out):
-        out.print(compact_table(title, [(names(i.name, i.name_en, lang), i.value, i.scope) for i in info.items]))
+        rows = [(names(i.name, i.name_en, lang), lang.said(i.value), lang.said(i.scope)) for i in info.items]
+        out.print(compact_table(title, rows))
     else:
         table = made(title)
         for column in (
@@ -597,14 +598,19 @@ def rules(
         ):
             table.add_column(column)
         for item in info.items:
-            table.add_row(item.key, *name_cells(item.name, item.name_en, lang), item.value, item.scope)
+            cells = (lang.said(item.value), lang.said(item.scope))
+            table.add_row(item.key, *name_cells(item.name, item.name_en, lang), *cells)
         out.print(table)
     if narrow(out):  # each option and its default, the alternatives and meaning below
         rows = [
             (
                 o.name,
                 str(o.default),
-                say("cli.rules.option", alternatives=", ".join(map(str, o.alternatives)), meaning=o.description),
+                say(
+                    "cli.rules.option",
+                    alternatives=", ".join(map(str, o.alternatives)),
+                    meaning=lang.said(o.description),
+                ),
             )
             for o in info.options
         ]
@@ -615,10 +621,11 @@ def rules(
             options.add_column(say(code))
         options.add_column(say("cli.rules.column.meaning"))
         for opt in info.options:
-            options.add_row(opt.name, str(opt.default), ", ".join(map(str, opt.alternatives)), opt.description)
+            alternatives = ", ".join(map(str, opt.alternatives))
+            options.add_row(opt.name, str(opt.default), alternatives, lang.said(opt.description))
         out.print(options)
     for line in info.exclusions:
-        out.print(say("cli.rules.exclusion", exclusion=line))
+        out.print(say("cli.rules.exclusion", exclusion=lang.said(line)))
 
 
 def read_table(path: str) -> Any:
@@ -649,11 +656,11 @@ def settlement_tables(result: "Settlement", lang: Lang = Lang.both, compact: boo
             say("cli.settle.dealer", seat=seat) if seat == "E" else seat,
             score.hand if isinstance(score, HandScore) else say("cli.settle.total_only"),
             str(score.total),
-            "; ".join(score.notes) if isinstance(score, HandScore) else "",
+            "; ".join(map(lang.said, score.notes)) if isinstance(score, HandScore) else "",
         )
         for seat, score in result.scores.items()
     ]
-    paid = [(p.from_, p.to, str(p.amount), p.reason) for p in result.payments] or [
+    paid = [(p.from_, p.to, str(p.amount), lang.said(p.reason)) for p in result.payments] or [
         ("—", "—", "0", say("cli.settle.no_payments"))
     ]
     net = made(say("cli.settle.net"))

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from . import memo as M
 from .models import HandScore
 from .rulesets import get
+from .said import Said, said
 
 SUPERSCRIPT = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
 
@@ -26,8 +27,18 @@ def arithmetic(score: HandScore) -> list[str]:
     """
     lines = get(score.rules).arithmetic(score)
     if score.total == 0 and score.subtotal > 0 and score.notes:  # settlement's count_zero: its note is the last
-        lines.append(f"counted 0 at this table ({score.notes[-1]}): 0 {score.unit}")
+        lines.append(said("arith.counted_zero", note=score.notes[-1], unit=unit_word(score.unit)))
     return lines
+
+
+def unit_word(unit: str) -> Said:
+    """A unit's name as a word of a line (`tai`, `points`): its catalog text in each language."""
+    return said(f"unit.{unit}")
+
+
+def non_winner(score: HandScore) -> str:
+    """The one line of a non-winner's arithmetic: `non-winner: 0 hu`."""
+    return said("arith.non_winner", total=score.total, unit=unit_word(score.unit))
 
 
 def added(values: Sequence[int]) -> str:

@@ -21,6 +21,7 @@ from . import memo as M
 from .errors import Joined, Text, problems_error, quote, require
 from .limits import MAX_TOTAL
 from .rulesets import DEFAULT_RULES
+from .said import Said
 from .tiles import SEATS
 
 Unit = Literal["tai", "hu", "fen", "bei", "points"]
@@ -38,18 +39,48 @@ def _json_fields(cls: type) -> tuple[tuple[str, str], ...]:
     return tuple((f.name, JSON_NAMES.get(f.name, f.name)) for f in fields(cls))
 
 
-def plain(value: Any, lang: Language = "en") -> Any:
-    """`value` as JSON data: records through their `to_dict`, lists and dicts item by item.
+TEXT: Mapping[str, bool] = {
+    "text": True
+}  # a field's metadata: it holds texts a person reads (`Said`s, taihu/scorer/said.py)
 
-    `lang` is the language of the texts a person reads (notes, details, reasons); keys and codes
-    never change with it."""
+
+@M.lru_cache("models.text_fields", maxsize=64, bytes_per_entry=200)
+def _text_fields(cls: type) -> frozenset[str]:
+    """The attributes of a record that hold texts (marked `TEXT`): rendered in a language, given a code."""
+    return frozenset(f.name for f in fields(cls) if f.metadata.get("text"))
+
+
+def plain(value: Any, lang: Language = "en", codes: bool = False) -> Any:
+    """`value` as JSON data: records through their `to_dict`, lists and dicts item by item; a text (`Said`)
+    in `lang` (English: the text itself). `codes`: each record's texts also by code (`Record.to_dict`)."""
+    if lang == "en" and not codes:
+        return _plain(value)
     if isinstance(value, Record):
-        return value.to_dict(lang)
+        return value.to_dict(lang, codes=codes)
     if isinstance(value, list | tuple):
-        return [plain(v, lang) for v in value]
+        return [plain(v, lang, codes) for v in value]
     if isinstance(value, dict):
-        return {k: plain(v, lang) for k, v in value.items()}
+        return {k: plain(v, lang, codes) for k, v in value.items()}
+    return value.in_lang(lang) if isinstance(value, Said) else value
+
+
+def _plain(value: Any) -> Any:
+    """`plain` in English without codes: the JSON as it always was, on the path every answer takes."""
+    if isinstance(value, Record):
+        return value.to_dict()
+    if isinstance(value, list | tuple):
+        return [_plain(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
     return value
+
+
+def text_code(value: Any) -> Any:
+    """A text field's code as JSON: `{"code", "params"}` of a `Said`, a list of them for a list, None for a
+    text with no code (a detail of tiles only, an empty one)."""
+    if isinstance(value, list | tuple):
+        return [text_code(v) for v in value]
+    return value.as_code() if isinstance(value, Said) else None
 
 
 class Record:
@@ -57,8 +88,19 @@ class Record:
 
     __slots__ = ()
 
-    def to_dict(self, lang: Language = "en") -> dict[str, Any]:
-        return {key: plain(getattr(self, name), lang) for name, key in _json_fields(type(self))}
+    def to_dict(self, lang: Language = "en", *, codes: bool = False) -> dict[str, Any]:
+        """The JSON of docs/api.md, its texts in `lang`; with `codes`, beside each text field X an `X_code`
+        (its code and parameters, docs/api.md), the same keys in every language."""
+        if lang == "en" and not codes:  # the common answer, exactly as before texts had codes
+            return {key: _plain(getattr(self, name)) for name, key in _json_fields(type(self))}
+        out = {}
+        texts = _text_fields(type(self)) if codes else frozenset()
+        for name, key in _json_fields(type(self)):
+            value = getattr(self, name)
+            out[key] = plain(value, lang, codes)
+            if name in texts:
+                out[f"{key}_code"] = text_code(value)
+        return out
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -70,7 +112,7 @@ class ScoreItem(Record):
     name_en: str  # English name
     value: int  # value in the item's unit
     unit: ItemUnit  # what `value` counts, from the item's kind
-    detail: str = ""
+    detail: str = field(default="", metadata=TEXT)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -79,7 +121,7 @@ class FuItem(Record):
 
     key: str
     value: int
-    detail: str = ""
+    detail: str = field(default="", metadata=TEXT)
 
 
 @dataclass(slots=True, kw_only=True)
@@ -97,11 +139,11 @@ class HandScore(Record):
     total: int
     unit: Unit
     arrangement: list[str] = field(default_factory=list)  # the grouping scored; a wildcard shows as 2m=C
-    notes: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list, metadata=TEXT)
     # rule sets that count fu and pay by points only (None for the others)
     fu: int | None = None  # the hand's fu (0 for a yakuman)
     fu_details: list[FuItem] | None = None  # the fu, line by line
-    limit: str | None = None  # "", mangan, haneman, … yakuman
+    limit: str | None = field(default=None, metadata=TEXT)  # "", mangan, haneman, … yakuman
     payments: dict[str, int] | None = None  # {"discarder": n} | {"dealer": n, "non_dealer": n} | {"each": n}
 
 
@@ -110,8 +152,8 @@ class ItemInfo(Record):
     key: str
     name: str
     name_en: str
-    value: str
-    scope: str
+    value: str = field(metadata=TEXT)
+    scope: str = field(metadata=TEXT)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -119,7 +161,7 @@ class OptionInfo(Record):
     name: str
     default: int
     alternatives: list[int]
-    description: str
+    description: str = field(metadata=TEXT)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -129,7 +171,7 @@ class RuleSetInfo(Record):
     unit: Unit
     items: list[ItemInfo]
     options: list[OptionInfo]
-    exclusions: list[str]
+    exclusions: list[str] = field(metadata=TEXT)
 
 
 # -- settlement (docs/api.md "Table" and "Settlement") ------------------------------
@@ -205,7 +247,7 @@ class Payment(Record):
     from_: str
     to: str
     amount: int  # > 0
-    reason: str
+    reason: str = field(metadata=TEXT)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

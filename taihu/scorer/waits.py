@@ -19,6 +19,8 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from taihu.messages import Language
+
 from . import tiles as T
 from .engine import StandIns, completing_kinds, extra_tile_decompositions
 from .errors import HandError, Text, Word
@@ -43,7 +45,8 @@ class WinValue:
     def of(cls, score: HandScore) -> WinValue:
         return cls(score.total, score.legal, tuple(score.arrangement))
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self, lang: Language = "en", *, codes: bool = False) -> dict[str, Any]:
+        """Its JSON; a rule set's texts (riichi's reason) in `lang`, and with `codes` by code (as `Record.to_dict`)."""
         return {"total": self.total, "legal": self.legal, "arrangement": list(self.arrangement)}
 
 
@@ -77,12 +80,12 @@ class Wait:
         """The best legal total on this tile (0 when no way is legal)."""
         return max((w.total for w in self.wins() if w.legal), default=0)
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self, lang: Language = "en", *, codes: bool = False) -> dict[str, Any]:
         return {
             "tile": self.tile,
             "unseen": self.unseen,
-            "discard": None if self.discard is None else self.discard.to_dict(),
-            "self": None if self.self_drawn is None else self.self_drawn.to_dict(),
+            "discard": None if self.discard is None else self.discard.to_dict(lang, codes=codes),
+            "self": None if self.self_drawn is None else self.self_drawn.to_dict(lang, codes=codes),
             "covered_by_wildcard": self.covered_by_wildcard,
         }
 
@@ -108,8 +111,8 @@ class Waits(Answer):
     def ready(self) -> bool:
         return bool(self.waits)
 
-    def to_dict(self) -> dict[str, Any]:
-        waits = [w.to_dict() for w in self.waits]
+    def to_dict(self, lang: Language = "en", *, codes: bool = False) -> dict[str, Any]:
+        waits = [w.to_dict(lang, codes=codes) for w in self.waits]
         return {"rules": self.rules, "hand": self.hand, "ready": self.ready, "waits": waits, "kind": "waits"}
 
 
@@ -129,8 +132,9 @@ class Discard:
     def best_total(self) -> int:
         return max((w.best_total for w in self.waits), default=0)
 
-    def to_dict(self) -> dict[str, Any]:
-        return {"tile": self.tile, "ready": bool(self.waits), "waits": [w.to_dict() for w in self.waits]}
+    def to_dict(self, lang: Language = "en", *, codes: bool = False) -> dict[str, Any]:
+        waits = [w.to_dict(lang, codes=codes) for w in self.waits]
+        return {"tile": self.tile, "ready": bool(self.waits), "waits": waits}
 
 
 @dataclass(frozen=True)
@@ -143,8 +147,8 @@ class Discards(Answer):
 
     discards: tuple[Discard, ...]
 
-    def to_dict(self) -> dict[str, Any]:
-        discards = [d.to_dict() for d in self.discards]
+    def to_dict(self, lang: Language = "en", *, codes: bool = False) -> dict[str, Any]:
+        discards = [d.to_dict(lang, codes=codes) for d in self.discards]
         return {"rules": self.rules, "hand": self.hand, "discards": discards, "kind": "discards"}
 
 

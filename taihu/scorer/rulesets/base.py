@@ -23,7 +23,11 @@ from ..errors import HandError, Text, quote
 from ..limits import MAX_OPTION_VALUE
 from ..models import HandScore, ItemInfo, ItemUnit, OptionInfo, RuleSetInfo, ScoreItem, Settlement, Table, Unit
 from ..notation import Meld, ParsedHand, parse, parse_red_fives, reject_stand_in_pungs, to_text
+from ..said import Said, phrase, said, said_from
 from . import REGISTRY, condition_word, owner_of, rules_word, rules_words
+
+NO_WINNING_TILE_NOTE = phrase("note.no_winning_tile")
+NO_SEAT_NOTE = phrase("note.no_seat")
 
 if TYPE_CHECKING:
     from ..waits import Check, Discards, Waits
@@ -34,6 +38,14 @@ EVERY_PLAYER = "base"  # every player, winner or not
 NON_WINNERS = "non-winner"  # non-winners only
 WINNER_ONLY = "bonus"  # the winner only
 DECLARED_ONLY = "declared"  # a declared win: nothing else counts
+VALUE_CODE = "value."  # an item's `text` that is a catalog code, not a template of numbers alone
+# each scope as the answers give it (`ItemInfo.scope`): the string itself in English, a word in Chinese
+SCOPE_TEXTS = {
+    EVERY_PLAYER: "scope.base",
+    NON_WINNERS: "scope.non_winner",
+    WINNER_ONLY: "scope.bonus",
+    DECLARED_ONLY: "scope.declared",
+}
 SCOPE_WORDS = {
     EVERY_PLAYER: "every player",
     NON_WINNERS: "non-winners",
@@ -126,6 +138,7 @@ class Item:
     # (hand, facts, subject) -> the detail, when the finder yields a subject (a group, …) in the detail's place:
     # then only the reading that scores best is described (`RuleSet.score`)
     describe: Callable[..., str] | None = None
+    text_params: Mapping[str, object] = field(default_factory=dict)  # more parameters of a `text` code
     # the ScoreItem of each (value, detail) scored so far: the same few lines recur hand after hand
     lines: dict[tuple[int, str], ScoreItem] = field(default_factory=dict, compare=False, repr=False)
 
@@ -154,8 +167,14 @@ class Item:
         return n * options[self.option] if self.option else n
 
     def shown(self, defaults: Mapping[str, int]) -> str:
-        """The value column of the rules table, rendered from the value data at the default options."""
+        """The value column of the rules table, rendered from the value data at the default options; a `text`
+        with words is a catalog code (`value.…`, its number as `{value}`), shown as a `Said`."""
         factor = defaults[self.option] if self.option else 1
+        if self.text.startswith(VALUE_CODE):
+            rows = {ONE: self.value} if isinstance(self.value, int) else self.value
+            numbers = {"value": self.value * factor} if isinstance(self.value, int) else {}
+            values = {**defaults, **self.text_params, "key": self.key, **numbers}
+            return said_from(self.text, values | {row: n * factor for row, n in rows.items()})
         if isinstance(self.value, int):
             return self.text.format(self.value * factor, **defaults)
         fields = {row: n * factor for row, n in self.value.items()}
@@ -179,8 +198,9 @@ class Option:
     name: str
     default: int
     seed_alternatives: tuple[int, ...]
-    description: str
+    description: str  # its catalog code (`option.…`)
     maximum: int = MAX_OPTION_VALUE  # the range is 0..maximum (docs/limits.md)
+    params: Mapping[str, object] = field(default_factory=dict)  # the description's parameters
 
 
 @dataclass
@@ -387,7 +407,9 @@ class RuleSet:
             chinese=self.chinese,
             unit=self.unit,
             items=[
-                ItemInfo(key=i.key, name=i.name, name_en=i.name_en, value=i.shown(self._defaults), scope=i.scope)
+                ItemInfo(
+                    key=i.key, name=i.name, name_en=i.name_en, value=i.shown(self._defaults), scope=scope_text(i.scope)
+                )
                 for i in self.items
             ],
             options=[
@@ -395,11 +417,11 @@ class RuleSet:
                     name=o.name,
                     default=o.default,
                     alternatives=list(o.seed_alternatives),
-                    description=o.description,
+                    description=said(o.description, **o.params),
                 )
                 for o in self.options
             ],
-            exclusions=[f"{e.present} excludes {', '.join(e.removes)}" for e in self.exclusions],
+            exclusions=[excludes(e.present, e.removes) for e in self.exclusions],
         )
 
     def item_units(self) -> dict[str, ItemUnit]:
@@ -626,9 +648,19 @@ class RuleSet:
             total=outcome.total,
             unit=self.unit,
             arrangement=arrangement,
-            notes=(NO_WINNING_TILE_NOTES if alone and not hand.winner else []) + hand.notes + outcome.notes,
+            notes=(no_winning_tile_notes() if alone and not hand.winner else []) + hand.notes + outcome.notes,
         )
         return scored
+
+
+def scope_text(scope: str) -> str:
+    """An item's scope as the answers give it: its code's text (the scope itself in English)."""
+    return said(SCOPE_TEXTS[scope]) if scope in SCOPE_TEXTS else scope
+
+
+def excludes(present: str, removes: Iterable[str]) -> Said:
+    """An exclusion as the rules answer says it: `peng_peng_he excludes ping_pai`."""
+    return said("value.excludes", present=present, removes=", ".join(removes))
 
 
 def with_tiles(counts: list[int], extra: tuple[int, ...]) -> list[int]:
@@ -660,8 +692,12 @@ _NO_FACTS: frozenset[str] = frozenset()
 
 # a group's kind, then its shape: read by index, as a NamedTuple's fields by name cost several times more
 BY_KIND = itemgetter(Group._fields.index("kind"), Group._fields.index("shape"))
-# first among the notes of a non-winner scored alone: a hand typed without its `+` scores as a loser's, and says so
-NO_WINNING_TILE_NOTES = ["no + tile: scored as a non-winning hand; if it won, write the winning tile last: +5p"]
+
+
+def no_winning_tile_notes() -> list[str]:
+    """First among the notes of a non-winner scored alone: a hand typed without its `+` scores as a loser's, and
+    says so."""
+    return [NO_WINNING_TILE_NOTE()]
 
 
 def score_item(item: Item, value: int, detail: str) -> ScoreItem:
@@ -736,11 +772,8 @@ def seat_or_dealer(parsed: ParsedHand, notes: list[str]) -> str:
     """The seat written, or E with a note: for rule sets whose score depends on the seat, as a missing wild: is."""
     if parsed.seat is not None:
         return parsed.seat
-    notes.append(NO_SEAT_NOTE)
+    notes.append(NO_SEAT_NOTE())
     return "E"
-
-
-NO_SEAT_NOTE = "no seat: given — scored as the dealer E"
 
 
 def tile_count_error(

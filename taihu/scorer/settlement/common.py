@@ -23,6 +23,7 @@ from ..models import HandScore, Payment, PlayerTenpai, PlayerTotal, Settlement, 
 from ..notation import ParsedHand, parse
 from ..rulesets import get, rules_word
 from ..rulesets.base import RuleSet
+from ..said import said
 
 DEALER = "E"
 SEATS = T.SEATS
@@ -385,9 +386,6 @@ def count_zero(score: HandScore | PlayerTotal, why: str) -> HandScore | PlayerTo
     return PlayerTotal(total=0)
 
 
-FOUL_NOTE = "foul (诈胡): counts 0"
-
-
 def liable_hand(table: Table, hands: Hands, index: int, name: str) -> ParsedHand:
     """A liable event rests on the winner's melds, so it needs the winner's hand string (Decision 2026-11-30)."""
     winner = table.winner
@@ -424,7 +422,7 @@ def next_seat(seat: str) -> str:
 
 def dealer_x2(a: str, b: str, amount: int, reason: str) -> tuple[int, str]:
     """Every payment to or from the dealer is doubled (Lingxi Settlement 3)."""
-    return (amount * 2, f"{reason}; dealer x2") if DEALER in (a, b) else (amount, reason)
+    return (amount * 2, said("reason.dealer_doubled", reason=reason)) if DEALER in (a, b) else (amount, reason)
 
 
 def net_of(payments: list[Payment]) -> dict[str, int]:
@@ -518,7 +516,7 @@ def score_winner_only(
     check_tile_counts(hands, copies, why)
     scores = score_hands(hands, deal.rule_set, deal.options)
     for seat in deal.fouls:
-        scores[seat] = count_zero(scores[seat], FOUL_NOTE)
+        scores[seat] = count_zero(scores[seat], said("note.foul"))
     return scores
 
 

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from ...arithmetic import non_winner
 from ...models import HandScore
+from ...said import said
 
 
 def lines(score: HandScore) -> list[str]:
     """Exactly one hand type applies, the highest: its (house) value is the total."""
     if not score.items:  # a winning shape always has a hand type
-        return [f"non-winner: {score.total} points"]
-    return [f"one hand type counts, the highest: {score.total} points"]
+        return [non_winner(score)]
+    return [said("arith.guannan.total", total=score.total)]

@@ -10,6 +10,7 @@ from ... import tiles as T
 from ...engine import Group
 from ...errors import HandError, Text
 from ...notation import ParsedHand
+from ...said import said
 from .. import base as B
 
 SETS = 4  # 4 sets + 1 pair, or seven pairs
@@ -69,7 +70,7 @@ def prepare(parsed: ParsedHand, options: dict[str, int]) -> GuannanHand:
         winner=winner,
         declared=False,
         options=options,
-        notes=[f"house values used: {values}"] if winner else [],
+        notes=[said("note.guannan.house_values", values=values)] if winner else [],
         naturals=E.to_counts(held),
         melds=tuple(melds),
         winds=tuple(k for k in held if T.is_wind(k)),

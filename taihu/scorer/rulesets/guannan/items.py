@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ...engine import CHOW, ReadingFacts
+from ...said import said
 from .. import base as B
 from ..base import HAND_TYPE, NONE, ONE, WINNER_ONLY, Exclusion, Item, Option, Variant, once
 from .hand import GuannanHand
@@ -20,7 +21,7 @@ def _house(key: str, applies: Callable[[ReadingFacts], bool]) -> B.Finder:
     """A finder of the hand type `key`, found when `applies(facts)`."""
 
     def find(hand: GuannanHand, facts: ReadingFacts) -> list[tuple[Variant, str]]:
-        return once(ONE, f"house value {hand.options[key]}") if applies(facts) else NONE
+        return once(ONE, said("detail.guannan.house_value", value=hand.options[key])) if applies(facts) else NONE
 
     return find
 
@@ -40,10 +41,10 @@ def _standard(facts: ReadingFacts) -> bool:
 
 
 OPTIONS = (
-    Option("ping_pai", 1, (2,), "平牌 value (any other 4 sets + pair)"),
-    Option("qi_dui", 2, (4,), "七对 value (seven pairs; four alike are two pairs)"),
-    Option("peng_peng_he", 2, (4,), "碰碰和 value (pungs/kongs + a pair)"),
-    Option("yi_tiao_long", 2, (4,), "一条龙 value (123 456 789 of one suit)"),
+    Option("ping_pai", 1, (2,), "option.guannan.ping_pai"),
+    Option("qi_dui", 2, (4,), "option.guannan.qi_dui"),
+    Option("peng_peng_he", 2, (4,), "option.guannan.peng_peng_he"),
+    Option("yi_tiao_long", 2, (4,), "option.guannan.yi_tiao_long"),
 )
 
 
@@ -57,7 +58,7 @@ def _hand_type(key: str, name: str, name_en: str, applies: Callable[[ReadingFact
         HAND_TYPE,
         WINNER_ONLY,
         _house(key, applies),
-        text=f"house option {key} (default {{}})",
+        text="value.guannan.house",
         option=key,
         reads=("pairs", "chows", "groups"),
     )

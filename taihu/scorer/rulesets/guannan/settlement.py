@@ -9,6 +9,7 @@ from __future__ import annotations
 from ... import tiles as T
 from ...errors import HandError, Text
 from ...models import HandScore, Payment, Settlement, Table
+from ...said import said
 from ...settlement.common import SEATS, dealer_stays, open_deal, score_winner_only, settled
 from . import GUANNAN
 from .hand import copies
@@ -37,9 +38,9 @@ def settle(table: Table) -> Settlement:
         assert isinstance(score, HandScore)  # check_winner_hand
         used = ", ".join(f"{item.key} {item.value}" for item in score.items)  # exactly one hand type
         payers = [discarder] if discarder is not None else [s for s in SEATS if s != winner]
-        how = "discarder pays" if discarder is not None else "self-drawn: each pays"
+        how = "reason.guannan.discarder" if discarder is not None else "reason.guannan.self_drawn"
         payments = [
-            Payment(from_=seat, to=winner, amount=score.total, reason=f"{how} {used} (house value)")
+            Payment(from_=seat, to=winner, amount=score.total, reason=said(how, used=used))
             for seat in payers
             if score.total
         ]

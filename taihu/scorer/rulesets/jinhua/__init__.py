@@ -20,15 +20,12 @@ from ... import tiles as T
 from ...engine import PAIR, Group
 from ...errors import HandError
 from ...notation import ParsedHand
+from ...said import said
 from .. import base as B
 from ..base import MULTIPLIER
 from .hand import BU_KAO, CONDITIONS, LUAN_FENG, SEVEN_PAIRS, JinhuaHand, Shape, copies, prepare
 from .items import EXCLUSIONS, ITEMS, OPTIONS, ShapeFacts
 from .search import KEPT_FOR_ITEMS, readings
-
-BAO_TOU_HAI_DI = (
-    "爆头 + 海底: the seed says 爆头的海捞 is 八倍; the product rule stands (Decision): bao_tou ×2 × hai_di ×2 = 4"
-)
 
 
 class Jinhua(B.RuleSet):
@@ -66,7 +63,7 @@ class Jinhua(B.RuleSet):
             return B.Outcome(0, False, 0)
         total = prod(v for item, v, _ in found if item.kind == MULTIPLIER)
         keys = {item.key for item, _, _ in found}
-        notes = [BAO_TOU_HAI_DI] if {"bao_tou", "hai_di"} <= keys else []
+        notes: list[str] = [said("note.jinhua.bao_tou_hai_di")] if {"bao_tou", "hai_di"} <= keys else []
         return B.Outcome(total, False, total, notes=notes)
 
     def no_shape_error(self, hand: JinhuaHand) -> HandError:

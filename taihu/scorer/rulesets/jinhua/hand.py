@@ -10,7 +10,11 @@ from ... import tiles as T
 from ...engine import Group
 from ...errors import HandError, Text
 from ...notation import ParsedHand
+from ...said import phrase
 from .. import base as B
+
+JINHUA_NO_WILD_NOTE = phrase("note.jinhua.no_wild")
+JINHUA_QUAN_QIU_REN_SELF_NOTE = phrase("note.jinhua.quan_qiu_ren_self")
 
 SETS = 4  # 4 sets + 1 pair
 WIN_SIZE, HAND_SIZE = 14, 13
@@ -78,7 +82,7 @@ def prepare(parsed: ParsedHand, options: dict[str, int]) -> JinhuaHand:
     notes: list[str] = []
     wild_kind: int | None = None
     if parsed.wild is None:
-        notes.append("no wild: given — scored with no 财神, 白 as itself")
+        notes.append(JINHUA_NO_WILD_NOTE())
     else:
         if len(parsed.wild) != 1:
             at = parsed.columns.get("wild", 0)
@@ -131,7 +135,7 @@ def prepare(parsed: ParsedHand, options: dict[str, int]) -> JinhuaHand:
 
     self_drawn = any(f in flags for f in SELF_DRAWN)
     if winner and self_drawn and quan_qiu_ren_shape(parsed, wild_kind):
-        notes.append("全求人 self-drawn counts ×1 (ping_hu only)")
+        notes.append(JINHUA_QUAN_QIU_REN_SELF_NOTE())
     win_kind = -1 if parsed.win is None or parsed.win == wild_kind else plays_as(parsed.win)
     return JinhuaHand(
         parsed=parsed,

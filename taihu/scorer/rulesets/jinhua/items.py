@@ -4,9 +4,20 @@ from __future__ import annotations
 
 from ... import tiles as T
 from ...engine import Group, ReadingFacts
+from ...said import phrase, said
 from .. import base as B
 from ..base import FOUND, MULTIPLIER, NONE, ONE, WINNER_ONLY, Exclusion, Item, Option, Variant, flag_item, once
 from .hand import ALL_HONORS, BU_KAO, LUAN_FENG, SEVEN_PAIRS, STANDARD, JinhuaHand, Shape, quan_qiu_ren_shape
+
+# the texts of the details found for every reading (taihu/scorer/said.py)
+ALL_HONORS_TEXT = phrase("detail.jinhua.all_honors")
+BAO_TOU = phrase("detail.jinhua.bao_tou")
+GANG_BAO = phrase("detail.jinhua.gang_bao")
+HONORS = phrase("detail.jinhua.honors", "count")
+ONE_SUIT_PLAIN = phrase("detail.jinhua.one_suit_plain", "suit")
+ONE_SUIT_WILD = phrase("detail.jinhua.one_suit_wild", "suit")
+QI_DUI_BAO_TOU = phrase("detail.jinhua.qi_dui_bao_tou")
+WAITING_ON = phrase("detail.waiting_on", "tile")
 
 # -- items ---------------------------------------------------------------------
 
@@ -40,7 +51,11 @@ def _shape_is(name: str) -> B.Finder:
 
 
 def ping_hu(hand: JinhuaHand, facts: ShapeFacts) -> list[tuple[Variant, str]]:
-    return once(ONE, facts.shape.name)
+    name = facts.shape.name
+    return once(ONE, said(SHAPE_DETAIL[name]) if name in SHAPE_DETAIL else name)
+
+
+SHAPE_DETAIL = {STANDARD: "detail.jinhua.standard", SEVEN_PAIRS: "detail.jinhua.seven_pairs"}  # the others: Chinese
 
 
 def peng_peng_hu(hand: JinhuaHand, facts: ShapeFacts) -> list[tuple[Variant, str]]:
@@ -51,7 +66,7 @@ def quan_qiu_ren(hand: JinhuaHand, facts: None) -> list[tuple[Variant, str]]:
     """Won on a discard only: self-drawn it counts ×1 (a note says so)."""
     if hand.self_drawn or not quan_qiu_ren_shape(hand.parsed, hand.wild_kind):
         return NONE
-    return once(ONE, f"waiting on {T.name(hand.parsed.tiles[0])}")
+    return once(ONE, WAITING_ON(T.name(hand.parsed.tiles[0])))
 
 
 def qing_qi_dui(hand: JinhuaHand, facts: ShapeFacts) -> list[tuple[Variant, str]]:
@@ -78,29 +93,29 @@ def _bao_tou(hand: JinhuaHand, facts: ShapeFacts) -> bool:
 def qi_dui_bao_tou(hand: JinhuaHand, facts: ShapeFacts) -> list[tuple[Variant, str]]:
     if facts.shape.name != SEVEN_PAIRS or not _bao_tou(hand, facts):
         return NONE
-    return once(ONE, "six pairs + a lone 财神")
+    return once(ONE, QI_DUI_BAO_TOU())
 
 
 def bao_tou(hand: JinhuaHand, facts: ShapeFacts) -> list[tuple[Variant, str]]:
     if facts.shape.name != STANDARD or not _bao_tou(hand, facts):
         return NONE
-    return once(ONE, "four sets + a lone 财神")
+    return once(ONE, BAO_TOU())
 
 
 def gang_bao(hand: JinhuaHand, facts: ShapeFacts) -> list[tuple[Variant, str]]:
     if not hand.has("kong-draw") or not bao_tou(hand, facts):
         return NONE
-    return once(ONE, "bao_tou ×2 × gang_kai ×2")
+    return once(ONE, GANG_BAO())
 
 
 def shi_san_bu_kao(hand: JinhuaHand, facts: ShapeFacts) -> list[tuple[Variant, str]]:
     shape = facts.shape
-    return once(ONE, f"{shape.honors} honors") if shape.name == BU_KAO else NONE
+    return once(ONE, HONORS(shape.honors)) if shape.name == BU_KAO else NONE
 
 
 def qi_feng(hand: JinhuaHand, facts: ShapeFacts) -> list[tuple[Variant, str]]:
     shape = facts.shape
-    return once(ONE, "all 7 honors") if shape.name == BU_KAO and shape.honors == ALL_HONORS else NONE
+    return once(ONE, ALL_HONORS_TEXT()) if shape.name == BU_KAO and shape.honors == ALL_HONORS else NONE
 
 
 def qing_yi_se(hand: JinhuaHand, facts: ShapeFacts) -> list[tuple[Variant, str]]:
@@ -108,7 +123,9 @@ def qing_yi_se(hand: JinhuaHand, facts: ShapeFacts) -> list[tuple[Variant, str]]
     if facts.shape.name not in (STANDARD, SEVEN_PAIRS) or not facts.one_suit:
         return NONE
     suit = facts.one_suit
-    return once("wild", f"all {suit}, with 财神") if hand.wild_tiles else once("plain", f"all {suit}, no 财神")
+    if hand.wild_tiles:
+        return once("wild", ONE_SUIT_WILD(suit))
+    return once("plain", ONE_SUIT_PLAIN(suit))
 
 
 def luan_feng(hand: JinhuaHand, facts: ShapeFacts) -> list[tuple[Variant, str]]:
@@ -153,7 +170,7 @@ ITEMS = (
         MULTIPLIER,
         WINNER_ONLY,
         quan_qiu_ren,
-        "×{} (self-drawn ×1)",
+        "value.jinhua.quan_qiu_ren",
     ),
     Item("qi_dui", "七对子", "Seven pairs", 2, MULTIPLIER, WINNER_ONLY, _shape_is(SEVEN_PAIRS), TIMES, reads=SHAPE),
     Item(
@@ -195,7 +212,7 @@ ITEMS = (
         MULTIPLIER,
         WINNER_ONLY,
         qing_yi_se,
-        "×{wild} with 财神 / ×{plain} without",
+        "value.jinhua.qing_yi_se",
         reads=(*SHAPE, "one_suit"),
     ),
     Item(
@@ -261,7 +278,7 @@ ITEMS = (
         MULTIPLIER,
         WINNER_ONLY,
         gang_bao,
-        "bao_tou × gang_kai (×{})",
+        "value.jinhua.gang_bao",
         reads=(*SHAPE, "pairs"),
     ),
     Item("tian_hu", "天胡", "Heavenly hand", 2, MULTIPLIER, WINNER_ONLY, flag_item("heaven"), TIMES),
@@ -296,4 +313,4 @@ EXCLUSIONS = (
     Exclusion("gang_bao", ("bao_tou", "gang_kai")),
 )
 
-OPTIONS = (Option("unit", 1, (2, 5, 10), "X = unit × multiplier: what one 倍 is worth at the table"),)
+OPTIONS = (Option("unit", 1, (2, 5, 10), "option.jinhua.unit"),)

@@ -10,6 +10,7 @@ from __future__ import annotations
 from ... import tiles as T
 from ...errors import HandError, Text
 from ...models import Payment, Settlement, Table
+from ...said import said
 from ...settlement.common import (
     SEATS,
     Hands,
@@ -92,18 +93,18 @@ def _liable(table: Table, hands: Hands) -> str | None:
 
 def _to_winner(winner: str, discarder: str | None, unit: int, multiplier: int, liable: str | None) -> list[Payment]:
     x = unit * multiplier
-    x_text = f"X = {unit} × {multiplier}"
+    x_text = said("reason.jinhua.x", unit=unit, multiplier=multiplier)
     payments = []
     for seat in SEATS:
         if seat == winner:
             continue
         if discarder is None:
-            amount, reason = 2 * x, f"self-drawn: 2X, {x_text}"
+            amount, reason = 2 * x, said("reason.jinhua.self_drawn", x=x_text)
         elif seat == discarder:
-            amount, reason = 2 * x, f"discarder: 2X, {x_text}"
+            amount, reason = 2 * x, said("reason.jinhua.discarder", x=x_text)
         else:
-            amount, reason = x, f"X, {x_text}"
+            amount, reason = x, said("reason.jinhua.other", x=x_text)
         if liable is not None and liable != seat:
-            reason = f"liable (承包) for {seat}: {reason}"
+            reason = said("reason.jinhua.liable", seat=seat, reason=reason)
         payments.append(Payment(from_=liable or seat, to=winner, amount=amount, reason=reason))
     return payments

@@ -4,15 +4,16 @@ from __future__ import annotations
 
 from ...arithmetic import added, values
 from ...models import HandScore
+from ...said import said
 
 
 def lines(score: HandScore) -> list[str]:
     """The tai add up; the winner's total at or over `double_at` doubles (翻)."""
     subtotal = score.subtotal
-    lines = [f"{added(values(score, 'tai'))} tai"]
+    lines: list[str] = [said("arith.lingxi.tai", sum=added(values(score, "tai")))]
     if score.doubled:
-        lines.append(f"doubled (≥ double_at): {subtotal} × 2 = {score.total} tai")
+        lines.append(said("arith.lingxi.doubled", subtotal=subtotal, total=score.total))
     else:
-        why = "under double_at" if score.winner else "a non-winner"
-        lines.append(f"not doubled ({why}): {subtotal} tai")
+        why = "arith.lingxi.under_double_at" if score.winner else "arith.lingxi.non_winner"
+        lines.append(said(why, subtotal=subtotal))
     return lines

@@ -9,7 +9,10 @@ from ... import tiles as T
 from ...engine import Group
 from ...errors import HandError
 from ...notation import ParsedHand
+from ...said import phrase
 from .. import base as B
+
+NO_WILD_NOTE = phrase("note.no_wild")
 
 SETS = 5  # 1 pair + 5 sets
 WIN_SIZE, HAND_SIZE = 17, 16
@@ -86,7 +89,7 @@ def prepare(parsed: ParsedHand, options: dict[str, int]) -> LingxiHand:
     families: tuple[WildFamily, ...] = ()
     same = False
     if parsed.wild is None:
-        notes.append("no wild: given — scored with no wildcards")
+        notes.append(NO_WILD_NOTE())
     else:
         revealed = parsed.wild
         if len(revealed) != 2:

@@ -6,6 +6,7 @@ from collections.abc import Mapping
 
 from ... import tiles as T
 from ...engine import CHOW, KONG, PUNG, Group, ReadingFacts
+from ...said import phrase, said
 from .. import base as B
 from ..base import (
     BASE_TAI,
@@ -26,6 +27,16 @@ from ..base import (
     once,
 )
 from .hand import FLOWER_GROUPS, LingxiHand, all_flowers, held_text, held_wildcards, sha_zhu_holding
+
+# the texts of the details found for every reading (taihu/scorer/said.py)
+DECLARED_FLOWERS = phrase("detail.lingxi.declared_flowers")
+HUA_IN_PLAY = phrase("detail.lingxi.hua_in_play", "tiles")
+ONE_SUIT = phrase("detail.one_suit", "suit")
+PAIR_AND_WILDCARD = phrase("detail.lingxi.pair_and_wildcard", "pair")
+SUIT_AND_HONORS = phrase("detail.suit_and_honors", "suit")
+TILE_AND_WILDCARDS = phrase("detail.lingxi.tile_and_wildcards", "tile")
+WAITING_ON = phrase("detail.waiting_on", "tile")
+WAITING_ON_WILDCARD = phrase("detail.lingxi.waiting_on_wildcard", "tile")
 
 # -- items ---------------------------------------------------------------------
 
@@ -51,7 +62,7 @@ def jian_ke(hand: LingxiHand, facts: ReadingFacts | None) -> list[tuple[Variant,
 
 
 HONORED_KONG = 1  # a kong of the seat wind, 中 or 发 scores this much more
-KONG_VALUE_TEXT = "{plain}, +{honored} if seat wind/中/发"
+KONG_VALUE_TEXT = "value.lingxi.kong"
 
 
 def _kongs(concealed: bool) -> B.Finder:
@@ -85,9 +96,10 @@ def hua(hand: LingxiHand, facts: None) -> list[tuple[Variant, str]]:
             continue
         text = " ".join(T.name(t) for t in sorted(tiles))
         if group in hand.from_deal:
-            out.append(("deal", f"({''.join(T.name(t) for t in sorted(tiles))}) held from the deal"))
+            out.append(("deal", said("detail.lingxi.hua_from_deal", tiles="".join(T.name(t) for t in sorted(tiles)))))
         else:
-            out.append((HUA_ROWS[len(tiles) - 1], text + (" collected in play" if len(tiles) == 4 else "")))
+            shown = HUA_IN_PLAY(text) if len(tiles) == 4 else text
+            out.append((HUA_ROWS[len(tiles) - 1], shown))
     return out
 
 
@@ -113,11 +125,11 @@ def cai_shen_ke(hand: LingxiHand, facts: None) -> list[tuple[Variant, str]]:
     for k in pairs:
         if spare >= 1:
             spare -= 1
-            out.append((ONE, f"{T.name(k)}{T.name(k)} + 1 wildcard"))
+            out.append((ONE, PAIR_AND_WILDCARD(T.name(k) * 2)))
     for k in singles:
         if spare >= 2:
             spare -= 2
-            out.append((ONE, f"{T.name(k)} + 2 wildcards"))
+            out.append((ONE, TILE_AND_WILDCARDS(T.name(k))))
     return out
 
 
@@ -128,11 +140,11 @@ def zi_mo(hand: LingxiHand, facts: None) -> list[tuple[Variant, str]]:
 
 
 def hun_yi_se(hand: LingxiHand, facts: ReadingFacts) -> list[tuple[Variant, str]]:
-    return once(ONE, f"{facts.suit} + honors") if facts.suit and facts.honors else NONE
+    return once(ONE, SUIT_AND_HONORS(facts.suit)) if facts.suit and facts.honors else NONE
 
 
 def qing_yi_se(hand: LingxiHand, facts: ReadingFacts) -> list[tuple[Variant, str]]:
-    return once(ONE, f"all {facts.one_suit}") if facts.one_suit else NONE
+    return once(ONE, ONE_SUIT(facts.one_suit)) if facts.one_suit else NONE
 
 
 def dui_dui_hu(hand: LingxiHand, facts: ReadingFacts) -> list[tuple[Variant, str]]:
@@ -154,8 +166,8 @@ def dan_diao(hand: LingxiHand, facts: None) -> list[tuple[Variant, str]]:
         return NONE
     tile = hand.before_win[0]
     if tile in hand.wild_kinds:
-        return once("wildcard", f"waiting on wildcard {T.name(tile)}")
-    return once("natural", f"waiting on {T.name(tile)}")
+        return once("wildcard", WAITING_ON_WILDCARD(T.name(tile)))
+    return once("natural", WAITING_ON(T.name(tile)))
 
 
 def _wind_of(group: Group) -> int:
@@ -191,13 +203,9 @@ SHA_ZHU_HU_ROWS = {"held": 1, "five": 2, "six": 4}  # factors of the `sha_zhu_hu
 MORE_HELD = {5: "five", 6: "six"}  # the row of 杀猪胡 by the wildcards held, past the AAA+B's
 
 
-def sha_zhu_hu_description(rows: dict[str, int]) -> str:
-    """The option's text, from the item's rows: 杀猪胡 bonus (5 wildcards ×2, 6 ×4)."""
-    factors = [
-        f"{held} wildcards ×{rows[row]}" if not i else f"{held} ×{rows[row]}"
-        for i, (held, row) in enumerate(MORE_HELD.items())
-    ]
-    return f"杀猪胡 bonus ({', '.join(factors)})"
+def sha_zhu_hu_factors(rows: dict[str, int]) -> dict[str, int]:
+    """The option's text's numbers, from the item's rows: 杀猪胡 bonus (5 wildcards ×2, 6 ×4)."""
+    return {f"{row}_held": held for held, row in MORE_HELD.items()} | {row: rows[row] for row in MORE_HELD.values()}
 
 
 def sha_zhu_hu(hand: LingxiHand, facts: None) -> list[tuple[Variant, str]]:
@@ -216,7 +224,7 @@ def sha_zhu(hand: LingxiHand, facts: None) -> list[tuple[Variant, str]]:
 
 
 def declared_hua_hu(hand: LingxiHand, facts: None) -> list[tuple[Variant, str]]:
-    return once(ONE, "declared, f1–f8") if hand.parsed.declare == "hua-hu" else NONE
+    return once(ONE, DECLARED_FLOWERS()) if hand.parsed.declare == "hua-hu" else NONE
 
 
 PLUS = "+{}"  # a bonus added to the tai
@@ -234,7 +242,7 @@ ITEMS = (
         BASE_TAI,
         EVERY_PLAYER,
         hua,
-        text="{one}/{two}/{three}; four: {four} in play, {deal} from the deal",
+        text="value.lingxi.hua",
     ),
     Item(
         "cai_shen",
@@ -244,9 +252,11 @@ ITEMS = (
         BASE_TAI,
         EVERY_PLAYER,
         cai_shen,
-        text="{suited1}/{suited2}/{suited3} suited; {honor1}/{honor2}/{honor3} honor/flower; {same1}/{same2} same kind",
+        text="value.lingxi.cai_shen",
     ),
-    Item("cai_shen_ke", "财神刻", "Wildcard-completable pung", 1, BASE_TAI, NON_WINNERS, cai_shen_ke, text="{} each"),
+    Item(
+        "cai_shen_ke", "财神刻", "Wildcard-completable pung", 1, BASE_TAI, NON_WINNERS, cai_shen_ke, text="value.each"
+    ),
     # Bonus tai — the winner
     Item("zi_mo", "自摸", "Self-drawn", 1, BONUS_TAI, WINNER_ONLY, zi_mo, text=PLUS),
     Item("gang_kai", "杠开", "Win on a kong replacement", 3, BONUS_TAI, WINNER_ONLY, flag_item("kong-draw"), text=PLUS),
@@ -285,7 +295,7 @@ ITEMS = (
         BONUS_TAI,
         WINNER_ONLY,
         dan_diao,
-        text="+{wildcard} wildcard / +{natural}",
+        text="value.lingxi.dan_diao",
     ),
     Item(
         "si_feng_qi",
@@ -310,7 +320,7 @@ ITEMS = (
         WINNER_ONLY,
         sha_zhu_hu,
         option="sha_zhu_hu",
-        text="+{held} / 5 held +{five} / 6 held +{six}",
+        text="value.lingxi.sha_zhu_hu",
     ),
     Item(
         "hua_hu", "花胡", "Win holding all eight flowers", 1, BONUS_TAI, WINNER_ONLY, hua_hu, option="hua_hu", text=PLUS
@@ -340,9 +350,9 @@ EXCLUSIONS = (
 )
 
 OPTIONS = (
-    Option("double_at", 13, (10,), "the winner's total at or above this is doubled"),
-    Option("sha_zhu_hu", 13, (20,), sha_zhu_hu_description(SHA_ZHU_HU_ROWS)),
-    Option("hua_hu", 52, (100,), "花胡 value, won or declared"),
+    Option("double_at", 13, (10,), "option.lingxi.double_at"),
+    Option("sha_zhu_hu", 13, (20,), "option.lingxi.sha_zhu_hu", params=sha_zhu_hu_factors(SHA_ZHU_HU_ROWS)),
+    Option("hua_hu", 52, (100,), "option.lingxi.hua_hu"),
 )
 
 ZI_MO = next(item for item in ITEMS if item.key == "zi_mo")  # what a self-drawn win adds (`self_drawn_from_discard`)

@@ -6,6 +6,7 @@ from ... import tiles as T
 from ...errors import HandError, Joined, Text
 from ...models import HandScore, Payment, Settlement, Table
 from ...notation import ParsedHand, to_text
+from ...said import said
 from ...settlement import common as C
 from ...settlement.common import DEALER, SEATS, dealer_x2, settled
 from . import LINGXI
@@ -13,6 +14,7 @@ from .hand import copies
 
 LINGXI_EVENTS = ("false-win", "foul", "liable")
 FALSE_WIN_PENALTY = 26
+DECLARED = {"sha-zhu": "note.lingxi.declare.sha_zhu", "hua-hu": "note.lingxi.declare.hua_hu"}  # each, as a word
 
 
 def settle(table: Table) -> Settlement:
@@ -68,13 +70,14 @@ def _zeroed(table: Table, hands: C.Hands) -> dict[str, str]:
     """Who counts 0 tai, and why: everyone in a drawn hand, all but a declared winner, a foul."""
     winner = table.winner
     if winner is None:
-        return {seat: "drawn hand (流局): everyone counts 0" for seat in SEATS}
+        return {seat: said("note.drawn") for seat in SEATS}
     zeroed: dict[str, str] = {}
     hand = hands[winner]
     if isinstance(hand, ParsedHand) and hand.declare:
-        zeroed = {s: f"{winner} declared {hand.declare}: every other player counts 0" for s in SEATS if s != winner}
+        why = said("note.declared_elsewhere", winner=winner, declared=said(DECLARED[hand.declare]))
+        zeroed = {s: why for s in SEATS if s != winner}
     for seat in C.foul_seats(table):
-        zeroed[seat] = C.FOUL_NOTE + " tai"
+        zeroed[seat] = said("note.foul_in", unit=said("unit.tai"))
     return zeroed
 
 
@@ -83,7 +86,7 @@ def _penalty(offender: str) -> list[Payment]:
     payments = []
     for other in SEATS:
         if other != offender:
-            amount, reason = dealer_x2(offender, other, FALSE_WIN_PENALTY, "false win")
+            amount, reason = dealer_x2(offender, other, FALSE_WIN_PENALTY, said("reason.false_win"))
             payments.append(Payment(from_=offender, to=other, amount=amount, reason=reason))
     return payments
 
@@ -94,9 +97,10 @@ def _to_winner(winner: str, tai: int, liable: str | None) -> list[Payment]:
     for seat in SEATS:
         if seat == winner or not tai:
             continue
-        amount, reason = dealer_x2(seat, winner, tai, "winner")
-        if liable is not None and liable != seat:
-            reason = reason.replace("winner", f"winner; liable for {seat}", 1)
+        why = (
+            said("reason.winner_liable", seat=seat) if liable is not None and liable != seat else said("reason.winner")
+        )
+        amount, reason = dealer_x2(seat, winner, tai, why)
         payments.append(Payment(from_=liable or seat, to=winner, amount=amount, reason=reason))
     return payments
 
@@ -105,7 +109,7 @@ def _differences(winner: str, tai: dict[str, int]) -> list[Payment]:
     """2, 3: each pair of non-winners settles the difference, x2 with the dealer."""
     payments = []
     for payer, payee, diff in C.pairwise([s for s in SEATS if s != winner], tai):
-        amount, reason = dealer_x2(payer, payee, diff, f"difference {diff}")
+        amount, reason = dealer_x2(payer, payee, diff, said("reason.difference", difference=diff))
         payments.append(Payment(from_=payer, to=payee, amount=amount, reason=reason))
     return payments
 

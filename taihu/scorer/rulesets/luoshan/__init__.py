@@ -23,7 +23,7 @@ from ...errors import HandError
 from ...notation import ParsedHand
 from .. import base as B
 from ..base import HU, TAI
-from .hand import CONDITIONS, MINIMUM, NOT_LEGAL, SETS, LuoshanHand, prepare
+from .hand import CONDITIONS, MINIMUM, SETS, LuoshanHand, not_legal, prepare
 from .items import EXCLUSIONS, ITEMS
 from .search import KEPT_FOR_ITEMS, readings
 
@@ -73,7 +73,7 @@ class Luoshan(B.RuleSet):
         total = -(-hu * 2**tai // 10) * 10  # rounded up to 10
         if total >= MINIMUM[hand.self_drawn]:
             return B.Outcome(hu, tai > 0, total)
-        return B.Outcome(hu, tai > 0, total, legal=False, notes=[NOT_LEGAL[hand.self_drawn] + str(total)])
+        return B.Outcome(hu, tai > 0, total, legal=False, notes=[not_legal(hand.self_drawn, total)])
 
     def arrangement(self, hand: LuoshanHand, reading: ReadingFacts) -> list[str]:
         """`RuleSet.arrangement` from what a Luoshan reading is: the melds on the table lead it (no search

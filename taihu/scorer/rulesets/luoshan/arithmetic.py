@@ -2,23 +2,29 @@
 
 from __future__ import annotations
 
-from ...arithmetic import SUPERSCRIPT, added, kinds, rounded, values
+from ...arithmetic import SUPERSCRIPT, added, kinds, non_winner, rounded, values
 from ...models import HandScore
+from ...said import said
 from ..base import TOTAL
 
 
 def lines(score: HandScore) -> list[str]:
     """Base hu + 10 (底和, an item), doubled once per tai, rounded up to 10; a special hand is its fixed total."""
     if not score.winner:
-        return [f"non-winner: {score.total} hu"]
+        return [non_winner(score)]
     kind = kinds(score.rules)
     special = [i for i in score.items if kind[i.key] == TOTAL]
     if special:
-        return [f"special hand: a fixed total, {score.total} hu"]
+        return [said("arith.luoshan.special", total=score.total)]
     hu, tai = values(score, "hu"), sum(values(score, "tai"))
     doubled = sum(hu) * 2**tai
     return [
-        f"hu: {added(hu)}",
-        f"tai: {added(values(score, 'tai'))}",
-        f"{sum(hu)} hu × 2{str(tai).translate(SUPERSCRIPT)} = {rounded(doubled, score.total)} hu",
+        said("arith.luoshan.hu", sum=added(hu)),
+        said("arith.luoshan.tai", sum=added(values(score, "tai"))),
+        said(
+            "arith.luoshan.doubled",
+            hu=sum(hu),
+            power=str(tai).translate(SUPERSCRIPT),
+            total=rounded(doubled, score.total),
+        ),
     ]

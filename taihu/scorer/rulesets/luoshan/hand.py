@@ -14,6 +14,7 @@ from ... import tiles as T
 from ...engine import PUNG, Group
 from ...errors import HandError, Text
 from ...notation import Meld, ParsedHand
+from ...said import phrase, said
 from .. import base as B
 
 SETS = 4  # 4 sets + 1 pair
@@ -27,15 +28,21 @@ CONFLICTS = (
 )
 DRAGONS = (T.RED, T.GREEN, T.WHITE)  # 大料: 白 is an ordinary dragon here
 MINIMUM = {True: 100, False: 200}  # self-drawn / on a discard
-# the note of a win below its minimum, but for the hu it makes: written once, as most readings' totals fall short
+# the note of a win below its minimum (self-drawn / on a discard), with the minimum and the hu it makes: made for
+# every reading that falls short (most do), so by position (`phrase`)
 NOT_LEGAL = {
-    self_drawn: f"not a legal win: {how} needs at least {MINIMUM[self_drawn]} hu; this hand makes "
-    for self_drawn, how in (
-        (True, "a self-drawn win (rob-kong and kong-draw count as self-drawn)"),
-        (False, "a win on a discard"),
-    )
+    True: phrase("note.luoshan.not_legal_self", "minimum", "total"),
+    False: phrase("note.luoshan.not_legal_discard", "minimum", "total"),
 }
+NOT_LEGAL_CODES = ("note.luoshan.not_legal_self", "note.luoshan.not_legal_discard")
 DI_HE = 10
+
+
+def not_legal(self_drawn: bool, total: int) -> str:
+    """The note of a win below its minimum."""
+    return NOT_LEGAL[self_drawn](MINIMUM[self_drawn], total)
+
+
 # the row of a kind in the meld items' values: 1/9/honors or 2–8
 ROW = tuple("terminal" if T.is_terminal_or_honor(k) else "simple" for k in range(T.PLAYABLE))
 HONORED = {seat: frozenset((*DRAGONS, wind)) for seat, wind in T.SEAT_WIND.items()}  # 大料 and 座风
@@ -88,7 +95,7 @@ def _wild_kind(parsed: ParsedHand, notes: list[str]) -> int | None:
                 tiles=LUOSHAN_TILES,
             )
         kind = wildcard_after(parsed.flip)
-        notes.append(f"flipped {T.name(parsed.flip)}: the wildcard is {T.name(kind)}")
+        notes.append(said("note.luoshan.flipped", flip=T.name(parsed.flip), wild=T.name(kind)))
         return kind
     if parsed.wild is not None:
         if len(parsed.wild) != 1:
@@ -106,7 +113,7 @@ def _wild_kind(parsed: ParsedHand, notes: list[str]) -> int | None:
                 tiles=LUOSHAN_TILES,
             )
         return parsed.wild[0]
-    notes.append("no wild: or flip: given — scored with no wildcards")
+    notes.append(said("note.luoshan.no_wild"))
     return None
 
 
@@ -227,7 +234,7 @@ def prepare(parsed: ParsedHand, options: dict[str, int]) -> LuoshanHand:
     if not win_conditions_pass[winner]:
         B.check_win_conditions(parsed, winner, WIN_CONDITIONS, CONFLICTS)  # raises the error
     if not winner:
-        notes.append("Luoshan non-winners score 0")
+        notes.append(said("note.luoshan.non_winner"))
     if "kong-draw" in flags:
         B.check_kong_draw(flags, melds)
 

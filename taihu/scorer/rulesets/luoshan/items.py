@@ -4,15 +4,30 @@ from __future__ import annotations
 
 from ... import tiles as T
 from ...engine import KONG, PUNG, Group, ReadingFacts
+from ...said import phrase
 from .. import base as B
 from ..base import FOUND, HU, NONE, ONE, TAI, TOTAL, WINNER_ONLY, Exclusion, Item, Variant
 from .hand import ROW, SETS, LuoshanHand
+
+# the texts of the details found for every reading (taihu/scorer/said.py)
+COMPLETED_BY_DISCARD = phrase("detail.completed_by_discard", "group", "tile")
+COMPLETED_BY_SELF_DRAW = phrase("detail.completed_by_self_draw", "group", "tile")
+COMPLETES_PAIR = phrase("detail.completes_pair", "tile", "group")
+PING_HE = phrase("detail.luoshan.ping_he", "tile", "group")
+PING_HE_ONE_SUIT = phrase("detail.luoshan.ping_he_one_suit", "tile", "group", "suit")
+STAND_IN_PUNG = phrase("detail.luoshan.stand_in_pung", "group")
+TAI_KONG_DRAW = phrase("detail.luoshan.tai_kong_draw")
+TAI_NO_CHOWS = phrase("detail.luoshan.tai_no_chows")
+TAI_ONE_SUIT = phrase("detail.luoshan.tai_one_suit", "suit")
+TAI_ONE_SUIT_NO_CHOWS = phrase("detail.luoshan.tai_one_suit_no_chows", "suit")
+TAI_SUIT_AND_HONORS = phrase("detail.luoshan.tai_suit_and_honors", "suit")
 
 # -- hu items ------------------------------------------------------------------
 
 
 # the row of a pung's or kong's hu by kind: 2–8, or 1, 9, winds, dragons
 MELD_TEXT = "{simple} / {terminal}"
+TAI_TEXT = "value.luoshan.tai"
 
 
 # The meld and wait finders yield the group in the detail's place; `describe` words it, only for the reading
@@ -31,8 +46,8 @@ def peng(hand: LuoshanHand, facts: ReadingFacts) -> Occurrences:
 
 def peng_detail(hand: LuoshanHand, facts: ReadingFacts | None, g: Group) -> str:
     if g.exposed:
-        return g.text() + (" 花碰" if g.wilds else "")
-    return f"{g.text()} completed by the discarded {T.name(hand.win)}"
+        return STAND_IN_PUNG(g.text()) if g.wilds else g.text()
+    return COMPLETED_BY_DISCARD(g.text(), T.name(hand.win))
 
 
 def group_detail(hand: LuoshanHand, facts: ReadingFacts | None, g: Group) -> str:
@@ -76,7 +91,7 @@ def zi_mo_liu(hand: LuoshanHand, facts: ReadingFacts) -> Occurrences:
 
 
 def zi_mo_liu_detail(hand: LuoshanHand, facts: ReadingFacts | None, group: Group) -> str:
-    return f"{group.text()} completed by the self-drawn {T.name(hand.win)}"
+    return COMPLETED_BY_SELF_DRAW(group.text(), T.name(hand.win))
 
 
 def diao_tou(hand: LuoshanHand, facts: ReadingFacts) -> Occurrences:
@@ -88,7 +103,7 @@ def diao_tou(hand: LuoshanHand, facts: ReadingFacts) -> Occurrences:
 
 
 def diao_tou_detail(hand: LuoshanHand, facts: ReadingFacts | None, group: Group) -> str:
-    return f"{T.name(hand.win)} completes the pair {group.text()}"
+    return COMPLETES_PAIR(T.name(hand.win), group.text())
 
 
 def bian_qian(hand: LuoshanHand, facts: ReadingFacts) -> Occurrences:
@@ -99,7 +114,13 @@ def bian_qian(hand: LuoshanHand, facts: ReadingFacts) -> Occurrences:
 
 
 def bian_qian_detail(hand: LuoshanHand, facts: ReadingFacts, group: Group) -> str:
-    return f"{facts.wait} wait: {T.name(facts.win_as)} in {group.text()}"
+    return WAIT_DETAIL[facts.wait](T.name(facts.win_as), group.text())
+
+
+WAIT_DETAIL = {
+    "edge": phrase("detail.luoshan.edge_wait", "tile", "group"),
+    "closed": phrase("detail.luoshan.closed_wait", "tile", "group"),
+}
 
 
 def di_he(hand: LuoshanHand, facts: None) -> list[tuple[Variant, str]]:
@@ -119,40 +140,46 @@ def jian_feng_ke(hand: LuoshanHand, facts: ReadingFacts) -> Occurrences:
 
 
 def jian_feng_ke_detail(hand: LuoshanHand, facts: ReadingFacts | None, g: Group) -> str:
-    return f"tai: {'kong' if g.shape == KONG else 'pung'} of {T.name(g.kind)}"
+    return (TAI_KONG if g.shape == KONG else TAI_PUNG)(T.name(g.kind))
+
+
+TAI_KONG, TAI_PUNG = phrase("detail.luoshan.tai_kong", "tile"), phrase("detail.luoshan.tai_pung", "tile")
 
 
 def dui_dui_hu(hand: LuoshanHand, facts: ReadingFacts) -> list[tuple[Variant, str]]:
-    return NONE if facts.chows else [(ONE, "tai: no chows")]
+    return NONE if facts.chows else [(ONE, TAI_NO_CHOWS())]
 
 
 def cou_yi_tai(hand: LuoshanHand, facts: ReadingFacts) -> list[tuple[Variant, str]]:
     suit = facts.suit
-    return [(ONE, f"tai: {suit} + honors")] if suit and facts.honors else NONE
+    return [(ONE, TAI_SUIT_AND_HONORS(suit))] if suit and facts.honors else NONE
 
 
 def gang_kai(hand: LuoshanHand, facts: None) -> list[tuple[Variant, str]]:
-    return [(ONE, "tai: won on a kong replacement")] if hand.has("kong-draw") else NONE
+    return [(ONE, TAI_KONG_DRAW())] if hand.has("kong-draw") else NONE
 
 
 def qing_san_tai(hand: LuoshanHand, facts: ReadingFacts) -> list[tuple[Variant, str]]:
     suit = facts.one_suit
-    return [(ONE, f"tai: all {suit}")] if suit else NONE
+    return [(ONE, TAI_ONE_SUIT(suit))] if suit else NONE
 
 
 def qing_si_tai(hand: LuoshanHand, facts: ReadingFacts) -> list[tuple[Variant, str]]:
     suit = facts.one_suit
-    return [(ONE, f"tai: all {suit}, no chows")] if suit and not facts.chows else NONE
+    return [(ONE, TAI_ONE_SUIT_NO_CHOWS(suit))] if suit and not facts.chows else NONE
 
 
 # -- special hands (fixed totals) ----------------------------------------------------
 
 
-def _ping_he(facts: ReadingFacts) -> str:
-    """平和: four chows + pair and a two-sided wait; the detail, or ''."""
+def _ping_he(facts: ReadingFacts, suit: str = "") -> str:
+    """平和: four chows + pair and a two-sided wait; the detail (with the one suit, if given), or ''."""
     if facts.chows != SETS or facts.wait != "two-sided":
         return ""
-    return f"four chows, two-sided wait: {T.name(facts.win_as)} in {facts.groups[facts.win_at].text()}"
+    tile, group = T.name(facts.win_as), facts.groups[facts.win_at].text()
+    if suit:
+        return PING_HE_ONE_SUIT(tile, group, suit)
+    return PING_HE(tile, group)
 
 
 def ping_he(hand: LuoshanHand, facts: ReadingFacts) -> list[tuple[Variant, str]]:
@@ -162,8 +189,8 @@ def ping_he(hand: LuoshanHand, facts: ReadingFacts) -> list[tuple[Variant, str]]
 
 def qing_san_tai_ping_he(hand: LuoshanHand, facts: ReadingFacts) -> list[tuple[Variant, str]]:
     suit = facts.one_suit
-    detail = _ping_he(facts) if suit else ""
-    return [(ONE, f"{detail}; all {suit}")] if detail else NONE
+    detail = _ping_he(facts, suit) if suit else ""
+    return [(ONE, detail)] if detail else NONE
 
 
 PUNGS, KONGS = ("pungs",), ("kongs",)  # the facts the meld items read, and their gates
@@ -178,7 +205,7 @@ ITEMS = (
         HU,
         WINNER_ONLY,
         peng,
-        MELD_TEXT + " (1, 9, honors)",
+        "value.luoshan.meld",
         reads=(*PUNGS, "win_at"),
         gate=PUNGS,
         describe=peng_detail,
@@ -255,7 +282,7 @@ ITEMS = (
         HU,
         WINNER_ONLY,
         diao_tou,
-        "self-drawn +{self_simple} / +{self_terminal}; discard +{discard_simple} / +{discard_terminal}",
+        "value.luoshan.diao_tou",
         reads=WAIT,
         gate=("wait_pair",),
         describe=diao_tou_detail,
@@ -268,7 +295,7 @@ ITEMS = (
         HU,
         WINNER_ONLY,
         bian_qian,
-        "self-drawn +{self}; discard +{discard}",
+        "value.luoshan.bian_qian",
         reads=(*WAIT, "win_as"),
         gate=("wait_edge", "wait_closed"),
         describe=bian_qian_detail,
@@ -283,7 +310,7 @@ ITEMS = (
         TAI,
         WINNER_ONLY,
         jian_feng_ke,
-        "{} tai each",
+        "value.luoshan.tai_each",
         reads=("groups", "honors"),
         gate=("honors",),
         describe=jian_feng_ke_detail,
@@ -296,7 +323,7 @@ ITEMS = (
         TAI,
         WINNER_ONLY,
         dui_dui_hu,
-        "{} tai",
+        TAI_TEXT,
         reads=("chows",),
         gate=("no_chows",),
     ),
@@ -308,11 +335,11 @@ ITEMS = (
         TAI,
         WINNER_ONLY,
         cou_yi_tai,
-        "{} tai",
+        TAI_TEXT,
         reads=("suit", "honors"),
         gate=("one_suit_honors",),
     ),
-    Item("gang_kai", "杠开", "Won on a kong replacement", 1, TAI, WINNER_ONLY, gang_kai, "{} tai"),
+    Item("gang_kai", "杠开", "Won on a kong replacement", 1, TAI, WINNER_ONLY, gang_kai, TAI_TEXT),
     Item(
         "qing_san_tai",
         "清三台",
@@ -321,7 +348,7 @@ ITEMS = (
         TAI,
         WINNER_ONLY,
         qing_san_tai,
-        "{} tai",
+        TAI_TEXT,
         reads=("one_suit",),
         gate=("one_suit",),
     ),
@@ -333,7 +360,7 @@ ITEMS = (
         TAI,
         WINNER_ONLY,
         qing_si_tai,
-        "{} tai",
+        TAI_TEXT,
         reads=("one_suit", "chows"),
         gate=("one_suit",),
     ),
@@ -346,7 +373,7 @@ ITEMS = (
         TOTAL,
         WINNER_ONLY,
         ping_he,
-        "{} total",
+        "value.luoshan.total",
         reads=(*WAIT, "win_as", "chows"),
         gate=("four_chows",),
     ),
@@ -358,7 +385,7 @@ ITEMS = (
         TOTAL,
         WINNER_ONLY,
         qing_san_tai_ping_he,
-        "{} total",
+        "value.luoshan.total",
         reads=(*WAIT, "win_as", "chows", "one_suit"),
         gate=("four_chows",),
     ),

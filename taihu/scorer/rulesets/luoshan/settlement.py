@@ -10,9 +10,10 @@ from __future__ import annotations
 from ... import tiles as T
 from ...errors import HandError, Joined, Text
 from ...models import HandScore, Payment, Settlement, Table
+from ...said import said
 from ...settlement.common import DEALER, SEATS, open_deal, score_winner_only, settled
 from . import LUOSHAN
-from .hand import LUOSHAN_TILES
+from .hand import LUOSHAN_TILES, NOT_LEGAL_CODES
 
 LUOSHAN_EVENTS = ("foul",)  # foul: the seat counts 0 and cannot win (docs/api.md); no false win or 包赔
 
@@ -33,7 +34,7 @@ def settle(table: Table) -> Settlement:
         score = scores[winner]
         assert isinstance(score, HandScore)  # check_winner_hand
         if not score.legal:
-            why = [n for n in score.notes if n.startswith("not a legal win")] or score.notes
+            why = [n for n in score.notes if getattr(n, "code", "") in NOT_LEGAL_CODES] or score.notes
             raise HandError.of(
                 "error.winner.luoshan_not_legal",
                 code="not_legal",
@@ -42,9 +43,10 @@ def settle(table: Table) -> Settlement:
                 winner=winner,
                 why=Joined(why),
             )
-        how = "self-drawn" if table.discarder is None else f"on {table.discarder}'s discard"
+        how = said("reason.self_drawn") if table.discarder is None else said("reason.on_discard", seat=table.discarder)
+        reason = said("reason.luoshan.winner", total=score.total, how=how)
         payments = [
-            Payment(from_=seat, to=winner, amount=score.total, reason=f"winner {score.total} hu ({how})")
+            Payment(from_=seat, to=winner, amount=score.total, reason=reason)
             for seat in SEATS
             if seat != winner and score.total
         ]

@@ -20,13 +20,12 @@ from ... import tiles as T
 from ...engine import PAIR
 from ...errors import HandError, Text
 from ...notation import ParsedHand
+from ...said import said
 from .. import base as B
 from ..base import MULTIPLIER
 from .hand import CONDITIONS, DECLARES, SETS, PutianHand, copies, prepare
 from .items import ITEMS
 from .search import KEPT_FOR_ITEMS, jokers, readings
-
-DA_JIN = "not a legal win: 打金 — a player who discarded or melded a 金 cannot win this deal (condition da-jin)"
 
 
 def _copies_in_play(kind: int, parsed: ParsedHand) -> int:
@@ -83,7 +82,7 @@ class Putian(B.RuleSet):
         """`total` is the 底分: the winning type's multiplier is applied in settlement, not added."""
         base = sum(v for item, v, _ in found if item.kind != MULTIPLIER)  # 底 + 分
         if hand.winner and hand.has("da-jin"):
-            return B.Outcome(base, False, base, legal=False, notes=[DA_JIN])
+            return B.Outcome(base, False, base, legal=False, notes=[said("note.putian.da_jin")])
         return B.Outcome(base, False, base)
 
     def no_shape_error(self, hand: PutianHand) -> HandError:

@@ -4,22 +4,30 @@ from __future__ import annotations
 
 from ...arithmetic import added, values
 from ...models import HandScore
+from ...said import said
 from .hand import WIN_TYPES
+
+WHO_PAYS = {"each": "arith.each_other_pays", "discarder": "arith.discarder_pays"}
 
 
 def lines(score: HandScore) -> list[str]:
     """底分 = 底 + 分; the winner is paid it times the winning type's multiplier, each payer a part."""
     base = score.subtotal  # the total too, unless a table counts the hand 0
-    lines = [f"底分: {added(values(score, 'fen'))} fen"]
+    lines: list[str] = [said("arith.putian.base", sum=added(values(score, "fen")))]
     for item in score.items:
         if item.unit != "multiplier":
             continue
         win = WIN_TYPES[item.key]
-        who = {"each": "each other pays", "discarder": "the discarder pays"}[win.payers]
-        if item.key == "qiang_gang":
-            who = "the kong player pays"
+        who = said("arith.kong_player_pays" if item.key == "qiang_gang" else WHO_PAYS[win.payers])
         lines.append(
-            f"winning type ×{win.multiplier}: the winner gets {base} × {win.multiplier} = {base * win.multiplier}; "
-            f"{who} {base} × {win.pays} = {base * win.pays}"
+            said(
+                "arith.putian.win_type",
+                multiplier=win.multiplier,
+                base=base,
+                gets=base * win.multiplier,
+                who=who,
+                pays=win.pays,
+                paid=base * win.pays,
+            )
         )
     return lines

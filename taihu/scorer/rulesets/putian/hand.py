@@ -10,7 +10,10 @@ from ... import tiles as T
 from ...engine import Group
 from ...errors import HandError, Text
 from ...notation import ParsedHand
+from ...said import phrase, said
 from .. import base as B
+
+PUTIAN_NO_WILD_NOTE = phrase("note.putian.no_wild")
 
 SETS = 5  # 5 sets + 1 pair
 WIN_SIZE, HAND_SIZE = 17, 16
@@ -52,16 +55,15 @@ WIN_TYPES: dict[str, WinType] = {
 
 def _who_pays(key: str) -> str:
     """`each other pays ×2` — who pays the winner of this type, how much."""
-    wt = WIN_TYPES[key]
-    who = {"each": "each other pays", "discarder": "the discarder pays"}[wt.payers]
-    if key == "qiang_gang":
-        who = "the kong player pays"
-    return f"{who} ×{wt.pays}"
+    return "value.putian.kong_player" if key == "qiang_gang" else WHO_PAYS[WIN_TYPES[key].payers]
+
+
+WHO_PAYS = {"each": "value.putian.each", "discarder": "value.putian.discarder"}
 
 
 def pay_text(key: str) -> str:
-    """`×6: each other pays ×2` — the detail of a winning-type item."""
-    return f"×{WIN_TYPES[key].multiplier}: {_who_pays(key)}"
+    """`×6: each other pays ×2` — the detail of a winning-type item, as its value in the rules table."""
+    return said(_who_pays(key), value=WIN_TYPES[key].multiplier, pays=WIN_TYPES[key].pays)
 
 
 @dataclass
@@ -113,7 +115,7 @@ def prepare(parsed: ParsedHand, options: dict[str, int]) -> PutianHand:
     notes: list[str] = []
     jin: int | None = None
     if parsed.wild is None:
-        notes.append("no wild: given — scored with no 金")
+        notes.append(PUTIAN_NO_WILD_NOTE())
     else:
         col = parsed.columns.get("wild", 0)
         at = Text("error.waits.at_column", at=col) if col else ""
@@ -161,7 +163,7 @@ def prepare(parsed: ParsedHand, options: dict[str, int]) -> PutianHand:
             tile=T.name(jin or 0),
         )
     if len(jin_tiles) == 4:
-        notes.append(f"four 金 {T.name(jin or 0)}: the flipped one was taken by 抢金 (Decision)")
+        notes.append(said("note.putian.four_jin", tile=T.name(jin or 0)))
 
     declare = parsed.declare
     winner = parsed.win is not None or declare is not None

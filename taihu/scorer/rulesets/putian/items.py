@@ -4,24 +4,42 @@ from __future__ import annotations
 
 from ... import tiles as T
 from ...engine import KONG
+from ...said import phrase, said
 from .. import base as B
 from ..base import DI, EVERY_PLAYER, FEN, MULTIPLIER, NONE, ONE, WINNER_ONLY, Item, Variant, once
 from .hand import SELF_DRAWN, WIN_TYPES, PutianHand, _who_pays, pay_text
+
+# the texts of the details found for every reading (taihu/scorer/said.py)
+DEALER = phrase("detail.dealer")
+JIN_HELD = phrase("detail.putian.jin_held", "held")
+NON_DEALER = phrase("detail.non_dealer")
+TIAN_HU = phrase("detail.putian.tian_hu")
+WHY = phrase("detail.putian.why", "pays", "why")
+YOU_JIN_WITH = phrase("detail.putian.you_jin_with", "held")
 
 # -- items ---------------------------------------------------------------------
 
 
 def di(hand: PutianHand, facts: None) -> list[tuple[Variant, str]]:
     """A continuing dealer still has 底 2 (seed: 連莊莊家"底"仍為2分)."""
-    return once("dealer", "dealer") if hand.seat == "E" else once("other", "non-dealer")
+    return once("dealer", DEALER()) if hand.seat == "E" else once("other", NON_DEALER())
 
 
 def bai(hand: PutianHand, facts: None) -> list[tuple[Variant, str]]:
     n = hand.whites
     if not n:
         return NONE
-    as_jin = " (白 is 金)" if hand.jin == T.WHITE else ""
-    return once("four" if n == 4 else ("each",) * n, f"白 ×{n}{as_jin}" + (": all four" if n == 4 else ""))
+    code = BAI_DETAIL[hand.jin == T.WHITE, n == 4]
+    return once("four" if n == 4 else ("each",) * n, said(code, count=n) if code else f"白 ×{n}")
+
+
+# (白 is the 金, all four held) -> the detail's code; "" for neither: `白 ×2` has no word to translate
+BAI_DETAIL = {
+    (False, False): "",
+    (True, False): "detail.putian.bai_as_jin",
+    (False, True): "detail.putian.bai_all_four",
+    (True, True): "detail.putian.bai_as_jin_all_four",
+}
 
 
 def jin(hand: PutianHand, facts: None) -> list[tuple[Variant, str]]:
@@ -42,11 +60,11 @@ def winning_type(hand: PutianHand) -> tuple[str, str]:
     held = len(hand.jin_tiles)
     flags = hand.parsed.flags
     if hand.you_jin:
-        return ("san_jin_you", f"游金 with {held} 金") if held >= 3 else ("you_jin", "游金")
+        return ("san_jin_you", YOU_JIN_WITH(held)) if held >= 3 else ("you_jin", "游金")
     if held >= 3:
-        return "san_jin_dao", f"{held} 金 held"
+        return "san_jin_dao", JIN_HELD(held)
     if "heaven" in flags:
-        return "tian_hu", "dealer complete on the dealt hand"
+        return "tian_hu", TIAN_HU()
     if hand.parsed.declare == "qiang-jin":
         return "qiang_jin", "莊家搶金" if hand.seat == "E" else "閒家搶金"
     if any(f in flags for f in SELF_DRAWN):
@@ -61,18 +79,16 @@ def _win_type(key: str) -> B.Finder:
         found, why = winning_type(hand)
         if found != key:
             return NONE
-        return once(ONE, pay_text(key) + (f" ({why})" if why else ""))
+        return once(ONE, WHY(pay_text(key), why) if why else pay_text(key))
 
     return find
 
 
-EACH = "{} each"
+EACH = "value.each"
 ITEMS = (
     # 底分 = 底 + 分 — every player
-    Item("di", "底", "Base", {"dealer": 2, "other": 1}, DI, EVERY_PLAYER, di, text="dealer {dealer}, others {other}"),
-    Item(
-        "bai", "白", "白 set aside", {"each": 1, "four": 5}, FEN, EVERY_PLAYER, bai, text="{each} each; all four {four}"
-    ),
+    Item("di", "底", "Base", {"dealer": 2, "other": 1}, DI, EVERY_PLAYER, di, text="value.putian.di"),
+    Item("bai", "白", "白 set aside", {"each": 1, "four": 5}, FEN, EVERY_PLAYER, bai, text="value.putian.bai"),
     Item("jin", "金", "金 held", 1, FEN, EVERY_PLAYER, jin, text=EACH),
     Item("ming_gang", "明槓", "Open or added kong", 1, FEN, EVERY_PLAYER, _kongs(False), text=EACH),
     Item("an_gang", "暗槓", "Concealed kong", 2, FEN, EVERY_PLAYER, _kongs(True), text=EACH),
@@ -86,7 +102,8 @@ ITEMS = (
             MULTIPLIER,
             WINNER_ONLY,
             _win_type(key),
-            text=f"×{{}}: {_who_pays(key)}",
+            text=_who_pays(key),
+            text_params={"pays": wt.pays},
         )
         for key, wt in WIN_TYPES.items()
     ),

@@ -14,6 +14,7 @@ from ... import tiles as T
 from ...errors import HandError, Joined, Text
 from ...models import HandScore, Payment, PlayerTotal, Settlement, Table
 from ...notation import ParsedHand
+from ...said import said
 from ...settlement import common as C
 from ...settlement.common import DEALER, SEATS, event_error, settled
 from . import PUTIAN
@@ -51,9 +52,9 @@ def settle(table: Table) -> Settlement:
             why=Joined(won.notes),
         )
     for seat in events.get("xiao-xiang-gong", []):
-        scores[seat] = C.count_zero(scores[seat], "小相公 (wrong draw): cannot win, 底分 counts 0")
+        scores[seat] = C.count_zero(scores[seat], said("note.putian.xiao_xiang_gong"))
     for seat in C.foul_seats(table):
-        scores[seat] = C.count_zero(scores[seat], C.FOUL_NOTE)
+        scores[seat] = C.count_zero(scores[seat], said("note.foul"))
 
     winner = table.winner
     payments: list[Payment] = []
@@ -68,7 +69,7 @@ def settle(table: Table) -> Settlement:
             next_dealer = offender  # 詐胡 deals next; a self-draw that broke it deals instead
     if events.get("gen-da"):
         payments += [
-            Payment(from_=DEALER, to=s, amount=GEN_DA, reason="gen-da (跟打): dealer pays 1")
+            Payment(from_=DEALER, to=s, amount=GEN_DA, reason=said("reason.putian.gen_da"))
             for s in SEATS
             if s != DEALER
         ]
@@ -139,7 +140,7 @@ def _to_winner(table: Table, scores: dict[str, Score]) -> list[Payment]:
     key = next(item.key for item in score.items if item.key in WIN_TYPES)
     wt = WIN_TYPES[key]
     amount = score.total * wt.pays
-    reason = f"{key} ({wt.name}): 底分 {score.total} ×{wt.pays}"
+    reason = said("reason.putian.win", key=key, name=wt.name, total=score.total, pays=wt.pays)
     payers = [table.discarder] if wt.payers == "discarder" else [s for s in SEATS if s != winner]
     return [Payment(from_=p, to=winner, amount=amount, reason=reason) for p in payers if p is not None]
 
@@ -149,7 +150,12 @@ def _losers(winner: str, scores: dict[str, Score]) -> list[Payment]:
     others = [s for s in SEATS if s != winner]
     points = {s: fen(scores[s], with_kongs=False) for s in others}
     return [
-        Payment(from_=payer, to=payee, amount=diff, reason=f"losers: 分 {points[payee]} vs {points[payer]}")
+        Payment(
+            from_=payer,
+            to=payee,
+            amount=diff,
+            reason=said("reason.putian.losers", payee=points[payee], payer=points[payer]),
+        )
         for payer, payee, diff in C.pairwise(others, points)
     ]
 
@@ -158,5 +164,5 @@ def _false_win(offender: str, score: Score) -> list[Payment]:
     """詐胡: 9 + own 分, kong points included, to each other player."""
     own = fen(score, with_kongs=True)
     amount = FALSE_WIN_PENALTY + own
-    reason = f"false win (zha_hu): 9 + 分 {own}"
+    reason = said("reason.putian.false_win", own=own)
     return [Payment(from_=offender, to=s, amount=amount, reason=reason) for s in SEATS if s != offender]

@@ -19,16 +19,17 @@ from ...engine import CHOW, PAIR, Group, kinds_readings
 from ...errors import HandError
 from ...models import FuItem, HandScore, ItemInfo, ItemUnit, RuleSetInfo, ScoreItem
 from ...notation import ParsedHand, reject_stand_in_pungs, to_text
-from ..base import HAN, NO_WINNING_TILE_NOTES, UNIT_OF_KIND, Outcome, RuleSet
-from .fu import FuLine, basic_points, fu_lines, paid, payments, rounded
+from ...said import phrase, said, said_from
+from ..base import HAN, UNIT_OF_KIND, Outcome, RuleSet, excludes, no_winning_tile_notes
+from .fu import FuLine, basic_points, fu_lines, limit_text, paid, payments, rounded
 from .hand import CONDITIONS, OPTIONS, ORPHANS, RiichiHand, check_options, prepare
 from .yaku import BY_KEY, PER_HAND, PER_READING, REMOVES, SEVEN_PAIRS, STANDARD, THIRTEEN_ORPHANS, YAKU, View, Yaku
 
 if TYPE_CHECKING:
     from ...waits import Check
 
-NO_YAKU_NOTE = "役なし: no yaku (dora are not yaku)"
-FURITEN_NOTE = "振听: a furiten hand wins only by self-draw"
+NO_YAKU_NOTE, FURITEN_NOTE = "note.riichi.no_yaku", "note.riichi.furiten"  # the notes of a win that is not legal
+NO_YAKU, FURITEN = phrase(NO_YAKU_NOTE), phrase(FURITEN_NOTE)
 DORA = (
     ("dora", "宝牌", "Dora"),
     ("aka_dora", "赤宝牌", "Red fives"),
@@ -138,11 +139,13 @@ def _han(yaku: Yaku, hand: RiichiHand) -> tuple[int, str]:
     """The han of a yaku in this hand, and the detail saying why."""
     if _is_yakuman(yaku, hand.options):
         if yaku.double and hand.options["double_yakuman"]:
-            return 26, "yakuman ×2"
-        return 13, "yakuman"
+            return 26, said("detail.riichi.double_yakuman")
+        return 13, said("detail.riichi.yakuman")
     if hand.closed or yaku.open is None:
-        return yaku.closed, "closed"
-    return yaku.open, "open" if yaku.open == yaku.closed else f"open (−{yaku.closed - yaku.open})"
+        return yaku.closed, said("detail.riichi.closed")
+    if yaku.open == yaku.closed:
+        return yaku.open, said("detail.riichi.open")
+    return yaku.open, said("detail.riichi.open_less", less=yaku.closed - yaku.open)
 
 
 def _dora_lines(hand: RiichiHand) -> list[Line]:
@@ -151,7 +154,7 @@ def _dora_lines(hand: RiichiHand) -> list[Line]:
     if hand.dora:
         lines += _pointed_line("dora", hand.dora, hand.counts)
     if hand.aka:
-        lines.append(("aka_dora", hand.aka, f"red five ×{hand.aka}"))
+        lines.append(("aka_dora", hand.aka, said("detail.riichi.red_fives", count=hand.aka)))
     if hand.ura:
         lines += _pointed_line("ura_dora", hand.ura, hand.counts)
     return lines
@@ -273,16 +276,16 @@ class Riichi(RuleSet):
         reject_stand_in_pungs(parsed)
         hand = prepare(parsed, self.resolve_options(options))
         if not hand.winner:
-            return _hand_score(hand, None, Outcome(0, False, 0), list(NO_WINNING_TILE_NOTES) if alone else [])
+            return _hand_score(hand, None, Outcome(0, False, 0), no_winning_tile_notes() if alone else [])
         scored = best(hand)
         notes = [*hand.notes, _options_note(tuple(hand.options.values()))]
         if not scored.lines:
-            notes.append(NO_YAKU_NOTE)
+            notes.append(NO_YAKU())
             return _hand_score(hand, scored, Outcome(0, False, 0, legal=False), notes)
         legal = True
         if "furiten" in hand.parsed.flags and not hand.tsumo:
             legal = False
-            notes.append(FURITEN_NOTE)
+            notes.append(FURITEN())
         return _hand_score(hand, scored, Outcome(scored.han, False, scored.total, legal=legal), notes)
 
     def item_units(self) -> dict[str, ItemUnit]:
@@ -291,10 +294,17 @@ class Riichi(RuleSet):
 
     def info(self) -> RuleSetInfo:
         items = [
-            ItemInfo(key=y.key, name=y.name, name_en=y.name_en, value=_value_text(y), scope="winner") for y in YAKU
+            ItemInfo(key=y.key, name=y.name, name_en=y.name_en, value=_value_text(y), scope=said("scope.winner"))
+            for y in YAKU
         ]
         items += [
-            ItemInfo(key=key, name=name, name_en=name_en, value="1 han each", scope="winner (bonus, not a yaku)")
+            ItemInfo(
+                key=key,
+                name=name,
+                name_en=name_en,
+                value=said("value.riichi.dora"),
+                scope=said("scope.riichi.dora"),
+            )
             for key, name, name_en in DORA
         ]
         return RuleSetInfo(
@@ -303,8 +313,10 @@ class Riichi(RuleSet):
             unit=self.unit,
             items=items,
             options=[o for o in super().info().options],
-            exclusions=[f"{present} excludes {', '.join(sorted(gone))}" for present, gone in REMOVES.items()]
-            + ["any yakuman excludes every other yaku and the dora"],
+            exclusions=[
+                *(excludes(present, sorted(gone)) for present, gone in REMOVES.items()),
+                said("value.riichi.yakuman_excludes"),
+            ],
         )
 
 
@@ -312,7 +324,7 @@ class Riichi(RuleSet):
 def _options_note(values: tuple[int, ...]) -> str:
     """The note that lists the house options used (the page: a table states its options), by their values in order."""
     used = [f"{o.name} {value}" for o, value in zip(OPTIONS, values, strict=True) if o.name != "noten_bappu"]
-    return "house options used: " + ", ".join(used)
+    return said("note.riichi.house_options", options=", ".join(used))
 
 
 @M.lru_cache("riichi.fu_item", maxsize=1024, bytes_per_entry=300)
@@ -323,10 +335,18 @@ def _fu_item(line: FuLine) -> FuItem:
 
 def _value_text(yaku: Yaku) -> str:
     if yaku.yakuman:
-        return "yakuman ×2" if yaku.double else "yakuman"
-    opened = "closed only" if yaku.open is None else f"open {yaku.open}"
-    extra = f"; yakuman with {yaku.yakuman_option}=1" if yaku.yakuman_option else ""
-    return f"{yaku.closed} han, {opened}{extra}"
+        return said("value.riichi.double_yakuman" if yaku.double else "value.riichi.yakuman")
+    code = VALUE_TEXTS[yaku.open is not None, bool(yaku.yakuman_option)]
+    return said_from(code, {"closed": yaku.closed, "open": yaku.open, "option": yaku.yakuman_option})
+
+
+# (open allowed, a yakuman under an option) -> the value's code in the rules table
+VALUE_TEXTS = {
+    (False, False): "value.riichi.han",
+    (True, False): "value.riichi.han_open",
+    (False, True): "value.riichi.han_option",
+    (True, True): "value.riichi.han_open_option",
+}
 
 
 _ITEMS: dict[Line, ScoreItem] = {}
@@ -364,7 +384,7 @@ def _hand_score(hand: RiichiHand, scored: Scored | None, outcome: Outcome, notes
         notes=notes,
         fu=(0 if scored.rank[1] else scored.fu) if scored else None,
         fu_details=list(map(_fu_item, scored.fu_lines)) if scored else None,
-        limit=scored.limit if scored else None,
+        limit=limit_text(scored.limit) if scored else None,
         payments=dict(scored.payments) if legal_win and scored else None,
     )
 

@@ -16,6 +16,7 @@ from ... import tiles as T
 from ...engine import CHOW, KONG, PUNG, Group, to_counts
 from ...errors import HandError, Text
 from ...notation import FLAG_CONDITIONS, ParsedHand
+from ...said import phrase
 from ..base import (
     Option,
     check_known_conditions,
@@ -26,18 +27,20 @@ from ..base import (
     tile_count_error,
 )
 
+RIICHI_NO_DORA_NOTE = phrase("note.riichi.no_dora")
+
 OPTIONS = (
-    Option("kuitan", 0, (1,), "tanyao on an open hand (1 han)"),
-    Option("aka_dora", 0, (1,), "red fives 0m 0p 0s, 1 han each"),
-    Option("kiriage", 0, (1,), "4 han 30 fu and 3 han 60 fu become mangan"),
-    Option("kazoe", 0, (1, 2), "13+ han without yakuman: yakuman ×1 (0), sanbaiman (1), yakuman ×⌊han/13⌋ (2)"),
-    Option("double_yakuman", 1, (0,), "the four ×2 yakuman count double (0: single)"),
-    Option("open_pinfu_fu", 1, (0,), "an open hand with no fu won on a discard scores 30 fu (0: 20)"),
-    Option("pinfu_tsumo", 1, (0,), "pinfu on a self-draw (0: no pinfu then; the hand takes the tsumo fu)"),
-    Option("renhou_yakuman", 0, (1,), "renhou (human) is a yakuman, not 5 han"),
-    Option("double_wind_fu", 4, (2,), "fu of a pair of the seat wind that is also the round wind"),
-    Option("yakuman_stacking", 1, (0,), "several yakuman add up (0: the largest only)"),
-    Option("noten_bappu", 1, (0,), "settlement: a drawn deal moves 3000 from the hands not ready to those ready"),
+    Option("kuitan", 0, (1,), "option.riichi.kuitan"),
+    Option("aka_dora", 0, (1,), "option.riichi.aka_dora"),
+    Option("kiriage", 0, (1,), "option.riichi.kiriage"),
+    Option("kazoe", 0, (1, 2), "option.riichi.kazoe"),
+    Option("double_yakuman", 1, (0,), "option.riichi.double_yakuman"),
+    Option("open_pinfu_fu", 1, (0,), "option.riichi.open_pinfu_fu"),
+    Option("pinfu_tsumo", 1, (0,), "option.riichi.pinfu_tsumo"),
+    Option("renhou_yakuman", 0, (1,), "option.riichi.renhou_yakuman"),
+    Option("double_wind_fu", 4, (2,), "option.riichi.double_wind_fu"),
+    Option("yakuman_stacking", 1, (0,), "option.riichi.yakuman_stacking"),
+    Option("noten_bappu", 1, (0,), "option.riichi.noten_bappu"),
 )
 OPTION_VALUES = {o.name: (o.default, *o.seed_alternatives) for o in OPTIONS}
 
@@ -69,7 +72,6 @@ NOT_WITH_BLESSINGS = ("riichi", "double-riichi", "ippatsu", "kong-draw", "rob-ko
 WIN_SIZE, HAND_SIZE, MAX_INDICATORS = 14, 13, 5
 SELF_DRAWN = frozenset({"self", "kong-draw", "heaven", "earth"})  # kong-draw, heaven, earth are self-drawn
 RIICHI_FLAGS = frozenset({"riichi", "double-riichi"})
-NO_DORA_NOTE = "no dora: indicators given: scored without dora"
 ORPHANS = (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33)  # terminals and honors
 _orphans_of = itemgetter(*ORPHANS)  # a count array's counts of the terminals and honors, read at C speed
 NO_SUIT, NO_HONORS = [0] * 9, [0] * 7  # the count slices of a suit / the honors that hold nothing
@@ -349,5 +351,5 @@ def prepare(parsed: ParsedHand, options: dict[str, int]) -> RiichiHand:
         dora=_pointed(parsed.dora) if parsed.dora else {},
         ura=_pointed(parsed.ura) if parsed.ura and not flags.isdisjoint(RIICHI_FLAGS) else {},
         aka=aka,
-        notes=[NO_DORA_NOTE] if winner and parsed.dora is None else [],
+        notes=[RIICHI_NO_DORA_NOTE()] if winner and parsed.dora is None else [],
     )

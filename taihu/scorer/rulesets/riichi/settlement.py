@@ -11,6 +11,7 @@ from ... import tiles as T
 from ...errors import HandError, Text
 from ...models import HandScore, Payment, PlayerTenpai, PlayerTotal, Settlement, Table, TenpaiTotal
 from ...notation import ParsedHand
+from ...said import said
 from ...settlement.common import (
     DEALER,
     SEATS,
@@ -115,7 +116,7 @@ def _drawn(hands: dict[str, RiichiSeat], options: dict[str, int]) -> tuple[list[
         each = NOTEN_BAPPU // len(noten) // len(tenpai)
         for payer in noten:
             for taker in tenpai:
-                payments.append(Payment(from_=payer, to=taker, amount=each, reason="不听罚符: not ready pays ready"))
+                payments.append(Payment(from_=payer, to=taker, amount=each, reason=said("reason.riichi.noten_bappu")))
     dealer = DEALER if ready[DEALER] else next_seat(DEALER)
     return payments, dealer
 
@@ -127,19 +128,19 @@ def _win_payments(table: Table, winner: str, score: HandScore, liable: str | Non
     if discarder is not None:
         amount = pays["discarder"]
         if liable is None or liable == discarder:
-            who = "包 (liable) and discarder" if liable else "discarder"
-            return [Payment(from_=discarder, to=winner, amount=amount, reason=f"{who} pays (honba included)")]
+            why = said("reason.riichi.liable_and_discarder" if liable else "reason.riichi.discarder")
+            return [Payment(from_=discarder, to=winner, amount=amount, reason=why)]
         honba = 300 * (table.honba or 0)
         half = (amount - honba) // 2
         return [
-            Payment(from_=liable, to=winner, amount=half, reason="包 (liable): half the yakuman"),
-            Payment(from_=discarder, to=winner, amount=amount - half, reason="discarder: half the yakuman, and honba"),
+            Payment(from_=liable, to=winner, amount=half, reason=said("reason.riichi.liable_half")),
+            Payment(from_=discarder, to=winner, amount=amount - half, reason=said("reason.riichi.discarder_half")),
         ]
     others = [s for s in SEATS if s != winner]
     owed = {s: pays["each"] if "each" in pays else pays["dealer" if s == DEALER else "non_dealer"] for s in others}
     if liable is not None:
-        return [Payment(from_=liable, to=winner, amount=sum(owed.values()), reason="包 (liable): the whole yakuman")]
-    return [Payment(from_=s, to=winner, amount=owed[s], reason="self-drawn (honba included)") for s in others]
+        return [Payment(from_=liable, to=winner, amount=sum(owed.values()), reason=said("reason.riichi.liable_whole"))]
+    return [Payment(from_=s, to=winner, amount=owed[s], reason=said("reason.riichi.self_drawn")) for s in others]
 
 
 def _liable(table: Table, winner: str, hand: ParsedHand, score: HandScore) -> str | None:
@@ -165,7 +166,7 @@ def _chombo(table: Table, offender: str) -> list[Payment]:
         if seat == offender:
             continue
         amount = 4000 if DEALER in (seat, offender) else 2000
-        payments.append(Payment(from_=offender, to=seat, amount=amount, reason="chombo (false win): reversed mangan"))
+        payments.append(Payment(from_=offender, to=seat, amount=amount, reason=said("reason.riichi.chombo")))
     return payments
 
 

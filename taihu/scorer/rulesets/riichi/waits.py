@@ -19,10 +19,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from taihu.messages import Language
+
 from ... import tiles as T
 from ...errors import HandError
-from ...models import HandScore
+from ...models import HandScore, text_code
 from ...notation import ParsedHand, parse_red_fives, reject_stand_in_pungs, to_text
+from ...said import in_lang
 from ...waits import Check, Discard, Discards, Wait, Waits, WinValue, check_waiting_line, no_check
 from . import FURITEN_NOTE, NO_YAKU_NOTE, RIICHI
 from .hand import CONDITIONS, WIN_CONDITIONS, prepare
@@ -42,7 +45,7 @@ class RiichiWinValue(WinValue):
 
     @classmethod
     def of(cls, score: HandScore) -> RiichiWinValue:
-        reason = next((n for n in score.notes if n in (NO_YAKU_NOTE, FURITEN_NOTE)), None)
+        reason = next((n for n in score.notes if getattr(n, "code", "") in (NO_YAKU_NOTE, FURITEN_NOTE)), None)
         return cls(
             score.total,
             score.legal,
@@ -54,9 +57,12 @@ class RiichiWinValue(WinValue):
             reason=None if score.legal else reason,
         )
 
-    def to_dict(self) -> dict[str, Any]:
-        extra = {"han": self.han, "fu": self.fu, "limit": self.limit, "payments": self.payments, "reason": self.reason}
-        return super().to_dict() | extra
+    def to_dict(self, lang: Language = "en", *, codes: bool = False) -> dict[str, Any]:
+        limit, reason = in_lang(self.limit, lang), in_lang(self.reason, lang)
+        extra = {"han": self.han, "fu": self.fu, "limit": limit, "payments": self.payments, "reason": reason}
+        if codes:
+            extra |= {"limit_code": text_code(self.limit), "reason_code": text_code(self.reason)}
+        return super().to_dict(lang, codes=codes) | extra
 
 
 @dataclass(frozen=True)
@@ -65,8 +71,8 @@ class RiichiWait(Wait):
 
     red_unseen: int | None = None
 
-    def to_dict(self) -> dict[str, Any]:
-        out = super().to_dict()
+    def to_dict(self, lang: Language = "en", *, codes: bool = False) -> dict[str, Any]:
+        out = super().to_dict(lang, codes=codes)
         if self.red_unseen is not None:
             out["red_unseen"] = self.red_unseen
         return out
@@ -78,8 +84,8 @@ class RiichiWaits(Waits):
 
     furiten: bool = False
 
-    def to_dict(self) -> dict[str, Any]:
-        return super().to_dict() | {"furiten": self.furiten}
+    def to_dict(self, lang: Language = "en", *, codes: bool = False) -> dict[str, Any]:
+        return super().to_dict(lang, codes=codes) | {"furiten": self.furiten}
 
 
 @dataclass(frozen=True)
@@ -88,8 +94,8 @@ class RiichiDiscard(Discard):
 
     furiten: bool = False
 
-    def to_dict(self) -> dict[str, Any]:
-        return super().to_dict() | {"furiten": self.furiten}
+    def to_dict(self, lang: Language = "en", *, codes: bool = False) -> dict[str, Any]:
+        return super().to_dict(lang, codes=codes) | {"furiten": self.furiten}
 
 
 def riichi_waits(text: str, options: Mapping[str, Any] | None, check: Check = no_check) -> RiichiWaits | Discards:

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from ... import tiles as T
 from ...engine import CHOW, PAIR, Group
+from ...said import said
 from .hand import ALL_GREEN, ALL_ORPHANS, CLOSED, NO_ORPHANS, ONE_SUIT, THREE_KONGS, RiichiHand
 
 STANDARD, SEVEN_PAIRS, THIRTEEN_ORPHANS = "standard", "seven pairs", "thirteen orphans"
@@ -207,7 +208,7 @@ def _wind_detail(view: View, wind: int) -> str | None:
     if wind not in view.honor_triplets:
         return None
     both = view.hand.seat_wind == view.hand.round_wind
-    return f"{T.name(wind)}: seat and round" if both else T.name(wind)
+    return said("detail.riichi.seat_and_round", wind=T.name(wind)) if both else T.name(wind)
 
 
 def yakuhai_seat_wind(view: View) -> str | None:
