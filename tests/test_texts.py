@@ -289,3 +289,19 @@ def test_the_lingxi_pages_worked_examples_in_chinese(hand: str, total: int, line
         assert line in shown
     assert english not in shown
     assert english in " ".join(CliRunner().invoke(app, ["score", hand, "--lang", "en"], env=env).output.split())
+
+
+@pytest.mark.parametrize("ask", [{"params": {"lang": "zh"}}, {"headers": {"Accept-Language": "zh-CN"}}])
+def test_the_api_answers_waits_in_the_request_s_language(ask: dict[str, Any]) -> None:
+    """A riichi wait with no yaku says why in Chinese when the request asks for Chinese, as score does."""
+    from fastapi.testclient import TestClient
+
+    from taihu.api.app import app as api
+
+    body = {"rules": "riichi", "hand": "[123m] [456p] 789s 23s 99m"}
+    with TestClient(api) as client:
+        english = client.post("/v1/waits", json=body).json()
+        chinese = client.post("/v1/waits", json=body, **ask).json()
+    reasons = [w["discard"]["reason"] for w in chinese["waits"]]
+    assert reasons and all(r and not ENGLISH.search(r.replace("役なし", "")) for r in reasons), reasons
+    assert [w["discard"]["reason"] for w in english["waits"]] != reasons  # the English answer stays English

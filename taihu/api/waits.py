@@ -20,12 +20,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Request
 from pydantic import BaseModel, ConfigDict, Field
 
+from taihu.api.language import request_language
 from taihu.api.offload import CPU_BUDGET, cpu_budget, in_worker
 from taihu.api.responses import JSON, WITH_BODY, errors
 from taihu.api.schemas import rules_field
+from taihu.messages import Language
 from taihu.scorer.models import MAX_HAND_LENGTH
 from taihu.scorer.notation import FLAG_CONDITIONS
 from taihu.scorer.rulesets import RULESETS
@@ -118,18 +120,18 @@ class DiscardsOut(BaseModel):
     response_model_exclude_unset=True,  # a rule set's extra fields only where the library's JSON has them
     responses=errors(*WITH_BODY),
 )
-async def post_waits(request: WaitsRequest) -> JSON:
+async def post_waits(request: WaitsRequest, http: Request) -> JSON:
     """The waits of a hand without `+`; with one tile too many, each discard and the waits it leaves.
 
     `kind` tells the two answers apart. A hand whose search takes over the time budget (1 s of CPU) is a
     422 with the code `over_budget`."""
-    return await in_worker(searched, request)
+    return await in_worker(searched, request, request_language(http))
 
 
-def searched(request: WaitsRequest) -> JSON:
-    """The search and its JSON, in the worker thread that reads the budget's clock."""
+def searched(request: WaitsRequest, lang: Language = "en") -> JSON:
+    """The search and its JSON in `lang`, in the worker thread that reads the budget's clock."""
     found = waits(request.hand, rules=request.rules, options=request.options, check=budget(WAITS_BUDGET))
-    return JSON(found.to_dict())  # the waits' records take no language yet (their texts are riichi's reasons)
+    return JSON(found.to_dict(lang))
 
 
 def budget(seconds: float) -> Callable[[], None]:
