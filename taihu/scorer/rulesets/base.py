@@ -798,6 +798,23 @@ def check_win_conditions(
             raise HandError(f"conditions '{a}' and '{b}' contradict each other: {why}")
 
 
+def check_won_on_wildcard(parsed: ParsedHand, rule_set: str, self_drawn: Collection[str]) -> None:
+    """Where a wildcard is never discarded nor claimed (`claims_wildcards` False), a win on one is on the
+    player's own turn (one of `self_drawn`): a line won on one with none of them is an error naming `self`.
+    Called by the rule set's `prepare`, so the score and the settlement (which scores each hand) say what
+    `waits` says, which lists such a tile self-drawn only."""
+    if parsed.declare is not None or not parsed.flags.isdisjoint(self_drawn) or parsed.win is None:
+        return
+    column = parsed.columns.get("+")
+    at = f" at column {column}" if column else ""
+    raise HandError(
+        f"the winning tile +{T.name(parsed.win)}{at} is a wildcard, and in {rule_set} a wildcard is never "
+        f"discarded or claimed: a win on it is self-drawn; write self (自摸)",
+        code="wildcard_won_on_discard",
+        column=column,
+    )
+
+
 def check_kong_draw(flags: Iterable[str], melds: Iterable[Group]) -> None:
     """杠开 is won on a kong's replacement tile, so the hand must show a kong."""
     if "kong-draw" in flags and not any(g.shape == KONG for g in melds):
