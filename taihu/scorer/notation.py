@@ -79,6 +79,8 @@ _TILE_HINTS = {
     "p": "a suit letter comes right after its digits: 5p (and 白 is P)",
     "s": "a suit letter comes right after its digits: 5s",
     "f": "flowers are f1–f8",
+    "风": "a wind is 东风 南风 西风 北风 (or 东 南 西 北, E S W N)",
+    "風": "a wind is 東風 南風 西風 北風 (or 東 南 西 北, E S W N)",
     **{letter.lower(): f"tile letters are capitals: {letter}" for letter in "ESWNC"},
 }
 
@@ -305,6 +307,8 @@ class _Scanner:
                     self.pos += 1
                 digits = text[start : self.pos]
                 suit = text[self.pos] if self.pos < len(text) else ""
+                if suit in ("M", "P", "S", "Z"):  # `123M`: no tile follows digits, so a capital is the suit
+                    suit = suit.lower()
                 if suit not in ("m", "p", "s", "z"):
                     shown = digits + (suit if suit and not suit.isspace() else "")
                     raise HandError(
@@ -396,10 +400,19 @@ def _condition_word(scanner: _Scanner) -> tuple[str, str | None, int, int]:
     value_col = 0
     if scanner.peek() == ":":
         scanner.pos += 1
+        scanner.skip_space()  # `wild: 9s`, as `门风: 西` always was
         value_col = scanner.column
         vstart = scanner.pos
-        while scanner.pos < len(text) and not text[scanner.pos].isspace():
-            scanner.pos += 1
+        while True:
+            while scanner.pos < len(text) and not text[scanner.pos].isspace():
+                scanner.pos += 1
+            after = scanner.pos
+            scanner.skip_space()
+            # `wild:9s, N` and `wild:9s ,N`: a comma carries the value on over the spaces
+            if scanner.pos < len(text) and (text[after - 1] == "," or text[scanner.pos] == ","):
+                continue
+            scanner.pos = after
+            break
         value = text[vstart : scanner.pos]
     return word, value, start + 1, value_col
 
@@ -439,7 +452,13 @@ def _parse_meld(scanner: _Scanner) -> Meld:
     flowers = [k for k in kinds if T.is_flower(k)]
     if flowers:
         if not concealed:
-            raise HandError(f"flowers cannot be melded: {quote(source)} at column {column}")
+            bare = " ".join(T.name(k) for k in kinds)
+            held = _held_from_the_deal(kinds)
+            raise HandError(
+                f"flowers cannot be melded: {quote(source)} at column {column}; flowers are set aside bare: "
+                f"write {bare}" + (f" (or {held} if held from the deal)" if held else ""),
+                column=column,
+            )
         groups = {(k - T.FIRST_FLOWER) // 4 for k in kinds if T.is_flower(k)}
         if len(kinds) != 4 or len(flowers) != 4 or len(groups) != 1 or len(set(kinds)) != 4:
             raise HandError(
@@ -470,6 +489,14 @@ def _parse_meld(scanner: _Scanner) -> Meld:
     raise not_a_meld(source, column)
 
 
+def _held_from_the_deal(kinds: tuple[int, ...]) -> str:
+    """`(f5f6f7f8)` where `kinds` are four different flowers of one group, else empty."""
+    groups = {(k - T.FIRST_FLOWER) // 4 for k in kinds if T.is_flower(k)}
+    if len(kinds) == 4 and len(set(kinds)) == 4 and all(T.is_flower(k) for k in kinds) and len(groups) == 1:
+        return "(" + "".join(T.name(k) for k in sorted(kinds)) + ")"
+    return ""
+
+
 def not_a_meld(source: str, column: int) -> HandError:
     return HandError(
         f"{quote(source)} at column {column} is not a meld: an exposed group is a chow "
@@ -484,34 +511,39 @@ def reject_stand_in_pungs(hand: ParsedHand) -> None:
             raise not_a_meld(meld.source or meld.text(), meld.column)
 
 
-def parse(text: str, conditions: Collection[str] | None = None, rule_set: str = "") -> ParsedHand:
+def parse(text: str, conditions: Collection[str] | None = None, rule_set: str = "", *, rules: str = "") -> ParsedHand:
     """Parses one hand line; raises HandError naming the column of any problem.
 
     `conditions` and `rule_set` (e.g. "Lingxi") only shape the message for an
-    unknown condition, which lists what that rule set knows.
+    unknown condition, which lists what that rule set knows; `rules`, the rule
+    set's name, decides the players' words only one rule set reads (`金:`).
     """
     if type(text) is str:
         hand = _parse_plain(text)
         if hand is not None:
             return hand
         if not text.isascii():
-            return _parse_players_forms(text, conditions, rule_set)
+            return _parse_players_forms(text, conditions, rule_set, rules=rules)
     return _parse_careful(text, conditions, rule_set)
 
 
 def _parse_players_forms(
-    text: str, conditions: Collection[str] | None = None, rule_set: str = "", red_fives: bool = False
+    text: str, conditions: Collection[str] | None = None, rule_set: str = "", red_fives: bool = False, rules: str = ""
 ) -> ParsedHand:
     """A line with Chinese or full-width forms: parsed as its ASCII fold, columns counted in the line as typed."""
     from .forms import fold
 
-    folded = fold(text)
+    folded = fold(text, rules)
     if folded.text == text:
         return _parse_careful(text, conditions, rule_set, red_fives)
     try:
         hand = _parse_plain(folded.text) or _parse_careful(folded.text, conditions, rule_set, red_fives)
     except HandError as exc:
+        if folded.stand_ins:
+            raise _stand_in_error(folded, None) from None
         raise _in_typed_columns(exc, folded) from None
+    if folded.stand_ins:
+        raise _stand_in_error(folded, hand)
     # the rule set's errors name these columns too (`declare:… at column N`, a meld's place)
     melds = tuple(replace(m, column=folded.column(m.column)) for m in hand.melds)
     return hand._replace(melds=melds, columns={k: folded.column(v) for k, v in hand.columns.items()})
@@ -528,6 +560,28 @@ def _in_typed_columns(exc: HandError, folded: Folded) -> HandError:
 
 
 _COLUMN = re.compile(r"column (\d+)")
+
+
+def _stand_in_error(folded: Folded, rest: ParsedHand | None) -> HandError:
+    """`财神财神财神` in the hand: a wildcard held is written as its kind, which `wild:` names (`rest`, the
+    line without the words, where it parses)."""
+    first = folded.stand_ins[0]
+    n = first.count
+    if rest is not None and rest.wild:
+        kinds = list(dict.fromkeys(rest.wild))
+        rewrite = " or ".join(T.group_text([k] * n) for k in kinds)
+        rewrite += f" (the wildcard{'s' if len(kinds) > 1 else ''} of wild:{','.join(T.name(k) for k in rest.wild)})"
+    elif rest is not None and rest.flip is not None:
+        rewrite = f"the tile that flip:{T.name(rest.flip)} makes wild, {n} times"
+    else:
+        example = T.group_text([4] * n)  # 5m
+        rewrite = f"the wildcard's kind {n} times, and name it with wild: (e.g. {example} … wild:5m)"
+    return HandError(
+        f"'{quote(first.typed.strip())}' at column {first.column}: a wildcard in the hand is written as the tile "
+        f"of its kind, not as its name; write {rewrite}",
+        code="wildcard_word_as_tile",
+        column=first.column,
+    )
 
 
 def _parse_careful(
@@ -816,12 +870,7 @@ def _condition_value(word: str, value: str, column: int, reds: list[tuple[int, i
             raise HandError(f"seat '{quote(value)}' at column {column} must be one of E, S, W, N")
         return _SEAT_NAMES[value]
     if word == "wild":
-        kinds = []
-        offset = 0
-        for part in value.split(","):
-            kinds.append(_single_tile(part, column + offset, "each wildcard in wild:"))
-            offset += len(part) + 1
-        return tuple(kinds)
+        return tuple(_single_tile(part, at, "each wildcard in wild:") for part, at in _parts(value, column))
     if word == "flip":
         return _single_tile(value, column, "flip:")
     if word in DEAL_VALUES:
@@ -843,12 +892,18 @@ def _deal_value(word: str, value: str, column: int, reds: list[tuple[int, int]] 
         if len(value) > len(str(MAX_TOTAL)) or int(value) > MAX_TOTAL:
             raise HandError(f"{word} '{quote(value)}' at column {column}: at most {MAX_TOTAL:,} (10⁹)")
         return int(value)
-    kinds = []
+    return tuple(_single_tile(part, at, f"each indicator in {word}:", reds) for part, at in _parts(value, column))
+
+
+def _parts(value: str, column: int) -> list[tuple[str, int]]:
+    """The comma-separated parts of a value (`9s, N`), each without its spaces, with its column."""
+    out = []
     offset = 0
     for part in value.split(","):
-        kinds.append(_single_tile(part, column + offset, f"each indicator in {word}:", reds))
+        lead = len(part) - len(part.lstrip())
+        out.append((part.strip(), column + offset + lead))
         offset += len(part) + 1
-    return tuple(kinds)
+    return out
 
 
 _NAMES = tuple(T.name(k) for k in range(T.KIND_COUNT))
@@ -1003,12 +1058,14 @@ def _deal_tail(
     return " ".join(parts)
 
 
-def parse_red_fives(text: str, conditions: Collection[str] | None = None, rule_set: str = "") -> ParsedHand:
+def parse_red_fives(
+    text: str, conditions: Collection[str] | None = None, rule_set: str = "", *, rules: str = ""
+) -> ParsedHand:
     """`parse` for a rule set with red fives (`RuleSet.red_fives`): `0m 0p 0s` (elsewhere they are an error)."""
     if type(text) is str:
         hand = _parse_plain(text)  # a red five is never a plain token: such lines are read carefully
         if hand is not None:
             return hand
         if not text.isascii():
-            return _parse_players_forms(text, conditions, rule_set, red_fives=True)
+            return _parse_players_forms(text, conditions, rule_set, red_fives=True, rules=rules)
     return _parse_careful(text, conditions, rule_set, red_fives=True)

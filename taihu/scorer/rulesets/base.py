@@ -562,11 +562,12 @@ class RuleSet:
     def read_line(self, line: str) -> ParsedHand:
         """A hand line read as this rule set reads it (riichi's red fives), its errors naming its conditions."""
         read, conditions, label = self._reader
-        return read(line, conditions, label)
+        return read(line, conditions, label, rules=self.name)
 
     @cached_property
-    def _reader(self) -> tuple[Callable[[str, Collection[str], str], ParsedHand], frozenset[str], str]:
-        """The parser for this rule set's lines, and what its errors name: the conditions known, the rule set."""
+    def _reader(self) -> tuple[Callable[..., ParsedHand], frozenset[str], str]:
+        """The parser for this rule set's lines, and what its errors name: the conditions known, the rule set
+        (its name also picks the players' words only it reads, `金:`)."""
         return (parse_red_fives if self.red_fives else parse), self.conditions, self.name.capitalize()
 
     def score(self, parsed: ParsedHand, options: Mapping[str, Any] | None = None, *, alone: bool = False) -> HandScore:

@@ -97,7 +97,7 @@ def riichi_waits(text: str, options: Mapping[str, Any] | None, check: Check = no
 
     `check` as for `waits`: called before each tile is scored, raising to stop the search.
     """
-    parsed = parse_red_fives(text, CONDITIONS, "Riichi")
+    parsed = parse_red_fives(text, CONDITIONS, "Riichi", rules="riichi")
     check_waiting_line(parsed, text, frozenset(WIN_CONDITIONS))
     reject_stand_in_pungs(parsed)
     resolved = RIICHI.resolve_options(options)
