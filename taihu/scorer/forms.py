@@ -17,7 +17,7 @@ from functools import lru_cache
 from typing import NamedTuple
 
 from .errors import HandError
-from .rulesets import REGISTRY, players_words
+from .rulesets import players_words
 
 # Full-width ASCII (U+FF01–U+FF5E) is ASCII shifted by 0xFEE0; the ideographic
 # space and comma, and the enumeration comma of Chinese input methods, are added.
@@ -188,13 +188,20 @@ def fold(line: str, rules: str = "") -> Folded:
     def value_word(match: re.Match[str]) -> str:
         word = match.group(1)
         owner = known.owners.get(word)
-        if rules and owner is not None and owner != rules and rules in REGISTRY:
+        if owner is not None and owner != rules and _reads(rules, known.value_words[word]):
             raise _not_this_rule_sets_word(match, pieces[match.start()][1], known, owner, rules)
         return f" {known.value_words[word]}:"
 
     text, pieces = _substitute(text, pieces, known.value_word, value_word)
     text, pieces = _substitute(text, pieces, _DEALER, lambda m: "seat:E")
     return Folded(text, tuple(col for _, col in pieces), stand_ins)
+
+
+def _reads(rules: str, condition: str) -> bool:
+    """Whether the rule set reading the line has the condition (then another's word for it is refused there)."""
+    from .rulesets import RULESETS
+
+    return rules in RULESETS and condition in RULESETS[rules].conditions
 
 
 def _blank_stand_ins(

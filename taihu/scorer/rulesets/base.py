@@ -23,7 +23,7 @@ from ..errors import HandError, quote
 from ..limits import MAX_OPTION_VALUE
 from ..models import HandScore, ItemInfo, ItemUnit, OptionInfo, RuleSetInfo, ScoreItem, Settlement, Table, Unit
 from ..notation import Meld, ParsedHand, parse, parse_red_fives, reject_stand_in_pungs, to_text
-from . import REGISTRY, owner_of
+from . import REGISTRY, owner_of, slips
 
 if TYPE_CHECKING:
     from ..waits import Check, Discards, Waits
@@ -331,6 +331,20 @@ class RuleSet:
     def no_shape_message(self, hand: Any) -> str:
         return f"the tiles form no winning {self.chinese} shape"
 
+    def no_shape_error(self, hand: Any) -> HandError:
+        """No winning shape; where the rule set has wildcards and the line names none, that is said first,
+        as a hand holding them is most often no win only because `wild:` was left out."""
+        parsed: ParsedHand = hand.parsed
+        named = "wild" in self.conditions or "flip" in self.conditions
+        if not named or parsed.wild is not None or parsed.flip is not None:
+            return HandError(self.no_shape_message(hand), code="no_winning_shape")
+        how = "wild: (or flip:)" if "flip" in self.conditions else "wild:"
+        return HandError(
+            f"no {how} given, so the hand is read with no wildcards, and {self.no_shape_message(hand)}; "
+            f"if it holds wildcards, name them with {how}",
+            code="no_winning_shape",
+        )
+
     def arrangement(self, hand: Any, reading: Any) -> list[str]:
         """Melds on the table first, then the sets by kind, the pair last — as players lay a hand out."""
         melds: list[Group] = []
@@ -589,7 +603,7 @@ class RuleSet:
         else:
             chosen = self.best_reading(hand)
             if chosen is None:
-                raise HandError(self.no_shape_message(hand))
+                raise self.no_shape_error(hand)
             found, outcome, reading, facts = chosen
             arrangement = self.arrangement(hand, reading)
         lines = []
@@ -727,8 +741,11 @@ def tile_count_error(
     `size` is the count as the rule set counts it (a kong as 3), `hand_size`
     a non-winner's (13 or 16); `set_aside` the kinds written bare that are not
     counted (白 in Lingxi and Putian). The hints, most particular first: four
-    alike left unmarked (a kong), the winning tile also among the hand tiles,
-    a winner's count with no `+`, and a count that fits another rule set.
+    alike left unmarked (a kong); for a winner with a tile too many, the tile
+    whose removal leaves the best win (`slips`: the winning tile written twice
+    only if it is that tile), for one a tile short the tile that completes it;
+    a winner's count with no `+` (a tile of the hand as the `+` to write); and
+    a count that fits another rule set.
     """
     name = rule_set.capitalize()
     needed = hand_size + 1 if winner else hand_size
@@ -745,17 +762,27 @@ def tile_count_error(
             f"a kong is written [{first}] (open) or ({first}) (concealed)",
             code="unmarked_kong",
         )
-    if winner and parsed.win is not None and parsed.win in parsed.tiles and size - 1 == needed:
+    # one tile too many for a winner: the tile whose removal leaves a win is named, the `+` tile only if it is one
+    strays = slips.removals_that_win(parsed, rule_set, set_aside) if winner and size - 1 == needed else []
+    if winner and parsed.win is not None and parsed.win in strays:
         won = T.name(parsed.win)
         return HandError(
             f"{message}: the winning tile +{won} is also written among the hand tiles; write it only once, after +",
             code="winning_tile_twice",
             column=parsed.columns.get("+"),
         )
+    if strays:
+        return stray_tile_error(message, parsed, strays)
+    # one tile short of a win: the tile that makes the best win, where one does
+    missing = slips.additions_that_win(parsed, rule_set) if winner and size + 1 == needed else []
+    if missing:
+        names = " or one ".join(T.name(k) for k in missing[:3])
+        return HandError(f"{message}: with one more {names} among the hand tiles the hand wins", code="tile_count")
     if not winner and size == hand_size + 1:
+        mark = slips.suggested_mark(parsed, rule_set, set_aside)
         return HandError(
             f"{message}: {size} tiles is a winning hand, but no tile is marked as the winning one; "
-            f"write it last with +, e.g. +5p",
+            f"write it last with +, e.g. +{'5p' if mark is None else T.name(mark)}",
             code="no_winning_tile",
         )
     others = [other for other, other_size in hand_sizes().items() if other_size != hand_size]
@@ -768,6 +795,20 @@ def tile_count_error(
             code="tile_count",
         )
     return HandError(message, code="tile_count")
+
+
+def stray_tile_error(message: str, parsed: ParsedHand, strays: list[int]) -> HandError:
+    """A winner's tile too many, named: the tiles whose removal leaves the best winning hand (`slips`), where the
+    `+` tile's kind is none of them; a wind may be a seat word left among the tiles."""
+    names = " or one ".join(T.name(k) for k in strays[:3])
+    text = f"{message}: without one {names} the hand wins; leave out the tile written too many"
+    winds = [k for k in strays if T.is_wind(k)]
+    if winds and parsed.seat is None:
+        wind = T.name(winds[0])
+        text += (
+            f"; if {T.CHINESE_NAME[winds[0]]} ({wind}) is the seat, write seat:{wind} (门风:{T.CHINESE_NAME[winds[0]]})"
+        )
+    return HandError(text, code="stray_tile")
 
 
 MARK_THE_WIN = ", with the winning tile marked + (e.g. +5p)"  # a winning size of another rule set, typed without +
