@@ -25,7 +25,8 @@ from taihu.messages import LANGUAGES, Messages, catalog, catalog_path, known, pl
 from taihu.scorer.rulesets import RULESETS
 
 ROOT = Path(__file__).resolve().parent.parent
-CODE = re.compile(r"(?:cli|unit)(?:\.[a-z_]+)+")  # a message's code as the code names it
+# a message's code as the code names it (the notation's error texts: `error.notation.tile_hint.G`, `….either.2`)
+CODE = re.compile(r"(?:cli|unit)(?:\.[a-z_]+)+|error\.notation(?:\.[A-Za-z0-9_]+)+")
 DYNAMIC = ("unit.",)  # codes the code builds at run time (`f"unit.{unit}"`): checked against the rule sets below
 HAND = "555m 222p 777p 333s 888s 9m f1 f2 P P +9m wild:5m,E seat:S"
 

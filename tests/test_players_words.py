@@ -191,17 +191,17 @@ REFUSED = [
     (
         "123m 456m 789p 234s 678s 5p [f5f6f7f8] +5p wild:9s,N seat:W",
         "lingxi",
-        "bad_input",
+        "flowers_melded",
         "flowers cannot be melded: [f5f6f7f8] at column 29; flowers are set aside bare: write f5 f6 f7 f8 "
         "(or (f5f6f7f8) if held from the deal)",
     ),
     (
         "123m 456m 789p 234s 678s 5p [梅兰菊竹] +5p wild:9s,N seat:W",
         "lingxi",
-        "bad_input",
+        "flowers_melded",
         "flowers cannot be melded: [梅兰菊竹] at column 29; flowers are set aside bare: write f5 f6 f7 f8",
     ),
-    ("123m 456m 789p 234s 678s 5p [f1f2] +5p wild:9s,N", "lingxi", "bad_input", "set aside bare: write f1 f2"),
+    ("123m 456m 789p 234s 678s 5p [f1f2] +5p wild:9s,N", "lingxi", "flowers_melded", "set aside bare: write f1 f2"),
     (
         "123m 456m 789p 234s 678s 5p +5p 金:9s,N 门风:西",
         "lingxi",

@@ -17,6 +17,7 @@ from functools import lru_cache
 from typing import NamedTuple
 
 from .errors import HandError
+from .notation import RuleSetName, notation_error
 from .rulesets import players_words
 
 # Full-width ASCII (U+FF01–U+FF5E) is ASCII shifted by 0xFEE0; the ideographic
@@ -238,12 +239,17 @@ def _not_this_rule_sets_word(match: re.Match[str], column: int, known: Words, ow
     condition = known.value_words[word]
     value = match.string[match.end() :].split(maxsplit=1)[0] if match.string[match.end() :].strip() else "…"
     shared = [w for w, c in VALUE_WORDS.items() if c == condition]
-    rewrite = f"{shared[0]}:{value} or {condition}:{value}" if shared else f"{condition}:{value}"
-    return HandError(
-        f"'{word}' at column {column} is the {owner.capitalize()} word for {condition}:; "
-        f"in {rules.capitalize()} write {rewrite}",
+    return notation_error(
+        "error.notation.other_word.shared" if shared else "error.notation.other_word",
         code="other_rule_sets_word",
         column=column,
+        word=word,
+        at=column,
+        owner=RuleSetName(owner.capitalize()),
+        condition=condition,
+        rules=RuleSetName(rules.capitalize()),
+        value=value,
+        shared=shared[0] if shared else "",
     )
 
 

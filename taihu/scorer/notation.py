@@ -15,6 +15,9 @@ from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from taihu import messages
+from taihu.messages import Language
+
 from . import memo as M
 from . import tiles as T
 from .errors import HandError, nearest, quote
@@ -66,22 +69,93 @@ CONDITION_ALIASES = {
     "wildcard": "wild",
     "joker": "wild",
 }
-TILE_LETTERS = "tiles are 1–9 then m, p or s (123m 5p), winds E S W N, dragons C F P (中 发 白), flowers f1–f8"
-# The likely meaning of a character that is no tile, where one stands out.
+
+
+class Said:
+    """A catalog text (`error.notation.…`) and its parameters, rendered in the language asked for: a part of a
+    notation error's message (a tile hint, a list of conditions). A parameter that is itself one (anything
+    with `in_lang`) reads in the same language; `str()` is the English."""
+
+    __slots__ = ("key", "params")
+
+    def __init__(self, key: str, /, **params: object) -> None:
+        self.key = key
+        self.params = params
+
+    def in_lang(self, lang: Language) -> str:
+        return messages.text(self.key, lang, **{name: _in_lang(value, lang) for name, value in self.params.items()})
+
+    def __str__(self) -> str:
+        return self.in_lang("en")
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Said) and (self.key, self.params) == (other.key, other.params)
+
+    def __hash__(self) -> int:
+        return hash(self.key)
+
+    def __repr__(self) -> str:
+        return f"Said({self.key!r}, **{self.params!r})"
+
+
+class RuleSetName:
+    """A rule set's name as a message says it: `Lingxi`, in Chinese 灵溪 (its registry line's first name)."""
+
+    __slots__ = ("label",)
+
+    def __init__(self, label: str) -> None:
+        self.label = label
+
+    def in_lang(self, lang: Language) -> str:
+        from .rulesets import REGISTRY
+
+        line = REGISTRY.get(self.label.lower())
+        return line.chinese[0] if lang == "zh" and line is not None and line.chinese else self.label
+
+    def __str__(self) -> str:
+        return self.label
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, RuleSetName) and self.label == other.label
+
+    def __hash__(self) -> int:
+        return hash(self.label)
+
+
+def _in_lang(value: object, lang: Language) -> object:
+    in_lang = getattr(value, "in_lang", None)
+    return in_lang(lang) if callable(in_lang) else value
+
+
+def notation_error(msgid: str, /, *, code: str, column: int | None = None, **params: object) -> HandError:
+    """The notation's error `msgid` (`error.notation.…`) with its parameters, `{at}` its column.
+
+    Made by `HandError.of` where errors.py has it (the catalog's text and parameters kept, rendered per
+    language on asking); until then a HandError with the catalog's English, which is byte for byte the
+    message as it always read.
+    """
+    of = getattr(HandError, "of", None)
+    if of is not None:
+        made: HandError = of(msgid, code=code, column=column, **params)
+        return made
+    return HandError(Said(msgid, **params).in_lang("en"), code=code, column=column)
+
+
+TILE_LETTERS = Said("error.notation.tile_letters")
+# The likely meaning of a character that is no tile, where one stands out: its catalog text.
 _TILE_HINTS = {
-    "G": "发 (green) is F",
-    "R": "中 (red) is C",
-    "D": "the dragons are C F P (中 发 白)",
-    "B": "白 is P; bamboo is s after digits (5s)",
-    "H": "honors are E S W N C F P",
-    "z": "honors by number are 1z–7z (E S W N P F C)",
-    "m": "a suit letter comes right after its digits: 5m",
-    "p": "a suit letter comes right after its digits: 5p (and 白 is P)",
-    "s": "a suit letter comes right after its digits: 5s",
-    "f": "flowers are f1–f8",
-    "风": "a wind is 东风 南风 西风 北风 (or 东 南 西 北, E S W N)",
-    "風": "a wind is 東風 南風 西風 北風 (or 東 南 西 北, E S W N)",
-    **{letter.lower(): f"tile letters are capitals: {letter}" for letter in "ESWNC"},
+    "G": Said("error.notation.tile_hint.G"),
+    "R": Said("error.notation.tile_hint.R"),
+    "D": Said("error.notation.tile_hint.D"),
+    "B": Said("error.notation.tile_hint.B"),
+    "H": Said("error.notation.tile_hint.H"),
+    "z": Said("error.notation.tile_hint.z"),
+    "m": Said("error.notation.tile_hint.m"),
+    "p": Said("error.notation.tile_hint.p"),
+    "f": Said("error.notation.tile_hint.f"),
+    "风": Said("error.notation.tile_hint.wind"),
+    "風": Said("error.notation.tile_hint.wind_traditional"),
+    **{letter.lower(): Said("error.notation.tile_hint.capital", letter=letter) for letter in "ESWNC"},
 }
 
 
@@ -217,11 +291,24 @@ _NO_DEAL_OR_REDS: tuple[object, ...] = (*_NO_DEAL_VALUES, frozenset())
 def _tile_error(token: str, column: int) -> HandError:
     """An unknown tile, with the letters there are and, where one stands out, what was likely meant."""
     key = "z" if len(token) > 1 and token.endswith("z") else token[:1] if len(token) == 1 or token[:1] == "f" else ""
-    hint = _TILE_HINTS.get(key, "")
-    return HandError(
-        f"unknown tile '{quote(token)}' at column {column}{': ' + hint if hint else ''}; {TILE_LETTERS}",
+    hint = _TILE_HINTS.get(key)
+    if hint is None:
+        return notation_error(
+            "error.notation.unknown_tile",
+            code="unknown_tile",
+            column=column,
+            tile=quote(token),
+            at=column,
+            letters=TILE_LETTERS,
+        )
+    return notation_error(
+        "error.notation.unknown_tile.hinted",
         code="unknown_tile",
         column=column,
+        tile=quote(token),
+        at=column,
+        hint=hint,
+        letters=TILE_LETTERS,
     )
 
 
@@ -229,15 +316,30 @@ def _condition_error(word: str, column: int, conditions: Collection[str] | None,
     """An unknown condition: the nearest one this rule set knows (`zimo` → `self`) and the list of them."""
     known = [c for c in CONDITION_ORDER if conditions is None or c in conditions]
     guess = nearest(word, known, CONDITION_ALIASES)
+    shown = quote(word)
     if guess is not None and guess == word.lower():
-        problem = f"'{quote(word)}' at column {column}: conditions are lower case: {guess}"
+        problem = Said("error.notation.condition.lower_case", word=shown, at=column, guess=guess)
+    elif guess:
+        problem = Said("error.notation.condition.unknown_guess", word=shown, at=column, guess=guess)
     else:
-        problem = f"unknown condition '{quote(word)}' at column {column}"
-        problem += f" (did you mean {guess}?)" if guess else ""
+        problem = Said("error.notation.condition.unknown", word=shown, at=column)
     if not known:  # where no condition belongs (a table's `wild` entry): no list of them
-        return HandError(problem, code="unknown_condition", column=column)
+        return notation_error(
+            "error.notation.condition.alone", code="unknown_condition", column=column, problem=problem
+        )
     names = ", ".join(f"{c}:{_VALUE_SHAPE[c]}" if c in VALUE_CONDITIONS else c for c in known)
-    return HandError(f"{problem}; {rule_set or 'the'} conditions: {names}", code="unknown_condition", column=column)
+    if not rule_set:
+        return notation_error(
+            "error.notation.condition.listed_any", code="unknown_condition", column=column, problem=problem, names=names
+        )
+    return notation_error(
+        "error.notation.condition.listed",
+        code="unknown_condition",
+        column=column,
+        problem=problem,
+        rules=RuleSetName(rule_set),
+        names=names,
+    )
 
 
 _VALUE_SHAPE = {
@@ -311,9 +413,8 @@ class _Scanner:
                     suit = suit.lower()
                 if suit not in ("m", "p", "s", "z"):
                     shown = digits + (suit if suit and not suit.isspace() else "")
-                    raise HandError(
-                        f"tiles '{quote(shown)}' at column {col} need a suit letter (m, p, s or z) "
-                        "right after the digits"
+                    raise notation_error(
+                        "error.notation.suit_letter", code="suit_letter_missing", column=col, tiles=quote(shown), at=col
                     )
                 self.pos += 1
                 for offset, digit in enumerate(digits):
@@ -321,7 +422,9 @@ class _Scanner:
                     dcol = start + offset + 1 + self.origin
                     if value == 0:
                         if not self.red_fives or suit == "z":
-                            raise HandError(f"'0{suit}' at column {dcol}: there are no red fives in these rules")
+                            raise notation_error(
+                                "error.notation.no_red_fives", code="no_red_fives", column=dcol, suit=suit, at=dcol
+                            )
                         self.reds.append(("mps".index(suit), dcol))
                         value = 5
                     if suit == "z":
@@ -417,12 +520,14 @@ def _condition_word(scanner: _Scanner) -> tuple[str, str | None, int, int]:
     return word, value, start + 1, value_col
 
 
-def _single_tile(text: str, column: int, what: str, reds: list[tuple[int, int]] | None = None) -> int:
+def _single_tile(text: str, column: int, what: Said, reds: list[tuple[int, int]] | None = None) -> int:
     """One tile; with `reds` given, a red five `0m` is read and its (suit, column) added there."""
     scanner = _Scanner(text, origin=column - 1, red_fives=reds is not None)
     found = scanner.tiles()
     if scanner.pos != len(text) or len(found) != 1:
-        raise HandError(f"{what} at column {column} must be one tile, got '{quote(text)}'")
+        raise notation_error(
+            "error.notation.one_tile", code="not_one_tile", column=column, what=what, at=column, got=quote(text)
+        )
     if reds is not None:
         reds += scanner.reds
     return found[0][0]
@@ -441,9 +546,23 @@ def _parse_meld(scanner: _Scanner) -> Meld:
             scanner.pos += 1
             break
         if ch == "":
-            raise HandError(f"'{opener}' at column {column} is never closed with '{closer}'")
+            raise notation_error(
+                "error.notation.never_closed",
+                code="group_not_closed",
+                column=column,
+                opener=opener,
+                at=column,
+                closer=closer,
+            )
         if ch in "[]()+":
-            raise HandError(f"unexpected '{ch}' at column {scanner.column} inside the group opened at column {column}")
+            raise notation_error(
+                "error.notation.unexpected_in_group",
+                code="unexpected_in_group",
+                column=scanner.column,
+                char=ch,
+                at=scanner.column,
+                opened_at=column,
+            )
         found.extend(scanner.tiles(stop=closer))
     source = scanner.text[column - 1 : scanner.pos]
     kinds = tuple(k for k, _ in found)
@@ -454,23 +573,29 @@ def _parse_meld(scanner: _Scanner) -> Meld:
         if not concealed:
             bare = " ".join(T.name(k) for k in kinds)
             held = _held_from_the_deal(kinds)
-            raise HandError(
-                f"flowers cannot be melded: {quote(source)} at column {column}; flowers are set aside bare: "
-                f"write {bare}" + (f" (or {held} if held from the deal)" if held else ""),
+            raise notation_error(
+                "error.notation.flowers_melded.held" if held else "error.notation.flowers_melded",
+                code="flowers_melded",
                 column=column,
+                group=quote(source),
+                at=column,
+                bare=bare,
+                held=held,
             )
         groups = {(k - T.FIRST_FLOWER) // 4 for k in kinds if T.is_flower(k)}
         if len(kinds) != 4 or len(flowers) != 4 or len(groups) != 1 or len(set(kinds)) != 4:
-            raise HandError(
-                f"{quote(source)} at column {column}: a flower group held from the deal "
-                f"is four different flowers of one group (f1f2f3f4 or f5f6f7f8)"
+            raise notation_error(
+                "error.notation.flower_group", code="bad_flower_group", column=column, group=quote(source), at=column
             )
         return meld
     if concealed:
         if len(kinds) != 4 or len(set(kinds)) != 1:
-            raise HandError(
-                f"{quote(source)} at column {column}: a concealed group must be a kong "
-                f"(four alike) or a flower group held from the deal"
+            raise notation_error(
+                "error.notation.concealed_group",
+                code="bad_concealed_group",
+                column=column,
+                group=quote(source),
+                at=column,
             )
         return meld
     ordered = sorted(kinds)
@@ -498,9 +623,8 @@ def _held_from_the_deal(kinds: tuple[int, ...]) -> str:
 
 
 def not_a_meld(source: str, column: int) -> HandError:
-    return HandError(
-        f"{quote(source)} at column {column} is not a meld: an exposed group is a chow "
-        f"(three in sequence of one suit), a pung (three alike) or a kong (four alike)"
+    return notation_error(
+        "error.notation.not_a_meld", code="not_a_meld", column=column or None, group=quote(source), at=column
     )
 
 
@@ -550,16 +674,35 @@ def _parse_players_forms(
 
 
 def _in_typed_columns(exc: HandError, folded: Folded) -> HandError:
-    """The same error, its columns counted in the line as the player typed it."""
-    message = _COLUMN.sub(lambda m: f"column {folded.column(int(m.group(1)))}", str(exc))
-    moved = copy.copy(exc)
-    moved.args = (message,)
+    """The same error, its columns counted in the line as the player typed it: the parameters that are columns
+    (`at`, `first_at`, `opened_at`) of an error of the catalog (errors.py's `HandError.of`), else the columns
+    its message names."""
+    params: dict[str, object] = getattr(exc, "params", {})
+    if getattr(exc, "text", None) is not None:
+        moved: HandError = exc.replaced(**_typed_columns(params, folded))  # type: ignore[attr-defined]
+    else:
+        moved = copy.copy(exc)
+        moved.args = (_COLUMN.sub(lambda m: f"column {folded.column(int(m.group(1)))}", str(exc)),)
     if exc.column is not None:
         moved.column = folded.column(exc.column)
     return moved
 
 
+def _typed_columns(params: Mapping[str, object], folded: Folded) -> dict[str, object]:
+    """Parameters with each column counted in the typed line, those of a part (`Said`) of the message too."""
+    out: dict[str, object] = {}
+    for name, value in params.items():
+        if isinstance(value, Said):
+            out[name] = Said(value.key, **_typed_columns(value.params, folded))
+        elif name in COLUMN_PARAMS and isinstance(value, int):
+            out[name] = folded.column(value)
+        else:
+            out[name] = value
+    return out
+
+
 _COLUMN = re.compile(r"column (\d+)")
+COLUMN_PARAMS = ("at", "first_at", "opened_at")  # the parameters of the notation's errors that are columns
 
 
 def _stand_in_error(folded: Folded, rest: ParsedHand | None) -> HandError:
@@ -567,20 +710,26 @@ def _stand_in_error(folded: Folded, rest: ParsedHand | None) -> HandError:
     line without the words, where it parses)."""
     first = folded.stand_ins[0]
     n = first.count
+    rewrite: Said
     if rest is not None and rest.wild:
         kinds = list(dict.fromkeys(rest.wild))
-        rewrite = " or ".join(T.group_text([k] * n) for k in kinds)
-        rewrite += f" (the wildcard{'s' if len(kinds) > 1 else ''} of wild:{','.join(T.name(k) for k in rest.wild)})"
+        wild = ",".join(T.name(k) for k in rest.wild)
+        if len(kinds) == 1:
+            rewrite = Said("error.notation.stand_in.one", tiles=T.group_text([kinds[0]] * n), wild=wild)
+        else:
+            first_kind, second = (T.group_text([k] * n) for k in kinds)
+            rewrite = Said("error.notation.stand_in.two", first=first_kind, second=second, wild=wild)
     elif rest is not None and rest.flip is not None:
-        rewrite = f"the tile that flip:{T.name(rest.flip)} makes wild, {n} times"
+        rewrite = Said("error.notation.stand_in.flip", flip=T.name(rest.flip), count=n)
     else:
-        example = T.group_text([4] * n)  # 5m
-        rewrite = f"the wildcard's kind {n} times, and name it with wild: (e.g. {example} … wild:5m)"
-    return HandError(
-        f"'{quote(first.typed.strip())}' at column {first.column}: a wildcard in the hand is written as the tile "
-        f"of its kind, not as its name; write {rewrite}",
+        rewrite = Said("error.notation.stand_in.none", count=n, example=T.group_text([4] * n))  # 5m
+    return notation_error(
+        "error.notation.stand_in",
         code="wildcard_word_as_tile",
         column=first.column,
+        typed=quote(first.typed.strip()),
+        at=first.column,
+        rewrite=rewrite,
     )
 
 
@@ -589,9 +738,9 @@ def _parse_careful(
 ) -> ParsedHand:
     """The parser proper: reads anything, and finds the exact column of every problem."""
     if not isinstance(text, str):
-        raise HandError("a hand must be a string of notation")
+        raise notation_error("error.notation.not_a_string", code="bad_input")
     if not text.strip():
-        raise HandError("empty hand: write the tiles, e.g. '123m 456p ... +5p'")
+        raise notation_error("error.notation.empty", code="empty_hand")
     scanner = _Scanner(text, red_fives=red_fives)
     red: list[tuple[tuple[Any, ...], int]] = []  # (where, column) of each red five
     bare: list[int] = []
@@ -611,19 +760,14 @@ def _parse_careful(
             melds.append(_parse_meld(scanner))
             red += [(("meld", melds[-1].tiles, melds[-1].concealed), c) for _, c in scanner.reds[read_before:]]
         elif ch in "])":
-            raise HandError(f"'{ch}' at column {col} closes a group that was never opened")
+            raise notation_error("error.notation.never_opened", code="group_not_opened", column=col, char=ch, at=col)
         elif ch == "+":
             scanner.pos += 1
             found = scanner.tiles()
             if win is not None:
-                raise HandError(
-                    f"second winning tile at column {col}: a hand wins on one tile; "
-                    f"keep + on the tile won on and write any other among the hand tiles",
-                    code="two_winning_tiles",
-                    column=col,
-                )
+                raise notation_error("error.notation.two_winning_tiles", code="two_winning_tiles", column=col, at=col)
             if len(found) != 1:
-                raise HandError(f"'+' at column {col} must be followed by exactly one tile")
+                raise notation_error("error.notation.plus_one_tile", code="bad_winning_tile", column=col, at=col)
             win = found[0][0]
             seen["+"] = col  # for errors about the winning tile (written twice)
             red += [(("win", suit), c) for suit, c in scanner.reds[read_before:]]
@@ -638,15 +782,35 @@ def _parse_careful(
                     raise _tile_error(word or ch, wcol)
                 raise _condition_error(word, wcol, conditions, rule_set)
             if word in seen:
-                raise HandError(f"condition '{word}' at column {wcol} is already given at column {seen[word]}")
+                raise notation_error(
+                    "error.notation.repeated_condition",
+                    code="repeated_condition",
+                    column=wcol,
+                    word=word,
+                    at=wcol,
+                    first_at=seen[word],
+                )
             seen[word] = wcol
             if word in FLAG_CONDITIONS:
                 if value is not None:
-                    raise HandError(f"condition '{word}' at column {wcol} takes no value")
+                    raise notation_error(
+                        "error.notation.takes_no_value",
+                        code="condition_takes_no_value",
+                        column=wcol,
+                        word=word,
+                        at=wcol,
+                    )
                 flags.add(word)
                 continue
             if not value:
-                raise HandError(f"condition '{word}' at column {wcol} needs a value, e.g. '{word}:{_EXAMPLE[word]}'")
+                raise notation_error(
+                    "error.notation.needs_value",
+                    code="condition_needs_value",
+                    column=wcol,
+                    word=word,
+                    at=wcol,
+                    example=_EXAMPLE[word],
+                )
             value_reds: list[tuple[int, int]] | None = [] if red_fives else None
             values[word] = _condition_value(word, value, vcol, value_reds)
             red += [((word, suit), c) for suit, c in value_reds or ()]
@@ -697,9 +861,13 @@ def _red_columns(red: list[tuple[tuple[Any, ...], int]]) -> dict[str, int]:
     for where, column in sorted(red, key=lambda r: r[1]):
         suit = "mps"[T.suit_of(where[1][0]) if where[0] == "meld" else where[1]]
         if f"0{suit}" in columns:
-            raise HandError(
-                f"a second red five '0{suit}' at column {column} (the first is at column {columns[f'0{suit}']}): "
-                f"there is one red five of each suit; write the others as 5{suit}"
+            raise notation_error(
+                "error.notation.second_red_five",
+                code="second_red_five",
+                column=column,
+                suit=suit,
+                at=column,
+                first_at=columns[f"0{suit}"],
             )
         columns[f"0{suit}"] = column
     return columns
@@ -867,16 +1035,26 @@ _SEAT_NAMES = {"E": "E", "S": "S", "W": "W", "N": "N", "东": "E", "東": "E", "
 def _condition_value(word: str, value: str, column: int, reds: list[tuple[int, int]] | None = None) -> object:
     if word == "seat":
         if value not in _SEAT_NAMES:
-            raise HandError(f"seat '{quote(value)}' at column {column} must be one of E, S, W, N")
+            raise notation_error(
+                "error.notation.bad_seat", code="bad_seat", column=column, value=quote(value), at=column
+            )
         return _SEAT_NAMES[value]
     if word == "wild":
-        return tuple(_single_tile(part, at, "each wildcard in wild:") for part, at in _parts(value, column))
+        what = Said("error.notation.one_tile.wild")
+        return tuple(_single_tile(part, at, what) for part, at in _parts(value, column))
     if word == "flip":
-        return _single_tile(value, column, "flip:")
+        return _single_tile(value, column, Said("error.notation.one_tile.flip"))
     if word in DEAL_VALUES:
         return _deal_value(word, value, column, reds)
     if value not in DECLARED_WINS:
-        raise HandError(f"unknown declared win '{quote(value)}' at column {column}; known: {', '.join(DECLARED_WINS)}")
+        raise notation_error(
+            "error.notation.unknown_declared_win",
+            code="unknown_declared_win",
+            column=column,
+            value=quote(value),
+            at=column,
+            known=", ".join(DECLARED_WINS),
+        )
     return value
 
 
@@ -884,15 +1062,33 @@ def _deal_value(word: str, value: str, column: int, reds: list[tuple[int, int]] 
     """`round:`, `dora:`, `ura:`, `honba:`, `sticks:`; `reds` (red fives read) collects those of the indicators."""
     if word == "round":
         if value not in _SEAT_NAMES:
-            raise HandError(f"round '{quote(value)}' at column {column} must be one of E, S, W, N")
+            raise notation_error(
+                "error.notation.bad_round", code="bad_round", column=column, value=quote(value), at=column
+            )
         return _SEAT_NAMES[value]
     if word in ("honba", "sticks"):
         if not value.isascii() or not value.isdigit():
-            raise HandError(f"{word} '{quote(value)}' at column {column} must be a whole number ≥ 0, e.g. '{word}:1'")
+            raise notation_error(
+                "error.notation.whole_number",
+                code="bad_number",
+                column=column,
+                word=word,
+                value=quote(value),
+                at=column,
+            )
         if len(value) > len(str(MAX_TOTAL)) or int(value) > MAX_TOTAL:
-            raise HandError(f"{word} '{quote(value)}' at column {column}: at most {MAX_TOTAL:,} (10⁹)")
+            raise notation_error(
+                "error.notation.number_too_large",
+                code="number_too_large",
+                column=column,
+                word=word,
+                value=quote(value),
+                at=column,
+                most=f"{MAX_TOTAL:,}",
+            )
         return int(value)
-    return tuple(_single_tile(part, at, f"each indicator in {word}:", reds) for part, at in _parts(value, column))
+    what = Said("error.notation.one_tile.indicator", word=word)
+    return tuple(_single_tile(part, at, what, reds) for part, at in _parts(value, column))
 
 
 def _parts(value: str, column: int) -> list[tuple[str, int]]:

@@ -22,7 +22,17 @@ from ..engine import CHOW, GATE_FACTS, KONG, PAIR, PUNG, Group, ReadingFacts, St
 from ..errors import HandError, quote
 from ..limits import MAX_OPTION_VALUE
 from ..models import HandScore, ItemInfo, ItemUnit, OptionInfo, RuleSetInfo, ScoreItem, Settlement, Table, Unit
-from ..notation import Meld, ParsedHand, parse, parse_red_fives, reject_stand_in_pungs, to_text
+from ..notation import (
+    Meld,
+    ParsedHand,
+    RuleSetName,
+    Said,
+    notation_error,
+    parse,
+    parse_red_fives,
+    reject_stand_in_pungs,
+    to_text,
+)
 from . import REGISTRY, owner_of, slips
 
 if TYPE_CHECKING:
@@ -338,11 +348,9 @@ class RuleSet:
         named = "wild" in self.conditions or "flip" in self.conditions
         if not named or parsed.wild is not None or parsed.flip is not None:
             return HandError(self.no_shape_message(hand), code="no_winning_shape")
-        how = "wild: (or flip:)" if "flip" in self.conditions else "wild:"
-        return HandError(
-            f"no {how} given, so the hand is read with no wildcards, and {self.no_shape_message(hand)}; "
-            f"if it holds wildcards, name them with {how}",
-            code="no_winning_shape",
+        how = Said("error.notation.how.wild_or_flip" if "flip" in self.conditions else "error.notation.how.wild")
+        return notation_error(
+            "error.notation.no_wild_no_shape", code="no_winning_shape", how=how, shape=self.no_shape_message(hand)
         )
 
     def arrangement(self, hand: Any, reading: Any) -> list[str]:
@@ -776,8 +784,7 @@ def tile_count_error(
     # one tile short of a win: the tile that makes the best win, where one does
     missing = slips.additions_that_win(parsed, rule_set) if winner and size + 1 == needed else []
     if missing:
-        names = " or one ".join(T.name(k) for k in missing[:3])
-        return HandError(f"{message}: with one more {names} among the hand tiles the hand wins", code="tile_count")
+        return notation_error("error.notation.missing_tile", code="tile_count", problem=message, tiles=either(missing))
     if not winner and size == hand_size + 1:
         mark = slips.suggested_mark(parsed, rule_set, set_aside)
         return HandError(
@@ -800,15 +807,27 @@ def tile_count_error(
 def stray_tile_error(message: str, parsed: ParsedHand, strays: list[int]) -> HandError:
     """A winner's tile too many, named: the tiles whose removal leaves the best winning hand (`slips`), where the
     `+` tile's kind is none of them; a wind may be a seat word left among the tiles."""
-    names = " or one ".join(T.name(k) for k in strays[:3])
-    text = f"{message}: without one {names} the hand wins; leave out the tile written too many"
     winds = [k for k in strays if T.is_wind(k)]
     if winds and parsed.seat is None:
-        wind = T.name(winds[0])
-        text += (
-            f"; if {T.CHINESE_NAME[winds[0]]} ({wind}) is the seat, write seat:{wind} (门风:{T.CHINESE_NAME[winds[0]]})"
+        wind, chinese = T.name(winds[0]), T.CHINESE_NAME[winds[0]]
+        return notation_error(
+            "error.notation.stray_tile.seat",
+            code="stray_tile",
+            problem=message,
+            tiles=either(strays),
+            wind=wind,
+            chinese=chinese,
         )
-    return HandError(text, code="stray_tile")
+    return notation_error("error.notation.stray_tile", code="stray_tile", problem=message, tiles=either(strays))
+
+
+def either(kinds: list[int]) -> Said:
+    """Up to three tiles as alternatives: `1s or one 4s`."""
+    names = [T.name(k) for k in kinds[:3]]
+    return Said(EITHER[len(names) - 1], **dict(zip("abc", names, strict=False)))
+
+
+EITHER = ("error.notation.either.1", "error.notation.either.2", "error.notation.either.3")
 
 
 MARK_THE_WIN = ", with the winning tile marked + (e.g. +5p)"  # a winning size of another rule set, typed without +
@@ -848,12 +867,13 @@ def check_won_on_wildcard(parsed: ParsedHand, rule_set: str, self_drawn: Collect
     if parsed.declare is not None or not parsed.flags.isdisjoint(self_drawn) or parsed.win is None:
         return
     column = parsed.columns.get("+")
-    at = f" at column {column}" if column else ""
-    raise HandError(
-        f"the winning tile +{T.name(parsed.win)}{at} is a wildcard, and in {rule_set} a wildcard is never "
-        f"discarded or claimed: a win on it is self-drawn; write self (自摸)",
+    raise notation_error(
+        "error.notation.wildcard_on_discard.at" if column else "error.notation.wildcard_on_discard",
         code="wildcard_won_on_discard",
         column=column,
+        tile=T.name(parsed.win),
+        at=column,
+        rules=RuleSetName(rule_set),
     )
 
 
