@@ -200,3 +200,50 @@ def _without(tiles: list[str], tile: str) -> list[str]:
 
 def _kind(name: str) -> int:
     return next(k for k in range(T.KIND_COUNT) if T.name(k) == name)
+
+
+@st.composite
+def plain_hands(draw: st.DrawFn) -> tuple[str, list[str], str]:
+    """A winning hand of suited sets and a pair in a rule set other than Lingxi, no wildcards: (rules, tiles, +)."""
+    rules = draw(st.sampled_from(["luoshan", "guannan", "jinhua", "putian"]))
+    sets = 5 if rules == "putian" else 4
+    tiles: list[int] = []
+    for _ in range(sets):
+        if draw(st.booleans()):
+            start = draw(st.integers(0, 2)) * 9 + draw(st.integers(0, 6))
+            tiles += [start, start + 1, start + 2]
+        else:
+            tiles += [draw(st.integers(0, 26))] * 3
+    tiles += [draw(st.integers(0, 26))] * 2
+    assume(all(tiles.count(k) <= 4 for k in tiles))
+    win = tiles.pop(draw(st.integers(0, len(tiles) - 1)))
+    return rules, [T.name(k) for k in tiles], T.name(win)
+
+
+@SETTINGS
+@given(st.data(), plain_hands())
+def test_in_every_rule_set_a_named_tile_does_what_the_hint_says(data: st.DataObject, hand: tuple) -> None:
+    rules, tiles, win = hand
+    line = f"{' '.join(tiles)} +{win}"
+    try:
+        assume(score_hand(line, rules=rules).winner)
+    except HandError:
+        assume(False)
+    added = data.draw(st.sampled_from(tiles))
+    try:
+        score_hand(f"{line} {added}", rules=rules)
+    except HandError as exc:
+        named = re.search(r"without one (.+?) the hand wins", str(exc))
+        for tile in _kinds(named.group(1)) if named else ():
+            rest = _without([*tiles, added], tile)
+            assert score_hand(f"{' '.join(rest)} +{win}", rules=rules).winner
+        if exc.code == "winning_tile_twice":
+            assert score_hand(f"{' '.join(_without([*tiles, added], win))} +{win}", rules=rules).winner
+    gone = data.draw(st.sampled_from(tiles))
+    short = _without(tiles, gone)
+    with pytest.raises(HandError) as info:
+        score_hand(f"{' '.join(short)} +{win}", rules=rules)
+    named = re.search(r"with one more (.+?) among the hand tiles", str(info.value))
+    assert named is not None  # without wildcards the tile taken out is always found (it completes the hand)
+    for tile in _kinds(named.group(1)):
+        assert score_hand(f"{' '.join([*short, tile])} +{win}", rules=rules).winner

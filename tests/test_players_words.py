@@ -99,6 +99,12 @@ READ = [
         "lingxi",
         104,
     ),
+    (
+        "123m 456m 789p 234s 567s 9s P P +5p 金:9s 门风:南 打金",
+        "123m 456m 789p 234s 567s 9s P P +5p wild:9s seat:S da-jin",
+        "putian",
+        4,
+    ),
     # riichi's words
     ("123m 456p 789s 11s 23p +4p 立直 seat:S", "123m 456p 789s 11s 23p +4p riichi seat:S", "riichi", 2000),
     (
@@ -245,8 +251,8 @@ def test_a_lone_wildcard_word_with_a_value_still_names_the_wildcards() -> None:
     """财神 5m (no `:`) and 门风西 stay conditions: only a run, the line's end or a second naming make tiles."""
     assert fold("123m 财神 5m,东").text.split() == ["123m", "wild:5m,东"]
     assert fold("财神5m 123m").text.split() == ["wild:5m", "123m"]
-    assert fold("123m 财神 财神").stand_ins[0].count == 2
-    assert fold("123m 财神").stand_ins[0].count == 1
+    assert fold("123m 财神 财神").stand_ins[0].times == 2
+    assert fold("123m 财神").stand_ins[0].times == 1
 
 
 def test_every_rule_sets_words_read_as_its_own_conditions() -> None:

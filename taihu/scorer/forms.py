@@ -13,9 +13,9 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import NamedTuple
 
+from . import memo as M
 from .errors import HandError
 from .notation import RuleSetName, notation_error
 from .rulesets import players_words
@@ -94,7 +94,7 @@ class StandIn(NamedTuple):
     """Wildcard words written where tiles go (`财神财神财神`): as typed, how many, and the column."""
 
     typed: str
-    count: int
+    times: int
     column: int
 
 
@@ -143,7 +143,7 @@ def words() -> Words:
     return _words(tuple((word, *found) for word, found in players_words().items()))
 
 
-@lru_cache(maxsize=8)
+@M.lru_cache("forms.words", maxsize=8, bytes_per_entry=20_000)  # the tables and their patterns, a few KB
 def _words(registered: tuple[tuple[str, str, str], ...]) -> Words:
     flags = {word: reads_as for word, reads_as, _ in registered if not word.endswith(":")}
     values = {word[:-1]: reads_as[:-1] for word, reads_as, _ in registered if word.endswith(":")}

@@ -292,17 +292,8 @@ def _tile_error(token: str, column: int) -> HandError:
     """An unknown tile, with the letters there are and, where one stands out, what was likely meant."""
     key = "z" if len(token) > 1 and token.endswith("z") else token[:1] if len(token) == 1 or token[:1] == "f" else ""
     hint = _TILE_HINTS.get(key)
-    if hint is None:
-        return notation_error(
-            "error.notation.unknown_tile",
-            code="unknown_tile",
-            column=column,
-            tile=quote(token),
-            at=column,
-            letters=TILE_LETTERS,
-        )
     return notation_error(
-        "error.notation.unknown_tile.hinted",
+        "error.notation.unknown_tile" if hint is None else "error.notation.unknown_tile.hinted",
         code="unknown_tile",
         column=column,
         tile=quote(token),
@@ -709,7 +700,7 @@ def _stand_in_error(folded: Folded, rest: ParsedHand | None) -> HandError:
     """`财神财神财神` in the hand: a wildcard held is written as its kind, which `wild:` names (`rest`, the
     line without the words, where it parses)."""
     first = folded.stand_ins[0]
-    n = first.count
+    n = first.times
     rewrite: Said
     if rest is not None and rest.wild:
         kinds = list(dict.fromkeys(rest.wild))

@@ -24,7 +24,7 @@ from .engine import StandIns, completing_kinds, extra_tile_decompositions
 from .errors import HandError
 from .models import HandScore
 from .notation import FLAG_CONDITIONS, ParsedHand, reject_stand_in_pungs, to_text
-from .rulesets import DEFAULT_RULES, get
+from .rulesets import DEFAULT_RULES, get, slips
 from .rulesets.base import MARK_THE_WIN, Prepared, RuleSet
 
 # Conditions that say how a win happened: `waits` scores every tile both ways itself.
@@ -451,7 +451,8 @@ def waits(
     parsed = ruleset.read_line(hand)
     check_waiting_line(parsed, hand)
     try:
-        _validate(ruleset, parsed, options)
+        with slips.unhinted():  # a tile too many is answered with its discards, not a count error's hint
+            _validate(ruleset, parsed, options)
     except HandError as exc:
         discards = _discards(ruleset, parsed, options, finder, check)
         if discards is None:

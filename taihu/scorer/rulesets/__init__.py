@@ -83,6 +83,7 @@ REGISTRY: dict[str, Registered] = {
                 ("三金遊", "declare:san-jin-you"),
                 ("游金", "declare:you-jin"),
                 ("遊金", "declare:you-jin"),
+                ("打金", "da-jin"),
             ),
         ),
         Registered("jinhua", ("金华", "金華"), 13),

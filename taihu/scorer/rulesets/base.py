@@ -807,18 +807,15 @@ def tile_count_error(
 def stray_tile_error(message: str, parsed: ParsedHand, strays: list[int]) -> HandError:
     """A winner's tile too many, named: the tiles whose removal leaves the best winning hand (`slips`), where the
     `+` tile's kind is none of them; a wind may be a seat word left among the tiles."""
-    winds = [k for k in strays if T.is_wind(k)]
-    if winds and parsed.seat is None:
-        wind, chinese = T.name(winds[0]), T.CHINESE_NAME[winds[0]]
-        return notation_error(
-            "error.notation.stray_tile.seat",
-            code="stray_tile",
-            problem=message,
-            tiles=either(strays),
-            wind=wind,
-            chinese=chinese,
-        )
-    return notation_error("error.notation.stray_tile", code="stray_tile", problem=message, tiles=either(strays))
+    wind = next((k for k in strays if T.is_wind(k)), None) if parsed.seat is None else None
+    return notation_error(
+        "error.notation.stray_tile" if wind is None else "error.notation.stray_tile.seat",
+        code="stray_tile",
+        problem=message,
+        tiles=either(strays),
+        wind=None if wind is None else T.name(wind),
+        chinese=None if wind is None else T.CHINESE_NAME[wind],
+    )
 
 
 def either(kinds: list[int]) -> Said:

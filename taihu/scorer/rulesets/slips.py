@@ -11,7 +11,8 @@ score of a hand of the rule set's size, and a search never starts inside another
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Iterator
+from contextlib import contextmanager
 from contextvars import ContextVar
 
 from .. import tiles as T
@@ -23,6 +24,17 @@ MAX_CANDIDATES = 18  # kinds tried: a winning hand of 17 tiles has at most 17 di
 # set while a candidate is scored: its own score never searches again (it has the right count, but to be sure);
 # a context variable, so a server's threads do not see each other's
 _SEARCHING: ContextVar[bool] = ContextVar("slips_searching", default=False)
+
+
+@contextmanager
+def unhinted() -> Iterator[None]:
+    """No search in here: for a caller that answers a count error its own way (`waits` lists the discards of a
+    hand with a tile too many), which would pay for the hint and drop it."""
+    token = _SEARCHING.set(True)
+    try:
+        yield
+    finally:
+        _SEARCHING.reset(token)
 
 
 def removals_that_win(parsed: ParsedHand, rule_set: str, set_aside: Collection[int] = ()) -> list[int]:

@@ -24,6 +24,7 @@ from ...errors import HandError
 from ...models import HandScore
 from ...notation import ParsedHand, parse_red_fives, reject_stand_in_pungs, to_text
 from ...waits import Check, Discard, Discards, Wait, Waits, WinValue, check_waiting_line, no_check
+from .. import slips
 from . import FURITEN_NOTE, NO_YAKU_NOTE, RIICHI
 from .hand import CONDITIONS, WIN_CONDITIONS, prepare
 
@@ -102,7 +103,8 @@ def riichi_waits(text: str, options: Mapping[str, Any] | None, check: Check = no
     reject_stand_in_pungs(parsed)
     resolved = RIICHI.resolve_options(options)
     try:
-        prepare(parsed, resolved)
+        with slips.unhinted():  # a tile too many is answered with its discards, not a count error's hint
+            prepare(parsed, resolved)
     except HandError:
         discards = _discards(parsed, options, resolved, check)
         if discards is None:
