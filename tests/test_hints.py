@@ -17,9 +17,8 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from taihu.scorer import HandError, parse, score_hand
+from taihu.scorer import HandError, parse, score_hand, slips
 from taihu.scorer import tiles as T
-from taihu.scorer.rulesets import slips
 from tests.test_lingxi_properties import assemble, lingxi_hands
 
 SETTINGS = settings(

@@ -19,12 +19,13 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from . import slips
 from . import tiles as T
 from .engine import StandIns, completing_kinds, extra_tile_decompositions
 from .errors import HandError
 from .models import HandScore
 from .notation import FLAG_CONDITIONS, ParsedHand, reject_stand_in_pungs, to_text
-from .rulesets import DEFAULT_RULES, get, slips
+from .rulesets import DEFAULT_RULES, get
 from .rulesets.base import MARK_THE_WIN, Prepared, RuleSet
 
 # Conditions that say how a win happened: `waits` scores every tile both ways itself.

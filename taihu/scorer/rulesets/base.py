@@ -33,7 +33,7 @@ from ..notation import (
     reject_stand_in_pungs,
     to_text,
 )
-from . import REGISTRY, owner_of, slips
+from . import REGISTRY, owner_of
 
 if TYPE_CHECKING:
     from ..waits import Check, Discards, Waits
@@ -770,6 +770,8 @@ def tile_count_error(
             f"a kong is written [{first}] (open) or ({first}) (concealed)",
             code="unmarked_kong",
         )
+    from .. import slips  # the search for the slip: loaded with the first count error only
+
     # one tile too many for a winner: the tile whose removal leaves a win is named, the `+` tile only if it is one
     strays = slips.removals_that_win(parsed, rule_set, set_aside) if winner and size - 1 == needed else []
     if winner and parsed.win is not None and parsed.win in strays:

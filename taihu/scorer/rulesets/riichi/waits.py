@@ -19,12 +19,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from ... import slips
 from ... import tiles as T
 from ...errors import HandError
 from ...models import HandScore
 from ...notation import ParsedHand, parse_red_fives, reject_stand_in_pungs, to_text
 from ...waits import Check, Discard, Discards, Wait, Waits, WinValue, check_waiting_line, no_check
-from .. import slips
 from . import FURITEN_NOTE, NO_YAKU_NOTE, RIICHI
 from .hand import CONDITIONS, WIN_CONDITIONS, prepare
 

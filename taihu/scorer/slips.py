@@ -15,10 +15,10 @@ from collections.abc import Collection, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 
-from .. import tiles as T
-from ..errors import HandError
-from ..models import HandScore
-from ..notation import ParsedHand
+from . import tiles as T
+from .errors import HandError
+from .models import HandScore
+from .notation import ParsedHand
 
 MAX_CANDIDATES = 18  # kinds tried: a winning hand of 17 tiles has at most 17 distinct ones, and the `+` kind
 # set while a candidate is scored: its own score never searches again (it has the right count, but to be sure);
@@ -109,7 +109,7 @@ def _wins(rule_set: str, parsed: ParsedHand) -> bool:
 
 def _score(rule_set: str, parsed: ParsedHand) -> HandScore | None:
     """The candidate's score by the rule set's defaults; None where it is no hand at all."""
-    from . import RULESETS
+    from .rulesets import RULESETS
 
     if rule_set not in RULESETS:
         return None
