@@ -319,12 +319,8 @@ def _condition_error(word: str, column: int, conditions: Collection[str] | None,
             "error.notation.condition.alone", code="unknown_condition", column=column, problem=problem
         )
     names = ", ".join(f"{c}:{_VALUE_SHAPE[c]}" if c in VALUE_CONDITIONS else c for c in known)
-    if not rule_set:
-        return notation_error(
-            "error.notation.condition.listed_any", code="unknown_condition", column=column, problem=problem, names=names
-        )
     return notation_error(
-        "error.notation.condition.listed",
+        "error.notation.condition.listed" if rule_set else "error.notation.condition.listed_any",
         code="unknown_condition",
         column=column,
         problem=problem,
