@@ -8,6 +8,7 @@ was written by hand:
     <!-- begin generated (make docs): conditions -->
     <!-- begin generated (make docs): events -->
     <!-- begin generated (make docs): units -->
+    <!-- begin generated (make docs): words -->
     <!-- begin generated (make docs): $ taihu score "…" -r NAME -->
     <!-- begin generated (make docs): POST /score {"rules": "…", "hand": "…"} -->
     <!-- begin generated (make docs): POST /settle @examples/tables/normal-win.json -->
@@ -18,7 +19,8 @@ was written by hand:
 the code's own item data (`RuleSet.info()`), so a page cannot disagree with
 what the scorer counts; `conditions` and `events` are which rule set
 accepts which condition and which side event, from each one's own list; `units` what each rule set's
-items count (`ScoreItem.unit` by kind); `$ taihu …` is the command's output (run in this
+items count (`ScoreItem.unit` by kind); `words` the players' words by what each reads as;
+`$ taihu …` is the command's output (run in this
 process, at a fixed width; `$ COLUMNS=40 taihu …` at that width, `… < FILE`
 with the file on stdin); `GET …`/`POST …` is the HTTP API's answer (a
 body `@FILE` is read from that file); `file` is the
@@ -38,7 +40,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from taihu.scorer.notation import CONDITION_ORDER
-from taihu.scorer.rulesets import RULESETS, get
+from taihu.scorer.rulesets import RULESETS, get, players_words
 from taihu.scorer.rulesets.base import MAX_OPTION_VALUE, SCOPE_WORDS
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -128,6 +130,40 @@ def events_block() -> str:
     return "\n".join(table(("event", *known), rows)) + "\n"
 
 
+def words_block() -> str:
+    """The players' words by what they read as (the other direction of docs/notation.md's table): the shared
+    ones of `forms` and each rule set's own (`Registered.players_words`), from the data the parser folds by."""
+    from taihu.scorer import tiles as T
+    from taihu.scorer.forms import DEALER_WORDS, NUMERALS, SUIT_WORDS, VALUE_WORDS, WORDS
+
+    by_reading: dict[tuple[str, str], list[str]] = {}
+
+    def add(reading: str, word: str, rule_set: str = "") -> None:
+        by_reading.setdefault((reading, rule_set), []).append(word)
+
+    numerals = " ".join(n for n in NUMERALS if not n.isdigit())
+    for suit in "mps":
+        add(
+            f"1{suit}` … `9{suit}",
+            " ".join(w for w, s in SUIT_WORDS.items() if s == suit) + f" after 1–9 or {numerals}",
+        )
+    for char, kind in T.CHINESE.items():
+        add(T.name(kind), char)
+    for word, reading in WORDS.items():
+        add(reading, word)
+    for word in DEALER_WORDS:
+        add("seat:E", f"{word} (alone)")
+    for word, condition in VALUE_WORDS.items():
+        add(f"{condition}:", f"{word}:")
+    for word, (reading, owner) in players_words().items():
+        add(reading, word, owner)
+    rows = [
+        (f"`{reading}`", " ".join(found), rule_set or "every rule set")
+        for (reading, rule_set), found in by_reading.items()
+    ]
+    return "\n".join(table(("notation", "players' words", "read by"), rows)) + "\n"
+
+
 def units_block() -> str:
     """Each rule set's `unit` and what its items' values count, by kind, from the rule sets' own item data."""
     rows = []
@@ -199,13 +235,15 @@ def render(spec: str, root: Path = ROOT) -> str:
         return events_block()
     if kind == "units":
         return units_block()
+    if kind == "words":
+        return words_block()
     if kind == "$":
         return cli_block(rest)
     if kind in ("GET", "POST"):
         return http_block(spec, root)
     if kind == "file":
         return file_block(rest, root)
-    known = "items NAME, conditions, events, units, $ taihu …, GET /path, POST /path JSON|@FILE, file PATH"
+    known = "items NAME, conditions, events, units, words, $ taihu …, GET /path, POST /path JSON|@FILE, file PATH"
     raise ValueError(f"unknown generated part '{spec}'; known: {known}")
 
 

@@ -276,7 +276,9 @@ def test_cli_hand_with_non_ascii_digit() -> None:
         pytest.param("123m 9z", "unknown_tile", 6, id="unknown_tile-honor-digit"),
         pytest.param("123m 456m 789p 234s 678s 5p +5p wild:5m,x", "unknown_tile", 41, id="unknown_tile-in-a-value"),
         pytest.param(PING + " bogus", "unknown_condition", C, id="unknown_condition"),
-        pytest.param("", "bad_input", None, id="default-code"),
+        pytest.param("", "empty_hand", None, id="empty-hand"),
+        pytest.param("123m [456m", "group_not_closed", 6, id="group-not-closed"),
+        pytest.param("123m 456m 789p 234s 678s 5p +5p wild:9s,N seat:X", "bad_seat", 48, id="bad-seat"),
     ],
 )
 def test_hand_error_code_and_column(hand: str, code: str, column: int | None) -> None:

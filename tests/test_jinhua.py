@@ -129,7 +129,12 @@ CASES = [
         [("qi_feng", 2)],
         2,
     ),
-    ("one 白 and a wind 财神: six honors, 十三不靠 only", "SWNCF P 147m 258p 3s +E wild:E", [("shi_san_bu_kao", 1)], 1),
+    (
+        "one 白 and a wind 财神: six honors, 十三不靠 only",
+        "SWNCF P 147m 258p 3s +E wild:E self",
+        [("shi_san_bu_kao", 1)],
+        1,
+    ),
     (
         "a 财神 never stands for an honor in 不靠: no 7th honor",
         "SWNCF 147m 258p 1p P +3s wild:1p",
@@ -195,7 +200,7 @@ ARRANGEMENTS = [
     ),
     (
         "a 财神 fills a spaced suited place",
-        "SWNCF P 147m 258p 3s +E wild:E",
+        "SWNCF P 147m 258p 3s +E wild:E self",
         ["1m", "4m", "7m", "2p", "5p", "8p", "3s", "P=E", "S", "W", "N", "C", "F", "E=6s"],
     ),
     (

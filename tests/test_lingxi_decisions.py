@@ -122,11 +122,12 @@ CASES = [
         id="cai_shen_ke-not-for-wild-kind",
     ),
     # -- si_feng_qi with wind wildcards ------------------------------------------------
-    # N is a wildcard kind; the two N held stand for N themselves: feng_ke 1 + cai_shen 7 + 13 = 21 -> 42
+    # N is a wildcard kind; the two N held stand for N themselves (a wildcard is won self-drawn only):
+    # feng_ke 1 + cai_shen 7 + zi_mo 1 + 13 = 22 -> 44
     pytest.param(
-        "[EEE] [SSS] [WWW] 234m 567p N +N wild:N,C seat:S",
-        [("feng_ke", 1), ("cai_shen", 7), ("si_feng_qi", 13)],
-        42,
+        "[EEE] [SSS] [WWW] 234m 567p N +N wild:N,C seat:S self",
+        [("feng_ke", 1), ("cai_shen", 7), ("zi_mo", 1), ("si_feng_qi", 13)],
+        44,
         id="si_feng_qi-wind-wildcard-as-itself",
     ),
     # another wildcard (5m) stands for N: feng_ke 1 + cai_shen 2 + 13 = 16 -> 32

@@ -134,11 +134,12 @@ CASES = [
         9,
         id="dan_diao-wildcard-7",
     ),
-    # single wait on 9m (won on the wildcard 5m): cai_shen 2 + 单钓 13 = 15 -> 30
+    # single wait on 9m (won on the wildcard 5m, self-drawn: a wildcard is never discarded):
+    # cai_shen 2 + zi_mo 1 + 单钓 13 = 16 -> 32
     pytest.param(
-        "[111m] [222p] [333s] [456s] [789p] 9m +5m wild:5m,E seat:W",
-        [("cai_shen", 2), ("dan_diao", 13)],
-        30,
+        "[111m] [222p] [333s] [456s] [789p] 9m +5m wild:5m,E seat:W self",
+        [("cai_shen", 2), ("zi_mo", 1), ("dan_diao", 13)],
+        32,
         id="dan_diao-natural-13",
     ),
     # E S W pungs + N pair: feng_ke (S) 1 + 硬打硬 7 + 四风齐 13 = 21 -> 42

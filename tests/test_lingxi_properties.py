@@ -214,7 +214,7 @@ def lingxi_hands(draw, winner: bool = True) -> dict:
     if winner:
         win = concealed.pop(draw(st.integers(0, len(concealed) - 1)))
     conditions = [f"wild:{T.name(wild[0])},{T.name(wild[1])}", f"seat:{draw(st.sampled_from(T.SEATS))}"]
-    if winner and draw(st.booleans()):
+    if winner and (win in wild or draw(st.booleans())):  # a wildcard is won self-drawn only (never discarded)
         conditions.append("self")
     return {
         "tiles": [T.name(k) for k in concealed],

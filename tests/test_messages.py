@@ -28,8 +28,11 @@ from taihu.scorer.errors import WORD_PREFIX
 from taihu.scorer.rulesets import RULESETS
 
 ROOT = Path(__file__).resolve().parent.parent
-# a message's code as the code names it
-CODE = re.compile(r"(?:api|cli|unit|error|note|detail|reason|arith|limit|option|scope|value)(?:\.[a-z_]+)+")
+# a message's code as the code names it (the notation's error texts: `error.notation.tile_hint.G`, `….either.2`)
+CODE = re.compile(
+    r"(?:api|cli|unit|error|note|detail|reason|arith|limit|option|scope|value)(?:\.[a-z_]+)+"
+    r"|error\.notation(?:\.[A-Za-z0-9_]+)+"
+)
 # codes the code builds at run time (`f"unit.{unit}"`, `error.word.self`): checked against the rule sets below
 DYNAMIC = ("unit.", WORD_PREFIX)
 HAND = "555m 222p 777p 333s 888s 9m f1 f2 P P +9m wild:5m,E seat:S"

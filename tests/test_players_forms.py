@@ -91,10 +91,10 @@ def test_fold_keeps_ascii_lines_as_they_are() -> None:
 NUMERAL_STYLES = ("123456789", "一二三四五六七八九", "壹贰叁肆伍陆柒捌玖")
 SUIT_STYLES = {"m": "万萬", "p": "筒饼餅", "s": "条索條"}
 HONOR_STYLES = {
-    "E": ("东", "東"),
-    "S": ("南",),
-    "W": ("西",),
-    "N": ("北",),
+    "E": ("东", "東", "东风", "東風"),
+    "S": ("南", "南风"),
+    "W": ("西", "西风", "西風"),
+    "N": ("北", "北风"),
     "C": ("中", "红中", "紅中"),
     "F": ("发", "發", "发财", "發財"),
     "P": ("白", "白板"),
@@ -135,8 +135,12 @@ def typed_as_a_player(draw: st.DrawFn, line: str) -> str:
             out.append("门风:" + SEAT_CHINESE[value])
         elif word == "wild" and draw(st.booleans()):
             out.append("财神:" + _tiles_in_chinese(draw, value))
+        elif colon and draw(st.booleans()):  # spaces after `:` and `,`, as `wild: 5m, E`
+            out.append(f"{word}: " + value.replace(",", ", "))
         elif colon or token.startswith("declare"):
             out.append(token)
+        elif draw(st.booleans()):  # a capital suit letter after the digits: 123M
+            out.append(re.sub(r"([1-9])([mps])", lambda m: m.group(1) + m.group(2).upper(), token))
         elif draw(st.booleans()):
             out.append(_tiles_in_chinese(draw, token))
         else:

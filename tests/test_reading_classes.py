@@ -249,7 +249,7 @@ def test_jinhua_readings_of_one_class_score_alike(hand: str) -> None:
 def test_lingxi_coarse_classes_cut_the_readings() -> None:
     """Six wildcards and 四风齐 out of reach: the honors an all-wildcard group may stand for are one class,
     so the classed search finds fewer readings than the full one (else the classes do nothing)."""
-    line = "1m 2m 3m 4p 5p 6p 7s 8s 9s 1p 1p 5m 5m 5m E E +E wild:5m,E seat:S"
+    line = "1m 2m 3m 4p 5p 6p 7s 8s 9s 1p 1p 5m 5m 5m E E +E wild:5m,E seat:S self"
     hand = lingxi.prepare(parse(line), lingxi.LINGXI.resolve_options(None))
     classed = len(list(lingxi.readings(hand)))
     with full_search():

@@ -40,6 +40,7 @@ from hypothesis.errors import Unsatisfiable
 from taihu.scorer import HandError, parse, score_hand
 from taihu.scorer import tiles as T
 from taihu.scorer.engine import CHOW, PAIR, PUNG, WILD_SET, Group, ReadingFacts
+from taihu.scorer.rulesets import RULESETS
 from taihu.scorer.rulesets.jinhua import JINHUA, SEVEN_PAIRS, Jinhua, JinhuaHand, Shape
 from taihu.scorer.rulesets.jinhua.hand import STANDARD
 from taihu.scorer.rulesets.lingxi import LINGXI, Lingxi, LingxiHand
@@ -412,7 +413,9 @@ def wild_hands(
         text += f" [{''.join(T.name(k) for k in meld)}]"
     seat = draw(st.sampled_from("ESWN"))
     text += f" +{T.name(win)} wild:{','.join(T.name(w) for w in wilds)} seat:{seat}"
-    return text + (" self" if draw(st.booleans()) else "")
+    # where a wildcard is never discarded it is won self-drawn only (a win on a discarded one is an error)
+    never_discarded = win in wilds and not RULESETS[rules].claims_wildcards
+    return text + (" self" if never_discarded or draw(st.booleans()) else "")
 
 
 def example_hands(hands: Sequence[str]) -> Callable[[Callable[[str], None]], Callable[[str], None]]:

@@ -48,6 +48,9 @@ class Text:
     def __hash__(self) -> int:
         return hash(self.key)
 
+    def __str__(self) -> str:
+        return self.in_lang("en")
+
     def __repr__(self) -> str:
         return f"Text({self.key!r}, **{self.params!r})"
 

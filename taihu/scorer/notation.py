@@ -17,9 +17,9 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from . import memo as M
 from . import tiles as T
-from .errors import HandError, nearest, quote
+from .errors import HandError, Text, nearest, quote
 from .limits import MAX_TOTAL
-from .rulesets import declarations
+from .rulesets import declarations, rules_word
 
 if TYPE_CHECKING:  # the players' forms (五万, full-width) are read only for a line that is not ASCII
     from .forms import Folded
@@ -66,20 +66,31 @@ CONDITION_ALIASES = {
     "wildcard": "wild",
     "joker": "wild",
 }
-TILE_LETTERS = "tiles are 1–9 then m, p or s (123m 5p), winds E S W N, dragons C F P (中 发 白), flowers f1–f8"
-# The likely meaning of a character that is no tile, where one stands out.
+
+
+def notation_error(msgid: str, /, *, code: str, column: int | None = None, **params: Any) -> HandError:
+    """The notation's error `msgid` (`error.notation.…`) with its parameters, `{at}` its column.
+
+    The catalog's text and parameters are kept and rendered per language on asking (`HandError.of`).
+    """
+    return HandError.of(msgid, code=code, column=column, **params)
+
+
+TILE_LETTERS = Text("error.notation.tile_letters")
+# The likely meaning of a character that is no tile, where one stands out: its catalog text.
 _TILE_HINTS = {
-    "G": "发 (green) is F",
-    "R": "中 (red) is C",
-    "D": "the dragons are C F P (中 发 白)",
-    "B": "白 is P; bamboo is s after digits (5s)",
-    "H": "honors are E S W N C F P",
-    "z": "honors by number are 1z–7z (E S W N P F C)",
-    "m": "a suit letter comes right after its digits: 5m",
-    "p": "a suit letter comes right after its digits: 5p (and 白 is P)",
-    "s": "a suit letter comes right after its digits: 5s",
-    "f": "flowers are f1–f8",
-    **{letter.lower(): f"tile letters are capitals: {letter}" for letter in "ESWNC"},
+    "G": Text("error.notation.tile_hint.G"),
+    "R": Text("error.notation.tile_hint.R"),
+    "D": Text("error.notation.tile_hint.D"),
+    "B": Text("error.notation.tile_hint.B"),
+    "H": Text("error.notation.tile_hint.H"),
+    "z": Text("error.notation.tile_hint.z"),
+    "m": Text("error.notation.tile_hint.m"),
+    "p": Text("error.notation.tile_hint.p"),
+    "f": Text("error.notation.tile_hint.f"),
+    "风": Text("error.notation.tile_hint.wind"),
+    "風": Text("error.notation.tile_hint.wind_traditional"),
+    **{letter.lower(): Text("error.notation.tile_hint.capital", letter=letter) for letter in "ESWNC"},
 }
 
 
@@ -215,11 +226,15 @@ _NO_DEAL_OR_REDS: tuple[object, ...] = (*_NO_DEAL_VALUES, frozenset())
 def _tile_error(token: str, column: int) -> HandError:
     """An unknown tile, with the letters there are and, where one stands out, what was likely meant."""
     key = "z" if len(token) > 1 and token.endswith("z") else token[:1] if len(token) == 1 or token[:1] == "f" else ""
-    hint = _TILE_HINTS.get(key, "")
-    return HandError(
-        f"unknown tile '{quote(token)}' at column {column}{': ' + hint if hint else ''}; {TILE_LETTERS}",
+    hint = _TILE_HINTS.get(key)
+    return notation_error(
+        "error.notation.unknown_tile" if hint is None else "error.notation.unknown_tile.hinted",
         code="unknown_tile",
         column=column,
+        tile=quote(token),
+        at=column,
+        hint=hint,
+        letters=TILE_LETTERS,
     )
 
 
@@ -227,15 +242,26 @@ def _condition_error(word: str, column: int, conditions: Collection[str] | None,
     """An unknown condition: the nearest one this rule set knows (`zimo` → `self`) and the list of them."""
     known = [c for c in CONDITION_ORDER if conditions is None or c in conditions]
     guess = nearest(word, known, CONDITION_ALIASES)
+    shown = quote(word)
     if guess is not None and guess == word.lower():
-        problem = f"'{quote(word)}' at column {column}: conditions are lower case: {guess}"
+        problem = Text("error.notation.condition.lower_case", word=shown, at=column, guess=guess)
+    elif guess:
+        problem = Text("error.notation.condition.unknown_guess", word=shown, at=column, guess=guess)
     else:
-        problem = f"unknown condition '{quote(word)}' at column {column}"
-        problem += f" (did you mean {guess}?)" if guess else ""
+        problem = Text("error.notation.condition.unknown", word=shown, at=column)
     if not known:  # where no condition belongs (a table's `wild` entry): no list of them
-        return HandError(problem, code="unknown_condition", column=column)
+        return notation_error(
+            "error.notation.condition.alone", code="unknown_condition", column=column, problem=problem
+        )
     names = ", ".join(f"{c}:{_VALUE_SHAPE[c]}" if c in VALUE_CONDITIONS else c for c in known)
-    return HandError(f"{problem}; {rule_set or 'the'} conditions: {names}", code="unknown_condition", column=column)
+    return notation_error(
+        "error.notation.condition.listed" if rule_set else "error.notation.condition.listed_any",
+        code="unknown_condition",
+        column=column,
+        problem=problem,
+        rules=rules_word(rule_set),
+        names=names,
+    )
 
 
 _VALUE_SHAPE = {
@@ -305,11 +331,12 @@ class _Scanner:
                     self.pos += 1
                 digits = text[start : self.pos]
                 suit = text[self.pos] if self.pos < len(text) else ""
+                if suit in ("M", "P", "S", "Z"):  # `123M`: no tile follows digits, so a capital is the suit
+                    suit = suit.lower()
                 if suit not in ("m", "p", "s", "z"):
                     shown = digits + (suit if suit and not suit.isspace() else "")
-                    raise HandError(
-                        f"tiles '{quote(shown)}' at column {col} need a suit letter (m, p, s or z) "
-                        "right after the digits"
+                    raise notation_error(
+                        "error.notation.suit_letter", code="suit_letter_missing", column=col, tiles=quote(shown), at=col
                     )
                 self.pos += 1
                 for offset, digit in enumerate(digits):
@@ -317,7 +344,9 @@ class _Scanner:
                     dcol = start + offset + 1 + self.origin
                     if value == 0:
                         if not self.red_fives or suit == "z":
-                            raise HandError(f"'0{suit}' at column {dcol}: there are no red fives in these rules")
+                            raise notation_error(
+                                "error.notation.no_red_fives", code="no_red_fives", column=dcol, suit=suit, at=dcol
+                            )
                         self.reds.append(("mps".index(suit), dcol))
                         value = 5
                     if suit == "z":
@@ -396,20 +425,31 @@ def _condition_word(scanner: _Scanner) -> tuple[str, str | None, int, int]:
     value_col = 0
     if scanner.peek() == ":":
         scanner.pos += 1
+        scanner.skip_space()  # `wild: 9s`, as `门风: 西` always was
         value_col = scanner.column
         vstart = scanner.pos
-        while scanner.pos < len(text) and not text[scanner.pos].isspace():
-            scanner.pos += 1
+        while True:
+            while scanner.pos < len(text) and not text[scanner.pos].isspace():
+                scanner.pos += 1
+            after = scanner.pos
+            scanner.skip_space()
+            # `wild:9s, N` and `wild:9s ,N`: a comma carries the value on over the spaces
+            if scanner.pos < len(text) and (text[after - 1] == "," or text[scanner.pos] == ","):
+                continue
+            scanner.pos = after
+            break
         value = text[vstart : scanner.pos]
     return word, value, start + 1, value_col
 
 
-def _single_tile(text: str, column: int, what: str, reds: list[tuple[int, int]] | None = None) -> int:
+def _single_tile(text: str, column: int, what: Text, reds: list[tuple[int, int]] | None = None) -> int:
     """One tile; with `reds` given, a red five `0m` is read and its (suit, column) added there."""
     scanner = _Scanner(text, origin=column - 1, red_fives=reds is not None)
     found = scanner.tiles()
     if scanner.pos != len(text) or len(found) != 1:
-        raise HandError(f"{what} at column {column} must be one tile, got '{quote(text)}'")
+        raise notation_error(
+            "error.notation.one_tile", code="not_one_tile", column=column, what=what, at=column, got=quote(text)
+        )
     if reds is not None:
         reds += scanner.reds
     return found[0][0]
@@ -428,9 +468,23 @@ def _parse_meld(scanner: _Scanner) -> Meld:
             scanner.pos += 1
             break
         if ch == "":
-            raise HandError(f"'{opener}' at column {column} is never closed with '{closer}'")
+            raise notation_error(
+                "error.notation.never_closed",
+                code="group_not_closed",
+                column=column,
+                opener=opener,
+                at=column,
+                closer=closer,
+            )
         if ch in "[]()+":
-            raise HandError(f"unexpected '{ch}' at column {scanner.column} inside the group opened at column {column}")
+            raise notation_error(
+                "error.notation.unexpected_in_group",
+                code="unexpected_in_group",
+                column=scanner.column,
+                char=ch,
+                at=scanner.column,
+                opened_at=column,
+            )
         found.extend(scanner.tiles(stop=closer))
     source = scanner.text[column - 1 : scanner.pos]
     kinds = tuple(k for k, _ in found)
@@ -439,19 +493,31 @@ def _parse_meld(scanner: _Scanner) -> Meld:
     flowers = [k for k in kinds if T.is_flower(k)]
     if flowers:
         if not concealed:
-            raise HandError(f"flowers cannot be melded: {quote(source)} at column {column}")
+            bare = " ".join(T.name(k) for k in kinds)
+            held = _held_from_the_deal(kinds)
+            raise notation_error(
+                "error.notation.flowers_melded.held" if held else "error.notation.flowers_melded",
+                code="flowers_melded",
+                column=column,
+                group=quote(source),
+                at=column,
+                bare=bare,
+                held=held,
+            )
         groups = {(k - T.FIRST_FLOWER) // 4 for k in kinds if T.is_flower(k)}
         if len(kinds) != 4 or len(flowers) != 4 or len(groups) != 1 or len(set(kinds)) != 4:
-            raise HandError(
-                f"{quote(source)} at column {column}: a flower group held from the deal "
-                f"is four different flowers of one group (f1f2f3f4 or f5f6f7f8)"
+            raise notation_error(
+                "error.notation.flower_group", code="bad_flower_group", column=column, group=quote(source), at=column
             )
         return meld
     if concealed:
         if len(kinds) != 4 or len(set(kinds)) != 1:
-            raise HandError(
-                f"{quote(source)} at column {column}: a concealed group must be a kong "
-                f"(four alike) or a flower group held from the deal"
+            raise notation_error(
+                "error.notation.concealed_group",
+                code="bad_concealed_group",
+                column=column,
+                group=quote(source),
+                at=column,
             )
         return meld
     ordered = sorted(kinds)
@@ -470,10 +536,17 @@ def _parse_meld(scanner: _Scanner) -> Meld:
     raise not_a_meld(source, column)
 
 
+def _held_from_the_deal(kinds: tuple[int, ...]) -> str:
+    """`(f5f6f7f8)` where `kinds` are four different flowers of one group, else empty."""
+    groups = {(k - T.FIRST_FLOWER) // 4 for k in kinds if T.is_flower(k)}
+    if len(kinds) == 4 and len(set(kinds)) == 4 and all(T.is_flower(k) for k in kinds) and len(groups) == 1:
+        return "(" + "".join(T.name(k) for k in sorted(kinds)) + ")"
+    return ""
+
+
 def not_a_meld(source: str, column: int) -> HandError:
-    return HandError(
-        f"{quote(source)} at column {column} is not a meld: an exposed group is a chow "
-        f"(three in sequence of one suit), a pung (three alike) or a kong (four alike)"
+    return notation_error(
+        "error.notation.not_a_meld", code="not_a_meld", column=column or None, group=quote(source), at=column
     )
 
 
@@ -484,50 +557,102 @@ def reject_stand_in_pungs(hand: ParsedHand) -> None:
             raise not_a_meld(meld.source or meld.text(), meld.column)
 
 
-def parse(text: str, conditions: Collection[str] | None = None, rule_set: str = "") -> ParsedHand:
+def parse(text: str, conditions: Collection[str] | None = None, rule_set: str = "", *, rules: str = "") -> ParsedHand:
     """Parses one hand line; raises HandError naming the column of any problem.
 
     `conditions` and `rule_set` (e.g. "Lingxi") only shape the message for an
-    unknown condition, which lists what that rule set knows.
+    unknown condition, which lists what that rule set knows; `rules`, the rule
+    set's name, decides the players' words only one rule set reads (`金:`).
     """
     if type(text) is str:
         hand = _parse_plain(text)
         if hand is not None:
             return hand
         if not text.isascii():
-            return _parse_players_forms(text, conditions, rule_set)
+            return _parse_players_forms(text, conditions, rule_set, rules=rules)
     return _parse_careful(text, conditions, rule_set)
 
 
 def _parse_players_forms(
-    text: str, conditions: Collection[str] | None = None, rule_set: str = "", red_fives: bool = False
+    text: str, conditions: Collection[str] | None = None, rule_set: str = "", red_fives: bool = False, rules: str = ""
 ) -> ParsedHand:
     """A line with Chinese or full-width forms: parsed as its ASCII fold, columns counted in the line as typed."""
     from .forms import fold
 
-    folded = fold(text)
+    folded = fold(text, rules)
     if folded.text == text:
         return _parse_careful(text, conditions, rule_set, red_fives)
     try:
         hand = _parse_plain(folded.text) or _parse_careful(folded.text, conditions, rule_set, red_fives)
     except HandError as exc:
+        if folded.stand_ins:
+            raise _stand_in_error(folded, None) from None
         raise _in_typed_columns(exc, folded) from None
+    if folded.stand_ins:
+        raise _stand_in_error(folded, hand)
     # the rule set's errors name these columns too (`declare:… at column N`, a meld's place)
     melds = tuple(replace(m, column=folded.column(m.column)) for m in hand.melds)
     return hand._replace(melds=melds, columns={k: folded.column(v) for k, v in hand.columns.items()})
 
 
 def _in_typed_columns(exc: HandError, folded: Folded) -> HandError:
-    """The same error, its columns counted in the line as the player typed it."""
-    message = _COLUMN.sub(lambda m: f"column {folded.column(int(m.group(1)))}", str(exc))
-    moved = copy.copy(exc)
-    moved.args = (message,)
+    """The same error, its columns counted in the line as the player typed it: the parameters that are columns
+    (`at`, `first_at`, `opened_at`) of an error of the catalog (errors.py's `HandError.of`), else the columns
+    its message names."""
+    params: dict[str, object] = getattr(exc, "params", {})
+    if getattr(exc, "text", None) is not None:
+        moved: HandError = exc.replaced(**_typed_columns(params, folded))
+    else:
+        moved = copy.copy(exc)
+        moved.args = (_COLUMN.sub(lambda m: f"column {folded.column(int(m.group(1)))}", str(exc)),)
     if exc.column is not None:
         moved.column = folded.column(exc.column)
     return moved
 
 
+def _typed_columns(params: Mapping[str, object], folded: Folded) -> dict[str, object]:
+    """Parameters with each column counted in the typed line, those of a part (`Text`) of the message too."""
+    out: dict[str, object] = {}
+    for name, value in params.items():
+        if isinstance(value, Text):
+            out[name] = Text(value.key, **_typed_columns(value.params, folded))
+        elif name in COLUMN_PARAMS and isinstance(value, int):
+            out[name] = folded.column(value)
+        else:
+            out[name] = value
+    return out
+
+
 _COLUMN = re.compile(r"column (\d+)")
+COLUMN_PARAMS = ("at", "first_at", "opened_at")  # the parameters of the notation's errors that are columns
+
+
+def _stand_in_error(folded: Folded, rest: ParsedHand | None) -> HandError:
+    """`财神财神财神` in the hand: a wildcard held is written as its kind, which `wild:` names (`rest`, the
+    line without the words, where it parses)."""
+    first = folded.stand_ins[0]
+    n = first.times
+    rewrite: Text
+    if rest is not None and rest.wild:
+        kinds = list(dict.fromkeys(rest.wild))
+        wild = ",".join(T.name(k) for k in rest.wild)
+        if len(kinds) == 1:
+            rewrite = Text("error.notation.stand_in.one", tiles=T.group_text([kinds[0]] * n), wild=wild)
+        else:
+            first_kind, second = (T.group_text([k] * n) for k in kinds)
+            rewrite = Text("error.notation.stand_in.two", first=first_kind, second=second, wild=wild)
+    elif rest is not None and rest.flip is not None:
+        rewrite = Text("error.notation.stand_in.flip", flip=T.name(rest.flip), count=n)
+    else:
+        rewrite = Text("error.notation.stand_in.none", count=n, example=T.group_text([4] * n))  # 5m
+    return notation_error(
+        "error.notation.stand_in",
+        code="wildcard_word_as_tile",
+        column=first.column,
+        typed=quote(first.typed.strip()),
+        at=first.column,
+        rewrite=rewrite,
+    )
 
 
 def _parse_careful(
@@ -535,9 +660,9 @@ def _parse_careful(
 ) -> ParsedHand:
     """The parser proper: reads anything, and finds the exact column of every problem."""
     if not isinstance(text, str):
-        raise HandError("a hand must be a string of notation")
+        raise notation_error("error.notation.not_a_string", code="bad_input")
     if not text.strip():
-        raise HandError("empty hand: write the tiles, e.g. '123m 456p ... +5p'")
+        raise notation_error("error.notation.empty", code="empty_hand")
     scanner = _Scanner(text, red_fives=red_fives)
     red: list[tuple[tuple[Any, ...], int]] = []  # (where, column) of each red five
     bare: list[int] = []
@@ -557,19 +682,14 @@ def _parse_careful(
             melds.append(_parse_meld(scanner))
             red += [(("meld", melds[-1].tiles, melds[-1].concealed), c) for _, c in scanner.reds[read_before:]]
         elif ch in "])":
-            raise HandError(f"'{ch}' at column {col} closes a group that was never opened")
+            raise notation_error("error.notation.never_opened", code="group_not_opened", column=col, char=ch, at=col)
         elif ch == "+":
             scanner.pos += 1
             found = scanner.tiles()
             if win is not None:
-                raise HandError(
-                    f"second winning tile at column {col}: a hand wins on one tile; "
-                    f"keep + on the tile won on and write any other among the hand tiles",
-                    code="two_winning_tiles",
-                    column=col,
-                )
+                raise notation_error("error.notation.two_winning_tiles", code="two_winning_tiles", column=col, at=col)
             if len(found) != 1:
-                raise HandError(f"'+' at column {col} must be followed by exactly one tile")
+                raise notation_error("error.notation.plus_one_tile", code="bad_winning_tile", column=col, at=col)
             win = found[0][0]
             seen["+"] = col  # for errors about the winning tile (written twice)
             red += [(("win", suit), c) for suit, c in scanner.reds[read_before:]]
@@ -584,15 +704,35 @@ def _parse_careful(
                     raise _tile_error(word or ch, wcol)
                 raise _condition_error(word, wcol, conditions, rule_set)
             if word in seen:
-                raise HandError(f"condition '{word}' at column {wcol} is already given at column {seen[word]}")
+                raise notation_error(
+                    "error.notation.repeated_condition",
+                    code="repeated_condition",
+                    column=wcol,
+                    word=word,
+                    at=wcol,
+                    first_at=seen[word],
+                )
             seen[word] = wcol
             if word in FLAG_CONDITIONS:
                 if value is not None:
-                    raise HandError(f"condition '{word}' at column {wcol} takes no value")
+                    raise notation_error(
+                        "error.notation.takes_no_value",
+                        code="condition_takes_no_value",
+                        column=wcol,
+                        word=word,
+                        at=wcol,
+                    )
                 flags.add(word)
                 continue
             if not value:
-                raise HandError(f"condition '{word}' at column {wcol} needs a value, e.g. '{word}:{_EXAMPLE[word]}'")
+                raise notation_error(
+                    "error.notation.needs_value",
+                    code="condition_needs_value",
+                    column=wcol,
+                    word=word,
+                    at=wcol,
+                    example=_EXAMPLE[word],
+                )
             value_reds: list[tuple[int, int]] | None = [] if red_fives else None
             values[word] = _condition_value(word, value, vcol, value_reds)
             red += [((word, suit), c) for suit, c in value_reds or ()]
@@ -643,9 +783,13 @@ def _red_columns(red: list[tuple[tuple[Any, ...], int]]) -> dict[str, int]:
     for where, column in sorted(red, key=lambda r: r[1]):
         suit = "mps"[T.suit_of(where[1][0]) if where[0] == "meld" else where[1]]
         if f"0{suit}" in columns:
-            raise HandError(
-                f"a second red five '0{suit}' at column {column} (the first is at column {columns[f'0{suit}']}): "
-                f"there is one red five of each suit; write the others as 5{suit}"
+            raise notation_error(
+                "error.notation.second_red_five",
+                code="second_red_five",
+                column=column,
+                suit=suit,
+                at=column,
+                first_at=columns[f"0{suit}"],
             )
         columns[f"0{suit}"] = column
     return columns
@@ -813,21 +957,26 @@ _SEAT_NAMES = {"E": "E", "S": "S", "W": "W", "N": "N", "东": "E", "東": "E", "
 def _condition_value(word: str, value: str, column: int, reds: list[tuple[int, int]] | None = None) -> object:
     if word == "seat":
         if value not in _SEAT_NAMES:
-            raise HandError(f"seat '{quote(value)}' at column {column} must be one of E, S, W, N")
+            raise notation_error(
+                "error.notation.bad_seat", code="bad_seat", column=column, value=quote(value), at=column
+            )
         return _SEAT_NAMES[value]
     if word == "wild":
-        kinds = []
-        offset = 0
-        for part in value.split(","):
-            kinds.append(_single_tile(part, column + offset, "each wildcard in wild:"))
-            offset += len(part) + 1
-        return tuple(kinds)
+        what = Text("error.notation.one_tile.wild")
+        return tuple(_single_tile(part, at, what) for part, at in _parts(value, column))
     if word == "flip":
-        return _single_tile(value, column, "flip:")
+        return _single_tile(value, column, Text("error.notation.one_tile.flip"))
     if word in DEAL_VALUES:
         return _deal_value(word, value, column, reds)
     if value not in DECLARED_WINS:
-        raise HandError(f"unknown declared win '{quote(value)}' at column {column}; known: {', '.join(DECLARED_WINS)}")
+        raise notation_error(
+            "error.notation.unknown_declared_win",
+            code="unknown_declared_win",
+            column=column,
+            value=quote(value),
+            at=column,
+            known=", ".join(DECLARED_WINS),
+        )
     return value
 
 
@@ -835,20 +984,44 @@ def _deal_value(word: str, value: str, column: int, reds: list[tuple[int, int]] 
     """`round:`, `dora:`, `ura:`, `honba:`, `sticks:`; `reds` (red fives read) collects those of the indicators."""
     if word == "round":
         if value not in _SEAT_NAMES:
-            raise HandError(f"round '{quote(value)}' at column {column} must be one of E, S, W, N")
+            raise notation_error(
+                "error.notation.bad_round", code="bad_round", column=column, value=quote(value), at=column
+            )
         return _SEAT_NAMES[value]
     if word in ("honba", "sticks"):
         if not value.isascii() or not value.isdigit():
-            raise HandError(f"{word} '{quote(value)}' at column {column} must be a whole number ≥ 0, e.g. '{word}:1'")
+            raise notation_error(
+                "error.notation.whole_number",
+                code="bad_number",
+                column=column,
+                word=word,
+                value=quote(value),
+                at=column,
+            )
         if len(value) > len(str(MAX_TOTAL)) or int(value) > MAX_TOTAL:
-            raise HandError(f"{word} '{quote(value)}' at column {column}: at most {MAX_TOTAL:,} (10⁹)")
+            raise notation_error(
+                "error.notation.number_too_large",
+                code="number_too_large",
+                column=column,
+                word=word,
+                value=quote(value),
+                at=column,
+                most=f"{MAX_TOTAL:,}",
+            )
         return int(value)
-    kinds = []
+    what = Text("error.notation.one_tile.indicator", word=word)
+    return tuple(_single_tile(part, at, what, reds) for part, at in _parts(value, column))
+
+
+def _parts(value: str, column: int) -> list[tuple[str, int]]:
+    """The comma-separated parts of a value (`9s, N`), each without its spaces, with its column."""
+    out = []
     offset = 0
     for part in value.split(","):
-        kinds.append(_single_tile(part, column + offset, f"each indicator in {word}:", reds))
+        lead = len(part) - len(part.lstrip())
+        out.append((part.strip(), column + offset + lead))
         offset += len(part) + 1
-    return tuple(kinds)
+    return out
 
 
 _NAMES = tuple(T.name(k) for k in range(T.KIND_COUNT))
@@ -1003,12 +1176,14 @@ def _deal_tail(
     return " ".join(parts)
 
 
-def parse_red_fives(text: str, conditions: Collection[str] | None = None, rule_set: str = "") -> ParsedHand:
+def parse_red_fives(
+    text: str, conditions: Collection[str] | None = None, rule_set: str = "", *, rules: str = ""
+) -> ParsedHand:
     """`parse` for a rule set with red fives (`RuleSet.red_fives`): `0m 0p 0s` (elsewhere they are an error)."""
     if type(text) is str:
         hand = _parse_plain(text)  # a red five is never a plain token: such lines are read carefully
         if hand is not None:
             return hand
         if not text.isascii():
-            return _parse_players_forms(text, conditions, rule_set, red_fives=True)
+            return _parse_players_forms(text, conditions, rule_set, red_fives=True, rules=rules)
     return _parse_careful(text, conditions, rule_set, red_fives=True)

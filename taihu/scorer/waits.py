@@ -21,6 +21,7 @@ from typing import Any
 
 from taihu.messages import Language
 
+from . import slips
 from . import tiles as T
 from .engine import StandIns, completing_kinds, extra_tile_decompositions
 from .errors import HandError, Text, Word
@@ -464,7 +465,8 @@ def waits(
     parsed = ruleset.read_line(hand)
     check_waiting_line(parsed, hand)
     try:
-        _validate(ruleset, parsed, options)
+        with slips.unhinted():  # a tile too many is answered with its discards, not a count error's hint
+            _validate(ruleset, parsed, options)
     except HandError as exc:
         discards = _discards(ruleset, parsed, options, finder, check)
         if discards is None:

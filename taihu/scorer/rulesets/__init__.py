@@ -35,7 +35,11 @@ class Registered:
     mean --rules …" when a hand's count fits it (one of 13 tiles like Luoshan's
     may not be); `words` the condition words of the notation only it reads (any
     other rule set refuses them naming it), `declarations` those of them a
-    player declares before the win, written right after `self`.
+    player declares before the win, written right after `self`. `players_words`
+    are the players' own words for its conditions (游金, 立直, 宝牌:), each with
+    the notation it is read as: a word ending in `:` takes a value (`金:9m` is
+    `wild:9m`), which only this rule set reads so; any other word reads the same
+    under every rule set, and the one that has no use for it says so.
     """
 
     name: str
@@ -44,6 +48,7 @@ class Registered:
     size_hint: bool = True
     words: tuple[str, ...] = ()
     declarations: tuple[str, ...] = ()
+    players_words: tuple[tuple[str, str], ...] = ()
     load: Callable[[], RuleSet] | None = None
 
     def rule_set(self) -> RuleSet:
@@ -57,10 +62,30 @@ class Registered:
 REGISTRY: dict[str, Registered] = {
     line.name: line
     for line in (
-        Registered("lingxi", ("灵溪", "靈溪"), 16),
+        Registered(
+            "lingxi",
+            ("灵溪", "靈溪"),
+            16,
+            players_words=(("杀猪", "declare:sha-zhu"), ("殺豬", "declare:sha-zhu"), ("花胡", "declare:hua-hu")),
+        ),
         Registered("luoshan", ("螺山",), 13),
         Registered("guannan", ("灌南",), 13),
-        Registered("putian", ("莆田",), 16),
+        Registered(
+            "putian",
+            ("莆田",),
+            16,
+            players_words=(
+                ("金:", "wild:"),
+                ("三金倒", "declare:san-jin-dao"),
+                ("抢金", "declare:qiang-jin"),
+                ("搶金", "declare:qiang-jin"),
+                ("三金游", "declare:san-jin-you"),
+                ("三金遊", "declare:san-jin-you"),
+                ("游金", "declare:you-jin"),
+                ("遊金", "declare:you-jin"),
+                ("打金", "da-jin"),
+            ),
+        ),
         Registered("jinhua", ("金华", "金華"), 13),
         Registered(
             "riichi",
@@ -69,6 +94,29 @@ REGISTRY: dict[str, Registered] = {
             size_hint=False,
             words=("round", "dora", "ura", "honba", "sticks", "ippatsu", "furiten"),
             declarations=("riichi", "double-riichi"),
+            players_words=(
+                ("两立直", "double-riichi"),
+                ("兩立直", "double-riichi"),
+                ("ダブルリーチ", "double-riichi"),
+                ("ダブリー", "double-riichi"),
+                ("立直", "riichi"),
+                ("リーチ", "riichi"),
+                ("一发", "ippatsu"),
+                ("一發", "ippatsu"),
+                ("振听", "furiten"),
+                ("振聽", "furiten"),
+                ("里宝牌:", "ura:"),
+                ("裏宝牌:", "ura:"),
+                ("裏寶牌:", "ura:"),
+                ("裏ドラ:", "ura:"),
+                ("宝牌:", "dora:"),
+                ("寶牌:", "dora:"),
+                ("ドラ:", "dora:"),
+                ("场风:", "round:"),
+                ("場風:", "round:"),
+                ("本场:", "honba:"),
+                ("本場:", "honba:"),
+            ),
         ),
     )
 }
@@ -83,6 +131,11 @@ def hand_sizes() -> dict[str, int]:
 def declarations() -> tuple[str, ...]:
     """The flags a player declares before the win, of every rule set (the notation's words)."""
     return tuple(word for line in REGISTRY.values() for word in line.declarations)
+
+
+def players_words() -> dict[str, tuple[str, str]]:
+    """Every rule set's players' words (`Registered.players_words`): each word, what it reads as, and its rule set."""
+    return {word: (reads_as, name) for name, line in REGISTRY.items() for word, reads_as in line.players_words}
 
 
 def owner_of(word: str) -> str | None:

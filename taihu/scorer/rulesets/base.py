@@ -22,7 +22,15 @@ from ..engine import CHOW, GATE_FACTS, KONG, PAIR, PUNG, Group, ReadingFacts, St
 from ..errors import HandError, Text, quote
 from ..limits import MAX_OPTION_VALUE
 from ..models import HandScore, ItemInfo, ItemUnit, OptionInfo, RuleSetInfo, ScoreItem, Settlement, Table, Unit
-from ..notation import Meld, ParsedHand, parse, parse_red_fives, reject_stand_in_pungs, to_text
+from ..notation import (
+    Meld,
+    ParsedHand,
+    notation_error,
+    parse,
+    parse_red_fives,
+    reject_stand_in_pungs,
+    to_text,
+)
 from ..said import Said, phrase, said, said_from
 from . import REGISTRY, condition_word, owner_of, rules_word, rules_words
 
@@ -352,6 +360,16 @@ class RuleSet:
         """The error of a winner's hand that no reading makes a win; a rule set names its shapes."""
         return HandError.of("error.shape.none", code="no_winning_shape", shape=self.chinese)
 
+    def no_wild_said_first(self, hand: Any, error: HandError) -> HandError:
+        """No winning shape (`error`); where the rule set has wildcards and the line names none, that is said
+        first, as a hand holding them is most often no win only because `wild:` was left out."""
+        parsed: ParsedHand = hand.parsed
+        named = "wild" in self.conditions or "flip" in self.conditions
+        if not named or parsed.wild is not None or parsed.flip is not None:
+            return error
+        how = Text("error.notation.how.wild_or_flip" if "flip" in self.conditions else "error.notation.how.wild")
+        return notation_error("error.notation.no_wild_no_shape", code="no_winning_shape", how=how, shape=error)
+
     def arrangement(self, hand: Any, reading: Any) -> list[str]:
         """Melds on the table first, then the sets by kind, the pair last — as players lay a hand out."""
         melds: list[Group] = []
@@ -601,11 +619,12 @@ class RuleSet:
     def read_line(self, line: str) -> ParsedHand:
         """A hand line read as this rule set reads it (riichi's red fives), its errors naming its conditions."""
         read, conditions, label = self._reader
-        return read(line, conditions, label)
+        return read(line, conditions, label, rules=self.name)
 
     @cached_property
-    def _reader(self) -> tuple[Callable[[str, Collection[str], str], ParsedHand], frozenset[str], str]:
-        """The parser for this rule set's lines, and what its errors name: the conditions known, the rule set."""
+    def _reader(self) -> tuple[Callable[..., ParsedHand], frozenset[str], str]:
+        """The parser for this rule set's lines, and what its errors name: the conditions known, the rule set
+        (its name also picks the players' words only it reads, `金:`)."""
         return (parse_red_fives if self.red_fives else parse), self.conditions, self.name.capitalize()
 
     def score(self, parsed: ParsedHand, options: Mapping[str, Any] | None = None, *, alone: bool = False) -> HandScore:
@@ -627,7 +646,7 @@ class RuleSet:
         else:
             chosen = self.best_reading(hand)
             if chosen is None:
-                raise self.no_shape_error(hand)
+                raise self.no_wild_said_first(hand, self.no_shape_error(hand))
             found, outcome, reading, facts = chosen
             arrangement = self.arrangement(hand, reading)
         lines = []
@@ -784,8 +803,11 @@ def tile_count_error(
     `size` is the count as the rule set counts it (a kong as 3), `hand_size`
     a non-winner's (13 or 16); `set_aside` the kinds written bare that are not
     counted (白 in Lingxi and Putian). The hints, most particular first: four
-    alike left unmarked (a kong), the winning tile also among the hand tiles,
-    a winner's count with no `+`, and a count that fits another rule set.
+    alike left unmarked (a kong); for a winner with a tile too many, the tile
+    whose removal leaves the best win (`slips`: the winning tile written twice
+    only if it is that tile), for one a tile short the tile that completes it;
+    a winner's count with no `+` (a tile of the hand as the `+` to write); and
+    a count that fits another rule set.
     """
     name = rules_word(rule_set.capitalize())
     needed = hand_size + 1 if winner else hand_size
@@ -803,7 +825,11 @@ def tile_count_error(
             problem=problem,
             tiles=" ".join(T.name(k) for k in fours),
         )
-    if winner and parsed.win is not None and parsed.win in parsed.tiles and size - 1 == needed:
+    from .. import slips  # the search for the slip: loaded with the first count error only
+
+    # one tile too many for a winner: the tile whose removal leaves a win is named, the `+` tile only if it is one
+    strays = slips.removals_that_win(parsed, rule_set, set_aside) if winner and size - 1 == needed else []
+    if winner and parsed.win is not None and parsed.win in strays:
         return HandError.of(
             "error.tile_count.winning_tile_twice",
             code="winning_tile_twice",
@@ -812,11 +838,18 @@ def tile_count_error(
             problem=problem,
             tile=T.name(parsed.win),
         )
+    if strays:
+        return stray_tile_error(problem, parsed, strays)
+    # one tile short of a win: the tile that makes the best win, where one does
+    missing = slips.additions_that_win(parsed, rule_set) if winner and size + 1 == needed else []
+    if missing:
+        return notation_error("error.notation.missing_tile", code="tile_count", problem=problem, tiles=either(missing))
     if not winner and size == hand_size + 1:
+        mark = slips.suggested_mark(parsed, rule_set, set_aside)
         return HandError.of(
             "error.tile_count.no_winning_tile",
             code="no_winning_tile",
-            hint=Text("error.hint.mark_the_win"),
+            hint=Text("error.hint.mark_the_win.tile", tile="5p" if mark is None else T.name(mark)),
             problem=problem,
             size=size,
         )
@@ -837,6 +870,29 @@ def tile_count_error(
 
 # a winning size of another rule set, typed without +: the hint says to mark the win (waits leaves it out)
 MARK_THE_WIN = "error.hint.other_rules.mark_the_win"
+
+
+def stray_tile_error(problem: Text, parsed: ParsedHand, strays: list[int]) -> HandError:
+    """A winner's tile too many, named: the tiles whose removal leaves the best winning hand (`slips`), where the
+    `+` tile's kind is none of them; a wind may be a seat word left among the tiles."""
+    wind = next((k for k in strays if T.is_wind(k)), None) if parsed.seat is None else None
+    return notation_error(
+        "error.notation.stray_tile" if wind is None else "error.notation.stray_tile.seat",
+        code="stray_tile",
+        problem=problem,
+        tiles=either(strays),
+        wind=None if wind is None else T.name(wind),
+        chinese=None if wind is None else T.CHINESE_NAME[wind],
+    )
+
+
+def either(kinds: list[int]) -> Text:
+    """Up to three tiles as alternatives: `1s or one 4s`."""
+    names = [T.name(k) for k in kinds[:3]]
+    return Text(EITHER[len(names) - 1], **dict(zip("abc", names, strict=False)))
+
+
+EITHER = ("error.notation.either.1", "error.notation.either.2", "error.notation.either.3")
 
 
 def hand_sizes() -> dict[str, int]:
@@ -940,6 +996,24 @@ def not_a_tile_of(kind: int, rules: str, what: Text) -> HandError:
     """A tile the rule set does not play (a flower in Luoshan); `what` says what the set is."""
     return HandError.of(
         "error.tiles.not_played", code="tile_not_played", tile=T.name(kind), rules=rules_word(rules), what=what
+    )
+
+
+def check_won_on_wildcard(parsed: ParsedHand, rule_set: str, self_drawn: Collection[str]) -> None:
+    """Where a wildcard is never discarded nor claimed (`claims_wildcards` False), a win on one is on the
+    player's own turn (one of `self_drawn`): a line won on one with none of them is an error naming `self`.
+    Called by the rule set's `prepare`, so the score and the settlement (which scores each hand) say what
+    `waits` says, which lists such a tile self-drawn only."""
+    if parsed.declare is not None or not parsed.flags.isdisjoint(self_drawn) or parsed.win is None:
+        return
+    column = parsed.columns.get("+")
+    raise notation_error(
+        "error.notation.wildcard_on_discard.at" if column else "error.notation.wildcard_on_discard",
+        code="wildcard_won_on_discard",
+        column=column,
+        tile=T.name(parsed.win),
+        at=column,
+        rules=rules_word(rule_set),
     )
 
 

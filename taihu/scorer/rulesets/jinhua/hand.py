@@ -132,6 +132,8 @@ def prepare(parsed: ParsedHand, options: dict[str, int]) -> JinhuaHand:
         if cond in flags and seat == "E":
             raise B.needs_non_dealer(parsed, cond)
     B.check_kong_draw(flags, melds)
+    if parsed.win is not None and parsed.win == wild_kind:
+        B.check_won_on_wildcard(parsed, "Jinhua", SELF_DRAWN)
 
     self_drawn = any(f in flags for f in SELF_DRAWN)
     if winner and self_drawn and quan_qiu_ren_shape(parsed, wild_kind):

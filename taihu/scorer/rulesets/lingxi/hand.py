@@ -30,6 +30,8 @@ CONFLICTS = (
     *B.on_first_discard("self", "kong-draw", "rob-kong", "last-tile"),
 )
 WIN_CONDITIONS = ("self", "kong-draw", "rob-kong", "last-tile", "heaven", "earth")
+# wins on the player's own turn: the only ones a wildcard (never discarded) can be won by
+OWN_TURN = ("self", "kong-draw", "last-tile", "heaven")
 
 
 @dataclass(frozen=True)
@@ -181,6 +183,8 @@ def prepare(parsed: ParsedHand, options: dict[str, int]) -> LingxiHand:
     if "earth" in flags and seat == "E":
         raise B.needs_non_dealer(parsed, "earth")
     B.check_kong_draw(flags, melds)
+    if parsed.win in wild_kinds:
+        B.check_won_on_wildcard(parsed, "Lingxi", OWN_TURN)
 
     hand = LingxiHand(
         parsed=parsed,

@@ -21,6 +21,7 @@ CONDITIONS = frozenset({"seat", "wild", "self", "kong-draw", "rob-kong", "heaven
 DECLARES = ("san-jin-dao", "qiang-jin", "you-jin", "san-jin-you")
 WIN_CONDITIONS = ("self", "kong-draw", "rob-kong", "heaven")
 SELF_DRAWN = ("self", "kong-draw")  # kong-draw is a self-draw with no item of its own (Decision 2026-11-30)
+OWN_TURN = (*SELF_DRAWN, "heaven")  # wins on the player's own turn: the only ones a 金 (never discarded) is won by
 # Conditions that cannot stand together, with the reason.
 CONFLICTS = (
     B.ROB_KONG_NOT_SELF,
@@ -206,6 +207,8 @@ def prepare(parsed: ParsedHand, options: dict[str, int]) -> PutianHand:
         raise HandError.of("error.declare.three_jin", code="declare_not_met", declare=declare, count=len(jin_tiles))
     if you_jin and not jin_tiles:
         raise HandError.of("error.declare.lone_jin", code="declare_not_met", declare=declare)
+    if parsed.win is not None and parsed.win == jin:
+        B.check_won_on_wildcard(parsed, "Putian", OWN_TURN)
 
     return PutianHand(
         parsed=parsed,

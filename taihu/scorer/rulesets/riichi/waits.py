@@ -21,6 +21,7 @@ from typing import Any
 
 from taihu.messages import Language
 
+from ... import slips
 from ... import tiles as T
 from ...errors import HandError
 from ...models import HandScore, text_code
@@ -103,12 +104,13 @@ def riichi_waits(text: str, options: Mapping[str, Any] | None, check: Check = no
 
     `check` as for `waits`: called before each tile is scored, raising to stop the search.
     """
-    parsed = parse_red_fives(text, CONDITIONS, "Riichi")
+    parsed = parse_red_fives(text, CONDITIONS, "Riichi", rules="riichi")
     check_waiting_line(parsed, text, frozenset(WIN_CONDITIONS))
     reject_stand_in_pungs(parsed)
     resolved = RIICHI.resolve_options(options)
     try:
-        prepare(parsed, resolved)
+        with slips.unhinted():  # a tile too many is answered with its discards, not a count error's hint
+            prepare(parsed, resolved)
     except HandError:
         discards = _discards(parsed, options, resolved, check)
         if discards is None:

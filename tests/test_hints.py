@@ -1,0 +1,248 @@
+"""Hints that find the mistake (issue 23, finding 4): a count error names the tile to take out or put in.
+
+A winning hand with a tile too many names the tile whose removal leaves the best
+win: the `+` tile only when it is that tile (a stray `1p`, a seat word `南` left
+among the tiles are named as such); one a tile short names the tile that
+completes it; a winner's count with no `+` suggests a `+` from the hand's own
+tiles; "no winning shape" where wildcards exist and none is named says so first.
+The properties check, on random winning hands with a tile added or taken out,
+that what a hint names does what it says.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+
+from taihu.scorer import HandError, parse, score_hand, slips
+from taihu.scorer import tiles as T
+from tests.test_lingxi_properties import assemble, lingxi_hands
+
+SETTINGS = settings(
+    max_examples=60, deadline=None, derandomize=True, database=None, suppress_health_check=[HealthCheck.too_slow]
+)
+HAND_A = "555m 222p 777p 333s 888s 9m f1 f2 P P +9m wild:5m,E seat:S"  # the first worked example: 56
+
+
+def error_of(line: str, rules: str = "lingxi") -> HandError:
+    with pytest.raises(HandError) as info:
+        score_hand(line, rules=rules)
+    return info.value
+
+
+# (line, rule set, code, what the message says)
+HINTS = [
+    # a stray tile among the hand tiles: named, and the +9m (the pair's other half is the 9m written) not blamed
+    (
+        "555m 222p 777p 333s 888s 9m 1p f1 f2 P P +9m wild:5m,E seat:S",
+        "lingxi",
+        "stray_tile",
+        "hand has 18 tiles, a winning Lingxi hand needs 17 (16 + winning tile; a kong counts 3): "
+        "without one 1p the hand wins; leave out the tile written too many",
+    ),
+    # a seat word left among the tiles: named, with the seat's notation
+    (
+        "555m 222p 777p 333s 888s 9m 南 f1 f2 P P +9m wild:5m,E",
+        "lingxi",
+        "stray_tile",
+        "without one S the hand wins; leave out the tile written too many; if 南 (S) is the seat, "
+        "write seat:S (门风:南)",
+    ),
+    ("123m 456m 789p 234s 678s 5p 1s +5p wild:9s,N seat:W", "lingxi", "stray_tile", "without one 1s or one 4s"),
+    # the winning tile written twice, where it is the slip: the message as it always was
+    (
+        "123m 456m 789p 234s 678s 5p 5p +5p wild:9s,N seat:W",
+        "lingxi",
+        "winning_tile_twice",
+        "the winning tile +5p is also written among the hand tiles; write it only once, after +",
+    ),
+    ("123m 456m 789m 11p 22p 2p +2p", "luoshan", "winning_tile_twice", "the winning tile +2p is also written"),
+    # a tile short: the tile that completes it
+    (
+        "123m 456m 789p 234s 67s 5p +5p seat:W",
+        "lingxi",
+        "tile_count",
+        "hand has 16 tiles, a winning Lingxi hand needs 17 (16 + winning tile; a kong counts 3): "
+        "with one more 5s or one 8s among the hand tiles the hand wins",
+    ),
+    ("123m 456m 789m 11p 2p +2p", "luoshan", "tile_count", "with one more 1p or one 2p among the hand tiles"),
+    # no `+`: a tile of the hand that wins marked so
+    (
+        "123m 456m 789m 789p 11s 45s 6s f5f6f7f8 P wild:3p,W seat:N",
+        "lingxi",
+        "no_winning_tile",
+        "no tile is marked as the winning one; write it last with +, e.g. +",
+    ),
+    # no winning shape, and no wild: in a rule set with wildcards: that first
+    (
+        "555m 222p 777p 333s 888s 9m f1 f2 P P +8m seat:S",
+        "lingxi",
+        "no_winning_shape",
+        "no wild: given, so the hand is read with no wildcards, and no winning shape: the tiles do not form "
+        "1 pair + 5 sets (Lingxi has no special shapes); if it holds wildcards, name them with wild:",
+    ),
+    ("123m 456m 789p 23s 55p +7s seat:W", "luoshan", "no_winning_shape", "no wild: (or flip:) given"),
+    ("123m 456p 789s 235m 5s +6s", "guannan", "no_winning_shape", "no winning shape: the tiles form neither"),
+]
+
+
+@pytest.mark.parametrize(("line", "rules", "code", "says"), HINTS)
+def test_the_hint_names_the_mistake(line: str, rules: str, code: str, says: str) -> None:
+    error = error_of(line, rules)
+    assert says in str(error)
+    assert error.code == code
+
+
+def test_the_named_stray_tile_is_the_one_to_take_out() -> None:
+    assert score_hand(HAND_A).total == 56  # hand (a), which the stray 1p of the first hint was added to
+
+
+def test_the_suggested_mark_comes_from_the_hand_and_wins() -> None:
+    """Any tile of this complete hand wins marked `+`: the pair's (the wait most often) is suggested, +1s."""
+    line = "123m 456m 789m 789p 11s 45s 6s f5f6f7f8 P wild:3p,W seat:N"
+    assert "write it last with +, e.g. +1s" in str(error_of(line))
+    assert score_hand(line.replace(" 11s", " 1s +1s")).winner
+
+
+def test_no_wild_is_named_only_where_wildcards_exist() -> None:
+    """With wild: given the message is the rule set's own; Guannan has no wildcards to name."""
+    assert str(error_of("123m 456m 789p 234s 678s 5p +6p wild:9s,N seat:W")).startswith("no winning shape")
+    assert "wild:" not in str(error_of("123m 456p 789s 235m 5s +6s", "guannan"))
+
+
+def test_the_search_is_bounded() -> None:
+    """At most a fixed number of kinds is tried, however many the line holds."""
+    many = parse(HAND_A)._replace(tiles=tuple(sorted(k for k in range(T.PLAYABLE) for _ in range(2))))
+    assert len(slips._candidates(many, ())) == slips.MAX_CANDIDATES < T.PLAYABLE
+
+
+# -- properties: random winning hands with a tile added or taken out --------------------------
+
+
+def _kinds(names: str) -> list[str]:
+    return names.split(" or one ")
+
+
+def _winning_line(data: st.DataObject) -> tuple[dict, str]:
+    hand = data.draw(lingxi_hands(winner=True))
+    line = assemble(hand)
+    try:
+        assert score_hand(line).winner
+    except HandError:
+        assume(False)
+    return hand, line
+
+
+@SETTINGS
+@given(st.data())
+def test_a_stray_tile_hint_names_a_tile_whose_removal_wins(data: st.DataObject) -> None:
+    hand, _ = _winning_line(data)
+    extra = data.draw(st.sampled_from(hand["tiles"]))
+    line = assemble({**hand, "tiles": [*hand["tiles"], extra]})
+    try:
+        score_hand(line)
+    except HandError as exc:
+        error = exc
+    else:
+        return  # a tile too many that still scores: not a count error (a kong's fourth, say)
+    named = re.search(r"without one (.+?) the hand wins", str(error))
+    if error.code == "winning_tile_twice":
+        won = T.name(hand["win"])
+        assert score_hand(assemble({**hand, "tiles": _without(hand["tiles"] + [extra], won)})).winner
+    elif named is not None:
+        for tile in _kinds(named.group(1)):
+            assert score_hand(assemble({**hand, "tiles": _without(hand["tiles"] + [extra], tile)})).winner
+        assert T.name(hand["win"]) not in _kinds(named.group(1))  # the `+` is blamed in its own words only
+
+
+@SETTINGS
+@given(st.data())
+def test_a_missing_tile_hint_names_a_tile_whose_addition_wins(data: st.DataObject) -> None:
+    hand, _ = _winning_line(data)
+    gone = data.draw(st.sampled_from(hand["tiles"]))
+    conditions = [c for c in hand["conditions"] if not c.startswith("wild:")]  # without wildcards: searched
+    short = {**hand, "tiles": _without(hand["tiles"], gone), "conditions": conditions}
+    try:
+        score_hand(assemble(short))
+    except HandError as exc:
+        named = re.search(r"with one more (.+?) among the hand tiles", str(exc))
+        for tile in _kinds(named.group(1)) if named else ():
+            assert score_hand(assemble({**short, "tiles": [*short["tiles"], tile]})).winner
+
+
+@SETTINGS
+@given(st.data())
+def test_a_missing_plus_hint_suggests_a_tile_of_the_hand(data: st.DataObject) -> None:
+    hand, _ = _winning_line(data)
+    unmarked = {**hand, "tiles": [*hand["tiles"], T.name(hand["win"])], "win": None}
+    unmarked["conditions"] = [c for c in hand["conditions"] if c != "self"]
+    line = assemble(unmarked)
+    with pytest.raises(HandError) as info:
+        score_hand(line)
+    assume(info.value.code != "unmarked_kong")  # four alike among the tiles: that hint comes first
+    assert info.value.code == "no_winning_tile"
+    mark = re.search(r"e\.g\. \+(\S+)", str(info.value))
+    assert mark is not None and mark.group(1) in unmarked["tiles"]  # a tile of the hand
+    if slips.marks_that_win(parse(line), "lingxi"):  # and one that wins, where one does
+        marked = {**unmarked, "tiles": _without(unmarked["tiles"], mark.group(1)), "win": _kind(mark.group(1))}
+        assert score_hand(assemble(marked)).winner
+
+
+def _without(tiles: list[str], tile: str) -> list[str]:
+    out = list(tiles)
+    out.remove(tile)
+    return out
+
+
+def _kind(name: str) -> int:
+    return next(k for k in range(T.KIND_COUNT) if T.name(k) == name)
+
+
+@st.composite
+def plain_hands(draw: st.DrawFn) -> tuple[str, list[str], str]:
+    """A winning hand of suited sets and a pair in a rule set other than Lingxi, no wildcards: (rules, tiles, +)."""
+    rules = draw(st.sampled_from(["luoshan", "guannan", "jinhua", "putian"]))
+    sets = 5 if rules == "putian" else 4
+    tiles: list[int] = []
+    for _ in range(sets):
+        if draw(st.booleans()):
+            start = draw(st.integers(0, 2)) * 9 + draw(st.integers(0, 6))
+            tiles += [start, start + 1, start + 2]
+        else:
+            tiles += [draw(st.integers(0, 26))] * 3
+    tiles += [draw(st.integers(0, 26))] * 2
+    assume(all(tiles.count(k) <= 4 for k in tiles))
+    win = tiles.pop(draw(st.integers(0, len(tiles) - 1)))
+    return rules, [T.name(k) for k in tiles], T.name(win)
+
+
+@SETTINGS
+@given(st.data(), plain_hands())
+def test_in_every_rule_set_a_named_tile_does_what_the_hint_says(data: st.DataObject, hand: tuple) -> None:
+    rules, tiles, win = hand
+    line = f"{' '.join(tiles)} +{win}"
+    try:
+        assume(score_hand(line, rules=rules).winner)
+    except HandError:
+        assume(False)
+    added = data.draw(st.sampled_from(tiles))
+    try:
+        score_hand(f"{line} {added}", rules=rules)
+    except HandError as exc:
+        named = re.search(r"without one (.+?) the hand wins", str(exc))
+        for tile in _kinds(named.group(1)) if named else ():
+            rest = _without([*tiles, added], tile)
+            assert score_hand(f"{' '.join(rest)} +{win}", rules=rules).winner
+        if exc.code == "winning_tile_twice":
+            assert score_hand(f"{' '.join(_without([*tiles, added], win))} +{win}", rules=rules).winner
+    gone = data.draw(st.sampled_from(tiles))
+    short = _without(tiles, gone)
+    with pytest.raises(HandError) as info:
+        score_hand(f"{' '.join(short)} +{win}", rules=rules)
+    named = re.search(r"with one more (.+?) among the hand tiles", str(info.value))
+    assert named is not None  # without wildcards the tile taken out is always found (it completes the hand)
+    for tile in _kinds(named.group(1)):
+        assert score_hand(f"{' '.join([*short, tile])} +{win}", rules=rules).winner
