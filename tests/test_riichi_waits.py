@@ -233,3 +233,28 @@ def test_other_rule_sets_json_keeps_its_shape_over_http() -> None:
     wait = answer.json()["waits"][0]
     assert set(wait) == {"tile", "unseen", "discard", "self", "covered_by_wildcard"}
     assert set(wait["discard"]) == {"total", "legal", "arrangement"} and "furiten" not in answer.json()
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "123m 456m 789m 123p 5s f1",  # 14 tiles with a flower: once a discard of f1 was tried, an IndexError
+        "123m 456m 789m 123p 5s dora:f1",  # a flower as an indicator: once a KeyError
+        "123m 456m 789m 123p 5s riichi ura:f1 dora:5s",
+        "123m 456m 789m 123p 5s 5s f8",
+    ],
+)
+def test_a_flower_anywhere_in_a_riichi_line_is_refused_before_the_search(line: str) -> None:
+    with pytest.raises(HandError) as refused:
+        waits(line, rules="riichi")
+    assert refused.value.code == "tile_not_played"
+
+
+@pytest.mark.parametrize(
+    "line", ["2s 8s 6p W 8m 4m C 1p 3p 5p 4s 1m 3m dora:f2 +1m", "123m 456m 789m 123p 5s ura:f8 riichi +5s"]
+)
+def test_a_flower_as_an_indicator_is_refused_when_scoring(line: str) -> None:
+    """A flower `dora:` once reached the dora table as a KeyError (a 500 over HTTP)."""
+    with pytest.raises(HandError) as refused:
+        score_hand(line, rules="riichi")
+    assert refused.value.code == "tile_not_played"

@@ -168,7 +168,7 @@ def _check_tiles(parsed: ParsedHand) -> tuple[list[int], list[int]]:
             for kind in meld.tiles:
                 counts[kind] += 1
     shown = (parsed.dora or ()) + (parsed.ura or ())
-    if max(counts) <= 4 and not any(counts[T.FIRST_FLOWER :]):
+    if max(counts) <= 4 and not any(counts[T.FIRST_FLOWER :]) and not any(map(T.is_flower, shown)):
         for kind in shown:
             if counts[kind] + shown.count(kind) > 4:
                 break
@@ -187,6 +187,15 @@ def _check_tiles(parsed: ParsedHand) -> tuple[list[int], list[int]]:
                 "error.tiles.riichi_too_many", code="tile_copies", tile=T.name(kind), count=seen, counting=counting
             )
     raise AssertionError("not reached: a kind over 4 or a flower raised above")
+
+
+def reject_flowers(parsed: ParsedHand) -> None:
+    """Riichi plays no flowers: one anywhere in the line (hand, melds, indicators) is refused before any search,
+    as `waits` would otherwise try a discard of it."""
+    melded = (kind for meld in parsed.melds for kind in meld.tiles)
+    for kind in (*parsed.tiles, *melded, *(parsed.dora or ()), *(parsed.ura or ())):
+        if T.is_flower(kind):
+            raise not_a_tile_of(kind, "riichi", Text("error.tiles.riichi"))
 
 
 def _melds(parsed: ParsedHand) -> tuple[Group, ...]:

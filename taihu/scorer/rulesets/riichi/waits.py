@@ -29,7 +29,7 @@ from ...notation import ParsedHand, parse_red_fives, reject_stand_in_pungs, to_t
 from ...said import in_lang
 from ...waits import Check, Discard, Discards, Wait, Waits, WinValue, check_waiting_line, no_check
 from . import FURITEN_NOTE, NO_YAKU_NOTE, RIICHI
-from .hand import CONDITIONS, WIN_CONDITIONS, prepare
+from .hand import CONDITIONS, WIN_CONDITIONS, prepare, reject_flowers
 
 FIVES = {4: 0, 13: 1, 22: 2}  # the kind of each suit's five -> its suit (m p s)
 
@@ -107,6 +107,7 @@ def riichi_waits(text: str, options: Mapping[str, Any] | None, check: Check = no
     parsed = parse_red_fives(text, CONDITIONS, "Riichi", rules="riichi")
     check_waiting_line(parsed, text, frozenset(WIN_CONDITIONS))
     reject_stand_in_pungs(parsed)
+    reject_flowers(parsed)
     resolved = RIICHI.resolve_options(options)
     try:
         with slips.unhinted():  # a tile too many is answered with its discards, not a count error's hint
