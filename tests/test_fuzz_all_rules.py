@@ -400,3 +400,31 @@ def test_cli_score_never_exits_1(rules: str, data: st.DataObject) -> None:
 def test_cli_settle_never_exits_1(rules: str, data: st.DataObject) -> None:
     table = data.draw(random_tables(rules))
     cli_exit(["settle", "-", "--json"], json.dumps(table))
+
+
+# every tile, flowers and red fives too, alone, in melds and as the value of a condition that takes a tile:
+# a flower given as riichi's dora: once reached the dora table as a KeyError
+ANY_TILE = [f"{n}{s}" for s in "mps" for n in range(10)] + list("ESWNCFP") + [f"f{i}" for i in range(1, 9)]
+TILE_TOKENS = st.one_of(
+    st.sampled_from(ANY_TILE),
+    st.sampled_from(ANY_TILE).map(lambda t: f"[{t}{t}{t}]"),
+    st.sampled_from(ANY_TILE).map(lambda t: f"({t}{t}{t}{t})"),
+    st.tuples(st.sampled_from(("dora", "ura", "wild", "flip", "round", "seat")), st.sampled_from(ANY_TILE)).map(
+        lambda pair: f"{pair[0]}:{pair[1]}"
+    ),
+    st.sampled_from(("riichi", "self", "+5m", "+f1", "+E")),
+)
+
+
+@pytest.mark.parametrize("rules", RULE_NAMES)
+@FEWER
+@given(tokens=st.lists(TILE_TOKENS, min_size=10, max_size=19))
+def test_any_tile_anywhere_is_scored_or_refused_and_waits_too(rules: str, tokens: list[str]) -> None:
+    from taihu.scorer.waits import waits
+
+    line = " ".join(tokens)
+    for call in (lambda: score_hand(line, rules=rules), lambda: waits(line.replace("+", ""), rules=rules)):
+        try:
+            call()
+        except HandError:
+            pass
