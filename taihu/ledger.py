@@ -17,7 +17,7 @@ adds what a single Table cannot know — who the players are and who deals.
   the pot that the previous deal left (its `next_honba`, `pot_after`); a
   table may repeat them, not contradict them (docs/ledger.md).
 - Each deal row keeps the standings after it (`Standing.after`: the running totals, the next
-  dealer, riichi's honba and pot), so an add or an undo reads one row however long the ledger;
+  dealer, and where the counters carry the honba and pot), so an add or an undo reads one row however long the ledger;
   `standing_of` sums the deals plainly, the reference the tests hold the kept totals to.
 - The store makes each change one transaction, so two clients adding at
   once both land, in order. A refused table changes nothing.
@@ -159,7 +159,7 @@ class Deal:
 
     @property
     def false_winners(self) -> list[str]:
-        """The players who declared a false win (诈胡, riichi's chombo)."""
+        """The players who declared a false win (诈胡, or a chombo where the rule set calls it so)."""
         return [self.seats[e["seat"]] for e in self.table.get("events", []) if e.get("type") == "false-win"]
 
     def result(self, player: str) -> str:
@@ -213,7 +213,8 @@ class Standing:
         return shown | {"deal_count": self.deal_count}
 
     def after(self, deal: Deal, counters: bool = False) -> Standing:
-        """The standings one deal later: this deal's nets added, its next dealer, what it leaves (riichi)."""
+        """The standings one deal later: this deal's nets added, its next dealer, and what it leaves where the
+        counters carry."""
         net = deal.net()
         totals = {player: total + net[player] for player, total in self.totals.items()}
         if not counters:
@@ -223,7 +224,8 @@ class Standing:
 
 
 def opening(players: list[str], counters: bool = False) -> Standing:
-    """The standings before the first deal: all at 0, the first player deals; riichi: honba 0, pot 0."""
+    """The standings before the first deal: all at 0, the first player deals; where the counters carry,
+    honba 0 and pot 0."""
     zero = 0 if counters else None
     return Standing(list(players), dict.fromkeys(players, 0), players[0], zero, zero)
 

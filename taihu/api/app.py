@@ -138,7 +138,7 @@ API_ONLY = os.environ.get(API_ONLY_VARIABLE) == "1"  # `taihu serve --api-only`:
 app = FastAPIOffline(  # /docs and /redoc from files in the package: a table may have no internet
     lifespan=lifespan,
     title="taihu",
-    summary="Score and settle hands of Zhejiang/Fujian regional mahjong and Japanese riichi",
+    summary="Score and settle hands of Zhejiang/Fujian regional mahjong and of Japanese mahjong",
     description="The same answers as the `taihu` command and the `taihu` library. Every path is under `/v1` "
     "(the paths without it answer the same, for older clients). Every error answer has one shape, "
     "`ErrorAnswer`: a readable `detail` and a stable `code`; bad input is a 422, a 500 is a bug "
