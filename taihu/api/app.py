@@ -32,6 +32,7 @@ from taihu.api.batch import router as batch_router
 from taihu.api.contract import TAGS, VERSION, contract
 from taihu.api.errors import describe_validation
 from taihu.api.guards import JsonGuard, replaying
+from taihu.api.head import HeadAsGet
 from taihu.api.ledger import router as ledger_router
 from taihu.api.offload import in_worker
 from taihu.api.responses import JSON, error_answer, errors, json_bytes
@@ -280,4 +281,5 @@ app.add_middleware(TrustedHosts, allowed_hosts=hosts_from_environment(), www_red
 app.add_middleware(SecurityHeaders)
 # outside the headers, so that they (and a docs page's policy, made from its body) see the plain answer
 app.add_middleware(GZipMiddleware, minimum_size=GZIP_FROM, compresslevel=6)
+app.add_middleware(HeadAsGet)  # outermost: a HEAD is a GET to every check inside (taihu/api/head.py)
 redact_access_log()

@@ -50,6 +50,7 @@ from taihu.ledger import (
     default_path,
     hash_token,
     make_private,
+    make_private_folder,
     next_deal,
     opening,
 )
@@ -276,7 +277,7 @@ class LedgerStore:
                     f"{self.path}: no ledger database there; `taihu ledger new NAME --players …` starts one"
                 )
             try:
-                self.path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+                make_private_folder(self.path.parent)
                 make_private(self.path)
             except OSError as exc:
                 raise HandError(f"{self.path}: cannot open it as a ledger database ({exc})") from None
