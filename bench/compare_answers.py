@@ -456,6 +456,11 @@ def how_different(what: str, item: Input, ours: str, theirs: str) -> str:
     return "DIFFERENT"
 
 
+def refusal(answer: str) -> bool:
+    """An answer that is an error: the library's HandError, an API 4xx, a CLI exit 2."""
+    return answer.startswith(('{"error"', "4")) or answer.startswith('{"status": 2')
+
+
 def report(
     name: str, items: list[Any], ours: list[str], theirs: list[str], shown: int, keyed: Callable[[Any], str]
 ) -> int:
@@ -475,7 +480,12 @@ def report(
     verdicts = Counter[str]()
     for (_, verdict), count in counts.items():
         verdicts[verdict] += count
-    print(f"{name}: " + ", ".join(f"{count} {verdict}" for verdict, count in sorted(verdicts.items())))
+    refused = sum(1 for mine in ours if refusal(mine))
+    print(
+        f"{name}: "
+        + ", ".join(f"{count} {verdict}" for verdict, count in sorted(verdicts.items()))
+        + f" (this tree refused {refused} of the {len(ours)} inputs: an error answer, 4xx or exit 2)"
+    )
     for (key, verdict), count in sorted(counts.items()):
         print(f"    {key}: {count} {verdict}")
     return verdicts["DIFFERENT"]
