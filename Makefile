@@ -58,6 +58,12 @@ bench-against: $(BIN)/python
 	$(BIN)/pip install --quiet -e ".[bench]"
 	$(BIN)/python bench/against.py --ref $(REF)
 
+# every answer of the library, the API and the CLI against an older commit's (REF, given: 527aaa9, the
+# last commit before issue 25's refactor), on the examples, the docs and random hands (bench/compare_answers.py)
+.PHONY: compare-answers
+compare-answers: install-test
+	$(BIN)/python bench/compare_answers.py --ref $(if $(filter command line environment,$(origin REF)),$(REF),527aaa9)
+
 # not in `make test`: a real server under hostile and busy clients for a few minutes (docs/soak.md)
 .PHONY: soak
 soak: install-test

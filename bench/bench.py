@@ -25,10 +25,8 @@ from functools import partial
 from pathlib import Path
 from typing import NamedTuple
 
-from taihu.ledger import MAX_DEALS
 from taihu.scorer import score_hand, settle_table, waits
 from taihu.scorer import tiles as T
-from taihu.store import LedgerStore
 
 # our kinds 31 C, 32 F, 33 P are haku/hatsu/chun = 33, 32, 31 in mahjong's 34-order
 TO_MAHJONG_34 = list(range(31)) + [33, 32, 31]
@@ -366,6 +364,8 @@ def ledger_add_times(where: str, samples: int, late: int) -> tuple[list[float], 
 
     An add is what `POST /ledgers/{id}/deals` does: settle, store, and answer the standings.
     """
+    from taihu.store import LedgerStore  # here, not at the top: bench/against.py runs this file on older trees
+
     players = ["甲", "乙", "丙", "丁"]
     with LedgerStore(where) as store:
         settles, firsts, lates = [], [], []
@@ -381,8 +381,12 @@ def ledger_add_times(where: str, samples: int, late: int) -> tuple[list[float], 
     return settles, firsts, lates
 
 
-def bench_ledger_add(samples: int = 30, late: int = MAX_DEALS - 30) -> None:
-    """`ledger add` on SQLite and on PostgreSQL (a throwaway cluster, fsync on), at deal 1 and near deal 1,000."""
+def bench_ledger_add(samples: int = 30, late: int | None = None) -> None:
+    """`ledger add` on SQLite and on PostgreSQL (a throwaway cluster, fsync on), at deal 1 and near deal 1,000
+    (`late`: the deals before the late adds, by default MAX_DEALS - samples)."""
+    from taihu.ledger import MAX_DEALS
+
+    late = MAX_DEALS - samples if late is None else late
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
     from pg_cluster import Cluster, ClusterError  # the tests' throwaway PostgreSQL
 

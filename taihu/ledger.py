@@ -17,7 +17,7 @@ adds what a single Table cannot know — who the players are and who deals.
   the pot that the previous deal left (its `next_honba`, `pot_after`); a
   table may repeat them, not contradict them (docs/ledger.md).
 - Each deal row keeps the standings after it (`Standing.after`: the running totals, the next
-  dealer, riichi's honba and pot), so an add or an undo reads one row however long the ledger;
+  dealer, and where the counters carry the honba and pot), so an add or an undo reads one row however long the ledger;
   `standing_of` sums the deals plainly, the reference the tests hold the kept totals to.
 - The store makes each change one transaction, so two clients adding at
   once both land, in order. A refused table changes nothing.
@@ -36,6 +36,7 @@ import hashlib
 import hmac
 import io
 import os
+import re
 import sys
 import unicodedata
 from collections.abc import Iterable, Mapping
@@ -160,7 +161,7 @@ class Deal:
 
     @property
     def false_winners(self) -> list[str]:
-        """The players who declared a false win (诈胡, riichi's chombo)."""
+        """The players who declared a false win (诈胡, or a chombo where the rule set calls it so)."""
         return [self.seats[e["seat"]] for e in self.table.get("events", []) if e.get("type") == "false-win"]
 
     def result(self, player: str) -> str:
@@ -214,7 +215,8 @@ class Standing:
         return shown | {"deal_count": self.deal_count}
 
     def after(self, deal: Deal, counters: bool = False) -> Standing:
-        """The standings one deal later: this deal's nets added, its next dealer, what it leaves (riichi)."""
+        """The standings one deal later: this deal's nets added, its next dealer, and what it leaves where the
+        counters carry."""
         net = deal.net()
         totals = {player: total + net[player] for player, total in self.totals.items()}
         if not counters:
@@ -224,7 +226,8 @@ class Standing:
 
 
 def opening(players: list[str], counters: bool = False) -> Standing:
-    """The standings before the first deal: all at 0, the first player deals; riichi: honba 0, pot 0."""
+    """The standings before the first deal: all at 0, the first player deals; where the counters carry,
+    honba 0 and pot 0."""
     zero = 0 if counters else None
     return Standing(list(players), dict.fromkeys(players, 0), players[0], zero, zero)
 
@@ -389,15 +392,23 @@ def trend_lines(players: list[str], deals: Iterable[Deal], width: int = TREND_WI
 
 BOM = "\ufeff"  # the CSV's first character: UTF-8's byte order mark, EF BB BF
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")  # what makes a spreadsheet read a cell as a formula (OWASP)
+# where a spreadsheet may start a cell: a comma, a semicolon where that is the list separator, a line's end
+SEPARATORS = ",;\n\r"
+# a cell's start, or a separator in it, followed (past spaces and double quotes) by what starts a formula
+_FORMULA_AFTER = re.compile(rf"(^|[{SEPARATORS}])(?=[ \"]*[{re.escape(''.join(FORMULA_STARTS))}])")
 
 
 def spreadsheet_text(text: str) -> str:
-    """A CSV text cell a spreadsheet shows as text: a leading `'` where it would start a formula (OWASP).
+    """A CSV text cell a spreadsheet shows as text: a `'` where a formula would start (OWASP).
 
     `=HYPERLINK(…)`, `+cmd|…`, `-2+3`, `@SUM(…)` become `'=HYPERLINK(…)` and so on: Excel,
     LibreOffice and Google Sheets show the cell as the text after the quote and run nothing.
+    A spreadsheet that splits on `;` (the list separator of many locales), or one that splits on
+    `,` and ignores the quotes, starts a cell after each separator: `a;=1+1` would be the cells
+    `a` and `=1+1`, so the `'` goes after the separator as well (`a;'=1+1`), as OWASP warns; and
+    after a line break, where one that ignores the quotes starts a row.
     """
-    return "'" + text if text.startswith(FORMULA_STARTS) else text
+    return _FORMULA_AFTER.sub(r"\1'", text)
 
 
 def export_filename(name: str) -> str:
@@ -585,6 +596,22 @@ def agreed_options(given: Any, ledger: Ledger) -> Any:
 
 class LedgerFull(HandError):
     """A ledger at MAX_DEALS, or a database at MAX_LEDGERS: the change is refused (HTTP 409, CLI exit 2)."""
+
+
+def make_private_folder(folder: Path) -> None:
+    """Creates `folder` and the folders above it that are missing, each for its owner only (0700) whatever the
+    umask (`mkdir`'s mode is masked by it, and gives the parents it makes the umask's mode); a folder already
+    there keeps its mode. A folder is never more open than 0700, not even between its mkdir and its chmod."""
+    missing = []
+    while not folder.exists():
+        missing.append(folder)
+        folder = folder.parent
+    for made in reversed(missing):
+        try:
+            made.mkdir(mode=0o700)
+        except FileExistsError:
+            continue  # made at once by another process: its maker's mode
+        os.chmod(made, 0o700)
 
 
 def make_private(path: Path) -> None:

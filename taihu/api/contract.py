@@ -33,6 +33,7 @@ def examples() -> dict[str, Any]:
     from taihu.api.schemas import SCORE_EXAMPLES, TABLE_EXAMPLES
     from taihu.messages.error_shape import hand_error_shape
     from taihu.scorer import HandError, rule_sets, score_hand, settle_table, waits
+    from taihu.scorer.rulesets import RULESETS
 
     hand = score_hand(SCORE_EXAMPLES[0]["hand"], rules=SCORE_EXAMPLES[0]["rules"]).to_dict()
     settlement = settle_table(TABLE_EXAMPLES[0]).to_dict()
@@ -45,16 +46,23 @@ def examples() -> dict[str, Any]:
     totals = {seats[wind]: net for wind, net in settlement["net"].items()}
     standings = {"totals": totals, "next_dealer": seats[settlement["next_dealer"]], "deal_count": 1}
     csv = "deal,player,seat,dealer,net,total\n1,甲,E,甲,-120,-120\n"
+    waiting = next((name, rule_set.example_waits) for name, rule_set in RULESETS.items() if rule_set.example_waits)
     return {
         "score_hand": hand,
         "settle_table": settlement,
         "score_batch": {"results": [hand, {"error": bad}]},
         "settle_batch": {"results": [settlement]},
-        "find_waits": waits("123m 456m 789p 23s 55p flip:9p", rules="luoshan").to_dict(),
+        "find_waits": waits(waiting[1], rules=waiting[0]).to_dict(),
         "list_rules": [rule_sets()[0].to_dict()],
         "health": {"status": "ok"},
         "new_ledger": {"id": "Xj3v0Yb2Qk4rN8sT1uW5zA", "token": "kP9mD2fH7qL4tR6wY1cV3nB8xZ5sG0jE"},
-        "show_ledger": {"name": "", "rules": "lingxi", "players": list(seats.values()), "deals": [deal]} | standings,
+        "show_ledger": {
+            "name": "",
+            "rules": TABLE_EXAMPLES[0]["rules"],
+            "players": list(seats.values()),
+            "deals": [deal],
+        }
+        | standings,
         "add_deal": {"deal": deal, "standings": standings},
         "undo_deal": {"deal": deal, "standings": standings | {"totals": dict.fromkeys(totals, 0), "deal_count": 0}},
         "ledger_csv": csv,

@@ -47,6 +47,7 @@ from taihu.ledger import (
 )
 from taihu.messages.error_shape import CatalogError
 from taihu.ratelimit import RateLimiter, client_key, retry_after
+from taihu.scorer.rulesets import DEFAULT_RULES
 from taihu.store import MAX_KEY, DealConflict, LedgerStore, hours_from_now, split_tags
 
 router = APIRouter(tags=["ledgers"])
@@ -57,7 +58,7 @@ class NewLedger(BaseModel):
     """A new ledger: its rule set, the four players in table order, house options."""
 
     model_config = ConfigDict(
-        extra="forbid", json_schema_extra={"examples": [{"rules": "lingxi", "players": ["甲", "乙", "丙", "丁"]}]}
+        extra="forbid", json_schema_extra={"examples": [{"rules": DEFAULT_RULES, "players": ["甲", "乙", "丙", "丁"]}]}
     )
     rules: str = rules_field("the rule set of every deal")
     players: list[str] = Field(max_length=8, description="four names in table order; the first deals first")
@@ -87,9 +88,11 @@ class LedgerTable(BaseModel):
     )
     events: list[Event] = Field(default_factory=list, description="side events; `seat` a name or a wind")
     options: dict[str, int] = Field(default_factory=dict, description="house options (the ledger's apply)")
-    honba: int | None = Field(default=None, description="riichi: 本场 counters at the start")
-    pot: int | None = Field(default=None, description="riichi: riichi sticks carried in")
-    round: str | None = Field(default=None, description="riichi: the round (prevailing) wind")
+    honba: int | None = Field(default=None, description="rule sets that carry counters: 本场 counters at the start")
+    pot: int | None = Field(default=None, description="rule sets that carry counters: sticks carried in to the pot")
+    round: str | None = Field(
+        default=None, description="rule sets whose tables have rounds: the round (prevailing) wind"
+    )
     deal: int | None = Field(default=None, ge=1, description="the number this deal is to get (1, 2, …)")
 
 

@@ -27,7 +27,8 @@ def rules_field(what: str = "the rule set") -> Any:
         DEFAULT_RULES,
         max_length=40,
         description=f"{what}. Also accepted as input, though not in the enum: each name in any case "
-        f"(`Lingxi`, `LINGXI`) and the Chinese names ({other}); answers always name the rule set as in the enum",
+        f"(`{DEFAULT_RULES.title()}`, `{DEFAULT_RULES.upper()}`) and the Chinese names ({other}); "
+        "answers always name the rule set as in the enum",
         json_schema_extra={"enum": list(REGISTRY)},
     )
 
@@ -42,8 +43,8 @@ class HandScore(core.HandScore):
     `items[].key` are the rule set's item keys (GET /rules); `arrangement` is the grouping scored, each
     wildcard shown as what it stood for (`2m=C`), empty for a non-winner; `legal` is false where the shape
     wins but the rule set does not allow it as a win, with the reason in `notes`. `fu`, `fu_details`,
-    `limit` and `payments` are riichi's (null for the other rule sets). `arithmetic` is there only when
-    asked for (`POST /score?arithmetic=true`)."""
+    `limit` and `payments` are those of the rule sets that count fu (null for the others). `arithmetic` is
+    there only when asked for (`POST /score?arithmetic=true`)."""
 
     arithmetic: list[str] | None = None  # `?arithmetic=true`: the steps from the items to the total
 
@@ -84,7 +85,7 @@ class ScoreRequest(BaseModel):
 
 
 class PlayerTotal(BaseModel):
-    """A player known only by the count (Lingxi: tai), not by the hand."""
+    """A player known only by the count (in the rule set's unit), not by the hand."""
 
     model_config = ConfigDict(extra="forbid")
     total: int = Field(ge=0, le=MAX_TOTAL, description="the player's count in the rule set's unit")
@@ -98,9 +99,9 @@ class PlayerTenpai(BaseModel):
 
 
 class TenpaiTotal(PlayerTotal):
-    """Riichi, a drawn deal: in `scores`, a seat given as `{"tenpai": ...}`; it counts 0 and keeps its tenpai."""
+    """A drawn deal with tenpai seats: in `scores`, a seat given as `{"tenpai": ...}`; it counts 0, keeps its tenpai."""
 
-    tenpai: bool = Field(description="riichi: the seat was ready (听牌) when the deal was drawn, as given")
+    tenpai: bool = Field(description="the seat was ready (听牌) when the deal was drawn, as given")
 
 
 class Event(BaseModel):
@@ -154,7 +155,7 @@ class Settlement(BaseModel):
     rules: str
     scores: dict[Seat, HandScore | TenpaiTotal | PlayerTotal] = Field(
         description="each seat's score; `total` is the count settled (0 after a foul, a declared win, a draw); "
-        'riichi: a seat given as `{"tenpai": ...}` is `{"total": 0, "tenpai": ...}`'
+        'in rule sets with tenpai seats, a seat given as `{"tenpai": ...}` is `{"total": 0, "tenpai": ...}`'
     )
     payments: list[Payment]
     net: dict[Seat, int] = Field(description="what each seat wins (+) or pays (−); sums to 0")

@@ -107,7 +107,8 @@ def outcome(deal: "Deal", lang: Lang) -> str:
 
 
 def counters(deal: "Deal", lang: Lang) -> str:
-    """Riichi: the honba the deal was played with and its pot of riichi sticks, before → after ("" elsewhere)."""
+    """Where the counters carry: the honba the deal was played with and its pot of sticks, before → after
+    ("" elsewhere)."""
     before, after = deal.settlement.get("pot_before"), deal.settlement.get("pot_after")
     if before is None or after is None:
         return ""
@@ -135,7 +136,7 @@ def print_next(standing: "Standing", lang: Lang) -> None:
     dealer, seats = printable(standing.next_dealer), seats_line(standing.next_seats)
     console().print(say("cli.ledger.next_dealer", dealer=dealer, seats=seats))
     if standing.next_honba is not None:
-        sticks = say.plural("cli.ledger.riichi_sticks", standing.next_pot or 0)
+        sticks = say.plural("cli.ledger.sticks", standing.next_pot or 0)
         console().print(say("cli.ledger.next_deal", honba=standing.next_honba, sticks=sticks))
 
 

@@ -246,7 +246,7 @@ def unit_name(unit: str, lang: Lang) -> str:
 
 
 def rules_name(name: str, lang: Lang) -> str:
-    """A rule set as the reader names it: its key (`lingxi`), or with `zh` its Chinese name (灵溪)."""
+    """A rule set as the reader names it: its key (as `--rules` takes it), or with `zh` its first Chinese name."""
     chinese = REGISTRY[name].chinese if name in REGISTRY else ()
     return chinese[0] if lang is Lang.zh and chinese else name
 

@@ -13,7 +13,7 @@ as it would if the English were the key. So English is a translation like Chines
 and the test checks both languages alike: every code has both texts, with the same parameters.
 
 A text's parameters are `str.format` fields (`{rules}`, `{count}`); a message whose English has a
-singular and a plural (`1 riichi stick`, `2 riichi sticks`) is a gettext plural entry, read with
+singular and a plural (`1 stick`, `2 sticks`) is a gettext plural entry, read with
 `Messages.plural`. docs/languages.md says how to add a message.
 """
 

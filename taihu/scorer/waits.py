@@ -47,7 +47,7 @@ class WinValue:
         return cls(score.total, score.legal, tuple(score.arrangement))
 
     def to_dict(self, lang: Language = "en", *, codes: bool = False) -> dict[str, Any]:
-        """Its JSON; a rule set's texts (riichi's reason) in `lang`, and with `codes` by code (as `Record.to_dict`)."""
+        """Its JSON; a rule set's texts (why a win is not legal) in `lang`, with `codes` by code (`Record.to_dict`)."""
         return {"total": self.total, "legal": self.legal, "arrangement": list(self.arrangement)}
 
 

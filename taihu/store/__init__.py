@@ -50,6 +50,7 @@ from taihu.ledger import (
     default_path,
     hash_token,
     make_private,
+    make_private_folder,
     next_deal,
     opening,
 )
@@ -271,7 +272,7 @@ class LedgerStore:
             if not create and not self.path.exists():
                 raise HandError.of("error.store.no_database", code="no_database", where=str(self.path))
             try:
-                self.path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+                make_private_folder(self.path.parent)
                 make_private(self.path)
             except OSError as exc:
                 raise HandError.of(

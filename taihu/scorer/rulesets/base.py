@@ -258,9 +258,11 @@ class RuleSet:
     options: tuple[Option, ...] = ()
     stand_in_pungs: bool = False  # 花碰 `[CC2m]` allowed (Luoshan); else it is no meld
     red_fives: bool = False  # `0m 0p 0s` read as red fives; else they are an error
-    # the API's examples (its OpenAPI document): score requests ({"hand", "options"}) and a /settle table
+    # the API's examples (its OpenAPI document): score requests ({"hand", "options"}), a /settle table and a
+    # waiting line whose /waits answer is the document's example answer
     examples: tuple[Mapping[str, Any], ...] = ()
     example_table: Mapping[str, Any] | None = None
+    example_waits: str = ""
     # -- a table (settlement)
     table_fields: frozenset[str] = frozenset()  # the table's own fields it reads (honba, pot, round); else refused
     tenpai_seats: bool = False  # a drawn deal's seat may be {"tenpai": ...}

@@ -38,6 +38,7 @@ class Luoshan(B.RuleSet):
     stand_in_pungs = True  # 花碰
     conditions = CONDITIONS
     examples = ({"hand": "[EEE] (CCCC) [999m] 11p FF +1p self flip:5s seat:E"},)
+    example_waits = "123m 456m 789p 23s 55p flip:9p"
     search_keeps = KEPT_FOR_ITEMS
     same_readings_self_drawn = True  # how it was won changes only the items valued on the readings
 

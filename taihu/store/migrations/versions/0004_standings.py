@@ -1,8 +1,9 @@
-"""Each deal row keeps the standings after it: the running totals, the next dealer, riichi's honba and pot.
+"""Each deal row keeps the standings after it: the running totals, the next dealer, the honba and pot where they carry.
 
 An add or an undo then reads the last row alone instead of summing every deal (flat from deal 1 to
 1,000). The existing deals are filled here, ledger by ledger, summed in order as `taihu.ledger.standing_of`
-sums them; `next_honba` and `next_pot` are the settlement's `next_honba` and `pot_after` (none outside riichi).
+sums them; `next_honba` and `next_pot` are the settlement's `next_honba` and `pot_after` (none for a rule set
+whose tables carry no counters).
 
 Revision ID: 0004
 Revises: 0003
