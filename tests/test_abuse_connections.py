@@ -18,13 +18,13 @@ from live_server import live_server
 
 import taihu.api.app as api_module
 from taihu.api.security import HOSTS_ENV
-from taihu.api.server import KEEP_ALIVE, MAX_HEADER_BYTES, READ_TIMEOUT, GuardedH11Protocol
+from taihu.api.server import KEEP_ALIVE, MAX_HEADER_BYTES, READ_TIMEOUT, GuardedProtocol
 
 SHORT = 0.5  # the read deadline in these tests, seconds
 BOUND = 10.0  # how long a test waits for the server to act, seconds
 
 
-class QuickProtocol(GuardedH11Protocol):
+class QuickProtocol(GuardedProtocol):
     read_timeout = SHORT
 
 
@@ -127,7 +127,7 @@ def test_taihu_serve_passes_workers_and_the_guards_to_uvicorn(monkeypatch: pytes
     (call,) = calls
     assert call["app"] == "taihu.api.app:app"  # an import string: each worker process loads the app itself
     assert (call["port"], call["workers"], call["limit_concurrency"]) == (8123, 3, 7)
-    assert call["http"] is GuardedH11Protocol
+    assert call["http"] is GuardedProtocol
     assert call["timeout_keep_alive"] == KEEP_ALIVE
 
 

@@ -2,8 +2,9 @@
 
 uvicorn cuts a connection idle after an answer (`timeout_keep_alive`), but
 not one that sends nothing after connecting, nor one that trickles its
-headers or body a byte at a time: h11 has no header timeout of its own. The
-protocol below gives each request a deadline to arrive whole.
+headers or body a byte at a time: its HTTP parsers have no header timeout
+of their own. The protocol below (on httptools and uvloop, docs/performance.md
+"The server path") gives each request a deadline to arrive whole.
 
 uvicorn's `limit_concurrency` counts every open connection, so one address
 holding them all (idle, each reopened when cut) kept everyone else at 503;
@@ -23,9 +24,8 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
-import h11
 import uvicorn
-from uvicorn.protocols.http.h11_impl import H11Protocol
+from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
 from taihu.api.security import ANY_ADDRESS, trust_hosts_in_every_worker, trusted_hosts
 from taihu.scorer import HandError, memo, rule_sets, score_hand
@@ -37,7 +37,7 @@ READ_TIMEOUT = 10.0  # seconds for a request, headers and body, to arrive whole
 KEEP_ALIVE = 5  # seconds a connection may sit idle after an answer
 MAX_CONNECTIONS = 100  # open connections per process; beyond, a request is answered 503
 CLIENT_SHARE = 4  # one client address may hold at most a quarter of them (25 of 100); beyond, refused at once
-MAX_HEADER_BYTES = 16 * 1024  # headers still incomplete at this size get a 400
+MAX_HEADER_BYTES = 16 * 1024  # headers still incomplete at this size get a 400 (GuardedProtocol)
 CACHE_MB_VARIABLE = "TAIHU_CACHE_MB"  # how `--cache-mb` reaches the worker processes
 API_ONLY_VARIABLE = "TAIHU_API_ONLY"  # how `--api-only` does (taihu/api/app.py reads it)
 WARM_UP_HANDS = 300  # hands scored at start-up before the heap is frozen (docs/soak.md "Garbage collection")
@@ -45,16 +45,22 @@ WARM_UP_HANDS = 300  # hands scored at start-up before the heap is frozen (docs/
 GC_THRESHOLDS: tuple[int, int, int] | None = (50_000, 20, 20)
 
 
-class GuardedH11Protocol(H11Protocol):
-    """H11Protocol that closes a connection whose request has not arrived whole within `read_timeout`.
+class GuardedProtocol(HttpToolsProtocol):
+    """uvicorn's httptools protocol that closes a connection whose request has not arrived whole within
+    `read_timeout`, holds each client address to its share of the connections, and refuses headers past
+    MAX_HEADER_BYTES.
 
     The clock starts when the connection opens and again after each answer,
     and stops once the request's last byte is in: the time the server takes
-    to answer is not the client's.
+    to answer is not the client's. httptools (llhttp, in C) parses a request
+    for a fraction of h11's cost, but bounds neither the time nor the size of
+    the headers; both are counted here, from the parser's callbacks.
     """
 
     read_timeout: float = READ_TIMEOUT
     taihu_deadline: asyncio.TimerHandle | None = None
+    taihu_unanswered = 0  # requests in whole, not yet answered
+    taihu_head_bytes: int | None = 0  # bytes read of the coming request's headers; None: its headers are in
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
@@ -74,26 +80,40 @@ class GuardedH11Protocol(H11Protocol):
         return held >= client_limit(self.limit_concurrency)
 
     def data_received(self, data: bytes) -> None:
+        if self.taihu_head_bytes is not None:
+            self.taihu_head_bytes += len(data)
         super().data_received(data)
-        if not self.taihu_reading():
-            self.taihu_disarm()
+        # what arrived in one read is parsed whole; headers still incomplete past the cap are refused
+        if (
+            self.taihu_head_bytes is not None
+            and self.taihu_head_bytes > MAX_HEADER_BYTES
+            and not self.transport.is_closing()
+        ):
+            self.send_400_response("Request headers too large.")
+
+    def on_headers_complete(self) -> None:
+        self.taihu_head_bytes = None
+        super().on_headers_complete()
+
+    def on_message_complete(self) -> None:
+        super().on_message_complete()
+        self.taihu_unanswered += 1
+        self.taihu_head_bytes = 0  # the next request's headers, which may already be arriving
+        self.taihu_disarm()
 
     def on_response_complete(self) -> None:
+        self.taihu_unanswered = max(0, self.taihu_unanswered - 1)
         super().on_response_complete()
-        if not self.transport.is_closing() and self.taihu_reading():
+        if not self.transport.is_closing() and self.taihu_unanswered == 0:
             self.taihu_arm()
 
     def connection_lost(self, exc: Exception | None) -> None:
         self.taihu_disarm()
         super().connection_lost(exc)
 
-    def taihu_reading(self) -> bool:
-        """Whether the server is waiting for (more of) a request from the client."""
-        return self.conn.their_state in (h11.IDLE, h11.SEND_BODY)
-
     def taihu_arm(self) -> None:
         self.taihu_disarm()
-        self.taihu_deadline = asyncio.get_running_loop().call_later(self.read_timeout, self.taihu_timed_out)
+        self.taihu_deadline = self.loop.call_later(self.read_timeout, self.taihu_timed_out)
 
     def taihu_disarm(self) -> None:
         if self.taihu_deadline is not None:
@@ -102,7 +122,7 @@ class GuardedH11Protocol(H11Protocol):
 
     def taihu_timed_out(self) -> None:
         self.taihu_deadline = None
-        if self.taihu_reading() and not self.transport.is_closing():
+        if self.taihu_unanswered == 0 and not self.transport.is_closing():
             self.transport.close()
 
 
@@ -199,10 +219,10 @@ def settle_heap() -> None:
 def config_options(limit_concurrency: int = MAX_CONNECTIONS) -> dict[str, Any]:
     """The uvicorn settings of `taihu serve`, shared with the tests and the soak."""
     return {
-        "http": GuardedH11Protocol,
+        "http": GuardedProtocol,
+        "loop": "uvloop",  # libuv's event loop: a request's wake-ups and writes for less CPU than asyncio's
         "timeout_keep_alive": KEEP_ALIVE,
         "limit_concurrency": limit_concurrency,
-        "h11_max_incomplete_event_size": MAX_HEADER_BYTES,
     }
 
 
