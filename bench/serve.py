@@ -193,7 +193,9 @@ def report(label: str, figures: Figures) -> None:
     print(f"    {'':37} wall {batch_rate:8.0f} hands/s  rate {batch_rate * ours:5.2f} of in-process CPU rate")
 
 
-def bench_server(hands: int = 2000, seed: int = 26, options: Sequence[Sequence[str]] = ((), ("--no-access-log",))) -> None:
+def bench_server(
+    hands: int = 2000, seed: int = 26, options: Sequence[Sequence[str]] = ((), ("--no-access-log",))
+) -> None:
     rng = random.Random(seed)
     print(f"the server path (issue 26): {hands} distinct hands (Luoshan, riichi), blocks of {BLOCK} in turns")
     print(f"  load average (1, 5, 15 min): {', '.join(f'{x:.2f}' for x in os.getloadavg())}")

@@ -23,12 +23,13 @@ from fastapi import APIRouter, FastAPI, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from fastapi_offline import FastAPIOffline
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.middleware.gzip import GZipMiddleware
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from taihu.api.batch import router as batch_router
+from taihu.api.bodies import read
 from taihu.api.contract import TAGS, VERSION, contract
 from taihu.api.errors import describe_validation
 from taihu.api.guards import JsonGuard, replaying
@@ -200,7 +201,13 @@ SHOW_ARITHMETIC = Query(
 )
 
 
-def scored(request: ScoreRequest, show_arithmetic: bool) -> JSONResponse:
+SCORE_REQUEST = TypeAdapter(ScoreRequest)  # built once: a request's validation is then one call
+TABLE = TypeAdapter(Table)
+
+
+def scored(body: bytes, content_type: str | None, show_arithmetic: bool) -> JSONResponse:
+    """In the worker thread: the body read as FastAPI would, scored, and its JSON."""
+    request = read(SCORE_REQUEST, body, content_type)
     result = score_hand(request.hand, rules=request.rules, options=request.options)
     return JSON(result.to_dict() | ({"arithmetic": arithmetic(result)} if show_arithmetic else {}))
 
@@ -212,16 +219,17 @@ def scored(request: ScoreRequest, show_arithmetic: bool) -> JSONResponse:
     response_model=HandScore,
     responses=errors(),
 )
-async def score(request: ScoreRequest, show_arithmetic: bool = SHOW_ARITHMETIC) -> JSONResponse:
+async def score(request: Request, show_arithmetic: bool = SHOW_ARITHMETIC) -> JSONResponse:
     """Score one hand line: its items, subtotal, doubling and total in the rule set's unit.
 
     The hand is written in taihu's notation (docs/notation.md); `+` marks the winning tile, a hand without
     one is scored as a non-winner's. Bad notation is a 422 whose `column` points at the place."""
-    return await in_worker(scored, request, show_arithmetic)
+    body = await request.body()  # a ScoreRequest (the document says so: taihu.api.contract)
+    return await in_worker(scored, body, request.headers.get("content-type"), show_arithmetic)
 
 
-def settled(table: Table) -> JSONResponse:
-    return JSON(settle_table(table.model_dump()).to_dict())
+def settled(body: bytes, content_type: str | None) -> JSONResponse:
+    return JSON(settle_table(read(TABLE, body, content_type).model_dump()).to_dict())
 
 
 @core.post(
@@ -231,9 +239,10 @@ def settled(table: Table) -> JSONResponse:
     response_model=Settlement,
     responses=errors(),
 )
-async def settle(table: Table) -> JSONResponse:
+async def settle(request: Request) -> JSONResponse:
     """Settle one finished deal at a four-player table: each seat's score, who pays whom and why, the net."""
-    return await in_worker(settled, table)
+    body = await request.body()  # a Table (taihu.api.contract)
+    return await in_worker(settled, body, request.headers.get("content-type"))
 
 
 @cache
