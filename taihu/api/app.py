@@ -23,7 +23,7 @@ from fastapi import APIRouter, FastAPI, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from fastapi_offline import FastAPIOffline
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.middleware.gzip import GZipMiddleware
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -32,11 +32,12 @@ from taihu.api.batch import router as batch_router
 from taihu.api.bodies import read
 from taihu.api.contract import TAGS, VERSION, contract
 from taihu.api.errors import describe_validation
+from taihu.api.fast import GZIP_FROM, GZIP_LEVEL, FastPath
 from taihu.api.guards import JsonGuard, replaying
 from taihu.api.ledger import router as ledger_router
 from taihu.api.offload import in_worker
 from taihu.api.responses import JSON, error_answer, errors, json_bytes
-from taihu.api.schemas import HandScore, ScoreRequest, Settlement, Table
+from taihu.api.schemas import SCORE_REQUEST, TABLE, HandScore, Settlement
 from taihu.api.security import SecurityHeaders, TrustedHosts, hosts_from_environment, redact_access_log, redacted
 from taihu.api.server import API_ONLY_VARIABLE, apply_cache_budget, settle_heap
 from taihu.api.waits import router as waits_router
@@ -46,7 +47,6 @@ from taihu.scorer.arithmetic import arithmetic
 from .page import allow_origins, install_page, origins_from_environment
 
 MAX_BODY = 64 * 1024  # a table is ~1 KB; the cap keeps a single request from tying up the server
-GZIP_FROM = 1024  # bytes: an answer this large is gzipped for a client that accepts it (a ledger, a page of deals)
 log = logging.getLogger("taihu.api")
 
 
@@ -201,10 +201,6 @@ SHOW_ARITHMETIC = Query(
 )
 
 
-SCORE_REQUEST = TypeAdapter(ScoreRequest)  # built once: a request's validation is then one call
-TABLE = TypeAdapter(Table)
-
-
 def scored(body: bytes, content_type: str | None, show_arithmetic: bool) -> JSONResponse:
     """In the worker thread: the body read as FastAPI would, scored, and its JSON."""
     request = read(SCORE_REQUEST, body, content_type)
@@ -288,5 +284,8 @@ else:
 app.add_middleware(TrustedHosts, allowed_hosts=hosts_from_environment(), www_redirect=False)
 app.add_middleware(SecurityHeaders)
 # outside the headers, so that they (and a docs page's policy, made from its body) see the plain answer
-app.add_middleware(GZipMiddleware, minimum_size=GZIP_FROM, compresslevel=6)
+app.add_middleware(GZipMiddleware, minimum_size=GZIP_FROM, compresslevel=GZIP_LEVEL)
 redact_access_log()
+# what uvicorn serves (`taihu serve`): each request's client address, and POST /score's answers made without
+# the framework, the same as the app's (taihu/api/fast.py)
+served = FastPath(app, allowed_hosts=hosts_from_environment(), cross_origin=bool(origins_from_environment()))
