@@ -55,19 +55,27 @@ class FairShare:
 
     A request takes a slot at once while one is free and no one waits;
     otherwise it waits in its address's queue. A slot set free goes to the
-    waiting address holding the fewest slots, the first in turn among equals,
-    and that address then goes to the end of the turn.
+    waiting address holding the fewest slots, and among those to the one
+    served least recently: one address's queue of costly requests then takes
+    turns with every other address's, whatever its length.
     """
 
     def __init__(self, slots: int) -> None:
         self.free = slots
         self.held: Counter[str] = Counter()
-        self.waiting: dict[str, deque[asyncio.Future[None]]] = {}  # in turn order
+        self.waiting: dict[str, deque[asyncio.Future[None]]] = {}
+        self.served: dict[str, int] = {}  # address → when it last got a slot (addresses holding or waiting)
+        self.grants = 0
+
+    def grant(self, address: str) -> None:
+        self.free -= 1
+        self.held[address] += 1
+        self.grants += 1
+        self.served[address] = self.grants
 
     async def acquire(self, address: str) -> None:
         if self.free and not self.waiting:
-            self.free -= 1
-            self.held[address] += 1
+            self.grant(address)
             return
         turn = asyncio.get_running_loop().create_future()
         self.waiting.setdefault(address, deque()).append(turn)
@@ -84,16 +92,22 @@ class FairShare:
             del self.held[address]
         self.free += 1
         while self.free and self.waiting:
-            address = min(self.waiting, key=self.held.__getitem__)  # the first of the fewest, in turn order
-            queue = self.waiting.pop(address)
+            chosen = min(self.waiting, key=lambda a: (self.held[a], self.served.get(a, 0)))
+            queue = self.waiting[chosen]
             turn = queue.popleft()
-            if queue:
-                self.waiting[address] = queue  # to the end of the turn
-            if turn.cancelled():
-                continue
-            self.free -= 1
-            self.held[address] += 1
-            turn.set_result(None)
+            if not queue:
+                del self.waiting[chosen]
+            if not turn.cancelled():
+                self.grant(chosen)
+                turn.set_result(None)
+            else:
+                self.forget(chosen)
+        self.forget(address)
+
+    def forget(self, address: str) -> None:
+        """An address that neither holds nor waits is dropped from `served`, so the table stays small."""
+        if address not in self.held and address not in self.waiting:
+            self.served.pop(address, None)
 
 
 def fair_share() -> FairShare:
