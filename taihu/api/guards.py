@@ -10,11 +10,15 @@ from taihu.scorer.errors import HandError
 from taihu.scorer.limits import check_json_text
 
 
+INLINE_BYTES = 4 * 1024  # a body this small is checked on the event loop
+
+
 class JsonGuard:
     """Refuses a body nested too deep or with too long a number, as a 422, before it is parsed.
 
-    Installed inside BodyLimit, so the body it reads is already capped in size;
-    the check runs in a worker thread, not on the event loop.
+    Installed inside BodyLimit, so the body it reads is already capped in size.
+    A body of up to INLINE_BYTES is checked on the event loop (a few µs: a
+    trip to a worker thread costs more); a larger one in a worker thread.
     """
 
     def __init__(self, app: ASGIApp) -> None:
@@ -33,7 +37,10 @@ class JsonGuard:
             if not message.get("more_body", False):
                 break
         try:
-            await in_worker(check_json_text, body, "the request body")  # linear, yet 2-8 ms for 64 KB
+            if len(body) <= INLINE_BYTES:
+                check_json_text(body, "the request body")
+            else:
+                await in_worker(check_json_text, body, "the request body")  # linear, yet 0.4 ms for 64 KB
         except HandError as exc:
             await SafeJSONResponse(error_body(exc), status_code=422)(scope, receive, send)
             return
