@@ -1,7 +1,7 @@
 """The server's cost around the scoring: a real `taihu serve` against in-process scoring, in one run.
 
 Part of `make bench` (docs/performance.md "The server path"); alone:
-`.venv/bin/python bench/serve.py`. A `taihu serve` process is started on a
+`.venv/bin/python bench/bench.py --server-only` or `bench/serve.py --hands N`. A `taihu serve` process is started on a
 free loopback port, and the same hands are scored in turns, in blocks: a block
 in this process (`score_hand` and `to_dict`, this thread's CPU time), a block
 as `POST /v1/score` requests over one keep-alive connection, and as
@@ -31,7 +31,6 @@ from typing import NamedTuple
 from taihu.scorer import score_hand
 
 ROOT = Path(__file__).resolve().parent.parent
-TICKS = os.sysconf("SC_CLK_TCK")
 BATCH = 100  # hands in one /v1/score/batch request
 BLOCK = 100  # hands per turn
 
@@ -48,17 +47,48 @@ def free_port() -> int:
 
 
 def cpu_seconds(pid: int) -> float:
-    """User + system CPU time of every thread of process `pid`, dead ones included (/proc/PID/stat)."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / TICKS  # utime, stime (fields 14 and 15 of proc(5))
+    """CPU time of every thread of process `pid` (the scheduler's count in ns, /proc/PID/task/*/schedstat).
+
+    Finer than /proc/PID/stat's clock ticks (10 ms), so a block of requests
+    has its own figure; the server's threads (the event loop and its
+    CPU_THREADS workers) live as long as it does.
+    """
+    total = 0
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        try:
+            total += int((task / "schedstat").read_text().split()[0])
+        except (FileNotFoundError, ProcessLookupError):
+            pass  # a thread that ended as it was read
+    return total / 1e9
+
+
+# uvicorn with taihu serve's protocol and loop, serving an app that reads the body and answers a fixed 700 bytes
+# of JSON: what any request costs the server before taihu does anything
+FLOOR_SERVER = """
+import sys, uvicorn
+from taihu.api.server import config_options
+ANSWER = b'{"x":"' + b"1" * 692 + b'"}'
+async def app(scope, receive, send):
+    if scope["type"] != "http":
+        return
+    while (await receive()).get("more_body"):
+        pass
+    headers = [(b"content-length", b"%d" % len(ANSWER)), (b"content-type", b"application/json")]
+    await send({"type": "http.response.start", "status": 200, "headers": headers})
+    await send({"type": "http.response.body", "body": ANSWER})
+options = config_options() | {"access_log": False, "log_level": "warning", "lifespan": "off"}
+uvicorn.run(app, host="127.0.0.1", port=int(sys.argv[1]), **options)
+"""
 
 
 class Server:
-    """`taihu serve` in a subprocess; `options` are its own (e.g. `--no-access-log`)."""
+    """`taihu serve` in a subprocess; `options` are its own (e.g. `--no-access-log`); `floor`: FLOOR_SERVER."""
 
-    def __init__(self, options: Sequence[str] = ()) -> None:
+    def __init__(self, options: Sequence[str] = (), floor: bool = False) -> None:
         self.port = free_port()
         command = [str(Path(sys.executable).parent / "taihu"), "serve", "--port", str(self.port), *options]
+        if floor:
+            command = [sys.executable, "-c", FLOOR_SERVER, str(self.port)]
         self.process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=ROOT)
         deadline = time.monotonic() + 60
         while True:
@@ -114,11 +144,14 @@ def requests(client: Client, path: str, bodies: Sequence[bytes]) -> list[float]:
 
 
 class Figures(NamedTuple):
+    """Seconds per block of hands: in-process CPU, server CPU as single requests and as one batch, and the
+    wall clock of each single request and each batch."""
+
     hands: int
-    in_process: float  # CPU seconds in this process for all hands
-    single_cpu: float  # server CPU seconds for all hands as single requests
+    in_process: list[float]
+    single_cpu: list[float]
+    batch_cpu: list[float]
     single_wall: list[float]
-    batch_cpu: float
     batch_wall: list[float]
 
 
@@ -127,35 +160,29 @@ def run(server: Server, hands: Sequence[Hand]) -> Figures:
     single = [json.dumps({"rules": r, "hand": h}).encode() for r, h in hands]
     client = Client(server.port)
     pid = server.process.pid
-    ours = 0.0
-    single_cpu = batch_cpu = 0.0
-    single_wall: list[float] = []
-    batch_wall: list[float] = []
+    figures = Figures(len(hands), [], [], [], [], [])
     for number, start in enumerate(range(0, len(hands), BLOCK)):
         block = hands[start : start + BLOCK]
         batch = json.dumps({"hands": [{"rules": r, "hand": h} for r, h in block]}).encode()
 
         def local(block: Sequence[Hand] = block) -> None:
-            nonlocal ours
-            ours += in_process(block)
+            figures.in_process.append(in_process(block))
 
         def one_by_one(start: int = start, size: int = len(block)) -> None:
-            nonlocal single_cpu
             before = cpu_seconds(pid)
-            single_wall.extend(requests(client, "/v1/score", single[start : start + size]))
-            single_cpu += cpu_seconds(pid) - before
+            figures.single_wall.extend(requests(client, "/v1/score", single[start : start + size]))
+            figures.single_cpu.append(cpu_seconds(pid) - before)
 
         def batched(batch: bytes = batch) -> None:
-            nonlocal batch_cpu
             before = cpu_seconds(pid)
-            batch_wall.extend(requests(client, "/v1/score/batch", [batch]))
-            batch_cpu += cpu_seconds(pid) - before
+            figures.batch_wall.extend(requests(client, "/v1/score/batch", [batch]))
+            figures.batch_cpu.append(cpu_seconds(pid) - before)
 
         turns: list[Callable[[], None]] = [local, one_by_one, batched]
         shift = number % len(turns)
         for turn in turns[shift:] + turns[:shift]:
             turn()
-    return Figures(len(hands), ours, single_cpu, single_wall, batch_cpu, batch_wall)
+    return figures
 
 
 def bench_hands(rng: random.Random, count: int) -> list[Hand]:
@@ -171,16 +198,20 @@ def bench_hands(rng: random.Random, count: int) -> list[Hand]:
 
 
 def report(label: str, figures: Figures) -> None:
+    """Totals, and the median of the blocks' own ratios (a block's three ways ran within a second or so, so a
+    change of load between blocks falls on its three alike)."""
     n = figures.hands
-    ours = figures.in_process / n
-    single = figures.single_cpu / n
-    batch = figures.batch_cpu / n
+    ours = sum(figures.in_process) / n
+    single = sum(figures.single_cpu) / n
+    batch = sum(figures.batch_cpu) / n
+    single_ratios = [s / o for s, o in zip(figures.single_cpu, figures.in_process, strict=True)]
+    batch_rates = [o / b for b, o in zip(figures.batch_cpu, figures.in_process, strict=True)]
     batch_rate = n / sum(figures.batch_wall)
     print(f"  {label}")
     print(f"    in-process score_hand + to_dict      CPU {ours * 1e3:7.3f} ms a hand ({1 / ours:8.0f}/s)")
     print(
         f"    POST /v1/score, one keep-alive conn.  server CPU {single * 1e3:7.3f} ms a request"
-        f"  ratio {single / ours:5.2f}×  (target ≤ 3×)"
+        f"  ratio {single / ours:5.2f}×, blocks' median {statistics.median(single_ratios):5.2f}×  (target ≤ 3×)"
     )
     print(
         f"    {'':37} wall median {statistics.median(figures.single_wall) * 1e3:7.3f} ms"
@@ -188,9 +219,31 @@ def report(label: str, figures: Figures) -> None:
     )
     print(
         f"    POST /v1/score/batch of {BATCH}          server CPU {batch * 1e3:7.3f} ms a hand"
-        f"  rate {ours / batch:5.2f} of in-process (target ≥ 0.70)"
+        f"  rate {ours / batch:5.2f}, blocks' median {statistics.median(batch_rates):5.2f} of in-process"
+        f" (target ≥ 0.70)"
     )
     print(f"    {'':37} wall {batch_rate:8.0f} hands/s  rate {batch_rate * ours:5.2f} of in-process CPU rate")
+
+
+def floor(hands: Sequence[Hand]) -> None:
+    """The same single requests to FLOOR_SERVER, in blocks in turns with in-process scoring."""
+    server = Server(floor=True)
+    try:
+        client = Client(server.port)
+        bodies = [json.dumps({"rules": r, "hand": h}).encode() for r, h in hands]
+        requests(client, "/v1/score", bodies[:BLOCK])
+        ours = theirs = 0.0
+        for start in range(0, len(hands), BLOCK):
+            ours += in_process(hands[start : start + BLOCK])
+            before = cpu_seconds(server.process.pid)
+            requests(client, "/v1/score", bodies[start : start + BLOCK])
+            theirs += cpu_seconds(server.process.pid) - before
+    finally:
+        server.stop()
+    print(
+        f"  the HTTP floor: uvicorn with taihu serve's protocol and loop, an app answering 700 fixed bytes:"
+        f" server CPU {theirs / len(hands) * 1e3:.3f} ms a request, {theirs / ours:.2f}× in-process scoring"
+    )
 
 
 def bench_server(
@@ -208,6 +261,7 @@ def bench_server(
         finally:
             server.stop()
         report(f"taihu serve {' '.join(flags)}".rstrip(), figures)
+    floor(bench_hands(rng, hands))
     print(f"  load average (1, 5, 15 min): {', '.join(f'{x:.2f}' for x in os.getloadavg())}")
 
 
