@@ -9,7 +9,6 @@ from taihu.api.responses import SafeJSONResponse, error_body
 from taihu.scorer.errors import HandError
 from taihu.scorer.limits import check_json_text
 
-
 INLINE_BYTES = 4 * 1024  # a body this small is checked on the event loop
 
 
