@@ -30,6 +30,9 @@ from typing import NamedTuple
 
 from taihu.scorer import score_hand
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from soak import free_port, stop_process  # noqa: E402
+
 ROOT = Path(__file__).resolve().parent.parent
 BATCH = 100  # hands in one /v1/score/batch request
 BLOCK = 100  # hands per turn
@@ -38,12 +41,6 @@ BLOCK = 100  # hands per turn
 class Hand(NamedTuple):
     rules: str
     line: str
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 def cpu_seconds(pid: int) -> float:
@@ -102,12 +99,7 @@ class Server:
                 time.sleep(0.1)
 
     def stop(self) -> None:
-        self.process.terminate()
-        try:
-            self.process.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait()
+        stop_process(self.process)
 
 
 class Client:
