@@ -28,6 +28,9 @@ from typing import NamedTuple
 from taihu.scorer import score_hand, settle_table, waits
 from taihu.scorer import tiles as T
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from serve import bench_server  # noqa: E402  (bench/serve.py: the server path, issue 26)
+
 # our kinds 31 C, 32 F, 33 P are haku/hatsu/chun = 33, 32, 31 in mahjong's 34-order
 TO_MAHJONG_34 = list(range(31)) + [33, 32, 31]
 
@@ -229,7 +232,11 @@ def main() -> None:
     parser.add_argument("--hands", type=int, default=1000)
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--waits-only", action="store_true", help="only the waits figures (issue 16)")
+    parser.add_argument("--server-only", action="store_true", help="only the server path's figures (issue 26)")
     args = parser.parse_args()
+    if args.server_only:
+        bench_server()
+        return
     rng = random.Random(args.seed)
     seen: set[tuple[int, ...]] = set()
     warmup = distinct_hands(rng, 200, seen)
@@ -311,6 +318,7 @@ def main() -> None:
         )
     bench_waits(rng, mahjong, hands)
     bench_ledger_add()
+    bench_server()
 
 
 def waiting_lingxi_line(rng: random.Random, wildcards: int) -> str:

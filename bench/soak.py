@@ -52,6 +52,16 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
+def stop_process(process: subprocess.Popen[bytes]) -> None:
+    """Ends a server: SIGTERM (uvicorn's graceful stop), SIGKILL after 15 s."""
+    process.terminate()
+    try:
+        process.wait(timeout=15)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
+
+
 def rss_mb(pid: int) -> float:
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
         if line.startswith("VmRSS:"):
@@ -87,12 +97,7 @@ class Server:
         raise SystemExit(f"the server did not answer /health within {bound} s")
 
     def stop(self) -> str:
-        self.process.terminate()
-        try:
-            self.process.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait()
+        stop_process(self.process)
         self.log.close()
         return self.log_path.read_text(encoding="utf-8", errors="replace")
 

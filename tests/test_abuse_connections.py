@@ -17,14 +17,15 @@ import pytest
 from live_server import live_server
 
 import taihu.api.app as api_module
+import taihu.api.fast as fast_module
 from taihu.api.security import HOSTS_ENV
-from taihu.api.server import KEEP_ALIVE, MAX_HEADER_BYTES, READ_TIMEOUT, GuardedH11Protocol
+from taihu.api.server import KEEP_ALIVE, MAX_HEADER_BYTES, READ_TIMEOUT, GuardedProtocol
 
 SHORT = 0.5  # the read deadline in these tests, seconds
 BOUND = 10.0  # how long a test waits for the server to act, seconds
 
 
-class QuickProtocol(GuardedH11Protocol):
+class QuickProtocol(GuardedProtocol):
     read_timeout = SHORT
 
 
@@ -85,6 +86,7 @@ def test_a_slow_answer_is_not_the_clients_delay(server: tuple[str, int], monkeyp
         return score_hand(*args, **kwargs)
 
     monkeypatch.setattr(api_module, "score_hand", slow_score)
+    monkeypatch.setattr(fast_module, "score_hand", slow_score)  # the served app scores /score there
     connection = http.client.HTTPConnection(*server, timeout=BOUND)
     try:
         body = b'{"hand": "123m 456m 789p 234s 678s 5p +5p wild:9s,N"}'
@@ -125,9 +127,9 @@ def test_taihu_serve_passes_workers_and_the_guards_to_uvicorn(monkeypatch: pytes
     result = CliRunner().invoke(cli_app, ["serve", "--port", "8123", "--workers", "3", "--limit-concurrency", "7"])
     assert result.exit_code == 0, result.output
     (call,) = calls
-    assert call["app"] == "taihu.api.app:app"  # an import string: each worker process loads the app itself
+    assert call["app"] == "taihu.api.app:served"  # an import string: each worker process loads the app itself
     assert (call["port"], call["workers"], call["limit_concurrency"]) == (8123, 3, 7)
-    assert call["http"] is GuardedH11Protocol
+    assert call["http"] is GuardedProtocol
     assert call["timeout_keep_alive"] == KEEP_ALIVE
 
 

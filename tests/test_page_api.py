@@ -222,7 +222,7 @@ def run_serve(monkeypatch: pytest.MonkeyPatch, *args: str) -> tuple[dict[str, An
 def test_serve_binds_to_loopback_by_default(monkeypatch: pytest.MonkeyPatch) -> None:
     started, warning = run_serve(monkeypatch)
     assert {key: started[key] for key in ("target", "host", "port")} == {
-        "target": "taihu.api.app:app",
+        "target": "taihu.api.app:served",
         "host": "127.0.0.1",
         "port": 8000,
     }

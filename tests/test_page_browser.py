@@ -25,7 +25,7 @@ import pytest
 import uvicorn
 from playwright.sync_api import Browser, Locator, Page, Playwright, expect, sync_playwright
 
-from taihu.api.app import app
+from taihu.api.app import served as taihu_app
 from taihu.scorer import score_hand, settle_table
 from taihu.scorer.arithmetic import arithmetic
 
@@ -58,7 +58,7 @@ def server() -> Iterator[str]:
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind(("127.0.0.1", 0))
     port = sock.getsockname()[1]
-    web = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="off"))
+    web = uvicorn.Server(uvicorn.Config(taihu_app, log_level="warning", lifespan="off"))
     thread = threading.Thread(target=web.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
     deadline = time.monotonic() + 10

@@ -30,15 +30,26 @@ from starlette.middleware.gzip import GZipMiddleware
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from taihu.api.batch import router as batch_router
+from taihu.api.bodies import read
 from taihu.api.contract import TAGS, VERSION, contract
 from taihu.api.errors import validation_shape
+from taihu.api.fast import GZIP_FROM, GZIP_LEVEL, FastPath
 from taihu.api.guards import JsonGuard, replaying
 from taihu.api.head import HeadAsGet
 from taihu.api.language import LanguageHeaders, request_language, scope_language
 from taihu.api.ledger import router as ledger_router
 from taihu.api.offload import in_worker
-from taihu.api.responses import JSON, WITH_BODY, Refusal, error_answer, errors, hand_error_answer, json_bytes
-from taihu.api.schemas import HandScore, ScoreRequest, Settlement, Table
+from taihu.api.responses import (
+    JSON,
+    WITH_BODY,
+    Refusal,
+    error_answer,
+    errors,
+    hand_error_answer,
+    json_bytes,
+    lines_in,
+)
+from taihu.api.schemas import SCORE_REQUEST, TABLE, HandScore, Settlement
 from taihu.api.security import SecurityHeaders, TrustedHosts, hosts_from_environment, redact_access_log, redacted
 from taihu.api.server import API_ONLY_VARIABLE, apply_cache_budget, settle_heap
 from taihu.api.waits import router as waits_router
@@ -49,7 +60,6 @@ from taihu.scorer.arithmetic import arithmetic
 from .page import allow_origins, install_page, origins_from_environment
 
 MAX_BODY = 64 * 1024  # a table is ~1 KB; the cap keeps a single request from tying up the server
-GZIP_FROM = 1024  # bytes: an answer this large is gzipped for a client that accepts it (a ledger, a page of deals)
 log = logging.getLogger("taihu.api")
 
 
@@ -205,12 +215,9 @@ SHOW_ARITHMETIC = Query(
 )
 
 
-def lines_in(lines: list[str], lang: Language) -> list[str]:
-    """The arithmetic's lines in `lang`: each line's own `in_lang` where it has one (a text with a code)."""
-    return [line.in_lang(lang) if hasattr(line, "in_lang") else line for line in lines]
-
-
-def scored(request: ScoreRequest, show_arithmetic: bool, lang: Language) -> JSONResponse:
+def scored(body: bytes, content_type: str | None, show_arithmetic: bool, lang: Language) -> JSONResponse:
+    """In the worker thread: the body read as FastAPI would, scored, and its JSON in `lang`."""
+    request = read(SCORE_REQUEST, body, content_type)
     result = score_hand(request.hand, rules=request.rules, options=request.options)
     return JSON(result.to_dict(lang) | ({"arithmetic": lines_in(arithmetic(result), lang)} if show_arithmetic else {}))
 
@@ -222,16 +229,19 @@ def scored(request: ScoreRequest, show_arithmetic: bool, lang: Language) -> JSON
     response_model=HandScore,
     responses=errors(*WITH_BODY),
 )
-async def score(request: ScoreRequest, http: Request, show_arithmetic: bool = SHOW_ARITHMETIC) -> JSONResponse:
+async def score(request: Request, show_arithmetic: bool = SHOW_ARITHMETIC) -> JSONResponse:
     """Score one hand line: its items, subtotal, doubling and total in the rule set's unit.
 
     The hand is written in taihu's notation (docs/notation.md); `+` marks the winning tile, a hand without
     one is scored as a non-winner's. Bad notation is a 422 whose `column` points at the place."""
-    return await in_worker(scored, request, show_arithmetic, request_language(http))
+    body = await request.body()  # a ScoreRequest (the document says so: taihu.api.contract)
+    return await in_worker(
+        scored, body, request.headers.get("content-type"), show_arithmetic, request_language(request)
+    )
 
 
-def settled(table: Table, lang: Language) -> JSONResponse:
-    return JSON(settle_table(table.model_dump()).to_dict(lang))
+def settled(body: bytes, content_type: str | None, lang: Language) -> JSONResponse:
+    return JSON(settle_table(read(TABLE, body, content_type).model_dump()).to_dict(lang))
 
 
 @core.post(
@@ -241,9 +251,10 @@ def settled(table: Table, lang: Language) -> JSONResponse:
     response_model=Settlement,
     responses=errors(*WITH_BODY),
 )
-async def settle(table: Table, http: Request) -> JSONResponse:
+async def settle(request: Request) -> JSONResponse:
     """Settle one finished deal at a four-player table: each seat's score, who pays whom and why, the net."""
-    return await in_worker(settled, table, request_language(http))
+    body = await request.body()  # a Table (taihu.api.contract)
+    return await in_worker(settled, body, request.headers.get("content-type"), request_language(request))
 
 
 @cache
@@ -290,6 +301,9 @@ app.add_middleware(TrustedHosts, allowed_hosts=hosts_from_environment(), www_red
 app.add_middleware(LanguageHeaders)  # outside the Host check, so its refusal says its language too
 app.add_middleware(SecurityHeaders)
 # outside the headers, so that they (and a docs page's policy, made from its body) see the plain answer
-app.add_middleware(GZipMiddleware, minimum_size=GZIP_FROM, compresslevel=6)
+app.add_middleware(GZipMiddleware, minimum_size=GZIP_FROM, compresslevel=GZIP_LEVEL)
 app.add_middleware(HeadAsGet)  # outermost: a HEAD is a GET to every check inside (taihu/api/head.py)
 redact_access_log()
+# what uvicorn serves (`taihu serve`): each request's client address, and POST /score's answers made without
+# the framework, the same as the app's (taihu/api/fast.py)
+served = FastPath(app, allowed_hosts=hosts_from_environment(), cross_origin=bool(origins_from_environment()))

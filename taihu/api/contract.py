@@ -24,8 +24,10 @@ TAGS = [
     {"name": "ledgers", "description": "An evening's ledger: deals, standings, CSV (docs/ledger.md)"},
     {"name": "health", "description": "For load balancers and health checks"},
 ]
-# operation → the component its route reads itself (`taihu.api.batch`, `taihu.api.ledger`)
+# operation → the component its route reads itself (`taihu.api.batch`, `taihu.api.ledger`, and in a worker
+# thread `taihu.api.bodies`)
 BODIES = {"score_batch": "ScoreBatch", "settle_batch": "SettleBatch", "add_deal": "LedgerTable"}
+BODIES |= {"score_hand": "ScoreRequest", "settle_table": "Table", "find_waits": "WaitsRequest"}
 
 
 def examples() -> dict[str, Any]:
@@ -76,6 +78,7 @@ def contract(app: FastAPI) -> dict[str, Any]:
     from taihu.api.batch import EXTRA_MODELS
     from taihu.api.language import LANG_QUERY
     from taihu.api.ledger import LedgerTable
+    from taihu.api.waits import WaitsRequest
 
     document = get_openapi(
         title=app.title,
@@ -88,7 +91,8 @@ def contract(app: FastAPI) -> dict[str, Any]:
     )
     schemas = document.setdefault("components", {}).setdefault("schemas", {})
     _, extra = models_json_schema(
-        [(model, "validation") for model in (*EXTRA_MODELS, LedgerTable)], ref_template="#/components/schemas/{model}"
+        [(model, "validation") for model in (*EXTRA_MODELS, LedgerTable, WaitsRequest)],
+        ref_template="#/components/schemas/{model}",
     )
     for name, schema in extra.get("$defs", {}).items():
         schemas.setdefault(name, schema)

@@ -10,6 +10,8 @@ from taihu.api.responses import error_answer, hand_error_answer
 from taihu.scorer.errors import HandError
 from taihu.scorer.limits import check_json_text
 
+INLINE_BYTES = 4 * 1024  # a body this small is checked on the event loop
+
 
 def media_type(scope: Scope) -> str | None:
     """The request's Content-Type without its parameters, in lower case; None when it has none."""
@@ -26,8 +28,9 @@ class JsonGuard:
     """Refuses a body sent as something else than JSON (a 415), or nested too deep or with too long a number
     (a 422), before it is parsed.
 
-    Installed inside BodyLimit, so the body it reads is already capped in size;
-    the check runs in a worker thread, not on the event loop.
+    Installed inside BodyLimit, so the body it reads is already capped in size.
+    A body of up to INLINE_BYTES is checked on the event loop (a few µs: a
+    trip to a worker thread costs more); a larger one in a worker thread.
     """
 
     def __init__(self, app: ASGIApp) -> None:
@@ -51,7 +54,10 @@ class JsonGuard:
             await refused(scope, receive, send)
             return
         try:
-            await in_worker(check_json_text, body, "the request body")  # linear, yet 2-8 ms for 64 KB
+            if len(body) <= INLINE_BYTES:
+                check_json_text(body, "the request body")
+            else:
+                await in_worker(check_json_text, body, "the request body")  # linear, yet 0.4 ms for 64 KB
         except HandError as exc:
             await hand_error_answer(exc, scope_language(scope))(scope, receive, send)
             return

@@ -157,3 +157,8 @@ def errors(*statuses: int) -> dict[int | str, dict[str, Any]]:
         status: {"model": ErrorAnswer, "description": DESCRIPTIONS[status]}
         for status in sorted({*statuses, *ALWAYS}, key=lambda s: (s == 500, s))
     }
+
+
+def lines_in(lines: list[str], lang: Language) -> list[str]:
+    """The arithmetic's lines in `lang`: each line's own `in_lang` where it has one (a text with a code)."""
+    return [line.in_lang(lang) if hasattr(line, "in_lang") else line for line in lines]

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, field_validator
 
 from taihu.scorer import models as core
 from taihu.scorer.limits import MAX_TOTAL
@@ -164,3 +164,8 @@ class Settlement(BaseModel):
     pot_before: int | None = Field(default=None, description="sticks on the table before the deal")
     pot_after: int | None = Field(default=None, description="sticks left on the table after it")
     next_honba: int | None = Field(default=None, description="本场 counters of the next deal")
+
+
+# built once at import: a request body's validation is then one call (taihu.api.bodies.read)
+SCORE_REQUEST = TypeAdapter(ScoreRequest)
+TABLE = TypeAdapter(Table)

@@ -2,8 +2,9 @@
 
 uvicorn cuts a connection idle after an answer (`timeout_keep_alive`), but
 not one that sends nothing after connecting, nor one that trickles its
-headers or body a byte at a time: h11 has no header timeout of its own. The
-protocol below gives each request a deadline to arrive whole.
+headers or body a byte at a time: its HTTP parsers have no header timeout
+of their own. The protocol below (on httptools and uvloop, docs/performance.md
+"The server path") gives each request a deadline to arrive whole.
 
 uvicorn's `limit_concurrency` counts every open connection, so one address
 holding them all (idle, each reopened when cut) kept everyone else at 503;
@@ -23,21 +24,20 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
-import h11
 import uvicorn
-from uvicorn.protocols.http.h11_impl import H11Protocol
+from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
 from taihu.api.security import ANY_ADDRESS, trust_hosts_in_every_worker, trusted_hosts
 from taihu.scorer import HandError, memo, rule_sets, score_hand
 from taihu.scorer import tiles as T
 from taihu.scorer.rulesets import RULESETS
 
-APP = "taihu.api.app:app"  # an import string, so uvicorn's worker processes can each load it
+APP = "taihu.api.app:served"  # an import string, so uvicorn's worker processes can each load it
 READ_TIMEOUT = 10.0  # seconds for a request, headers and body, to arrive whole
 KEEP_ALIVE = 5  # seconds a connection may sit idle after an answer
 MAX_CONNECTIONS = 100  # open connections per process; beyond, a request is answered 503
 CLIENT_SHARE = 4  # one client address may hold at most a quarter of them (25 of 100); beyond, refused at once
-MAX_HEADER_BYTES = 16 * 1024  # headers still incomplete at this size get a 400
+MAX_HEADER_BYTES = 16 * 1024  # headers still incomplete at this size get a 400 (GuardedProtocol)
 CACHE_MB_VARIABLE = "TAIHU_CACHE_MB"  # how `--cache-mb` reaches the worker processes
 API_ONLY_VARIABLE = "TAIHU_API_ONLY"  # how `--api-only` does (taihu/api/app.py reads it)
 WARM_UP_HANDS = 300  # hands scored at start-up before the heap is frozen (docs/soak.md "Garbage collection")
@@ -45,19 +45,25 @@ WARM_UP_HANDS = 300  # hands scored at start-up before the heap is frozen (docs/
 GC_THRESHOLDS: tuple[int, int, int] | None = (50_000, 20, 20)
 
 
-class GuardedH11Protocol(H11Protocol):
-    """H11Protocol that closes a connection whose request has not arrived whole within `read_timeout`.
+class GuardedProtocol(HttpToolsProtocol):
+    """uvicorn's httptools protocol that closes a connection whose request has not arrived whole within
+    `read_timeout`, holds each client address to its share of the connections, and refuses headers past
+    MAX_HEADER_BYTES.
 
     The clock starts when the connection opens and again after each answer,
     and stops once the request's last byte is in: the time the server takes
-    to answer is not the client's.
+    to answer is not the client's. httptools (llhttp, in C) parses a request
+    for a fraction of h11's cost, but bounds neither the time nor the size of
+    the headers; both are counted here, from the parser's callbacks.
     """
 
     read_timeout: float = READ_TIMEOUT
     taihu_deadline: asyncio.TimerHandle | None = None
+    taihu_unanswered = 0  # requests in whole, not yet answered
+    taihu_head_bytes: int | None = 0  # bytes read of the coming request's headers; None: its headers are in
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
-        super().connection_made(transport)
+        super().connection_made(OneWrite(transport, self.loop))  # type: ignore[arg-type]
         no_delay(transport)
         if self.taihu_over_client_share():
             transport.write(TOO_MANY_FROM_CLIENT)
@@ -74,26 +80,40 @@ class GuardedH11Protocol(H11Protocol):
         return held >= client_limit(self.limit_concurrency)
 
     def data_received(self, data: bytes) -> None:
+        if self.taihu_head_bytes is not None:
+            self.taihu_head_bytes += len(data)
         super().data_received(data)
-        if not self.taihu_reading():
-            self.taihu_disarm()
+        # what arrived in one read is parsed whole; headers still incomplete past the cap are refused
+        if (
+            self.taihu_head_bytes is not None
+            and self.taihu_head_bytes > MAX_HEADER_BYTES
+            and not self.transport.is_closing()
+        ):
+            self.send_400_response("Request headers too large.")
+
+    def on_headers_complete(self) -> None:
+        self.taihu_head_bytes = None
+        super().on_headers_complete()
+
+    def on_message_complete(self) -> None:
+        super().on_message_complete()
+        self.taihu_unanswered += 1
+        self.taihu_head_bytes = 0  # the next request's headers, which may already be arriving
+        self.taihu_disarm()
 
     def on_response_complete(self) -> None:
+        self.taihu_unanswered = max(0, self.taihu_unanswered - 1)
         super().on_response_complete()
-        if not self.transport.is_closing() and self.taihu_reading():
+        if not self.transport.is_closing() and self.taihu_unanswered == 0:
             self.taihu_arm()
 
     def connection_lost(self, exc: Exception | None) -> None:
         self.taihu_disarm()
         super().connection_lost(exc)
 
-    def taihu_reading(self) -> bool:
-        """Whether the server is waiting for (more of) a request from the client."""
-        return self.conn.their_state in (h11.IDLE, h11.SEND_BODY)
-
     def taihu_arm(self) -> None:
         self.taihu_disarm()
-        self.taihu_deadline = asyncio.get_running_loop().call_later(self.read_timeout, self.taihu_timed_out)
+        self.taihu_deadline = self.loop.call_later(self.read_timeout, self.taihu_timed_out)
 
     def taihu_disarm(self) -> None:
         if self.taihu_deadline is not None:
@@ -102,8 +122,49 @@ class GuardedH11Protocol(H11Protocol):
 
     def taihu_timed_out(self) -> None:
         self.taihu_deadline = None
-        if self.taihu_reading() and not self.transport.is_closing():
+        if self.taihu_unanswered == 0 and not self.transport.is_closing():
             self.transport.close()
+
+
+class OneWrite:
+    """A connection's transport whose writes within one turn of the event loop go out as one.
+
+    uvicorn writes an answer's head and its body apart: two system calls, two
+    TCP segments and two wake-ups of the client, for an answer of a few
+    hundred bytes (a fifth of a `/score` request's CPU in the server). The
+    writes are joined and sent once the turn's callbacks have run; `close`
+    sends what is pending first. Everything else is the transport's own.
+    """
+
+    __slots__ = ("transport", "loop", "pending")
+
+    def __init__(self, transport: asyncio.Transport, loop: asyncio.AbstractEventLoop) -> None:
+        self.transport = transport
+        self.loop = loop
+        self.pending: list[bytes] = []
+
+    def write(self, data: bytes) -> None:
+        if not self.pending:
+            self.loop.call_soon(self.flush)
+        self.pending.append(data)
+
+    def writelines(self, chunks: Sequence[bytes]) -> None:
+        for chunk in chunks:
+            self.write(chunk)
+
+    def flush(self) -> None:
+        if self.pending:
+            data = b"".join(self.pending)
+            self.pending = []
+            if not self.transport.is_closing():
+                self.transport.write(data)
+
+    def close(self) -> None:
+        self.flush()
+        self.transport.close()
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.transport, name)
 
 
 def client_limit(limit_concurrency: int) -> int:
@@ -203,10 +264,10 @@ def settle_heap() -> None:
 def config_options(limit_concurrency: int = MAX_CONNECTIONS) -> dict[str, Any]:
     """The uvicorn settings of `taihu serve`, shared with the tests and the soak."""
     return {
-        "http": GuardedH11Protocol,
+        "http": GuardedProtocol,
+        "loop": "uvloop",  # libuv's event loop: a request's wake-ups and writes for less CPU than asyncio's
         "timeout_keep_alive": KEEP_ALIVE,
         "limit_concurrency": limit_concurrency,
-        "h11_max_incomplete_event_size": MAX_HEADER_BYTES,
     }
 
 

@@ -21,8 +21,9 @@ from collections.abc import Callable
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Request
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
+from taihu.api.bodies import read
 from taihu.api.language import request_language
 from taihu.api.offload import CPU_BUDGET, cpu_budget, in_worker
 from taihu.api.responses import JSON, WITH_BODY, errors
@@ -59,6 +60,9 @@ class WaitsRequest(BaseModel):
     rules: str = rules_field()
     hand: str = Field(max_length=MAX_HAND_LENGTH, description="a hand without +; one tile more: which to discard")
     options: dict[str, int] = Field(default_factory=dict, description="house options of the rule set")
+
+
+WAITS_REQUEST = TypeAdapter(WaitsRequest)
 
 
 class WinOut(BaseModel):
@@ -120,16 +124,18 @@ class DiscardsOut(BaseModel):
     response_model_exclude_unset=True,  # a rule set's extra fields only where the library's JSON has them
     responses=errors(*WITH_BODY),
 )
-async def post_waits(request: WaitsRequest, http: Request) -> JSON:
+async def post_waits(request: Request) -> JSON:
     """The waits of a hand without `+`; with one tile too many, each discard and the waits it leaves.
 
     `kind` tells the two answers apart. A hand whose search takes over the time budget (1 s of CPU) is a
     422 with the code `over_budget`."""
-    return await in_worker(searched, request, request_language(http))
+    body = await request.body()  # a WaitsRequest (taihu.api.contract)
+    return await in_worker(searched, body, request.headers.get("content-type"), request_language(request))
 
 
-def searched(request: WaitsRequest, lang: Language = "en") -> JSON:
-    """The search and its JSON in `lang`, in the worker thread that reads the budget's clock."""
+def searched(body: bytes, content_type: str | None, lang: Language = "en") -> JSON:
+    """The body read, the search and its JSON in `lang`, in the worker thread that reads the budget's clock."""
+    request = read(WAITS_REQUEST, body, content_type)
     found = waits(request.hand, rules=request.rules, options=request.options, check=budget(WAITS_BUDGET))
     return JSON(found.to_dict(lang))
 

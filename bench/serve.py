@@ -1,0 +1,268 @@
+"""The server's cost around the scoring: a real `taihu serve` against in-process scoring, in one run.
+
+Part of `make bench` (docs/performance.md "The server path"); alone:
+`.venv/bin/python bench/bench.py --server-only` or `bench/serve.py --hands N`. A `taihu serve` process is started on a
+free loopback port, and the same hands are scored in turns, in blocks: a block
+in this process (`score_hand` and `to_dict`, this thread's CPU time), a block
+as `POST /v1/score` requests over one keep-alive connection, and as
+`POST /v1/score/batch` requests of 100 hands. The server's CPU time is read
+from /proc/PID/stat (user + system, every thread of the process) before and
+after all its blocks; the server does nothing between them, so that is the
+CPU its requests took. The ratios set each against the in-process time of
+the same hands.
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.client
+import json
+import os
+import random
+import socket
+import statistics
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import NamedTuple
+
+from taihu.scorer import score_hand
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from soak import free_port, stop_process  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+BATCH = 100  # hands in one /v1/score/batch request
+BLOCK = 100  # hands per turn
+
+
+class Hand(NamedTuple):
+    rules: str
+    line: str
+
+
+def cpu_seconds(pid: int) -> float:
+    """CPU time of every thread of process `pid` (the scheduler's count in ns, /proc/PID/task/*/schedstat).
+
+    Finer than /proc/PID/stat's clock ticks (10 ms), so a block of requests
+    has its own figure; the server's threads (the event loop and its
+    CPU_THREADS workers) live as long as it does.
+    """
+    total = 0
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        try:
+            total += int((task / "schedstat").read_text().split()[0])
+        except (FileNotFoundError, ProcessLookupError):
+            pass  # a thread that ended as it was read
+    return total / 1e9
+
+
+# uvicorn with taihu serve's protocol and loop, serving an app that reads the body and answers a fixed 700 bytes
+# of JSON: what any request costs the server before taihu does anything
+FLOOR_SERVER = """
+import sys, uvicorn
+from taihu.api.server import config_options
+ANSWER = b'{"x":"' + b"1" * 692 + b'"}'
+async def app(scope, receive, send):
+    if scope["type"] != "http":
+        return
+    while (await receive()).get("more_body"):
+        pass
+    headers = [(b"content-length", b"%d" % len(ANSWER)), (b"content-type", b"application/json")]
+    await send({"type": "http.response.start", "status": 200, "headers": headers})
+    await send({"type": "http.response.body", "body": ANSWER})
+options = config_options() | {"access_log": False, "log_level": "warning", "lifespan": "off"}
+uvicorn.run(app, host="127.0.0.1", port=int(sys.argv[1]), **options)
+"""
+
+
+class Server:
+    """`taihu serve` in a subprocess; `options` are its own (e.g. `--no-access-log`); `floor`: FLOOR_SERVER."""
+
+    def __init__(self, options: Sequence[str] = (), floor: bool = False) -> None:
+        self.port = free_port()
+        command = [str(Path(sys.executable).parent / "taihu"), "serve", "--port", str(self.port), *options]
+        if floor:
+            command = [sys.executable, "-c", FLOOR_SERVER, str(self.port)]
+        self.process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=ROOT)
+        deadline = time.monotonic() + 60
+        while True:
+            assert self.process.poll() is None, "taihu serve ended before it answered"
+            try:
+                with socket.create_connection(("127.0.0.1", self.port), timeout=1):
+                    return
+            except OSError:
+                if time.monotonic() > deadline:
+                    raise SystemExit("taihu serve did not start within 60 s") from None
+                time.sleep(0.1)
+
+    def stop(self) -> None:
+        stop_process(self.process)
+
+
+class Client:
+    """One keep-alive connection; `post` sends bytes and returns the answer's status and bytes."""
+
+    def __init__(self, port: int) -> None:
+        self.connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+        self.headers = {"content-type": "application/json"}
+
+    def post(self, path: str, body: bytes) -> tuple[int, bytes]:
+        self.connection.request("POST", path, body=body, headers=self.headers)
+        reply = self.connection.getresponse()
+        return reply.status, reply.read()
+
+
+def in_process(hands: Sequence[Hand]) -> float:
+    """This thread's CPU seconds to score `hands` and make each answer's dict, as the server does."""
+    start = time.thread_time()
+    for rules, line in hands:
+        score_hand(line, rules=rules).to_dict()
+    return time.thread_time() - start
+
+
+def requests(client: Client, path: str, bodies: Sequence[bytes]) -> list[float]:
+    """Sends each body in turn: each request's wall-clock seconds; a status other than 200 stops the bench."""
+    times = []
+    for body in bodies:
+        start = time.perf_counter()
+        status, answer = client.post(path, body)
+        times.append(time.perf_counter() - start)
+        if status != 200:
+            raise SystemExit(f"{path} answered {status}: {answer[:300]!r}")
+    return times
+
+
+class Figures(NamedTuple):
+    """Seconds per block of hands: in-process CPU, server CPU as single requests and as one batch, and the
+    wall clock of each single request and each batch."""
+
+    hands: int
+    in_process: list[float]
+    single_cpu: list[float]
+    batch_cpu: list[float]
+    single_wall: list[float]
+    batch_wall: list[float]
+
+
+def run(server: Server, hands: Sequence[Hand]) -> Figures:
+    """The hands in blocks, each block three ways in turn (the first way switching from block to block)."""
+    single = [json.dumps({"rules": r, "hand": h}).encode() for r, h in hands]
+    client = Client(server.port)
+    pid = server.process.pid
+    figures = Figures(len(hands), [], [], [], [], [])
+    for number, start in enumerate(range(0, len(hands), BLOCK)):
+        block = hands[start : start + BLOCK]
+        batch = json.dumps({"hands": [{"rules": r, "hand": h} for r, h in block]}).encode()
+
+        def local(block: Sequence[Hand] = block) -> None:
+            figures.in_process.append(in_process(block))
+
+        def one_by_one(start: int = start, size: int = len(block)) -> None:
+            before = cpu_seconds(pid)
+            figures.single_wall.extend(requests(client, "/v1/score", single[start : start + size]))
+            figures.single_cpu.append(cpu_seconds(pid) - before)
+
+        def batched(batch: bytes = batch) -> None:
+            before = cpu_seconds(pid)
+            figures.batch_wall.extend(requests(client, "/v1/score/batch", [batch]))
+            figures.batch_cpu.append(cpu_seconds(pid) - before)
+
+        turns: list[Callable[[], None]] = [local, one_by_one, batched]
+        shift = number % len(turns)
+        for turn in turns[shift:] + turns[:shift]:
+            turn()
+    return figures
+
+
+def bench_hands(rng: random.Random, count: int) -> list[Hand]:
+    """`count` distinct winning hands, Luoshan and riichi in turn (the lines of bench/bench.py)."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from bench import distinct_hands, luoshan_line, riichi_line
+
+    pairs = distinct_hands(rng, count, set())
+    return [
+        Hand("luoshan", luoshan_line(t, w)) if n % 2 else Hand("riichi", riichi_line(t, w))
+        for n, (t, w) in enumerate(pairs)
+    ]
+
+
+def report(label: str, figures: Figures) -> None:
+    """Totals, and the median of the blocks' own ratios (a block's three ways ran within a second or so, so a
+    change of load between blocks falls on its three alike)."""
+    n = figures.hands
+    ours = sum(figures.in_process) / n
+    single = sum(figures.single_cpu) / n
+    batch = sum(figures.batch_cpu) / n
+    single_ratios = [s / o for s, o in zip(figures.single_cpu, figures.in_process, strict=True)]
+    batch_rates = [o / b for b, o in zip(figures.batch_cpu, figures.in_process, strict=True)]
+    batch_rate = n / sum(figures.batch_wall)
+    print(f"  {label}")
+    print(f"    in-process score_hand + to_dict      CPU {ours * 1e3:7.3f} ms a hand ({1 / ours:8.0f}/s)")
+    print(
+        f"    POST /v1/score, one keep-alive conn.  server CPU {single * 1e3:7.3f} ms a request"
+        f"  ratio {single / ours:5.2f}×, blocks' median {statistics.median(single_ratios):5.2f}×  (target ≤ 3×)"
+    )
+    print(
+        f"    {'':37} wall median {statistics.median(figures.single_wall) * 1e3:7.3f} ms"
+        f"  ({n / sum(figures.single_wall):6.0f}/s)"
+    )
+    print(
+        f"    POST /v1/score/batch of {BATCH}          server CPU {batch * 1e3:7.3f} ms a hand"
+        f"  rate {ours / batch:5.2f}, blocks' median {statistics.median(batch_rates):5.2f} of in-process"
+        f" (target ≥ 0.70)"
+    )
+    print(f"    {'':37} wall {batch_rate:8.0f} hands/s  rate {batch_rate * ours:5.2f} of in-process CPU rate")
+
+
+def floor(hands: Sequence[Hand]) -> None:
+    """The same single requests to FLOOR_SERVER, in blocks in turns with in-process scoring."""
+    server = Server(floor=True)
+    try:
+        client = Client(server.port)
+        bodies = [json.dumps({"rules": r, "hand": h}).encode() for r, h in hands]
+        requests(client, "/v1/score", bodies[:BLOCK])
+        ours = theirs = 0.0
+        for start in range(0, len(hands), BLOCK):
+            ours += in_process(hands[start : start + BLOCK])
+            before = cpu_seconds(server.process.pid)
+            requests(client, "/v1/score", bodies[start : start + BLOCK])
+            theirs += cpu_seconds(server.process.pid) - before
+    finally:
+        server.stop()
+    print(
+        f"  the HTTP floor: uvicorn with taihu serve's protocol and loop, an app answering 700 fixed bytes:"
+        f" server CPU {theirs / len(hands) * 1e3:.3f} ms a request, {theirs / ours:.2f}× in-process scoring"
+    )
+
+
+def bench_server(
+    hands: int = 2000, seed: int = 26, options: Sequence[Sequence[str]] = ((), ("--no-access-log",))
+) -> None:
+    rng = random.Random(seed)
+    print(f"the server path (issue 26): {hands} distinct hands (Luoshan, riichi), blocks of {BLOCK} in turns")
+    print(f"  load average (1, 5, 15 min): {', '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    for flags in options:
+        warm, timed = bench_hands(rng, 300), bench_hands(rng, hands)  # new to both sides
+        server = Server(flags)
+        try:
+            run(server, warm)  # both sides warm: the first requests, the first hands
+            figures = run(server, timed)
+        finally:
+            server.stop()
+        report(f"taihu serve {' '.join(flags)}".rstrip(), figures)
+    floor(bench_hands(rng, hands))
+    print(f"  load average (1, 5, 15 min): {', '.join(f'{x:.2f}' for x in os.getloadavg())}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--hands", type=int, default=2000)
+    args = parser.parse_args()
+    bench_server(args.hands)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,210 @@
+"""The outermost layer of the app: each request's client address, and `POST /score` answered without the framework.
+
+A `/score` request through FastAPI and its middleware took some ten times
+the CPU of scoring the hand (docs/performance.md "The server path"). Its
+successful answers are made here instead, by the same steps as the plain
+route (`taihu.api.app.score`): the body read as FastAPI reads it
+(`taihu.api.bodies.read`), checked as `JsonGuard` checks it, scored, and
+sent with the headers every answer carries (taihu/api/security.py) and, as
+`GZipMiddleware` would, gzipped from 1 KB. Anything else goes on to the app
+untouched, the body given again: another path, a Host, Origin or content
+type this layer does not answer alone, a query other than `arithmetic` and
+`lang`, a large body, and every error (the plain route answers it, in its
+one shape and language). tests/test_api_fast.py compares both ways byte for
+byte over a table of requests.
+
+A hand that can hold no wildcard (no `wild:` nor `flip:` in its line) is
+scored on the event loop (a fraction of a millisecond, bounded); any other
+in a worker thread, as every costly request is (taihu/api/offload.py).
+"""
+
+from __future__ import annotations
+
+import zlib
+from collections.abc import Iterable, Sequence
+from urllib.parse import parse_qsl
+
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from taihu.api.bodies import read
+from taihu.api.contract import VERSION
+from taihu.api.guards import replaying
+from taihu.api.offload import client_address, in_worker
+from taihu.api.responses import json_bytes, lines_in
+from taihu.api.schemas import SCORE_REQUEST
+from taihu.api.security import HEADERS, POLICY
+from taihu.messages.language import accept_language, language_of_tag
+from taihu.scorer import score_hand
+from taihu.scorer.arithmetic import arithmetic
+from taihu.scorer.limits import check_json_text
+
+SCORE_PATHS = frozenset({"/score", f"{VERSION}/score"})
+MOST_BODY = 4 * 1024  # bytes: a /score body is a hand line and a few options; larger ones take the plain route
+WILDCARD_CONDITIONS = ("wild:", "flip:")  # a line without them holds no wildcard: scored on the loop
+GZIP_FROM = 1024  # bytes: an answer this large is gzipped for a client that accepts it (a ledger, a page of deals)
+GZIP_LEVEL = 6  # GZipMiddleware's, in taihu/api/app.py
+_SECURITY = [(name.encode(), value.encode()) for name, value in HEADERS.items()]
+_SECURITY.append((b"content-security-policy", POLICY.encode()))
+_BOOLEANS = {"true": True, "false": False}
+
+
+def request_path(scope: Scope) -> str:
+    """The path the router matches: without the `--root-path` prefix (starlette's own reading of it)."""
+    path: str = scope["path"]
+    root: str = scope.get("root_path", "")
+    if root and path.startswith(root) and path != root and path[len(root)] == "/":
+        return path[len(root) :]
+    return path
+
+
+def host_names(allowed: Iterable[str]) -> frozenset[bytes]:
+    """The Host values answered here: the exact names of `--allowed-host` and the loopback names (no patterns)."""
+    return frozenset(name.encode() for name in allowed if "*" not in name)
+
+
+def host_allowed(value: bytes, names: frozenset[bytes]) -> bool:
+    """Whether a Host header names one of `names`, with or without a port."""
+    value = value.lower()
+    if value in names:
+        return True
+    name, colon, port = value.rpartition(b":")
+    return bool(colon) and port.isdigit() and name in names
+
+
+class Question:
+    """What a /score request asks besides its body: the arithmetic, and the language of the answer."""
+
+    __slots__ = ("show_arithmetic", "lang")
+
+    def __init__(self, show_arithmetic: bool, lang: str) -> None:
+        self.show_arithmetic = show_arithmetic
+        self.lang = lang
+
+
+def question(query: bytes, accept: bytes | None) -> Question | None:
+    """`?arithmetic=` and `?lang=` (else Accept-Language) as the plain route reads them; None: leave it to it."""
+    show, lang = False, None
+    if query:
+        seen: set[str] = set()
+        for name, value in parse_qsl(query.decode("latin-1"), keep_blank_values=True):
+            if name in seen:
+                return None
+            seen.add(name)
+            if name == "arithmetic" and value in _BOOLEANS:
+                show = _BOOLEANS[value]
+            elif name == "lang" and language_of_tag(value) == value:
+                lang = value
+            else:
+                return None
+    return Question(show, lang or accept_language(accept.decode("latin-1") if accept else None))
+
+
+def scored(body: bytes, asked: Question) -> bytes | None:
+    """The JSON of the plain route's successful answer to `body`; None where it would answer an error."""
+    try:
+        check_json_text(body, "the request body")
+        request = read(SCORE_REQUEST, body, "application/json")
+        result = score_hand(request.hand, rules=request.rules, options=request.options)
+        answer = result.to_dict(asked.lang)  # as the plain route does
+        if asked.show_arithmetic:
+            answer["arithmetic"] = lines_in(arithmetic(result), asked.lang)
+        return json_bytes(answer)
+    except Exception:  # every error is the plain route's to answer, in its shape and language
+        return None
+
+
+def headers_of(answer: bytes, gzip: bool, lang: str) -> tuple[list[tuple[bytes, bytes]], bytes]:
+    """The headers and body the app's middleware give a 200 JSON answer (JSON, its language, the security
+    headers, GZip)."""
+    language = (b"content-language", lang.encode())
+    if len(answer) < GZIP_FROM:
+        return [
+            (b"content-length", str(len(answer)).encode()),
+            (b"content-type", b"application/json"),
+            language,
+            (b"vary", b"Accept-Language"),
+            *_SECURITY,
+        ], answer
+    encoding = []
+    if gzip:
+        compressor = zlib.compressobj(GZIP_LEVEL, zlib.DEFLATED, 16 + zlib.MAX_WBITS)
+        answer = compressor.compress(answer) + compressor.flush()
+        encoding.append((b"content-encoding", b"gzip"))
+    return [
+        (b"content-length", str(len(answer)).encode()),
+        (b"content-type", b"application/json"),
+        language,
+        (b"vary", b"Accept-Language, Accept-Encoding"),
+        *_SECURITY,
+        *encoding,
+    ], answer
+
+
+class FastPath:
+    """Sets `client_address` for the request, then answers a successful `POST /score` or hands it on."""
+
+    def __init__(self, app: ASGIApp, allowed_hosts: Sequence[str], cross_origin: bool) -> None:
+        self.app = app
+        self.hosts = host_names(allowed_hosts)
+        self.any_host = "*" in allowed_hosts
+        self.cross_origin = cross_origin  # CORS is on (`--cors-origin`): a request with an Origin goes to the app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        client = scope.get("client")
+        client_address.set(client[0] if client else "")
+        if scope["method"] != "POST" or request_path(scope) not in SCORE_PATHS:
+            await self.app(scope, receive, send)
+            return
+        host = length = accept = None
+        gzip = json_type = False
+        for name, value in scope["headers"]:
+            if name == b"host":
+                if host is not None:  # two Host headers: the app's check decides
+                    await self.app(scope, receive, send)
+                    return
+                host = value
+            elif name == b"content-length":
+                length = value
+            elif name == b"content-type":
+                json_type = value.lower() == b"application/json"
+            elif name == b"accept-encoding":
+                gzip = b"gzip" in value
+            elif name == b"accept-language":
+                accept = value
+            elif (name == b"origin" and self.cross_origin) or name in (b"transfer-encoding", b"content-encoding"):
+                await self.app(scope, receive, send)
+                return
+        asked = question(scope["query_string"], accept)
+        if (
+            asked is None
+            or not json_type
+            or length is None
+            or not length.isdigit()
+            or int(length) > MOST_BODY
+            or not (self.any_host or (host is not None and host_allowed(host, self.hosts)))
+        ):
+            await self.app(scope, receive, send)
+            return
+        body = b""
+        while True:
+            message: Message = await receive()
+            if message["type"] != "http.request":
+                return  # the client went away
+            body += message.get("body", b"")
+            if not message.get("more_body", False):
+                break
+        answer = scored(body, asked) if loop_lane(body) else await in_worker(scored, body, asked)
+        if answer is None:
+            await self.app(scope, replaying(body, receive), send)
+            return
+        headers, answer = headers_of(answer, gzip, asked.lang)
+        await send({"type": "http.response.start", "status": 200, "headers": headers})
+        await send({"type": "http.response.body", "body": answer})
+
+
+def loop_lane(body: bytes) -> bool:
+    """Whether the body's hand can hold no wildcard, so that it scores in a fraction of a millisecond."""
+    return not any(condition.encode() in body for condition in WILDCARD_CONDITIONS)
