@@ -167,6 +167,15 @@ def test_settle_at_40_columns_fits_and_cuts_nothing(table: Path) -> None:
     assert "→" in output or "no payments" in output
 
 
+@pytest.mark.parametrize("width", ["80", "100", "120"])
+@pytest.mark.parametrize("table", sorted((ROOT / "examples" / "tables").glob("*.json")), ids=lambda p: p.stem)
+def test_settle_at_a_desk_cuts_nothing(table: Path, width: str) -> None:
+    """At 100 columns a wide word at a cell's end (底分) was once cut to "底 …"."""
+    code, output = taihu(["settle", str(table)], env={"COLUMNS": width})
+    assert code in (0, 2), output
+    assert "…" not in output
+
+
 def test_settle_and_waits_headings_follow_lang() -> None:
     table = str(ROOT / "examples" / "tables" / "normal-win.json")
     _, zh = taihu(["settle", table, "--lang", "zh"], env=DESK)

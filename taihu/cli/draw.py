@@ -45,6 +45,9 @@ class SafeTable(Table):
     """rich's Table whose headings and cells are escaped as `safe` says."""
 
     def add_column(self, header: Any = "", *args: Any, **settings: Any) -> None:
+        # a word wider than its column is folded onto the next line, never cut to "…": rich measured a wide
+        # (CJK) word at a line's end one cell short and cut 底分 to 底 …, losing what the cell said
+        settings.setdefault("overflow", "fold")
         super().add_column(shown(header), *args, **settings)
 
     def add_row(self, *cells: Any, **settings: Any) -> None:
