@@ -241,3 +241,40 @@ def test_the_locale_picks_the_language(locale: dict[str, str], chinese: bool) ->
 def test_lang_en_wins_over_a_chinese_locale() -> None:
     _, output = zh(["settle", str(TABLES[0]), "--lang", "en"])
     assert "next dealer" in output and "下一庄" not in output
+
+
+@pytest.mark.parametrize(
+    "command", [["score", "555m 222p 777p 333s 888s 9m f1 f2 P P wild:5m,E seat:S"], ["rules", "lingxi"]]
+)
+def test_json_follows_lang_as_the_api_does(command: list[str]) -> None:
+    """`--json` keeps its keys and codes; its texts (notes, details, values) are in the command's language."""
+    english = json.loads(RUNNER.invoke(app, [*command, "--json", "--lang", "en"]).output)
+    chinese = json.loads(RUNNER.invoke(app, [*command, "--json", "--lang", "zh"]).output)
+    assert set(english) == set(chinese)
+    assert english != chinese
+    assert not words(list(texts_in_json(chinese))) - words(list(keys_in_json(chinese))) - ALLOWED - {"lingxi"}
+
+
+def texts_in_json(value: Any) -> Iterable[str]:
+    if isinstance(value, dict):
+        for item in value.values():
+            yield from texts_in_json(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from texts_in_json(item)
+    elif isinstance(value, str):
+        yield value
+
+
+def keys_in_json(value: Any) -> Iterable[str]:
+    """The words a JSON answer holds that are no text a person reads: keys, item keys, option names, the hand."""
+    if isinstance(value, dict):
+        yield from value
+        for name in ("key", "name", "name_en", "hand", "unit", "rules", "kind"):
+            if isinstance(value.get(name), str):
+                yield value[name]
+        for item in value.values():
+            yield from keys_in_json(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from keys_in_json(item)

@@ -378,7 +378,7 @@ def score_lines(lines: Iterable[str], rules: str, options: dict[str, int], as_js
                 else lang.say("cli.batch.error", line=number, message=exc.message_in(lang.say.lang))
             )
         else:
-            shown = json.dumps(result.to_dict(), ensure_ascii=False) if as_json else summary(result, lang)
+            shown = json.dumps(result.to_dict(lang.language), ensure_ascii=False) if as_json else summary(result, lang)
         sys.stdout.write((shown if as_json else printable(shown)) + "\n")
         sys.stdout.flush()  # a program feeding hands one at a time reads each answer as it comes
     return status
@@ -396,7 +396,7 @@ def answer_for_hand(
     options = answer(lambda: parse_options(option), as_json)
     result = answer(lambda: call(options), as_json, hand)
     if as_json:
-        print_json(result.to_dict())
+        print_json(result.to_dict(lang.language))
         return None
     out = console()
     out.print(lang.say("cli.hand", hand=result.hand), soft_wrap=True)
@@ -565,7 +565,7 @@ def rules(
     if name is None:
         infos = rule_sets()
         if as_json:
-            print_json([i.to_dict() for i in infos])
+            print_json([i.to_dict(lang.language) for i in infos])
             return
         out = console()
         table = made(say("cli.rules.title"), title_justify="center")
@@ -581,7 +581,7 @@ def rules(
         return
     info = answer(lambda: get(name).info(), as_json)
     if as_json:
-        print_json(info.to_dict())
+        print_json(info.to_dict(lang.language))
         return
     out = console()
     title = say("cli.rules.items", name=info.name, chinese=info.chinese, unit=unit_name(info.unit, lang))
@@ -709,7 +709,7 @@ def settle(
     data = answer(lambda: read_table(table), as_json)
     result = answer(lambda: settle_table(data), as_json)
     if as_json:
-        print_json(result.to_dict())
+        print_json(result.to_dict(lang.language))
         return
     out = console()
     for part in settlement_tables(result, lang, compact=narrow(out)):
