@@ -428,3 +428,23 @@ def test_an_error_with_a_parameter_replaced_reads_anew_and_keeps_the_rest() -> N
 def test_an_error_about_a_condition_or_a_meld_has_its_column(rules: str, hand: str, place: str) -> None:
     error = raised(lambda: score_hand(hand, rules=rules))
     assert error.column == hand.index(place) + 1, (error.column, str(error))
+
+
+def test_a_json_refusal_names_the_body_stdin_or_file_in_the_language() -> None:
+    """The JSON checks name what they read ("the request body", stdin, a path) in the message's language."""
+    from fastapi.testclient import TestClient
+    from typer.testing import CliRunner
+
+    from taihu.api.app import app as api
+    from taihu.cli.main import app as cli
+
+    body = '{"rules": "lingxi", "hand": "5m", "options": {"double_at": ' + "9" * 40 + "}}"
+    with TestClient(api) as client:
+        english = client.post("/v1/score", content=body, headers={"content-type": "application/json"}).json()
+        chinese = client.post("/v1/score?lang=zh", content=body, headers={"content-type": "application/json"}).json()
+    assert english["code"] == chinese["code"] == "number_too_long"
+    assert english["message"].startswith("the request body has a number")
+    assert chinese["message"].startswith("请求体在第")
+    table = '{"rules": "lingxi", "players": {"E": {"total": ' + "9" * 40 + "}}}"
+    piped = CliRunner().invoke(cli, ["settle", "-", "--lang", "zh"], input=table)
+    assert piped.exit_code == 2 and "标准输入在第" in piped.output, piped.output

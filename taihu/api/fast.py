@@ -36,7 +36,7 @@ from taihu.api.security import HEADERS, POLICY
 from taihu.messages.language import accept_language, language_of_tag
 from taihu.scorer import score_hand
 from taihu.scorer.arithmetic import arithmetic
-from taihu.scorer.limits import check_json_text
+from taihu.scorer.limits import REQUEST_BODY, check_json_text
 
 SCORE_PATHS = frozenset({"/score", f"{VERSION}/score"})
 MOST_BODY = 4 * 1024  # bytes: a /score body is a hand line and a few options; larger ones take the plain route
@@ -102,7 +102,7 @@ def question(query: bytes, accept: bytes | None) -> Question | None:
 def scored(body: bytes, asked: Question) -> bytes | None:
     """The JSON of the plain route's successful answer to `body`; None where it would answer an error."""
     try:
-        check_json_text(body, "the request body")
+        check_json_text(body, REQUEST_BODY)
         request = read(SCORE_REQUEST, body, "application/json")
         result = score_hand(request.hand, rules=request.rules, options=request.options)
         answer = result.to_dict(asked.lang)  # as the plain route does

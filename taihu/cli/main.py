@@ -32,7 +32,7 @@ from taihu.messages import known
 from taihu.messages.error_shape import CatalogError, hand_error_shape
 from taihu.scorer import HandError, HandScore, rule_sets, score_hand
 from taihu.scorer.errors import printable, quote
-from taihu.scorer.limits import MAX_NUMBER_CHARACTERS, MAX_OPTION_VALUE, check_json_text
+from taihu.scorer.limits import MAX_NUMBER_CHARACTERS, MAX_OPTION_VALUE, STDIN, check_json_text, json_file
 from taihu.scorer.rulesets import DEFAULT_RULES, REGISTRY, get
 
 if TYPE_CHECKING:  # imported where a table is printed, a table settled, a hand's waits searched
@@ -635,7 +635,7 @@ def read_table(path: str) -> Any:
     except (OSError, UnicodeDecodeError) as exc:
         reason = getattr(exc, "strerror", None) or exc
         raise CatalogError("cli.error.cannot_read", path=path, reason=reason) from None
-    check_json_text(found, "stdin" if path == "-" else path)
+    check_json_text(found, STDIN if path == "-" else json_file(path))
     try:
         return json.loads(found)
     except json.JSONDecodeError as exc:

@@ -44,6 +44,13 @@ _DIGITS = frozenset(b"0123456789")
 
 
 JSON_TEXT = Text("error.json.the_json")  # what a JSON text is called where the caller names none
+REQUEST_BODY = Text("error.json.the_body")  # an HTTP request's body, as the API's refusals name it
+STDIN = Text("error.json.stdin")  # the command line's standard input
+
+
+def json_file(path: str) -> Text:
+    """A JSON file as a refusal names it: its path (in Chinese, 文件 and its path)."""
+    return Text("error.json.file", path=path)
 
 
 def check_json_text(text: str | bytes, what: object = JSON_TEXT) -> None:
