@@ -279,3 +279,32 @@ def test_a_value_word_of_another_rule_set_is_refused_only_where_its_condition_me
     with pytest.raises(HandError, match="it is a riichi condition"):
         score_hand("123m 456m 789p 234s 678s 5p +5p wild:9s,N seat:W 宝牌:1m")
     assert all(line.name in RULESETS for line in REGISTRY.values())
+
+
+@pytest.mark.parametrize(
+    ("rules", "chinese", "ascii_form"),
+    [
+        (
+            "putian",
+            "123m 456m 789p 234s 678s 5p +5p declare:游金 wild:9s",
+            "123m 456m 789p 234s 678s 5p +5p declare:you-jin wild:9s",
+        ),
+        (
+            "lingxi",
+            "123m 456m 789p 234s 678s 5p +5p declare:杀猪 wild:9s,N",
+            "123m 456m 789p 234s 678s 5p +5p declare:sha-zhu wild:9s,N",
+        ),
+    ],
+)
+def test_a_declared_win_s_chinese_name_after_declare_reads_as_its_key(
+    rules: str, chinese: str, ascii_form: str
+) -> None:
+    """`declare:游金` once read as `declare:declare:you-jin` and was refused as no declared win."""
+
+    def outcome(line: str) -> object:
+        try:
+            return score_hand(line, rules=rules).to_dict()["total"]
+        except HandError as exc:
+            return exc.code, str(exc)
+
+    assert outcome(chinese) == outcome(ascii_form)

@@ -968,6 +968,8 @@ def _condition_value(word: str, value: str, column: int, reds: list[tuple[int, i
         return _single_tile(value, column, Text("error.notation.one_tile.flip"))
     if word in DEAL_VALUES:
         return _deal_value(word, value, column, reds)
+    # `declare:游金`: the players' word 游金 already reads as `declare:you-jin`, so its value comes here so
+    value = value.removeprefix("declare:")
     if value not in DECLARED_WINS:
         raise notation_error(
             "error.notation.unknown_declared_win",
