@@ -46,7 +46,7 @@ from typing import Any
 
 from taihu.ratelimit import Rate
 from taihu.scorer import HandError, Settlement, settle_table
-from taihu.scorer.errors import Text, quote
+from taihu.scorer.errors import Text, quote, type_word
 from taihu.scorer.rulesets import get
 from taihu.scorer.settlement.common import within
 
@@ -506,7 +506,7 @@ def in_winds(table: Any, ledger: Ledger, seats: dict[str, str]) -> dict[str, Any
     `taihu settle` would use.
     """
     if not isinstance(table, Mapping):
-        raise HandError.of("error.ledger.table_not_object", code="bad_table", field="table", type=type(table).__name__)
+        raise HandError.of("error.ledger.table_not_object", code="bad_table", field="table", type=type_word(table))
     wind_of = {player: wind for wind, player in seats.items()}
 
     def seat(value: Any, where: str) -> Any:

@@ -448,3 +448,20 @@ def test_a_json_refusal_names_the_body_stdin_or_file_in_the_language() -> None:
     table = '{"rules": "lingxi", "players": {"E": {"total": ' + "9" * 40 + "}}}"
     piped = CliRunner().invoke(cli, ["settle", "-", "--lang", "zh"], input=table)
     assert piped.exit_code == 2 and "标准输入在第" in piped.output, piped.output
+
+
+@pytest.mark.parametrize("players", [{"E": {"total": -1}}, {"E": None}, [], {"E ": "x"}])
+def test_the_api_says_a_table_s_players_problem_in_the_request_s_language(players: object) -> None:
+    """The HTTP schema's check of a table's players is the core's, in its Chinese too (it was English only)."""
+    from fastapi.testclient import TestClient
+
+    from taihu.api.app import app as api
+
+    seats = {"E": {"total": 0}, "S": {"total": 0}, "W": {"total": 0}, "N": {"total": 0}}
+    given = {**seats, **players} if isinstance(players, dict) else players
+    if isinstance(players, dict) and "E " in players:
+        given = {"E ": "x", "S": {"total": 0}, "W": {"total": 0}, "N": {"total": 0}}
+    with TestClient(api) as client:
+        answer = client.post("/v1/settle?lang=zh", json={"rules": "lingxi", "players": given}).json()
+    assert answer["code"] == "bad_table" and answer["field"] == "players", answer
+    assert not english_in(answer["message"]), answer["message"]

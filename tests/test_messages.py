@@ -24,7 +24,7 @@ from typer.testing import CliRunner
 from taihu.cli.main import app
 from taihu.messages import LANGUAGES, Messages, catalog, catalog_path, known, plural, text
 from taihu.scorer import clear_caches
-from taihu.scorer.errors import WORD_PREFIX
+from taihu.scorer.errors import TYPE_PREFIX, WORD_PREFIX
 from taihu.scorer.rulesets import RULESETS
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -33,8 +33,8 @@ CODE = re.compile(
     r"(?:api|cli|unit|error|note|detail|reason|arith|limit|option|scope|value)(?:\.[a-z_]+)+"
     r"|error\.notation(?:\.[A-Za-z0-9_]+)+"
 )
-# codes the code builds at run time (`f"unit.{unit}"`, `error.word.self`): checked against the rule sets below
-DYNAMIC = ("unit.", WORD_PREFIX)
+# codes the code builds at run time (`f"unit.{unit}"`, `error.word.self`, `error.type.list`): checked below
+DYNAMIC = ("unit.", WORD_PREFIX, TYPE_PREFIX)
 HAND = "555m 222p 777p 333s 888s 9m f1 f2 P P +9m wild:5m,E seat:S"
 
 

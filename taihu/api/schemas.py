@@ -15,8 +15,9 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, field_validator
 
 from taihu.scorer import models as core
+from taihu.scorer.errors import HandError
 from taihu.scorer.limits import MAX_TOTAL
-from taihu.scorer.models import MAX_HAND_LENGTH, Seat, players_problem
+from taihu.scorer.models import MAX_HAND_LENGTH, Seat, players_problem_text
 from taihu.scorer.rulesets import DEFAULT_RULES, REGISTRY, RULESETS
 
 
@@ -134,10 +135,10 @@ class Table(BaseModel):
     @field_validator("players", mode="before")
     @classmethod
     def _four_seats(cls, value: Any) -> Any:
-        """The core's own check, so a bad player reads as one sentence, the library's."""
-        problem = players_problem(value)
-        if problem:
-            raise ValueError(problem)
+        """The core's own check, so a bad player reads as one sentence, the library's, in the request's language."""
+        problem = players_problem_text(value)
+        if problem is not None:
+            raise HandError(code="bad_table", text=problem)
         return value
 
 

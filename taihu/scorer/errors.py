@@ -280,6 +280,17 @@ class ArgumentError(HandError, TypeError):
     """
 
 
+TYPE_PREFIX = "error.type."  # the msgids of the JSON types a message names (`error.type.NoneType`)
+JSON_TYPES = frozenset({"NoneType", "str", "int", "float", "bool", "list", "dict"})
+
+
+def type_word(value: object) -> Text | str:
+    """The type of `value` as a message names it: Python's name in English (`NoneType`, `list`), as it always
+    read; for a JSON type, its word in the catalog's other languages (空值 null, 列表)."""
+    name = type(value).__name__
+    return Text(TYPE_PREFIX + name) if name in JSON_TYPES else name
+
+
 def require(value: object, types: type | tuple[type, ...], argument: str, expected: str) -> None:
     """Raises ArgumentError naming `argument` unless `value` is one of `types`; `expected` is the catalog's
     msgid of what it must be (`error.argument.json_object`)."""
@@ -290,7 +301,7 @@ def require(value: object, types: type | tuple[type, ...], argument: str, expect
             field=argument,
             argument=argument,
             expected=Text(expected),
-            type=type(value).__name__,
+            type=type_word(value),
         )
 
 

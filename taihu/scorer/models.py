@@ -18,7 +18,7 @@ from typing import Any, Literal, cast
 from taihu.messages import Language
 
 from . import memo as M
-from .errors import Joined, Text, problems_error, quote, require
+from .errors import Joined, Text, problems_error, quote, require, type_word
 from .limits import MAX_TOTAL
 from .rulesets import DEFAULT_RULES
 from .said import Said
@@ -392,13 +392,8 @@ def _player(player: Any) -> Player:
     return PlayerTotal(total=player["total"])
 
 
-def players_problem(value: Any) -> str | None:
-    """What is wrong with a table's players, in English (the HTTP schema's check), or None."""
-    problem = players_problem_text(value)
-    return problem.in_lang("en") if problem is not None else None
-
-
 def players_problem_text(value: Any) -> Text | None:
+    """What is wrong with a table's players (the library's and the HTTP schema's check), or None."""
     if not isinstance(value, Mapping):
         return Text("error.players.not_object")
     keys = list(value)
@@ -427,7 +422,7 @@ def players_problem_text(value: Any) -> Text | None:
             if total > MAX_TOTAL:
                 return Text("error.players.total_too_large", seat=where, total=quote(total), most=f"{MAX_TOTAL:,}")
         else:
-            return Text("error.players.wrong_type", seat=where, type=type(player).__name__)
+            return Text("error.players.wrong_type", seat=where, type=type_word(player))
     return None
 
 
