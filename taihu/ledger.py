@@ -454,22 +454,23 @@ def check_new(name: str, rules: str, players: list[str], options: Mapping[str, A
 
 def check_name(name: object) -> None:
     """A ledger's name, checked as every name is (`check_text`): before it is stored or looked up."""
-    check_text(name, "ledger name", Text("error.name.ledger"))
+    check_text(name, "ledger name", Text("error.name.ledger"), label=Text("error.name.ledger_field"))
 
 
-def check_text(text: object, where: str, what: Text) -> None:
+def check_text(text: object, where: str, what: Text, label: Text | None = None) -> None:
     """A name is text: 1 to MAX_NAME printable characters, no outer spaces; else a HandError naming `where`.
 
     Refused: a lone surrogate (`"\\udc80"` in JSON, or bytes that were not UTF-8 on the
     command line: Python keeps them as surrogates), a control character (C0, DEL, C1: ESC
     would reach the terminal that shows the name), and the bidirectional overrides and
     isolates U+202A–U+202E, U+2066–U+2069 (they make a terminal or a page show the text
-    around them reordered). The one check for the CLI and the API.
+    around them reordered). The one check for the CLI and the API. `label`: how a message names `where`
+    when it is no field a client wrote (a ledger's name on the command line), in the message's language.
     """
     rule = Text("error.name.rule", what=what, most=MAX_NAME)
 
     def refused(key: str, **params: object) -> HandError:
-        return HandError.of(key, code="bad_name", hint=rule, field=where, where=where, **params)
+        return HandError.of(key, code="bad_name", hint=rule, field=where, where=label or where, **params)
 
     if not isinstance(text, str):
         raise refused("error.name.not_text", given=quote(text))

@@ -465,3 +465,17 @@ def test_the_api_says_a_table_s_players_problem_in_the_request_s_language(player
         answer = client.post("/v1/settle?lang=zh", json={"rules": "lingxi", "players": given}).json()
     assert answer["code"] == "bad_table" and answer["field"] == "players", answer
     assert not english_in(answer["message"]), answer["message"]
+
+
+def test_a_bad_ledger_name_is_named_in_the_message_s_language(tmp_path: Path) -> None:
+    """`ledger name: …` read so under zh too; now 账本名：…, and the English as it was."""
+    from typer.testing import CliRunner
+
+    from taihu.cli.main import app as cli
+
+    args = ["ledger", "new", "a\x1bb", "--players", "甲,乙,丙,丁", "--db", str(tmp_path / "l.db")]
+    chinese = CliRunner().invoke(cli, [*args, "--lang", "zh"])
+    english = CliRunner().invoke(cli, [*args, "--lang", "en"])
+    assert chinese.exit_code == english.exit_code == 2
+    assert chinese.output.startswith("错误：账本名：") and not english_in(chinese.output.split("\n")[0])
+    assert english.output.startswith("error: ledger name: ")
