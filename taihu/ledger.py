@@ -31,6 +31,7 @@ adds what a single Table cannot know — who the players are and who deals.
 
 from __future__ import annotations
 
+import copy
 import csv
 import hashlib
 import hmac
@@ -642,8 +643,25 @@ def next_deal(ledger: Ledger, standing: Standing, table: Any, taihu_version: str
     stored = in_winds(table, ledger, seats)
     if ledger.carries_counters:
         stored = with_counters(stored, ledger, standing)
-    settlement = settlement_json(settle_table(stored))
+    try:
+        settlement = settlement_json(settle_table(stored))
+    except HandError as exc:
+        raise as_written(exc, table, seats) from None
     return Deal(standing.deal_count + 1, seats, stored, settlement, taihu_version)
+
+
+def as_written(exc: HandError, table: Any, seats: dict[str, str]) -> HandError:
+    """A seat's error as the deal was written: its `player` is the name at that wind, and where the deal keyed
+    its players by name, its `field` is that name's (`players.乙`, not `players.S`)."""
+    player = seats.get(exc.seat) if exc.seat is not None else None
+    if player is None:
+        return exc
+    named = copy.copy(exc)
+    named.player = player
+    players = table.get("players") if isinstance(table, Mapping) else None
+    if isinstance(players, Mapping) and player in players and exc.field == f"players.{exc.seat}":
+        named.field = f"players.{player}"
+    return named
 
 
 def token_matches(given: str, stored_sha256: str | None) -> bool:

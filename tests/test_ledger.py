@@ -492,3 +492,21 @@ def test_the_default_path_is_taihu_db_else_the_user_data_dir(
         monkeypatch.setenv(key, value)
     monkeypatch.setattr("sys.platform", platform)
     assert default_path() == Path(expected).expanduser()
+
+
+def test_a_deal_by_names_is_refused_naming_the_player_as_written(store_db: Where) -> None:
+    """A seat's error in a deal keyed by player names carries that player and field (it named the wind only)."""
+    with LedgerStore(store_db) as store:
+        ledger = store.create("names", "lingxi", PLAYERS)
+        deal = {
+            "players": {
+                PLAYERS[0]: {"total": 0},
+                PLAYERS[1]: "123m 5Q",
+                PLAYERS[2]: {"total": 0},
+                PLAYERS[3]: {"total": 0},
+            }
+        }
+        with pytest.raises(HandError) as refused:
+            store.add(ledger, deal)
+    assert refused.value.player == PLAYERS[1] and refused.value.field == f"players.{PLAYERS[1]}"
+    assert refused.value.seat == "S"  # the deal's wind of that player: 甲 deals the first deal
