@@ -116,25 +116,18 @@ def scored(body: bytes, asked: Question) -> bytes | None:
 def headers_of(answer: bytes, gzip: bool, lang: str) -> tuple[list[tuple[bytes, bytes]], bytes]:
     """The headers and body the app's middleware give a 200 JSON answer (JSON, its language, the security
     headers, GZip)."""
-    language = (b"content-language", lang.encode())
-    if len(answer) < GZIP_FROM:
-        return [
-            (b"content-length", str(len(answer)).encode()),
-            (b"content-type", b"application/json"),
-            language,
-            (b"vary", b"Accept-Language"),
-            *_SECURITY,
-        ], answer
-    encoding = []
-    if gzip:
-        compressor = zlib.compressobj(GZIP_LEVEL, zlib.DEFLATED, 16 + zlib.MAX_WBITS)
-        answer = compressor.compress(answer) + compressor.flush()
-        encoding.append((b"content-encoding", b"gzip"))
+    vary, encoding = b"Accept-Language", []
+    if len(answer) >= GZIP_FROM:  # GZip varies by Accept-Encoding from its minimum size on, compressed or not
+        vary = b"Accept-Language, Accept-Encoding"
+        if gzip:
+            compressor = zlib.compressobj(GZIP_LEVEL, zlib.DEFLATED, 16 + zlib.MAX_WBITS)
+            answer = compressor.compress(answer) + compressor.flush()
+            encoding = [(b"content-encoding", b"gzip")]
     return [
         (b"content-length", str(len(answer)).encode()),
         (b"content-type", b"application/json"),
-        language,
-        (b"vary", b"Accept-Language, Accept-Encoding"),
+        (b"content-language", lang.encode()),
+        (b"vary", vary),
         *_SECURITY,
         *encoding,
     ], answer
