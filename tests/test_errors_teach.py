@@ -17,7 +17,6 @@ from taihu.cli.main import app
 from taihu.messages.error_shape import ERROR_FIELDS
 from taihu.scorer import HandError, score_hand, settle_table
 from taihu.scorer.rulesets import get
-from taihu.scorer.rulesets.base import no_winning_tile_notes
 from taihu.scorer.said import said
 
 PING = "123m 456m 789p 234s 678s 5p +5p wild:9s,N seat:W"  # a Lingxi 平胡, 26
@@ -289,24 +288,32 @@ def test_the_seat_note_says_what_was_assumed() -> None:
 
 
 @pytest.mark.parametrize(
-    ("hand", "rules"),
+    ("hand", "rules", "mark"),
     [
-        pytest.param("123m 456m 789p 234s 678s 5p wild:9s,N seat:W", "lingxi", id="lingxi-16"),
-        pytest.param("123m 456m 789m 11p 22p", "luoshan", id="luoshan-13"),
-        pytest.param("123m 456m 789m 11p 22p", "guannan", id="guannan-13"),
+        pytest.param("123m 456m 789p 234s 678s 5p wild:9s,N seat:W", "lingxi", "+5p", id="lingxi-16-single"),
+        pytest.param("123m 456m 789m 11p 22p", "luoshan", "+2p", id="luoshan-13-pairs"),
+        pytest.param("123m 456m 789m 11p 22p", "guannan", "+2p", id="guannan-13-pairs"),
+        pytest.param("123m 456m 789m 234s N", "riichi", "+N", id="riichi-13-single-honor"),
+        pytest.param("111m 234m 567p 78s 99s", "guannan", "+9s", id="guannan-13-pair"),
+        pytest.param("123m 456m 789p 23s 5s 9s", "luoshan", "+9s", id="luoshan-13-highest-left"),
     ],
 )
-def test_a_hand_without_plus_scores_as_a_non_winner_and_says_how_to_mark_the_win(hand: str, rules: str) -> None:
+def test_a_hand_without_plus_scores_as_a_non_winner_and_says_how_to_mark_the_win(
+    hand: str, rules: str, mark: str
+) -> None:
+    """The `+` the note suggests is a tile of the hand (a pair's, else a lone one, else the highest), never a
+    fixed tile: a player copies it."""
     result = score_hand(hand, rules=rules)
     assert not result.winner
-    assert result.notes[0] == no_winning_tile_notes()[0]
-    assert "write the winning tile last: +5p" in result.notes[0]
-    assert no_winning_tile_notes()[0] not in score_hand(PING).notes
+    assert result.notes[0].code == "note.no_winning_tile"  # type: ignore[attr-defined]
+    assert result.notes[0].endswith(f"write the winning tile last, e.g. {mark}")
+    assert result.notes[0].in_lang("zh").endswith(f"例如 {mark}")  # type: ignore[attr-defined]
+    assert not any(getattr(note, "code", "") == "note.no_winning_tile" for note in score_hand(PING).notes)
 
 
 def test_a_table_s_losers_are_not_told_to_mark_a_win() -> None:
     for score in settle_table(API_TABLE).scores.values():  # E and N hold hands without +
-        assert no_winning_tile_notes()[0] not in getattr(score, "notes", [])
+        assert not any(getattr(note, "code", "") == "note.no_winning_tile" for note in getattr(score, "notes", []))
 
 
 # -- the caret under the place ------------------------------------------------------------------------------

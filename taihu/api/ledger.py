@@ -33,7 +33,16 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from taihu.api.language import request_language
 from taihu.api.responses import JSON, WITH_BODY, Refusal, errors, hand_error_answer
-from taihu.api.schemas import TABLE_EXAMPLES, Event, PlayerTenpai, PlayerTotal, Settlement, Table, rules_field
+from taihu.api.schemas import (
+    TABLE_EXAMPLES,
+    Event,
+    HouseOptions,
+    PlayerTenpai,
+    PlayerTotal,
+    Settlement,
+    Table,
+    rules_field,
+)
 from taihu.ledger import (
     ADD_RATE,
     CREATE_RATE,
@@ -62,7 +71,7 @@ class NewLedger(BaseModel):
     )
     rules: str = rules_field("the rule set of every deal")
     players: list[str] = Field(max_length=8, description="four names in table order; the first deals first")
-    options: dict[str, int] = Field(default_factory=dict, description="house options of the rule set")
+    options: HouseOptions = Field(default_factory=dict, description="house options of the rule set")
 
 
 class Keys(BaseModel):
@@ -87,7 +96,7 @@ class LedgerTable(BaseModel):
         description='the four players by name (or E S W N): a hand string or {"total": N}'
     )
     events: list[Event] = Field(default_factory=list, description="side events; `seat` a name or a wind")
-    options: dict[str, int] = Field(default_factory=dict, description="house options (the ledger's apply)")
+    options: HouseOptions = Field(default_factory=dict, description="house options (the ledger's apply)")
     honba: int | None = Field(default=None, description="rule sets that carry counters: 本场 counters at the start")
     pot: int | None = Field(default=None, description="rule sets that carry counters: sticks carried in to the pot")
     round: str | None = Field(

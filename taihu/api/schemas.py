@@ -10,9 +10,10 @@ tests/test_api.py checks each mirror names the same fields as the core's
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, field_validator
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, TypeAdapter, field_validator
+from pydantic_core import PydanticCustomError
 
 from taihu.scorer import models as core
 from taihu.scorer.errors import HandError
@@ -71,6 +72,18 @@ def table_examples(schema: dict[str, Any]) -> None:
     ]
 
 
+def no_bool(value: Any) -> Any:
+    """pydantic's `int` takes a JSON `true` as 1; a bool is no number (the core refuses one the same way), so it is
+    refused as any value of the wrong type is (`int_type`: the one error shape's `wrong_type`). Floats such as
+    `10.0` stay accepted, as they were."""
+    if isinstance(value, bool):
+        raise PydanticCustomError("int_type", "Input should be a valid integer")
+    return value
+
+
+HouseOptions = dict[str, Annotated[int, BeforeValidator(no_bool)]]  # house options by name
+
+
 class ScoreRequest(BaseModel):
     """One hand to score: the rule set, the hand line, house options. Unknown fields are refused."""
 
@@ -80,7 +93,7 @@ class ScoreRequest(BaseModel):
         max_length=MAX_HAND_LENGTH,
         description="the hand line in taihu's notation (docs/notation.md), `+` before the winning tile",
     )
-    options: dict[str, int] = Field(
+    options: HouseOptions = Field(
         default_factory=dict, description="house options of the rule set by name (GET /rules lists them)"
     )
 
@@ -126,7 +139,7 @@ class Table(BaseModel):
         description='E S W N: a hand string, or {"total": N}; a drawn deal with tenpai seats: {"tenpai": bool} too'
     )
     events: list[Event] = Field(default_factory=list)
-    options: dict[str, int] = Field(default_factory=dict, description="house options of the rule set")
+    options: HouseOptions = Field(default_factory=dict, description="house options of the rule set")
     # rule sets with honba only (null for the others, which refuse them)
     honba: int | None = Field(default=None, ge=0, le=MAX_TOTAL, description="本场 counters at the start")
     pot: int | None = Field(default=None, ge=0, le=MAX_TOTAL, description="sticks carried in to the pot")

@@ -27,7 +27,7 @@ from taihu.api.bodies import read
 from taihu.api.language import request_language
 from taihu.api.offload import CPU_BUDGET, cpu_budget, in_worker
 from taihu.api.responses import JSON, WITH_BODY, errors
-from taihu.api.schemas import rules_field
+from taihu.api.schemas import HouseOptions, rules_field
 from taihu.messages import Language
 from taihu.scorer.models import MAX_HAND_LENGTH
 from taihu.scorer.notation import FLAG_CONDITIONS
@@ -59,7 +59,7 @@ class WaitsRequest(BaseModel):
     model_config = ConfigDict(extra="forbid", json_schema_extra=waits_examples)
     rules: str = rules_field()
     hand: str = Field(max_length=MAX_HAND_LENGTH, description="a hand without +; one tile more: which to discard")
-    options: dict[str, int] = Field(default_factory=dict, description="house options of the rule set")
+    options: HouseOptions = Field(default_factory=dict, description="house options of the rule set")
 
 
 WAITS_REQUEST = TypeAdapter(WaitsRequest)

@@ -307,7 +307,11 @@ def seat(value: Any, path: str, problems: list[Text]) -> str | None:
 
 
 def whole_number(value: Any, path: str, problems: list[Text]) -> int | None:
-    """An int, or what JSON readers take for one: 10.0, "10" (as the HTTP schema does)."""
+    """An int, or what JSON readers take for one: 10.0, "10" (as the HTTP schema does); never a bool, which
+    Python counts among the ints but JSON's `true` is no number."""
+    if isinstance(value, bool):
+        problems.append(Text("error.field.integer", path=path, why=Text("error.field.boolean")))
+        return None
     if isinstance(value, int):
         return int(value)
     if isinstance(value, float) and value.is_integer():

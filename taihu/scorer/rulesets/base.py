@@ -34,7 +34,7 @@ from ..notation import (
 from ..said import Said, phrase, said, said_from
 from . import REGISTRY, condition_word, owner_of, rules_word, rules_words
 
-NO_WINNING_TILE_NOTE = phrase("note.no_winning_tile")
+NO_WINNING_TILE_NOTE = phrase("note.no_winning_tile", "tile")
 NO_SEAT_NOTE = phrase("note.no_seat")
 
 if TYPE_CHECKING:
@@ -669,7 +669,7 @@ class RuleSet:
             total=outcome.total,
             unit=self.unit,
             arrangement=arrangement,
-            notes=(no_winning_tile_notes() if alone and not hand.winner else []) + hand.notes + outcome.notes,
+            notes=(no_winning_tile_notes(parsed) if alone and not hand.winner else []) + hand.notes + outcome.notes,
         )
         return scored
 
@@ -715,10 +715,31 @@ _NO_FACTS: frozenset[str] = frozenset()
 BY_KIND = itemgetter(Group._fields.index("kind"), Group._fields.index("shape"))
 
 
-def no_winning_tile_notes() -> list[str]:
+def no_winning_tile_notes(parsed: ParsedHand) -> list[str]:
     """First among the notes of a non-winner scored alone: a hand typed without its `+` scores as a loser's, and
-    says so."""
-    return [NO_WINNING_TILE_NOTE()]
+    says so, with a tile of the hand as the example of the `+` to write (`likely_wait`)."""
+    return [NO_WINNING_TILE_NOTE(likely_wait(parsed))]
+
+
+def likely_wait(parsed: ParsedHand) -> str:
+    """A tile of the hand a winner would most likely have won on, found without a search (the note is on every
+    non-winner scored alone): what is left once pungs and chows are taken out, lowest first — a pair's tile (a
+    pair waits on its third), else a single's (a single wait) —, else a pair's of the whole hand, else its
+    highest tile. Never a flower; a hand of flowers only gets its first tile."""
+    kinds = sorted(kind for kind in parsed.tiles if not T.is_flower(kind))
+    if not kinds:
+        return T.name(parsed.tiles[0]) if parsed.tiles else ""
+    left = {kind: kinds.count(kind) for kind in kinds}
+    for kind in sorted(left):
+        while left[kind] >= 3:
+            left[kind] -= 3
+        chow = (kind, kind + 1, kind + 2)
+        while T.is_suited(kind) and all(left.get(k, 0) and T.suit_of(k) == T.suit_of(kind) for k in chow):
+            for k in chow:
+                left[k] -= 1
+    rest = [kind for kind, count in left.items() if count] or list(left)
+    counts = left if any(left.values()) else {kind: kinds.count(kind) for kind in left}
+    return T.name(max(rest, key=lambda kind: (counts[kind] == 2, kind)))
 
 
 def score_item(item: Item, value: int, detail: str) -> ScoreItem:

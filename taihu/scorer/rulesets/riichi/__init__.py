@@ -276,7 +276,7 @@ class Riichi(RuleSet):
         reject_stand_in_pungs(parsed)
         hand = prepare(parsed, self.resolve_options(options))
         if not hand.winner:
-            return _hand_score(hand, None, Outcome(0, False, 0), no_winning_tile_notes() if alone else [])
+            return _hand_score(hand, None, Outcome(0, False, 0), no_winning_tile_notes(parsed) if alone else [])
         scored = best(hand)
         notes = [*hand.notes, _options_note(tuple(hand.options.values()))]
         if not scored.lines:
