@@ -40,6 +40,12 @@ class Terminal(Console):
     def print(self, *objects: Any, **settings: Any) -> None:
         super().print(*map(shown, objects), **settings)
 
+    def on_broken_pipe(self) -> None:
+        """The reader went away: the error goes on to the command group, which ends the command as a closed pipe
+        ends a Unix tool (taihu/cli/main.py); rich's own ending is an exit 1, the status of a bug."""
+        self.quiet = True
+        raise BrokenPipeError
+
 
 class SafeTable(Table):
     """rich's Table whose headings and cells are escaped as `safe` says."""

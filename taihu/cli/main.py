@@ -2,7 +2,8 @@
 
 Exit 0 on success, 2 on bad input (the library's message on stderr) and on a usage error (typer's),
 1 on a bug: one line `internal error (id …)` on stderr, the traceback only in the `taihu.cli` log
-(at DEBUG, so it stays off the terminal unless asked for). Typer's pretty tracebacks are off.
+(at DEBUG, so it stays off the terminal unless asked for). Typer's pretty tracebacks are off. A reader
+that goes away (`taihu score - < hands | head -1`) ends the command quietly by SIGPIPE, as `yes | head -1`.
 
 Start-up is most of a `taihu score`'s time, so this imports only what every command needs (typer,
 the core's scoring path); rich (taihu/cli/draw.py), the waits search, the settlement, the ledger and
@@ -63,8 +64,11 @@ class Taihu(TyperGroup):
         except (
             BrokenPipeError
         ):  # the reader went away (`taihu rules | head`): no message, as the docs of `signal` advise
-            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-            raise typer.Exit(1) from None
+            try:
+                os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # what is left to flush goes nowhere
+            except (OSError, ValueError):  # a stdout that is no file (a test's) is flushed nowhere anyway
+                pass
+            raise typer.Exit(PIPE_CLOSED) from None
         except Exception as exc:
             import logging  # a bug's path only: start-up does without logging and secrets
             import secrets
@@ -74,6 +78,26 @@ class Taihu(TyperGroup):
             logging.getLogger("taihu.cli").debug("internal error %s in taihu %s", error_id, command, exc_info=exc)
             sys.stderr.write(command_lang(ctx).say("cli.error.internal", id=error_id) + "\n")
             raise typer.Exit(1) from None
+
+
+PIPE_CLOSED = 128 + 13  # the status a shell shows for a command ended by SIGPIPE (13 on every POSIX system)
+
+
+def end_as_a_closed_pipe_ends() -> None:
+    """End the process as a Unix tool whose reader went away ends (`yes | head -1`): killed by SIGPIPE, quietly.
+
+    Python ignores SIGPIPE, so that a write to a closed pipe raises BrokenPipeError instead (the docs' "Note
+    on SIGPIPE", which warns against restoring the default for the whole run: a socket closed under a server
+    would kill it). Restored here only, at the very end, once there is nothing left to do; a shell then shows
+    141, as for `yes`, and a program that reads the status sees the signal. Where there is no SIGPIPE: 141.
+    """
+    import signal
+
+    sigpipe = getattr(signal, "SIGPIPE", None)
+    if sigpipe is not None:
+        signal.signal(sigpipe, signal.SIG_DFL)
+        os.kill(os.getpid(), sigpipe)
+    os._exit(PIPE_CLOSED)
 
 
 app = typer.Typer(
@@ -123,7 +147,9 @@ def main() -> None:
         sys.stdout.flush()
         sys.stderr.flush()
     except BrokenPipeError:  # the reader went away
-        status = status or 1
+        status = status or PIPE_CLOSED
+    if status == PIPE_CLOSED:
+        end_as_a_closed_pipe_ends()
     os._exit(status)
 
 
