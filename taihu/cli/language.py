@@ -31,6 +31,11 @@ class Lang(StrEnum):
         """The catalog in this choice's language: Chinese for `zh`, English for `en` and `both`."""
         return Messages(self.language)
 
+    @property
+    def separator(self) -> str:
+        """What parts of one cell are joined with: Chinese's full-width semicolon under `zh`, else `; `."""
+        return "；" if self is Lang.zh else "; "
+
     def said(self, text: str) -> str:
         """A text of the core (a note, a detail, a reason: a `Said`) in this choice's language; English as it is."""
         from taihu.scorer.said import in_lang

@@ -121,7 +121,7 @@ def signed(value: int) -> str:
 
 def print_deal(deal: "Deal", standing: "Standing", lang: Lang) -> None:
     say, net = lang.say, deal.net()
-    played = f"; {counters(deal, lang)}" if counters(deal, lang) else ""
+    played = f"{lang.separator}{counters(deal, lang)}" if counters(deal, lang) else ""
     seats = seats_line(deal.seats)
     console().print(say("cli.ledger.deal", number=deal.number, outcome=outcome(deal, lang) + played, seats=seats))
     console().print(say("cli.ledger.net", net="  ".join(f"{printable(p)} {signed(net[p])}" for p in standing.players)))
@@ -242,7 +242,9 @@ def show(
         listed.add_column(say("cli.ledger.column.total"), justify="right", no_wrap=True)
         for deal in view.deals:
             net, wind_of = deal.net(), {player: wind for wind, player in deal.seats.items()}
-            listed.add_row(f"{deal.number}. {'; '.join(filter(None, (outcome(deal, lang), counters(deal, lang))))}")
+            listed.add_row(
+                f"{deal.number}. {lang.separator.join(filter(None, (outcome(deal, lang), counters(deal, lang))))}"
+            )
             for player in players:
                 running[player] += net[player]
                 listed.add_row(f"  {printable(player)} ({wind_of[player]})", signed(net[player]), str(running[player]))
@@ -339,7 +341,7 @@ def list_ledgers(db: Db = None, lang: LangOption = None) -> None:
             )
             for ledger, deals in found
         ]
-        out.print(cli().compact_table(say("cli.ledger.list", where=where), rows))
+        out.print(cli().compact_table(say("cli.ledger.list", where=where), rows, lang))
         return
     grid = table(say("cli.ledger.list", where=where))
     grid.add_column(say("cli.ledger.column.name"))

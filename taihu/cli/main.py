@@ -277,7 +277,7 @@ def rules_name(name: str, lang: Lang) -> str:
     return chinese[0] if lang is Lang.zh and chinese else name
 
 
-def compact_table(title: str, rows: Iterable[tuple[str, str, str]]) -> "Table":
+def compact_table(title: str, rows: Iterable[tuple[str, str, str]], lang: Lang = Lang.both) -> "Table":
     """Name and value only, each row's detail on its own line below: readable at 40 columns.
 
     Names wrap at word boundaries (never an ellipsis); only a word wider than the
@@ -298,7 +298,7 @@ def compact_table(title: str, rows: Iterable[tuple[str, str, str]]) -> "Table":
             table.add_section()
             continue
         if len(value) > SHORT_VALUE:  # a long value (`dealer 2, others 1`) would squeeze the name: it goes below
-            value, detail = "", f"{value}; {detail}" if detail else value
+            value, detail = "", f"{value}{lang.separator}{detail}" if detail else value
         table.add_row(name, value)
         if detail:
             table.add_row(Padding(Text(safe(detail), style="dim"), (0, 0, 0, 2)), "")
@@ -329,7 +329,7 @@ def hand_table(result: HandScore, lang: Lang = Lang.both, compact: bool = False)
         if result.doubled:
             rows.append((names("翻", "doubled", lang), doubled, ""))
         rows.append((say("cli.score.total_in", unit=unit_name(result.unit, lang)), str(result.total), illegal))
-        table = compact_table(title, rows)
+        table = compact_table(title, rows, lang)
     else:
         table = made(title)
         table.add_column(say("cli.column.key"))
@@ -491,8 +491,8 @@ def waits_table(title: str, found: "tuple[Wait, ...]", lang: Lang = Lang.both, c
                 "cli.waits.totals", discard=win_text(wait.discard, lang), self_drawn=win_text(wait.self_drawn, lang)
             )
             shape = "  ".join(best.arrangement) if best else ""
-            rows.append((name, str(best.total) if best else "—", "; ".join(filter(None, (totals, shape)))))
-        return compact_table(title, rows)
+            rows.append((name, str(best.total) if best else "—", lang.separator.join(filter(None, (totals, shape)))))
+        return compact_table(title, rows, lang)
     table = made(title)
     table.add_column(say("cli.waits.column.tile"))
     table.add_column(say("cli.waits.column.unseen"), justify="right")
@@ -551,7 +551,7 @@ def waits_command(
             )
             for c in result.discards
         ]
-        out.print(compact_table(say("cli.waits.discards", rules=rules_shown), rows))
+        out.print(compact_table(say("cli.waits.discards", rules=rules_shown), rows, lang))
     elif isinstance(result, Discards):
         table = made(say("cli.waits.discards", rules=rules_shown))
         table.add_column(say("cli.waits.column.discard_tile"), justify="right")
@@ -613,7 +613,7 @@ def rules(
     title = say("cli.rules.items", name=info.name, chinese=info.chinese, unit=unit_name(info.unit, lang))
     if narrow(out):
         rows = [(names(i.name, i.name_en, lang), lang.said(i.value), lang.said(i.scope)) for i in info.items]
-        out.print(compact_table(title, rows))
+        out.print(compact_table(title, rows, lang))
     else:
         table = made(title)
         for column in (
@@ -640,7 +640,7 @@ def rules(
             )
             for o in info.options
         ]
-        out.print(compact_table(say("cli.rules.options"), rows))
+        out.print(compact_table(say("cli.rules.options"), rows, lang))
     else:
         options = made(say("cli.rules.options"))
         for code in ("cli.rules.column.option", "cli.rules.column.default", "cli.rules.column.alternatives"):
@@ -682,7 +682,7 @@ def settlement_tables(result: "Settlement", lang: Lang = Lang.both, compact: boo
             say("cli.settle.dealer", seat=seat) if seat == "E" else seat,
             score.hand if isinstance(score, HandScore) else say("cli.settle.total_only"),
             str(score.total),
-            "; ".join(map(lang.said, score.notes)) if isinstance(score, HandScore) else "",
+            lang.separator.join(map(lang.said, score.notes)) if isinstance(score, HandScore) else "",
         )
         for seat, score in result.scores.items()
     ]
@@ -696,11 +696,11 @@ def settlement_tables(result: "Settlement", lang: Lang = Lang.both, compact: boo
     title = say("cli.settle.title", rules=rules_name(result.rules, lang))
     if compact:  # the seat and its total, the hand below; each payment `from → to` and its amount
         seat_rows = [
-            (say("cli.settle.seat_in", seat=seat, unit=unit), total, "; ".join(filter(None, (hand, note))))
+            (say("cli.settle.seat_in", seat=seat, unit=unit), total, lang.separator.join(filter(None, (hand, note))))
             for seat, hand, total, note in seats
         ]
         pay_rows = [(f"{payer} → {payee}", amount, reason) for payer, payee, amount, reason in paid]
-        return [compact_table(title, seat_rows), compact_table(say("cli.settle.payments"), pay_rows), net]
+        return [compact_table(title, seat_rows, lang), compact_table(say("cli.settle.payments"), pay_rows, lang), net]
     scores = made(title)
     scores.add_column(say("cli.settle.column.seat"))
     scores.add_column(say("cli.settle.column.hand"))
