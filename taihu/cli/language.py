@@ -33,8 +33,11 @@ class Lang(StrEnum):
 
     @property
     def separator(self) -> str:
-        """What parts of one cell are joined with: Chinese's full-width semicolon under `zh`, else `; `."""
-        return "；" if self is Lang.zh else "; "
+        """What parts of one cell are joined with: Chinese's full-width semicolon under `zh`, else `; `.
+
+        A space after the `；` too: rich breaks a line at spaces only, and a part that ends or begins in a
+        key or a tile (`sticks:2；所用的本桌选项：kuitan`) would otherwise be one word, folded mid-key."""
+        return "； " if self is Lang.zh else "; "
 
     def said(self, text: str) -> str:
         """A text of the core (a note, a detail, a reason: a `Said`) in this choice's language; English as it is."""
