@@ -22,6 +22,7 @@ from babel.messages.pofile import read_po
 from typer.testing import CliRunner
 
 from taihu.cli.main import app
+from taihu.cli.usage import HELP_COMMAND, HELP_PARAM, METAVAR
 from taihu.messages import LANGUAGES, Messages, catalog, catalog_path, known, plural, text
 from taihu.scorer import clear_caches
 from taihu.scorer.errors import TYPE_PREFIX, WORD_PREFIX
@@ -34,7 +35,7 @@ CODE = re.compile(
     r"|error\.notation(?:\.[A-Za-z0-9_]+)+"
 )
 # codes the code builds at run time (`f"unit.{unit}"`, `error.word.self`, `error.type.list`): checked below
-DYNAMIC = ("unit.", WORD_PREFIX, TYPE_PREFIX)
+DYNAMIC = ("unit.", WORD_PREFIX, TYPE_PREFIX, HELP_COMMAND, HELP_PARAM, METAVAR)  # help: tests/test_cli_chinese.py
 HAND = "555m 222p 777p 333s 888s 9m f1 f2 P P +9m wild:5m,E seat:S"
 
 

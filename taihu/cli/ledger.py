@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from taihu.cli.language import Lang, LangOption
+from taihu.cli.usage import SpokenCommand, SpokenGroup
 from taihu.scorer import HandError
 from taihu.scorer.errors import printable
 from taihu.scorer.rulesets import DEFAULT_RULES
@@ -23,6 +24,7 @@ if TYPE_CHECKING:  # imported by the commands that use them: `taihu score` loads
     from taihu.store import LedgerStore
 
 ledger_app = typer.Typer(
+    cls=SpokenGroup,
     help="Keep the ledger (记账) of an evening: the deals, who sat where, the running totals.",
     no_args_is_help=True,
     rich_markup_mode=None,
@@ -140,7 +142,7 @@ def print_next(standing: "Standing", lang: Lang) -> None:
         console().print(say("cli.ledger.next_deal", honba=standing.next_honba, sticks=sticks))
 
 
-@ledger_app.command()
+@ledger_app.command(cls=SpokenCommand)
 def new(
     name: Annotated[str, typer.Argument(metavar="NAME", help="a name for the ledger, e.g. friday")],
     players: Annotated[
@@ -170,7 +172,7 @@ def new(
         print_next(store.standing(ledger), lang)
 
 
-@ledger_app.command()
+@ledger_app.command(cls=SpokenCommand)
 def add(
     name: Name,
     table: Annotated[
@@ -214,7 +216,7 @@ def add(
 NARROW_LEDGER = 60  # below this many columns the grid (a column per player) gives way to a list per deal
 
 
-@ledger_app.command()
+@ledger_app.command(cls=SpokenCommand)
 def show(
     name: Name,
     as_json: Annotated[bool, typer.Option("--json", help="print the ledger JSON")] = False,
@@ -288,7 +290,7 @@ def print_trend(view: "LedgerView", lang: Lang) -> None:
         console().print(f"  {names[player]}{padding} {line} {signed(view.totals[player])}")
 
 
-@ledger_app.command()
+@ledger_app.command(cls=SpokenCommand)
 def undo(name: Name, db: Db = None, lang: LangOption = None) -> None:
     """Remove the last deal (a mistake); the seats go back to where they were."""
     with opened(db) as store:
@@ -298,7 +300,7 @@ def undo(name: Name, db: Db = None, lang: LangOption = None) -> None:
         print_next(store.standing(ledger), lang)
 
 
-@ledger_app.command()
+@ledger_app.command(cls=SpokenCommand)
 def export(
     name: Name,
     as_csv: Annotated[bool, typer.Option("--csv", help="CSV: one row per deal and player, a header row first")] = False,
@@ -313,7 +315,7 @@ def export(
         cli().print_json(view.to_json())
 
 
-@ledger_app.command("list")
+@ledger_app.command("list", cls=SpokenCommand)
 def list_ledgers(db: Db = None, lang: LangOption = None) -> None:
     """The ledgers in the database, with their players and number of deals."""
     from taihu.cli.draw import table
@@ -354,7 +356,7 @@ def list_ledgers(db: Db = None, lang: LangOption = None) -> None:
     out.print(grid)
 
 
-@ledger_app.command()
+@ledger_app.command(cls=SpokenCommand)
 def rename(
     name: Name,
     new_name: Annotated[str, typer.Argument(metavar="NEW", help="its new name")],
@@ -367,7 +369,7 @@ def rename(
     console().print(lang.say("cli.ledger.renamed", name=printable(name), new=printable(renamed.name)))
 
 
-@ledger_app.command()
+@ledger_app.command(cls=SpokenCommand)
 def delete(name: Name, db: Db = None, lang: LangOption = None) -> None:
     """Remove a ledger and its deals (`export` first to keep them)."""
     with opened(db) as store:

@@ -24,11 +24,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
 import typer
-from typer.core import TyperGroup
 from typer.exceptions import TyperException
 
 from taihu.cli.language import Lang, LangOption, command_lang, locale_lang
 from taihu.cli.ledger import ledger_app
+from taihu.cli.usage import SpokenCommand, SpokenGroup
 from taihu.messages import known
 from taihu.messages.error_shape import CatalogError, hand_error_shape
 from taihu.scorer import HandError, HandScore, rule_sets, score_hand
@@ -44,7 +44,7 @@ if TYPE_CHECKING:  # imported where a table is printed, a table settled, a hand'
     from taihu.scorer.waits import Discards, Wait, Waits, WinValue
 
 
-class Taihu(TyperGroup):
+class Taihu(SpokenGroup):
     """The command group that ends every command, those of `taihu ledger` included, as the docstring above says.
 
     Typer's own ends (`typer.Exit`, usage errors, Ctrl-C's `Abort`) pass through; a `HandError` that reached
@@ -429,7 +429,7 @@ def answer_for_hand(
     return result, out
 
 
-@app.command()
+@app.command(cls=SpokenCommand)
 def score(
     hand: Annotated[
         str,
@@ -513,7 +513,7 @@ def waits_table(title: str, found: "tuple[Wait, ...]", lang: Lang = Lang.both, c
     return table
 
 
-@app.command(name="waits")
+@app.command(name="waits", cls=SpokenCommand)
 def waits_command(
     hand: Annotated[
         str,
@@ -575,7 +575,7 @@ def waits_command(
         out.print(say("cli.waits.wildcard_only"))
 
 
-@app.command()
+@app.command(cls=SpokenCommand)
 def rules(
     name: Annotated[
         str | None,
@@ -725,7 +725,7 @@ def settle_table(table: Any) -> "Settlement":
     return settle(table)
 
 
-@app.command()
+@app.command(cls=SpokenCommand)
 def settle(
     table: TableArgument,
     as_json: Annotated[bool, json_option("print the Settlement JSON")] = False,
@@ -746,7 +746,7 @@ def settle(
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
 
 
-@app.command()
+@app.command(cls=SpokenCommand)
 def serve(
     cors_origin: Annotated[
         list[str] | None,
