@@ -278,3 +278,193 @@ def keys_in_json(value: Any) -> Iterable[str]:
     elif isinstance(value, list):
         for item in value:
             yield from keys_in_json(item)
+
+
+# -- typer's own texts: --help of every command and the usage errors (cli-help) --------------------------------
+
+HELP_NAMES = {"JSON", "json", "CSV", "SQLite", "HTTP", "API", "uvicorn", "postgresql", "LC_ALL", "LC_MESSAGES", "LANG"}
+TYPED = re.compile(r"(?<![\w.])--?[\w-]+|\S*/\S*|\$\w+|<[^<>]*\|[^<>]*>|'[^']*'")  # options, paths, $VARS, choices
+
+
+def command_paths() -> list[list[str]]:
+    """Every command and subcommand of `taihu`, walked through typer's click group (`[]` is `taihu` itself)."""
+    import typer
+
+    def walk(command: Any, path: list[str]) -> Iterable[list[str]]:
+        yield path
+        for name, sub in sorted((getattr(command, "commands", None) or {}).items()):
+            yield from walk(sub, [*path, name])
+
+    return list(walk(typer.main.get_command(app), []))
+
+
+COMMAND_PATHS = command_paths()
+
+
+def takes_lang(path: list[str]) -> bool:
+    import typer
+
+    command = typer.main.get_command(app)
+    for name in path:
+        command = command.commands[name]  # type: ignore[attr-defined]
+    return any(param.name == "lang" for param in command.params)
+
+
+def typed_words() -> set[str]:
+    """What a help page or a usage error may show as it is typed: the commands' names, the rule sets', the
+    values of `--lang`, and the names of formats, programs and variables that have no Chinese name."""
+    return {*(word for path in COMMAND_PATHS for word in path), *REGISTRY, "zh", "en", "both", *HELP_NAMES}
+
+
+def assert_no_english_but_typed(output: str) -> None:
+    english = words([TYPED.sub(" ", output)]) - typed_words() - ALLOWED
+    assert english == set(), f"English under LANG=zh_CN.UTF-8:\n{output}"
+
+
+def test_the_walk_finds_every_command() -> None:
+    assert len(COMMAND_PATHS) >= 15 and ["ledger", "show"] in COMMAND_PATHS and [] in COMMAND_PATHS
+
+
+@pytest.mark.parametrize("columns", ["250", "40"])
+@pytest.mark.parametrize("path", COMMAND_PATHS, ids=lambda p: " ".join(p) or "taihu")
+def test_help_of_every_command_is_chinese(path: list[str], columns: str) -> None:
+    for flag in ("--help", "-h"):
+        code, output = zh([*path, flag], {**ZH, "COLUMNS": columns})
+        assert code == 0, output
+        assert output.startswith(f"用法：taihu {' '.join(path)}".rstrip()), output
+        assert "选项：" in output
+        assert_no_english_but_typed(output)
+
+
+@pytest.mark.parametrize("path", COMMAND_PATHS, ids=lambda p: " ".join(p) or "taihu")
+def test_help_in_english_is_typer_s_own(path: list[str]) -> None:
+    """Under any locale that is not Chinese, and with `--lang en` or `both` under a Chinese one, the page is the
+    one typer prints with no locale, byte for byte."""
+    base = {"COLUMNS": "100", "NO_COLOR": "1", "TERM": "xterm"}
+    default = RUNNER.invoke(app, [*path, "--help"], env=base).output
+    assert default.startswith("Usage: ")
+    for locale in ENGLISH_LOCALES:
+        assert RUNNER.invoke(app, [*path, "--help"], env={**base, **locale}).output == default
+    for lang in ("en", "both") if takes_lang(path) else ():
+        for args in ([*path, "--help", "--lang", lang], [*path, f"--lang={lang}", "--help"]):
+            assert RUNNER.invoke(app, args, env={**base, "LANG": "zh_CN.UTF-8"}).output == default
+
+
+def test_lang_zh_gives_the_chinese_page_under_any_locale() -> None:
+    _, output = zh(["score", "--help", "--lang", "zh"], {"COLUMNS": "100", "LANG": "en_US.UTF-8"})
+    assert output.startswith("用法：")
+
+
+@pytest.mark.parametrize("path", COMMAND_PATHS, ids=lambda p: " ".join(p) or "taihu")
+def test_every_help_text_has_its_code_in_both_languages_and_its_english_is_typer_s(path: list[str]) -> None:
+    """A command's or a parameter's help is in the catalog under its code, in both languages, and the English
+    there is the help typer shows: a new option without its text fails here."""
+    import typer
+
+    from taihu.cli.usage import HELP_COMMAND, param_code
+    from taihu.messages import text
+
+    command = typer.main.get_command(app)
+    for name in path:
+        command = command.commands[name]  # type: ignore[attr-defined]
+    code = HELP_COMMAND + (".".join(path) or "taihu")
+    assert text(code, "en") == command.help
+    assert text(code, "zh") != code
+    ctx = typer.Context(command, info_name=" ".join(["taihu", *path]))
+    for param in command.get_params(ctx):
+        found = param_code(path, param.name or "")
+        assert found is not None, f"no help text for {param.name} of taihu {' '.join(path)}"
+        assert text(found, "en") == param.help, found  # type: ignore[attr-defined]
+        assert text(found, "zh") != found
+
+
+USAGE_ERRORS = [
+    (["score"], "缺少参数"),  # a missing argument
+    (["score", "123m", "--foo"], "没有这个选项"),  # an unknown option, with the one it may be
+    (["score", "123m", "--lan", "zh"], "没有这个选项"),
+    (["score", "123m", "456m"], "多余的参数"),  # an extra argument
+    (["score", "123m", "-r"], "需要一个值"),  # an option without its value
+    (["score", "123m", "--json=1"], "不带值"),  # a flag given a value
+    (["score", "123m", "--lang", "fr"], "不是"),  # a choice that is none
+    (["serve", "--port", "abc"], "不是整数"),  # a number that is none
+    (["serve", "--workers", "100"], "范围"),  # a number out of its range
+    (["ledger", "add", "x", "t.json", "--deal", "0"], "范围"),
+    (["ledger", "new", "x"], "缺少选项"),  # a missing option
+    (["ledger", "add"], "缺少参数"),
+    (["nosuch"], "没有这个命令"),  # an unknown command
+    (["ledger", "nosuch"], "没有这个命令"),
+    (["--nosuch"], "没有这个选项"),
+]
+
+
+@pytest.mark.parametrize(("args", "said"), USAGE_ERRORS, ids=[" ".join(a) for a, _ in USAGE_ERRORS])
+def test_usage_errors_are_chinese(args: list[str], said: str) -> None:
+    code, output = zh(args)
+    assert code == 2, output
+    assert said in output
+    assert "错误：" in output
+    assert_no_english_but_typed(output)
+    if said not in ("需要一个值", "不带值"):  # click names no command for an option's value (nor does typer)
+        assert output.startswith("用法：taihu")
+        assert "-h' 看帮助" in output
+
+
+@pytest.mark.parametrize(("args", "said"), USAGE_ERRORS, ids=[" ".join(a) for a, _ in USAGE_ERRORS])
+def test_usage_errors_in_english_are_typer_s_own(args: list[str], said: str) -> None:
+    base = {"COLUMNS": "100", "NO_COLOR": "1", "TERM": "xterm"}
+    default = RUNNER.invoke(app, args, env=base)
+    assert default.exit_code == 2 and "Error: " in default.output
+    assert RUNNER.invoke(app, args, env={**base, "LANG": "en_US.UTF-8"}).output == default.output
+
+
+@pytest.mark.parametrize(
+    "args",
+    [["score", "123m", "--foo", "--lang", "en"], ["score", "--lang=en"], ["ledger", "new", "x", "--lang", "both"]],
+)
+def test_a_usage_error_follows_the_lang_the_line_gives(args: list[str]) -> None:
+    """`--lang` is read from the line's words: an error comes before the option is processed."""
+    base = {"COLUMNS": "100", "NO_COLOR": "1", "TERM": "xterm"}
+    english = RUNNER.invoke(app, args, env={**base, "LANG": "zh_CN.UTF-8"})
+    assert english.exit_code == 2
+    assert english.output == RUNNER.invoke(app, args, env=base).output
+    assert "Error: " in english.output and not re.search(r"[\u4e00-\u9fff]", english.output)
+
+
+def test_no_arguments_show_the_chinese_page() -> None:
+    for args in ([], ["ledger"]):
+        code, output = zh(args)
+        assert code == 2
+        assert output.startswith("用法：")
+        assert_no_english_but_typed(output)
+
+
+@pytest.mark.parametrize("path", TABLES, ids=[p.stem for p in TABLES])
+def test_parts_of_a_cell_are_joined_with_a_chinese_semicolon(path: Path) -> None:
+    """A riichi win's totals and arrangement, a note after a hand, a deal's counters: `；` under zh, never `;`."""
+    _, output = zh(["settle", str(path)], {**ZH, "COLUMNS": "40"})
+    assert ";" not in output
+    _, english = zh(["settle", str(path), "--lang", "en"], {**ZH, "COLUMNS": "40"})
+    assert "；" not in english
+
+
+def test_a_riichi_wait_s_parts_are_joined_with_a_chinese_semicolon() -> None:
+    args = ["waits", "123m 789m 123p 999s 4s", "-r", "riichi"]
+    _, output = zh(args, {**ZH, "COLUMNS": "40"})
+    assert "；" in output and ";" not in output
+    _, english = zh([*args, "--lang", "en"], {**ZH, "COLUMNS": "40"})
+    assert "; " in english and "；" not in english
+
+
+@pytest.mark.parametrize("rules", list(REGISTRY))
+def test_option_descriptions_in_chinese_name_no_english_word(rules: str) -> None:
+    """`/rules?lang=zh` and `taihu rules X --lang zh`: an option's meaning is Chinese, but for the option names
+    and item keys as `-o` takes them (`renhou_yakuman=1`); Jinhua's `unit` read `X = unit × 倍数`."""
+    from taihu.scorer.said import in_lang
+
+    info = get(rules).info()
+    typed = {o.name for o in info.options} | {i.key for i in info.items}
+    for option in info.options:
+        said = in_lang(option.description, "zh")
+        named = {word for word in ENGLISH.findall(said) if f"{word}=" in said or word in {i.key for i in info.items}}
+        assert words([said]) - named == set(), (option.name, said)
+        assert typed  # the exemption is of the rule set's own names only
