@@ -187,18 +187,19 @@ def help_page(command: Any, ctx: Context, width: int) -> str:
     return "\n".join(line.rstrip() for line in page.get().split("\n")) + "\n"
 
 
-# click's sentence for a value its type refused: its value and why (click 8's wording, in typer's copy)
+# click's sentence for a value its type refused: its value and why (click 8's wording, in typer's copy); patterns as
+# text, compiled by `re` on the first usage error (its cache), not at start-up
 REFUSED_VALUES = (
-    (re.compile(r"(?P<value>.+) is not a valid (?:int|integer)\.", re.S), "cli.usage.not_a_number"),
-    (re.compile(r"(?P<value>.+) is not one of (?P<choices>.+)\.", re.S), "cli.usage.not_one_of"),
-    (re.compile(r"(?P<value>.+) is not in the range (?P<range>.+)\.", re.S), "cli.usage.out_of_range"),
+    (r"(?P<value>.+) is not a valid (?:int|integer)\.", "cli.usage.not_a_number"),
+    (r"(?P<value>.+) is not one of (?P<choices>.+)\.", "cli.usage.not_one_of"),
+    (r"(?P<value>.+) is not in the range (?P<range>.+)\.", "cli.usage.out_of_range"),
 )
 PARSER_SENTENCES = (
-    (re.compile(r"Option (?P<option>'.+') requires .*", re.S), "cli.usage.needs_value"),
-    (re.compile(r"Option (?P<option>'.+') does not take a value\.", re.S), "cli.usage.takes_no_value"),
-    (re.compile(r"Got unexpected extra argument\(s\) \((?P<arguments>.*)\)", re.S), "cli.usage.extra_arguments"),
-    (re.compile(r"No such command (?P<command>'.*')\.", re.S), "cli.usage.no_such_command"),
-    (re.compile(r"Missing command\.", re.S), "cli.usage.missing_command"),
+    (r"Option (?P<option>'.+') requires .*", "cli.usage.needs_value"),
+    (r"Option (?P<option>'.+') does not take a value\.", "cli.usage.takes_no_value"),
+    (r"Got unexpected extra argument\(s\) \((?P<arguments>.*)\)", "cli.usage.extra_arguments"),
+    (r"No such command (?P<command>'.*')\.", "cli.usage.no_such_command"),
+    (r"Missing command\.", "cli.usage.missing_command"),
 )
 
 
@@ -230,7 +231,7 @@ def usage_message(exc: Any) -> str:
     if isinstance(exc, errors.BadParameter):
         reason = str(exc.message)
         for pattern, code in REFUSED_VALUES:
-            found = pattern.fullmatch(reason)
+            found = re.fullmatch(pattern, reason, re.S)
             if found is not None:
                 fields = found.groupdict()
                 if "choices" in fields:
@@ -240,7 +241,7 @@ def usage_message(exc: Any) -> str:
         name = hint_name(exc)
         return text("cli.usage.bad_value", "zh", name=name, reason=reason) if name else reason
     for pattern, code in PARSER_SENTENCES:
-        found = pattern.fullmatch(str(exc.message))
+        found = re.fullmatch(pattern, str(exc.message), re.S)
         if found is not None:
             return text(code, "zh", **found.groupdict())
     return str(exc.format_message())
