@@ -211,7 +211,7 @@ def test_with_codes_each_text_field_has_its_code_beside_it_in_every_language() -
     score = score_hand("123m 456m 789m 11p 22p", rules="luoshan")  # no `+`, no wild:, no seat:
     english, chinese = score.to_dict("en", codes=True), score.to_dict("zh", codes=True)
     assert english["notes_code"] == chinese["notes_code"]
-    assert english["notes_code"][0] == {"code": "note.no_winning_tile", "params": {}}
+    assert english["notes_code"][0] == {"code": "note.no_winning_tile", "params": {"tile": "2p"}}  # a tile of the hand
     assert [n["code"] for n in english["notes_code"]] == [n.code for n in score.notes]
     assert all("detail_code" in item for item in english["items"])
     assert english["limit_code"] is None and "limit_code" not in score.to_dict()

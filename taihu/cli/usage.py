@@ -114,7 +114,7 @@ def option_names(param: Any, ctx: Context) -> str:
 
 
 def extras(param: Any, ctx: Context) -> str:
-    """What typer adds to a parameter's help (`[default: lingxi; required]`), in Chinese: the default as typer
+    """What typer adds to a parameter's help (`[default: 8000; required]`), in Chinese: the default as typer
     writes it, a range as click writes it (`1<=x<=64`: no word in it)."""
     _, help_text = param.get_help_record(ctx)
     found = re.search(r"\[([^\[\]]*)\]$", help_text)
