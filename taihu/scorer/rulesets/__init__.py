@@ -103,6 +103,7 @@ REGISTRY: dict[str, Registered] = {
                 ("リーチ", "riichi"),
                 ("一发", "ippatsu"),
                 ("一發", "ippatsu"),
+                ("一発", "ippatsu"),
                 ("振听", "furiten"),
                 ("振聽", "furiten"),
                 ("里宝牌:", "ura:"),
@@ -116,6 +117,8 @@ REGISTRY: dict[str, Registered] = {
                 ("場風:", "round:"),
                 ("本场:", "honba:"),
                 ("本場:", "honba:"),
+                ("供托:", "sticks:"),
+                ("供託:", "sticks:"),
             ),
         ),
     )

@@ -937,8 +937,11 @@ def check_win_conditions(
 
 
 def not_a_declared_win(parsed: ParsedHand, rules: str, known: Iterable[str]) -> HandError:
-    """A `declare:` of a win the rule set does not know; `known` are those it does."""
+    """A `declare:` of a win the rule set does not know; `known` are those it does. Another rule set's declared
+    win (游金 typed in Lingxi) names that rule set, as another rule set's condition does."""
     col = parsed.columns.get("declare", 0)
+    reading = f"declare:{parsed.declare}"
+    owner = next((name for name, line in REGISTRY.items() if reading in dict(line.players_words).values()), None)
     return HandError.of(
         "error.declare.not_of",
         code="unknown_declare",
@@ -947,7 +950,13 @@ def not_a_declared_win(parsed: ParsedHand, rules: str, known: Iterable[str]) -> 
         at=col,
         rules=rules_word(rules),
         known=", ".join(known),
+        owner=""
+        if owner is None or owner == rules.lower()
+        else Text(DECLARE_OWNER, name=rules_word(owner.capitalize()), owner=owner),
     )
+
+
+DECLARE_OWNER = "error.declare.owner"  # `; it is a Putian declared win: score the hand with --rules putian`
 
 
 def too_many_copies(kind: int, seen: int, limit: int, why: Text | str = "") -> HandError:
