@@ -31,7 +31,7 @@ from taihu.api.app import app as api
 from taihu.cli.main import app as cli
 from taihu.messages import Language
 from taihu.messages.error_shape import hand_error_shape
-from taihu.scorer import HandError, parse, score_hand, slips, to_text
+from taihu.scorer import HandError, HandScore, parse, score_hand, slips, to_text
 from taihu.scorer import tiles as T
 from taihu.scorer.notation import DECLARED_WINS
 from taihu.scorer.rulesets import RULESETS
@@ -55,6 +55,7 @@ class Line:
     legal: bool = True
     winner: bool = True
     hand: str | None = None
+    options: dict[str, int] | None = None
     # a line that is refused
     code: str | None = None
     en: str | None = None
@@ -80,16 +81,21 @@ SCORED = [line for line in LINES if not line.refused]
 REFUSED = [line for line in LINES if line.refused]
 
 
+def score(line: Line, hand: str | None = None) -> HandScore:
+    """The line (or `hand`, with the line's rule set and options) scored by the library."""
+    return score_hand(line.typed if hand is None else hand, rules=line.rules, options=line.options)
+
+
 def error_of(line: Line) -> HandError:
     with pytest.raises(HandError) as info:
-        score_hand(line.typed, rules=line.rules)
+        score(line)
     return info.value
 
 
 def the_answer(line: Line, lang: Language) -> dict[str, Any]:
     """The library's answer as JSON, in `lang`: the HandScore, or the error in the one error shape."""
     try:
-        return score_hand(line.typed, rules=line.rules).to_dict(lang)
+        return score(line).to_dict(lang)
     except HandError as exc:
         return hand_error_shape(exc, lang)
 
@@ -99,10 +105,10 @@ def the_answer(line: Line, lang: Language) -> dict[str, Any]:
 
 @pytest.mark.parametrize("line", SCORED, ids=[f"{x.rules}:{x.typed}" for x in SCORED])
 def test_a_players_line_scores_as_its_ascii_line(line: Line) -> None:
-    as_typed, as_ascii = score_hand(line.typed, rules=line.rules), score_hand(str(line.ascii), rules=line.rules)
+    as_typed, as_ascii = score(line), score(line, str(line.ascii))
     assert (as_typed.total, as_typed.legal, as_typed.winner) == (line.total, line.legal, line.winner)
     assert as_typed == as_ascii  # the same score, item for item, and the same canonical hand
-    assert score_hand(as_typed.hand, rules=line.rules) == as_ascii  # which reads back as the same hand
+    assert score(line, as_typed.hand) == as_ascii  # which reads back as the same hand
     assert line.hand is None or as_typed.hand == line.hand
     assert as_typed.hand.isascii()
 
@@ -124,7 +130,8 @@ def test_what_is_not_the_notation_is_refused_with_the_rewrite(line: Line) -> Non
 @pytest.mark.parametrize("lang", LANGS)
 @pytest.mark.parametrize("line", LINES, ids=IDS)
 def test_the_command_line_prints_the_same_answer(line: Line, lang: Language) -> None:
-    args = ["score", line.typed, "-r", line.rules, "--lang", lang]
+    options = [f"-o{name}={value}" for name, value in (line.options or {}).items()]
+    args = ["score", line.typed, "-r", line.rules, *options, "--lang", lang]
     as_json = CliRunner().invoke(cli, [*args, "--json"], env=ENV)
     assert as_json.exit_code == (2 if line.refused else 0), as_json.output
     assert json.loads(as_json.stdout) == the_answer(line, lang)
@@ -136,16 +143,16 @@ def test_the_command_line_prints_the_same_answer(line: Line, lang: Language) -> 
         assert first == ("错误：" if lang == "zh" else "error: ") + error.message_in(lang)
         assert str(line.zh if lang == "zh" else line.en) in first
     else:
-        score = score_hand(line.typed, rules=line.rules)
-        assert score.hand in printed.output
-        assert str(score.total) in printed.output
+        scored = score(line)
+        assert scored.hand in printed.output
+        assert str(scored.total) in printed.output
     if lang == "zh":  # no English word but the notation's: a tile group (NNN), a condition, a declared win, --rules
         if line.refused:
             message = printed.output.splitlines()[0]  # the input echoed under it is the player's own
-            notation = [*error_text(lambda: score_hand(line.typed, rules=line.rules)), *keys(line.rules)]
+            notation = [*error_text(lambda: score(line)), *keys(line.rules)]
             assert_chinese(message, [*notation, *DECLARED_WINS, *re.findall(r"\b[ESWNCFP]+\b", message), "--rules"])
         else:
-            assert_chinese(printed.output, score_texts(score_hand(line.typed, rules=line.rules)))
+            assert_chinese(printed.output, score_texts(score(line)))
 
 
 @pytest.fixture(scope="module")
@@ -156,9 +163,8 @@ def client() -> TestClient:
 @pytest.mark.parametrize("lang", LANGS)
 @pytest.mark.parametrize("line", LINES, ids=IDS)
 def test_the_api_answers_the_same_answer(line: Line, lang: Language, client: TestClient) -> None:
-    reply = client.post(
-        "/v1/score", json={"rules": line.rules, "hand": line.typed}, headers={"Accept-Language": ACCEPT[lang]}
-    )
+    body = {"rules": line.rules, "hand": line.typed, "options": line.options or {}}
+    reply = client.post("/v1/score", json=body, headers={"Accept-Language": ACCEPT[lang]})
     assert reply.status_code == (422 if line.refused else 200), reply.text
     assert reply.headers["content-language"] == lang
     assert reply.json() == the_answer(line, lang)
@@ -169,7 +175,7 @@ def test_the_api_answers_the_same_answer(line: Line, lang: Language, client: Tes
 
 def _wins(line: Line, parsed: Any) -> bool:
     try:
-        return score_hand(to_text(parsed), rules=line.rules).winner
+        return score(line, to_text(parsed)).winner
     except HandError:
         return False
 
@@ -177,10 +183,10 @@ def _wins(line: Line, parsed: Any) -> bool:
 def _rank(line: Line, parsed: Any) -> tuple[bool, int] | None:
     """How good a win the hand is (a legal one first, then the total); None where it is none."""
     try:
-        score = score_hand(to_text(parsed), rules=line.rules)
+        scored = score(line, to_text(parsed))
     except HandError:
         return None
-    return (score.legal, score.total) if score.winner else None
+    return (scored.legal, scored.total) if scored.winner else None
 
 
 def _kind(name: str) -> int:
@@ -223,7 +229,8 @@ def test_a_hint_does_what_it_says(line: Line) -> None:
         assert error.message_in("zh").startswith("没有写 wild:") == (unnamed and has_wildcards)
 
 
-WINNERS = [line for line in SCORED if line.winner and "declare:" not in str(line.ascii)]
+# (a line with house options aside: the search for the slip scores by the rule set's defaults)
+WINNERS = [line for line in SCORED if line.winner and "declare:" not in str(line.ascii) and not line.options]
 
 
 @pytest.mark.parametrize("line", WINNERS, ids=[f"{x.rules}:{x.typed}" for x in WINNERS])
@@ -236,7 +243,7 @@ def test_a_tile_too_many_in_a_players_line_is_named(line: Line) -> None:
     for extra in dict.fromkeys([*held, _kind(parsed.seat or "E")]):
         more = parsed._replace(tiles=tuple(sorted((*parsed.tiles, extra))))
         try:
-            score_hand(to_text(more), rules=line.rules)
+            score(line, to_text(more))
         except HandError as exc:
             error = exc
         else:
