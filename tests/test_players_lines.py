@@ -6,7 +6,9 @@ traditional and full-width characters) and the worked examples of every rule set
 A line that scores gives its total, and the same hand as its ASCII line; a line that is refused gives
 its code and the rewrite, in English and in Chinese. The library's answer is the one answer: `taihu
 score --json` prints it and `POST /v1/score` answers it, in Chinese (`--lang zh`, `Accept-Language:
-zh-CN`) and in English, and the command's printed output says the same in the same language.
+zh-CN`) and in English, and the command's printed output says the same in the same language. The
+line less its `+` tile waits on that tile for the same total (`waits`, in the library, the command
+line and the API alike).
 
 Then the hints of part 5, checked on the table's lines: a count error names the tile whose removal (or
 addition, or mark as `+`) wins, never the `+` tile wrongly; "no winning shape" with wildcards and no
@@ -35,6 +37,7 @@ from taihu.scorer import HandError, HandScore, parse, score_hand, slips, to_text
 from taihu.scorer import tiles as T
 from taihu.scorer.notation import DECLARED_WINS
 from taihu.scorer.rulesets import RULESETS
+from taihu.scorer.waits import Waits, waits
 from tests.test_cli_chinese import assert_chinese, error_text, keys, score_texts
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -168,6 +171,40 @@ def test_the_api_answers_the_same_answer(line: Line, lang: Language, client: Tes
     assert reply.status_code == (422 if line.refused else 200), reply.text
     assert reply.headers["content-language"] == lang
     assert reply.json() == the_answer(line, lang)
+
+
+# -- waits: the same line less its winning tile waits on it, for the same total -------------------------
+
+HOW_WON = ("kong-draw", "rob-kong", "last-tile", "heaven", "earth", "human", "ippatsu")  # waits refuses these
+SELF_WORDS = re.compile(r"(?<!\S)(?:self|自摸|ツモ)(?!\S)")
+WAITING = [
+    line
+    for line in SCORED
+    if line.winner and re.search(r"[+＋]", line.typed) and not line.options
+    if not set(str(line.ascii).split()) & {*HOW_WON, *(f"declare:{d}" for d in DECLARED_WINS)}
+]
+
+
+def waiting(line: Line) -> str:
+    """The line as typed, without its `+` tile and a self-draw's word: the hand before the win."""
+    return " ".join(SELF_WORDS.sub(" ", re.sub(r"[+＋]\S+", " ", line.typed)).split())
+
+
+@pytest.mark.parametrize("line", WAITING, ids=[f"{x.rules}:{x.typed}" for x in WAITING])
+def test_the_line_before_its_win_waits_on_its_tile_for_its_total(line: Line, client: TestClient) -> None:
+    scored = score(line)
+    tile = re.search(r"\+(\S+)", scored.hand).group(1)  # type: ignore[union-attr]
+    found = waits(waiting(line), rules=line.rules)
+    assert isinstance(found, Waits)
+    (listed,) = [w for w in found.waits if w.tile == tile]
+    won = listed.self_drawn if "self" in scored.hand.split() else listed.discard
+    assert won is not None and won.total == scored.total
+    for lang in LANGS:  # and the command line and the API list the same
+        as_json = CliRunner().invoke(cli, ["waits", waiting(line), "-r", line.rules, "--json", "--lang", lang])
+        assert json.loads(as_json.stdout) == found.to_dict(lang)
+        body = {"rules": line.rules, "hand": waiting(line)}
+        reply = client.post("/v1/waits", json=body, headers={"Accept-Language": ACCEPT[lang]})
+        assert reply.json() == found.to_dict(lang)
 
 
 # -- part 5: the hints, checked against the table ----------------------------------------------------
