@@ -5,8 +5,10 @@ win: the `+` tile only when it is that tile (a stray `1p`, a seat word `南` lef
 among the tiles are named as such); one a tile short names the tile that
 completes it; a winner's count with no `+` suggests a `+` from the hand's own
 tiles; "no winning shape" where wildcards exist and none is named says so first.
-The properties check, on random winning hands with a tile added or taken out,
-that what a hint names does what it says.
+The hints' lines, each with its message in English and Chinese, are in the players' table
+(tests/players_lines.toml, run by tests/test_players_lines.py, which also checks there that each tile a
+hint names does what it says). The properties here check the same on random winning hands with a
+tile added or taken out.
 """
 
 from __future__ import annotations
@@ -31,73 +33,6 @@ def error_of(line: str, rules: str = "lingxi") -> HandError:
     with pytest.raises(HandError) as info:
         score_hand(line, rules=rules)
     return info.value
-
-
-# (line, rule set, code, what the message says)
-HINTS = [
-    # a stray tile among the hand tiles: named, and the +9m (the pair's other half is the 9m written) not blamed
-    (
-        "555m 222p 777p 333s 888s 9m 1p f1 f2 P P +9m wild:5m,E seat:S",
-        "lingxi",
-        "stray_tile",
-        "hand has 18 tiles, a winning Lingxi hand needs 17 (16 + winning tile; a kong counts 3): "
-        "without one 1p the hand wins; leave out the tile written too many",
-    ),
-    # a seat word left among the tiles: named, with the seat's notation
-    (
-        "555m 222p 777p 333s 888s 9m 南 f1 f2 P P +9m wild:5m,E",
-        "lingxi",
-        "stray_tile",
-        "without one S the hand wins; leave out the tile written too many; if 南 (S) is the seat, "
-        "write seat:S (门风:南)",
-    ),
-    ("123m 456m 789p 234s 678s 5p 1s +5p wild:9s,N seat:W", "lingxi", "stray_tile", "without one 1s or one 4s"),
-    # the winning tile written twice, where it is the slip: the message as it always was
-    (
-        "123m 456m 789p 234s 678s 5p 5p +5p wild:9s,N seat:W",
-        "lingxi",
-        "winning_tile_twice",
-        "the winning tile +5p is also written among the hand tiles; write it only once, after +",
-    ),
-    ("123m 456m 789m 11p 22p 2p +2p", "luoshan", "winning_tile_twice", "the winning tile +2p is also written"),
-    # a tile short: the tile that completes it
-    (
-        "123m 456m 789p 234s 67s 5p +5p seat:W",
-        "lingxi",
-        "tile_count",
-        "hand has 16 tiles, a winning Lingxi hand needs 17 (16 + winning tile; a kong counts 3): "
-        "with one more 5s or one 8s among the hand tiles the hand wins",
-    ),
-    ("123m 456m 789m 11p 2p +2p", "luoshan", "tile_count", "with one more 1p or one 2p among the hand tiles"),
-    # no `+`: a tile of the hand that wins marked so
-    (
-        "123m 456m 789m 789p 11s 45s 6s f5f6f7f8 P wild:3p,W seat:N",
-        "lingxi",
-        "no_winning_tile",
-        "no tile is marked as the winning one; write it last with +, e.g. +",
-    ),
-    # no winning shape, and no wild: in a rule set with wildcards: that first
-    (
-        "555m 222p 777p 333s 888s 9m f1 f2 P P +8m seat:S",
-        "lingxi",
-        "no_winning_shape",
-        "no wild: given, so the hand is read with no wildcards, and no winning shape: the tiles do not form "
-        "1 pair + 5 sets (Lingxi has no special shapes); if it holds wildcards, name them with wild:",
-    ),
-    ("123m 456m 789p 23s 55p +7s seat:W", "luoshan", "no_winning_shape", "no wild: (or flip:) given"),
-    ("123m 456p 789s 235m 5s +6s", "guannan", "no_winning_shape", "no winning shape: the tiles form neither"),
-]
-
-
-@pytest.mark.parametrize(("line", "rules", "code", "says"), HINTS)
-def test_the_hint_names_the_mistake(line: str, rules: str, code: str, says: str) -> None:
-    error = error_of(line, rules)
-    assert says in str(error)
-    assert error.code == code
-
-
-def test_the_named_stray_tile_is_the_one_to_take_out() -> None:
-    assert score_hand(HAND_A).total == 56  # hand (a), which the stray 1p of the first hint was added to
 
 
 def test_the_suggested_mark_comes_from_the_hand_and_wins() -> None:

@@ -65,6 +65,7 @@ WORDS = {
     "海底撈月": "last-tile",
     "海底": "last-tile",
     "自摸": "self",
+    "ツモ": "self",  # 自摸 as written in Japanese
     "天胡": "heaven",
     "地胡": "earth",
     "人胡": "human",

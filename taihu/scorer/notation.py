@@ -19,7 +19,7 @@ from . import memo as M
 from . import tiles as T
 from .errors import HandError, Text, nearest, quote
 from .limits import MAX_TOTAL
-from .rulesets import declarations, rules_word
+from .rulesets import condition_word, declarations, rules_word
 
 if TYPE_CHECKING:  # the players' forms (五万, full-width) are read only for a line that is not ASCII
     from .forms import Folded
@@ -244,9 +244,9 @@ def _condition_error(word: str, column: int, conditions: Collection[str] | None,
     guess = nearest(word, known, CONDITION_ALIASES)
     shown = quote(word)
     if guess is not None and guess == word.lower():
-        problem = Text("error.notation.condition.lower_case", word=shown, at=column, guess=guess)
+        problem = Text("error.notation.condition.lower_case", word=shown, at=column, guess=condition_word(guess))
     elif guess:
-        problem = Text("error.notation.condition.unknown_guess", word=shown, at=column, guess=guess)
+        problem = Text("error.notation.condition.unknown_guess", word=shown, at=column, guess=condition_word(guess))
     else:
         problem = Text("error.notation.condition.unknown", word=shown, at=column)
     if not known:  # where no condition belongs (a table's `wild` entry): no list of them

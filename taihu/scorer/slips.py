@@ -78,14 +78,29 @@ def additions_that_win(parsed: ParsedHand, rule_set: str) -> list[int]:
 
 def marks_that_win(parsed: ParsedHand, rule_set: str, set_aside: Collection[int] = ()) -> list[int]:
     """For a hand with no `+` and a winner's count: the kinds whose one tile marked `+` makes it a win."""
-    return [kind for kind in _candidates(parsed, set_aside) if _wins(rule_set, _without(parsed, kind, win=kind))]
+    return list(_ranked_marks(parsed, rule_set, set_aside))
 
 
 def suggested_mark(parsed: ParsedHand, rule_set: str, set_aside: Collection[int] = ()) -> int | None:
     """The `+` to suggest for a winner's count written with none: a tile of the hand, one whose mark makes a win
-    where one does (a pair's tile first, the wait most often, then the highest); None for a hand of flowers."""
-    marks = marks_that_win(parsed, rule_set, set_aside) or _candidates(parsed, set_aside, searching=False)
+    where one does, the best win (a legal one first, then the total: `234567m 234p 88p 67s 8s` is +8s, the
+    two-sided wait, not +8p), then a pair's tile (the wait most often), then the highest; None for a hand of
+    flowers."""
+    ranked = _ranked_marks(parsed, rule_set, set_aside)
+    if ranked:
+        return max(ranked, key=lambda kind: (ranked[kind], parsed.tiles.count(kind) == 2, kind))
+    marks = _candidates(parsed, set_aside, searching=False)
     return max(marks, key=lambda kind: (parsed.tiles.count(kind) == 2, kind), default=None)
+
+
+def _ranked_marks(parsed: ParsedHand, rule_set: str, set_aside: Collection[int]) -> dict[int, tuple[bool, int]]:
+    """The kinds whose mark as `+` wins, each with its win's rank (legal, total)."""
+    ranked = {}
+    for kind in _candidates(parsed, set_aside):
+        score = _score(rule_set, _without(parsed, kind, win=kind))
+        if score is not None and score.winner:
+            ranked[kind] = (score.legal, score.total)
+    return ranked
 
 
 def _candidates(parsed: ParsedHand, set_aside: Collection[int], searching: bool = True) -> list[int]:
@@ -100,11 +115,6 @@ def _without(parsed: ParsedHand, kind: int, win: int | None = None) -> ParsedHan
     tiles = list(parsed.tiles)
     tiles.remove(kind)
     return parsed._replace(tiles=tuple(tiles), win=parsed.win if win is None else win)
-
-
-def _wins(rule_set: str, parsed: ParsedHand) -> bool:
-    score = _score(rule_set, parsed)
-    return score is not None and score.winner
 
 
 def _score(rule_set: str, parsed: ParsedHand) -> HandScore | None:

@@ -103,8 +103,14 @@ REGISTRY: dict[str, Registered] = {
                 ("リーチ", "riichi"),
                 ("一发", "ippatsu"),
                 ("一發", "ippatsu"),
+                ("一発", "ippatsu"),
                 ("振听", "furiten"),
                 ("振聽", "furiten"),
+                ("里宝牌指示牌:", "ura:"),  # the indicator by its full name: 宝牌: names it too, as dora: does
+                ("裏ドラ表示牌:", "ura:"),
+                ("宝牌指示牌:", "dora:"),
+                ("寶牌指示牌:", "dora:"),
+                ("ドラ表示牌:", "dora:"),
                 ("里宝牌:", "ura:"),
                 ("裏宝牌:", "ura:"),
                 ("裏寶牌:", "ura:"),
@@ -116,6 +122,8 @@ REGISTRY: dict[str, Registered] = {
                 ("場風:", "round:"),
                 ("本场:", "honba:"),
                 ("本場:", "honba:"),
+                ("供托:", "sticks:"),
+                ("供託:", "sticks:"),
             ),
         ),
     )

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from .. import tiles as T
 from ..engine import CHOW, GATE_FACTS, KONG, PAIR, PUNG, Group, ReadingFacts, StandIns, group_text
-from ..errors import HandError, Text, quote
+from ..errors import HandError, Term, Text, quote
 from ..limits import MAX_OPTION_VALUE
 from ..models import HandScore, ItemInfo, ItemUnit, OptionInfo, RuleSetInfo, ScoreItem, Settlement, Table, Unit
 from ..notation import (
@@ -958,17 +958,51 @@ def check_win_conditions(
 
 
 def not_a_declared_win(parsed: ParsedHand, rules: str, known: Iterable[str]) -> HandError:
-    """A `declare:` of a win the rule set does not know; `known` are those it does."""
+    """A `declare:` of a win the rule set does not know; `known` are those it does. Another rule set's declared
+    win (游金 typed in Lingxi) names that rule set, as another rule set's condition does."""
     col = parsed.columns.get("declare", 0)
+    reading = f"declare:{parsed.declare}"
+    owner = next((name for name, line in REGISTRY.items() if reading in dict(line.players_words).values()), None)
     return HandError.of(
         "error.declare.not_of",
         code="unknown_declare",
         column=col or None,
-        declare=parsed.declare,
+        declare=declared_win_word(str(parsed.declare)),
         at=col,
         rules=rules_word(rules),
-        known=", ".join(known),
+        known=declared_wins_word(known),
+        owner=""
+        if owner is None or owner == rules.lower()
+        else Text(DECLARE_OWNER, name=rules_word(owner.capitalize()), owner=owner),
     )
+
+
+DECLARE_OWNER = "error.declare.owner"  # `; it is a Putian declared win: score the hand with --rules putian`
+
+
+def declared_wins_word(known: Iterable[str]) -> Term:
+    """Declared wins as a message lists them: `sha-zhu, hua-hu`; in Chinese with the name players write first,
+    `杀猪 sha-zhu、花胡 hua-hu` (the first word of the registry that reads as each)."""
+    names = _declared_names()
+    keys = list(known)
+    return Term(", ".join(keys), "、".join(f"{names[key]} {key}" if key in names else key for key in keys))
+
+
+def declared_win_word(key: str) -> Term:
+    """One declared win as a message names it: `you-jin`; in Chinese `you-jin（游金）`."""
+    name = _declared_names().get(key)
+    return Term(key, key if name is None else f"{key}（{name}）")
+
+
+def _declared_names() -> dict[str, str]:
+    """Each declared win's key and the first players' word of the registry that reads as it (`you-jin`: 游金)."""
+    prefix = "declare:"
+    found: dict[str, str] = {}
+    for line in REGISTRY.values():
+        for word, reads_as in line.players_words:
+            if reads_as.startswith(prefix):
+                found.setdefault(reads_as.removeprefix(prefix), word)
+    return found
 
 
 def too_many_copies(kind: int, seen: int, limit: int, why: Text | str = "") -> HandError:
