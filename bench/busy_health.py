@@ -1,8 +1,9 @@
 """`/health` beside the busy clients of issue 21, for several servers in turns (docs/soak.md "Garbage collection").
 
-The two phases of `make soak` whose target is /health's time: eight clients
-sending the 64 KB escaped-quote body (target 50 ms), and one address holding
-100 idle sockets, each reopened when closed (target 100 ms). The clients run
+The phases of `make soak` whose target is /health's time: eight clients
+sending the 64 KB escaped-quote body (target 50 ms), one address holding
+100 idle sockets, each reopened when closed (target 100 ms), and, with
+`--phases`, eight clients sending the costliest /waits hand (100 ms). The clients run
 in a process of their own (bench/load.py). Each server (a setting, or another
 checkout's code with `--against`) gets each phase in turn, round after round,
 so a change of load on a shared machine falls on all alike; a `gc.callbacks`
@@ -20,7 +21,9 @@ import statistics
 from pathlib import Path
 
 from gc_server import WATCH
-from soak import ESCAPED_QUOTES, Server, busy_health, one_address
+from soak import ESCAPED_QUOTES, Server, busy_health, costly_waits, one_address
+
+PHASES = ("escaped", "idle", "waits")  # the escaped-quote senders, one address's sockets, the costliest /waits
 
 
 def collections(log: str) -> str:
@@ -42,9 +45,13 @@ def main() -> int:
         "--against", type=Path, help="another checkout, run beside this one (its taihu first on the path)"
     )
     parser.add_argument("--load-cpus", type=lambda text: [int(c) for c in text.split(",")], default=None)
+    parser.add_argument("--phases", default="escaped,idle", help=f"of {', '.join(PHASES)}, comma-separated")
+    parser.add_argument("--no-cpython", action="store_true", help="no server with CPython's thresholds")
     args = parser.parse_args()
+    phases = args.phases.split(",")
     settings = {"this tree (50,000, 20, 20)": ""}
-    settings["this tree, CPython's thresholds"] = "import taihu.api.server as s; s.GC_THRESHOLDS = None"
+    if not args.no_cpython:
+        settings["this tree, CPython's thresholds"] = "import taihu.api.server as s; s.GC_THRESHOLDS = None"
     if args.against:
         settings[f"{args.against}"] = f"import sys; sys.path.insert(0, {str(args.against.resolve())!r})"
     servers = {name: Server(64, 100, WATCH + code) for name, code in settings.items()}
@@ -58,10 +65,16 @@ def main() -> int:
             turn = names[round_ % len(names) :] + names[: round_ % len(names)]
             for name in turn:
                 port = servers[name].port
-                _, health = busy_health(port, "/score", ESCAPED_QUOTES, 8, args.seconds, args.load_cpus)
-                figures.setdefault((name, "escaped-quote body"), []).extend(health)
-                _, health = one_address(port, 100, args.seconds, args.load_cpus)
-                figures.setdefault((name, "one address's sockets"), []).extend(health)
+                if "escaped" in phases:
+                    _, health = busy_health(port, "/score", ESCAPED_QUOTES, 8, args.seconds, args.load_cpus)
+                    figures.setdefault((name, "escaped-quote body"), []).extend(health)
+                if "idle" in phases:
+                    _, health = one_address(port, 100, args.seconds, args.load_cpus)
+                    figures.setdefault((name, "one address's sockets"), []).extend(health)
+                if "waits" in phases:
+                    body = json.dumps(costly_waits()[0]).encode()
+                    _, health = busy_health(port, "/waits", body, 8, args.seconds, args.load_cpus)
+                    figures.setdefault((name, "the costliest /waits"), []).extend(health)
             loads.append(os.getloadavg())
     finally:
         logs = {name: server.stop() for name, server in servers.items()}
