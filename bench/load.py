@@ -25,6 +25,7 @@ import sys
 import threading
 import time
 from collections import Counter
+from collections.abc import Callable
 from typing import Any
 
 from soak import Client  # bench/ is this script's directory, so on the path
@@ -41,13 +42,7 @@ def senders(port: int, path: str, body: bytes, threads: int, stop: threading.Eve
         with lock:
             statuses.update(client.statuses)
 
-    workers = [threading.Thread(target=send) for _ in range(threads)]
-    for worker in workers:
-        worker.start()
-    ready()
-    stop.wait()
-    for worker in workers:
-        worker.join()
+    run_until(stop, send, threads)
     return {"statuses": dict(statuses)}
 
 
@@ -71,19 +66,20 @@ def idle(port: int, sockets: int, source: str, stop: threading.Event) -> dict[st
                 pass
             time.sleep(0.05)
 
-    holders = [threading.Thread(target=hold) for _ in range(sockets)]
-    for holder in holders:
-        holder.start()
-    ready()
-    stop.wait()
-    for holder in holders:
-        holder.join()
+    run_until(stop, hold, sockets)
     return {"opened": opened[0]}
 
 
-def ready() -> None:
+def run_until(stop: threading.Event, client: Callable[[], None], count: int) -> None:
+    """`count` threads running `client`, started, then `ready` said; returns when they have all stopped."""
+    threads = [threading.Thread(target=client) for _ in range(count)]
+    for thread in threads:
+        thread.start()
     sys.stdout.write("ready\n")
     sys.stdout.flush()
+    stop.wait()
+    for thread in threads:
+        thread.join()
 
 
 def main() -> None:
