@@ -5,11 +5,17 @@ fuzz run, distinct hands for the memory (RSS before and after), slow and
 idle connections while /health is timed, the connection limit, and the
 costly hands against the median request. Prints the figures; exits 1 if a
 "done when" of issue 15 fails. Not a test: the figures depend on the machine.
+
+The busy clients beside which /health is timed (eight senders of a costly
+body, one address's hundred idle sockets) run in a process of their own
+(bench/load.py; `--load-cpus` pins it), so /health's time is the server's,
+not this process's wait for its own interpreter lock behind the clients.
 """
 
 from __future__ import annotations
 
 import argparse
+import base64
 import http.client
 import json
 import random
@@ -22,6 +28,7 @@ import threading
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -265,62 +272,54 @@ def health_times(port: int, seconds: float) -> list[float]:
     return times
 
 
-def busy_health(port: int, path: str, body: bytes, threads: int, seconds: float) -> tuple[Counter[int], list[float]]:
-    """`threads` clients send `body` to `path` again and again while /health is timed: their statuses, its times."""
-    stop = threading.Event()
-    statuses: Counter[int] = Counter()
+LOAD = Path(__file__).resolve().parent / "load.py"
 
-    def send() -> None:
-        client = Client(port)
-        while not stop.is_set():
-            client.post(path, body)
-        statuses.update(client.statuses)
 
-    senders = [threading.Thread(target=send) for _ in range(threads)]
-    for sender in senders:
-        sender.start()
-    time.sleep(0.5)
+@contextmanager
+def in_load_process(spec: dict[str, Any], cpus: list[int] | None = None) -> Iterator[dict[str, Any]]:
+    """Busy clients in a process of their own (bench/load.py), so that the /health timer of this process
+    does not wait for its own interpreter lock behind them; `cpus` pins that process (`os.sched_setaffinity`).
+
+    Yields, once the clients have started, a dict that holds what they saw after the block (their statuses,
+    the connections opened)."""
+    process = subprocess.Popen(
+        [sys.executable, str(LOAD)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, cwd=ROOT
+    )
+    assert process.stdin is not None and process.stdout is not None
+    result: dict[str, Any] = {}
     try:
-        return statuses, health_times(port, seconds)
+        process.stdin.write(json.dumps(spec | {"cpus": cpus or []}) + "\n")
+        process.stdin.flush()
+        if process.stdout.readline().strip() != "ready":
+            raise SystemExit("the load process did not start")
+        yield result
     finally:
-        stop.set()
-        for sender in senders:
-            sender.join()
+        process.stdin.close()  # the clients stop, and the process prints what they saw
+        line = process.stdout.readline()
+        process.wait(timeout=60)
+        result.update(json.loads(line) if line else {})
 
 
-def one_address(port: int, sockets: int, seconds: float) -> tuple[int, list[float]]:
-    """`sockets` idle connections from 127.0.0.2, each reopened when the server closes it, while /health is
-    asked from 127.0.0.1: the connections opened, and /health's times."""
-    stop = threading.Event()
-    opened = [0]
+def busy_health(
+    port: int, path: str, body: bytes, threads: int, seconds: float, cpus: list[int] | None = None
+) -> tuple[Counter[int], list[float]]:
+    """`threads` clients, in another process, send `body` to `path` again and again while /health is timed
+    from this one: their statuses, its times."""
+    spec = {"kind": "senders", "port": port, "path": path, "body": base64.b64encode(body).decode(), "threads": threads}
+    with in_load_process(spec, cpus) as seen:
+        time.sleep(0.5)
+        health = health_times(port, seconds)
+    return Counter({int(status): n for status, n in seen["statuses"].items()}), health
 
-    def hold() -> None:
-        while not stop.is_set():
-            try:
-                with socket.create_connection(
-                    ("127.0.0.1", port), timeout=0.2, source_address=("127.0.0.2", 0)
-                ) as sock:
-                    opened[0] += 1
-                    while not stop.is_set():
-                        try:
-                            if sock.recv(4096) == b"":
-                                break
-                        except TimeoutError:
-                            continue
-            except OSError:
-                pass
-            time.sleep(0.05)
 
-    holders = [threading.Thread(target=hold) for _ in range(sockets)]
-    for holder in holders:
-        holder.start()
-    time.sleep(1)
-    try:
-        return opened[0], health_times(port, seconds)
-    finally:
-        stop.set()
-        for holder in holders:
-            holder.join()
+def one_address(port: int, sockets: int, seconds: float, cpus: list[int] | None = None) -> tuple[int, list[float]]:
+    """`sockets` idle connections from 127.0.0.2, in another process, each reopened when the server closes
+    it, while /health is asked from 127.0.0.1: the connections opened, and /health's times."""
+    spec = {"kind": "idle", "port": port, "sockets": sockets, "source": "127.0.0.2"}
+    with in_load_process(spec, cpus) as seen:
+        time.sleep(1)
+        health = health_times(port, seconds)
+    return int(seen["opened"]), health
 
 
 def timed_posts(port: int, bodies: list[tuple[str, bytes]]) -> list[float]:
@@ -375,6 +374,12 @@ def main() -> int:
     parser.add_argument("--slow", type=int, default=20, help="slow connections of each kind")
     parser.add_argument("--limit", type=int, default=100, help="the server's --limit-concurrency")
     parser.add_argument("--tries", type=int, default=5, help="times each costly hand is sent (its median counts)")
+    parser.add_argument(
+        "--load-cpus",
+        type=lambda text: [int(cpu) for cpu in text.split(",")],
+        default=None,
+        help="pin the busy clients' process to these CPUs (0,1 …); default: unpinned",
+    )
     args = parser.parse_args()
     failures: list[str] = []
     server = Server(args.cache_mb, args.limit)
@@ -453,7 +458,7 @@ def main() -> int:
             failures.append(f"the escaped-quote body took over {BODY_TARGET * 1e3:.0f} ms")
         statuses, health = phase(
             f"/health while {args.threads} clients send the escaped-quote body",
-            lambda: busy_health(server.port, "/score", ESCAPED_QUOTES, args.threads, 10),
+            lambda: busy_health(server.port, "/score", ESCAPED_QUOTES, args.threads, 10, args.load_cpus),
         )
         print(f"   their statuses {dict(statuses)}; /health: {len(health)} requests, {percentiles(health)}")
         if max(health) > BUSY_HEALTH_TARGET:
@@ -473,7 +478,7 @@ def main() -> int:
             )
         statuses, health = phase(
             f"/health while {args.threads} clients send the costliest /waits hand",
-            lambda: busy_health(server.port, "/waits", bodies[0], args.threads, 10),
+            lambda: busy_health(server.port, "/waits", bodies[0], args.threads, 10, args.load_cpus),
         )
         print(f"   their statuses {dict(statuses)}; /health: {len(health)} requests, {percentiles(health)}")
         if set(statuses) - {200, 422} or max(health) > HEALTH_TARGET:
@@ -481,7 +486,7 @@ def main() -> int:
 
         opened, health = phase(
             "one address: 100 idle sockets from 127.0.0.2, each reopened when closed; /health from 127.0.0.1",
-            lambda: one_address(server.port, 100, 10),
+            lambda: one_address(server.port, 100, 10, args.load_cpus),
         )
         print(f"   connections opened {opened}; /health: {len(health)} requests, {percentiles(health)}")
         if max(health) > HEALTH_TARGET:

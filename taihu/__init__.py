@@ -6,6 +6,7 @@ pure core lives in `taihu.scorer`; `taihu.cli` and `taihu.api` are thin shells.
 
 from __future__ import annotations
 
+from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from .scorer import (
@@ -41,13 +42,19 @@ def __getattr__(name: str) -> Any:
 
         return getattr(scorer, name)
     if name == "__version__":
-        from importlib.metadata import PackageNotFoundError, version
-
-        try:
-            return version("taihu")
-        except PackageNotFoundError:  # running from a checkout that was never installed
-            return "0+unknown"
+        return _version()
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+@cache
+def _version() -> str:
+    """The installed package's version, read once (a ledger's server asks for it with each deal it stores)."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("taihu")
+    except PackageNotFoundError:  # running from a checkout that was never installed
+        return "0+unknown"
 
 
 __all__ = [

@@ -27,6 +27,7 @@ TAGS = [
 # operation → the component its route reads itself (`taihu.api.batch`, `taihu.api.ledger`, and in a worker
 # thread `taihu.api.bodies`)
 BODIES = {"score_batch": "ScoreBatch", "settle_batch": "SettleBatch", "add_deal": "LedgerTable"}
+BODIES |= {"new_ledger": "NewLedger", "edit_ledger": "LedgerEdit"}
 BODIES |= {"score_hand": "ScoreRequest", "settle_table": "Table", "find_waits": "WaitsRequest"}
 
 
@@ -77,7 +78,7 @@ def contract(app: FastAPI) -> dict[str, Any]:
         return app.openapi_schema
     from taihu.api.batch import EXTRA_MODELS
     from taihu.api.language import LANG_QUERY
-    from taihu.api.ledger import LedgerTable
+    from taihu.api.ledger import LedgerEdit, LedgerTable, NewLedger
     from taihu.api.waits import WaitsRequest
 
     document = get_openapi(
@@ -91,7 +92,7 @@ def contract(app: FastAPI) -> dict[str, Any]:
     )
     schemas = document.setdefault("components", {}).setdefault("schemas", {})
     _, extra = models_json_schema(
-        [(model, "validation") for model in (*EXTRA_MODELS, LedgerTable, WaitsRequest)],
+        [(model, "validation") for model in (*EXTRA_MODELS, LedgerTable, NewLedger, LedgerEdit, WaitsRequest)],
         ref_template="#/components/schemas/{model}",
     )
     for name, schema in extra.get("$defs", {}).items():

@@ -26,11 +26,12 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import quote as percent_encoded
 
-from fastapi import APIRouter, Body, Depends, Header, Query, Request
+from fastapi import APIRouter, Depends, Header, Query, Request
 from fastapi.responses import Response
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
+from taihu.api.bodies import body_of, json_body
 from taihu.api.language import request_language
 from taihu.api.responses import JSON, WITH_BODY, Refusal, errors, hand_error_answer
 from taihu.api.schemas import (
@@ -72,6 +73,10 @@ class NewLedger(BaseModel):
     rules: str = rules_field("the rule set of every deal")
     players: list[str] = Field(max_length=8, description="four names in table order; the first deals first")
     options: HouseOptions = Field(default_factory=dict, description="house options of the rule set")
+
+
+NEW_LEDGER = TypeAdapter(NewLedger)  # the bodies FastAPI read on the event loop, read in a worker thread
+DEAL_BODY = TypeAdapter(dict[str, Any])
 
 
 class Keys(BaseModel):
@@ -229,7 +234,7 @@ def kept(store: LedgerStore, ledger_id: str, token: str) -> Ledger:
     response_model=Keys,
     responses=problems(409, 429, *WITH_BODY),
 )
-def new_ledger(request: NewLedger, http: Request) -> Keys | Response:
+def new_ledger(http: Request, request: NewLedger = Depends(body_of(NEW_LEDGER))) -> Keys | Response:
     """Start a ledger: answers its id (share it to let others read) and the edit token (keep it)."""
     within(rates_of(http).creates, http, "api.error.rate_limited_ledgers")
     try:
@@ -358,8 +363,9 @@ CHANGE: dict[str, Any] = {"response_model": LedgerChange, "response_model_exclud
 def add_deal(
     ledger_id: str,
     http: Request,
-    table: dict[str, Any] = Body(description="a LedgerTable (read by the ledger, which names what is wrong)"),
+    _: Any = Depends(json_body),  # JSON first, then the token, then the body's type: FastAPI's order (bodies.py)
     token: str = Depends(edit_token),
+    table: dict[str, Any] = Depends(body_of(DEAL_BODY)),  # a LedgerTable (the ledger names what is wrong)
     idempotency_key: str | None = IDEMPOTENCY_KEY,
     if_match: str | None = IF_MATCH,
 ) -> Response:
@@ -401,6 +407,9 @@ class LedgerEdit(BaseModel):
     )
 
 
+LEDGER_EDIT = TypeAdapter(LedgerEdit)
+
+
 @router.patch(
     "/ledgers/{ledger_id}",
     operation_id="edit_ledger",
@@ -408,7 +417,12 @@ class LedgerEdit(BaseModel):
     responses=problems(401, 403, 404, *WITH_BODY),
     summary="Rename, or set the expiry",
 )
-def edit_ledger(ledger_id: str, edit: LedgerEdit, token: str = Depends(edit_token)) -> Response:
+def edit_ledger(
+    ledger_id: str,
+    _: Any = Depends(json_body),  # JSON first, then the token, then the body's model: FastAPI's order (bodies.py)
+    token: str = Depends(edit_token),
+    edit: LedgerEdit = Depends(body_of(LEDGER_EDIT)),
+) -> Response:
     """Give the ledger a title (a display name apart from its id) or an expiry; answers it without its deals."""
     with LedgerStore() as store:
         ledger = kept(store, ledger_id, token)

@@ -35,7 +35,7 @@ from collections import Counter, deque
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from functools import partial
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 from anyio.lowlevel import RunVar
 
@@ -126,22 +126,24 @@ async def in_worker(function: Callable[..., T], *args: Any, **kwargs: Any) -> T:
     The thread runs in a copy of the caller's context (its context variables),
     and wakes the loop once, with the result; the slot is given back when the
     function has returned, even if the caller stopped waiting for it.
+
+    An exception the function raises is raised here, and nothing this call
+    leaves behind holds it: its traceback holds the frames it went through
+    (the worker's, this one), so a frame or a future still holding it would
+    make a reference cycle, freed only by the collector, with the request's
+    body (docs/soak.md "Garbage collection"; tests/test_abuse_cycles.py).
     """
     share = fair_share()
     address = client_address.get()
     await share.acquire(address)
     loop = asyncio.get_running_loop()
-    answer: asyncio.Future[T] = loop.create_future()
+    answer: asyncio.Future[list[Any]] = loop.create_future()
     call = partial(contextvars.copy_context().run, function, *args, **kwargs)
 
     def settle(result: Any, error: BaseException | None) -> None:
         share.release(address)
-        if answer.cancelled():
-            return
-        if error is not None:
-            answer.set_exception(error)
-        else:
-            answer.set_result(result)
+        if not answer.cancelled():
+            answer.set_result([result, error])  # not set_exception: the future would keep the error
 
     def work() -> None:
         try:
@@ -152,13 +154,22 @@ async def in_worker(function: Callable[..., T], *args: Any, **kwargs: Any) -> T:
             loop.call_soon_threadsafe(settle, result, error)
         except RuntimeError:  # the loop is closed: nobody waits for the answer
             pass
+        result = error = None  # this frame is in the error's traceback
 
     try:
         _workers.submit(work)
     except BaseException:
         share.release(address)
         raise
-    return await answer
+    outcome = await answer
+    result, error = outcome
+    outcome.clear()  # the future keeps the list
+    if error is None:
+        return cast(T, result)
+    try:
+        raise error
+    finally:
+        error = None  # this frame is in its traceback
 
 
 def cpu_budget(seconds: float, key: str = "api.error.over_budget") -> Callable[[], None]:

@@ -127,7 +127,10 @@ class TrustedHosts:
             else:
                 await send({"type": "http.response.body", "body": body})
 
-        await self.check(scope, receive, refused)
+        try:
+            await self.check(scope, receive, refused)
+        finally:
+            scope.pop(_SEND, None)  # refused: `passed` did not take it, and the scope holding its send is a cycle
 
 
 _SEND = "taihu.send"

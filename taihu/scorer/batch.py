@@ -78,6 +78,8 @@ def answered(
         raise HandError.of(
             "error.batch.too_long", code="batch_too_long", field=what, what=what, count=len(items), most=most
         )
+    # An item's error is kept as a value, without its traceback: the traceback holds the frames the error went
+    # through, this one (and its `results`) among them, a cycle only the garbage collector would free.
     results: list[R | HandError] = []
     stopped: HandError | None = None
     for item in items:
@@ -85,14 +87,14 @@ def answered(
             try:
                 check()
             except HandError as exc:
-                stopped = exc
+                stopped = exc.with_traceback(None)
         if stopped is not None:
             results.append(stopped)
             continue
         try:
             results.append(answer(item))
         except HandError as exc:
-            results.append(exc)
+            results.append(exc.with_traceback(None))
     return results
 
 

@@ -26,7 +26,7 @@ from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -112,11 +112,20 @@ LEDGER_COLUMNS = (
     *(ledgers.c.title, ledgers.c.expires),
 )
 EACH = len(LEDGER_COLUMNS)
+# Made once: `column + 1` made anew for each change leaves a reference cycle in SQLAlchemy's bound parameter
+# (its comparator), which only the garbage collector frees (tests/test_abuse_cycles.py).
+ONE_MORE_CHANGE = ledgers.c.changes + 1
 
 
 def database_url(where: str | Path | None = None) -> sa.URL:
     """The database `--db` / `$TAIHU_DB` name: a URL as given (plain `postgresql://` is psycopg 3), else a file."""
-    text = str(where) if where is not None else os.environ.get(DB_ENV) or str(default_path())
+    return url_of(str(where) if where is not None else os.environ.get(DB_ENV) or str(default_path()))
+
+
+@lru_cache(maxsize=64)
+def url_of(text: str) -> sa.URL:
+    """`database_url` of a name, made once per name (a URL is immutable): SQLAlchemy's `URL.create` leaves a
+    reference cycle (a closure of its own) each time, and a server opens the store for each request."""
     if "://" not in text:
         return sa.URL.create("sqlite", database=text)
     try:
@@ -599,7 +608,7 @@ class LedgerStore:
 
     @staticmethod
     def _changed(db: Connection, ledger: Ledger) -> None:
-        db.execute(ledgers.update().where(ledgers.c.id == ledger.key).values(changes=ledgers.c.changes + 1))
+        db.execute(ledgers.update().where(ledgers.c.id == ledger.key).values(changes=ONE_MORE_CHANGE))
 
     def etag(self, ledger: Ledger) -> str:
         """The ledger's ETag as it stands."""
