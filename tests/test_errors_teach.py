@@ -153,7 +153,7 @@ SLIPS = [
         "5m ×4 left among the hand tiles count as single tiles; a kong is written [5555m] (open) or (5555m) "
         "(concealed)",
         "unmarked_kong",
-        None,
+        1,  # the first of the four alike
         id="unmarked-kong-lingxi",
     ),
     pytest.param(
@@ -161,7 +161,7 @@ SLIPS = [
         "luoshan",
         "a kong is written [EEEE] (open) or (EEEE) (concealed)",
         "unmarked_kong",
-        None,
+        1,  # the first of the four alike
         id="unmarked-honor-kong-luoshan",
     ),
     pytest.param(
@@ -169,7 +169,7 @@ SLIPS = [
         "guannan",
         "2m 3p ×4 left among the hand tiles",
         "unmarked_kong",
-        None,
+        1,  # the first of the four alike
         id="two-unmarked-kongs-guannan",
     ),
     # -- conditions ----------------------------------------------------------------------------------

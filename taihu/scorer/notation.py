@@ -550,6 +550,27 @@ def not_a_meld(source: str, column: int) -> HandError:
     )
 
 
+def copy_column(line: str, tile: str, nth: int) -> int | None:
+    """The 1-based column of the `nth` copy of `tile` (`1m`) as written in `line` (-1: the last), among its
+    tiles, melds and `+` tile, or None when the line holds fewer (or a form this plain reading does not
+    follow): where a `tile_copies` error points ("1m appears 5 times": the fifth). Conditions (`wild:1m`)
+    are no copies."""
+    seen, last = 0, None
+    for token in re.finditer(r"[^\s\[\]()+]+", line):
+        if ":" in token.group() or "：" in token.group():
+            continue
+        try:
+            found = _Scanner(token.group(), token.start()).tiles()
+        except HandError:
+            continue  # a condition word (`self`), not tiles
+        for kind, column in found:
+            if T.name(kind) == tile:
+                seen, last = seen + 1, column
+                if seen == nth:
+                    return column
+    return last if nth == -1 else None
+
+
 def reject_stand_in_pungs(hand: ParsedHand) -> None:
     """The parser's own check for rule sets with no 花碰: `[CC2m]` is no meld."""
     for meld in hand.melds:

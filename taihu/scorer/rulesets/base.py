@@ -25,6 +25,7 @@ from ..models import HandScore, ItemInfo, ItemUnit, OptionInfo, RuleSetInfo, Sco
 from ..notation import (
     Meld,
     ParsedHand,
+    copy_column,
     notation_error,
     parse,
     parse_red_fives,
@@ -616,7 +617,11 @@ class RuleSet:
 
     def score_line(self, line: str, options: Mapping[str, Any] | None = None) -> HandScore:
         """A hand line read and scored by itself (`score_hand`, once the rule set is found)."""
-        return self.score(self.read_line(line), options, alone=True)
+        try:
+            return self.score(self.read_line(line), options, alone=True)
+        except HandError as exc:
+            place_in_line(exc, line)
+            raise
 
     def read_line(self, line: str) -> ParsedHand:
         """A hand line read as this rule set reads it (riichi's red fives), its errors naming its conditions."""
@@ -948,6 +953,30 @@ def not_a_declared_win(parsed: ParsedHand, rules: str, known: Iterable[str]) -> 
         rules=rules_word(rules),
         known=", ".join(known),
     )
+
+
+def place_in_line(exc: HandError, line: str) -> None:
+    """An error about tiles given the column where the line wrote the tile it is about, where the rule set
+    counted the sorted tiles and could not: the first copy over the limit (`tile_copies`: "1m appears 5
+    times" points at the fifth), a tile the rule set does not play, four alike left unmarked (the first of
+    them), the tile too many a count error names (its last copy)."""
+    if exc.column is not None:
+        return
+    params = exc.params
+    tile, nth = params.get("tile"), 1
+    if exc.code == "tile_copies":
+        most = params.get("most")
+        nth = most + 1 if isinstance(most, int) else 0
+    elif exc.code == "unmarked_kong":
+        tile = str(params.get("tiles", "")).partition(" ")[0]
+    elif exc.code == "stray_tile":
+        strays = params.get("tiles")
+        tile = params.get("wind") or (strays.params.get("a") if isinstance(strays, Text) else None)
+        nth = -1
+    elif exc.code != "tile_not_played":
+        return
+    if isinstance(tile, str) and nth:
+        exc.column = copy_column(line, tile, nth)
 
 
 def too_many_copies(kind: int, seen: int, limit: int, why: Text | str = "") -> HandError:
