@@ -590,3 +590,39 @@ def test_the_english_check_sees_english(client: TestClient) -> None:
     reply = client.post("/v1/score", json={"hand": "123m x"})  # English, asked for nothing
     with pytest.raises(AssertionError):
         assert_the_shape_in_chinese(reply, set())
+
+
+# the codes whose message implies its fix: the fix is its `hint` too, in both languages (an app shows it apart)
+HINTED = [
+    "suit_letter_missing",
+    "no_red_fives",
+    "not_one_tile",
+    "group_not_closed",
+    "group_not_opened",
+    "unexpected_in_group",
+    "two_winning_tiles",
+    "bad_winning_tile",
+    "repeated_condition",
+    "condition_takes_no_value",
+    "condition_needs_value",
+    "bad_seat",
+    "tile_copies",
+    "tile_not_played",
+    "red_five",
+    "bad_meld",
+    "unmarked_kong",
+    "winning_tile_twice",
+    "not_for_waits",
+]
+
+
+@pytest.mark.parametrize("code", HINTED)
+def test_an_error_whose_fix_is_known_has_it_as_its_hint_in_both_languages(code: str, client: TestClient) -> None:
+    rules, line, _ = PLACED[code]
+    error = raised(rules, line)
+    english, chinese = error.hint_in("en"), error.hint_in("zh")
+    assert english and chinese and english != chinese, (english, chinese)
+    assert not words([QUOTED.sub(" ", chinese)]) - PROTOCOL - words([line]), chinese
+    body = {"rules": rules.removeprefix("waits "), "hand": line}
+    answer = client.post("/v1/waits" if rules.startswith("waits ") else "/v1/score", json=body, headers=ZH).json()
+    assert answer["hint"] == chinese

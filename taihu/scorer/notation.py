@@ -68,11 +68,35 @@ CONDITION_ALIASES = {
 }
 
 
+# the fix a notation error's message implies, as its `hint`: (the hint's catalog entry, the error's parameters it names)
+_FIXES: dict[str, tuple[str, tuple[str, ...]]] = {
+    "error.notation.suit_letter": ("error.hint.suit_letter", ()),
+    "error.notation.no_red_fives": ("error.hint.red_five", ("suit",)),
+    "error.notation.never_closed": ("error.hint.close_group", ("closer",)),
+    "error.notation.never_opened": ("error.hint.open_group", ("char",)),
+    "error.notation.unexpected_in_group": ("error.hint.close_group_first", ("char",)),
+    "error.notation.two_winning_tiles": ("error.hint.one_winning_tile", ()),
+    "error.notation.plus_one_tile": ("error.hint.one_tile_after_plus", ()),
+    "error.notation.repeated_condition": ("error.hint.condition_once", ("word",)),
+    "error.notation.takes_no_value": ("error.hint.condition_alone", ("word",)),
+    "error.notation.needs_value": ("error.hint.condition_value", ("word", "example")),
+    "error.notation.bad_seat": ("error.hint.a_wind", ("word",)),
+    "error.notation.bad_round": ("error.hint.a_wind", ("word",)),
+    "error.notation.one_tile": ("error.hint.one_tile", ()),
+}
+_FIX_WORDS = {"error.notation.bad_seat": "seat", "error.notation.bad_round": "round"}
+
+
 def notation_error(msgid: str, /, *, code: str, column: int | None = None, **params: Any) -> HandError:
     """The notation's error `msgid` (`error.notation.…`) with its parameters, `{at}` its column.
 
-    The catalog's text and parameters are kept and rendered per language on asking (`HandError.of`).
+    The catalog's text and parameters are kept and rendered per language on asking (`HandError.of`);
+    the fix its message implies is its hint (`_FIXES`), unless one is given.
     """
+    fix = _FIXES.get(msgid)
+    if fix is not None and params.get("hint") is None:
+        named = {"word": _FIX_WORDS.get(msgid)} | {name: params.get(name) for name in fix[1] if name in params}
+        params["hint"] = Text(fix[0], **named)
     return HandError.of(msgid, code=code, column=column, **params)
 
 

@@ -370,6 +370,7 @@ def check_waiting_line(parsed: ParsedHand, text: str, win_conditions: frozenset[
             "error.waits.winning_tile",
             code="not_for_waits",
             column=at or None,
+            hint=Text("error.hint.leave_out", tile="+" + T.name(parsed.win)),
             tile=T.name(parsed.win),
             where=where,
         )
@@ -377,11 +378,23 @@ def check_waiting_line(parsed: ParsedHand, text: str, win_conditions: frozenset[
     if written:
         cond = written[0]
         at = parsed.columns.get(cond, 0)
-        raise HandError.of("error.waits.condition", code="not_for_waits", column=at or None, cond=Word(cond), at=at)
+        raise HandError.of(
+            "error.waits.condition",
+            code="not_for_waits",
+            column=at or None,
+            hint=Text("error.hint.leave_out", tile=Word(cond)),
+            cond=Word(cond),
+            at=at,
+        )
     if parsed.declare is not None:
         at = parsed.columns.get("declare", 0)
         raise HandError.of(
-            "error.waits.declare", code="not_for_waits", column=at or None, declare=parsed.declare, at=at
+            "error.waits.declare",
+            code="not_for_waits",
+            column=at or None,
+            hint=Text("error.hint.leave_out", tile=f"declare:{parsed.declare}"),
+            declare=parsed.declare,
+            at=at,
         )
 
 

@@ -981,7 +981,15 @@ def place_in_line(exc: HandError, line: str) -> None:
 
 def too_many_copies(kind: int, seen: int, limit: int, why: Text | str = "") -> HandError:
     """A hand holding more of a tile than exist (`why`: the rule set's reason for a lower limit)."""
-    return HandError.of("error.tiles.too_many", code="tile_copies", tile=T.name(kind), count=seen, most=limit, why=why)
+    return HandError.of(
+        "error.tiles.too_many",
+        code="tile_copies",
+        hint=Text("error.hint.fewer_copies", tile=T.name(kind), most=limit),
+        tile=T.name(kind),
+        count=seen,
+        most=limit,
+        why=why,
+    )
 
 
 def heaven_needs_dealer(parsed: ParsedHand) -> HandError:
@@ -1026,7 +1034,12 @@ def wildcard_in_meld(kind: int, meld: Meld, why: Text | str = "", key: str = "er
 def not_a_tile_of(kind: int, rules: str, what: Text) -> HandError:
     """A tile the rule set does not play (a flower in Luoshan); `what` says what the set is."""
     return HandError.of(
-        "error.tiles.not_played", code="tile_not_played", tile=T.name(kind), rules=rules_word(rules), what=what
+        "error.tiles.not_played",
+        code="tile_not_played",
+        hint=Text("error.hint.leave_out", tile=T.name(kind)),
+        tile=T.name(kind),
+        rules=rules_word(rules),
+        what=what,
     )
 
 

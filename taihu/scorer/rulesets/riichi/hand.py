@@ -186,6 +186,7 @@ def _check_tiles(parsed: ParsedHand) -> tuple[list[int], list[int]]:
             raise HandError.of(
                 "error.tiles.riichi_too_many",
                 code="tile_copies",
+                hint=Text("error.hint.fewer_copies", tile=T.name(kind), most=4),
                 tile=T.name(kind),
                 count=seen,
                 most=4,
