@@ -626,3 +626,43 @@ def test_an_error_whose_fix_is_known_has_it_as_its_hint_in_both_languages(code: 
     body = {"rules": rules.removeprefix("waits "), "hand": line}
     answer = client.post("/v1/waits" if rules.startswith("waits ") else "/v1/score", json=body, headers=ZH).json()
     assert answer["hint"] == chinese
+
+
+# -- the OpenAPI document: the one shape for every status, where it can happen -------------------------------
+
+TOKEN = {("patch", "/v1/ledgers/{ledger_id}"), ("delete", "/v1/ledgers/{ledger_id}")}
+TOKEN |= {("post", "/v1/ledgers/{ledger_id}/deals"), ("delete", "/v1/ledgers/{ledger_id}/deals/last")}
+TOKEN |= {("post", "/v1/ledgers/{ledger_id}/token")}
+# status → the operations that can answer it (None: every operation)
+WHERE: dict[int, set[tuple[str, str]] | None] = {
+    400: None,  # a Host refused (and a refused preflight)
+    413: None,
+    422: None,
+    500: None,
+    503: None,
+    401: TOKEN,
+    403: TOKEN,
+    409: {("post", "/v1/ledgers"), ("post", "/v1/ledgers/{ledger_id}/deals")},
+    429: {("post", "/v1/ledgers"), ("post", "/v1/ledgers/{ledger_id}/deals")},
+}
+
+
+def test_the_document_models_the_one_shape_for_every_status_where_it_can_happen(client: TestClient) -> None:
+    document = client.get("/openapi.json").json()
+    shape = {"$ref": "#/components/schemas/ErrorAnswer"}
+    operations = {(m, p): op for p, ops in document["paths"].items() for m, op in ops.items()}
+    for status, where in WHERE.items():
+        listed = {key for key, op in operations.items() if str(status) in op["responses"]}
+        assert listed >= (set(operations) if where is None else where), status
+        for key in listed:
+            assert operations[key]["responses"][str(status)]["content"]["application/json"]["schema"] == shape
+    for key, operation in operations.items():
+        if "{ledger_id}" in key[1]:
+            assert "404" in operation["responses"], key  # no ledger with that id
+        if "requestBody" in operation:
+            assert "415" in operation["responses"], key
+    unrouted = document["components"]["responses"]
+    for name in ("NotFound", "MethodNotAllowed"):
+        assert unrouted[name]["content"]["application/json"]["schema"] == shape
+    statuses = {int(s) for op in operations.values() for s in op["responses"] if s.startswith(("4", "5"))}
+    assert statuses | {404, 405} == {400, 401, 403, 404, 405, 409, 413, 415, 422, 429, 500, 503}
