@@ -32,7 +32,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from pydantic import BaseModel, TypeAdapter, ValidationError
 from test_api_errors import CASES, NORMAL_WIN, PLAYERS, Ledger, Request, arranged, client, get, post
-from test_cli_chinese import words
+from test_cli_chinese import HANDS, TABLES, words  # the example hands and tables
 
 from taihu.api.app import app
 from taihu.api.errors import JSON_REASONS, KINDS
@@ -518,13 +518,6 @@ def texts_of(answer: object, skip: frozenset[str] = frozenset()) -> Iterator[str
 
 AS_WRITTEN = frozenset({"key", "hand", "arrangement", "rules", "unit", "name_en", "from", "to", "tile", "discard"})
 AS_WRITTEN |= {"kind", "name", "seat", "winner", "discarder", "next_dealer", "dealer", "default", "values"}
-TABLES = sorted((ROOT / "examples" / "tables").glob("*.json"))
-HANDS = [
-    (path.stem, hand)
-    for path in sorted((ROOT / "examples" / "hands").glob("*.txt"))
-    for line in path.read_text(encoding="utf-8").splitlines()
-    if (hand := line.partition("#")[0].strip())
-]
 
 
 @pytest.mark.parametrize(("rules", "hand"), HANDS, ids=[f"{r}:{h}" for r, h in HANDS])
