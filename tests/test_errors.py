@@ -349,7 +349,7 @@ NO_OPTION = {"detail": "option 'double_at' must be NAME=NUMBER", "code": "bad_op
         pytest.param(
             ["settle", "-", "--json"],
             "[" * 100,
-            {"detail": "stdin nests deeper than", "code": "too_deep", "column": None},
+            {"detail": "stdin nests deeper than", "code": "too_deep", "column": 33},  # the bracket past 32
             id="settle-too-deep",
         ),
         pytest.param(

@@ -152,7 +152,7 @@ SLIPS = [
         "5m ×4 left among the hand tiles count as single tiles; a kong is written [5555m] (open) or (5555m) "
         "(concealed)",
         "unmarked_kong",
-        None,
+        1,  # the first of the four alike
         id="unmarked-kong-lingxi",
     ),
     pytest.param(
@@ -160,7 +160,7 @@ SLIPS = [
         "luoshan",
         "a kong is written [EEEE] (open) or (EEEE) (concealed)",
         "unmarked_kong",
-        None,
+        1,  # the first of the four alike
         id="unmarked-honor-kong-luoshan",
     ),
     pytest.param(
@@ -168,7 +168,7 @@ SLIPS = [
         "guannan",
         "2m 3p ×4 left among the hand tiles",
         "unmarked_kong",
-        None,
+        1,  # the first of the four alike
         id="two-unmarked-kongs-guannan",
     ),
     # -- conditions ----------------------------------------------------------------------------------

@@ -32,7 +32,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from taihu.api.batch import router as batch_router
 from taihu.api.bodies import read
 from taihu.api.contract import TAGS, VERSION, contract
-from taihu.api.errors import validation_shape
+from taihu.api.errors import json_reason, validation_shape
 from taihu.api.fast import GZIP_FROM, GZIP_LEVEL, FastPath
 from taihu.api.guards import JsonGuard, replaying
 from taihu.api.head import HeadAsGet
@@ -192,7 +192,8 @@ async def http_error(request: Request, exc: StarletteHTTPException) -> Response:
     if exc.status_code == 400:
         if isinstance(exc.__cause__, UnicodeDecodeError):
             return error_answer(422, "api.error.body_not_text", lang, code="invalid_json")
-        return error_answer(422, "api.error.unreadable_body", lang, code="invalid_json", reason=str(exc.detail))
+        reason = json_reason(str(exc.__cause__ or exc.detail)).in_lang(lang)  # the parser's words, never English in zh
+        return error_answer(422, "api.error.unreadable_body", lang, code="invalid_json", reason=reason)
     if exc.status_code == 404:  # no such path (a ledger that is not there is a Refusal: `ledger_not_found`)
         return error_answer(404, "api.error.not_found", lang, headers=headers)
     if exc.status_code == 405:

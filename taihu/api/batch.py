@@ -20,6 +20,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import Response
 from pydantic import BaseModel, ConfigDict, Field
 
+from taihu.api.errors import json_place, json_reason
 from taihu.api.language import request_language
 from taihu.api.offload import CPU_BUDGET, cpu_budget, in_worker
 from taihu.api.responses import WITH_BODY, ErrorAnswer, errors, json_bytes
@@ -65,7 +66,11 @@ def items_of(body: bytes, key: str) -> Sequence[Any]:
     try:
         data = orjson.loads(body)
     except orjson.JSONDecodeError as exc:
-        raise CatalogError("api.error.unreadable_body", code="invalid_json", reason=str(exc)) from None
+        at = json_place(exc.pos)  # orjson's reason as the catalog's kind, its place the error's column
+        reason = json_reason(exc.msg)
+        raise CatalogError(
+            "api.validation.json_invalid_at", code="invalid_json", place=at, position=at, reason=reason
+        ) from None
     if not isinstance(data, dict) or set(data) != {key} or not isinstance(data[key], list):
         raise CatalogError("api.error.batch_body", code="bad_batch", field=key, key=key)
     items: list[Any] = data[key]

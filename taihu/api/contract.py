@@ -72,6 +72,20 @@ def examples() -> dict[str, Any]:
     }
 
 
+def unrouted_errors() -> dict[str, Any]:
+    """The errors of no operation, in the one shape too: a path that is none (404 `not_found`) and a method a
+    path does not take (405 `method_not_allowed`); OpenAPI lists a response per operation, so they are
+    components, which a client reads as any answer of that status."""
+    shape = {"application/json": {"schema": {"$ref": "#/components/schemas/ErrorAnswer"}}}
+    return {
+        "NotFound": {"description": "404 `not_found`: no such path (under `/v1` or not)", "content": shape},
+        "MethodNotAllowed": {
+            "description": "405 `method_not_allowed`: the path does not take this method (`Allow` lists those it does)",
+            "content": shape,
+        },
+    }
+
+
 def contract(app: FastAPI) -> dict[str, Any]:
     """`app.openapi`: FastAPI's document with the self-read bodies and an example answer per operation."""
     if app.openapi_schema:
@@ -97,6 +111,7 @@ def contract(app: FastAPI) -> dict[str, Any]:
     )
     for name, schema in extra.get("$defs", {}).items():
         schemas.setdefault(name, schema)
+    document["components"]["responses"] = unrouted_errors()
     answers = examples()
     for path in document["paths"].values():
         for operation in path.values():

@@ -3,7 +3,13 @@
 Each kind of problem pydantic names (its error `type`) has a code of the one shape (`missing_field`,
 `extra_field`, `wrong_type`, `too_long`, `out_of_range` …) and a catalog entry whose English is
 pydantic's own wording, so the English answers read as they always have and the Chinese ones have
-the same parts. A kind not listed here keeps pydantic's English text, with the code `bad_value`.
+the same parts. A kind not listed here (none of the models raises one: tests/test_api_errors.py
+tries every field with every kind of JSON value) has the code `bad_value`: its English is pydantic's
+text, its Chinese the catalog's "invalid input", never English.
+
+A body that is not JSON names the parser's reason as a catalog text too (`JSON_REASONS`: the
+standard parser's words and orjson's, each kind one entry whose English is the standard parser's
+wording), and its place, 1-based, in the message and as `column`.
 """
 
 from __future__ import annotations
@@ -13,7 +19,7 @@ from typing import Any
 
 from taihu.messages import Language, plural, text
 from taihu.messages.error_shape import error_shape
-from taihu.scorer.errors import printable, quote
+from taihu.scorer.errors import Term, Text, printable, quote
 
 MAX_PROBLEMS = 5  # problems a message names; a hostile body has tens of thousands (each `1` in a list of 32,000)
 
@@ -38,7 +44,35 @@ KINDS: dict[str, tuple[str, str, dict[str, str]]] = {
     "greater_than": ("out_of_range", "api.validation.greater_than", {"limit": "gt"}),
     "literal_error": ("not_allowed", "api.validation.literal_error", {"choices": "expected"}),
     "string_pattern_mismatch": ("bad_format", "api.validation.string_pattern_mismatch", {"pattern": "pattern"}),
+    "string_unicode": ("bad_value", "api.validation.string_unicode", {}),  # a lone surrogate (`"\\ud800"`)
+    "finite_number": ("bad_value", "api.validation.finite_number", {}),  # NaN, Infinity, 1e400 for an integer
 }
+# a JSON parser's reason (a piece of the standard parser's message, or of orjson's) → the catalog's text of its kind
+JSON_REASONS: tuple[tuple[str, str], ...] = (
+    ("Expecting value", "api.json.value"),
+    ("expected a JSON value", "api.json.value"),
+    ("zero-length", "api.json.value"),
+    ("invalid literal", "api.json.value"),
+    ("no digit after", "api.json.value"),
+    ("Expecting property name", "api.json.key"),
+    ("expected a string key", "api.json.key"),
+    ("Expecting ':'", "api.json.colon"),
+    ("expected ':'", "api.json.colon"),
+    ("Expecting ','", "api.json.comma"),
+    ("expected ','", "api.json.comma"),
+    ("trailing comma", "api.json.trailing_comma"),
+    ("Unterminated string", "api.json.unterminated"),
+    ("unexpected end of data", "api.json.end"),
+    ("escape", "api.json.escape"),
+    ("surrogate in string", "api.json.escape"),
+    ("control character", "api.json.control"),
+    ("Extra data", "api.json.extra"),
+    ("content after document", "api.json.extra"),
+    ("BOM", "api.json.bom"),
+    ("UTF-8", "api.json.encoding"),
+    ("number", "api.json.number"),
+    ("depth", "api.json.depth"),
+)
 WHAT = {"body": "api.validation.body", "table": "api.validation.table"}  # the name of a problem with no path
 
 
@@ -57,15 +91,33 @@ def located(err: Mapping[str, Any]) -> list[Any]:
     return loc[1:] if loc and loc[0] == "body" else loc
 
 
+def json_reason(reason: str) -> Text | Term:
+    """A JSON parser's reason (`Expecting value`, orjson's `unexpected end of data`) as the catalog's text of its
+    kind; a reason of no kind listed is shown as it is in English, as the catalog's "unreadable" in Chinese."""
+    key = next((key for piece, key in JSON_REASONS if piece in reason), None)
+    return Text(key) if key is not None else Term(printable(reason), text("api.json.other", "zh"))
+
+
+def json_place(pos: object) -> int | None:
+    """A parser's 0-based `pos` in the body as the 1-based column of the error shape (the parser's own `colno`)."""
+    return pos + 1 if isinstance(pos, int) and not isinstance(pos, bool) else None
+
+
+def json_problem(reason: str, pos: object, lang: Language) -> tuple[str, int | None]:
+    """The message of a body that is not JSON, in `lang`, and its column (None: no place known)."""
+    why = json_reason(reason).in_lang(lang)
+    column = json_place(pos)
+    if column is None:
+        return text("api.validation.json_invalid", lang, reason=why), None
+    return text("api.validation.json_invalid_at", lang, position=column, reason=why), column
+
+
 def problem(err: Mapping[str, Any], lang: Language, what: str) -> tuple[str, str, str | None]:
     """One pydantic error: its code, its text in `lang`, and the field it is in (None: the body as a whole)."""
     loc = located(err)
     ctx = err.get("ctx") or {}
     if err.get("type") == "json_invalid":
-        reason = printable(str(ctx.get("error", "")))
-        if loc and isinstance(loc[0], int):
-            return "invalid_json", text("api.validation.json_invalid_at", lang, position=loc[0], reason=reason), None
-        return "invalid_json", text("api.validation.json_invalid", lang, reason=reason), None
+        return "invalid_json", json_problem(str(ctx.get("error", "")), loc[0] if loc else None, lang)[0], None
     path = path_of(loc)
     shown = path or text(WHAT.get(what, WHAT["body"]), lang)
     message = printable(str(err.get("msg", "is invalid")).removeprefix("Value error, "))
@@ -79,6 +131,8 @@ def problem(err: Mapping[str, Any], lang: Language, what: str) -> tuple[str, str
     cause = ctx.get("error")  # a validator's own exception: the core's HandError, with its code and languages
     if err.get("type") == "value_error" and hasattr(cause, "message_in"):
         message, code = printable(cause.message_in(lang)), getattr(cause, "code", "bad_value")
+    elif lang != "en":  # a kind of pydantic's with no catalog text: its English is no message in another language
+        return "bad_value", text("api.validation.invalid", lang, field=shown), path or None
     else:
         code = "bad_value"
     return code, text("api.validation.value_error", lang, field=shown, message=message), path or None
@@ -111,6 +165,10 @@ def describe_validation(errors: Iterable[Mapping[str, Any]], what: str = "table"
 
 
 def validation_shape(errors: Iterable[Mapping[str, Any]], lang: Language, what: str = "table") -> dict[str, Any]:
-    """pydantic's error list as the one error shape: the first problem's code and field, every problem's text."""
+    """pydantic's error list as the one error shape: the first problem's code and field, every problem's text;
+    a body that is not JSON has its place as `column` (the body's 1-based character)."""
+    errors = list(errors)
     code, message, field = described(errors, lang, what)
-    return error_shape(code, message, field=field)
+    first = errors[0] if errors else {}
+    column = json_place(located(first)[0] if located(first) else None) if first.get("type") == "json_invalid" else None
+    return error_shape(code, message, field=field, column=column)

@@ -57,6 +57,7 @@ from taihu.ledger import (
 )
 from taihu.messages.error_shape import CatalogError
 from taihu.ratelimit import RateLimiter, client_key, retry_after
+from taihu.scorer.limits import MAX_TOTAL
 from taihu.scorer.rulesets import DEFAULT_RULES
 from taihu.store import MAX_KEY, DealConflict, LedgerStore, hours_from_now, split_tags
 
@@ -311,7 +312,9 @@ def show_ledger(
 )
 def deals_page(
     ledger_id: str,
-    after: int = Query(0, ge=0, description="the number of the last deal the client holds (0: from the first)"),
+    after: int = Query(  # bounded: a number past SQLite's integers was a 500
+        0, ge=0, le=MAX_TOTAL, description="the number of the last deal the client holds (0: from the first)"
+    ),
     limit: int = Query(PAGE_LIMIT, ge=1, le=MAX_PAGE, description=f"the most deals in the page (at most {MAX_PAGE})"),
     if_none_match: str | None = IF_NONE_MATCH,
 ) -> Response:

@@ -62,8 +62,18 @@ class CatalogError(HandError):
 
     `key` is the entry (`api.error.bad_deal_number`), `params` its parameters; `code` is the key's last
     part unless given. Its `str` is the English text (what the logs read), `message_in` the text in a
-    language. `field` names the request field, where there is one.
+    language. `field` names the request field, `place` is its `column`, where there is one (a parameter
+    named `column` stays a parameter of the text).
     """
 
-    def __init__(self, key: str, /, *, code: str | None = None, field: str | None = None, **params: object) -> None:
-        super().__init__(code=code or key.rsplit(".", 1)[-1], text=Text(key, **params), field=field)
+    def __init__(
+        self,
+        key: str,
+        /,
+        *,
+        code: str | None = None,
+        field: str | None = None,
+        place: int | None = None,
+        **params: object,
+    ) -> None:
+        super().__init__(code=code or key.rsplit(".", 1)[-1], text=Text(key, **params), field=field, column=place)

@@ -70,12 +70,20 @@ def check_json_text(text: str | bytes, what: object = JSON_TEXT) -> None:
         over = _first_too_deep(brackets)
         if over is not None:
             at = _place_of_bracket(outside, over)
-            raise HandError.of("error.json.too_deep", code="too_deep", what=what, most=MAX_JSON_DEPTH, at=at + 1)
+            raise HandError.of(
+                "error.json.too_deep", code="too_deep", what=what, most=MAX_JSON_DEPTH, at=at + 1, column=at + 1
+            )
     number = _first_long_number(outside)
     if number is not None:
         at, length = number
         raise HandError.of(
-            "error.json.long_number", code="number_too_long", what=what, length=length, at=at + 1, most=f"{MAX_TOTAL:,}"
+            "error.json.long_number",
+            code="number_too_long",
+            what=what,
+            length=length,
+            at=at + 1,
+            column=at + 1,  # the place in the JSON text, as the message names it
+            most=f"{MAX_TOTAL:,}",
         )
 
 

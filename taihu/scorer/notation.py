@@ -68,11 +68,35 @@ CONDITION_ALIASES = {
 }
 
 
+# the fix a notation error's message implies, as its `hint`: (the hint's catalog entry, the error's parameters it names)
+_FIXES: dict[str, tuple[str, tuple[str, ...]]] = {
+    "error.notation.suit_letter": ("error.hint.suit_letter", ()),
+    "error.notation.no_red_fives": ("error.hint.red_five", ("suit",)),
+    "error.notation.never_closed": ("error.hint.close_group", ("closer",)),
+    "error.notation.never_opened": ("error.hint.open_group", ("char",)),
+    "error.notation.unexpected_in_group": ("error.hint.close_group_first", ("char",)),
+    "error.notation.two_winning_tiles": ("error.hint.one_winning_tile", ()),
+    "error.notation.plus_one_tile": ("error.hint.one_tile_after_plus", ()),
+    "error.notation.repeated_condition": ("error.hint.condition_once", ("word",)),
+    "error.notation.takes_no_value": ("error.hint.condition_alone", ("word",)),
+    "error.notation.needs_value": ("error.hint.condition_value", ("word", "example")),
+    "error.notation.bad_seat": ("error.hint.a_wind", ("word",)),
+    "error.notation.bad_round": ("error.hint.a_wind", ("word",)),
+    "error.notation.one_tile": ("error.hint.one_tile", ()),
+}
+_FIX_WORDS = {"error.notation.bad_seat": "seat", "error.notation.bad_round": "round"}
+
+
 def notation_error(msgid: str, /, *, code: str, column: int | None = None, **params: Any) -> HandError:
     """The notation's error `msgid` (`error.notation.…`) with its parameters, `{at}` its column.
 
-    The catalog's text and parameters are kept and rendered per language on asking (`HandError.of`).
+    The catalog's text and parameters are kept and rendered per language on asking (`HandError.of`);
+    the fix its message implies is its hint (`_FIXES`), unless one is given.
     """
+    fix = _FIXES.get(msgid)
+    if fix is not None and params.get("hint") is None:
+        named = {"word": _FIX_WORDS.get(msgid)} | {name: params.get(name) for name in fix[1] if name in params}
+        params["hint"] = Text(fix[0], **named)
     return HandError.of(msgid, code=code, column=column, **params)
 
 
@@ -548,6 +572,27 @@ def not_a_meld(source: str, column: int) -> HandError:
     return notation_error(
         "error.notation.not_a_meld", code="not_a_meld", column=column or None, group=quote(source), at=column
     )
+
+
+def copy_column(line: str, tile: str, nth: int) -> int | None:
+    """The 1-based column of the `nth` copy of `tile` (`1m`) as written in `line` (-1: the last), among its
+    tiles, melds and `+` tile, or None when the line holds fewer (or a form this plain reading does not
+    follow): where a `tile_copies` error points ("1m appears 5 times": the fifth). Conditions (`wild:1m`)
+    are no copies."""
+    seen, last = 0, None
+    for token in re.finditer(r"[^\s\[\]()+]+", line):
+        if ":" in token.group() or "：" in token.group():
+            continue
+        try:
+            found = _Scanner(token.group(), token.start()).tiles()
+        except HandError:
+            continue  # a condition word (`self`), not tiles
+        for kind, column in found:
+            if T.name(kind) == tile:
+                seen, last = seen + 1, column
+                if seen == nth:
+                    return column
+    return last if nth == -1 else None
 
 
 def reject_stand_in_pungs(hand: ParsedHand) -> None:

@@ -28,7 +28,7 @@ from .errors import HandError, Text, Word
 from .models import HandScore
 from .notation import FLAG_CONDITIONS, ParsedHand, reject_stand_in_pungs, to_text
 from .rulesets import DEFAULT_RULES, get
-from .rulesets.base import MARK_THE_WIN, Prepared, RuleSet
+from .rulesets.base import MARK_THE_WIN, Prepared, RuleSet, place_in_line
 
 # Conditions that say how a win happened: `waits` scores every tile both ways itself.
 WIN_CONDITIONS = frozenset(FLAG_CONDITIONS) - {"da-jin"}
@@ -370,6 +370,7 @@ def check_waiting_line(parsed: ParsedHand, text: str, win_conditions: frozenset[
             "error.waits.winning_tile",
             code="not_for_waits",
             column=at or None,
+            hint=Text("error.hint.leave_out", tile="+" + T.name(parsed.win)),
             tile=T.name(parsed.win),
             where=where,
         )
@@ -377,11 +378,23 @@ def check_waiting_line(parsed: ParsedHand, text: str, win_conditions: frozenset[
     if written:
         cond = written[0]
         at = parsed.columns.get(cond, 0)
-        raise HandError.of("error.waits.condition", code="not_for_waits", column=at or None, cond=Word(cond), at=at)
+        raise HandError.of(
+            "error.waits.condition",
+            code="not_for_waits",
+            column=at or None,
+            hint=Text("error.hint.leave_out", tile=Word(cond)),
+            cond=Word(cond),
+            at=at,
+        )
     if parsed.declare is not None:
         at = parsed.columns.get("declare", 0)
         raise HandError.of(
-            "error.waits.declare", code="not_for_waits", column=at or None, declare=parsed.declare, at=at
+            "error.waits.declare",
+            code="not_for_waits",
+            column=at or None,
+            hint=Text("error.hint.leave_out", tile=f"declare:{parsed.declare}"),
+            declare=parsed.declare,
+            at=at,
         )
 
 
@@ -470,7 +483,9 @@ def waits(
     except HandError as exc:
         discards = _discards(ruleset, parsed, options, finder, check)
         if discards is None:
-            raise _worded_for_waits(exc, ruleset) from None
+            worded = _worded_for_waits(exc, ruleset)
+            place_in_line(worded, hand)  # "1m appears 5 times": where the fifth is written
+            raise worded from None
         return Discards(ruleset.name, to_text(parsed), discards)
     return Waits(ruleset.name, to_text(parsed), finder(ruleset, parsed, options, check))
 

@@ -25,6 +25,7 @@ from ..models import HandScore, ItemInfo, ItemUnit, OptionInfo, RuleSetInfo, Sco
 from ..notation import (
     Meld,
     ParsedHand,
+    copy_column,
     notation_error,
     parse,
     parse_red_fives,
@@ -616,7 +617,11 @@ class RuleSet:
 
     def score_line(self, line: str, options: Mapping[str, Any] | None = None) -> HandScore:
         """A hand line read and scored by itself (`score_hand`, once the rule set is found)."""
-        return self.score(self.read_line(line), options, alone=True)
+        try:
+            return self.score(self.read_line(line), options, alone=True)
+        except HandError as exc:
+            place_in_line(exc, line)
+            raise
 
     def read_line(self, line: str) -> ParsedHand:
         """A hand line read as this rule set reads it (riichi's red fives), its errors naming its conditions."""
@@ -1005,9 +1010,41 @@ def _declared_names() -> dict[str, str]:
     return found
 
 
+def place_in_line(exc: HandError, line: str) -> None:
+    """An error about tiles given the column where the line wrote the tile it is about, where the rule set
+    counted the sorted tiles and could not: the first copy over the limit (`tile_copies`: "1m appears 5
+    times" points at the fifth), a tile the rule set does not play, four alike left unmarked (the first of
+    them), the tile too many a count error names (its last copy)."""
+    if exc.column is not None:
+        return
+    params = exc.params
+    tile, nth = params.get("tile"), 1
+    if exc.code == "tile_copies":
+        most = params.get("most")
+        nth = most + 1 if isinstance(most, int) else 0
+    elif exc.code == "unmarked_kong":
+        tile = str(params.get("tiles", "")).partition(" ")[0]
+    elif exc.code == "stray_tile":
+        strays = params.get("tiles")
+        tile = params.get("wind") or (strays.params.get("a") if isinstance(strays, Text) else None)
+        nth = -1
+    elif exc.code != "tile_not_played":
+        return
+    if isinstance(tile, str) and nth:
+        exc.column = copy_column(line, tile, nth)
+
+
 def too_many_copies(kind: int, seen: int, limit: int, why: Text | str = "") -> HandError:
     """A hand holding more of a tile than exist (`why`: the rule set's reason for a lower limit)."""
-    return HandError.of("error.tiles.too_many", code="tile_copies", tile=T.name(kind), count=seen, most=limit, why=why)
+    return HandError.of(
+        "error.tiles.too_many",
+        code="tile_copies",
+        hint=Text("error.hint.fewer_copies", tile=T.name(kind), most=limit),
+        tile=T.name(kind),
+        count=seen,
+        most=limit,
+        why=why,
+    )
 
 
 def heaven_needs_dealer(parsed: ParsedHand) -> HandError:
@@ -1052,7 +1089,12 @@ def wildcard_in_meld(kind: int, meld: Meld, why: Text | str = "", key: str = "er
 def not_a_tile_of(kind: int, rules: str, what: Text) -> HandError:
     """A tile the rule set does not play (a flower in Luoshan); `what` says what the set is."""
     return HandError.of(
-        "error.tiles.not_played", code="tile_not_played", tile=T.name(kind), rules=rules_word(rules), what=what
+        "error.tiles.not_played",
+        code="tile_not_played",
+        hint=Text("error.hint.leave_out", tile=T.name(kind)),
+        tile=T.name(kind),
+        rules=rules_word(rules),
+        what=what,
     )
 
 

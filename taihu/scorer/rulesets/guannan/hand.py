@@ -43,11 +43,24 @@ def prepare(parsed: ParsedHand, options: dict[str, int]) -> GuannanHand:
     for kind in sorted(set(everything)):
         if T.is_flower(kind) or kind in (T.RED, T.GREEN, T.WHITE):
             what = Text("error.tiles.flower" if T.is_flower(kind) else "error.tiles.dragon", tile=T.name(kind))
-            raise HandError.of("error.tiles.guannan", code="tile_not_played", what=what)
+            raise HandError.of(
+                "error.tiles.guannan",
+                code="tile_not_played",
+                hint=Text("error.hint.leave_out", tile=T.name(kind)),
+                what=what,
+                tile=T.name(kind),
+            )
         seen = everything.count(kind)
         if seen > copies(kind):
             if T.is_wind(kind):
-                raise HandError.of("error.tiles.guannan_wind", code="tile_copies", tile=T.name(kind), count=seen)
+                raise HandError.of(
+                    "error.tiles.guannan_wind",
+                    code="tile_copies",
+                    hint=Text("error.hint.fewer_copies", tile=T.name(kind), most=copies(kind)),
+                    tile=T.name(kind),
+                    count=seen,
+                    most=copies(kind),
+                )
             raise B.too_many_copies(kind, seen, 4)
 
     melds: list[Group] = []

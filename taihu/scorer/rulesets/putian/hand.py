@@ -161,6 +161,7 @@ def prepare(parsed: ParsedHand, options: dict[str, int]) -> PutianHand:
             code="tile_copies",
             hint=Text("error.hint.qiang_jin"),
             count=len(jin_tiles),
+            most=3,  # the copies a hand holds without 抢金: where the error points, the fourth
             tile=T.name(jin or 0),
         )
     if len(jin_tiles) == 4:

@@ -184,7 +184,13 @@ def _check_tiles(parsed: ParsedHand) -> tuple[list[int], list[int]]:
         if seen > 4:
             counting = Text("error.tiles.counting_indicators") if kind in shown else ""
             raise HandError.of(
-                "error.tiles.riichi_too_many", code="tile_copies", tile=T.name(kind), count=seen, counting=counting
+                "error.tiles.riichi_too_many",
+                code="tile_copies",
+                hint=Text("error.hint.fewer_copies", tile=T.name(kind), most=4),
+                tile=T.name(kind),
+                count=seen,
+                most=4,
+                counting=counting,
             )
     raise AssertionError("not reached: a kind over 4 or a flower raised above")
 
