@@ -13,9 +13,11 @@ type this layer does not answer alone, a query other than `arithmetic` and
 one shape and language). tests/test_api_fast.py compares both ways byte for
 byte over a table of requests.
 
-A hand that can hold no wildcard (no `wild:` nor `flip:` in its line) is
-scored on the event loop (a fraction of a millisecond, bounded); any other
-in a worker thread, as every costly request is (taihu/api/offload.py).
+A hand that holds no wildcard tile (its rule set reads the line and says so:
+`RuleSet.holds_wildcard`) is scored on the event loop, in a fraction of a
+millisecond; any other in a worker thread, as every costly request is
+(taihu/api/offload.py). The body, at most MOST_BODY bytes, is checked and
+read on the loop, as JsonGuard checks such a body.
 """
 
 from __future__ import annotations
@@ -31,16 +33,16 @@ from taihu.api.contract import VERSION
 from taihu.api.guards import replaying
 from taihu.api.offload import client_address, in_worker
 from taihu.api.responses import json_bytes, lines_in
-from taihu.api.schemas import SCORE_REQUEST
+from taihu.api.schemas import SCORE_REQUEST, ScoreRequest
 from taihu.api.security import HEADERS, POLICY
 from taihu.messages.language import accept_language, language_of_tag
 from taihu.scorer import score_hand
 from taihu.scorer.arithmetic import arithmetic
 from taihu.scorer.limits import REQUEST_BODY, check_json_text
+from taihu.scorer.rulesets import RULESETS
 
 SCORE_PATHS = frozenset({"/score", f"{VERSION}/score"})
 MOST_BODY = 4 * 1024  # bytes: a /score body is a hand line and a few options; larger ones take the plain route
-WILDCARD_CONDITIONS = ("wild:", "flip:")  # a line without them holds no wildcard: scored on the loop
 GZIP_FROM = 1024  # bytes: an answer this large is gzipped for a client that accepts it (a ledger, a page of deals)
 GZIP_LEVEL = 6  # GZipMiddleware's, in taihu/api/app.py
 _SECURITY = [(name.encode(), value.encode()) for name, value in HEADERS.items()]
@@ -99,11 +101,19 @@ def question(query: bytes, accept: bytes | None) -> Question | None:
     return Question(show, lang or accept_language(accept.decode("latin-1") if accept else None))
 
 
-def scored(body: bytes, asked: Question) -> bytes | None:
-    """The JSON of the plain route's successful answer to `body`; None where it would answer an error."""
+def score_request(body: bytes) -> ScoreRequest | None:
+    """The body checked as `JsonGuard` checks it and read as the plain route reads it; None where either
+    refuses it (the plain route answers the error)."""
     try:
         check_json_text(body, REQUEST_BODY)
-        request = read(SCORE_REQUEST, body, "application/json")
+        return read(SCORE_REQUEST, body, "application/json")
+    except Exception:
+        return None
+
+
+def scored(request: ScoreRequest, asked: Question) -> bytes | None:
+    """The JSON of the plain route's successful answer to `request`; None where it would answer an error."""
+    try:
         result = score_hand(request.hand, rules=request.rules, options=request.options)
         answer = result.to_dict(asked.lang)  # as the plain route does
         if asked.show_arithmetic:
@@ -189,7 +199,10 @@ class FastPath:
             body += message.get("body", b"")
             if not message.get("more_body", False):
                 break
-        answer = scored(body, asked) if loop_lane(body) else await in_worker(scored, body, asked)
+        request = score_request(body)
+        answer = None
+        if request is not None:
+            answer = scored(request, asked) if loop_lane(request) else await in_worker(scored, request, asked)
         if answer is None:
             await self.app(scope, replaying(body, receive), send)
             return
@@ -198,6 +211,16 @@ class FastPath:
         await send({"type": "http.response.body", "body": answer})
 
 
-def loop_lane(body: bytes) -> bool:
-    """Whether the body's hand can hold no wildcard, so that it scores in a fraction of a millisecond."""
-    return not any(condition.encode() in body for condition in WILDCARD_CONDITIONS)
+def loop_lane(request: ScoreRequest) -> bool:
+    """Whether the hand holds no wildcard tile, so that it scores in a fraction of a millisecond.
+
+    Its rule set reads the line (a few µs, which scoring repeats) and says; a rule set by another name than
+    its own, or a line it refuses, goes to a worker thread (where the scoring finds what to answer).
+    """
+    rule_set = RULESETS.values_made.get(request.rules)
+    if rule_set is None:
+        return False
+    try:
+        return not rule_set.holds_wildcard(rule_set.read_line(request.hand))
+    except Exception:
+        return False
