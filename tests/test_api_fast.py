@@ -198,7 +198,10 @@ def test_under_a_root_path_the_same_paths_are_fast(counted: list[bool]) -> None:
 def test_only_a_hand_that_holds_no_wildcard_is_scored_on_the_loop(rules: str, hand: str, on_loop: bool) -> None:
     RULESETS[rules.lower()]  # made, as a server's warm-up makes every rule set
     request = SCORE_REQUEST.validate_python({"rules": rules, "hand": hand})
-    assert fast_module.loop_lane(request) is on_loop
+    line = fast_module.loop_line(request)
+    assert (line is not None) is on_loop
+    if line is not None:  # read as scoring reads it
+        assert line.parsed == line.rule_set.read_line(hand) and line.rule_set is RULESETS[rules]
 
 
 @pytest.mark.parametrize(

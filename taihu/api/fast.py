@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import zlib
 from collections.abc import Iterable, Sequence
+from typing import NamedTuple
 from urllib.parse import parse_qsl
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -39,7 +40,9 @@ from taihu.messages.language import accept_language, language_of_tag
 from taihu.scorer import score_hand
 from taihu.scorer.arithmetic import arithmetic
 from taihu.scorer.limits import REQUEST_BODY, check_json_text
+from taihu.scorer.notation import ParsedHand
 from taihu.scorer.rulesets import RULESETS
+from taihu.scorer.rulesets.base import RuleSet
 
 SCORE_PATHS = frozenset({"/score", f"{VERSION}/score"})
 MOST_BODY = 4 * 1024  # bytes: a /score body is a hand line and a few options; larger ones take the plain route
@@ -111,10 +114,16 @@ def score_request(body: bytes) -> ScoreRequest | None:
         return None
 
 
-def scored(request: ScoreRequest, asked: Question) -> bytes | None:
-    """The JSON of the plain route's successful answer to `request`; None where it would answer an error."""
+def scored(request: ScoreRequest, asked: Question, line: Line | None = None) -> bytes | None:
+    """The JSON of the plain route's successful answer to `request`; None where it would answer an error.
+
+    `line`: the hand already read by its rule set (`loop_line`), scored as `score_hand` scores the text
+    (`RuleSet.score_line`: the line read, then scored alone), without reading it again."""
     try:
-        result = score_hand(request.hand, rules=request.rules, options=request.options)
+        if line is None:
+            result = score_hand(request.hand, rules=request.rules, options=request.options)
+        else:
+            result = line.rule_set.score(line.parsed, request.options, alone=True)
         answer = result.to_dict(asked.lang)  # as the plain route does
         if asked.show_arithmetic:
             answer["arithmetic"] = lines_in(arithmetic(result), asked.lang)
@@ -202,7 +211,8 @@ class FastPath:
         request = score_request(body)
         answer = None
         if request is not None:
-            answer = scored(request, asked) if loop_lane(request) else await in_worker(scored, request, asked)
+            line = loop_line(request)
+            answer = scored(request, asked, line) if line is not None else await in_worker(scored, request, asked)
         if answer is None:
             await self.app(scope, replaying(body, receive), send)
             return
@@ -211,16 +221,22 @@ class FastPath:
         await send({"type": "http.response.body", "body": answer})
 
 
-def loop_lane(request: ScoreRequest) -> bool:
-    """Whether the hand holds no wildcard tile, so that it scores in a fraction of a millisecond.
+class Line(NamedTuple):
+    """A hand line as its rule set read it."""
 
-    Its rule set reads the line (a few µs, which scoring repeats) and says; a rule set by another name than
-    its own, or a line it refuses, goes to a worker thread (where the scoring finds what to answer).
-    """
+    rule_set: RuleSet
+    parsed: ParsedHand
+
+
+def loop_line(request: ScoreRequest) -> Line | None:
+    """The hand read by its rule set where it holds no wildcard tile, so that it scores in a fraction of a
+    millisecond, on the loop; None: it goes to a worker thread (a hand that holds one, a rule set by another
+    name than its own, a line its rule set refuses: the scoring there finds what to answer)."""
     rule_set = RULESETS.values_made.get(request.rules)
     if rule_set is None:
-        return False
+        return None
     try:
-        return not rule_set.holds_wildcard(rule_set.read_line(request.hand))
+        parsed = rule_set.read_line(request.hand)
+        return None if rule_set.holds_wildcard(parsed) else Line(rule_set, parsed)
     except Exception:
-        return False
+        return None
