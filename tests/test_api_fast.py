@@ -14,6 +14,7 @@ import json
 import random
 import threading
 from collections.abc import Iterator
+from email.message import Message
 from typing import Any
 
 import pytest
@@ -259,3 +260,26 @@ def test_a_body_is_parsed_in_a_worker_thread(path: str, body: bytes, monkeypatch
     monkeypatch.setattr(bodies_module, "json_value", watched)
     TestClient(app, base_url="http://localhost").post(path, content=body, headers=JSON)
     assert threads and all(name.startswith("taihu-cpu") for name in threads), threads
+
+
+@pytest.mark.parametrize(
+    "content_type",
+    [
+        "application/json",
+        "Application/JSON",
+        "application/json; charset=utf-8",
+        "application/json ",
+        " application/json",
+        "application/problem+json",
+        "application/jsonx",
+        "text/json",
+        "application/x-www-form-urlencoded",
+    ],
+)
+def test_a_json_content_type_is_told_as_the_email_parser_tells_it(content_type: str) -> None:
+    """`is_json` answers `application/json` without the parser: as the parser would."""
+    message = Message()
+    message["content-type"] = content_type
+    subtype = message.get_content_subtype()
+    expected = message.get_content_maintype() == "application" and (subtype == "json" or subtype.endswith("+json"))
+    assert bodies_module.is_json(content_type) is expected
