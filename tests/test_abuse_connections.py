@@ -96,6 +96,21 @@ def test_a_slow_answer_is_not_the_clients_delay(server: tuple[str, int], monkeyp
         connection.close()
 
 
+def test_each_answer_gives_the_next_request_its_own_deadline(server: tuple[str, int]) -> None:
+    """One timer a connection: requests quicker than the deadline, for longer than it, are all answered; once
+    they stop, a request trickled after the last answer is cut within its own deadline."""
+    with socket.create_connection(server, timeout=BOUND) as sock:
+        request = b"GET /health HTTP/1.1\r\nHost: localhost\r\n\r\n"
+        start = time.monotonic()
+        while time.monotonic() - start < 4 * SHORT:
+            sock.sendall(request)
+            assert sock.recv(4096).startswith(b"HTTP/1.1 200 ")
+            time.sleep(SHORT / 5)
+        answered = time.monotonic()
+        assert closed_by_server(sock, b"GET /health HTTP/1.1\r\nHost: localhost\r\nX-Slow: " + b"a" * 1000)
+        assert time.monotonic() - answered < SHORT + 1.0
+
+
 def test_past_the_concurrency_limit_a_request_is_answered_503() -> None:
     """The connections are held from two other addresses, each within its share (issue 21: one is not enough)."""
     with live_server(limit_concurrency=2) as address:

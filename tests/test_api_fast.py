@@ -14,6 +14,7 @@ import json
 import random
 import threading
 from collections.abc import Iterator
+from email.message import Message
 from typing import Any
 
 import pytest
@@ -22,6 +23,7 @@ from fastapi.testclient import TestClient
 import taihu.api.bodies as bodies_module
 import taihu.api.fast as fast_module
 from taihu.api.app import app, served
+from taihu.api.schemas import SCORE_REQUEST
 from taihu.api.server import sets_and_pair
 from taihu.scorer import HandError, score_hand
 from taihu.scorer import tiles as T
@@ -54,9 +56,40 @@ def good_hands() -> list[dict[str, Any]]:
     return found
 
 
+def scores(rules: str, hand: str) -> bool:
+    """Whether the hand has a score (the fast path answers it) rather than an error (the plain route does)."""
+    try:
+        score_hand(hand, rules=rules)
+    except HandError:
+        return False
+    return True
+
+
 GOOD = good_hands()
 LINGXI = {"rules": "lingxi", "hand": "123m 456m 789p 234s 678s 5p +5p wild:9s,N seat:W"}
 LARGE = {"rules": "luoshan", "hand": "[EEE] (CCCC) [999m] 11p FF +1p self flip:5s seat:E"}  # 1.7 KB with arithmetic
+LUOSHAN_TILES = "2m 2m 4p 4p 4p 6p 6p 7p 7p 7p 9s 9s 9s +2m self"  # a win with no 1m, 3m, 5m: none held as wild
+LANES = [  # (rules, hand, scored on the loop)
+    ("lingxi", "123m 456m 789p 234s 678s 5p +5p seat:W", True),
+    ("riichi", "4m 4m 1p 2p 3p 4p 4p 4p E E E F F +4m seat:S round:E self", True),
+    ("lingxi", "123m 456m 789p 234s 678s 5p +5p wild:9s,N seat:W", False),  # its wildcards are families
+    ("luoshan", "[EEE] (CCCC) [999m] 11p FF +1p self flip:5s seat:E", True),  # 6s is wild: none held
+    ("luoshan", f"{LUOSHAN_TILES} wild:1m", True),
+    ("luoshan", f"{LUOSHAN_TILES} wild:4p", False),
+    ("luoshan", f"{LUOSHAN_TILES} wild:2m", False),  # the winning tile's kind too
+    ("luoshan", "2m 2m [444p] 6p 6p 7p 7p 7p 9s 9s 9s +2m self wild:4p", False),  # in a meld (refused there)
+    ("luoshan", f"{LUOSHAN_TILES} flip:5m", True),  # 6m is wild
+    ("luoshan", f"{LUOSHAN_TILES} flip:1m", False),  # 2m is wild
+    ("luoshan", f"{LUOSHAN_TILES} 财神:4p", False),  # the players' word for wild: (no `wild:` in the body)
+    ("luoshan", f"{LUOSHAN_TILES} 财神:1m", True),
+    ("luoshan", f"{LUOSHAN_TILES} wild:1m flip:5m", False),  # refused: both
+    ("Luoshan", f"{LUOSHAN_TILES} wild:1m", False),  # by another name: not looked into
+    ("jinhua", f"{LUOSHAN_TILES} wild:1m", True),
+    ("jinhua", f"{LUOSHAN_TILES} wild:4p", False),
+    ("putian", "2m 2m 4p 4p 4p 6p 6p 7p 7p 7p 9s 9s 9s 1s 1s 1s +2m self wild:5m", True),
+    ("putian", "2m 2m 4p 4p 4p 6p 6p 7p 7p 7p 9s 9s 9s 1s 1s 1s +2m self wild:4p", False),
+    ("luoshan", "123m x", False),  # a line the rule set refuses
+]
 Case = tuple[str, str, dict[str, str], bytes]  # path with query, expected to be fast, headers, body
 
 
@@ -104,6 +137,9 @@ def cases() -> Iterator[tuple[str, Case]]:
     yield "big body", ("/v1/score", False, JSON, json.dumps(LINGXI | {"pad": "x" * 5000}).encode())
     yield "other Host", ("/v1/score", False, JSON | {"host": "evil.example"}, json.dumps(LINGXI).encode())
     yield "Host with port", ("/v1/score", True, JSON | {"host": "localhost:8000"}, json.dumps(LINGXI).encode())
+    for n, (rules, hand, _) in enumerate(LANES[4:-1]):  # the lanes of the wildcard: scored on the loop or in a worker
+        body = json.dumps({"rules": rules, "hand": hand}, ensure_ascii=False).encode()
+        yield f"lane {n} {rules} {hand[-16:]}", ("/v1/score", scores(rules, hand), JSON, body)
 
 
 CASES = dict(cases())
@@ -159,16 +195,41 @@ def test_under_a_root_path_the_same_paths_are_fast(counted: list[bool]) -> None:
     assert reply.content == TestClient(app, base_url="http://localhost").post("/v1/score", json=LINGXI).content
 
 
+@pytest.mark.parametrize(("rules", "hand", "on_loop"), LANES)
+def test_only_a_hand_that_holds_no_wildcard_is_scored_on_the_loop(rules: str, hand: str, on_loop: bool) -> None:
+    RULESETS[rules.lower()]  # made, as a server's warm-up makes every rule set
+    request = SCORE_REQUEST.validate_python({"rules": rules, "hand": hand})
+    line = fast_module.loop_line(request)
+    assert (line is not None) is on_loop
+    if line is not None:  # read as scoring reads it
+        assert line.parsed == line.rule_set.read_line(hand) and line.rule_set is RULESETS[rules]
+
+
 @pytest.mark.parametrize(
-    ("hand", "on_loop"),
+    "body",
     [
-        ("123m 456m 789p 234s 678s 5p +5p seat:W", True),
-        ("123m 456m 789p 234s 678s 5p +5p wild:9s,N seat:W", False),
-        ("[EEE] (CCCC) [999m] 11p FF +1p self flip:5s seat:E", False),
+        json.dumps({"rules": "luoshan", "hand": f"{LUOSHAN_TILES} 财神:4p"}, ensure_ascii=False).encode(),
+        json.dumps({"rules": "luoshan", "hand": f"{LUOSHAN_TILES} 财神:4p"}).encode(),  # \u escapes
+        b'{"rules": "luoshan", "hand": "' + LUOSHAN_TILES.encode() + b' w\\u0069ld:4p"}',
+        json.dumps({"rules": "luoshan", "hand": f"{LUOSHAN_TILES} wild:1m"}).encode(),
     ],
 )
-def test_only_a_hand_that_can_hold_no_wildcard_is_scored_on_the_loop(hand: str, on_loop: bool) -> None:
-    assert fast_module.loop_lane(json.dumps({"hand": hand}).encode()) is on_loop
+def test_a_hand_holding_a_wildcard_however_written_is_scored_in_a_worker(
+    body: bytes, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    RULESETS["luoshan"]
+    threads: list[str] = []
+    made = fast_module.scored
+
+    def watched(*args: Any) -> bytes | None:
+        threads.append(threading.current_thread().name)
+        return made(*args)
+
+    monkeypatch.setattr(fast_module, "scored", watched)
+    reply = TestClient(served, base_url="http://localhost").post("/v1/score", content=body, headers=JSON)
+    assert reply.status_code == 200 and len(threads) == 1
+    held = "wild:1m" not in body.decode()
+    assert threads[0].startswith("taihu-cpu") is held, threads
 
 
 def test_gzip_compression_is_the_middlewares() -> None:
@@ -199,3 +260,26 @@ def test_a_body_is_parsed_in_a_worker_thread(path: str, body: bytes, monkeypatch
     monkeypatch.setattr(bodies_module, "json_value", watched)
     TestClient(app, base_url="http://localhost").post(path, content=body, headers=JSON)
     assert threads and all(name.startswith("taihu-cpu") for name in threads), threads
+
+
+@pytest.mark.parametrize(
+    "content_type",
+    [
+        "application/json",
+        "Application/JSON",
+        "application/json; charset=utf-8",
+        "application/json ",
+        " application/json",
+        "application/problem+json",
+        "application/jsonx",
+        "text/json",
+        "application/x-www-form-urlencoded",
+    ],
+)
+def test_a_json_content_type_is_told_as_the_email_parser_tells_it(content_type: str) -> None:
+    """`is_json` answers `application/json` without the parser: as the parser would."""
+    message = Message()
+    message["content-type"] = content_type
+    subtype = message.get_content_subtype()
+    expected = message.get_content_maintype() == "application" and (subtype == "json" or subtype.endswith("+json"))
+    assert bodies_module.is_json(content_type) is expected

@@ -82,6 +82,7 @@ def test_accept_language_takes_the_best_weighted_language_taihu_has(header: str 
 def test_accept_language_has_a_default_for_any() -> None:
     assert accept_language("*", default="zh") == "zh"
     assert accept_language("fr", default="zh") == "zh"
+    assert accept_language(None, default="zh") == accept_language("", default="zh") == "zh"
 
 
 def test_a_long_header_is_read_only_so_far() -> None:

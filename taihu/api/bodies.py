@@ -52,6 +52,8 @@ def is_json(content_type: str | None) -> bool:
     """FastAPI's test of a content type for a JSON body: `application/json` or `application/…+json`."""
     if not content_type:
         return False  # FastAPI's strict content type: a body without one is not read as JSON
+    if content_type == "application/json":
+        return True  # what the parse below finds, without it (some µs: nearly every body)
     message = Message()
     message["content-type"] = content_type
     subtype = message.get_content_subtype()

@@ -13,15 +13,18 @@ type this layer does not answer alone, a query other than `arithmetic` and
 one shape and language). tests/test_api_fast.py compares both ways byte for
 byte over a table of requests.
 
-A hand that can hold no wildcard (no `wild:` nor `flip:` in its line) is
-scored on the event loop (a fraction of a millisecond, bounded); any other
-in a worker thread, as every costly request is (taihu/api/offload.py).
+A hand that holds no wildcard tile (its rule set reads the line and says so:
+`RuleSet.holds_wildcard`) is scored on the event loop, in a fraction of a
+millisecond; any other in a worker thread, as every costly request is
+(taihu/api/offload.py). The body, at most MOST_BODY bytes, is checked and
+read on the loop, as JsonGuard checks such a body.
 """
 
 from __future__ import annotations
 
 import zlib
 from collections.abc import Iterable, Sequence
+from typing import NamedTuple
 from urllib.parse import parse_qsl
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -31,16 +34,18 @@ from taihu.api.contract import VERSION
 from taihu.api.guards import replaying
 from taihu.api.offload import client_address, in_worker
 from taihu.api.responses import json_bytes, lines_in
-from taihu.api.schemas import SCORE_REQUEST
+from taihu.api.schemas import SCORE_REQUEST, ScoreRequest
 from taihu.api.security import HEADERS, POLICY
 from taihu.messages.language import accept_language, language_of_tag
 from taihu.scorer import score_hand
 from taihu.scorer.arithmetic import arithmetic
 from taihu.scorer.limits import REQUEST_BODY, check_json_text
+from taihu.scorer.notation import ParsedHand
+from taihu.scorer.rulesets import RULESETS
+from taihu.scorer.rulesets.base import RuleSet
 
 SCORE_PATHS = frozenset({"/score", f"{VERSION}/score"})
 MOST_BODY = 4 * 1024  # bytes: a /score body is a hand line and a few options; larger ones take the plain route
-WILDCARD_CONDITIONS = ("wild:", "flip:")  # a line without them holds no wildcard: scored on the loop
 GZIP_FROM = 1024  # bytes: an answer this large is gzipped for a client that accepts it (a ledger, a page of deals)
 GZIP_LEVEL = 6  # GZipMiddleware's, in taihu/api/app.py
 _SECURITY = [(name.encode(), value.encode()) for name, value in HEADERS.items()]
@@ -99,12 +104,26 @@ def question(query: bytes, accept: bytes | None) -> Question | None:
     return Question(show, lang or accept_language(accept.decode("latin-1") if accept else None))
 
 
-def scored(body: bytes, asked: Question) -> bytes | None:
-    """The JSON of the plain route's successful answer to `body`; None where it would answer an error."""
+def score_request(body: bytes) -> ScoreRequest | None:
+    """The body checked as `JsonGuard` checks it and read as the plain route reads it; None where either
+    refuses it (the plain route answers the error)."""
     try:
         check_json_text(body, REQUEST_BODY)
-        request = read(SCORE_REQUEST, body, "application/json")
-        result = score_hand(request.hand, rules=request.rules, options=request.options)
+        return read(SCORE_REQUEST, body, "application/json")
+    except Exception:
+        return None
+
+
+def scored(request: ScoreRequest, asked: Question, line: Line | None = None) -> bytes | None:
+    """The JSON of the plain route's successful answer to `request`; None where it would answer an error.
+
+    `line`: the hand already read by its rule set (`loop_line`), scored as `score_hand` scores the text
+    (`RuleSet.score_line`: the line read, then scored alone), without reading it again."""
+    try:
+        if line is None:
+            result = score_hand(request.hand, rules=request.rules, options=request.options)
+        else:
+            result = line.rule_set.score(line.parsed, request.options, alone=True)
         answer = result.to_dict(asked.lang)  # as the plain route does
         if asked.show_arithmetic:
             answer["arithmetic"] = lines_in(arithmetic(result), asked.lang)
@@ -189,7 +208,11 @@ class FastPath:
             body += message.get("body", b"")
             if not message.get("more_body", False):
                 break
-        answer = scored(body, asked) if loop_lane(body) else await in_worker(scored, body, asked)
+        request = score_request(body)
+        answer = None
+        if request is not None:
+            line = loop_line(request)
+            answer = scored(request, asked, line) if line is not None else await in_worker(scored, request, asked)
         if answer is None:
             await self.app(scope, replaying(body, receive), send)
             return
@@ -198,6 +221,22 @@ class FastPath:
         await send({"type": "http.response.body", "body": answer})
 
 
-def loop_lane(body: bytes) -> bool:
-    """Whether the body's hand can hold no wildcard, so that it scores in a fraction of a millisecond."""
-    return not any(condition.encode() in body for condition in WILDCARD_CONDITIONS)
+class Line(NamedTuple):
+    """A hand line as its rule set read it."""
+
+    rule_set: RuleSet
+    parsed: ParsedHand
+
+
+def loop_line(request: ScoreRequest) -> Line | None:
+    """The hand read by its rule set where it holds no wildcard tile, so that it scores in a fraction of a
+    millisecond, on the loop; None: it goes to a worker thread (a hand that holds one, a rule set by another
+    name than its own, a line its rule set refuses: the scoring there finds what to answer)."""
+    rule_set = RULESETS.values_made.get(request.rules)
+    if rule_set is None:
+        return None
+    try:
+        parsed = rule_set.read_line(request.hand)
+        return None if rule_set.holds_wildcard(parsed) else Line(rule_set, parsed)
+    except Exception:
+        return None

@@ -187,8 +187,9 @@ class RedactLedgerIds(logging.Filter):
     """On uvicorn's access log: the path (the third argument of its message) without ledger ids."""
 
     def filter(self, record: logging.LogRecord) -> bool:
-        if isinstance(record.args, tuple) and len(record.args) > 2 and isinstance(record.args[2], str):
-            record.args = (*record.args[:2], redacted(record.args[2]), *record.args[3:])
+        args = record.args
+        if isinstance(args, tuple) and len(args) > 2 and isinstance(args[2], str) and "/ledgers/" in args[2]:
+            record.args = (*args[:2], redacted(args[2]), *args[3:])  # only such a path holds an id
         return True
 
 

@@ -38,6 +38,7 @@ KEEP_ALIVE = 5  # seconds a connection may sit idle after an answer
 MAX_CONNECTIONS = 100  # open connections per process; beyond, a request is answered 503
 CLIENT_SHARE = 4  # one client address may hold at most a quarter of them (25 of 100); beyond, refused at once
 MAX_HEADER_BYTES = 16 * 1024  # headers still incomplete at this size get a 400 (GuardedProtocol)
+TIMER_SLACK = 0.005  # seconds: a read deadline this close when its timer goes off is reached (timers are in ms)
 CACHE_MB_VARIABLE = "TAIHU_CACHE_MB"  # how `--cache-mb` reaches the worker processes
 API_ONLY_VARIABLE = "TAIHU_API_ONLY"  # how `--api-only` does (taihu/api/app.py reads it)
 WARM_UP_HANDS = 300  # hands scored at start-up before the heap is frozen (docs/soak.md "Garbage collection")
@@ -55,10 +56,15 @@ class GuardedProtocol(HttpToolsProtocol):
     to answer is not the client's. httptools (llhttp, in C) parses a request
     for a fraction of h11's cost, but bounds neither the time nor the size of
     the headers; both are counted here, from the parser's callbacks.
+
+    One timer a connection: a request moves the deadline (`taihu_due`) and
+    the timer, when it goes off before it, is set again for then, rather
+    than a timer made and cancelled for each request.
     """
 
     read_timeout: float = READ_TIMEOUT
-    taihu_deadline: asyncio.TimerHandle | None = None
+    taihu_deadline: asyncio.TimerHandle | None = None  # the connection's timer, when one is set
+    taihu_due: float | None = None  # the loop's time by which the coming request must be in; None: one is in
     taihu_unanswered = 0  # requests in whole, not yet answered
     taihu_head_bytes: int | None = 0  # bytes read of the coming request's headers; None: its headers are in
 
@@ -109,20 +115,29 @@ class GuardedProtocol(HttpToolsProtocol):
 
     def connection_lost(self, exc: Exception | None) -> None:
         self.taihu_disarm()
-        super().connection_lost(exc)
-
-    def taihu_arm(self) -> None:
-        self.taihu_disarm()
-        self.taihu_deadline = self.loop.call_later(self.read_timeout, self.taihu_timed_out)
-
-    def taihu_disarm(self) -> None:
         if self.taihu_deadline is not None:
             self.taihu_deadline.cancel()
             self.taihu_deadline = None
+        super().connection_lost(exc)
+
+    def taihu_arm(self) -> None:
+        """The coming request's deadline, `read_timeout` from now; the timer is set if none is."""
+        self.taihu_due = self.loop.time() + self.read_timeout
+        if self.taihu_deadline is None:
+            self.taihu_deadline = self.loop.call_at(self.taihu_due, self.taihu_timed_out)
+
+    def taihu_disarm(self) -> None:
+        """No deadline while a request is in; the timer, if set, finds none when it goes off."""
+        self.taihu_due = None
 
     def taihu_timed_out(self) -> None:
         self.taihu_deadline = None
-        if self.taihu_unanswered == 0 and not self.transport.is_closing():
+        due = self.taihu_due
+        if due is None or self.transport.is_closing():
+            return  # a request is in: answering it sets the next deadline, and the timer with it
+        if self.loop.time() < due - TIMER_SLACK:  # moved on since the timer was set
+            self.taihu_deadline = self.loop.call_at(due, self.taihu_timed_out)
+        elif self.taihu_unanswered == 0:
             self.transport.close()
 
 

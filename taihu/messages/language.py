@@ -37,8 +37,10 @@ def locale_language(environ: Mapping[str, str]) -> Language | None:
 def accept_language(header: str | None, default: Language = "en") -> Language:
     """The language an `Accept-Language` header prefers (RFC 9110 §12.5.4): the highest q-value among those
     taihu has, the first listed among equals; `*` takes `default`; q=0 refuses. `default` when none fits."""
+    if not header:
+        return default  # no header (most requests): nothing to weigh
     best: tuple[float, int, Language] | None = None
-    for position, part in enumerate((header or "").split(",")[:32]):  # a header is bounded; 32 ranges is plenty
+    for position, part in enumerate(header.split(",")[:32]):  # a header is bounded; 32 ranges is plenty
         tag, _, parameters = part.partition(";")
         quality = 1.0
         for parameter in parameters.split(";"):

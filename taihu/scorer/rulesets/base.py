@@ -259,6 +259,7 @@ class RuleSet:
     options: tuple[Option, ...] = ()
     stand_in_pungs: bool = False  # 花碰 `[CC2m]` allowed (Luoshan); else it is no meld
     red_fives: bool = False  # `0m 0p 0s` read as red fives; else they are an error
+    single_wild_kind: bool = False  # the one wildcard kind is the kind `wild:` names (`holds_wildcard`)
     # the API's examples (its OpenAPI document): score requests ({"hand", "options"}), a /settle table and a
     # waiting line whose /waits answer is the document's example answer
     examples: tuple[Mapping[str, Any], ...] = ()
@@ -320,6 +321,19 @@ class RuleSet:
     def wildcard_kinds(self, hand: Any) -> frozenset[int]:
         """The kinds that are wildcards in a prepared hand."""
         return frozenset()
+
+    def holds_wildcard(self, parsed: ParsedHand) -> bool:
+        """Whether a line read by this rule set may hold a wildcard tile: its search is then the wildcard
+        search, whose cost grows with the wildcards held (the API scores such a hand in a worker thread).
+
+        False where the line names no wildcard (no `wild:` nor `flip:`), or where the rule set makes the one
+        kind `wild:` names the wildcard (`single_wild_kind`) and no tile of the line is of it; True
+        otherwise, a line the scoring will refuse included."""
+        if parsed.wild is None and parsed.flip is None:
+            return False
+        if self.single_wild_kind and parsed.flip is None and parsed.wild is not None and len(parsed.wild) == 1:
+            return holds_kind(parsed, parsed.wild[0])
+        return True
 
     def as_faces(self, hand: Any) -> Any:
         """The prepared hand with every wildcard tile playing only as its own face; None if a face cannot meld."""
@@ -1070,6 +1084,11 @@ def needs_non_dealer(parsed: ParsedHand, cond: str) -> HandError:
 def meld_place(meld: Meld) -> Text:
     """What a meld is, as an error names it: a concealed kong or an exposed meld."""
     return Text("error.meld.concealed_kong" if meld.concealed else "error.meld.exposed")
+
+
+def holds_kind(parsed: ParsedHand, kind: int) -> bool:
+    """Whether a tile of `kind` is anywhere in a line: in hand, in a meld, or the winning tile."""
+    return kind in parsed.tiles or parsed.win == kind or any(kind in meld.tiles for meld in parsed.melds)
 
 
 def wildcard_in_meld(kind: int, meld: Meld, why: Text | str = "", key: str = "error.meld.wildcard") -> HandError:

@@ -23,7 +23,7 @@ from ...errors import HandError
 from ...notation import ParsedHand
 from .. import base as B
 from ..base import HU, TAI
-from .hand import CONDITIONS, MINIMUM, SETS, LuoshanHand, not_legal, prepare
+from .hand import CONDITIONS, MINIMUM, SETS, LuoshanHand, named_wild_kind, not_legal, prepare
 from .items import EXCLUSIONS, ITEMS
 from .search import KEPT_FOR_ITEMS, readings
 
@@ -49,6 +49,14 @@ class Luoshan(B.RuleSet):
 
     def wildcard_kinds(self, hand: LuoshanHand) -> frozenset[int]:
         return frozenset(() if hand.wild_kind is None else (hand.wild_kind,))
+
+    def holds_wildcard(self, parsed: ParsedHand) -> bool:
+        """The one wildcard kind is the one `wild:` names or the one after the `flip:` indicator."""
+        try:
+            kind = named_wild_kind(parsed, [])
+        except HandError:
+            return True  # the scoring refuses the line, in its words
+        return kind is not None and B.holds_kind(parsed, kind)
 
     def as_faces(self, hand: LuoshanHand) -> LuoshanHand:
         kinds = bytes(sorted(hand.natural_kinds + bytes(hand.wild_tiles)))

@@ -75,7 +75,7 @@ _FIVE_ALIKE = re.compile(rb"(.)\1\1\1\1", re.DOTALL)
 # -- validation -------------------------------------------------------------
 
 
-def _wild_kind(parsed: ParsedHand, notes: list[str]) -> int | None:
+def named_wild_kind(parsed: ParsedHand, notes: list[str]) -> int | None:
     if parsed.wild is not None and parsed.flip is not None:
         raise HandError.of(
             "error.wild.luoshan_both",
@@ -177,7 +177,7 @@ def _conditions(parsed: ParsedHand) -> tuple[int | None, list[str], tuple[bool, 
     if known is None:
         B.check_known_conditions(parsed, "Luoshan", CONDITIONS)
         notes: list[str] = []
-        wild_kind = _wild_kind(parsed, notes)
+        wild_kind = named_wild_kind(parsed, notes)
         B.seat_or_dealer(parsed, notes)  # the seat wind's pungs and pair score: a missing seat: is noted
         if len(_CONDITIONS_SEEN) >= 1024:
             _CONDITIONS_SEEN.clear()
