@@ -45,10 +45,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from taihu.messages import Language
 from taihu.ratelimit import Rate
 from taihu.scorer import HandError, Settlement, settle_table
 from taihu.scorer.errors import Text, quote, type_word
 from taihu.scorer.rulesets import get
+from taihu.scorer.said import from_code, in_lang, is_code
 from taihu.scorer.settlement.common import within
 
 WINDS = ("E", "S", "W", "N")
@@ -75,8 +77,47 @@ CSV_HEADER = (
 
 
 def settlement_json(settlement: Settlement) -> dict[str, Any]:
-    """The Settlement as stored and shown: its docs/api.md JSON (the one place that knows the model's API)."""
-    return settlement.to_dict()
+    """The Settlement as stored: its docs/api.md JSON with each text's code beside it (`to_dict(codes=True)`:
+    `reason` and `reason_code`, `notes` and `notes_code`, …), so it is shown in the reader's language on
+    every read (`shown_settlement`) without settling again (the one place that knows the model's API)."""
+    return settlement.to_dict(codes=True)
+
+
+CODE_SUFFIX = "_code"  # a stored text field X keeps its code as X_code (`Record.to_dict(codes=True)`)
+
+
+def shown_settlement(stored: dict[str, Any], lang: Language = "en") -> dict[str, Any]:
+    """A stored settlement as `POST /settle` answers it in `lang`: each text rendered from its code, the
+    `X_code` keys left out. A text stored without a code (a detail of tiles only; every text of a deal
+    stored before the codes were, that revision 0006 could not give them) is shown as stored."""
+    return _shown(stored, lang)
+
+
+def _shown(value: Any, lang: Language) -> Any:
+    if isinstance(value, list):
+        return [_shown(v, lang) for v in value]
+    if not isinstance(value, dict):
+        return value
+    out = {}
+    for key, item in value.items():
+        if key.endswith(CODE_SUFFIX) and key[: -len(CODE_SUFFIX)] in value:
+            continue
+        code = value.get(key + CODE_SUFFIX)
+        out[key] = _text(item, code, lang) if code is not None else _shown(item, lang)
+    return out
+
+
+def _text(stored: Any, code: Any, lang: Language) -> Any:
+    """A text field as stored (a text, or a list of them) in `lang`, from its code; where there is none, or it
+    no longer renders (a catalog that changed its parameters since), the text as stored."""
+    if isinstance(stored, list) and isinstance(code, list) and len(stored) == len(code):
+        return [_text(s, c, lang) for s, c in zip(stored, code, strict=True)]
+    if not is_code(code):
+        return stored
+    try:
+        return in_lang(from_code(code), lang)
+    except (KeyError, ValueError, IndexError, AttributeError, TypeError):
+        return stored
 
 
 def default_path() -> Path:
@@ -179,7 +220,12 @@ class Deal:
         """Each player's net this deal."""
         return {self.seats[wind]: amount for wind, amount in self.settlement["net"].items()}
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self, lang: Language = "en") -> dict[str, Any]:
+        """The deal's JSON (docs/api.md), its settlement's texts in `lang` (`shown_settlement`)."""
+        return self.stored_json() | {"settlement": shown_settlement(self.settlement, lang)}
+
+    def stored_json(self) -> dict[str, Any]:
+        """The deal's JSON with its settlement as stored (the texts' codes beside them): what a kept answer holds."""
         return {
             "number": self.number,
             "dealer": self.dealer,
@@ -256,9 +302,19 @@ class Change:
     deal: Deal
     standing: Standing
 
-    def to_json(self) -> dict[str, Any]:
-        """The answer to an add or an undo (docs/api.md): `{"deal", "standings"}`, not the ledger."""
-        return {"deal": self.deal.to_json(), "standings": self.standing.to_json()}
+    def to_json(self, lang: Language = "en") -> dict[str, Any]:
+        """The answer to an add or an undo (docs/api.md): `{"deal", "standings"}`, not the ledger; texts in `lang`."""
+        return shown_change(self.stored_json(), lang)
+
+    def stored_json(self) -> dict[str, Any]:
+        """The answer as an Idempotency-Key keeps it: the deal's settlement as stored, shown later by `shown_change`."""
+        return {"deal": self.deal.stored_json(), "standings": self.standing.to_json()}
+
+
+def shown_change(answer: dict[str, Any], lang: Language = "en") -> dict[str, Any]:
+    """An add's or an undo's answer as kept (`Change.stored_json`) with its deal's texts in `lang`."""
+    deal = answer["deal"]
+    return answer | {"deal": deal | {"settlement": shown_settlement(deal["settlement"], lang)}}
 
 
 COUNTERS = (
@@ -319,10 +375,11 @@ class LedgerView:
     def next_dealer(self) -> str:
         return self.standing.next_dealer
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self, lang: Language = "en") -> dict[str, Any]:
         """docs/api.md's ledger JSON: `{"name", "title", "expires", "rules", "players", "deals"}` and the
-        standings' keys."""
-        return self.ledger.heading() | {"deals": [d.to_json() for d in self.deals]} | self.standing.to_json()
+        standings' keys; the deals' texts in `lang`."""
+        deals = [d.to_json(lang) for d in self.deals]
+        return self.ledger.heading() | {"deals": deals} | self.standing.to_json()
 
     def to_csv(self) -> str:
         """One row per deal and player, in seat order, with the running total; a header row first.

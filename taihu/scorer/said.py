@@ -63,6 +63,20 @@ def as_code(value: Any) -> Any:
     return value.as_code() if isinstance(value, Said) else value
 
 
+def is_code(value: Any) -> bool:
+    """Whether JSON `value` is a text by code (`{"code", "params"}`, what `as_code` writes)."""
+    return isinstance(value, dict) and value.keys() == {"code", "params"} and isinstance(value["code"], str)
+
+
+def from_code(value: Any) -> Any:
+    """`as_code` undone: the `Said` of a `{"code", "params"}` (a word parameter by its own code too), so JSON
+    that kept a text's code (a ledger's stored settlement) renders it in any language; anything else as it is."""
+    if not is_code(value):
+        return value
+    params = value["params"]
+    return Said(value["code"], {k: from_code(v) for k, v in params.items()} if isinstance(params, dict) else {})
+
+
 _KEPT: dict[tuple[Any, ...], Said] = {}
 M.register("said.texts", _KEPT.__len__, _KEPT.clear, bytes_per_entry=400)
 
