@@ -20,11 +20,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from english_words import ALLOWED, keys, keys_in_json, texts_in_json, words
 from typer.testing import CliRunner
 
 from taihu.cli.main import app
 from taihu.scorer import HandError, HandScore, score_hand
-from taihu.scorer.rulesets import REGISTRY, get
+from taihu.scorer.rulesets import REGISTRY
 from taihu.scorer.settlement import settle_table
 from taihu.scorer.waits import Discards, Waits, waits
 
@@ -37,23 +38,7 @@ HANDS = [
     if (hand := line.partition("#")[0].strip())
 ]
 ZH = {"LANG": "zh_CN.UTF-8", "COLUMNS": "250", "NO_COLOR": "1", "TERM": "xterm"}
-ENGLISH = re.compile(r"[A-Za-z][A-Za-z_'-]*[A-Za-z]")
 RUNNER = CliRunner()
-
-
-def words(texts: Iterable[str]) -> set[str]:
-    return {word for text in texts for word in ENGLISH.findall(text)}
-
-
-def keys(rules: str) -> list[str]:
-    """The names a text may quote as they are, by design: the rule set's item keys, house options' names and
-    the words of its notation (`seat:`, `wild:`, `da-jin`), which a player writes as they are."""
-    rule_set = get(rules)
-    return [
-        *(item.key for item in rule_set.items),
-        *(option.name for option in rule_set.options),
-        *rule_set.conditions,
-    ]
 
 
 def score_texts(score: HandScore) -> list[str]:
@@ -91,7 +76,6 @@ def error_text(call: Callable[[], object]) -> list[str]:
 CORE_TEXTS = {
     "the notation, item keys and option names": "HandScore.hand, .arrangement, ScoreItem.key, Option.name, conditions",
 }
-ALLOWED = {"taihu"}  # the program's name
 
 
 def zh(args: list[str], env: dict[str, str] = ZH) -> tuple[int, str]:
@@ -253,28 +237,3 @@ def test_json_follows_lang_as_the_api_does(command: list[str]) -> None:
     assert set(english) == set(chinese)
     assert english != chinese
     assert not words(list(texts_in_json(chinese))) - words(list(keys_in_json(chinese))) - ALLOWED - {"lingxi"}
-
-
-def texts_in_json(value: Any) -> Iterable[str]:
-    if isinstance(value, dict):
-        for item in value.values():
-            yield from texts_in_json(item)
-    elif isinstance(value, list):
-        for item in value:
-            yield from texts_in_json(item)
-    elif isinstance(value, str):
-        yield value
-
-
-def keys_in_json(value: Any) -> Iterable[str]:
-    """The words a JSON answer holds that are no text a person reads: keys, item keys, option names, the hand."""
-    if isinstance(value, dict):
-        yield from value
-        for name in ("key", "name", "name_en", "hand", "unit", "rules", "kind"):
-            if isinstance(value.get(name), str):
-                yield value[name]
-        for item in value.values():
-            yield from keys_in_json(item)
-    elif isinstance(value, list):
-        for item in value:
-            yield from keys_in_json(item)
