@@ -33,7 +33,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from taihu.api.language import request_language
 from taihu.api.responses import JSON, WITH_BODY, Refusal, errors, hand_error_answer
-from taihu.api.schemas import TABLE_EXAMPLES, Event, PlayerTenpai, PlayerTotal, Settlement, Table, rules_field
+from taihu.api.schemas import TABLE_EXAMPLES, LedgerEvent, Settlement, Table, TableFields, rules_field
 from taihu.ledger import (
     ADD_RATE,
     CREATE_RATE,
@@ -71,29 +71,13 @@ class Keys(BaseModel):
     token: str = Field(description="the edit token, shown once: adding or undoing a deal needs it")
 
 
-class LedgerTable(BaseModel):
-    """A deal to add: a Table whose seats may be the players' names instead of winds, and `deal`, the number
-    it is to get (optional: a 409 if another deal got in first). The ledger turns names into winds."""
+class LedgerTable(TableFields[str, LedgerEvent]):
+    """A deal to add: a Table whose seats (the keys of `players`, `winner`, `discarder`, each event's `seat`) may
+    be the players' names instead of winds (a wind: the seat as it stands this deal), and `deal`, the number it
+    is to get (optional: a 409 if another deal got in first). The ledger turns names into winds."""
 
-    model_config = ConfigDict(
-        extra="forbid",
-        json_schema_extra={"examples": [{**TABLE_EXAMPLES[0], "deal": 1}]},
-    )
+    model_config = ConfigDict(json_schema_extra={"examples": [{**TABLE_EXAMPLES[0], "deal": 1}]})
     rules: str | None = Field(None, description="the ledger's rule set, if given (it must agree)")
-    wild: list[str] | None = Field(default=None, description="revealed wildcard tiles, for every hand")
-    flip: str | None = Field(default=None, description="flipped indicator, for every hand")
-    winner: str | None = Field(default=None, description="a player's name or a wind; null: a drawn hand")
-    discarder: str | None = Field(default=None, description="a player's name or a wind; null: self-drawn")
-    players: dict[str, str | PlayerTotal | PlayerTenpai] = Field(
-        description='the four players by name (or E S W N): a hand string or {"total": N}'
-    )
-    events: list[Event] = Field(default_factory=list, description="side events; `seat` a name or a wind")
-    options: dict[str, int] = Field(default_factory=dict, description="house options (the ledger's apply)")
-    honba: int | None = Field(default=None, description="rule sets that carry counters: 本场 counters at the start")
-    pot: int | None = Field(default=None, description="rule sets that carry counters: sticks carried in to the pot")
-    round: str | None = Field(
-        default=None, description="rule sets whose tables have rounds: the round (prevailing) wind"
-    )
     deal: int | None = Field(default=None, ge=1, description="the number this deal is to get (1, 2, …)")
 
 
