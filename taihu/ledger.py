@@ -45,7 +45,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from taihu.messages import Language, catalog
+from taihu.messages import Language, catalog, known
 from taihu.ratelimit import Rate
 from taihu.scorer import HandError, Settlement, settle_table
 from taihu.scorer.errors import Text, quote, type_word
@@ -109,10 +109,10 @@ def _shown(value: Any, lang: Language) -> Any:
 
 def _text(stored: Any, code: Any, lang: Language) -> Any:
     """A text field as stored (a text, or a list of them) in `lang`, from its code; where there is none, or it
-    no longer renders (a catalog that changed its parameters since), the text as stored."""
+    no longer renders (a code the catalog does not know, or whose parameters it changed since), as stored."""
     if isinstance(stored, list) and isinstance(code, list) and len(stored) == len(code):
         return [_text(s, c, lang) for s, c in zip(stored, code, strict=True)]
-    if not is_code(code):
+    if not is_code(code) or not (known(code["code"], "en") and known(code["code"], lang)):
         return stored
     try:
         return in_lang(from_code(code), lang)

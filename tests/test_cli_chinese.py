@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from english_words import ALLOWED, keys, keys_in_json, texts_in_json, words
+from english_words import ALLOWED, english_in_json, keys, keys_in_json, texts_in_json, words
 from typer.testing import CliRunner
 
 from taihu.cli.main import app
@@ -131,7 +131,7 @@ def test_waits_prints_chinese(rules: str, hand: str, columns: str) -> None:
 def test_the_ledger_prints_chinese(tmp_path: Path, columns: str) -> None:
     db = str(tmp_path / "evening.db")
     env = {**ZH, "COLUMNS": columns}
-    outputs = []
+    outputs, answers = [], []
     evening = (("一", "lingxi", ["normal-win", "drawn", "false-win"]), ("二", "riichi", ["riichi-win", "riichi-drawn"]))
     core = [db, *(str(tmp_path / f"{t}.json") for _, _, tables in evening for t in tables)]  # the files' paths
     for number, rules, tables in evening:
@@ -143,6 +143,10 @@ def test_the_ledger_prints_chinese(tmp_path: Path, columns: str) -> None:
             path.write_text(json.dumps({k: v for k, v in deal.items() if k not in ("honba", "pot")}), "utf-8")
             outputs.append(zh(["ledger", "add", name, str(path), "--db", db], env))
         outputs.append(zh(["ledger", "show", name, "--db", db], env))
+        for command in (["show", "--json"], ["export"]):  # the JSON: each deal's settlement, reasons and all
+            code, output = zh(["ledger", command[0], name, *command[1:], "--db", db], env)
+            assert code == 0, output
+            answers.append((rules, json.loads(output)))
         outputs.append(zh(["ledger", "undo", name, "--db", db], env))
     outputs.append(zh(["ledger", "list", "--db", db], env))
     for code, output in outputs:
@@ -151,6 +155,11 @@ def test_the_ledger_prints_chinese(tmp_path: Path, columns: str) -> None:
     shown = "\n".join(output for _, output in outputs)
     for word in ("本场", "供托", "根立直棒", "流局", "诈和", "点炮", "下一庄", "累计"):
         assert word in shown
+    for rules, answer in answers:  # no English but the keys and names, and the tables the deals were given as
+        tables = [json.dumps(deal["table"], ensure_ascii=False) for deal in answer["deals"]]
+        assert english_in_json(answer, keys(rules), tables) == set(), answer
+        reasons = [p["reason"] for deal in answer["deals"] for p in deal["settlement"]["payments"]]
+        assert reasons and all(reasons), "the reasons are there, in Chinese"
 
 
 @pytest.mark.parametrize(

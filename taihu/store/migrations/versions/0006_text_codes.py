@@ -52,7 +52,5 @@ def upgrade() -> None:
             upgraded = with_codes(table_text, settlement_text)
             if upgraded is not None:
                 bind.execute(
-                    deals.update()
-                    .where(deals.c.ledger_id == key, deals.c.number == number)
-                    .values(settlement=upgraded)
+                    deals.update().where(deals.c.ledger_id == key, deals.c.number == number).values(settlement=upgraded)
                 )
