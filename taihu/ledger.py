@@ -45,12 +45,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from taihu.messages import Language, catalog, known
+from taihu.messages import Language, catalog
 from taihu.ratelimit import Rate
 from taihu.scorer import HandError, Settlement, settle_table
 from taihu.scorer.errors import Text, quote, type_word
 from taihu.scorer.rulesets import get
-from taihu.scorer.said import from_code, in_lang, is_code
+from taihu.scorer.said import code_in_lang, is_code
 from taihu.scorer.settlement.common import within
 
 WINDS = ("E", "S", "W", "N")
@@ -93,18 +93,20 @@ def shown_settlement(stored: dict[str, Any], lang: Language = "en") -> dict[str,
     return _shown(stored, lang)
 
 
-def _shown(value: Any, lang: Language) -> Any:
-    if isinstance(value, list):
-        return [_shown(v, lang) for v in value]
-    if not isinstance(value, dict):
-        return value
-    out = {}
-    for key, item in value.items():
-        if key.endswith(CODE_SUFFIX) and key[: -len(CODE_SUFFIX)] in value:
-            continue
-        code = value.get(key + CODE_SUFFIX)
-        out[key] = _text(item, code, lang) if code is not None else _shown(item, lang)
+def _shown(value: dict[str, Any], lang: Language) -> dict[str, Any]:
+    out = {key: _walked(item, lang) for key, item in value.items()}
+    for key in value:
+        if key.endswith(CODE_SUFFIX) and (text := key[: -len(CODE_SUFFIX)]) in value:
+            out[text] = _text(value[text], out.pop(key), lang)
     return out
+
+
+def _walked(value: Any, lang: Language) -> Any:
+    if type(value) is dict:
+        return _shown(value, lang)
+    if type(value) is list:
+        return [_walked(v, lang) if type(v) is dict or type(v) is list else v for v in value]
+    return value
 
 
 def _text(stored: Any, code: Any, lang: Language) -> Any:
@@ -112,10 +114,10 @@ def _text(stored: Any, code: Any, lang: Language) -> Any:
     no longer renders (a code the catalog does not know, or whose parameters it changed since), as stored."""
     if isinstance(stored, list) and isinstance(code, list) and len(stored) == len(code):
         return [_text(s, c, lang) for s, c in zip(stored, code, strict=True)]
-    if not is_code(code) or not (known(code["code"], "en") and known(code["code"], lang)):
+    if not is_code(code):
         return stored
     try:
-        return in_lang(from_code(code), lang)
+        return code_in_lang(code, lang)
     except (KeyError, ValueError, IndexError, AttributeError, TypeError):
         return stored
 

@@ -68,13 +68,16 @@ def is_code(value: Any) -> bool:
     return isinstance(value, dict) and value.keys() == {"code", "params"} and isinstance(value["code"], str)
 
 
-def from_code(value: Any) -> Any:
-    """`as_code` undone: the `Said` of a `{"code", "params"}` (a word parameter by its own code too), so JSON
-    that kept a text's code (a ledger's stored settlement) renders it in any language; anything else as it is."""
-    if not is_code(value):
-        return value
-    params = value["params"]
-    return Said(value["code"], {k: from_code(v) for k, v in params.items()} if isinstance(params, dict) else {})
+def code_in_lang(value: Mapping[str, Any], lang: Language) -> str:
+    """A text by code (`{"code", "params"}`, what `as_code` writes) in `lang`: what its `Said` says there, a
+    word parameter by its own code rendered too, so JSON that kept a text's code (a ledger's stored settlement)
+    shows it in any language. KeyError for a code the catalog does not know, or a parameter its text names and
+    `value` lacks."""
+    template = catalog(lang).gettext(value["code"])
+    if template == value["code"]:
+        raise KeyError(value["code"])
+    params = {k: code_in_lang(v, lang) if is_code(v) else v for k, v in value["params"].items()}
+    return template.format_map(params)
 
 
 _KEPT: dict[tuple[Any, ...], Said] = {}
