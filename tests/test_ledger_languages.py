@@ -181,6 +181,7 @@ def test_a_chinese_answer_has_its_own_etag_and_a_change_takes_either(client: Tes
     assert added.status_code == 201 and added.headers["ETag"] == '"2.2.zh"'
     stale = client.post(f"/ledgers/{ledger_id}/deals", json=table, headers=keeper | ZH | {"If-Match": '"1.1.zh"'})
     assert stale.status_code == 409 and stale.headers["ETag"] == '"2.2.zh"'
+    assert '"2.2.zh"' in stale.json()["message"]  # the tag the message names is the header's
     again = client.post(f"/ledgers/{ledger_id}/deals", json=table, headers=keeper | {"If-Match": '"2.2"'})
     assert again.status_code == 201 and again.headers["ETag"] == '"3.3"'
 

@@ -363,8 +363,9 @@ def add_deal(
         except LedgerFull as exc:
             return hand_error_answer(exc, lang, 409)
         except DealConflict as exc:
-            conflict = hand_error_answer(exc, lang, 409, deal=exc.current)
-            conflict.headers["ETag"] = etag_in(exc.etag, lang)
+            tag = etag_in(exc.etag, lang)
+            conflict = hand_error_answer(exc.tagged(tag), lang, 409, deal=exc.current)
+            conflict.headers["ETag"] = tag
             return conflict
     shown = shown_change(added.answer, lang)  # a replay too: the first answer, in this request's language
     return JSON(shown, status_code=200 if added.replayed else 201, headers={"ETag": etag_in(added.etag, lang)})

@@ -255,6 +255,13 @@ class DealConflict(HandError):
         self.current = current
         self.etag = tag
 
+    def tagged(self, tag: str) -> DealConflict:
+        """The same conflict, its message naming the ETag as an answer in another language has it (`"3.5.zh"`)."""
+        assert self.text is not None
+        if "tag" not in self.text.params:
+            return self
+        return DealConflict(Text(self.text.key, **{**self.text.params, "tag": tag}), self.current, self.etag)
+
 
 @dataclass(frozen=True)
 class Added:
