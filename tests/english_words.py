@@ -18,8 +18,9 @@ from taihu.scorer.rulesets import get
 ENGLISH = re.compile(r"[A-Za-z][A-Za-z_'-]*[A-Za-z]")
 ALLOWED = {"taihu"}  # the program's name
 # the keys of a JSON answer whose strings are names, not texts: item keys and English names, the notation, units,
-# rule sets, kinds; an event's type and a group of the arrangement (`[EEE]`) are the notation's words too
-NAMES = ("key", "name", "name_en", "hand", "unit", "rules", "kind", "type", "arrangement")
+# rule sets, kinds; an event's type and a group of the arrangement (`[EEE]`) are the notation's words too, and an
+# error's `code` and `field` (`players.E`, `deal`) its code and the request's key
+NAMES = ("key", "name", "name_en", "hand", "unit", "rules", "kind", "type", "arrangement", "code", "field")
 
 
 def words(texts: Iterable[str]) -> set[str]:

@@ -101,10 +101,12 @@ def test_the_cli_shows_a_deal_as_settle_json_does_in_each_language(store_db: Pat
 
 def table_words(answer: Any) -> list[str]:
     """What an answer echoes of the client's own input: each deal's table (hands, event types, tiles)."""
-    deals = answer.get("deals", []) + ([answer["deal"]] if "deal" in answer else [])
+    deals = answer.get("deals", []) + ([answer["deal"]] if isinstance(answer.get("deal"), dict) else [])
     return [json.dumps(deal["table"], ensure_ascii=False) for deal in deals]
 
 
+# what a message names as the client writes it: HTTP's methods, header names and words (`Authorization: Bearer`)
+HTTP_WORDS = ["GET", "Authorization", "Bearer", "If-Match", "If-None-Match", "Idempotency-Key", "ETag"]
 EVENING = {
     "lingxi": ["normal-win", "drawn", "false-win", "liable-si-feng-qi", "sha-zhu"],
     "riichi": ["riichi-win", "riichi-drawn"],
@@ -146,10 +148,21 @@ def test_every_ledger_answer_in_chinese_has_no_english_word(rules: str, client: 
     answers.append(client.patch(f"/ledgers/{ledger_id}", json={"title": "周五"}, headers=keeper | ZH).json())
     undone = client.delete(f"/ledgers/{ledger_id}/deals/last", headers=keeper | ZH)
     answers.append(undone.json())
+    refusals = [
+        client.get("/ledgers/no-such-ledger", headers=ZH),  # 404
+        client.delete(f"/ledgers/{ledger_id}/deals/last", headers=ZH),  # 401
+        client.delete(f"/ledgers/{ledger_id}/deals/last", headers=ZH | {"Authorization": "Bearer wrong"}),  # 403
+        client.post(f"/ledgers/{ledger_id}/deals", json={"winner": "戊", "players": {}}, headers=keeper | ZH),  # 422
+        client.post(f"/ledgers/{ledger_id}/deals", json={"deal": 1, "players": {}}, headers=keeper | ZH),  # 409
+    ]
+    assert [r.status_code for r in refusals] == [404, 401, 403, 422, 409]
+    answers += [r.json() for r in refusals]
     reasons = [p["reason"] for a in answers for d in a.get("deals", []) for p in d["settlement"]["payments"]]
     assert reasons, "the answers hold payments' reasons"
+    quoted = [ledger_id, "no-such-ledger", "戊"]  # what the messages quote of the request: the ids, a name
+    quoted += HTTP_WORDS
     for answer in answers:
-        assert english_in_json(answer, keys(rules), table_words(answer)) == set(), answer
+        assert english_in_json(answer, keys(rules), table_words(answer), quoted) == set(), answer
 
 
 def test_the_check_sees_an_english_answer(client: TestClient) -> None:
