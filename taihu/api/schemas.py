@@ -129,6 +129,7 @@ class TableFields(BaseModel, Generic[SeatName, EventOf]):
     """The fields of a table, declared once: a Table names its seats by wind, a ledger's deal by player or wind."""
 
     model_config = ConfigDict(extra="forbid")
+    rules: str = RULES_FIELD  # a ledger's deal: its own (the ledger's, if given)
     wild: list[str] | None = Field(default=None, description="revealed wildcard tiles, for every hand")
     flip: str | None = Field(default=None, description="flipped indicator, for every hand")
     winner: SeatName | None = Field(default=None, description="the winner's seat; null: a drawn hand")
@@ -150,7 +151,6 @@ class Table(TableFields[Seat, Event]):
     Its seats (the keys of `players`, `winner`, `discarder`, each event's `seat`) are winds: E S W N, E deals."""
 
     model_config = ConfigDict(json_schema_extra=table_examples)
-    rules: str = RULES_FIELD
 
     @field_validator("players", mode="before")
     @classmethod

@@ -255,12 +255,13 @@ class DealConflict(HandError):
         self.current = current
         self.etag = tag
 
-    def tagged(self, tag: str) -> DealConflict:
+    def __reduce__(self) -> tuple[Any, ...]:
+        """A copy (`HandError.replaced`) is made as this was, its attributes kept."""
+        return DealConflict, (self.text, self.current, self.etag), dict(self.__dict__)
+
+    def tagged(self, tag: str) -> HandError:
         """The same conflict, its message naming the ETag as an answer in another language has it (`"3.5.zh"`)."""
-        assert self.text is not None
-        if "tag" not in self.text.params:
-            return self
-        return DealConflict(Text(self.text.key, **{**self.text.params, "tag": tag}), self.current, self.etag)
+        return self.replaced(tag=tag) if "tag" in self.params else self
 
 
 @dataclass(frozen=True)
