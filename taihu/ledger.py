@@ -45,10 +45,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from taihu.messages import Language, catalog
 from taihu.ratelimit import Rate
 from taihu.scorer import HandError, Settlement, settle_table
 from taihu.scorer.errors import Text, quote, type_word
 from taihu.scorer.rulesets import get
+from taihu.scorer.said import code_in_lang, is_code
 from taihu.scorer.settlement.common import within
 
 WINDS = ("E", "S", "W", "N")
@@ -75,8 +77,49 @@ CSV_HEADER = (
 
 
 def settlement_json(settlement: Settlement) -> dict[str, Any]:
-    """The Settlement as stored and shown: its docs/api.md JSON (the one place that knows the model's API)."""
-    return settlement.to_dict()
+    """The Settlement as stored: its docs/api.md JSON with each text's code beside it (`to_dict(codes=True)`:
+    `reason` and `reason_code`, `notes` and `notes_code`, …), so it is shown in the reader's language on
+    every read (`shown_settlement`) without settling again (the one place that knows the model's API)."""
+    return settlement.to_dict(codes=True)
+
+
+CODE_SUFFIX = "_code"  # a stored text field X keeps its code as X_code (`Record.to_dict(codes=True)`)
+
+
+def shown_settlement(stored: dict[str, Any], lang: Language = "en") -> dict[str, Any]:
+    """A stored settlement as `POST /settle` answers it in `lang`: each text rendered from its code, the
+    `X_code` keys left out. A text stored without a code (a detail of tiles only; every text of a deal
+    stored before the codes were, that revision 0006 could not give them) is shown as stored."""
+    return _shown(stored, lang)
+
+
+def _shown(value: dict[str, Any], lang: Language) -> dict[str, Any]:
+    out = {key: _walked(item, lang) for key, item in value.items()}
+    for key in value:
+        if key.endswith(CODE_SUFFIX) and (text := key[: -len(CODE_SUFFIX)]) in value:
+            out[text] = _text(value[text], out.pop(key), lang)
+    return out
+
+
+def _walked(value: Any, lang: Language) -> Any:
+    if type(value) is dict:
+        return _shown(value, lang)
+    if type(value) is list:
+        return [_walked(v, lang) if type(v) is dict or type(v) is list else v for v in value]
+    return value
+
+
+def _text(stored: Any, code: Any, lang: Language) -> Any:
+    """A text field as stored (a text, or a list of them) in `lang`, from its code; where there is none, or it
+    no longer renders (a code the catalog does not know, or whose parameters it changed since), as stored."""
+    if isinstance(stored, list) and isinstance(code, list) and len(stored) == len(code):
+        return [_text(s, c, lang) for s, c in zip(stored, code, strict=True)]
+    if not is_code(code):
+        return stored
+    try:
+        return code_in_lang(code, lang)
+    except (KeyError, ValueError, IndexError, AttributeError, TypeError):
+        return stored
 
 
 def default_path() -> Path:
@@ -179,7 +222,12 @@ class Deal:
         """Each player's net this deal."""
         return {self.seats[wind]: amount for wind, amount in self.settlement["net"].items()}
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self, lang: Language = "en") -> dict[str, Any]:
+        """The deal's JSON (docs/api.md), its settlement's texts in `lang` (`shown_settlement`)."""
+        return self.stored_json() | {"settlement": shown_settlement(self.settlement, lang)}
+
+    def stored_json(self) -> dict[str, Any]:
+        """The deal's JSON with its settlement as stored (the texts' codes beside them): what a kept answer holds."""
         return {
             "number": self.number,
             "dealer": self.dealer,
@@ -256,9 +304,19 @@ class Change:
     deal: Deal
     standing: Standing
 
-    def to_json(self) -> dict[str, Any]:
-        """The answer to an add or an undo (docs/api.md): `{"deal", "standings"}`, not the ledger."""
-        return {"deal": self.deal.to_json(), "standings": self.standing.to_json()}
+    def to_json(self, lang: Language = "en") -> dict[str, Any]:
+        """The answer to an add or an undo (docs/api.md): `{"deal", "standings"}`, not the ledger; texts in `lang`."""
+        return shown_change(self.stored_json(), lang)
+
+    def stored_json(self) -> dict[str, Any]:
+        """The answer as an Idempotency-Key keeps it: the deal's settlement as stored, shown later by `shown_change`."""
+        return {"deal": self.deal.stored_json(), "standings": self.standing.to_json()}
+
+
+def shown_change(answer: dict[str, Any], lang: Language = "en") -> dict[str, Any]:
+    """An add's or an undo's answer as kept (`Change.stored_json`) with its deal's texts in `lang`."""
+    deal = answer["deal"]
+    return answer | {"deal": deal | {"settlement": shown_settlement(deal["settlement"], lang)}}
 
 
 COUNTERS = (
@@ -319,10 +377,11 @@ class LedgerView:
     def next_dealer(self) -> str:
         return self.standing.next_dealer
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self, lang: Language = "en") -> dict[str, Any]:
         """docs/api.md's ledger JSON: `{"name", "title", "expires", "rules", "players", "deals"}` and the
-        standings' keys."""
-        return self.ledger.heading() | {"deals": [d.to_json() for d in self.deals]} | self.standing.to_json()
+        standings' keys; the deals' texts in `lang`."""
+        deals = [d.to_json(lang) for d in self.deals]
+        return self.ledger.heading() | {"deals": deals} | self.standing.to_json()
 
     def to_csv(self) -> str:
         """One row per deal and player, in seat order, with the running total; a header row first.
@@ -650,18 +709,37 @@ def next_deal(ledger: Ledger, standing: Standing, table: Any, taihu_version: str
     return Deal(standing.deal_count + 1, seats, stored, settlement, taihu_version)
 
 
+SEAT_IN_MESSAGE = re.compile(r"players\.\{(\w+)\}")  # a message that names the seat's field: `players.{winner}: …`
+
+
 def as_written(exc: HandError, table: Any, seats: dict[str, str]) -> HandError:
     """A seat's error as the deal was written: its `player` is the name at that wind, and where the deal keyed
-    its players by name, its `field` is that name's (`players.乙`, not `players.S`)."""
+    its players by name, its `field` is that name's (`players.乙`, not `players.S`), and so is its message's in
+    every language (`players.乙: 乙 is the winner, …`, where the core's says `players.S: S is the winner, …`)."""
     player = seats.get(exc.seat) if exc.seat is not None else None
     if player is None:
         return exc
-    named = copy.copy(exc)
-    named.player = player
     players = table.get("players") if isinstance(table, Mapping) else None
-    if isinstance(players, Mapping) and player in players and exc.field == f"players.{exc.seat}":
-        named.field = f"players.{player}"
+    wind_field, player_field = f"players.{exc.seat}", f"players.{player}"
+    named = copy.copy(exc)
+    if isinstance(players, Mapping) and player in players and exc.field == wind_field:
+        if exc.text is not None:
+            params = exc.text.params
+            renamed = {
+                name: player for name in SEAT_IN_MESSAGE.findall(english(exc.text.key)) if params.get(name) == exc.seat
+            }
+            if params.get("path") == wind_field:  # `players.S: …`, a hand's error at its seat (`within`)
+                renamed["path"] = player_field
+            if renamed:
+                named = exc.replaced(**renamed)
+        named.field = player_field
+    named.player = player
     return named
+
+
+def english(key: str) -> str:
+    """A message's English text, its parameters unfilled (which of them it names where)."""
+    return catalog("en").gettext(key)
 
 
 def token_matches(given: str, stored_sha256: str | None) -> bool:

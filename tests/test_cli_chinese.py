@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from english_words import ALLOWED, ENGLISH, english_in_json, keys, keys_in_json, texts_in_json, words
 from typer.testing import CliRunner
 
 from taihu.cli.main import app
@@ -37,23 +38,7 @@ HANDS = [
     if (hand := line.partition("#")[0].strip())
 ]
 ZH = {"LANG": "zh_CN.UTF-8", "COLUMNS": "250", "NO_COLOR": "1", "TERM": "xterm"}
-ENGLISH = re.compile(r"[A-Za-z][A-Za-z_'-]*[A-Za-z]")
 RUNNER = CliRunner()
-
-
-def words(texts: Iterable[str]) -> set[str]:
-    return {word for text in texts for word in ENGLISH.findall(text)}
-
-
-def keys(rules: str) -> list[str]:
-    """The names a text may quote as they are, by design: the rule set's item keys, house options' names and
-    the words of its notation (`seat:`, `wild:`, `da-jin`), which a player writes as they are."""
-    rule_set = get(rules)
-    return [
-        *(item.key for item in rule_set.items),
-        *(option.name for option in rule_set.options),
-        *rule_set.conditions,
-    ]
 
 
 def score_texts(score: HandScore) -> list[str]:
@@ -91,7 +76,6 @@ def error_text(call: Callable[[], object]) -> list[str]:
 CORE_TEXTS = {
     "the notation, item keys and option names": "HandScore.hand, .arrangement, ScoreItem.key, Option.name, conditions",
 }
-ALLOWED = {"taihu"}  # the program's name
 
 
 def zh(args: list[str], env: dict[str, str] = ZH) -> tuple[int, str]:
@@ -147,7 +131,7 @@ def test_waits_prints_chinese(rules: str, hand: str, columns: str) -> None:
 def test_the_ledger_prints_chinese(tmp_path: Path, columns: str) -> None:
     db = str(tmp_path / "evening.db")
     env = {**ZH, "COLUMNS": columns}
-    outputs = []
+    outputs, answers = [], []
     evening = (("一", "lingxi", ["normal-win", "drawn", "false-win"]), ("二", "riichi", ["riichi-win", "riichi-drawn"]))
     core = [db, *(str(tmp_path / f"{t}.json") for _, _, tables in evening for t in tables)]  # the files' paths
     for number, rules, tables in evening:
@@ -159,6 +143,10 @@ def test_the_ledger_prints_chinese(tmp_path: Path, columns: str) -> None:
             path.write_text(json.dumps({k: v for k, v in deal.items() if k not in ("honba", "pot")}), "utf-8")
             outputs.append(zh(["ledger", "add", name, str(path), "--db", db], env))
         outputs.append(zh(["ledger", "show", name, "--db", db], env))
+        for command in (["show", "--json"], ["export"]):  # the JSON: each deal's settlement, reasons and all
+            code, output = zh(["ledger", command[0], name, *command[1:], "--db", db], env)
+            assert code == 0, output
+            answers.append((rules, json.loads(output)))
         outputs.append(zh(["ledger", "undo", name, "--db", db], env))
     outputs.append(zh(["ledger", "list", "--db", db], env))
     for code, output in outputs:
@@ -167,6 +155,11 @@ def test_the_ledger_prints_chinese(tmp_path: Path, columns: str) -> None:
     shown = "\n".join(output for _, output in outputs)
     for word in ("本场", "供托", "根立直棒", "流局", "诈和", "点炮", "下一庄", "累计"):
         assert word in shown
+    for rules, answer in answers:  # no English but the keys and names, and the tables the deals were given as
+        tables = [json.dumps(deal["table"], ensure_ascii=False) for deal in answer["deals"]]
+        assert english_in_json(answer, keys(rules), tables) == set(), answer
+        reasons = [p["reason"] for deal in answer["deals"] for p in deal["settlement"]["payments"]]
+        assert reasons and all(reasons), "the reasons are there, in Chinese"
 
 
 @pytest.mark.parametrize(
@@ -253,31 +246,6 @@ def test_json_follows_lang_as_the_api_does(command: list[str]) -> None:
     assert set(english) == set(chinese)
     assert english != chinese
     assert not words(list(texts_in_json(chinese))) - words(list(keys_in_json(chinese))) - ALLOWED - {"lingxi"}
-
-
-def texts_in_json(value: Any) -> Iterable[str]:
-    if isinstance(value, dict):
-        for item in value.values():
-            yield from texts_in_json(item)
-    elif isinstance(value, list):
-        for item in value:
-            yield from texts_in_json(item)
-    elif isinstance(value, str):
-        yield value
-
-
-def keys_in_json(value: Any) -> Iterable[str]:
-    """The words a JSON answer holds that are no text a person reads: keys, item keys, option names, the hand."""
-    if isinstance(value, dict):
-        yield from value
-        for name in ("key", "name", "name_en", "hand", "unit", "rules", "kind"):
-            if isinstance(value.get(name), str):
-                yield value[name]
-        for item in value.values():
-            yield from keys_in_json(item)
-    elif isinstance(value, list):
-        for item in value:
-            yield from keys_in_json(item)
 
 
 # -- typer's own texts: --help of every command and the usage errors (cli-help) --------------------------------

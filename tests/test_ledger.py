@@ -134,10 +134,11 @@ def test_a_ledger_of_200_random_deals_rotates_and_totals(rules: str, store_db: W
             if rules == "riichi":
                 counters = {"honba": settlement.next_honba or 0, "pot": settlement.pot_after or 0}
             assert stored.seats == seats and stored.dealer == dealer
-            assert stored.settlement == settlement.to_dict()
+            assert stored.settlement == settlement.to_dict(codes=True)  # stored with the texts' codes
+            assert stored.to_json()["settlement"] == settlement.to_dict()  # shown as settle_table's JSON
             for wind, amount in settlement.net.items():
                 expected_totals[seats[wind]] += amount
-            expected_deals.append({"dealer": dealer, "seats": seats, "settlement": stored.settlement})
+            expected_deals.append({"dealer": dealer, "seats": seats, "settlement": settlement.to_dict()})
             dealer = seats[settlement.next_dealer]  # the next deal's dealer: the wind read in these seats
         view = store.view(ledger).to_json()
         standing = store.standing(ledger)  # the cheap path that `add` prints: the same numbers
@@ -261,7 +262,8 @@ def test_settled_exactly_as_settle_table_says_with_the_ledgers_options(store_db:
         deal = store.add(ledger, NORMAL_WIN)
     assert deal.table["options"] == {"double_at": 10}
     expected = settle_table({**NORMAL_WIN, "options": {"double_at": 10}})
-    assert deal.settlement == expected.to_dict()
+    assert deal.settlement == expected.to_dict(codes=True)
+    assert deal.to_json("zh")["settlement"] == expected.to_dict("zh")
 
 
 @pytest.mark.parametrize(

@@ -57,7 +57,7 @@ def test_honba_and_pot_carry_and_the_sticks_are_conserved(seed: int, deals: int,
             deal = random_riichi_deal(rng)
             stored = store.add(ledger, deal)
             expected = settle_table({**deal, **counters, "options": {}})
-            assert stored.settlement == expected.to_dict()
+            assert stored.settlement == expected.to_dict(codes=True)
             assert (stored.table["honba"], stored.table["pot"]) == (counters["honba"], counters["pot"])
             assert expected.pot_before == counters["pot"]
             counters = {"honba": expected.next_honba or 0, "pot": expected.pot_after or 0}

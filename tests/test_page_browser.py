@@ -743,7 +743,7 @@ def test_a_refused_deal_changes_nothing_and_says_why(visit: Visit) -> None:
     fill_table(page, typo)
     region.get_by_role("button", name="Add deal").click()
     alert = page.get_by_role("alert")
-    expect(alert).to_contain_text("players.E")
+    expect(alert).to_contain_text("players.甲")  # the page names the players: the message names 甲, who sat at E
     expect(alert.locator("mark")).to_have_text("7x")  # the place, in the seat's hand as for Settle
     visit.shot("ledger-refused-en", of=region)
 

@@ -22,9 +22,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from english_words import ENGLISH  # a word as it counts one
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from test_cli_chinese import ENGLISH, HANDS, TABLES  # the examples, and a word as it counts one
+from test_cli_chinese import HANDS, TABLES  # the examples
 from typer.testing import CliRunner
 
 from taihu.api.server import sets_and_pair

@@ -34,16 +34,7 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 from taihu.api.bodies import body_of, json_body
 from taihu.api.language import request_language
 from taihu.api.responses import JSON, WITH_BODY, Refusal, errors, hand_error_answer
-from taihu.api.schemas import (
-    TABLE_EXAMPLES,
-    Event,
-    HouseOptions,
-    PlayerTenpai,
-    PlayerTotal,
-    Settlement,
-    Table,
-    rules_field,
-)
+from taihu.api.schemas import TABLE_EXAMPLES, HouseOptions, LedgerEvent, Settlement, Table, TableFields, rules_field
 from taihu.ledger import (
     ADD_RATE,
     CREATE_RATE,
@@ -53,13 +44,14 @@ from taihu.ledger import (
     Ledger,
     LedgerFull,
     export_filename,
+    shown_change,
     token_matches,
 )
 from taihu.messages.error_shape import CatalogError
 from taihu.ratelimit import RateLimiter, client_key, retry_after
 from taihu.scorer.limits import MAX_TOTAL
 from taihu.scorer.rulesets import DEFAULT_RULES
-from taihu.store import MAX_KEY, DealConflict, LedgerStore, hours_from_now, split_tags
+from taihu.store import MAX_KEY, DealConflict, LedgerStore, etag_in, hours_from_now, split_tags
 
 router = APIRouter(tags=["ledgers"])
 bearer = HTTPBearer(auto_error=False, description="the edit token that POST /ledgers answered")
@@ -85,29 +77,13 @@ class Keys(BaseModel):
     token: str = Field(description="the edit token, shown once: adding or undoing a deal needs it")
 
 
-class LedgerTable(BaseModel):
-    """A deal to add: a Table whose seats may be the players' names instead of winds, and `deal`, the number
-    it is to get (optional: a 409 if another deal got in first). The ledger turns names into winds."""
+class LedgerTable(TableFields[str, LedgerEvent]):
+    """A deal to add: a Table whose seats (the keys of `players`, `winner`, `discarder`, each event's `seat`) may
+    be the players' names instead of winds (a wind: the seat as it stands this deal), and `deal`, the number it
+    is to get (optional: a 409 if another deal got in first). The ledger turns names into winds."""
 
-    model_config = ConfigDict(
-        extra="forbid",
-        json_schema_extra={"examples": [{**TABLE_EXAMPLES[0], "deal": 1}]},
-    )
+    model_config = ConfigDict(json_schema_extra={"examples": [{**TABLE_EXAMPLES[0], "deal": 1}]})
     rules: str | None = Field(None, description="the ledger's rule set, if given (it must agree)")
-    wild: list[str] | None = Field(default=None, description="revealed wildcard tiles, for every hand")
-    flip: str | None = Field(default=None, description="flipped indicator, for every hand")
-    winner: str | None = Field(default=None, description="a player's name or a wind; null: a drawn hand")
-    discarder: str | None = Field(default=None, description="a player's name or a wind; null: self-drawn")
-    players: dict[str, str | PlayerTotal | PlayerTenpai] = Field(
-        description='the four players by name (or E S W N): a hand string or {"total": N}'
-    )
-    events: list[Event] = Field(default_factory=list, description="side events; `seat` a name or a wind")
-    options: HouseOptions = Field(default_factory=dict, description="house options (the ledger's apply)")
-    honba: int | None = Field(default=None, description="rule sets that carry counters: 本场 counters at the start")
-    pot: int | None = Field(default=None, description="rule sets that carry counters: sticks carried in to the pot")
-    round: str | None = Field(
-        default=None, description="rule sets whose tables have rounds: the round (prevailing) wind"
-    )
     deal: int | None = Field(default=None, ge=1, description="the number this deal is to get (1, 2, …)")
 
 
@@ -278,7 +254,7 @@ NOT_MODIFIED: dict[int | str, dict[str, Any]] = {304: {"description": "Not modif
 
 
 def unchanged(tag: str, if_none_match: str | None) -> Response | None:
-    """A 304 (with the ETag) when the client holds this state of the ledger (`*`, or one of its tags)."""
+    """A 304 (with the ETag) when the client holds this answer of the ledger (`*`, or one of its tags)."""
     if if_none_match is None or (if_none_match.strip() != "*" and tag not in split_tags(if_none_match)):
         return None
     return Response(status_code=304, headers={"ETag": tag})
@@ -287,21 +263,25 @@ def unchanged(tag: str, if_none_match: str | None) -> Response | None:
 @router.get("/ledgers/{ledger_id}", operation_id="show_ledger", **ANSWER, responses=problems(404) | NOT_MODIFIED)
 def show_ledger(
     ledger_id: str,
+    http: Request,
     deals: str = Query("all", pattern="^(all|none)$", description="`none`: the standings and deal count alone"),
     if_none_match: str | None = IF_NONE_MATCH,
 ) -> Response:
     """The deals, who sat where, each player's total and who deals next; its ETag (for If-Match, If-None-Match).
 
-    `?deals=none` leaves the deals out: what an app polls (docs/ledger.md, "What to poll")."""
+    `?deals=none` leaves the deals out: what an app polls (docs/ledger.md, "What to poll"). The deals' texts
+    (reasons, notes, details) are in the request's language, and so is the ETag (`"3.5"`, `"3.5.zh"`)."""
+    lang = request_language(http)
     with LedgerStore() as store:
         ledger = found(store, ledger_id)[0]
-        standing, tag = store.state(ledger)  # read first: a change meanwhile makes it older, never newer
+        standing, state = store.state(ledger)  # read first: a change meanwhile makes it older, never newer
+        tag = etag_in(state, lang)
         answer = unchanged(tag, if_none_match)
         if answer is not None:
             return answer
         if deals == "none":
             return JSON(ledger.heading() | standing.to_json(), headers={"ETag": tag})
-        return JSON(store.view(ledger).to_json(), headers={"ETag": tag})
+        return JSON(store.view(ledger).to_json(lang), headers={"ETag": tag})
 
 
 @router.get(
@@ -312,22 +292,27 @@ def show_ledger(
 )
 def deals_page(
     ledger_id: str,
+    http: Request,
     after: int = Query(  # bounded: a number past SQLite's integers was a 500
         0, ge=0, le=MAX_TOTAL, description="the number of the last deal the client holds (0: from the first)"
     ),
     limit: int = Query(PAGE_LIMIT, ge=1, le=MAX_PAGE, description=f"the most deals in the page (at most {MAX_PAGE})"),
     if_none_match: str | None = IF_NONE_MATCH,
 ) -> Response:
-    """A page of the deals: those numbered after `after`, at most `limit`; its ETag is the ledger's."""
+    """A page of the deals: those numbered after `after`, at most `limit`, their texts in the request's
+    language; its ETag is the ledger's in that language."""
+    lang = request_language(http)
     with LedgerStore() as store:
         ledger = found(store, ledger_id)[0]
-        page, standing, tag = store.page(ledger, after, limit)
+        page, standing, state = store.page(ledger, after, limit)
+    tag = etag_in(state, lang)
     answer = unchanged(tag, if_none_match)
     if answer is not None:
         return answer
     count = standing.deal_count
     last = page[-1].number if page else after
-    shown = {"deals": [d.to_json() for d in page], "deal_count": count, "next_after": last if last < count else None}
+    deals = [d.to_json(lang) for d in page]
+    shown = {"deals": deals, "deal_count": count, "next_after": last if last < count else None}
     return JSON(shown, headers={"ETag": tag})
 
 
@@ -377,6 +362,7 @@ def add_deal(
     Safe to retry (docs/ledger.md): with an Idempotency-Key, a repeat answers 200 with the first answer
     and stores nothing; with `deal` or If-Match, a deal that another client got in first is a 409."""
     rest, expect = expected_number(table)
+    lang = request_language(http)
     with LedgerStore() as store:
         ledger = kept(store, ledger_id, token)
         # counted once the token is this ledger's: a client with no token cannot spend its address's rate
@@ -384,20 +370,22 @@ def add_deal(
         try:
             added = store.add_once(ledger, rest, expect=expect, if_match=if_match, key=idempotency_key)
         except LedgerFull as exc:
-            return hand_error_answer(exc, request_language(http), 409)
+            return hand_error_answer(exc, lang, 409)
         except DealConflict as exc:
-            conflict = hand_error_answer(exc, request_language(http), 409, deal=exc.current)
-            conflict.headers["ETag"] = exc.etag
+            tag = etag_in(exc.etag, lang)
+            conflict = hand_error_answer(exc.tagged(tag), lang, 409, deal=exc.current)
+            conflict.headers["ETag"] = tag
             return conflict
-    return JSON(added.answer, status_code=200 if added.replayed else 201, headers={"ETag": added.etag})
+    shown = shown_change(added.answer, lang)  # a replay too: the first answer, in this request's language
+    return JSON(shown, status_code=200 if added.replayed else 201, headers={"ETag": etag_in(added.etag, lang)})
 
 
 @router.delete("/ledgers/{ledger_id}/deals/last", operation_id="undo_deal", **CHANGE, responses=problems(401, 403, 404))
-def undo_deal(ledger_id: str, token: str = Depends(edit_token)) -> Response:
+def undo_deal(ledger_id: str, http: Request, token: str = Depends(edit_token)) -> Response:
     """Remove the last deal; answers the deal removed and the standings."""
     with LedgerStore() as store:
         ledger = kept(store, ledger_id, token)
-        return JSON(store.undo_with_standing(ledger).to_json())
+        return JSON(store.undo_with_standing(ledger).to_json(request_language(http)))
 
 
 class LedgerEdit(BaseModel):
@@ -422,6 +410,7 @@ LEDGER_EDIT = TypeAdapter(LedgerEdit)
 )
 def edit_ledger(
     ledger_id: str,
+    http: Request,
     _: Any = Depends(json_body),  # JSON first, then the token, then the body's model: FastAPI's order (bodies.py)
     token: str = Depends(edit_token),
     edit: LedgerEdit = Depends(body_of(LEDGER_EDIT)),
@@ -435,8 +424,8 @@ def edit_ledger(
         if "expires_in_hours" in given:
             expires = hours_from_now(edit.expires_in_hours) if edit.expires_in_hours is not None else None
         ledger = store.retitle(ledger, title, expires)
-        standing, tag = store.state(ledger)
-    return JSON(ledger.heading() | standing.to_json(), headers={"ETag": tag})
+        standing, state = store.state(ledger)
+    return JSON(ledger.heading() | standing.to_json(), headers={"ETag": etag_in(state, request_language(http))})
 
 
 @router.delete("/ledgers/{ledger_id}", operation_id="delete_ledger", status_code=204, responses=problems(401, 403, 404))

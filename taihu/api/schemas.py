@@ -10,7 +10,7 @@ tests/test_api.py checks each mirror names the same fields as the core's
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Annotated, Any
+from typing import Annotated, Any, Generic, TypeVar
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, TypeAdapter, field_validator
 from pydantic_core import PydanticCustomError
@@ -118,32 +118,52 @@ class TenpaiTotal(PlayerTotal):
     tenpai: bool = Field(description="the seat was ready (听牌) when the deal was drawn, as given")
 
 
-class Event(BaseModel):
-    """A side event of the deal: false-win, foul, liable (or a rule set's own)."""
+SeatName = TypeVar("SeatName")  # how a table names a seat: a wind (`Seat`), or in a ledger's deal a player too
+EventOf = TypeVar("EventOf", bound=BaseModel)  # and its events, whose `seat` is named so
+
+
+class SeatEvent(BaseModel, Generic[SeatName]):
+    """A side event of the deal: false-win, foul, liable (or a rule set's own), and the seat it is of."""
 
     model_config = ConfigDict(extra="forbid")
     type: str = Field(description="false-win, foul, liable, or a rule set's own event")
-    seat: Seat
+    seat: SeatName
 
 
-class Table(BaseModel):
-    """One finished deal at a four-player table: the body of POST /settle (`Table.from_dict` in the core)."""
+class Event(SeatEvent[Seat]):
+    """A side event of the deal: false-win, foul, liable (or a rule set's own); `seat` a wind."""
 
-    model_config = ConfigDict(extra="forbid", json_schema_extra=table_examples)
-    rules: str = RULES_FIELD
+
+class LedgerEvent(SeatEvent[str]):
+    """A side event of a ledger's deal; `seat` is a player's name or a wind, as the deal's other seats are."""
+
+
+class TableFields(BaseModel, Generic[SeatName, EventOf]):
+    """The fields of a table, declared once: a Table names its seats by wind, a ledger's deal by player or wind."""
+
+    model_config = ConfigDict(extra="forbid")
+    rules: str = RULES_FIELD  # a ledger's deal: its own (the ledger's, if given)
     wild: list[str] | None = Field(default=None, description="revealed wildcard tiles, for every hand")
     flip: str | None = Field(default=None, description="flipped indicator, for every hand")
-    winner: Seat | None = Field(default=None, description="null: a drawn hand")
-    discarder: Seat | None = Field(default=None, description="null: self-drawn (or drawn hand)")
-    players: dict[Seat, str | PlayerTotal | PlayerTenpai] = Field(
-        description='E S W N: a hand string, or {"total": N}; a drawn deal with tenpai seats: {"tenpai": bool} too'
+    winner: SeatName | None = Field(default=None, description="the winner's seat; null: a drawn hand")
+    discarder: SeatName | None = Field(default=None, description="the discarder's seat; null: self-drawn (or drawn)")
+    players: dict[SeatName, str | PlayerTotal | PlayerTenpai] = Field(
+        description='the four seats: a hand string, or {"total": N}; a drawn deal with tenpai seats: '
+        '{"tenpai": bool} too'
     )
-    events: list[Event] = Field(default_factory=list)
+    events: list[EventOf] = Field(default_factory=list, description="side events of the deal, each of a seat")
     options: HouseOptions = Field(default_factory=dict, description="house options of the rule set")
     # rule sets with honba only (null for the others, which refuse them)
     honba: int | None = Field(default=None, ge=0, le=MAX_TOTAL, description="本场 counters at the start")
     pot: int | None = Field(default=None, ge=0, le=MAX_TOTAL, description="sticks carried in to the pot")
     round: Seat | None = Field(default=None, description="the round (prevailing) wind, default E")
+
+
+class Table(TableFields[Seat, Event]):
+    """One finished deal at a four-player table: the body of POST /settle (`Table.from_dict` in the core).
+    Its seats (the keys of `players`, `winner`, `discarder`, each event's `seat`) are winds: E S W N, E deals."""
+
+    model_config = ConfigDict(json_schema_extra=table_examples)
 
     @field_validator("players", mode="before")
     @classmethod

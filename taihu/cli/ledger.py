@@ -227,7 +227,7 @@ def show(
     with opened(db) as store:
         view = store.view(store.ledger(name))
     if as_json:
-        cli().print_json(view.to_json())
+        cli().print_json(view.to_json(lang.language))
         return
     from taihu.cli.draw import table
 
@@ -305,14 +305,15 @@ def export(
     name: Name,
     as_csv: Annotated[bool, typer.Option("--csv", help="CSV: one row per deal and player, a header row first")] = False,
     db: Db = None,
+    lang: LangOption = None,
 ) -> None:
-    """Export the ledger to stdout: CSV with --csv, else the ledger JSON."""
+    """Export the ledger to stdout: CSV with --csv, else the ledger JSON (its texts in --lang's language)."""
     with opened(db) as store:
         view = store.view(store.ledger(name))
     if as_csv:
-        sys.stdout.write(view.to_csv())
+        sys.stdout.write(view.to_csv())  # the same in every language: its header and `result` are its keys
     else:
-        cli().print_json(view.to_json())
+        cli().print_json(view.to_json(lang.language))
 
 
 @ledger_app.command("list", cls=SpokenCommand)

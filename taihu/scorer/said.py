@@ -63,6 +63,23 @@ def as_code(value: Any) -> Any:
     return value.as_code() if isinstance(value, Said) else value
 
 
+def is_code(value: Any) -> bool:
+    """Whether JSON `value` is a text by code (`{"code", "params"}`, what `as_code` writes)."""
+    return isinstance(value, dict) and value.keys() == {"code", "params"} and isinstance(value["code"], str)
+
+
+def code_in_lang(value: Mapping[str, Any], lang: Language) -> str:
+    """A text by code (`{"code", "params"}`, what `as_code` writes) in `lang`: what its `Said` says there, a
+    word parameter by its own code rendered too, so JSON that kept a text's code (a ledger's stored settlement)
+    shows it in any language. KeyError for a code the catalog does not know, or a parameter its text names and
+    `value` lacks."""
+    template = catalog(lang).gettext(value["code"])
+    if template == value["code"]:
+        raise KeyError(value["code"])
+    params = {k: code_in_lang(v, lang) if is_code(v) else v for k, v in value["params"].items()}
+    return template.format_map(params)
+
+
 _KEPT: dict[tuple[Any, ...], Said] = {}
 M.register("said.texts", _KEPT.__len__, _KEPT.clear, bytes_per_entry=400)
 

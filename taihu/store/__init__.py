@@ -20,6 +20,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import secrets
 import threading
 from collections.abc import Iterator, Mapping
@@ -54,6 +55,7 @@ from taihu.ledger import (
     next_deal,
     opening,
 )
+from taihu.messages import LANGUAGES, Language
 from taihu.scorer import HandError
 from taihu.scorer.errors import Text, quote
 
@@ -238,6 +240,22 @@ def etag(deal_count: int, changes: int) -> str:
     return f'"{deal_count}.{changes}"'
 
 
+def etag_in(tag: str, lang: Language) -> str:
+    """The tag of an answer in `lang`: the state's tag in English (`"3.5"`), the language after it otherwise
+    (`"3.5.zh"`). Its texts differ, so no cache may take one answer for the other (a strong ETag names one
+    representation); `state_tags` reads any of them as the state they share."""
+    return tag if lang == "en" else f'{tag[:-1]}.{lang}"'
+
+
+_LANGUAGE_IN_TAG = re.compile(rf'\.(?:{"|".join(LANGUAGES)})"$')
+
+
+def state_tags(header: str) -> set[str]:
+    """The ledger states an If-Match header names, each tag read without the language of the answer it came
+    with (`"3.5.zh"` is the state `"3.5"`): the condition of a change is the ledger's state, not a language."""
+    return {_LANGUAGE_IN_TAG.sub('"', tag) for tag in split_tags(header)}
+
+
 class DealConflict(HandError):
     """The deal a client expected to create (`"deal": N`, `If-Match`) is not the next: another got there first."""
 
@@ -246,12 +264,20 @@ class DealConflict(HandError):
         self.current = current
         self.etag = tag
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """A copy (`HandError.replaced`) is made as this was, its attributes kept."""
+        return DealConflict, (self.text, self.current, self.etag), dict(self.__dict__)
+
+    def tagged(self, tag: str) -> HandError:
+        """The same conflict, its message naming the ETag as an answer in another language has it (`"3.5.zh"`)."""
+        return self.replaced(tag=tag) if "tag" in self.params else self
+
 
 @dataclass(frozen=True)
 class Added:
     """An add's answer (the deal and the standings right after it) and whether it is a replay of a key's first."""
 
-    answer: dict[str, Any]
+    answer: dict[str, Any]  # as kept (`Change.stored_json`): `taihu.ledger.shown_change` shows it in a language
     replayed: bool
     etag: str  # the ledger's ETag after the add (for a replay: as it stands now)
 
@@ -566,10 +592,10 @@ class LedgerStore:
                     count,
                     tag,
                 )
-            if if_match is not None and if_match.strip() != "*" and tag not in split_tags(if_match):
+            if if_match is not None and if_match.strip() != "*" and tag not in state_tags(if_match):
                 raise DealConflict(Text("error.store.etag", given=quote(if_match), tag=tag, count=count), count, tag)
             deal, after = self._append(db, ledger, table, before)
-            answer = Change(deal, after).to_json()
+            answer = Change(deal, after).stored_json()  # shown in each replay's language (`shown_change`)
             if key is not None:
                 db.execute(
                     idempotency.insert().values(
