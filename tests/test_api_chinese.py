@@ -68,9 +68,15 @@ def protocol_words() -> set[str]:
         found |= {option.name for option in rule_set.options} | {item.key for item in rule_set.items}
     found |= {"NAME", "false-win", "foul", "liable", "seat", "wild", "flip", "declare", "total", "tenpai"}
     found |= {"error_id", "str"}  # a 500's field; pydantic's tag of a union's text member in a path
+    found.add("zh")  # the language tag of a Chinese answer's ETag ("3.5.zh"), which a 409 quotes
     for model in (ScoreRequest, WaitsRequest, Table, NewLedger, LedgerTable, LedgerEdit):  # the fields a path names
         found |= set(model.model_fields) | {model.__name__}
-    found |= {"Event", "PlayerTotal", "PlayerTenpai"}  # the schemas a message names for the object it wanted
+    found |= {
+        "Event",
+        "LedgerEvent",
+        "PlayerTotal",
+        "PlayerTenpai",
+    }  # the schemas a message names for the object it wanted
     return found
 
 
