@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import json
 import os
 import random
 import socket
@@ -28,6 +29,7 @@ import uvicorn
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
 from taihu.api.security import ANY_ADDRESS, trust_hosts_in_every_worker, trusted_hosts
+from taihu.messages import catalog
 from taihu.scorer import HandError, memo, rule_sets, score_hand
 from taihu.scorer import tiles as T
 from taihu.scorer.rulesets import RULESETS
@@ -187,13 +189,19 @@ def client_limit(limit_concurrency: int) -> int:
     return max(1, limit_concurrency // CLIENT_SHARE)
 
 
-_TOO_MANY_BODY = (  # the one error shape (taihu/messages/error_shape.py), in English: no request has been read
-    b'{"code":"too_many_connections","message":"too many open connections from this address",'
-    b'"detail":"too many open connections from this address",'
-    b'"column":null,"seat":null,"player":null,"field":null,"hint":null}'
-)
+def too_many_body() -> bytes:
+    """The one error shape (taihu/messages/error_shape.py) of the 503 past an address's share: written before a
+    request is read, so its language is not known, and its message is in both, Chinese first."""
+    code = "error.server.too_many_connections"
+    message = f"{catalog('zh').gettext(code)} / {catalog('en').gettext(code)}"
+    shape = {"code": "too_many_connections", "message": message, "detail": message}
+    shape |= dict.fromkeys(("column", "seat", "player", "field", "hint"))
+    return json.dumps(shape, ensure_ascii=False, separators=(",", ":")).encode()
+
+
+_TOO_MANY_BODY = too_many_body()
 TOO_MANY_FROM_CLIENT = (  # the one error shape (taihu/api/responses.py), written before the app is reached
-    b"HTTP/1.1 503 Service Unavailable\r\ncontent-type: application/json\r\nconnection: close\r\n"
+    b"HTTP/1.1 503 Service Unavailable\r\ncontent-type: application/json; charset=utf-8\r\nconnection: close\r\n"
     b"retry-after: 5\r\ncontent-length: %d\r\n\r\n%s" % (len(_TOO_MANY_BODY), _TOO_MANY_BODY)
 )
 
