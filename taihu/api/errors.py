@@ -170,5 +170,6 @@ def validation_shape(errors: Iterable[Mapping[str, Any]], lang: Language, what: 
     errors = list(errors)
     code, message, field = described(errors, lang, what)
     first = errors[0] if errors else {}
-    column = json_place(located(first)[0] if located(first) else None) if first.get("type") == "json_invalid" else None
+    place = located(first) if first.get("type") == "json_invalid" else []
+    column = json_place(place[0]) if place else None
     return error_shape(code, message, field=field, column=column)

@@ -123,7 +123,8 @@ def signed(value: int) -> str:
 
 def print_deal(deal: "Deal", standing: "Standing", lang: Lang) -> None:
     say, net = lang.say, deal.net()
-    played = f"{lang.separator}{counters(deal, lang)}" if counters(deal, lang) else ""
+    carried = counters(deal, lang)
+    played = f"{lang.separator}{carried}" if carried else ""
     seats = seats_line(deal.seats)
     console().print(say("cli.ledger.deal", number=deal.number, outcome=outcome(deal, lang) + played, seats=seats))
     console().print(say("cli.ledger.net", net="  ".join(f"{printable(p)} {signed(net[p])}" for p in standing.players)))
