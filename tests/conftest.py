@@ -20,6 +20,7 @@ from pathlib import Path
 import pytest
 from pg_cluster import Cluster, ClusterError
 
+from taihu.api.access_log import ACCESS_LOG, ACCESS_LOG_VARIABLE
 from taihu.api.security import HOSTS_ENV, LOOPBACK_NAMES
 from taihu.store import dispose_engines
 
@@ -35,6 +36,14 @@ def english_locale(monkeypatch: pytest.MonkeyPatch) -> None:
     locale; the tests of a Chinese locale set LANG themselves (tests/test_cli_languages.py)."""
     for name in ("LC_ALL", "LC_MESSAGES", "LANG"):
         monkeypatch.delenv(name, raising=False)
+
+
+@pytest.fixture(autouse=True)
+def access_log_as_it_was(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`taihu serve` (run by the CLI tests, with uvicorn.run replaced) turns the process's access log on or off
+    and says it in the environment: both are put back after each test."""
+    monkeypatch.setattr(ACCESS_LOG, "on", ACCESS_LOG.on)
+    monkeypatch.setenv(ACCESS_LOG_VARIABLE, os.environ.get(ACCESS_LOG_VARIABLE, "0"))
 
 
 @pytest.fixture(autouse=True)

@@ -29,6 +29,7 @@ from urllib.parse import parse_qsl
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from taihu.api.access_log import ACCESS_LOG, request_line
 from taihu.api.bodies import read
 from taihu.api.contract import VERSION
 from taihu.api.guards import replaying
@@ -161,22 +162,16 @@ class FastPath:
         self.any_host = "*" in allowed_hosts
         self.cross_origin = cross_origin  # CORS is on (`--cors-origin`): a request with an Origin goes to the app
 
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-        client = scope.get("client")
-        client_address.set(client[0] if client else "")
-        if scope["method"] != "POST" or request_path(scope) not in SCORE_PATHS:
-            await self.app(scope, receive, send)
-            return
+    def plain_request(self, headers: Iterable[tuple[bytes, bytes]], query: bytes) -> Asked | None:
+        """What a `POST /score` with these headers and query asks, where this layer answers it alone; None:
+        the app's (two Host headers, a Host not answered, a body not plain JSON or over MOST_BODY, an Origin
+        with CORS on, a query other than `arithmetic` and `lang`)."""
         host = length = accept = None
         gzip = json_type = False
-        for name, value in scope["headers"]:
+        for name, value in headers:
             if name == b"host":
                 if host is not None:  # two Host headers: the app's check decides
-                    await self.app(scope, receive, send)
-                    return
+                    return None
                 host = value
             elif name == b"content-length":
                 length = value
@@ -187,17 +182,36 @@ class FastPath:
             elif name == b"accept-language":
                 accept = value
             elif (name == b"origin" and self.cross_origin) or name in (b"transfer-encoding", b"content-encoding"):
-                await self.app(scope, receive, send)
-                return
-        asked = question(scope["query_string"], accept)
+                return None
         if (
-            asked is None
-            or not json_type
+            not json_type
             or length is None
             or not length.isdigit()
             or int(length) > MOST_BODY
             or not (self.any_host or (host is not None and host_allowed(host, self.hosts)))
         ):
+            return None
+        asked = question(query, accept)
+        return None if asked is None else Asked(asked, gzip)
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        client = scope.get("client")
+        client_address.set(client[0] if client else "")
+        if ACCESS_LOG.on:
+            await logged(self.answer, scope, receive, send)
+        else:
+            await self.answer(scope, receive, send)
+
+    async def answer(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """The answer to an HTTP request: a plain `POST /score` made here, any other by the app."""
+        if scope["method"] != "POST" or request_path(scope) not in SCORE_PATHS:
+            await self.app(scope, receive, send)
+            return
+        plain = self.plain_request(scope["headers"], scope["query_string"])
+        if plain is None:
             await self.app(scope, receive, send)
             return
         body = b""
@@ -212,13 +226,55 @@ class FastPath:
         answer = None
         if request is not None:
             line = loop_line(request)
+            asked = plain.question
             answer = scored(request, asked, line) if line is not None else await in_worker(scored, request, asked)
         if answer is None:
             await self.app(scope, replaying(body, receive), send)
             return
-        headers, answer = headers_of(answer, gzip, asked.lang)
+        headers, answer = headers_of(answer, plain.gzip, plain.question.lang)
         await send({"type": "http.response.start", "status": 200, "headers": headers})
         await send({"type": "http.response.body", "body": answer})
+
+    def on_loop(self, body: bytes, plain: Asked) -> tuple[list[tuple[bytes, bytes]], bytes] | None:
+        """The 200 answer's headers and body to a `POST /score` whose hand scores on the loop, made at once;
+        None: it goes the way of `__call__` (a hand for a worker thread, or any error)."""
+        request = score_request(body)
+        if request is None:
+            return None
+        line = loop_line(request)
+        if line is None:
+            return None
+        answer = scored(request, plain.question, line)
+        return None if answer is None else headers_of(answer, plain.gzip, plain.question.lang)
+
+
+async def logged(app: ASGIApp, scope: Scope, receive: Receive, send: Send) -> None:
+    """`app`'s answer, with its line in the access log (taihu/api/access_log.py) as its status is sent; a
+    failure before it is a 500, as uvicorn then answers."""
+    started = False
+
+    async def logging_send(message: Message) -> None:
+        nonlocal started
+        if message["type"] == "http.response.start" and not started:
+            started = True
+            line = request_line(scope["method"], scope["path"], scope["query_string"], scope["http_version"])
+            ACCESS_LOG.answered(scope.get("client"), line, message["status"])
+        await send(message)
+
+    try:
+        await app(scope, receive, logging_send)
+    except BaseException:
+        if not started:
+            line = request_line(scope["method"], scope["path"], scope["query_string"], scope["http_version"])
+            ACCESS_LOG.answered(scope.get("client"), line, 500)
+        raise
+
+
+class Asked(NamedTuple):
+    """What a plain `POST /score` asks besides its body: the question, and whether the answer may be gzipped."""
+
+    question: Question
+    gzip: bool
 
 
 class Line(NamedTuple):

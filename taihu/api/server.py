@@ -23,11 +23,16 @@ import socket
 import sys
 from collections import Counter
 from collections.abc import Sequence
-from typing import Any
+from functools import cache
+from typing import Any, NamedTuple
 
+import httptools
 import uvicorn
+from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
+from taihu.api.access_log import ACCESS_LOG, ACCESS_LOG_VARIABLE, request_line
+from taihu.api.fast import SCORE_PATHS, Asked, FastPath
 from taihu.api.security import ANY_ADDRESS, trust_hosts_in_every_worker, trusted_hosts
 from taihu.messages import catalog
 from taihu.scorer import HandError, memo, rule_sets, score_hand
@@ -46,6 +51,8 @@ API_ONLY_VARIABLE = "TAIHU_API_ONLY"  # how `--api-only` does (taihu/api/app.py 
 WARM_UP_HANDS = 300  # hands scored at start-up before the heap is frozen (docs/soak.md "Garbage collection")
 # `gc.set_threshold` after the freeze (CPython's are 700, 10, 10; None keeps them): measured in docs/soak.md
 GC_THRESHOLDS: tuple[int, int, int] | None = (50_000, 20, 20)
+STATUS_LINE_200 = b"HTTP/1.1 200 OK\r\n"
+SCORE_URL_PATHS = frozenset(path.encode() for path in SCORE_PATHS)
 
 
 class GuardedProtocol(HttpToolsProtocol):
@@ -69,9 +76,14 @@ class GuardedProtocol(HttpToolsProtocol):
     taihu_due: float | None = None  # the loop's time by which the coming request must be in; None: one is in
     taihu_unanswered = 0  # requests in whole, not yet answered
     taihu_head_bytes: int | None = 0  # bytes read of the coming request's headers; None: its headers are in
+    taihu_lane: Lane | None = None  # the request being read is answered below uvicorn's request cycle
+    taihu_lane_body = b""  # its body so far
+    taihu_idle = False  # waiting, keep-alive, after an answer of the lane (uvicorn's own wait is not set then)
+    taihu_fast_path: FastPath | None = None  # the app's layer that answers a plain /score, where it is the app
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(OneWrite(transport, self.loop))  # type: ignore[arg-type]
+        self.taihu_fast_path = fast_path_of(self.config)
         no_delay(transport)
         if self.taihu_over_client_share():
             transport.write(TOO_MANY_FROM_CLIENT)
@@ -88,6 +100,9 @@ class GuardedProtocol(HttpToolsProtocol):
         return held >= client_limit(self.limit_concurrency)
 
     def data_received(self, data: bytes) -> None:
+        if self.taihu_idle:  # the keep-alive wait after an answer of the lane ends with the first byte
+            self.taihu_idle = False
+            self.taihu_arm()
         if self.taihu_head_bytes is not None:
             self.taihu_head_bytes += len(data)
         super().data_received(data)
@@ -101,15 +116,95 @@ class GuardedProtocol(HttpToolsProtocol):
 
     def on_headers_complete(self) -> None:
         self.taihu_head_bytes = None
-        super().on_headers_complete()
+        self.taihu_lane = self.taihu_plain_score()
+        if self.taihu_lane is None:
+            super().on_headers_complete()
+        else:
+            self.taihu_lane_body = b""
+
+    def on_body(self, body: bytes) -> None:
+        if self.taihu_lane is None:
+            super().on_body(body)
+        else:
+            self.taihu_lane_body += body  # at most MOST_BODY bytes: the parser holds a body to its Content-Length
 
     def on_message_complete(self) -> None:
-        super().on_message_complete()
+        lane, self.taihu_lane = self.taihu_lane, None
         self.taihu_unanswered += 1
         self.taihu_head_bytes = 0  # the next request's headers, which may already be arriving
         self.taihu_disarm()
+        if lane is None:
+            super().on_message_complete()
+            return
+        body, self.taihu_lane_body = self.taihu_lane_body, b""
+        answer = lane.fast_path.on_loop(body, lane.asked)
+        if answer is None:  # handed to uvicorn's request cycle, as if this layer had not looked
+            super().on_headers_complete()
+            if body:
+                super().on_body(body)
+            super().on_message_complete()
+            return
+        headers, content = answer
+        head = [STATUS_LINE_200]
+        for name, value in (*self.server_state.default_headers, *headers):
+            head += (name, b": ", value, b"\r\n")
+        head += (b"\r\n", content)
+        self.transport.write_now(b"".join(head))  # type: ignore[attr-defined]  # OneWrite's: the answer is whole
+        self.taihu_unanswered -= 1
+        self.taihu_idle = True
+        self.taihu_arm(self.timeout_keep_alive)
+        if ACCESS_LOG.on:
+            url = httptools.parse_url(self.url)
+            line = request_line("POST", self.root_path + url.path.decode("ascii"), url.query or b"", "1.1")
+            ACCESS_LOG.answered(self.taihu_forwarded_client(), line, 200)
+
+    def taihu_forwarded_client(self) -> tuple[str, int] | None:
+        """The client address as uvicorn's ProxyHeadersMiddleware reads it (X-Forwarded-For from a trusted proxy),
+        for the access log of an answer that did not pass through it; that middleware itself does the reading."""
+        if not self.config.proxy_headers or not any(name == b"x-forwarded-for" for name, _ in self.headers):
+            return self.client
+        scope: dict[str, Any] = {"type": "http", "client": self.client, "headers": self.headers, "scheme": self.scheme}
+        trusted = self.config.forwarded_allow_ips
+        middleware = proxy_headers(tuple(trusted) if isinstance(trusted, list) else trusted)
+        reading = middleware(scope, no_receive, no_send)  # type: ignore[arg-type]
+        try:
+            reading.send(None)  # its app returns at once: the coroutine ends on its first step
+        except StopIteration:
+            pass
+        else:
+            reading.close()
+            raise RuntimeError("ProxyHeadersMiddleware waited on something")
+        client: tuple[str, int] | None = scope["client"]
+        return client
+
+    def taihu_plain_score(self) -> Lane | None:
+        """Where the request whose headers are in is a `POST /score` that FastPath would answer alone, and
+        nothing else is under way on the connection: what it asks; None: uvicorn's request cycle takes it."""
+        fast_path = self.taihu_fast_path
+        if (
+            fast_path is None
+            or self.config.access_log  # uvicorn's own access log is on: it says every answer (`taihu serve`'s is off)
+            or self.expect_100_continue
+            or self.parser.get_method() != b"POST"
+            or self.parser.get_http_version() != "1.1"
+            or not self.parser.should_keep_alive()
+            or self.parser.should_upgrade()
+            or (self.cycle is not None and not self.cycle.response_complete)
+            or self.pipeline
+            or (
+                self.limit_concurrency is not None
+                and (len(self.connections) >= self.limit_concurrency or len(self.tasks) >= self.limit_concurrency)
+            )
+        ):
+            return None
+        url = httptools.parse_url(self.url)
+        if url.path not in SCORE_URL_PATHS:
+            return None
+        asked = fast_path.plain_request(self.headers, url.query or b"")
+        return None if asked is None else Lane(fast_path, asked)
 
     def on_response_complete(self) -> None:
+        self.taihu_idle = False
         self.taihu_unanswered = max(0, self.taihu_unanswered - 1)
         super().on_response_complete()
         if not self.transport.is_closing() and self.taihu_unanswered == 0:
@@ -122,9 +217,9 @@ class GuardedProtocol(HttpToolsProtocol):
             self.taihu_deadline = None
         super().connection_lost(exc)
 
-    def taihu_arm(self) -> None:
-        """The coming request's deadline, `read_timeout` from now; the timer is set if none is."""
-        self.taihu_due = self.loop.time() + self.read_timeout
+    def taihu_arm(self, timeout: float | None = None) -> None:
+        """The coming request's deadline, `timeout` (else `read_timeout`) from now; the timer is set if none is."""
+        self.taihu_due = self.loop.time() + (self.read_timeout if timeout is None else timeout)
         if self.taihu_deadline is None:
             self.taihu_deadline = self.loop.call_at(self.taihu_due, self.taihu_timed_out)
 
@@ -141,6 +236,42 @@ class GuardedProtocol(HttpToolsProtocol):
             self.taihu_deadline = self.loop.call_at(due, self.taihu_timed_out)
         elif self.taihu_unanswered == 0:
             self.transport.close()
+
+
+class Lane(NamedTuple):
+    """A plain `POST /score` being read by the protocol: the layer that answers it, and what it asks."""
+
+    fast_path: FastPath
+    asked: Asked
+
+
+async def _no_app(scope: Any, receive: Any, send: Any) -> None:
+    """The app behind the ProxyHeadersMiddleware that reads a lane request's client address: nothing."""
+
+
+async def no_receive() -> Any:
+    raise RuntimeError("not called")
+
+
+async def no_send(message: Any) -> None:
+    raise RuntimeError("not called")
+
+
+@cache
+def proxy_headers(trusted: str | tuple[str, ...]) -> ProxyHeadersMiddleware:
+    """uvicorn's ProxyHeadersMiddleware trusting `trusted` (`--forwarded-allow-ips`, uvicorn's setting), made once."""
+    return ProxyHeadersMiddleware(_no_app, trusted_hosts=list(trusted) if isinstance(trusted, tuple) else trusted)
+
+
+def fast_path_of(config: uvicorn.Config) -> FastPath | None:
+    """The FastPath uvicorn serves (`taihu serve`'s app, or one given as the app itself), else None."""
+    if isinstance(config.app, FastPath):
+        return config.app
+    if config.app == APP:
+        from taihu.api.app import served
+
+        return served
+    return None
 
 
 class OneWrite:
@@ -164,6 +295,14 @@ class OneWrite:
         if not self.pending:
             self.loop.call_soon(self.flush)
         self.pending.append(data)
+
+    def write_now(self, data: bytes) -> None:
+        """Sends `data` at once, after what is pending: a whole answer, with nothing to join it to."""
+        if self.pending:
+            data = b"".join((*self.pending, data))
+            self.pending = []
+        if not self.transport.is_closing():
+            self.transport.write(data)
 
     def writelines(self, chunks: Sequence[bytes]) -> None:
         for chunk in chunks:
@@ -322,5 +461,8 @@ def serve(
         os.environ[CACHE_MB_VARIABLE] = str(cache_mb)  # read by the app in each process at start-up
     if api_only:
         os.environ[API_ONLY_VARIABLE] = "1"  # read by the app in each process at start-up
-    options = config_options(limit_concurrency) | {"root_path": root_path.rstrip("/"), "access_log": access_log}
+    # the access log is ours (taihu/api/access_log.py), uvicorn's own is off
+    ACCESS_LOG.on = access_log
+    os.environ[ACCESS_LOG_VARIABLE] = "1" if access_log else "0"  # read by the app in each process at start-up
+    options = config_options(limit_concurrency) | {"root_path": root_path.rstrip("/"), "access_log": False}
     uvicorn.run(APP, host=host, port=port, workers=workers, **options)
