@@ -298,11 +298,8 @@ class OneWrite:
 
     def write_now(self, data: bytes) -> None:
         """Sends `data` at once, after what is pending: a whole answer, with nothing to join it to."""
-        if self.pending:
-            data = b"".join((*self.pending, data))
-            self.pending = []
-        if not self.transport.is_closing():
-            self.transport.write(data)
+        self.pending.append(data)
+        self.flush()
 
     def writelines(self, chunks: Sequence[bytes]) -> None:
         for chunk in chunks:
