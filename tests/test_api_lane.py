@@ -203,7 +203,7 @@ def test_after_an_answer_of_the_lane_an_idle_connection_is_closed_at_keep_alive(
         Reader(sock).answer()
         start = time.monotonic()
         assert closed_within(sock, BOUND)
-        assert 0.8 < time.monotonic() - start < BOUND
+        assert 0.8 < time.monotonic() - start < 3  # the keep-alive wait (1 s), not the read deadline (10 s)
     assert lane_answers == [True]
 
 

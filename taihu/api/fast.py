@@ -253,20 +253,22 @@ async def logged(app: ASGIApp, scope: Scope, receive: Receive, send: Send) -> No
     failure before it is a 500, as uvicorn then answers."""
     started = False
 
-    async def logging_send(message: Message) -> None:
+    def answered(status: int) -> None:
         nonlocal started
+        started = True
+        line = request_line(scope["method"], scope["path"], scope["query_string"], scope["http_version"])
+        ACCESS_LOG.answered(scope.get("client"), line, status)
+
+    async def logging_send(message: Message) -> None:
         if message["type"] == "http.response.start" and not started:
-            started = True
-            line = request_line(scope["method"], scope["path"], scope["query_string"], scope["http_version"])
-            ACCESS_LOG.answered(scope.get("client"), line, message["status"])
+            answered(message["status"])
         await send(message)
 
     try:
         await app(scope, receive, logging_send)
     except BaseException:
         if not started:
-            line = request_line(scope["method"], scope["path"], scope["query_string"], scope["http_version"])
-            ACCESS_LOG.answered(scope.get("client"), line, 500)
+            answered(500)
         raise
 
 

@@ -29,7 +29,7 @@ from typing import Any, NamedTuple
 import httptools
 import uvicorn
 from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
-from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+from uvicorn.protocols.http.httptools_impl import STATUS_LINE, HttpToolsProtocol
 
 from taihu.api.access_log import ACCESS_LOG, ACCESS_LOG_VARIABLE, request_line
 from taihu.api.fast import SCORE_PATHS, Asked, FastPath
@@ -51,7 +51,6 @@ API_ONLY_VARIABLE = "TAIHU_API_ONLY"  # how `--api-only` does (taihu/api/app.py 
 WARM_UP_HANDS = 300  # hands scored at start-up before the heap is frozen (docs/soak.md "Garbage collection")
 # `gc.set_threshold` after the freeze (CPython's are 700, 10, 10; None keeps them): measured in docs/soak.md
 GC_THRESHOLDS: tuple[int, int, int] | None = (50_000, 20, 20)
-STATUS_LINE_200 = b"HTTP/1.1 200 OK\r\n"
 SCORE_URL_PATHS = frozenset(path.encode() for path in SCORE_PATHS)
 
 
@@ -145,7 +144,7 @@ class GuardedProtocol(HttpToolsProtocol):
             super().on_message_complete()
             return
         headers, content = answer
-        head = [STATUS_LINE_200]
+        head = [STATUS_LINE[200]]
         for name, value in (*self.server_state.default_headers, *headers):
             head += (name, b": ", value, b"\r\n")
         head += (b"\r\n", content)
@@ -154,8 +153,7 @@ class GuardedProtocol(HttpToolsProtocol):
         self.taihu_idle = True
         self.taihu_arm(self.timeout_keep_alive)
         if ACCESS_LOG.on:
-            url = httptools.parse_url(self.url)
-            line = request_line("POST", self.root_path + url.path.decode("ascii"), url.query or b"", "1.1")
+            line = request_line("POST", self.root_path + lane.path.decode("ascii"), lane.query, "1.1")
             ACCESS_LOG.answered(self.taihu_forwarded_client(), line, 200)
 
     def taihu_forwarded_client(self) -> tuple[str, int] | None:
@@ -200,8 +198,9 @@ class GuardedProtocol(HttpToolsProtocol):
         url = httptools.parse_url(self.url)
         if url.path not in SCORE_URL_PATHS:
             return None
-        asked = fast_path.plain_request(self.headers, url.query or b"")
-        return None if asked is None else Lane(fast_path, asked)
+        query = url.query or b""
+        asked = fast_path.plain_request(self.headers, query)
+        return None if asked is None else Lane(fast_path, asked, url.path, query)
 
     def on_response_complete(self) -> None:
         self.taihu_idle = False
@@ -218,8 +217,12 @@ class GuardedProtocol(HttpToolsProtocol):
         super().connection_lost(exc)
 
     def taihu_arm(self, timeout: float | None = None) -> None:
-        """The coming request's deadline, `timeout` (else `read_timeout`) from now; the timer is set if none is."""
-        self.taihu_due = self.loop.time() + (self.read_timeout if timeout is None else timeout)
+        """The coming request's deadline, `timeout` (else `read_timeout`) from now; the timer is set if none is,
+        or set again if it goes off later than that (the keep-alive wait after a lane answer is the shorter)."""
+        self.taihu_due = due = self.loop.time() + (self.read_timeout if timeout is None else timeout)
+        if self.taihu_deadline is not None and self.taihu_deadline.when() > due:
+            self.taihu_deadline.cancel()
+            self.taihu_deadline = None
         if self.taihu_deadline is None:
             self.taihu_deadline = self.loop.call_at(self.taihu_due, self.taihu_timed_out)
 
@@ -239,10 +242,13 @@ class GuardedProtocol(HttpToolsProtocol):
 
 
 class Lane(NamedTuple):
-    """A plain `POST /score` being read by the protocol: the layer that answers it, and what it asks."""
+    """A plain `POST /score` being read by the protocol: the layer that answers it, what it asks, and its URL's
+    path and query as the parser read them."""
 
     fast_path: FastPath
     asked: Asked
+    path: bytes
+    query: bytes
 
 
 async def _no_app(scope: Any, receive: Any, send: Any) -> None:
