@@ -22,8 +22,10 @@ import socket
 import statistics
 import subprocess
 import sys
+import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager, nullcontext
 from pathlib import Path
 from typing import NamedTuple
 
@@ -35,6 +37,7 @@ from soak import free_port, stop_process  # noqa: E402
 ROOT = Path(__file__).resolve().parent.parent
 BATCH = 100  # hands in one /v1/score/batch request
 BLOCK = 100  # hands per turn
+BUSY_CONNECTIONS = 2  # enough to keep one server process busy on two CPUs (the clients' threads share the other)
 
 
 class Hand(NamedTuple):
@@ -247,43 +250,112 @@ def report(label: str, figures: Figures) -> None:
     print(f"    {'':37} wall {batch_rate:8.0f} hands/s  rate {batch_rate * ours:5.2f} of in-process CPU rate")
 
 
-def floor(hands: Sequence[Hand]) -> None:
-    """The same single requests to FLOOR_SERVER, in blocks in turns with in-process scoring."""
-    server = Server(floor=True)
+def busy(warm: Sequence[Hand], hands: Sequence[Hand], connections: int = BUSY_CONNECTIONS) -> None:
+    """`hands` as single requests over `connections` keep-alive connections at once (a thread each), so that the
+    server is never idle; its CPU per request against in-process scoring of the same hands, before and after."""
+    server = Server()
     try:
-        client = Client(server.port)
+        clients = [Client(server.port) for _ in range(connections)]
         bodies = [json.dumps({"rules": r, "hand": h}).encode() for r, h in hands]
-        requests(client, "/v1/score", bodies[:BLOCK])
-        ours = theirs = 0.0
-        for start in range(0, len(hands), BLOCK):
-            ours += in_process(hands[start : start + BLOCK])
-            before = cpu_seconds(server.process.pid)
-            requests(client, "/v1/score", bodies[start : start + BLOCK])
-            theirs += cpu_seconds(server.process.pid) - before
+        for client in clients:
+            requests(client, "/v1/score", [json.dumps({"rules": r, "hand": h}).encode() for r, h in warm])
+        ours = in_process(hands[: len(hands) // 2])
+        before, start = cpu_seconds(server.process.pid), time.perf_counter()
+        shares = [
+            threading.Thread(target=requests, args=(client, "/v1/score", bodies[n::connections]))
+            for n, client in enumerate(clients)
+        ]
+        for thread in shares:
+            thread.start()
+        for thread in shares:
+            thread.join()
+        theirs, wall = cpu_seconds(server.process.pid) - before, time.perf_counter() - start
+        ours += in_process(hands[len(hands) // 2 :])
     finally:
         server.stop()
     print(
-        f"  the HTTP floor: uvicorn with taihu serve's protocol and loop, an app answering 700 fixed bytes:"
-        f" server CPU {theirs / len(hands) * 1e3:.3f} ms a request, {theirs / ours:.2f}× in-process scoring"
+        f"  taihu serve, {connections} connections at once: server CPU {theirs / len(hands) * 1e3:.3f} ms a request,"
+        f" {theirs / ours:.2f}× in-process scoring, the server busy {theirs / wall:.0%} of the time,"
+        f" {len(hands) / wall:.0f} requests/s"
     )
 
 
+def floor(hands: Sequence[Hand], pinned: bool = False) -> None:
+    """The same single requests to FLOOR_SERVER, in blocks in turns with in-process scoring; `pinned`: the bench
+    and the server on one CPU (`one_cpu`)."""
+    server = Server(floor=True)
+    try:
+        with one_cpu(server.process.pid) if pinned else nullcontext():
+            theirs, ours = floor_blocks(server, hands)
+    finally:
+        server.stop()
+    print(
+        f"  the HTTP floor{', on one CPU' if pinned else ''}: uvicorn with taihu serve's protocol and loop, an app"
+        f" answering 700 fixed bytes: server CPU {theirs / len(hands) * 1e3:.3f} ms a request,"
+        f" {theirs / ours:.2f}× in-process scoring"
+    )
+
+
+def floor_blocks(server: Server, hands: Sequence[Hand]) -> tuple[float, float]:
+    """FLOOR_SERVER's CPU seconds for `hands` as single requests, and this thread's for scoring them, in turns."""
+    client = Client(server.port)
+    bodies = [json.dumps({"rules": r, "hand": h}).encode() for r, h in hands]
+    requests(client, "/v1/score", bodies[:BLOCK])
+    ours = theirs = 0.0
+    for start in range(0, len(hands), BLOCK):
+        ours += in_process(hands[start : start + BLOCK])
+        before = cpu_seconds(server.process.pid)
+        requests(client, "/v1/score", bodies[start : start + BLOCK])
+        theirs += cpu_seconds(server.process.pid) - before
+    return theirs, ours
+
+
+@contextmanager
+def one_cpu(pid: int) -> Iterator[None]:
+    """This thread and every thread of process `pid` on one CPU, the first this thread may use, until the end.
+
+    On two CPUs the server's thread idles between one connection's requests and
+    the scheduler moves it from CPU to CPU: each request then starts with cold
+    caches, and the virtual CPU's wake-up is counted to it (the floor server's
+    CPU per request doubles when the two sides are pinned to different CPUs,
+    docs/performance.md). On one CPU the client runs while the server waits,
+    so the server's requests run as on a server kept busy by many clients.
+    """
+    before = os.sched_getaffinity(0)
+    cpu = {min(before)}
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        os.sched_setaffinity(int(task.name), cpu)  # threads started later inherit it
+    os.sched_setaffinity(0, cpu)
+    try:
+        yield
+    finally:
+        os.sched_setaffinity(0, before)
+
+
 def bench_server(
-    hands: int = 2000, seed: int = 26, options: Sequence[Sequence[str]] = ((), ("--no-access-log",))
+    hands: int = 2000,
+    seed: int = 26,
+    options: Sequence[tuple[Sequence[str], bool]] = (((), False), (("--no-access-log",), False), ((), True)),
 ) -> None:
+    """Each of `options` (`taihu serve`'s flags, and whether on one CPU with the bench) against in-process
+    scoring, on hands new to both sides; then the HTTP floor, on two CPUs and on one."""
     rng = random.Random(seed)
     print(f"the server path (issue 26): {hands} distinct hands (Luoshan, riichi), blocks of {BLOCK} in turns")
     print(f"  load average (1, 5, 15 min): {', '.join(f'{x:.2f}' for x in os.getloadavg())}")
-    for flags in options:
+    for flags, pinned in options:
         warm, timed = bench_hands(rng, 300), bench_hands(rng, hands)  # new to both sides
         server = Server(flags)
         try:
-            run(server, warm)  # both sides warm: the first requests, the first hands
-            figures = run(server, timed)
+            with one_cpu(server.process.pid) if pinned else nullcontext():
+                run(server, warm)  # both sides warm: the first requests, the first hands
+                figures = run(server, timed)
         finally:
             server.stop()
-        report(f"taihu serve {' '.join(flags)}".rstrip(), figures)
+        where = ", the bench and the server on one CPU" if pinned else ""
+        report(f"taihu serve {' '.join(flags)}".rstrip() + where, figures)
+    busy(bench_hands(rng, 300), bench_hands(rng, hands))
     floor(bench_hands(rng, hands))
+    floor(bench_hands(rng, hands), pinned=True)
     print(f"  load average (1, 5, 15 min): {', '.join(f'{x:.2f}' for x in os.getloadavg())}")
 
 
