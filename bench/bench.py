@@ -222,7 +222,8 @@ def lingxi_line(rng: random.Random, wildcards: int) -> str:
         if any(tiles.count(k) > 4 for k in set(tiles)) or len(natural) < 17 - wildcards:
             continue
         rng.shuffle(natural)
-        held = natural[: 17 - wildcards] + rng.sample([4, 4, 4, T.EAST, T.EAST, T.EAST], wildcards)
+        # the winning tile a natural one: a win on a wildcard is self-drawn in Lingxi, and a discard is asked for
+        held = rng.sample([4, 4, 4, T.EAST, T.EAST, T.EAST], wildcards) + natural[: 17 - wildcards]
         win = held.pop()
         return f"{' '.join(T.name(k) for k in held)} +{T.name(win)} wild:5m,E seat:S"
 

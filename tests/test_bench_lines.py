@@ -1,0 +1,75 @@
+"""The hands `make bench` times are hands the library scores (bench/bench.py, bench/serve.py).
+
+The bench is not a test, so nothing else runs it: when a ruling made a win
+on a discarded wildcard an error, every Lingxi line of the bench won on one,
+and `make bench` stopped at its first wildcard row. These build each of the
+bench's kinds of hand, with its own generators, and score a sample.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import random
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+from taihu.scorer import score_hand, waits
+
+BENCH = Path(__file__).resolve().parent.parent / "bench"
+SAMPLE = 40  # hands of each kind
+
+
+def bench_module(name: str) -> ModuleType:
+    """bench/NAME.py, imported from its file (the folder is not a package; bench.py imports serve.py by path)."""
+    sys.path.insert(0, str(BENCH))
+    try:
+        spec = importlib.util.spec_from_file_location(f"bench_{name}", BENCH / f"{name}.py")
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        return module
+    finally:
+        sys.path.remove(str(BENCH))
+
+
+@pytest.fixture(scope="module")
+def bench() -> ModuleType:
+    return bench_module("bench")
+
+
+def test_the_closed_hands_score_as_luoshan_and_riichi(bench: ModuleType) -> None:
+    for tiles, win in bench.distinct_hands(random.Random(1), SAMPLE, set()):
+        assert score_hand(bench.luoshan_line(tiles, win), rules="luoshan").winner
+        assert score_hand(bench.riichi_line(tiles, win), rules="riichi").winner
+
+
+def test_the_open_riichi_hands_score(bench: ModuleType) -> None:
+    for line, _ in bench.open_riichi_hands(random.Random(2), SAMPLE):
+        assert score_hand(line, rules="riichi").winner
+
+
+@pytest.mark.parametrize("wildcards", [0, 2, 4, 6])
+def test_the_lingxi_hands_score_and_hold_their_wildcards(bench: ModuleType, wildcards: int) -> None:
+    rng = random.Random(3)
+    for _ in range(SAMPLE):
+        line = bench.lingxi_line(rng, wildcards)
+        held = [token.lstrip("+") for token in line.split() if ":" not in token]
+        assert len(held) == 17 and sum(tile in ("5m", "E") for tile in held) == wildcards, line
+        assert score_hand(line).winner, line
+
+
+@pytest.mark.parametrize("wildcards", [0, 6])
+def test_the_waiting_lingxi_hands_have_waits(bench: ModuleType, wildcards: int) -> None:
+    rng = random.Random(4)
+    for _ in range(SAMPLE // 4):
+        line = bench.waiting_lingxi_line(rng, wildcards)
+        assert waits(line, rules="lingxi").waits, line
+
+
+def test_the_server_bench_hands_score() -> None:
+    serve = bench_module("serve")
+    for rules, line in serve.bench_hands(random.Random(5), SAMPLE):
+        assert score_hand(line, rules=rules).winner
