@@ -113,13 +113,36 @@ def test_a_name_that_is_not_a_host_is_refused(name: str) -> None:
         check_host(name)
 
 
-def run_serve(monkeypatch: pytest.MonkeyPatch, *args: str) -> tuple[int, str]:
+def run_serve(monkeypatch: pytest.MonkeyPatch, *args: str, locale: str = "C.UTF-8") -> tuple[int, str]:
     import uvicorn
 
     monkeypatch.setenv(HOSTS_ENV, "")  # serve sets it; monkeypatch puts it back
     monkeypatch.setattr(uvicorn, "run", lambda target, **kwargs: None)
-    result = CliRunner().invoke(cli, ["serve", *args])
+    result = CliRunner().invoke(cli, ["serve", *args], env={"LC_ALL": locale, "LC_MESSAGES": None, "LANG": None})
     return result.exit_code, result.stderr
+
+
+# what `taihu serve` says of its options, in the locale's language: (arguments, exit status, English, Chinese)
+SERVE_SAYS = [
+    (
+        ["--allowed-host", "http://x.example"],
+        2,
+        "error: --allowed-host 'http://x.example' is not a host name",
+        "不是主机名",
+    ),
+    (["--cors-origin", "*"], 2, "error: --cors-origin '*' is not an origin; give scheme://host[:port]", "不是一个源"),
+    (["--host", "0.0.0.0"], 0, "warning: only the loopback names are answered as Host", "只应答 Host 为本机回环名称"),
+]
+
+
+@pytest.mark.parametrize(("args", "status", "english", "chinese"), SERVE_SAYS)
+def test_taihu_serve_says_its_refusals_and_warnings_in_the_locale_language(
+    monkeypatch: pytest.MonkeyPatch, args: list[str], status: int, english: str, chinese: str
+) -> None:
+    code, said = run_serve(monkeypatch, *args)
+    assert code == status and english in said and chinese not in said
+    code, said = run_serve(monkeypatch, *args, locale="zh_CN.UTF-8")
+    assert code == status and chinese in said and english not in said
 
 
 def test_taihu_serve_passes_allowed_host_to_every_worker(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -23,7 +23,9 @@ from fastapi.staticfiles import StaticFiles
 from starlette.datastructures import Headers
 
 from taihu.api.responses import error_answer
+from taihu.messages.error_shape import CatalogError
 from taihu.messages.language import accept_language
+from taihu.scorer.errors import quote
 from taihu.scorer.rulesets import RULESETS
 
 STATIC = Path(__file__).parent / "static"
@@ -33,11 +35,12 @@ CORS_ENV = "TAIHU_CORS_ORIGINS"  # space-separated origins, as `taihu serve --co
 ORIGIN = re.compile(r"https?://[^\s/?#]+")
 
 
-def check_origin(origin: str) -> str:
-    """An origin is scheme://host[:port], nothing more: what a browser sends in `Origin`."""
+def check_origin(origin: str, given_as: str = "--cors-origin") -> str:
+    """An origin is scheme://host[:port], nothing more: what a browser sends in `Origin`; `given_as` is where
+    the refusal says it was given (the option, or the environment variable a worker reads)."""
     cleaned = origin.strip().rstrip("/")
     if not ORIGIN.fullmatch(cleaned):
-        raise ValueError(f"'{origin}' is not an origin; give scheme://host[:port], e.g. http://192.168.1.20:5173")
+        raise CatalogError("cli.error.bad_origin", code="bad_origin", option=given_as, origin=quote(origin))
     return cleaned
 
 
@@ -47,7 +50,7 @@ def allow_origins_in_every_worker(origins: Sequence[str]) -> None:
 
 
 def origins_from_environment() -> list[str]:
-    return [check_origin(o) for o in os.environ.get(CORS_ENV, "").split()]
+    return [check_origin(o, CORS_ENV) for o in os.environ.get(CORS_ENV, "").split()]
 
 
 CORS_REFUSED = "Disallowed CORS "  # how starlette's refusal of a preflight begins; what follows names what

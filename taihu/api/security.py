@@ -28,7 +28,8 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from taihu.api.language import scope_language
 from taihu.messages import Language, text
-from taihu.messages.error_shape import error_shape
+from taihu.messages.error_shape import CatalogError, error_shape
+from taihu.scorer.errors import quote
 
 POLICY = "default-src 'self'; img-src 'self' data:; frame-ancestors 'none'; base-uri 'none'; form-action 'self'"
 # /docs and /redoc (fastapi-offline) start Swagger UI with an inline script (allowed by its hash, read off
@@ -136,14 +137,12 @@ class TrustedHosts:
 _SEND = "taihu.send"
 
 
-def check_host(name: str) -> str:
-    """A name `--allowed-host` takes: a host name or address as a browser sends it in Host, without the port."""
+def check_host(name: str, given_as: str = "--allowed-host") -> str:
+    """A name `--allowed-host` takes: a host name or address as a browser sends it in Host, without the port;
+    `given_as` is where the refusal says it was given (the option, or the environment variable a worker reads)."""
     cleaned = name.strip().lower()
     if _HOST_NAME.fullmatch(cleaned) is None:
-        raise ValueError(
-            f"'{name}' is not a host name; give a name or an address without scheme or port, "
-            f"e.g. 192.168.1.20, table.example.org or *.example.org"
-        )
+        raise CatalogError("cli.error.bad_host_name", code="bad_host_name", option=given_as, name=quote(name))
     return cleaned
 
 
@@ -172,7 +171,7 @@ def trust_hosts_in_every_worker(names: Sequence[str]) -> None:
 def hosts_from_environment() -> list[str]:
     """The names `taihu serve` set; without it (another ASGI server, the tests), the loopback names."""
     given = os.environ.get(HOSTS_ENV)
-    return [check_host(name) for name in given.split()] if given is not None else list(LOOPBACK_NAMES)
+    return [check_host(name, HOSTS_ENV) for name in given.split()] if given is not None else list(LOOPBACK_NAMES)
 
 
 _LEDGER_ID = re.compile(r"(?<=/ledgers/)[^/?#.]+")

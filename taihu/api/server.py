@@ -20,7 +20,6 @@ import json
 import os
 import random
 import socket
-import sys
 from collections import Counter
 from collections.abc import Sequence
 from functools import cache
@@ -33,7 +32,7 @@ from uvicorn.protocols.http.httptools_impl import STATUS_LINE, HttpToolsProtocol
 
 from taihu.api.access_log import ACCESS_LOG, ACCESS_LOG_VARIABLE, request_line
 from taihu.api.fast import SCORE_PATHS, Asked, FastPath
-from taihu.api.security import ANY_ADDRESS, trust_hosts_in_every_worker, trusted_hosts
+from taihu.api.security import trust_hosts_in_every_worker, trusted_hosts
 from taihu.messages import catalog
 from taihu.scorer import HandError, memo, rule_sets, score_hand
 from taihu.scorer import tiles as T
@@ -454,11 +453,6 @@ def serve(
     `root_path`: the path a reverse proxy serves the API under; `api_only`: no page, no /docs (docs/deploy.md).
     """
     names = trusted_hosts(host, allowed_hosts)
-    if host in ANY_ADDRESS and not allowed_hosts:
-        sys.stderr.write(
-            f"warning: only the loopback names are answered as Host; to reach the server as "
-            f"http://192.168.1.20:{port}, add --allowed-host 192.168.1.20 (the address or name others use)\n"
-        )
     trust_hosts_in_every_worker(names)  # read by the app in each process at start-up
     if cache_mb is not None:
         os.environ[CACHE_MB_VARIABLE] = str(cache_mb)  # read by the app in each process at start-up

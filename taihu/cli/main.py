@@ -196,11 +196,6 @@ def answer(call: Callable[[], Any], as_json: bool = False, line: str | None = No
         raise Refused(exc, exc.caret(shown) if shown is not None else "", as_json) from None
 
 
-def fail(message: str) -> None:
-    """Bad input: the message on stderr, and exit 2 (`Taihu.invoke` prints it)."""
-    raise Refused(message)
-
-
 def parse_options(pairs: list[str] | None) -> dict[str, int]:
     options: dict[str, int] = {}
     for pair in pairs or []:
@@ -798,19 +793,15 @@ def serve(
 ) -> None:
     """Run the HTTP API and the table page at / (docs at /docs); stateless: run several behind a load balancer."""
     from taihu.api.page import allow_origins_in_every_worker, check_origin  # the page at / and its CORS
+    from taihu.api.security import ANY_ADDRESS, check_host  # the Host names answered (--allowed-host)
 
-    try:
-        allow_origins_in_every_worker([check_origin(o) for o in cors_origin or []])
-    except ValueError as exc:
-        fail(f"--cors-origin {exc}")
-    from taihu.api.security import check_host  # the Host names answered (--allowed-host)
-
-    try:
-        allowed_hosts = [check_host(name) for name in allowed_host or []]
-    except ValueError as exc:
-        fail(f"--allowed-host {exc}")
+    allow_origins_in_every_worker([check_origin(o) for o in cors_origin or []])  # a bad one: exit 2, said
+    allowed_hosts = [check_host(name) for name in allowed_host or []]
+    say = locale_lang().say
     if host not in LOOPBACK:
-        sys.stderr.write(locale_lang().say("cli.serve.no_authentication", host=host, port=port) + "\n")
+        sys.stderr.write(say("cli.serve.no_authentication", host=host, port=port) + "\n")
+    if host in ANY_ADDRESS and not allowed_hosts:
+        sys.stderr.write(say("cli.serve.loopback_hosts_only", port=port) + "\n")
     if db is not None:
         os.environ["TAIHU_DB"] = db  # read by taihu.ledger.default_path, in every worker
     from taihu.api.server import serve as run_server  # only this command needs the server
