@@ -191,6 +191,7 @@ SWEEP: dict[str, tuple[int, str, Request]] = {
     "lone-surrogate": (422, "bad_value", Request("POST", "/v1/score", b'{"hand": "\\ud800"}')),
     "nan-option": (422, "bad_value", Request("POST", "/v1/score", b'{"hand": "1m", "options": {"double_at": NaN}}')),
     "too-deep": (422, "too_deep", Request("POST", "/v1/settle", b"[" * 40)),
+    "too-deep-large": (422, "too_deep", Request("POST", "/v1/settle", b" " * 5000 + b"[" * 40)),  # checked off the loop
     "long-number": (
         422,
         "number_too_long",

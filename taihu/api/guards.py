@@ -57,7 +57,7 @@ class JsonGuard:
             if len(body) <= INLINE_BYTES:
                 check_json_text(body, REQUEST_BODY)
             else:
-                await in_worker(check_json_text, body, "the request body")  # linear, yet 0.4 ms for 64 KB
+                await in_worker(check_json_text, body, REQUEST_BODY)  # linear, yet 0.4 ms for 64 KB
         except HandError as exc:
             await hand_error_answer(exc, scope_language(scope))(scope, receive, send)
             return
