@@ -20,7 +20,14 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from taihu.scorer.errors import HandError
-from taihu.scorer.limits import MAX_JSON_BYTES, MAX_JSON_DEPTH, MAX_NUMBER_CHARACTERS, check_json_text
+from taihu.scorer.limits import (
+    MAX_JSON_BYTES,
+    MAX_JSON_DEPTH,
+    MAX_NUMBER_CHARACTERS,
+    check_json_text,
+    check_outside_strings,
+    within_bounds_anywhere,
+)
 
 SETTINGS = settings(
     max_examples=300, deadline=None, derandomize=True, database=None, suppress_health_check=list(HealthCheck)
@@ -111,6 +118,38 @@ def test_text_that_passes_is_parsed_or_refused_by_the_parser_itself(text: str) -
     except json.JSONDecodeError:
         return
     assert reference(json.dumps(parsed)) or reference(text), text
+
+
+def plain_passes(text: str) -> bool:
+    try:
+        check_outside_strings(text.encode("utf-8", "surrogatepass"))
+    except HandError:
+        return False
+    return True
+
+
+@SETTINGS
+@given(text=broken() | VALUES.map(json.dumps) | deep().map(json.dumps))
+def test_the_quick_pass_passes_only_what_the_plain_check_passes(text: str) -> None:
+    if within_bounds_anywhere(text.encode("utf-8", "surrogatepass")):
+        assert plain_passes(text), text
+
+
+@pytest.mark.parametrize(
+    ("body", "quick"),
+    [
+        ({"rules": "lingxi", "hand": "555m 222p 777p 333s 888s 9m f1 f2 P P +9m wild:5m,E seat:S"}, True),
+        ({"hand": "123m", "options": {"double_at": 10, "base": 2}}, True),
+        ({"hand": "[" * MAX_JSON_DEPTH}, False),  # brackets in a string: the plain check reads past them, and passes
+        ({"hand": "1" * (MAX_NUMBER_CHARACTERS + 1)}, False),  # a long run of digits in a string, the same
+    ],
+)
+def test_a_body_of_the_api_takes_the_quick_pass_and_strings_full_of_brackets_the_plain_check(
+    body: dict[str, Any], quick: bool
+) -> None:
+    data = json.dumps(body).encode()
+    assert within_bounds_anywhere(data) is quick
+    assert passes(data.decode()) and plain_passes(data.decode())
 
 
 @pytest.mark.parametrize(

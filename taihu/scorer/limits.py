@@ -64,6 +64,25 @@ def check_json_text(text: str | bytes, what: object = JSON_TEXT) -> None:
     data = text.encode("utf-8", "surrogatepass") if isinstance(text, str) else text
     if len(data) > MAX_JSON_BYTES:
         raise HandError.of("error.json.too_large", code="too_large", what=what, size=len(data), most=MAX_JSON_BYTES)
+    if within_bounds_anywhere(data):
+        return
+    check_outside_strings(data, what)
+
+
+def within_bounds_anywhere(data: bytes) -> bool:
+    """Whether `data` is within both bounds counting the strings' contents too: then what is outside them is.
+
+    An API body is a hand line and a few options: it has fewer brackets than
+    the depth limit and no run of number bytes that long, anywhere, so the
+    blanking of strings (`_outside_strings`) need not be made for it. A
+    sufficient test only: false sends the text to `check_outside_strings`,
+    which decides (tests/test_json_check.py holds the two to each other).
+    """
+    return data.count(b"[") + data.count(b"{") <= MAX_JSON_DEPTH and data.translate(_AS_RUNS).find(_TOO_LONG_RUN) < 0
+
+
+def check_outside_strings(data: bytes, what: object = JSON_TEXT) -> None:
+    """`check_json_text`'s bounds read outside the strings: the depth of the brackets, the numbers' length."""
     outside = _outside_strings(data)
     brackets = outside.translate(None, _NOT_BRACKETS)
     if sum(map(brackets.count, _OPENERS)) > MAX_JSON_DEPTH:
