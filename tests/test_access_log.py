@@ -1,5 +1,6 @@
 """Issue 26, part 3: `taihu serve`'s access log (taihu/api/access_log.py): a line per answer in uvicorn's words,
-the same whether the protocol or the app made the answer, ledger ids left out, written soon and in whole lines.
+the same whether the protocol or the app made the answer, ledger ids left out, written soon and in whole lines;
+the answers given before any app runs (uvicorn's 400 and 503, ours to a client over its share) have theirs too.
 """
 
 from __future__ import annotations
@@ -7,24 +8,27 @@ from __future__ import annotations
 import asyncio
 import io
 import re
+import socket
 import time
 from collections.abc import Iterator
-from typing import Any
+from contextlib import ExitStack
+from typing import Any, NamedTuple
 
 import pytest
 import uvicorn
 from live_server import live_server
-from test_api_lane import exchange, lane_answers, score_request
+from test_api_lane import HEALTH, Reader, exchange, lane_answers, score_request
 from typer.testing import CliRunner
 
 from taihu.api import access_log
 from taihu.api.access_log import ACCESS_LOG, ACCESS_LOG_VARIABLE, FLUSH_SECONDS, MOST_LINES, AccessLog
-from taihu.api.server import GuardedProtocol
+from taihu.api.server import MAX_HEADER_BYTES, GuardedProtocol
 
 __all__ = ["lane_answers"]  # a fixture, used by name
 BOUND = 10.0
 SECRET = "Zq3fSecretLedgerId9"
 LINE = re.compile(r'INFO:     127\.0\.0\.1:\d+ - "(.*)" (\d{3} .*)\n')
+ANY_CLIENT_LINE = re.compile(r'INFO:     ([\d.]+):\d+ - "(.*)" (\d{3} .*)\n')
 
 
 @pytest.fixture
@@ -79,6 +83,95 @@ def test_the_lanes_line_is_the_request_cycles(log: io.StringIO, monkeypatch: pyt
     assert lane == cycle
     lines = lines_of(log)
     assert lines == ['INFO:     203.0.113.7:0 - "POST /taihu/v1/score HTTP/1.1" 200 OK\n'] * 2, lines
+
+
+def padded_head(first_lines: str) -> bytes:
+    """A request head past MAX_HEADER_BYTES, its last header still arriving."""
+    return (first_lines + "x-pad: " + "a" * MAX_HEADER_BYTES).encode()
+
+
+class Refusal(NamedTuple):
+    """Answers the server gives before any app runs: the writes of one connection, each once the answer to the one
+    before is in (after `held`, connections from those addresses that each had an answer and stay open), the status
+    line of each write's answer, and the log's lines."""
+
+    writes: tuple[bytes, ...]
+    statuses: tuple[bytes, ...]
+    lines: list[tuple[str, str, str]]  # client address, request, status; the held connections' lines first
+    limit_concurrency: int = 100
+    held: tuple[str, ...] = ()
+
+
+HEALTH_LINE = ("GET /health HTTP/1.1", "200 OK")
+REFUSALS = {
+    "a malformed request line": Refusal(
+        (b"GARBAGE / HTTP/1.1\r\nhost: localhost\r\n\r\n",),
+        (b"HTTP/1.1 400 Bad Request",),
+        [("127.0.0.1", "-", "400 Bad Request")],
+    ),
+    "a malformed header after headers": Refusal(  # httptools hands a header on once the next one's name is read
+        (b"GET /health HTTP/1.1\r\nhost: localhost\r\naccept: */*\r\nno colon\r\n\r\n",),
+        (b"HTTP/1.1 400 Bad Request",),
+        [("127.0.0.1", "GET /health HTTP/1.1", "400 Bad Request")],
+    ),
+    "headers too large, after a header": Refusal(
+        (padded_head(f"GET /v1/ledgers/{SECRET}?x=1 HTTP/1.1\r\nhost: localhost\r\n"),),
+        (b"HTTP/1.1 400 Bad Request",),
+        [("127.0.0.1", "GET /v1/ledgers/…?x=1 HTTP/1.1", "400 Bad Request")],
+    ),
+    "headers too large, in the first header": Refusal(  # the request line's end is not known to have been read
+        (padded_head("GET /health HTTP/1.1\r\n"),),
+        (b"HTTP/1.1 400 Bad Request",),
+        [("127.0.0.1", "-", "400 Bad Request")],
+    ),
+    "empty lines past the cap after an answer": Refusal(  # the parser skips them: no request begun
+        (HEALTH, b"\r\n" * MAX_HEADER_BYTES),
+        (b"HTTP/1.1 200 OK", b"HTTP/1.1 400 Bad Request"),
+        [("127.0.0.1", *HEALTH_LINE), ("127.0.0.1", "-", "400 Bad Request")],
+    ),
+    "past the concurrency limit": Refusal(
+        (score_request(),),
+        (b"HTTP/1.1 503 Service Unavailable",),
+        [("127.0.0.2", *HEALTH_LINE), ("127.0.0.1", "POST /v1/score HTTP/1.1", "503 Service Unavailable")],
+        limit_concurrency=2,
+        held=("127.0.0.2",),
+    ),
+    "past the concurrency limit, behind a proxy": Refusal(
+        (score_request(extra={"x-forwarded-for": "203.0.113.7"}),),
+        (b"HTTP/1.1 503 Service Unavailable",),
+        [("127.0.0.2", *HEALTH_LINE), ("203.0.113.7", "POST /v1/score HTTP/1.1", "503 Service Unavailable")],
+        limit_concurrency=2,
+        held=("127.0.0.2",),
+    ),
+    "over the client's share": Refusal(  # refused as the connection opens: nothing is read
+        (b"",),  # nothing written: the answer is there before a request
+        (b"HTTP/1.1 503 Service Unavailable",),
+        [("127.0.0.1", *HEALTH_LINE), ("127.0.0.1", "-", "503 Service Unavailable")],
+        limit_concurrency=4,  # a share of one
+        held=("127.0.0.1",),
+    ),
+}
+
+
+@pytest.mark.parametrize("name", list(REFUSALS))
+def test_each_refusal_before_the_app_has_its_line(name: str, log: io.StringIO) -> None:
+    writes, statuses, lines, limit_concurrency, held = REFUSALS[name]
+    with live_server(limit_concurrency=limit_concurrency) as address, ExitStack() as stack:
+        for host in held:
+            sock = stack.enter_context(socket.create_connection(address, timeout=BOUND, source_address=(host, 0)))
+            sock.sendall(HEALTH)
+            assert Reader(sock).answer().startswith(b"HTTP/1.1 200 OK\r\n")  # taken by the server, kept open
+        with socket.create_connection(address, timeout=BOUND) as sock:
+            reader = Reader(sock)
+            answers = []
+            for data in writes:
+                sock.sendall(data)
+                answers.append(reader.answer().split(b"\r\n")[0])
+    assert tuple(answers) == statuses
+    found = [ANY_CLIENT_LINE.fullmatch(line) for line in lines_of(log)]
+    assert all(found), log.getvalue()
+    assert [m.groups() for m in found if m] == lines
+    assert SECRET not in log.getvalue()
 
 
 def test_serve_turns_uvicorns_log_off_and_its_own_on(monkeypatch: pytest.MonkeyPatch) -> None:

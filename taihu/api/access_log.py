@@ -16,9 +16,14 @@ lines.
 leaves both off); it reaches uvicorn's worker processes as an environment
 variable. The answers are logged where they are made: by the protocol for a
 `/score` it answers itself, by the app's outermost layer for every other
-(taihu/api/fast.py). uvicorn's own refusals before the app (a malformed
-request, past the concurrency limit) have no line here; uvicorn's error log
-says them.
+(taihu/api/fast.py), and by the protocol for the answers given before any
+app runs (taihu/api/server.py): uvicorn's 400 for a request its parser
+refused and ours for headers too large, whose request is written `"-"`
+unless its request line is known to have been read whole; uvicorn's 503
+past the concurrency limit, with its request, as uvicorn's own log writes
+it; the 503 to a connection over its address's share, `"-"`, as nothing
+was read. A connection closed for a request late to arrive is not
+answered, and has no line.
 """
 
 from __future__ import annotations
@@ -38,6 +43,7 @@ ACCESS_LOG_VARIABLE = "TAIHU_ACCESS_LOG"  # "1": `taihu serve` logs each answer 
 FLUSH_SECONDS = 0.1  # a line is written at most this long after its answer
 MOST_LINES = 256  # held lines written at once, whatever the time: memory stays bounded under a flood
 PIPE_BYTES = select.PIPE_BUF  # a write to a pipe this size or less is never interleaved with another's
+NOT_READ = "-"  # the request of a line when it was not read whole: the common log format's "not known"
 _PHRASES = {status.value: f"{status.value} {status.phrase}" for status in http.HTTPStatus}
 
 

@@ -24,14 +24,17 @@ from collections import Counter
 from collections.abc import Sequence
 from functools import cache
 from typing import Any, NamedTuple
+from urllib.parse import unquote
 
 import httptools
 import uvicorn
+from starlette.types import ASGIApp, Receive, Scope, Send
 from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
-from uvicorn.protocols.http.httptools_impl import STATUS_LINE, HttpToolsProtocol
+from uvicorn.protocols.http.flow_control import service_unavailable
+from uvicorn.protocols.http.httptools_impl import STATUS_LINE, HttpToolsProtocol, RequestResponseCycle
 
-from taihu.api.access_log import ACCESS_LOG, ACCESS_LOG_VARIABLE, request_line
-from taihu.api.fast import SCORE_PATHS, Asked, FastPath
+from taihu.api.access_log import ACCESS_LOG, ACCESS_LOG_VARIABLE, NOT_READ, request_line
+from taihu.api.fast import SCORE_PATHS, Asked, FastPath, logged
 from taihu.api.security import trust_hosts_in_every_worker, trusted_hosts
 from taihu.messages import catalog
 from taihu.scorer import HandError, memo, rule_sets, score_hand
@@ -44,6 +47,8 @@ KEEP_ALIVE = 5  # seconds a connection may sit idle after an answer
 MAX_CONNECTIONS = 100  # open connections per process; beyond, a request is answered 503
 CLIENT_SHARE = 4  # one client address may hold at most a quarter of them (25 of 100); beyond, refused at once
 MAX_HEADER_BYTES = 16 * 1024  # headers still incomplete at this size get a 400 (GuardedProtocol)
+HEADERS_TOO_LARGE = "Request headers too large."  # that 400's body
+TOO_MANY_STATUS = 503  # the answer to a connection over its address's share
 TIMER_SLACK = 0.005  # seconds: a read deadline this close when its timer goes off is reached (timers are in ms)
 CACHE_MB_VARIABLE = "TAIHU_CACHE_MB"  # how `--cache-mb` reaches the worker processes
 API_ONLY_VARIABLE = "TAIHU_API_ONLY"  # how `--api-only` does (taihu/api/app.py reads it)
@@ -86,6 +91,8 @@ class GuardedProtocol(HttpToolsProtocol):
         if self.taihu_over_client_share():
             transport.write(TOO_MANY_FROM_CLIENT)
             transport.close()
+            if ACCESS_LOG.on:
+                ACCESS_LOG.answered(self.client, NOT_READ, TOO_MANY_STATUS)
             return
         self.taihu_arm()
 
@@ -110,7 +117,37 @@ class GuardedProtocol(HttpToolsProtocol):
             and self.taihu_head_bytes > MAX_HEADER_BYTES
             and not self.transport.is_closing()
         ):
-            self.send_400_response("Request headers too large.")
+            # a read of empty lines alone begins no request (the parser skips them): what it holds is the last one's
+            self.taihu_refuse(HEADERS_TOO_LARGE, request_begun=bool(data.strip(b"\r\n")))
+
+    def send_400_response(self, msg: str) -> None:
+        """uvicorn's 400 for a request its parser refused, with its line in the access log."""
+        self.taihu_refuse(msg, request_begun=True)  # the parser begins a request at its first byte, good or not
+
+    def taihu_refuse(self, msg: str, request_begun: bool) -> None:
+        """A 400 and the close, with its line: the request line where the request being read has one whole."""
+        super().send_400_response(msg)
+        if ACCESS_LOG.on:
+            line = self.taihu_request_line_read() if request_begun else None
+            client = self.client if line is None else self.taihu_forwarded_client()
+            ACCESS_LOG.answered(client, line or NOT_READ, 400)
+
+    def taihu_request_line_read(self) -> str | None:
+        """The request line of the request being read, as uvicorn's access log writes it, where one of its headers
+        is in (the line then was read whole; the parser's state does not say where within the line it stopped).
+        httptools hands a header on once the next one's name is read: a request refused in its first header, or
+        in the second's name, is written `"-"`."""
+        if not self.headers:
+            return None
+        try:
+            url = httptools.parse_url(self.url)
+            path = url.path.decode("ascii")
+        except (httptools.HttpParserInvalidURLError, UnicodeDecodeError):  # uvicorn would not have read it either
+            return None
+        if "%" in path:
+            path = unquote(path)
+        method = self.parser.get_method().decode("ascii")
+        return request_line(method, self.root_path + path, url.query or b"", self.parser.get_http_version())
 
     def on_headers_complete(self) -> None:
         self.taihu_head_bytes = None
@@ -154,6 +191,16 @@ class GuardedProtocol(HttpToolsProtocol):
         if ACCESS_LOG.on:
             line = request_line("POST", self.root_path + lane.path.decode("ascii"), lane.query, "1.1")
             ACCESS_LOG.answered(self.taihu_forwarded_client(), line, 200)
+
+    def _start_asgi_task(self, cycle: RequestResponseCycle, app: Any) -> None:
+        """uvicorn's start of a request's app; its 503 past `limit_concurrency` (an app of its own, which the app's
+        access log does not see) is given its line, written as the app's are (the client through ProxyHeaders)."""
+        if app is service_unavailable and ACCESS_LOG.on:
+            trusted = self.config.forwarded_allow_ips
+            app = unavailable_logged(
+                self.config.proxy_headers, tuple(trusted) if isinstance(trusted, list) else trusted
+            )
+        super()._start_asgi_task(cycle, app)
 
     def taihu_forwarded_client(self) -> tuple[str, int] | None:
         """The client address as uvicorn's ProxyHeadersMiddleware reads it (X-Forwarded-For from a trusted proxy),
@@ -268,6 +315,20 @@ def proxy_headers(trusted: str | tuple[str, ...]) -> ProxyHeadersMiddleware:
     return ProxyHeadersMiddleware(_no_app, trusted_hosts=list(trusted) if isinstance(trusted, tuple) else trusted)
 
 
+async def _unavailable(scope: Scope, receive: Receive, send: Send) -> None:
+    """uvicorn's own 503 past the concurrency limit, with its line in the access log."""
+    await logged(service_unavailable, scope, receive, send)  # type: ignore[arg-type]
+
+
+@cache
+def unavailable_logged(proxy_headers: bool, trusted: str | tuple[str, ...]) -> ASGIApp | ProxyHeadersMiddleware:
+    """uvicorn's 503 app with its access-log line, behind uvicorn's ProxyHeadersMiddleware where uvicorn puts the
+    app behind it (`--proxy-headers`, trusting `--forwarded-allow-ips`): its client is the app's; made once."""
+    if not proxy_headers:
+        return _unavailable
+    return ProxyHeadersMiddleware(_unavailable, trusted_hosts=list(trusted) if isinstance(trusted, tuple) else trusted)  # type: ignore[arg-type]
+
+
 def fast_path_of(config: uvicorn.Config) -> FastPath | None:
     """The FastPath uvicorn serves (`taihu serve`'s app, or one given as the app itself), else None."""
     if isinstance(config.app, FastPath):
@@ -342,7 +403,7 @@ def too_many_body() -> bytes:
 
 _TOO_MANY_BODY = too_many_body()
 TOO_MANY_FROM_CLIENT = (  # the one error shape (taihu/api/responses.py), written before the app is reached
-    b"HTTP/1.1 503 Service Unavailable\r\ncontent-type: application/json; charset=utf-8\r\nconnection: close\r\n"
+    STATUS_LINE[TOO_MANY_STATUS] + b"content-type: application/json; charset=utf-8\r\nconnection: close\r\n"
     b"retry-after: 5\r\ncontent-length: %d\r\n\r\n%s" % (len(_TOO_MANY_BODY), _TOO_MANY_BODY)
 )
 
