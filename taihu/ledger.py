@@ -45,7 +45,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from taihu.messages import Language, Messages, catalog
+from taihu.messages import Language, Messages
 from taihu.ratelimit import Rate
 from taihu.scorer import HandError, Settlement, settle_table
 from taihu.scorer.errors import Text, quote, type_word
@@ -714,9 +714,6 @@ def next_deal(ledger: Ledger, standing: Standing, table: Any, taihu_version: str
     return Deal(standing.deal_count + 1, seats, stored, settlement, taihu_version)
 
 
-SEAT_IN_MESSAGE = re.compile(r"players\.\{(\w+)\}")  # a message that names the seat's field: `players.{winner}: …`
-
-
 def as_written(exc: HandError, table: Any, seats: dict[str, str]) -> HandError:
     """A seat's error as the deal was written: its `player` is the name at that wind, and where the deal keyed
     its players by name, its `field` is that name's (`players.乙`, not `players.S`), and so is its message's in
@@ -730,9 +727,7 @@ def as_written(exc: HandError, table: Any, seats: dict[str, str]) -> HandError:
     if isinstance(players, Mapping) and player in players and exc.field == wind_field:
         if exc.text is not None:
             params = exc.text.params
-            renamed = {
-                name: player for name in SEAT_IN_MESSAGE.findall(english(exc.text.key)) if params.get(name) == exc.seat
-            }
+            renamed = {name: player for name in exc.seat_params if params.get(name) == exc.seat}
             if params.get("path") == wind_field:  # `players.S: …`, a hand's error at its seat (`within`)
                 renamed["path"] = player_field
             if renamed:
@@ -740,11 +735,6 @@ def as_written(exc: HandError, table: Any, seats: dict[str, str]) -> HandError:
         named.field = player_field
     named.player = player
     return named
-
-
-def english(key: str) -> str:
-    """A message's English text, its parameters unfilled (which of them it names where)."""
-    return catalog("en").gettext(key)
 
 
 def token_matches(given: str, stored_sha256: str | None) -> bool:
