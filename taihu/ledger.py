@@ -45,7 +45,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from taihu.messages import Language, catalog
+from taihu.messages import Language, Messages
 from taihu.ratelimit import Rate
 from taihu.scorer import HandError, Settlement, settle_table
 from taihu.scorer.errors import Text, quote, type_word
@@ -208,15 +208,16 @@ class Deal:
         """The players who declared a false win (诈胡, or a chombo where the rule set calls it so)."""
         return [self.seats[e["seat"]] for e in self.table.get("events", []) if e.get("type") == "false-win"]
 
-    def result(self, player: str) -> str:
-        """What the deal was for one player: `won`, `discarded` (the winning tile), `false win`, `drawn`, or ""."""
+    def result(self, player: str) -> str | None:
+        """The code of what the deal was for one player (won, discarded the winning tile, a false win, drawn),
+        or None where the player had no part in it; the CSV shows it in its reader's language."""
         if player == self.winner:
-            return "won"
+            return "result.won"
         if player == self.discarder:
-            return "discarded"
+            return "result.discarded"
         if player in self.false_winners:
-            return "false win"
-        return "drawn" if self.winner is None and not self.false_winners else ""
+            return "result.false_win"
+        return "result.drawn" if self.winner is None and not self.false_winners else None
 
     def net(self) -> dict[str, int]:
         """Each player's net this deal."""
@@ -383,8 +384,11 @@ class LedgerView:
         deals = [d.to_json(lang) for d in self.deals]
         return self.ledger.heading() | {"deals": deals} | self.standing.to_json()
 
-    def to_csv(self) -> str:
+    def to_csv(self, lang: Language = "en") -> str:
         """One row per deal and player, in seat order, with the running total; a header row first.
+
+        The header is the same in every language (the keys a sheet reads the columns by); the `result`
+        cells are texts a person reads, in `lang`.
 
         Safe to open in a spreadsheet: a UTF-8 byte order mark first (so Excel reads 甲乙丙丁 as
         UTF-8, not the system's code page), and every text cell that a spreadsheet would read as
@@ -395,6 +399,7 @@ class LedgerView:
         out.write(BOM)
         writer = csv.writer(out, lineterminator="\n")
         writer.writerow(CSV_HEADER)
+        say = Messages(lang)
         totals = {p: 0 for p in self.ledger.players}
         for deal in self.deals:
             net = deal.net()
@@ -412,7 +417,7 @@ class LedgerView:
                         spreadsheet_text(deal.taihu_version or ""),
                         spreadsheet_text(deal.winner or ""),
                         spreadsheet_text(deal.discarder or ""),
-                        deal.result(player),
+                        say(code) if (code := deal.result(player)) else "",
                     )
                 )
         return out.getvalue()
@@ -709,9 +714,6 @@ def next_deal(ledger: Ledger, standing: Standing, table: Any, taihu_version: str
     return Deal(standing.deal_count + 1, seats, stored, settlement, taihu_version)
 
 
-SEAT_IN_MESSAGE = re.compile(r"players\.\{(\w+)\}")  # a message that names the seat's field: `players.{winner}: …`
-
-
 def as_written(exc: HandError, table: Any, seats: dict[str, str]) -> HandError:
     """A seat's error as the deal was written: its `player` is the name at that wind, and where the deal keyed
     its players by name, its `field` is that name's (`players.乙`, not `players.S`), and so is its message's in
@@ -725,9 +727,7 @@ def as_written(exc: HandError, table: Any, seats: dict[str, str]) -> HandError:
     if isinstance(players, Mapping) and player in players and exc.field == wind_field:
         if exc.text is not None:
             params = exc.text.params
-            renamed = {
-                name: player for name in SEAT_IN_MESSAGE.findall(english(exc.text.key)) if params.get(name) == exc.seat
-            }
+            renamed = {name: player for name in exc.seat_params if params.get(name) == exc.seat}
             if params.get("path") == wind_field:  # `players.S: …`, a hand's error at its seat (`within`)
                 renamed["path"] = player_field
             if renamed:
@@ -735,11 +735,6 @@ def as_written(exc: HandError, table: Any, seats: dict[str, str]) -> HandError:
         named.field = player_field
     named.player = player
     return named
-
-
-def english(key: str) -> str:
-    """A message's English text, its parameters unfilled (which of them it names where)."""
-    return catalog("en").gettext(key)
 
 
 def token_matches(given: str, stored_sha256: str | None) -> bool:

@@ -10,7 +10,9 @@ read as stored. A seat's error in a deal keyed by names names the player in its 
 
 from __future__ import annotations
 
+import ast
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -22,7 +24,8 @@ from fastapi.testclient import TestClient
 
 from taihu.api.app import app
 from taihu.ledger import WINDS, shown_settlement
-from taihu.scorer import settle_table
+from taihu.messages import catalog
+from taihu.scorer import HandError, settle_table
 from taihu.scorer.rulesets import DEFAULT_RULES
 from taihu.scorer.said import Said, as_code, code_in_lang
 from taihu.store import LedgerStore, alembic_config, database_url, dispose_engines, newest_revision
@@ -323,6 +326,109 @@ def test_a_seat_s_error_names_the_player_as_written_in_both_languages(
     by_winds |= {"winner": "S"} if "winner" in deal else {}
     refused = client.post(f"/ledgers/{ledger_id}/deals", json=by_winds, headers=keeper)
     assert refused.json()["message"].startswith("players.S")  # keyed by winds: the wind, as written
+
+
+W_WINS = "555m 222p 777p 333s 888s 9m f1 f2 P P +9m"  # 乙's winning hand of docs/ledger.md's deal 1
+NIL = {"total": 0}
+# each error kind that names its seat, raised by a deal keyed by names: (rules, deal, the player at that seat)
+SEAT_ERRORS = {
+    "error.table.seat_disagrees": ("lingxi", {"players": {"甲": NIL, "乙": "123m seat:W", "丙": NIL, "丁": NIL}}, "乙"),
+    "error.table.disagrees": (
+        "lingxi",
+        {"players": {"甲": NIL, "乙": "123m wild:5m", "丙": "123m wild:6m", "丁": NIL}},
+        "丙",
+    ),
+    "error.winner.none_but_win": (
+        "lingxi",
+        {"winner": None, "players": {"甲": NIL, "乙": W_WINS, "丙": NIL, "丁": NIL}},
+        "乙",
+    ),
+    "error.winner.other_wins": (
+        "lingxi",
+        {"winner": "甲", "players": {"甲": W_WINS, "乙": "12m +3m", "丙": NIL, "丁": NIL}},
+        "乙",
+    ),
+    "error.winner.no_win": (
+        "lingxi",
+        {"winner": "乙", "players": {"甲": NIL, "乙": "123m", "丙": NIL, "丁": NIL}},
+        "乙",
+    ),
+    "error.table.others_tenpai": (
+        "lingxi",
+        {"winner": None, "players": {"甲": NIL, "乙": {"tenpai": True}, "丙": NIL, "丁": NIL}},
+        "乙",
+    ),
+    "error.total.winner": (
+        "luoshan",
+        {"winner": "乙", "players": {"甲": NIL, "乙": {"total": 10}, "丙": NIL, "丁": NIL}},
+        "乙",
+    ),
+    "error.total.putian_winner": (
+        "putian",
+        {"winner": "乙", "players": {"甲": NIL, "乙": {"total": 10}, "丙": NIL, "丁": NIL}},
+        "乙",
+    ),
+    "error.total.jinhua_zero": (
+        "jinhua",
+        {"winner": "乙", "discarder": "丙", "players": {"甲": NIL, "乙": NIL, "丙": NIL, "丁": NIL}},
+        "乙",
+    ),
+    "error.total.non_winner": (
+        "jinhua",
+        {"winner": "乙", "discarder": "丙", "players": {"甲": {"total": 3}, "乙": W_WINS, "丙": NIL, "丁": NIL}},
+        "甲",
+    ),
+    "error.total.riichi_winner": (
+        "riichi",
+        {"winner": "乙", "discarder": "丙", "players": {"甲": NIL, "乙": {"total": 10}, "丙": NIL, "丁": NIL}},
+        "乙",
+    ),
+    "error.total.riichi_drawn": (
+        "riichi",
+        {"winner": None, "players": {"甲": {"total": 3}, "乙": NIL, "丙": NIL, "丁": NIL}},
+        "甲",
+    ),
+}
+
+
+@pytest.mark.parametrize("key", sorted(SEAT_ERRORS))
+def test_each_error_that_names_its_seat_names_the_player_as_written(key: str, ledger_db: Path) -> None:
+    rules, deal, player = SEAT_ERRORS[key]
+    with LedgerStore(ledger_db) as store:
+        ledger = store.create("names", rules, PLAYERS)
+        with pytest.raises(HandError) as refused:
+            store.add(ledger, deal)
+    error = refused.value
+    wind = WINDS[PLAYERS.index(player)]  # the first deal seats 甲 at E, 乙 at S …
+    assert (error.key, error.seat, error.player, error.field) == (key, wind, player, f"players.{player}")
+    for lang in ("en", "zh"):
+        message = error.message_in(lang)  # type: ignore[arg-type]
+        assert message.startswith(f"players.{player}"), (lang, message)
+
+
+def declared_seat_params() -> dict[str, set[str]]:
+    """Each catalog key the core raises (`HandError.of("error.…", …)`) and the `seat_params` declared there."""
+    found: dict[str, set[str]] = {}
+    for path in sorted((ROOT / "taihu").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "of":
+                key = node.args[0] if node.args else None
+                if isinstance(key, ast.Constant) and isinstance(key.value, str):
+                    declared = next((k.value for k in node.keywords if k.arg == "seat_params"), None)
+                    names = ast.literal_eval(declared) if declared is not None else ()
+                    found.setdefault(key.value, set()).update(names)
+    return found
+
+
+def test_every_error_at_a_seat_s_field_declares_the_parameter_that_names_the_seat() -> None:
+    """The catalog check of the declarations: a message that starts at `players.{name}` (the seat's own field)
+    is raised with `name` among its `seat_params`, and no other parameter is declared so."""
+    starts_at_seat = re.compile(r"players\.\{(\w+)\}:")
+    declared = declared_seat_params()
+    for key, params in declared.items():
+        at_seat = starts_at_seat.match(catalog("en").gettext(key))
+        assert params == ({at_seat.group(1)} if at_seat else set()), key
+    assert set(SEAT_ERRORS) <= {key for key, params in declared.items() if params}
 
 
 # -- a ledger's events name players ----------------------------------------------------------------------

@@ -20,6 +20,7 @@ from typer.testing import CliRunner
 
 from taihu.api.app import app
 from taihu.cli.main import app as taihu_app
+from taihu.messages import Language
 from taihu.store import LedgerStore, deals, ledgers
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -156,26 +157,83 @@ def test_an_expiry_can_be_lifted_and_untouched_expired_ledgers_go_when_a_ledger_
     assert rows_of(gone_id) == (0, 0) and rows_of(kept_id) == (1, 1)
 
 
-def test_the_csv_names_the_winner_the_discarder_and_each_seats_result(client: TestClient) -> None:
+# what the `result` column reads in each language; the header is the same in every language
+RESULTS = {
+    "en": {"won": "won", "discarded": "discarded", "false win": "false win", "drawn": "drawn"},
+    "zh": {"won": "和牌", "discarded": "点炮", "false win": "诈和", "drawn": "流局"},
+}
+
+
+def csv_of_the_library(client: TestClient, ledger_id: str, lang: Language) -> str:
+    with LedgerStore() as store:
+        found = store.shared(ledger_id)
+        assert found is not None
+        return store.view(found[0]).to_csv(lang)
+
+
+def csv_of_the_cli(client: TestClient, ledger_id: str, lang: str) -> str:
+    exported = CliRunner().invoke(taihu_app, ["ledger", "export", ledger_id, "--csv", "--lang", lang])
+    assert exported.exit_code == 0, exported.output
+    return exported.output
+
+
+def csv_of_the_api_query(client: TestClient, ledger_id: str, lang: str) -> str:
+    reply = client.get(f"/ledgers/{ledger_id}.csv?lang={lang}")
+    assert reply.headers["content-language"] == lang and "Accept-Language" in reply.headers["vary"]
+    return reply.text
+
+
+def csv_of_the_api_header(client: TestClient, ledger_id: str, lang: str) -> str:
+    reply = client.get(
+        f"/ledgers/{ledger_id}.csv", headers={"Accept-Language": {"zh": "zh-CN,zh;q=0.9", "en": "en"}[lang]}
+    )
+    assert reply.headers["content-language"] == lang and "Accept-Language" in reply.headers["vary"]
+    return reply.text
+
+
+@pytest.mark.parametrize("lang", sorted(RESULTS))
+@pytest.mark.parametrize(
+    "read_csv",
+    [csv_of_the_library, csv_of_the_cli, csv_of_the_api_query, csv_of_the_api_header],
+    ids=lambda f: f.__name__,
+)
+def test_the_csv_names_the_winner_the_discarder_and_each_seats_result_in_the_readers_language(
+    client: TestClient, lang: str, read_csv: Any
+) -> None:
     ledger_id, keeper = new_ledger(client, deals_first=0)
     for table in (NORMAL_WIN, DRAWN, FALSE_WIN):
         assert client.post(f"/ledgers/{ledger_id}/deals", json=table, headers=keeper).status_code == 201
-    text = client.get(f"/ledgers/{ledger_id}.csv").text.removeprefix("\ufeff")
+    said = RESULTS[lang]
+    text = read_csv(client, ledger_id, lang).removeprefix("\ufeff")
     rows = list(csv.DictReader(io.StringIO(text)))
-    assert list(rows[0])[-3:] == ["winner", "discarder", "result"]
+    assert list(rows[0])[-3:] == ["winner", "discarder", "result"]  # the keys: the same in every language
     by_deal = {
         n: {r["player"]: (r["winner"], r["discarder"], r["result"]) for r in rows if r["deal"] == n} for n in "123"
     }
     # deal 1: S (乙) wins on W's (丙) discard
     assert by_deal["1"] == {
         "甲": ("乙", "丙", ""),
-        "乙": ("乙", "丙", "won"),
-        "丙": ("乙", "丙", "discarded"),
+        "乙": ("乙", "丙", said["won"]),
+        "丙": ("乙", "丙", said["discarded"]),
         "丁": ("乙", "丙", ""),
     }
-    assert {result for *_, result in by_deal["2"].values()} == {"drawn"}
-    offender = [p for p, (*_, result) in by_deal["3"].items() if result == "false win"]
-    assert len(offender) == 1 and {result for *_, result in by_deal["3"].values()} == {"false win", ""}
+    assert {result for *_, result in by_deal["2"].values()} == {said["drawn"]}
+    offender = [p for p, (*_, result) in by_deal["3"].items() if result == said["false win"]]
+    assert len(offender) == 1 and {result for *_, result in by_deal["3"].values()} == {said["false win"], ""}
+
+
+def test_the_csv_is_in_english_when_no_language_is_asked_for(client: TestClient) -> None:
+    ledger_id, keeper = new_ledger(client)
+    reply = client.get(f"/ledgers/{ledger_id}.csv")
+    assert reply.headers["content-language"] == "en"
+    assert {r["result"] for r in csv.DictReader(io.StringIO(reply.text.removeprefix("\ufeff")))} == {
+        "",
+        "won",
+        "discarded",
+    }
+    with LedgerStore() as store:
+        found = store.shared(ledger_id)
+        assert found is not None and store.view(found[0]).to_csv() == reply.text
 
 
 runner = CliRunner()

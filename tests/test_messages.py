@@ -31,7 +31,7 @@ from taihu.scorer.rulesets import RULESETS
 ROOT = Path(__file__).resolve().parent.parent
 # a message's code as the code names it (the notation's error texts: `error.notation.tile_hint.G`, `….either.2`)
 CODE = re.compile(
-    r"(?:api|cli|unit|error|note|detail|reason|arith|limit|option|scope|value)(?:\.[a-z_]+)+"
+    r"(?:api|cli|unit|error|note|detail|reason|arith|limit|option|scope|value|result)(?:\.[a-z_]+)+"
     r"|error\.notation(?:\.[A-Za-z0-9_]+)+"
 )
 # codes the code builds at run time (`f"unit.{unit}"`, `error.word.self`, `error.type.list`): checked below

@@ -26,17 +26,18 @@ from english_words import ENGLISH  # a word as it counts one
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_cli_chinese import HANDS, TABLES  # the examples
+from test_messages import texts as catalog_texts
 from typer.testing import CliRunner
 
 from taihu.api.server import sets_and_pair
 from taihu.cli.main import app
-from taihu.messages import known
+from taihu.messages import Language, known
 from taihu.scorer import HandError, HandScore, score_hand
 from taihu.scorer import tiles as T
 from taihu.scorer.arithmetic import arithmetic
 from taihu.scorer.rulesets import RULESETS, get
 from taihu.scorer.rulesets.riichi.yaku import YAKU
-from taihu.scorer.said import Said, in_lang, parameters, said
+from taihu.scorer.said import Said, code_in_lang, in_lang, parameters, said
 from taihu.scorer.settlement import settle_table
 from taihu.scorer.waits import waits
 
@@ -226,6 +227,50 @@ def test_a_word_parameter_is_given_by_its_own_code_and_renders_in_the_language()
         "code": "reason.dealer_doubled",
         "params": {"reason": {"code": "reason.difference", "params": {"difference": 16}}},
     }
+
+
+def codes_without_parameters() -> list[str]:
+    """The catalog's codes whose text names no parameter (a plural's is read by count: not a text by code)."""
+    return sorted(code for code, forms in catalog_texts("en").items() if len(forms) == 1 and not parameters(code))
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_text_by_code_says_what_its_said_says_for_every_code_without_parameters(lang: Language) -> None:
+    codes = codes_without_parameters()
+    assert len(codes) > 300
+    shown = {code: code_in_lang(json.loads(json.dumps(Said(code, {}).as_code())), lang) for code in codes}
+    assert shown == {code: Said(code, {}).in_lang(lang) for code in codes}
+
+
+WITH_PARAMETERS = [
+    said("reason.difference", difference=16),
+    said("reason.dealer_doubled", reason=said("reason.winner")),  # a word parameter
+    said("reason.dealer_doubled", reason=said("reason.difference", difference=16)),  # a word with its own
+    said("note.no_winning_tile", tile="2p"),  # a tile, shown as it is
+    said("value.each", value=8),
+]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("text", WITH_PARAMETERS, ids=str)
+def test_a_text_by_code_says_what_its_said_says_with_parameters(text: Said, lang: Language) -> None:
+    shown = code_in_lang(json.loads(json.dumps(text.as_code())), lang)
+    assert shown == text.in_lang(lang) and type(shown) is str
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        {"code": "reason.no_such_code", "params": {}},  # a code the catalog does not know
+        {"code": "reason.difference", "params": {}},  # a parameter its text names, missing
+        {"code": "reason.dealer_doubled", "params": {"reason": {"code": "reason.no_such_code", "params": {}}}},
+    ],
+    ids=["unknown code", "missing parameter", "unknown word's code"],
+)
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_text_by_code_that_does_not_render_is_a_key_error(value: dict[str, Any], lang: Language) -> None:
+    with pytest.raises(KeyError):
+        code_in_lang(value, lang)
 
 
 def test_a_text_is_an_immutable_string_that_survives_copies_and_pickles() -> None:

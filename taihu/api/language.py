@@ -20,6 +20,7 @@ from taihu.messages.language import accept_language, language_of_tag
 LANG_KEY = "taihu.lang"  # where a request's language is kept in its ASGI scope
 LANG_PARAMETER = "lang"
 UNTRANSLATED = frozenset({"/openapi.json"})  # JSON answers that are the same in every language
+SPOKEN_TYPES = ("application/json", "text/csv")  # the answers whose texts follow the language (a ledger's CSV too)
 LANG_QUERY = {
     "name": LANG_PARAMETER,
     "in": "query",
@@ -59,7 +60,7 @@ def request_language(request: Request) -> Language:
 
 
 class LanguageHeaders:
-    """Adds `Content-Language` and `Vary: Accept-Language` to every JSON answer whose texts follow the language."""
+    """Adds `Content-Language` and `Vary: Accept-Language` to every JSON or CSV answer (`SPOKEN_TYPES`)."""
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
@@ -72,7 +73,7 @@ class LanguageHeaders:
         async def with_language(message: Message) -> None:
             if message["type"] == "http.response.start":
                 headers = MutableHeaders(scope=message)
-                if headers.get("content-type", "").startswith("application/json"):
+                if headers.get("content-type", "").startswith(SPOKEN_TYPES):
                     headers["content-language"] = scope_language(scope)
                     headers.add_vary_header("Accept-Language")
                 elif message["status"] == 304:  # a 304 varies as the answer it stands for

@@ -229,17 +229,18 @@ def new_ledger(http: Request, request: NewLedger = Depends(body_of(NEW_LEDGER)))
     responses={
         200: {
             "content": {"text/csv": {"schema": {"type": "string"}}},
-            "description": "one row per deal and player, a header row first (UTF-8)",
+            "description": "one row per deal and player, a header row first (UTF-8); the header is the same in "
+            "every language, the `result` cells are in the request's language",
         },
         **problems(404),
     },
 )
-def ledger_csv(ledger_id: str) -> Response:
+def ledger_csv(ledger_id: str, http: Request) -> Response:
     """The ledger as CSV, to download: one row per deal and player, a header row first (docs/ledger.md)."""
     with LedgerStore() as store:
         view = store.view(found(store, ledger_id)[0])
     return Response(
-        view.to_csv(),
+        view.to_csv(request_language(http)),
         media_type="text/csv; charset=utf-8",
         headers={"Content-Disposition": attachment(export_filename(view.ledger.name))},
     )

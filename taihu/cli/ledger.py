@@ -308,11 +308,11 @@ def export(
     db: Db = None,
     lang: LangOption = None,
 ) -> None:
-    """Export the ledger to stdout: CSV with --csv, else the ledger JSON (its texts in --lang's language)."""
+    """Export the ledger to stdout: CSV with --csv, else the ledger JSON (its texts in --lang's language either way)."""
     with opened(db) as store:
         view = store.view(store.ledger(name))
     if as_csv:
-        sys.stdout.write(view.to_csv())  # the same in every language: its header and `result` are its keys
+        sys.stdout.write(view.to_csv(lang.language))  # its header the same in every language, `result` in --lang's
     else:
         cli().print_json(view.to_json(lang.language))
 

@@ -133,7 +133,10 @@ class HandError(ValueError):
     `line` is that hand as given (the string `column` counts in), so a shell
     can point at the place as it does for one hand; `player` is the player's
     name where the client named one, `field` the input field the problem is in
-    (`players.S`, `events[0]`, `options`).
+    (`players.S`, `events[0]`, `options`). `seat_params` are the message's
+    parameters that hold that seat's wind (`winner`, `seat_word`), declared
+    where the error is raised, so a ledger whose deal named its players shows
+    the player's name there instead.
     """
 
     def __init__(
@@ -148,6 +151,7 @@ class HandError(ValueError):
         player: str | None = None,
         field: str | None = None,
         line: str | None = None,
+        seat_params: tuple[str, ...] = (),
     ) -> None:
         if (message is None) == (text is None):
             raise TypeError("HandError takes a message or a catalog text, one of them")
@@ -160,16 +164,27 @@ class HandError(ValueError):
         self.player = player
         self.field = field
         self.line = line
+        self.seat_params = seat_params
         # the message's parameters (`{"size": 13}`); one that is a word a person reads renders by language
         self.params: dict[str, object] = dict(text.params) if text is not None else {}
         self._english: str | None = None
 
     @classmethod
-    def of(cls, key: str, /, *, code: str, hint: Localized | None = None, **params: Any) -> HandError:
+    def of(
+        cls,
+        key: str,
+        /,
+        *,
+        code: str,
+        hint: Localized | None = None,
+        seat_params: tuple[str, ...] = (),
+        **params: Any,
+    ) -> HandError:
         """The error whose message is the catalog's `key` with `params` (its English is `str(err)`); the
-        parameters named as the error's place (`column`, `seat`, `player`, `field`, `line`) are that too."""
+        parameters named as the error's place (`column`, `seat`, `player`, `field`, `line`) are that too;
+        `seat_params`: which of `params` hold the seat's wind."""
         place = {name: params.pop(name) for name in PLACE if name in params}
-        return cls(code=code, text=Text(key, **params), hint=hint, **place)
+        return cls(code=code, text=Text(key, **params), hint=hint, seat_params=seat_params, **place)
 
     @property
     def key(self) -> str | None:

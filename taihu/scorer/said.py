@@ -69,15 +69,20 @@ def is_code(value: Any) -> bool:
 
 
 def code_in_lang(value: Mapping[str, Any], lang: Language) -> str:
-    """A text by code (`{"code", "params"}`, what `as_code` writes) in `lang`: what its `Said` says there, a
-    word parameter by its own code rendered too, so JSON that kept a text's code (a ledger's stored settlement)
+    """A text by code (`{"code", "params"}`, what `as_code` writes) in `lang`: what its `Said` says there (the one
+    rendering of a text, word parameters and all), so JSON that kept a text's code (a ledger's stored settlement)
     shows it in any language. KeyError for a code the catalog does not know, or a parameter its text names and
     `value` lacks."""
-    template = catalog(lang).gettext(value["code"])
-    if template == value["code"]:
-        raise KeyError(value["code"])
-    params = {k: code_in_lang(v, lang) if is_code(v) else v for k, v in value["params"].items()}
-    return template.format_map(params)
+    return str(_said_of_code(value, lang).in_lang(lang))
+
+
+def _said_of_code(value: Mapping[str, Any], lang: Language) -> Said:
+    """The `Said` that `as_code` wrote as `value`, a word parameter by its own code made a `Said` too; KeyError
+    for a code `lang`'s catalog does not know (a `Said` would show it as itself) or a parameter its text lacks."""
+    code = value["code"]
+    if catalog(lang).gettext(code) == code:
+        raise KeyError(code)
+    return Said(code, {k: _said_of_code(v, lang) if is_code(v) else v for k, v in value["params"].items()})
 
 
 _KEPT: dict[tuple[Any, ...], Said] = {}

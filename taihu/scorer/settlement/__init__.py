@@ -57,6 +57,7 @@ def refuse_others_fields(table: Table, ruleset: RuleSet) -> None:
             raise HandError.of(
                 "error.table.others_tenpai",
                 code="field_not_used",
+                seat_params=("seat_word",),
                 seat=seat,
                 field=f"players.{seat}",
                 seat_word=seat,

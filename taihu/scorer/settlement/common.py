@@ -132,6 +132,7 @@ def _agreed(name: str, table_value: Any, hands: dict[str, ParsedHand], show: Cal
             raise HandError.of(
                 "error.table.disagrees",
                 code="table_disagrees",
+                seat_params=("seat_word",),
                 seat=seat,
                 field=f"players.{seat}",
                 seat_word=seat,
@@ -173,6 +174,7 @@ def seat_disagrees(seat: str, written: str) -> HandError:
     return HandError.of(
         "error.table.seat_disagrees",
         code="bad_seat",
+        seat_params=("seat_word",),
         seat=seat,
         field=f"players.{seat}",
         seat_word=seat,
@@ -231,6 +233,7 @@ def check_winner(table: Table, hands: Hands) -> None:
             raise HandError.of(
                 "error.winner.none_but_win",
                 code="bad_winner",
+                seat_params=("seat_word",),
                 seat=seat,
                 field=f"players.{seat}",
                 hint=Text("error.hint.set_winner", seat=seat),
@@ -240,6 +243,7 @@ def check_winner(table: Table, hands: Hands) -> None:
         raise HandError.of(
             "error.winner.other_wins",
             code="bad_winner",
+            seat_params=("seat_word",),
             seat=seat,
             field=f"players.{seat}",
             seat_word=seat,
@@ -248,7 +252,12 @@ def check_winner(table: Table, hands: Hands) -> None:
         )
     if winner is not None and isinstance(hands[winner], ParsedHand) and not is_win(hands[winner]):
         raise HandError.of(
-            "error.winner.no_win", code="bad_winner", seat=winner, field=f"players.{winner}", winner=winner
+            "error.winner.no_win",
+            code="bad_winner",
+            seat_params=("winner",),
+            seat=winner,
+            field=f"players.{winner}",
+            winner=winner,
         )
 
 
@@ -440,6 +449,7 @@ def check_non_winners(table: Table, hands: Hands, why: Text) -> None:
             raise HandError.of(
                 "error.total.non_winner",
                 code="bad_total",
+                seat_params=("seat_word",),
                 seat=seat,
                 field=f"players.{seat}",
                 seat_word=seat,
@@ -456,6 +466,7 @@ def check_winner_hand(table: Table, hands: Hands, name: str) -> None:
         raise HandError.of(
             "error.total.winner",
             code="bad_total",
+            seat_params=("winner",),
             seat=winner,
             field=f"players.{winner}",
             winner=winner,

@@ -52,7 +52,12 @@ def settle(table: Table) -> Settlement:
         multiplier = scores[winner].total
         if multiplier < 1:
             raise HandError.of(
-                "error.total.jinhua_zero", code="bad_total", seat=winner, field=f"players.{winner}", winner=winner
+                "error.total.jinhua_zero",
+                code="bad_total",
+                seat_params=("winner",),
+                seat=winner,
+                field=f"players.{winner}",
+                winner=winner,
             )
         payments = _to_winner(winner, table.discarder, unit, multiplier, liable)
     return settled(table, scores, payments, dealer_stays(winner))  # the seed is silent: Lingxi's rule

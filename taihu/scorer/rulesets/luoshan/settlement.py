@@ -38,6 +38,7 @@ def settle(table: Table) -> Settlement:
             raise HandError.of(
                 "error.winner.luoshan_not_legal",
                 code="not_legal",
+                seat_params=("winner",),
                 seat=winner,
                 field=f"players.{winner}",
                 winner=winner,

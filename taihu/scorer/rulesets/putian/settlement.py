@@ -46,6 +46,7 @@ def settle(table: Table) -> Settlement:
         raise HandError.of(
             "error.winner.putian_not_legal",
             code="not_legal",
+            seat_params=("winner",),
             seat=table.winner,
             field=f"players.{table.winner}",
             winner=table.winner,
@@ -99,7 +100,12 @@ def _putian_events(table: Table, hands: C.Hands) -> dict[str, list[str]]:
         found.setdefault(event.type, []).append(seat)
     if winner is not None and not isinstance(hands[winner], ParsedHand):
         raise HandError.of(
-            "error.total.putian_winner", code="bad_total", seat=winner, field=f"players.{winner}", winner=winner
+            "error.total.putian_winner",
+            code="bad_total",
+            seat_params=("winner",),
+            seat=winner,
+            field=f"players.{winner}",
+            winner=winner,
         )
     return found
 

@@ -52,6 +52,7 @@ def _hands(table: Table) -> dict[str, RiichiSeat]:
             raise HandError.of(
                 "error.table.round_disagrees",
                 code="table_disagrees",
+                seat_params=("seat_word",),
                 seat=seat,
                 field=f"players.{seat}",
                 seat_word=seat,
@@ -71,6 +72,7 @@ def _agree(hand: ParsedHand, seat: str, honba: int, sticks: int) -> ParsedHand:
             raise HandError.of(
                 "error.table.count_disagrees",
                 code="table_disagrees",
+                seat_params=("seat_word",),
                 seat=seat,
                 field=f"players.{seat}",
                 seat_word=seat,
@@ -89,11 +91,21 @@ def _check_riichi_events(hands: dict[str, RiichiSeat], declared: list[str]) -> N
         wrote = "riichi" in hand.flags or "double-riichi" in hand.flags
         if wrote and seat not in declared:
             raise HandError.of(
-                "error.event.riichi_missing", code="bad_event", seat=seat, field=f"players.{seat}", seat_word=seat
+                "error.event.riichi_missing",
+                code="bad_event",
+                seat_params=("seat_word",),
+                seat=seat,
+                field=f"players.{seat}",
+                seat_word=seat,
             )
         if not wrote and seat in declared:
             raise HandError.of(
-                "error.event.riichi_unwritten", code="bad_event", seat=seat, field=f"players.{seat}", seat_word=seat
+                "error.event.riichi_unwritten",
+                code="bad_event",
+                seat_params=("seat_word",),
+                seat=seat,
+                field=f"players.{seat}",
+                seat_word=seat,
             )
 
 
@@ -102,7 +114,12 @@ def _ready(seat: str, hand: RiichiSeat) -> bool:
         return hand.tenpai
     if isinstance(hand, PlayerTotal):
         raise HandError.of(
-            "error.total.riichi_drawn", code="bad_total", seat=seat, field=f"players.{seat}", seat_word=seat
+            "error.total.riichi_drawn",
+            code="bad_total",
+            seat_params=("seat_word",),
+            seat=seat,
+            field=f"players.{seat}",
+            seat_word=seat,
         )
     return in_seat(seat, is_ready, hand)
 
@@ -211,7 +228,12 @@ def settle(table: Table) -> Settlement:
         hand = hands[winner]
         if not isinstance(hand, ParsedHand):
             raise HandError.of(
-                "error.total.riichi_winner", code="bad_total", seat=winner, field=f"players.{winner}", winner=winner
+                "error.total.riichi_winner",
+                code="bad_total",
+                seat_params=("winner",),
+                seat=winner,
+                field=f"players.{winner}",
+                winner=winner,
             )
         hand = _agree(hand, winner, honba, sticks)
         own_turn = bool(hand.flags & {"self", "kong-draw", "heaven", "earth"})
@@ -229,6 +251,7 @@ def settle(table: Table) -> Settlement:
             raise HandError.of(
                 "error.winner.riichi_not_legal",
                 code="not_legal",
+                seat_params=("winner",),
                 seat=winner,
                 field=f"players.{winner}",
                 winner=winner,
