@@ -28,13 +28,11 @@ from urllib.parse import unquote
 
 import httptools
 import uvicorn
-from starlette.types import ASGIApp, Receive, Scope, Send
 from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
-from uvicorn.protocols.http.flow_control import service_unavailable
-from uvicorn.protocols.http.httptools_impl import STATUS_LINE, HttpToolsProtocol, RequestResponseCycle
+from uvicorn.protocols.http.httptools_impl import STATUS_LINE, HttpToolsProtocol
 
 from taihu.api.access_log import ACCESS_LOG, ACCESS_LOG_VARIABLE, NOT_READ, request_line
-from taihu.api.fast import SCORE_PATHS, Asked, FastPath, logged
+from taihu.api.fast import SCORE_PATHS, Asked, FastPath
 from taihu.api.security import trust_hosts_in_every_worker, trusted_hosts
 from taihu.messages import catalog
 from taihu.scorer import HandError, memo, rule_sets, score_hand
@@ -152,10 +150,17 @@ class GuardedProtocol(HttpToolsProtocol):
     def on_headers_complete(self) -> None:
         self.taihu_head_bytes = None
         self.taihu_lane = self.taihu_plain_score()
-        if self.taihu_lane is None:
-            super().on_headers_complete()
-        else:
+        if self.taihu_lane is not None:
             self.taihu_lane_body = b""
+            return
+        # past the limit uvicorn answers its own 503, which no app sees: its line is written here, as the request
+        # is handed to it (an upgrade request uvicorn takes before that test gets none)
+        unavailable = ACCESS_LOG.on and not self.parser.should_upgrade() and self.taihu_over_limit()
+        super().on_headers_complete()
+        if unavailable:
+            scope = self.scope
+            line = request_line(scope["method"], scope["path"], scope["query_string"], scope["http_version"])
+            ACCESS_LOG.answered(self.taihu_forwarded_client(), line, 503)
 
     def on_body(self, body: bytes) -> None:
         if self.taihu_lane is None:
@@ -192,15 +197,12 @@ class GuardedProtocol(HttpToolsProtocol):
             line = request_line("POST", self.root_path + lane.path.decode("ascii"), lane.query, "1.1")
             ACCESS_LOG.answered(self.taihu_forwarded_client(), line, 200)
 
-    def _start_asgi_task(self, cycle: RequestResponseCycle, app: Any) -> None:
-        """uvicorn's start of a request's app; its 503 past `limit_concurrency` (an app of its own, which the app's
-        access log does not see) is given its line, written as the app's are (the client through ProxyHeaders)."""
-        if app is service_unavailable and ACCESS_LOG.on:
-            trusted = self.config.forwarded_allow_ips
-            app = unavailable_logged(
-                self.config.proxy_headers, tuple(trusted) if isinstance(trusted, list) else trusted
-            )
-        super()._start_asgi_task(cycle, app)
+    def taihu_over_limit(self) -> bool:
+        """Whether a request whose headers are in now is past `limit_concurrency`: uvicorn's own test, on the same
+        public state, so that it holds before uvicorn adds the request's task (it then answers uvicorn's 503)."""
+        return self.limit_concurrency is not None and (
+            len(self.connections) >= self.limit_concurrency or len(self.tasks) >= self.limit_concurrency
+        )
 
     def taihu_forwarded_client(self) -> tuple[str, int] | None:
         """The client address as uvicorn's ProxyHeadersMiddleware reads it (X-Forwarded-For from a trusted proxy),
@@ -235,10 +237,7 @@ class GuardedProtocol(HttpToolsProtocol):
             or self.parser.should_upgrade()
             or (self.cycle is not None and not self.cycle.response_complete)
             or self.pipeline
-            or (
-                self.limit_concurrency is not None
-                and (len(self.connections) >= self.limit_concurrency or len(self.tasks) >= self.limit_concurrency)
-            )
+            or self.taihu_over_limit()
         ):
             return None
         url = httptools.parse_url(self.url)
@@ -313,20 +312,6 @@ async def no_send(message: Any) -> None:
 def proxy_headers(trusted: str | tuple[str, ...]) -> ProxyHeadersMiddleware:
     """uvicorn's ProxyHeadersMiddleware trusting `trusted` (`--forwarded-allow-ips`, uvicorn's setting), made once."""
     return ProxyHeadersMiddleware(_no_app, trusted_hosts=list(trusted) if isinstance(trusted, tuple) else trusted)
-
-
-async def _unavailable(scope: Scope, receive: Receive, send: Send) -> None:
-    """uvicorn's own 503 past the concurrency limit, with its line in the access log."""
-    await logged(service_unavailable, scope, receive, send)  # type: ignore[arg-type]
-
-
-@cache
-def unavailable_logged(proxy_headers: bool, trusted: str | tuple[str, ...]) -> ASGIApp | ProxyHeadersMiddleware:
-    """uvicorn's 503 app with its access-log line, behind uvicorn's ProxyHeadersMiddleware where uvicorn puts the
-    app behind it (`--proxy-headers`, trusting `--forwarded-allow-ips`): its client is the app's; made once."""
-    if not proxy_headers:
-        return _unavailable
-    return ProxyHeadersMiddleware(_unavailable, trusted_hosts=list(trusted) if isinstance(trusted, tuple) else trusted)  # type: ignore[arg-type]
 
 
 def fast_path_of(config: uvicorn.Config) -> FastPath | None:
