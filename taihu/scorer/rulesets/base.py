@@ -736,13 +736,23 @@ def no_winning_tile_notes(parsed: ParsedHand) -> list[str]:
 
 
 def likely_wait(parsed: ParsedHand) -> str:
-    """A tile of the hand a winner would most likely have won on, found without a search (the note is on every
-    non-winner scored alone): what is left once pungs and chows are taken out, lowest first — a pair's tile (a
-    pair waits on its third), else a single's (a single wait) —, else a pair's of the whole hand, else its
-    highest tile. Never a flower; a hand of flowers only gets its first tile."""
-    kinds = sorted(kind for kind in parsed.tiles if not T.is_flower(kind))
-    if not kinds:
+    """The tile of the hand a winner would most likely have won on (`likely_wait_kind`); a hand of flowers only
+    gets its first tile."""
+    kind = likely_wait_kind(parsed)
+    if kind is None:
         return T.name(parsed.tiles[0]) if parsed.tiles else ""
+    return T.name(kind)
+
+
+def likely_wait_kind(parsed: ParsedHand, set_aside: Collection[int] = ()) -> int | None:
+    """A tile of the hand a winner would most likely have won on, found without a search (the note is on every
+    non-winner scored alone; `slips.suggested_mark`, the search for a winner's count, falls back on it): what
+    is left once pungs and chows are taken out, lowest first — a pair's tile (a pair waits on its third), else
+    a single's (a single wait) —, else a pair's of the whole hand, else its highest tile. Never a flower nor a
+    kind of `set_aside`; None where the hand holds no other."""
+    kinds = sorted(kind for kind in parsed.tiles if not T.is_flower(kind) and kind not in set_aside)
+    if not kinds:
+        return None
     left = {kind: kinds.count(kind) for kind in kinds}
     for kind in sorted(left):
         while left[kind] >= 3:
@@ -753,7 +763,7 @@ def likely_wait(parsed: ParsedHand) -> str:
                 left[k] -= 1
     rest = [kind for kind, count in left.items() if count] or list(left)
     counts = left if any(left.values()) else {kind: kinds.count(kind) for kind in left}
-    return T.name(max(rest, key=lambda kind: (counts[kind] == 2, kind)))
+    return max(rest, key=lambda kind: (counts[kind] == 2, kind))
 
 
 def score_item(item: Item, value: int, detail: str) -> ScoreItem:
