@@ -42,6 +42,22 @@ def test_the_suggested_mark_comes_from_the_hand_and_wins() -> None:
     assert score_hand(line.replace(" 11s", " 1s +1s")).winner
 
 
+@pytest.mark.parametrize(
+    ("rules", "line", "mark"),
+    [
+        ("luoshan", "112233m 456p 13579s", "9s"),  # the chows taken out, the singles are left: the highest
+        ("guannan", "112233m 456p 13579s", "9s"),
+        ("lingxi", "112233m 456p 789p 13579s f1 wild:5m,E", "9s"),
+    ],
+)
+def test_where_no_mark_wins_the_count_error_suggests_the_notes_guess(rules: str, line: str, mark: str) -> None:
+    """No tile marked `+` makes a win: the `+` suggested is the cheap guess the note on a non-winner makes
+    (`base.likely_wait_kind`, one rule for both), not a pair of the whole hand."""
+    error = error_of(line, rules)
+    assert error.code == "no_winning_tile"
+    assert str(error).endswith(f"e.g. +{mark}")
+
+
 def test_no_wild_is_named_only_where_wildcards_exist() -> None:
     """With wild: given the message is the rule set's own; Guannan has no wildcards to name."""
     assert str(error_of("123m 456m 789p 234s 678s 5p +6p wild:9s,N seat:W")).startswith("no winning shape")

@@ -176,6 +176,18 @@ def _meld_text(tiles: tuple[int, ...], concealed: bool) -> str:
 _NO_COLUMNS: Mapping[str, int] = MappingProxyType({})  # a default no one can write to
 
 
+class WrittenAt(dict[str, int]):
+    """A parsed hand's `columns`: where each condition, meld and the `+` were written, and the line itself.
+
+    A tile's place is read from `line` only when an error names the tile (`ParsedHand.tile_column`): the
+    parse leaves it out, as finding every tile's column would cost each parse more than its errors ever do.
+    """
+
+    __slots__ = ("line",)
+
+    line: str
+
+
 class ParsedHand(NamedTuple):
     """One player's hand as written, before any rule set reads it.
 
@@ -195,7 +207,8 @@ class ParsedHand(NamedTuple):
     flip: int | None
     flags: frozenset[str]
     declare: str | None
-    columns: Mapping[str, int] = _NO_COLUMNS  # where each condition, meld and the `+` were written
+    # where each condition, meld and the `+` were written; read from a line, a `WrittenAt`, which has the line
+    columns: Mapping[str, int] = _NO_COLUMNS
     # the deal's values, read by the rule sets whose conditions name them; every other refuses them
     round: str | None = None
     dora: tuple[int, ...] | None = None
@@ -217,6 +230,12 @@ class ParsedHand(NamedTuple):
 
     def __hash__(self) -> int:
         return hash((self[:_COLUMNS], self[_COLUMNS + 1 :]))
+
+    def tile_column(self, kind: int, nth: int = 1) -> int | None:
+        """The column of the `nth` copy of `kind` as the line wrote it (-1: the last), for an error about that
+        tile ("1m appears 5 times" points at the fifth); None for a hand not read from a line."""
+        columns = self.columns
+        return _copy_column(columns.line, kind, nth) if isinstance(columns, WrittenAt) else None
 
     @property
     def deal_values(self) -> bool:
@@ -574,11 +593,10 @@ def not_a_meld(source: str, column: int) -> HandError:
     )
 
 
-def copy_column(line: str, tile: str, nth: int) -> int | None:
-    """The 1-based column of the `nth` copy of `tile` (`1m`) as written in `line` (-1: the last), among its
-    tiles, melds and `+` tile, or None when the line holds fewer (or a form this plain reading does not
-    follow): where a `tile_copies` error points ("1m appears 5 times": the fifth). Conditions (`wild:1m`)
-    are no copies."""
+def _copy_column(line: str, kind: int, nth: int) -> int | None:
+    """The 1-based column of the `nth` copy of `kind` as written in `line` (-1: the last), among its tiles,
+    melds and `+` tile, or None when the line holds fewer (or a form this plain reading does not follow).
+    Conditions (`wild:1m`) are no copies."""
     seen, last = 0, None
     for token in re.finditer(r"[^\s\[\]()+]+", line):
         if ":" in token.group() or "：" in token.group():
@@ -587,8 +605,8 @@ def copy_column(line: str, tile: str, nth: int) -> int | None:
             found = _Scanner(token.group(), token.start()).tiles()
         except HandError:
             continue  # a condition word (`self`), not tiles
-        for kind, column in found:
-            if T.name(kind) == tile:
+        for written, column in found:
+            if written == kind:
                 seen, last = seen + 1, column
                 if seen == nth:
                     return column
@@ -637,7 +655,9 @@ def _parse_players_forms(
         raise _stand_in_error(folded, hand)
     # the rule set's errors name these columns too (`declare:… at column N`, a meld's place)
     melds = tuple(replace(m, column=folded.column(m.column)) for m in hand.melds)
-    return hand._replace(melds=melds, columns={k: folded.column(v) for k, v in hand.columns.items()})
+    typed = WrittenAt({k: folded.column(v) for k, v in hand.columns.items()})
+    typed.line = text  # a tile's column is counted in the line as typed, as these are
+    return hand._replace(melds=melds, columns=typed)
 
 
 def _in_typed_columns(exc: HandError, folded: Folded) -> HandError:
@@ -713,7 +733,8 @@ def _parse_careful(
     bare: list[int] = []
     melds: list[Meld] = []
     win: int | None = None
-    seen: dict[str, int] = {}
+    seen = WrittenAt()
+    seen.line = text
     values: dict[str, object] = {}
     flags: set[str] = set()
     while True:
@@ -921,7 +942,8 @@ def _parse_plain(text: str) -> ParsedHand | None:
     if not bare and not others:
         return None  # an empty line
     fields = _NO_FIELDS.copy()
-    columns: dict[str, int] = {}
+    columns = WrittenAt()
+    columns.line = text
     flags: list[str] = []
     melds: list[Meld] = []
     end = 0

@@ -84,13 +84,14 @@ def marks_that_win(parsed: ParsedHand, rule_set: str, set_aside: Collection[int]
 def suggested_mark(parsed: ParsedHand, rule_set: str, set_aside: Collection[int] = ()) -> int | None:
     """The `+` to suggest for a winner's count written with none: a tile of the hand, one whose mark makes a win
     where one does, the best win (a legal one first, then the total: `234567m 234p 88p 67s 8s` is +8s, the
-    two-sided wait, not +8p), then a pair's tile (the wait most often), then the highest; None for a hand of
-    flowers."""
+    two-sided wait, not +8p), then a pair's tile (the wait most often), then the highest; where no mark wins, the
+    cheap guess of the note on a non-winner (`base.likely_wait_kind`); None for a hand of flowers."""
     ranked = _ranked_marks(parsed, rule_set, set_aside)
     if ranked:
         return max(ranked, key=lambda kind: (ranked[kind], parsed.tiles.count(kind) == 2, kind))
-    marks = _candidates(parsed, set_aside, searching=False)
-    return max(marks, key=lambda kind: (parsed.tiles.count(kind) == 2, kind), default=None)
+    from .rulesets.base import likely_wait_kind  # slips is loaded by base, with the first count error
+
+    return likely_wait_kind(parsed, set_aside)
 
 
 def _ranked_marks(parsed: ParsedHand, rule_set: str, set_aside: Collection[int]) -> dict[int, tuple[bool, int]]:
@@ -103,9 +104,9 @@ def _ranked_marks(parsed: ParsedHand, rule_set: str, set_aside: Collection[int])
     return ranked
 
 
-def _candidates(parsed: ParsedHand, set_aside: Collection[int], searching: bool = True) -> list[int]:
-    """The kinds to try, at most `MAX_CANDIDATES`; none inside another search (`searching`)."""
-    if searching and _SEARCHING.get():
+def _candidates(parsed: ParsedHand, set_aside: Collection[int]) -> list[int]:
+    """The kinds to try, at most `MAX_CANDIDATES`; none inside another search."""
+    if _SEARCHING.get():
         return []
     kinds = [k for k in dict.fromkeys(parsed.tiles) if k not in set_aside and not T.is_flower(k)]
     return kinds[:MAX_CANDIDATES]

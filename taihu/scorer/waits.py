@@ -28,7 +28,7 @@ from .errors import HandError, Text, Word
 from .models import HandScore
 from .notation import FLAG_CONDITIONS, ParsedHand, reject_stand_in_pungs, to_text
 from .rulesets import DEFAULT_RULES, get
-from .rulesets.base import MARK_THE_WIN, Prepared, RuleSet, place_in_line
+from .rulesets.base import MARK_THE_WIN, Prepared, RuleSet
 
 # Conditions that say how a win happened: `waits` scores every tile both ways itself.
 WIN_CONDITIONS = frozenset(FLAG_CONDITIONS) - {"da-jin"}
@@ -483,9 +483,7 @@ def waits(
     except HandError as exc:
         discards = _discards(ruleset, parsed, options, finder, check)
         if discards is None:
-            worded = _worded_for_waits(exc, ruleset)
-            place_in_line(worded, hand)  # "1m appears 5 times": where the fifth is written
-            raise worded from None
+            raise _worded_for_waits(exc, ruleset) from None
         return Discards(ruleset.name, to_text(parsed), discards)
     return Waits(ruleset.name, to_text(parsed), finder(ruleset, parsed, options, check))
 

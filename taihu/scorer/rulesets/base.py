@@ -25,7 +25,6 @@ from ..models import HandScore, ItemInfo, ItemUnit, OptionInfo, RuleSetInfo, Sco
 from ..notation import (
     Meld,
     ParsedHand,
-    copy_column,
     notation_error,
     parse,
     parse_red_fives,
@@ -631,11 +630,7 @@ class RuleSet:
 
     def score_line(self, line: str, options: Mapping[str, Any] | None = None) -> HandScore:
         """A hand line read and scored by itself (`score_hand`, once the rule set is found)."""
-        try:
-            return self.score(self.read_line(line), options, alone=True)
-        except HandError as exc:
-            place_in_line(exc, line)
-            raise
+        return self.score(self.read_line(line), options, alone=True)
 
     def read_line(self, line: str) -> ParsedHand:
         """A hand line read as this rule set reads it (riichi's red fives), its errors naming its conditions."""
@@ -741,13 +736,23 @@ def no_winning_tile_notes(parsed: ParsedHand) -> list[str]:
 
 
 def likely_wait(parsed: ParsedHand) -> str:
-    """A tile of the hand a winner would most likely have won on, found without a search (the note is on every
-    non-winner scored alone): what is left once pungs and chows are taken out, lowest first — a pair's tile (a
-    pair waits on its third), else a single's (a single wait) —, else a pair's of the whole hand, else its
-    highest tile. Never a flower; a hand of flowers only gets its first tile."""
-    kinds = sorted(kind for kind in parsed.tiles if not T.is_flower(kind))
-    if not kinds:
+    """The tile of the hand a winner would most likely have won on (`likely_wait_kind`); a hand of flowers only
+    gets its first tile."""
+    kind = likely_wait_kind(parsed)
+    if kind is None:
         return T.name(parsed.tiles[0]) if parsed.tiles else ""
+    return T.name(kind)
+
+
+def likely_wait_kind(parsed: ParsedHand, set_aside: Collection[int] = ()) -> int | None:
+    """A tile of the hand a winner would most likely have won on, found without a search (the note is on every
+    non-winner scored alone; `slips.suggested_mark`, the search for a winner's count, falls back on it): what
+    is left once pungs and chows are taken out, lowest first — a pair's tile (a pair waits on its third), else
+    a single's (a single wait) —, else a pair's of the whole hand, else its highest tile. Never a flower nor a
+    kind of `set_aside`; None where the hand holds no other."""
+    kinds = sorted(kind for kind in parsed.tiles if not T.is_flower(kind) and kind not in set_aside)
+    if not kinds:
+        return None
     left = {kind: kinds.count(kind) for kind in kinds}
     for kind in sorted(left):
         while left[kind] >= 3:
@@ -758,7 +763,7 @@ def likely_wait(parsed: ParsedHand) -> str:
                 left[k] -= 1
     rest = [kind for kind, count in left.items() if count] or list(left)
     counts = left if any(left.values()) else {kind: kinds.count(kind) for kind in left}
-    return T.name(max(rest, key=lambda kind: (counts[kind] == 2, kind)))
+    return max(rest, key=lambda kind: (counts[kind] == 2, kind))
 
 
 def score_item(item: Item, value: int, detail: str) -> ScoreItem:
@@ -863,6 +868,7 @@ def tile_count_error(
         return HandError.of(
             "error.tile_count.unmarked_kong",
             code="unmarked_kong",
+            column=parsed.tile_column(fours[0]),
             hint=Text("error.hint.write_kong", kong=first),
             problem=problem,
             tiles=" ".join(T.name(k) for k in fours),
@@ -916,11 +922,13 @@ MARK_THE_WIN = "error.hint.other_rules.mark_the_win"
 
 def stray_tile_error(problem: Text, parsed: ParsedHand, strays: list[int]) -> HandError:
     """A winner's tile too many, named: the tiles whose removal leaves the best winning hand (`slips`), where the
-    `+` tile's kind is none of them; a wind may be a seat word left among the tiles."""
+    `+` tile's kind is none of them; a wind may be a seat word left among the tiles. It points at the last copy
+    of the tile it names first (the wind, where it names one)."""
     wind = next((k for k in strays if T.is_wind(k)), None) if parsed.seat is None else None
     return notation_error(
         "error.notation.stray_tile" if wind is None else "error.notation.stray_tile.seat",
         code="stray_tile",
+        column=parsed.tile_column(strays[0] if wind is None else wind, -1),
         problem=problem,
         tiles=either(strays),
         wind=None if wind is None else T.name(wind),
@@ -1024,35 +1032,13 @@ def _declared_names() -> dict[str, str]:
     return found
 
 
-def place_in_line(exc: HandError, line: str) -> None:
-    """An error about tiles given the column where the line wrote the tile it is about, where the rule set
-    counted the sorted tiles and could not: the first copy over the limit (`tile_copies`: "1m appears 5
-    times" points at the fifth), a tile the rule set does not play, four alike left unmarked (the first of
-    them), the tile too many a count error names (its last copy)."""
-    if exc.column is not None:
-        return
-    params = exc.params
-    tile, nth = params.get("tile"), 1
-    if exc.code == "tile_copies":
-        most = params.get("most")
-        nth = most + 1 if isinstance(most, int) else 0
-    elif exc.code == "unmarked_kong":
-        tile = str(params.get("tiles", "")).partition(" ")[0]
-    elif exc.code == "stray_tile":
-        strays = params.get("tiles")
-        tile = params.get("wind") or (strays.params.get("a") if isinstance(strays, Text) else None)
-        nth = -1
-    elif exc.code != "tile_not_played":
-        return
-    if isinstance(tile, str) and nth:
-        exc.column = copy_column(line, tile, nth)
-
-
-def too_many_copies(kind: int, seen: int, limit: int, why: Text | str = "") -> HandError:
-    """A hand holding more of a tile than exist (`why`: the rule set's reason for a lower limit)."""
+def too_many_copies(parsed: ParsedHand, kind: int, seen: int, limit: int, why: Text | str = "") -> HandError:
+    """A hand holding more of a tile than exist (`why`: the rule set's reason for a lower limit), pointing at the
+    first copy over the limit ("1m appears 5 times": the fifth)."""
     return HandError.of(
         "error.tiles.too_many",
         code="tile_copies",
+        column=parsed.tile_column(kind, limit + 1),
         hint=Text("error.hint.fewer_copies", tile=T.name(kind), most=limit),
         tile=T.name(kind),
         count=seen,
@@ -1105,11 +1091,13 @@ def wildcard_in_meld(kind: int, meld: Meld, why: Text | str = "", key: str = "er
     )
 
 
-def not_a_tile_of(kind: int, rules: str, what: Text) -> HandError:
-    """A tile the rule set does not play (a flower in Luoshan); `what` says what the set is."""
+def not_a_tile_of(parsed: ParsedHand, kind: int, rules: str, what: Text) -> HandError:
+    """A tile the rule set does not play (a flower in Luoshan), pointing at its first copy; `what` says what the
+    set is."""
     return HandError.of(
         "error.tiles.not_played",
         code="tile_not_played",
+        column=parsed.tile_column(kind),
         hint=Text("error.hint.leave_out", tile=T.name(kind)),
         tile=T.name(kind),
         rules=rules_word(rules),

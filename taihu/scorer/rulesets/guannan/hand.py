@@ -46,6 +46,7 @@ def prepare(parsed: ParsedHand, options: dict[str, int]) -> GuannanHand:
             raise HandError.of(
                 "error.tiles.guannan",
                 code="tile_not_played",
+                column=parsed.tile_column(kind),
                 hint=Text("error.hint.leave_out", tile=T.name(kind)),
                 what=what,
                 tile=T.name(kind),
@@ -56,12 +57,13 @@ def prepare(parsed: ParsedHand, options: dict[str, int]) -> GuannanHand:
                 raise HandError.of(
                     "error.tiles.guannan_wind",
                     code="tile_copies",
+                    column=parsed.tile_column(kind, copies(kind) + 1),
                     hint=Text("error.hint.fewer_copies", tile=T.name(kind), most=copies(kind)),
                     tile=T.name(kind),
                     count=seen,
                     most=copies(kind),
                 )
-            raise B.too_many_copies(kind, seen, 4)
+            raise B.too_many_copies(parsed, kind, seen, 4)
 
     melds: list[Group] = []
     for meld in parsed.melds:

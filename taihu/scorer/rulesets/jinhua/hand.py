@@ -73,8 +73,8 @@ def copies(kind: int, wild: tuple[int, ...] | None) -> int:
 JINHUA_WILD_OUT = Text("error.tiles.jinhua_wild_out")  # why a 财神 kind has 3 copies, not 4
 
 
-def _flower_error(kind: int) -> HandError:
-    return B.not_a_tile_of(kind, "Jinhua", Text("error.tiles.jinhua"))
+def _flower_error(parsed: ParsedHand, kind: int) -> HandError:
+    return B.not_a_tile_of(parsed, kind, "Jinhua", Text("error.tiles.jinhua"))
 
 
 def prepare(parsed: ParsedHand, options: dict[str, int]) -> JinhuaHand:
@@ -91,7 +91,7 @@ def prepare(parsed: ParsedHand, options: dict[str, int]) -> JinhuaHand:
             )
         wild_kind = parsed.wild[0]
         if T.is_flower(wild_kind):
-            raise _flower_error(wild_kind)
+            raise _flower_error(parsed, wild_kind)
     face = wild_kind
 
     everything = list(parsed.tiles) + [t for m in parsed.melds for t in m.tiles]
@@ -99,11 +99,11 @@ def prepare(parsed: ParsedHand, options: dict[str, int]) -> JinhuaHand:
         everything.append(parsed.win)
     for kind in sorted(set(everything)):
         if T.is_flower(kind):
-            raise _flower_error(kind)
+            raise _flower_error(parsed, kind)
         seen, limit = everything.count(kind), copies(kind, parsed.wild)
         if seen > limit:
             why = JINHUA_WILD_OUT if limit == 3 else ""
-            raise B.too_many_copies(kind, seen, limit, why)
+            raise B.too_many_copies(parsed, kind, seen, limit, why)
 
     def plays_as(kind: int) -> int:
         return face if kind == T.WHITE and face is not None else kind

@@ -119,7 +119,7 @@ def prepare(parsed: ParsedHand, options: dict[str, int]) -> LingxiHand:
         seen, limit = everything.count(kind), copies(kind, revealed)
         if seen > limit:
             why = "" if limit == (1 if T.is_flower(kind) else 4) else B.Text("error.tiles.wildcards_out")
-            raise B.too_many_copies(kind, seen, limit, why)
+            raise B.too_many_copies(parsed, kind, seen, limit, why)
 
     seat = B.seat_or_dealer(parsed, notes)
     melds: list[Group] = []

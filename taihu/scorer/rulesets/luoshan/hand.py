@@ -213,10 +213,10 @@ def prepare(parsed: ParsedHand, options: dict[str, int]) -> LuoshanHand:
         counts = E.to_counts(seen)
         for kind in sorted(set(seen)):
             if T.is_flower(kind):
-                raise B.not_a_tile_of(kind, "Luoshan", LUOSHAN_TILES)
+                raise B.not_a_tile_of(parsed, kind, "Luoshan", LUOSHAN_TILES)
             # the flipped indicator stays in play: four of every kind can be held
             if counts[kind] > 4:
-                raise B.too_many_copies(kind, counts[kind], 4)
+                raise B.too_many_copies(parsed, kind, counts[kind], 4)
 
     seat = parsed.seat or "E"
     melds = tuple([_meld_group(m, wild_kind, seat) for m in parsed.melds]) if parsed.melds else ()

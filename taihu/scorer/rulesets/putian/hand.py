@@ -108,10 +108,10 @@ def prepare(parsed: ParsedHand, options: dict[str, int]) -> PutianHand:
         everything.append(parsed.win)
     for kind in everything:
         if not is_putian_tile(kind):
-            raise _not_putian(kind, "")
+            raise _not_putian(kind, "", parsed.tile_column(kind))
     for kind in sorted(set(everything)):
         if everything.count(kind) > 4:
-            raise B.too_many_copies(kind, everything.count(kind), 4)
+            raise B.too_many_copies(parsed, kind, everything.count(kind), 4)
 
     notes: list[str] = []
     jin: int | None = None
@@ -126,7 +126,7 @@ def prepare(parsed: ParsedHand, options: dict[str, int]) -> PutianHand:
             )
         jin = parsed.wild[0]
         if not is_putian_tile(jin):
-            raise _not_putian(jin, Text("error.tiles.putian_wild", at=at), col or None)
+            raise _not_putian(jin, Text("error.tiles.putian_wild", at=at), col or parsed.tile_column(jin))
 
     melds: list[Group] = []
     for meld in parsed.melds:
@@ -159,9 +159,10 @@ def prepare(parsed: ParsedHand, options: dict[str, int]) -> PutianHand:
         raise HandError.of(
             "error.wild.putian_four",
             code="tile_copies",
+            column=parsed.tile_column(jin or 0, 4),  # the fourth
             hint=Text("error.hint.qiang_jin"),
             count=len(jin_tiles),
-            most=3,  # the copies a hand holds without 抢金: where the error points, the fourth
+            most=3,  # the copies a hand holds without 抢金
             tile=T.name(jin or 0),
         )
     if len(jin_tiles) == 4:

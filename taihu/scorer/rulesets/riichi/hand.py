@@ -179,13 +179,14 @@ def _check_tiles(parsed: ParsedHand) -> tuple[list[int], list[int]]:
         everything.append(parsed.win)
     for kind in sorted(set(everything + list(shown))):
         if T.is_flower(kind):
-            raise not_a_tile_of(kind, "riichi", Text("error.tiles.riichi"))
+            raise not_a_tile_of(parsed, kind, "riichi", Text("error.tiles.riichi"))
         seen = everything.count(kind) + shown.count(kind)
         if seen > 4:
             counting = Text("error.tiles.counting_indicators") if kind in shown else ""
             raise HandError.of(
                 "error.tiles.riichi_too_many",
                 code="tile_copies",
+                column=parsed.tile_column(kind, 5),  # the fifth
                 hint=Text("error.hint.fewer_copies", tile=T.name(kind), most=4),
                 tile=T.name(kind),
                 count=seen,
@@ -201,7 +202,7 @@ def reject_flowers(parsed: ParsedHand) -> None:
     melded = (kind for meld in parsed.melds for kind in meld.tiles)
     for kind in (*parsed.tiles, *melded, *(parsed.dora or ()), *(parsed.ura or ())):
         if T.is_flower(kind):
-            raise not_a_tile_of(kind, "riichi", Text("error.tiles.riichi"))
+            raise not_a_tile_of(parsed, kind, "riichi", Text("error.tiles.riichi"))
 
 
 def _melds(parsed: ParsedHand) -> tuple[Group, ...]:
