@@ -524,3 +524,20 @@ def test_an_existing_file_keeps_the_mode_its_owner_gave_it(tmp_path: Path) -> No
     path.chmod(0o640)
     LedgerStore(path).close()
     assert stat.S_IMODE(path.stat().st_mode) == 0o640
+
+
+def test_a_shared_ledger_s_id_never_starts_with_a_dash_which_the_cli_reads_as_an_option(
+    ledger_db: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import secrets
+
+    import taihu.store
+
+    drawn = iter(["-Te-sTdzt1KR45tHoCSNXKdU", "Te-sTdzt1KR45tHoCSNXKdU-"])
+    real = secrets.token_urlsafe
+    monkeypatch.setattr(taihu.store.secrets, "token_urlsafe", lambda n: next(drawn) if n == 18 else real(n))
+    with LedgerStore(ledger_db) as store:
+        ledger_id, _ = store.create_shared("lingxi", PLAYERS)
+    assert ledger_id == "Te-sTdzt1KR45tHoCSNXKdU-"
+    exported = CliRunner().invoke(taihu_app, ["ledger", "export", ledger_id, "--csv", "--db", str(ledger_db)])
+    assert exported.exit_code == 0, exported.output

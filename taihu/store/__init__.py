@@ -256,6 +256,18 @@ def state_tags(header: str) -> set[str]:
     return {_LANGUAGE_IN_TAG.sub('"', tag) for tag in split_tags(header)}
 
 
+ID_BYTES = 18  # a ledger's public id: 144 random bits, 24 URL-safe characters
+
+
+def new_public_id() -> str:
+    """A new ledger's public id: random, URL-safe, and never starting with `-`, which a command line reads as an
+    option (`taihu ledger export -Te…` was refused as the option `-T`); one draw in 64 is made again."""
+    while True:
+        drawn = secrets.token_urlsafe(ID_BYTES)
+        if not drawn.startswith("-"):
+            return drawn
+
+
 class DealConflict(HandError):
     """The deal a client expected to create (`"deal": N`, `If-Match`) is not the next: another got there first."""
 
@@ -419,7 +431,7 @@ class LedgerStore:
         self, rules: str, players: list[str], options: Mapping[str, Any] | None = None
     ) -> tuple[str, str]:
         """A ledger kept over HTTP: its public id (≥ 128 random bits) and edit token; only the hash is kept."""
-        ledger_id, token = secrets.token_urlsafe(18), secrets.token_urlsafe(32)
+        ledger_id, token = new_public_id(), secrets.token_urlsafe(32)
         checked = check_new(ledger_id, rules, players, options or {})
         self.purge_expired()  # so that ledgers nobody touches again do not fill the database
         with self.transaction() as db:
