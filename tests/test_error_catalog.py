@@ -88,7 +88,7 @@ def construction_sites() -> Iterator[tuple[str, ast.Call, ast.FunctionDef | ast.
             direct = isinstance(func, ast.Name) and func.id in classes
             made_of = (
                 isinstance(func, ast.Attribute)
-                and func.attr == "of"
+                and func.attr in ("of", "at_seat")  # HandError.of, and its form for one seat of a table
                 and isinstance(func.value, ast.Name)
                 and func.value.id in classes
             )

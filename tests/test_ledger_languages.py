@@ -407,15 +407,22 @@ def test_each_error_that_names_its_seat_names_the_player_as_written(key: str, le
 
 
 def declared_seat_params() -> dict[str, set[str]]:
-    """Each catalog key the core raises (`HandError.of("error.…", …)`) and the `seat_params` declared there."""
+    """Each catalog key the core raises (`HandError.of("error.…", …)`, `HandError.at_seat`) and the `seat_params`
+    declared there (`at_seat`'s `named`)."""
     found: dict[str, set[str]] = {}
     for path in sorted((ROOT / "taihu").rglob("*.py")):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "of":
+            if (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Attribute)
+                and node.func.attr in ("of", "at_seat")
+            ):
                 key = node.args[0] if node.args else None
                 if isinstance(key, ast.Constant) and isinstance(key.value, str):
                     declared = next((k.value for k in node.keywords if k.arg == "seat_params"), None)
                     names = ast.literal_eval(declared) if declared is not None else ()
+                    if node.func.attr == "at_seat":  # `named` is its one seat parameter
+                        names = [ast.literal_eval(k.value) for k in node.keywords if k.arg == "named"]
                     found.setdefault(key.value, set()).update(names)
     return found
 

@@ -186,6 +186,23 @@ class HandError(ValueError):
         place = {name: params.pop(name) for name in PLACE if name in params}
         return cls(code=code, text=Text(key, **params), hint=hint, seat_params=seat_params, **place)
 
+    @classmethod
+    def at_seat(
+        cls, key: str, seat: str, /, *, code: str, named: str, hint: Localized | None = None, **params: Any
+    ) -> HandError:
+        """The error of one seat of a table (`HandError.of`): its `seat`, its field `players.<seat>`, and the
+        message's parameter `named` holding the seat's wind, its `seat_params` (the one a ledger renames)."""
+        return cls.of(
+            key,
+            code=code,
+            hint=hint,
+            seat_params=(named,),
+            seat=seat,
+            field=f"players.{seat}",
+            **{named: seat},
+            **params,
+        )
+
     @property
     def key(self) -> str | None:
         """The message's msgid in the catalog; None for an error raised with a message only."""

@@ -54,13 +54,11 @@ def refuse_others_fields(table: Table, ruleset: RuleSet) -> None:
     for seat, player in table.players.items():
         if isinstance(player, PlayerTenpai) and not ruleset.tenpai_seats:
             owner = owner_of(lambda other: other.tenpai_seats)
-            raise HandError.of(
+            raise HandError.at_seat(
                 "error.table.others_tenpai",
+                seat,
                 code="field_not_used",
-                seat_params=("seat_word",),
-                seat=seat,
-                field=f"players.{seat}",
-                seat_word=seat,
+                named="seat_word",
                 owner_word=rules_words(owner.split(" / ")),
                 rules=rules_word(table.rules),
             )

@@ -129,13 +129,11 @@ def _agreed(name: str, table_value: Any, hands: dict[str, ParsedHand], show: Cal
         if agreed is None:
             source, agreed = Text("error.table.seats", seat=seat), value
         elif not same(value, agreed):
-            raise HandError.of(
+            raise HandError.at_seat(
                 "error.table.disagrees",
+                seat,
                 code="table_disagrees",
-                seat_params=("seat_word",),
-                seat=seat,
-                field=f"players.{seat}",
-                seat_word=seat,
+                named="seat_word",
                 name=name,
                 value=show(value),
                 source=source,
@@ -171,13 +169,11 @@ def seat_hands(table: Table) -> tuple[Hands, tuple[int, ...] | None, int | None]
 
 def seat_disagrees(seat: str, written: str) -> HandError:
     """A seat's hand that says another seat (`seat:W` in the hand at S)."""
-    return HandError.of(
+    return HandError.at_seat(
         "error.table.seat_disagrees",
+        seat,
         code="bad_seat",
-        seat_params=("seat_word",),
-        seat=seat,
-        field=f"players.{seat}",
-        seat_word=seat,
+        named="seat_word",
         written=written,
     )
 
@@ -230,34 +226,28 @@ def check_winner(table: Table, hands: Hands) -> None:
             else f"declare:{hand.declare}"
         )
         if winner is None:
-            raise HandError.of(
+            raise HandError.at_seat(
                 "error.winner.none_but_win",
+                seat,
                 code="bad_winner",
-                seat_params=("seat_word",),
-                seat=seat,
-                field=f"players.{seat}",
+                named="seat_word",
                 hint=Text("error.hint.set_winner", seat=seat),
-                seat_word=seat,
                 what=what,
             )
-        raise HandError.of(
+        raise HandError.at_seat(
             "error.winner.other_wins",
+            seat,
             code="bad_winner",
-            seat_params=("seat_word",),
-            seat=seat,
-            field=f"players.{seat}",
-            seat_word=seat,
+            named="seat_word",
             what=what,
             winner=winner,
         )
     if winner is not None and isinstance(hands[winner], ParsedHand) and not is_win(hands[winner]):
-        raise HandError.of(
+        raise HandError.at_seat(
             "error.winner.no_win",
+            winner,
             code="bad_winner",
-            seat_params=("winner",),
-            seat=winner,
-            field=f"players.{winner}",
-            winner=winner,
+            named="winner",
         )
 
 
@@ -446,13 +436,11 @@ def check_non_winners(table: Table, hands: Hands, why: Text) -> None:
     """Where non-winners count nothing, a non-zero total is a mistake, not something to ignore."""
     for seat, hand in hands.items():
         if seat != table.winner and isinstance(hand, PlayerTotal) and hand.total:
-            raise HandError.of(
+            raise HandError.at_seat(
                 "error.total.non_winner",
+                seat,
                 code="bad_total",
-                seat_params=("seat_word",),
-                seat=seat,
-                field=f"players.{seat}",
-                seat_word=seat,
+                named="seat_word",
                 why=why,
                 total=hand.total,
             )
@@ -462,14 +450,12 @@ def check_winner_hand(table: Table, hands: Hands, name: str) -> None:
     """Where the win is settled from the hand (legal? which type?), a bare total will not do."""
     winner = table.winner
     hand = hands[winner] if winner is not None else None
-    if isinstance(hand, PlayerTotal):
-        raise HandError.of(
+    if winner is not None and isinstance(hand, PlayerTotal):
+        raise HandError.at_seat(
             "error.total.winner",
+            winner,
             code="bad_total",
-            seat_params=("winner",),
-            seat=winner,
-            field=f"players.{winner}",
-            winner=winner,
+            named="winner",
             rules=rules_word(name),
             total=hand.total,
         )

@@ -51,13 +51,11 @@ def settle(table: Table) -> Settlement:
     if winner is not None:
         multiplier = scores[winner].total
         if multiplier < 1:
-            raise HandError.of(
+            raise HandError.at_seat(
                 "error.total.jinhua_zero",
+                winner,
                 code="bad_total",
-                seat_params=("winner",),
-                seat=winner,
-                field=f"players.{winner}",
-                winner=winner,
+                named="winner",
             )
         payments = _to_winner(winner, table.discarder, unit, multiplier, liable)
     return settled(table, scores, payments, dealer_stays(winner))  # the seed is silent: Lingxi's rule

@@ -35,13 +35,11 @@ def settle(table: Table) -> Settlement:
         assert isinstance(score, HandScore)  # check_winner_hand
         if not score.legal:
             why = [n for n in score.notes if getattr(n, "code", "") in NOT_LEGAL_CODES] or score.notes
-            raise HandError.of(
+            raise HandError.at_seat(
                 "error.winner.luoshan_not_legal",
+                winner,
                 code="not_legal",
-                seat_params=("winner",),
-                seat=winner,
-                field=f"players.{winner}",
-                winner=winner,
+                named="winner",
                 why=Joined(why),
             )
         how = said("reason.self_drawn") if table.discarder is None else said("reason.on_discard", seat=table.discarder)

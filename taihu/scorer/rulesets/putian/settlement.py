@@ -42,14 +42,12 @@ def settle(table: Table) -> Settlement:
     hands = C.check_claims(deal, *_jin_limits(deal.hands, wild[0] if wild is not None else None))
     scores: dict[str, Score] = C.score_hands(hands, PUTIAN, deal.options)
     won = scores[table.winner] if table.winner is not None else None
-    if isinstance(won, HandScore) and not won.legal:
-        raise HandError.of(
+    if table.winner is not None and isinstance(won, HandScore) and not won.legal:
+        raise HandError.at_seat(
             "error.winner.putian_not_legal",
+            table.winner,
             code="not_legal",
-            seat_params=("winner",),
-            seat=table.winner,
-            field=f"players.{table.winner}",
-            winner=table.winner,
+            named="winner",
             why=Joined(won.notes),
         )
     for seat in events.get("xiao-xiang-gong", []):
@@ -99,13 +97,11 @@ def _putian_events(table: Table, hands: C.Hands) -> dict[str, list[str]]:
             raise event_error("error.event.gen_da", i, dealer=DEALER)
         found.setdefault(event.type, []).append(seat)
     if winner is not None and not isinstance(hands[winner], ParsedHand):
-        raise HandError.of(
+        raise HandError.at_seat(
             "error.total.putian_winner",
+            winner,
             code="bad_total",
-            seat_params=("winner",),
-            seat=winner,
-            field=f"players.{winner}",
-            winner=winner,
+            named="winner",
         )
     return found
 

@@ -49,13 +49,11 @@ def _hands(table: Table) -> dict[str, RiichiSeat]:
         if hand.seat is not None and hand.seat != seat:
             raise seat_disagrees(seat, hand.seat)
         if hand.round is not None and hand.round != round_wind:
-            raise HandError.of(
+            raise HandError.at_seat(
                 "error.table.round_disagrees",
+                seat,
                 code="table_disagrees",
-                seat_params=("seat_word",),
-                seat=seat,
-                field=f"players.{seat}",
-                seat_word=seat,
+                named="seat_word",
                 written=hand.round,
                 round=round_wind,
             )
@@ -69,13 +67,11 @@ def _agree(hand: ParsedHand, seat: str, honba: int, sticks: int) -> ParsedHand:
         written = getattr(hand, name)
         if written is not None and written != value:
             why = Text("error.table.sticks_why") if name == "sticks" else ""
-            raise HandError.of(
+            raise HandError.at_seat(
                 "error.table.count_disagrees",
+                seat,
                 code="table_disagrees",
-                seat_params=("seat_word",),
-                seat=seat,
-                field=f"players.{seat}",
-                seat_word=seat,
+                named="seat_word",
                 name=name,
                 written=written,
                 value=value,
@@ -90,22 +86,18 @@ def _check_riichi_events(hands: dict[str, RiichiSeat], declared: list[str]) -> N
             continue
         wrote = "riichi" in hand.flags or "double-riichi" in hand.flags
         if wrote and seat not in declared:
-            raise HandError.of(
+            raise HandError.at_seat(
                 "error.event.riichi_missing",
+                seat,
                 code="bad_event",
-                seat_params=("seat_word",),
-                seat=seat,
-                field=f"players.{seat}",
-                seat_word=seat,
+                named="seat_word",
             )
         if not wrote and seat in declared:
-            raise HandError.of(
+            raise HandError.at_seat(
                 "error.event.riichi_unwritten",
+                seat,
                 code="bad_event",
-                seat_params=("seat_word",),
-                seat=seat,
-                field=f"players.{seat}",
-                seat_word=seat,
+                named="seat_word",
             )
 
 
@@ -113,13 +105,11 @@ def _ready(seat: str, hand: RiichiSeat) -> bool:
     if isinstance(hand, PlayerTenpai):
         return hand.tenpai
     if isinstance(hand, PlayerTotal):
-        raise HandError.of(
+        raise HandError.at_seat(
             "error.total.riichi_drawn",
+            seat,
             code="bad_total",
-            seat_params=("seat_word",),
-            seat=seat,
-            field=f"players.{seat}",
-            seat_word=seat,
+            named="seat_word",
         )
     return in_seat(seat, is_ready, hand)
 
@@ -227,13 +217,11 @@ def settle(table: Table) -> Settlement:
     else:
         hand = hands[winner]
         if not isinstance(hand, ParsedHand):
-            raise HandError.of(
+            raise HandError.at_seat(
                 "error.total.riichi_winner",
+                winner,
                 code="bad_total",
-                seat_params=("winner",),
-                seat=winner,
-                field=f"players.{winner}",
-                winner=winner,
+                named="winner",
             )
         hand = _agree(hand, winner, honba, sticks)
         own_turn = bool(hand.flags & {"self", "kong-draw", "heaven", "earth"})
@@ -248,13 +236,11 @@ def settle(table: Table) -> Settlement:
             raise discarder_is_winner(winner)
         score = in_seat(winner, RIICHI.score, hand, options)
         if not score.legal:
-            raise HandError.of(
+            raise HandError.at_seat(
                 "error.winner.riichi_not_legal",
+                winner,
                 code="not_legal",
-                seat_params=("winner",),
-                seat=winner,
-                field=f"players.{winner}",
-                winner=winner,
+                named="winner",
                 why=score.notes[-1],
             )
         for seat, other in hands.items():
