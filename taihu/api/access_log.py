@@ -34,7 +34,8 @@ import http
 import os
 import select
 import sys
-from typing import TextIO
+from collections.abc import Mapping
+from typing import Any, TextIO
 from urllib.parse import quote
 
 from taihu.api.security import redacted
@@ -53,6 +54,11 @@ def request_line(method: str, path: str, query: bytes, http_version: str) -> str
     if query:
         target += "?" + query.decode("ascii", "replace")
     return f"{method} {redacted(target)} HTTP/{http_version}"
+
+
+def scope_request_line(scope: Mapping[str, Any]) -> str:
+    """`request_line` of an ASGI request's scope (what uvicorn's log reads there)."""
+    return request_line(scope["method"], scope["path"], scope["query_string"], scope["http_version"])
 
 
 def access_line(client: tuple[str, int] | None, line: str, status: int) -> str:

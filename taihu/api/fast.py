@@ -29,7 +29,7 @@ from urllib.parse import parse_qsl
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from taihu.api.access_log import ACCESS_LOG, request_line
+from taihu.api.access_log import ACCESS_LOG, scope_request_line
 from taihu.api.bodies import read
 from taihu.api.contract import VERSION
 from taihu.api.guards import replaying
@@ -256,8 +256,7 @@ async def logged(app: ASGIApp, scope: Scope, receive: Receive, send: Send) -> No
     def answered(status: int) -> None:
         nonlocal started
         started = True
-        line = request_line(scope["method"], scope["path"], scope["query_string"], scope["http_version"])
-        ACCESS_LOG.answered(scope.get("client"), line, status)
+        ACCESS_LOG.answered(scope.get("client"), scope_request_line(scope), status)
 
     async def logging_send(message: Message) -> None:
         if message["type"] == "http.response.start" and not started:

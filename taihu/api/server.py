@@ -31,7 +31,7 @@ import uvicorn
 from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 from uvicorn.protocols.http.httptools_impl import STATUS_LINE, HttpToolsProtocol
 
-from taihu.api.access_log import ACCESS_LOG, ACCESS_LOG_VARIABLE, NOT_READ, request_line
+from taihu.api.access_log import ACCESS_LOG, ACCESS_LOG_VARIABLE, NOT_READ, request_line, scope_request_line
 from taihu.api.fast import SCORE_PATHS, Asked, FastPath
 from taihu.api.security import trust_hosts_in_every_worker, trusted_hosts
 from taihu.messages import catalog
@@ -158,9 +158,7 @@ class GuardedProtocol(HttpToolsProtocol):
         unavailable = ACCESS_LOG.on and not self.parser.should_upgrade() and self.taihu_over_limit()
         super().on_headers_complete()
         if unavailable:
-            scope = self.scope
-            line = request_line(scope["method"], scope["path"], scope["query_string"], scope["http_version"])
-            ACCESS_LOG.answered(self.taihu_forwarded_client(), line, 503)
+            ACCESS_LOG.answered(self.taihu_forwarded_client(), scope_request_line(self.scope), 503)
 
     def on_body(self, body: bytes) -> None:
         if self.taihu_lane is None:

@@ -78,7 +78,7 @@ def within_bounds_anywhere(data: bytes) -> bool:
     sufficient test only: false sends the text to `check_outside_strings`,
     which decides (tests/test_json_check.py holds the two to each other).
     """
-    return data.count(b"[") + data.count(b"{") <= MAX_JSON_DEPTH and data.translate(_AS_RUNS).find(_TOO_LONG_RUN) < 0
+    return sum(map(data.count, _OPENERS)) <= MAX_JSON_DEPTH and data.translate(_AS_RUNS).find(_TOO_LONG_RUN) < 0
 
 
 def check_outside_strings(data: bytes, what: object = JSON_TEXT) -> None:
