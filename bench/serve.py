@@ -148,6 +148,11 @@ class Client:
         self.buffer += data
 
 
+def score_bodies(hands: Sequence[Hand]) -> list[bytes]:
+    """Each hand as the body of a `POST /v1/score`."""
+    return [json.dumps({"rules": rules, "hand": line}).encode() for rules, line in hands]
+
+
 def in_process(hands: Sequence[Hand]) -> float:
     """This thread's CPU seconds to score `hands` and make each answer's dict, as the server does."""
     start = time.thread_time()
@@ -182,7 +187,7 @@ class Figures(NamedTuple):
 
 def run(server: Server, hands: Sequence[Hand]) -> Figures:
     """The hands in blocks, each block three ways in turn (the first way switching from block to block)."""
-    single = [json.dumps({"rules": r, "hand": h}).encode() for r, h in hands]
+    single = score_bodies(hands)
     client = Client(server.port)
     pid = server.process.pid
     figures = Figures(len(hands), [], [], [], [], [])
@@ -256,9 +261,9 @@ def busy(warm: Sequence[Hand], hands: Sequence[Hand], connections: int = BUSY_CO
     server = Server()
     try:
         clients = [Client(server.port) for _ in range(connections)]
-        bodies = [json.dumps({"rules": r, "hand": h}).encode() for r, h in hands]
+        bodies = score_bodies(hands)
         for client in clients:
-            requests(client, "/v1/score", [json.dumps({"rules": r, "hand": h}).encode() for r, h in warm])
+            requests(client, "/v1/score", score_bodies(warm))
         ours = in_process(hands[: len(hands) // 2])
         before, start = cpu_seconds(server.process.pid), time.perf_counter()
         shares = [
@@ -299,7 +304,7 @@ def floor(hands: Sequence[Hand], pinned: bool = False) -> None:
 def floor_blocks(server: Server, hands: Sequence[Hand]) -> tuple[float, float]:
     """FLOOR_SERVER's CPU seconds for `hands` as single requests, and this thread's for scoring them, in turns."""
     client = Client(server.port)
-    bodies = [json.dumps({"rules": r, "hand": h}).encode() for r, h in hands]
+    bodies = score_bodies(hands)
     requests(client, "/v1/score", bodies[:BLOCK])
     ours = theirs = 0.0
     for start in range(0, len(hands), BLOCK):
