@@ -203,10 +203,10 @@ def http_block(spec: str, root: Path = ROOT) -> str:
         warnings.simplefilter("ignore")
         from fastapi.testclient import TestClient
 
-    from taihu.api.app import app
+    from taihu.api.app import create_app
 
     method, path, *rest = spec.split(" ", 2)
-    client = TestClient(app, base_url="http://localhost")  # a Host name the app answers by default
+    client = TestClient(create_app(), base_url="http://localhost")  # a Host name the app answers by default
     if method == "GET" and not rest:
         request, answer = f"GET {path}", client.get(path)
     elif method == "POST" and rest:

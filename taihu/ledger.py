@@ -123,10 +123,7 @@ def _text(stored: Any, code: Any, lang: Language) -> Any:
 
 
 def default_path() -> Path:
-    """`$TAIHU_DB`, else ledger.db in the user data dir of this platform (no dependency needed)."""
-    env = os.environ.get(DB_ENV)
-    if env:
-        return Path(env)
+    """ledger.db in the user data dir of this platform (no dependency needed)."""
     home = Path.home()
     if sys.platform == "win32":
         base = Path(os.environ.get("APPDATA") or home / "AppData" / "Roaming")

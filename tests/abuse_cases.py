@@ -13,10 +13,24 @@ import random
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from taihu.api.server import sets_and_pair
 from taihu.scorer import tiles as T
 
 TILES = {"lingxi": 17, "putian": 17, "luoshan": 14, "jinhua": 14, "guannan": 14}
+
+
+def sets_and_pair(rng: random.Random, tiles: int) -> list[int]:
+    """The tile kinds of a random winning shape: sets (chows or pungs) and a pair, no kind over four times."""
+    while True:
+        kinds: list[int] = []
+        for _ in range((tiles - 2) // 3):
+            if rng.random() < 0.5:
+                start = rng.randrange(3) * 9 + rng.randrange(7)
+                kinds += [start, start + 1, start + 2]
+            else:
+                kinds += [rng.randrange(34)] * 3
+        kinds += [rng.randrange(34)] * 2
+        if all(kinds.count(k) <= 4 for k in set(kinds)):
+            return kinds
 
 
 def hand_line(rng: random.Random, rules: str) -> str:

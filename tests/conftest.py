@@ -1,8 +1,7 @@
 """Every test gets its own ledger database, so no test writes to the user's data dir.
 
-The app answers only the Host names `taihu serve` lists (the loopback names by
-default); starlette's TestClient sends `Host: testserver`, so the tests list it
-too, before any test imports the app (tests/test_abuse_server.py checks the default).
+The in-process app (tests/api_app.py) reads each test's database through its
+settings dependency, overridden here; the command line reads it from `$TAIHU_DB`.
 
 `postgres` is one throwaway PostgreSQL cluster for the whole run (tests/pg_cluster.py); `pg_url` is a
 schema of its own in it for one test. Where PostgreSQL cannot start, its tests are skipped with the
@@ -13,21 +12,19 @@ from __future__ import annotations
 
 import itertools
 import os
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from api_app import TEST_SETTINGS
+from api_app import app as test_app
 from pg_cluster import Cluster, ClusterError
 
-from taihu.api.access_log import ACCESS_LOG, ACCESS_LOG_VARIABLE
-from taihu.api.security import HOSTS_ENV, LOOPBACK_NAMES
+from taihu.api.settings import Settings, settings_of
 from taihu.store import dispose_engines
 
 _schemas = itertools.count(1)
 _not_started: list[str] = []
-
-os.environ.setdefault(HOSTS_ENV, " ".join(("testserver", *LOOPBACK_NAMES)))
 
 
 @pytest.fixture(autouse=True)
@@ -39,19 +36,19 @@ def english_locale(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 @pytest.fixture(autouse=True)
-def access_log_as_it_was(monkeypatch: pytest.MonkeyPatch) -> None:
-    """`taihu serve` (run by the CLI tests, with uvicorn.run replaced) turns the process's access log on or off
-    and says it in the environment: both are put back after each test."""
-    monkeypatch.setattr(ACCESS_LOG, "on", ACCESS_LOG.on)
-    monkeypatch.setenv(ACCESS_LOG_VARIABLE, os.environ.get(ACCESS_LOG_VARIABLE, "0"))
-
-
-@pytest.fixture(autouse=True)
 def ledger_db(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     path = tmp_path / "ledger.db"
     monkeypatch.setenv("TAIHU_DB", str(path))
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))  # the store's default, never the user's own
+    test_app.dependency_overrides[settings_of] = settings_of_this_test
     yield path
+    test_app.dependency_overrides.pop(settings_of, None)
     dispose_engines()  # each test's database has its own pool: close it with the test
+
+
+def settings_of_this_test() -> Settings:
+    """The app's settings with this test's database: `$TAIHU_DB` as the test set it (pg_url sets another)."""
+    return TEST_SETTINGS.model_copy(update={"db": os.environ["TAIHU_DB"]})
 
 
 @pytest.fixture(scope="session")
@@ -97,6 +94,4 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
 @pytest.fixture(autouse=True)
 def ledger_rates() -> None:
     """Each test starts with the app's rate limits unused (they are the app's: docs/limits.md)."""
-    api = sys.modules.get("taihu.api.app")
-    if api is not None:
-        api.app.state.ledger_rates = None
+    test_app.state.ledger_rates = None

@@ -1,5 +1,5 @@
-"""A real uvicorn server in a thread of the test process, on 127.0.0.1 at a free port, serving what
-`taihu serve` serves (`taihu.api.app.served`).
+"""A real uvicorn server in a thread of the test process, on 127.0.0.1 at a free port, serving the app
+`taihu serve` serves, with its uvicorn settings (`taihu.api.server.uvicorn_options`).
 
 In-process so the test sees the server's log records (caplog) and can hold
 connections open against it; bounded in time at start and at stop.
@@ -15,9 +15,9 @@ from contextlib import contextmanager
 from typing import Any
 
 import uvicorn
+from api_app import app
 
-from taihu.api.app import served
-from taihu.api.server import config_options
+from taihu.api.server import uvicorn_options
 
 START_TIMEOUT = 30.0  # seconds; generous, since a loaded machine is slow to start a server
 
@@ -29,8 +29,8 @@ def live_server(**config: Any) -> Iterator[tuple[str, int]]:
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind(("127.0.0.1", 0))
     port = sock.getsockname()[1]
-    settings: dict[str, Any] = config_options() | {"log_config": None, "access_log": False, "lifespan": "off"}
-    server = uvicorn.Server(uvicorn.Config(served, **(settings | config)))
+    settings: dict[str, Any] = uvicorn_options() | {"log_config": None, "access_log": False, "lifespan": "off"}
+    server = uvicorn.Server(uvicorn.Config(app, **(settings | config)))
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
     try:

@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 from abuse_cases import ECHOES, LONE
+from api_app import app
 from live_server import live_server
 
 from taihu.scorer import HandError, score_hand, settle_table
@@ -115,6 +116,6 @@ def test_an_error_answer_renders_whatever_text_it_carries(monkeypatch: pytest.Mo
         raise HandError(f"unknown thing '{LONE}'")
 
     monkeypatch.setattr(api_module, "score_hand", unquoted)
-    reply = TestClient(api_module.app, raise_server_exceptions=False).post("/score", json={"hand": "1m"})
+    reply = TestClient(app, raise_server_exceptions=False).post("/score", json={"hand": "1m"})
     assert reply.status_code == 422
     assert reply.json()["detail"] == "unknown thing '\\ud800'"

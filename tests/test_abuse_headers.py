@@ -8,16 +8,16 @@ import base64
 import hashlib
 import http.client
 import logging
-import os
 import re
 
 import pytest
+from api_app import app
 from fastapi.testclient import TestClient
 from live_server import live_server
 from typer.testing import CliRunner
 
-from taihu.api.app import app
-from taihu.api.security import HOSTS_ENV, LOOPBACK_NAMES, check_host, hosts_from_environment, trusted_hosts
+from taihu.api.security import LOOPBACK_NAMES, check_host, trusted_hosts
+from taihu.api.settings import Settings
 from taihu.cli.main import app as cli
 
 client = TestClient(app, raise_server_exceptions=False)
@@ -85,8 +85,8 @@ def test_only_listed_host_names_are_answered(host: str, status: int) -> None:
 
 
 def test_without_taihu_serve_only_the_loopback_names_are_answered(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.delenv(HOSTS_ENV)
-    assert hosts_from_environment() == list(LOOPBACK_NAMES) == ["localhost", "127.0.0.1", "[::1]"]
+    monkeypatch.delenv("TAIHU_ALLOWED_HOSTS", raising=False)
+    assert Settings().allowed_hosts == LOOPBACK_NAMES == ("localhost", "127.0.0.1", "[::1]")
 
 
 @pytest.mark.parametrize(
@@ -113,11 +113,14 @@ def test_a_name_that_is_not_a_host_is_refused(name: str) -> None:
         check_host(name)
 
 
-def run_serve(monkeypatch: pytest.MonkeyPatch, *args: str, locale: str = "C.UTF-8") -> tuple[int, str]:
-    import uvicorn
+SERVED: list[Settings] = []  # the settings `taihu serve` ran the server with, in the test that ran it
 
-    monkeypatch.setenv(HOSTS_ENV, "")  # serve sets it; monkeypatch puts it back
-    monkeypatch.setattr(uvicorn, "run", lambda target, **kwargs: None)
+
+def run_serve(monkeypatch: pytest.MonkeyPatch, *args: str, locale: str = "C.UTF-8") -> tuple[int, str]:
+    import taihu.api.server
+
+    SERVED.clear()
+    monkeypatch.setattr(taihu.api.server, "serve", lambda settings, *rest, **kwargs: SERVED.append(settings))
     result = CliRunner().invoke(cli, ["serve", *args], env={"LC_ALL": locale, "LC_MESSAGES": None, "LANG": None})
     return result.exit_code, result.stderr
 
@@ -145,10 +148,11 @@ def test_taihu_serve_says_its_refusals_and_warnings_in_the_locale_language(
     assert code == status and chinese in said and english not in said
 
 
-def test_taihu_serve_passes_allowed_host_to_every_worker(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_taihu_serve_passes_allowed_host_to_the_app(monkeypatch: pytest.MonkeyPatch) -> None:
     code, _ = run_serve(monkeypatch, "--host", "0.0.0.0", "--allowed-host", "192.168.1.20", "--allowed-host", "t.lan")
     assert code == 0
-    assert os.environ[HOSTS_ENV].split() == [*LOOPBACK_NAMES, "192.168.1.20", "t.lan"]
+    [settings] = SERVED
+    assert settings.allowed_hosts == (*LOOPBACK_NAMES, "192.168.1.20", "t.lan")
 
 
 def test_taihu_serve_on_every_address_says_how_to_allow_a_host(monkeypatch: pytest.MonkeyPatch) -> None:

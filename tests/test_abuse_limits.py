@@ -12,10 +12,10 @@ from typing import Any
 
 import pytest
 from abuse_cases import HOSTILE_BODIES
+from api_app import app as http_app
 from fastapi.testclient import TestClient
 from typer.testing import CliRunner
 
-from taihu.api.app import app as http_app
 from taihu.cli.main import app as cli_app
 from taihu.scorer import HandError, score_hand, settle_table
 from taihu.scorer.limits import MAX_JSON_DEPTH, MAX_OPTION_VALUE, MAX_TOTAL, check_json_text

@@ -139,11 +139,12 @@ def test_taihu_serve_cache_mb_reaches_the_app(monkeypatch: pytest.MonkeyPatch) -
     import uvicorn
     from typer.testing import CliRunner
 
-    from taihu.api.server import CACHE_MB_VARIABLE, apply_cache_budget
     from taihu.cli.main import app as cli_app
 
-    monkeypatch.setenv(CACHE_MB_VARIABLE, "64")  # so the variable `serve` sets is undone after the test
     monkeypatch.setattr(uvicorn, "run", lambda *args, **kwargs: None)
-    assert CliRunner().invoke(cli_app, ["serve", "--cache-mb", "12"]).exit_code == 0
-    apply_cache_budget()  # what the app's start-up does in each process
-    assert memo.budget_bytes() == 12 * memo.MB
+    before = memo.budget_bytes()
+    try:
+        assert CliRunner().invoke(cli_app, ["serve", "--cache-mb", "12"]).exit_code == 0  # the app is made: its budget
+        assert memo.budget_bytes() == 12 * memo.MB
+    finally:
+        memo.set_budget_mb(before / memo.MB)

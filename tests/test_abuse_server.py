@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import http.client
 import json
-import socket
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -20,12 +19,11 @@ from typing import Any
 
 import pytest
 from abuse_cases import COSTLY_WAITS, ESCAPED_QUOTES
+from api_app import app
 from fastapi.testclient import TestClient
 from live_server import live_server
 
 import taihu.api.waits as waits_module
-from taihu.api.app import app
-from taihu.api.server import MAX_CONNECTIONS, client_limit
 from taihu.scorer.waits import waits
 
 BOUND = 10.0  # seconds: how long any one request may take before the test calls it a freeze
@@ -88,57 +86,6 @@ def test_health_answers_while_eight_clients_send_costly_bodies(path: str, body: 
             statuses = health_meanwhile(address)
     assert sent, "the costly requests were answered"
     assert set(statuses) == {200}
-
-
-def test_one_address_holding_idle_sockets_leaves_room_for_another() -> None:
-    """100 idle sockets from 127.0.0.2, each reopened when the server closes it; /health from 127.0.0.1."""
-    opened = [0]
-    with live_server() as address:
-
-        def hold(stop: threading.Event) -> None:
-            while not stop.is_set():
-                with socket.socket() as sock:
-                    sock.bind(("127.0.0.2", 0))
-                    sock.settimeout(0.2)
-                    sock.connect(address)
-                    opened[0] += 1
-                    while not stop.is_set():
-                        try:
-                            if sock.recv(4096) == b"":
-                                break  # closed by the server: open another
-                        except TimeoutError:
-                            continue
-                        except OSError:
-                            break
-                time.sleep(0.05)
-
-        with hostile(MAX_CONNECTIONS, hold):
-            time.sleep(1.0)  # let them connect
-            statuses = health_meanwhile(address)
-    assert set(statuses) == {200}
-    assert opened[0] > MAX_CONNECTIONS  # the server closed those over the address's share, and they came back
-
-
-def test_past_an_addresses_share_a_connection_is_refused_with_503() -> None:
-    with live_server(limit_concurrency=8) as address:
-        share = client_limit(8)
-        held = []
-        try:
-            for _ in range(share):
-                sock = socket.create_connection(address, timeout=BOUND, source_address=("127.0.0.2", 0))
-                held.append(sock)
-            time.sleep(0.2)  # the server has taken them
-            with socket.create_connection(address, timeout=BOUND, source_address=("127.0.0.2", 0)) as extra:
-                answer = extra.recv(4096)
-            assert answer.startswith(b"HTTP/1.1 503 ") and b"from this address" in answer
-            assert "这个地址打开的连接太多" in answer.decode()  # the language is not known: both
-            assert get_health(address) == 200  # another address is still answered
-        finally:
-            for sock in held:
-                sock.close()
-
-
-# -- /waits within its time budget --------------------------------------------------------
 
 
 def test_the_search_stops_where_its_check_raises() -> None:

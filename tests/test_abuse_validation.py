@@ -10,9 +10,9 @@ from __future__ import annotations
 import json
 
 import pytest
+from api_app import app
 from fastapi.testclient import TestClient
 
-from taihu.api.app import app
 from taihu.api.errors import MAX_PROBLEMS, describe_validation
 
 SEATS = {seat: {"total": 0} for seat in "ESWN"}

@@ -18,11 +18,12 @@ from typing import Any
 import httpx
 import jsonschema_rs
 import pytest
+from api_app import app
 from fastapi.testclient import TestClient
 
 import taihu.api.app as api_module
 import taihu.api.waits as waits_module
-from taihu.api.app import MAX_BODY, app
+from taihu.api.app import MAX_BODY
 from taihu.api.language import query_language, scope_language
 from taihu.api.ledger import LedgerRates
 from taihu.messages.error_shape import ERROR_FIELDS
@@ -117,10 +118,6 @@ CASES = {
     ),
     "not_allowed": Case(422, "not_allowed", post("/v1/settle", NORMAL_WIN | {"winner": "X"}), ("/v1/settle", "post")),
     "bad_format": Case(422, "bad_format", get("/v1/ledgers/{id}?deals=some"), LEDGER),
-    "bad_batch": Case(422, "bad_batch", post("/v1/score/batch", {"hand": []}), ("/v1/score/batch", "post")),
-    "bad_deal_number": Case(
-        422, "bad_deal_number", post("/v1/ledgers/{id}/deals", NORMAL_WIN | {"deal": "x"}, keeper=True), DEALS
-    ),
     "over_budget": Case(
         422, "over_budget", post("/v1/waits", {"rules": "luoshan", "hand": WAITING}), ("/v1/waits", "post")
     ),

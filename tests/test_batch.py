@@ -7,10 +7,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from api_app import app
 from fastapi.testclient import TestClient
 
-from taihu.api import offload
-from taihu.api.app import app
 from taihu.messages.error_shape import ERROR_FIELDS
 from taihu.scorer import HandError, score_batch, score_hand, settle_batch, settle_table
 from taihu.scorer.batch import MAX_BATCH_HANDS, MAX_BATCH_TABLES
@@ -130,7 +129,6 @@ def test_a_body_that_is_not_a_batch_is_one_422(client: TestClient, body: Any) ->
 
 def test_hands_past_the_cpu_budget_answer_over_budget(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr("taihu.api.batch.CPU_BUDGET", 0.0)
-    monkeypatch.setattr(offload, "CPU_BUDGET", 0.0)
     reply = client.post("/v1/score/batch", json={"hands": GOOD * 5})
     results = reply.json()["results"]
     assert reply.status_code == 200 and len(results) == 20

@@ -13,10 +13,10 @@ from types import ModuleType
 from typing import Any
 
 import pytest
+from api_app import app
 from fastapi.testclient import TestClient
 from live_server import live_server
 
-from taihu.api.app import app
 from taihu.scorer import score_hand, settle_table, waits
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -13,11 +13,11 @@ from dataclasses import fields
 from pathlib import Path
 
 import pytest
+from api_app import app as http_app
 from fastapi.testclient import TestClient
 from pydantic import TypeAdapter
 from typer.testing import CliRunner
 
-from taihu.api.app import app as http_app
 from taihu.cli.main import app as cli_app
 from taihu.scorer import HandError, HandScore, ScoreItem, score_hand, settle_table
 

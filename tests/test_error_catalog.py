@@ -433,10 +433,10 @@ def test_an_error_about_a_condition_or_a_meld_has_its_column(rules: str, hand: s
 
 def test_a_json_refusal_names_the_body_stdin_or_file_in_the_language() -> None:
     """The JSON checks name what they read ("the request body", stdin, a path) in the message's language."""
+    from api_app import app as api
     from fastapi.testclient import TestClient
     from typer.testing import CliRunner
 
-    from taihu.api.app import app as api
     from taihu.cli.main import app as cli
 
     body = '{"rules": "lingxi", "hand": "5m", "options": {"double_at": ' + "9" * 40 + "}}"
@@ -454,9 +454,8 @@ def test_a_json_refusal_names_the_body_stdin_or_file_in_the_language() -> None:
 @pytest.mark.parametrize("players", [{"E": {"total": -1}}, {"E": None}, [], {"E ": "x"}])
 def test_the_api_says_a_table_s_players_problem_in_the_request_s_language(players: object) -> None:
     """The HTTP schema's check of a table's players is the core's, in its Chinese too (it was English only)."""
+    from api_app import app as api
     from fastapi.testclient import TestClient
-
-    from taihu.api.app import app as api
 
     seats = {"E": {"total": 0}, "S": {"total": 0}, "W": {"total": 0}, "N": {"total": 0}}
     given = {**seats, **players} if isinstance(players, dict) else players

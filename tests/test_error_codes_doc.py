@@ -20,8 +20,8 @@ from taihu.messages import LANGUAGES, known
 ROOT = Path(__file__).resolve().parent.parent
 KEY = re.compile(r"[a-z_]+(?:\.[a-z_0-9]+)+")
 # codes made at run time, with no `code="…"` constant: a batch item's fields (`problems_error(…, "bad_field")`),
-# pydantic's kinds (taihu.api.errors.KINDS), the 503 the server writes before a request is read (server.py's bytes)
-AT_RUN_TIME = {"bad_field", "bad_value", "too_many_connections", "invalid_json"}
+# pydantic's kinds (taihu.api.errors.KINDS)
+AT_RUN_TIME = {"bad_field", "bad_value", "invalid_json"}
 AT_RUN_TIME |= {code for code, _, _ in KINDS.values()}
 
 

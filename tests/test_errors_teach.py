@@ -8,11 +8,11 @@ the `column` (None where the error has no one place).
 from __future__ import annotations
 
 import pytest
+from api_app import app as api
 from fastapi.testclient import TestClient
 from settle_helpers import API_TABLE
 from typer.testing import CliRunner
 
-from taihu.api.app import app as api
 from taihu.cli.main import app
 from taihu.messages.error_shape import ERROR_FIELDS
 from taihu.scorer import HandError, score_hand, settle_table

@@ -7,13 +7,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from api_app import app as http_app
 from fastapi.testclient import TestClient
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from settle_helpers import error, net, paid
 from typer.testing import CliRunner
 
-from taihu.api.app import app as http_app
 from taihu.cli.main import app as cli_app
 from taihu.scorer import HandScore, PlayerTotal, settle_table
 

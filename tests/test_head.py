@@ -8,10 +8,9 @@ import json
 from pathlib import Path
 
 import pytest
+from api_app import app
 from fastapi.testclient import TestClient
 from live_server import live_server
-
-from taihu.api.app import app
 
 ROOT = Path(__file__).resolve().parent.parent
 NORMAL_WIN = json.loads((ROOT / "examples/tables/normal-win.json").read_text(encoding="utf-8"))

@@ -1,5 +1,5 @@
 """A house option's value is a whole number: a JSON `true` (pydantic's lax `int` read it as 1) is refused with the
-one error shape wherever options are taken — /score (its fast path too), /waits, /settle, /ledgers — and by the
+one error shape wherever options are taken — /score, /waits, /settle, /ledgers — and by the
 core, which the command line's tables go through."""
 
 from __future__ import annotations
@@ -9,10 +9,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from api_app import app
 from fastapi.testclient import TestClient
 from typer.testing import CliRunner
 
-from taihu.api.app import app, served
 from taihu.cli.main import app as cli
 from taihu.scorer import HandError, settle_table
 
@@ -32,9 +32,8 @@ REQUESTS = [
 
 @pytest.mark.parametrize("value", [True, False])
 @pytest.mark.parametrize(("path", "body"), REQUESTS, ids=[path for path, _ in REQUESTS])
-@pytest.mark.parametrize("asgi", [app, served], ids=["plain", "with the fast path"])
-def test_a_boolean_option_is_refused_over_http(path: str, body: dict[str, Any], value: bool, asgi: Any) -> None:
-    client = TestClient(asgi, base_url="http://localhost")
+def test_a_boolean_option_is_refused_over_http(path: str, body: dict[str, Any], value: bool) -> None:
+    client = TestClient(app, base_url="http://localhost")
     for lang, words in (("en", "valid integer"), ("zh", "整数")):
         reply = client.post(f"{path}?lang={lang}", json={**body, "options": {"double_at": value}})
         assert reply.status_code == 422, reply.text
@@ -48,7 +47,7 @@ def test_a_boolean_option_is_refused_over_http(path: str, body: dict[str, Any], 
 @pytest.mark.parametrize(("path", "body"), REQUESTS, ids=[path for path, _ in REQUESTS])
 def test_a_whole_number_option_is_taken(path: str, body: dict[str, Any]) -> None:
     """The refusal is of the bool only: the same option as a number is answered (10.0 as before)."""
-    client = TestClient(served, base_url="http://localhost")
+    client = TestClient(app, base_url="http://localhost")
     for value in (10, 10.0):
         reply = client.post(path, json={**body, "options": {"double_at": value}})
         assert reply.status_code in (200, 201), reply.text

@@ -482,10 +482,11 @@ def test_the_file_is_in_wal_mode(ledger_db: Path) -> None:
         ("linux", {}, "~/.local/share/taihu/ledger.db"),
         ("darwin", {}, "~/Library/Application Support/taihu/ledger.db"),
         ("win32", {"APPDATA": "/appdata"}, "/appdata/taihu/ledger.db"),
-        ("linux", {"TAIHU_DB": "/elsewhere/x.db", "XDG_DATA_HOME": "/data"}, "/elsewhere/x.db"),
+        # `$TAIHU_DB` is the command line's and the server settings' to read, never the store's
+        ("linux", {"TAIHU_DB": "/elsewhere/x.db", "XDG_DATA_HOME": "/data"}, "/data/taihu/ledger.db"),
     ],
 )
-def test_the_default_path_is_taihu_db_else_the_user_data_dir(
+def test_the_default_path_is_in_the_user_data_dir(
     platform: str, env: dict[str, str], expected: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.delenv("TAIHU_DB")

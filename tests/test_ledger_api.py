@@ -10,9 +10,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from api_app import app
 from fastapi.testclient import TestClient
 
-from taihu.api.app import app
 from taihu.ledger import hash_token
 from taihu.scorer import settle_table
 

@@ -23,12 +23,12 @@ from typing import Any
 import pytest
 import sqlalchemy as sa
 from alembic import command
+from api_app import app
 from fastapi.testclient import TestClient
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from taihu.api.app import app
 from taihu.api.ledger import LedgerRates, attachment
 from taihu.cli.main import app as taihu_app
 from taihu.ledger import (
@@ -457,12 +457,11 @@ def test_adds_without_the_edit_token_do_not_spend_the_address_rate(client: TestC
 
 def test_two_apps_keep_their_own_rates() -> None:
     """The limiters are the app's state: another app (another test) starts with its own."""
-    from fastapi import FastAPI
+    from api_app import TEST_SETTINGS
 
-    from taihu.api.ledger import router
+    from taihu.api.app import create_app
 
-    other = FastAPI()
-    other.include_router(router)
+    other = create_app(TEST_SETTINGS)
     app.state.ledger_rates = LedgerRates(creates=RateLimiter(Rate(burst=1, every_s=60.0), clock=FakeClock()))
     first = TestClient(app)
     new_ledger(first)

@@ -19,10 +19,10 @@ from typing import Any
 import pytest
 import sqlalchemy as sa
 from alembic import command
+from api_app import app
 from english_words import english_in_json, keys
 from fastapi.testclient import TestClient
 
-from taihu.api.app import app
 from taihu.ledger import WINDS, shown_settlement
 from taihu.messages import catalog
 from taihu.scorer import HandError, settle_table

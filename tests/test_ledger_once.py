@@ -15,10 +15,10 @@ from typing import Any
 
 import pytest
 import sqlalchemy as sa
+from api_app import app
 from fastapi.testclient import TestClient
 from typer.testing import CliRunner
 
-from taihu.api.app import app
 from taihu.cli.main import app as taihu_app
 from taihu.scorer import HandError
 from taihu.store import KEY_HOURS, DealConflict, LedgerStore, idempotency, now

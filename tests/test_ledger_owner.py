@@ -10,15 +10,16 @@ from __future__ import annotations
 import csv
 import io
 import json
+import os
 from pathlib import Path
 from typing import Any
 
 import pytest
 import sqlalchemy as sa
+from api_app import app
 from fastapi.testclient import TestClient
 from typer.testing import CliRunner
 
-from taihu.api.app import app
 from taihu.cli.main import app as taihu_app
 from taihu.messages import Language
 from taihu.store import LedgerStore, deals, ledgers
@@ -46,7 +47,7 @@ def new_ledger(client: TestClient, deals_first: int = 1) -> tuple[str, dict[str,
 
 def rows_of(ledger_id: str) -> tuple[int, int]:
     """The ledger's rows in the database: (ledgers with this id, their deals)."""
-    with LedgerStore() as store, store.reading() as db:
+    with LedgerStore(os.environ["TAIHU_DB"]) as store, store.reading() as db:
         keys = list(db.execute(sa.select(ledgers.c.id).where(ledgers.c.public_id == ledger_id)).scalars())
         count = db.execute(sa.select(sa.func.count()).select_from(deals).where(deals.c.ledger_id.in_(keys))).scalar()
     return len(keys), int(count or 0)
@@ -128,7 +129,7 @@ def test_a_deleted_ledger_is_gone_with_its_deals(client: TestClient) -> None:
 
 def expire_now(ledger_id: str) -> None:
     """Moves the ledger's expiry into the past, as time would."""
-    with LedgerStore() as store, store.transaction() as db:
+    with LedgerStore(os.environ["TAIHU_DB"]) as store, store.transaction() as db:
         db.execute(ledgers.update().where(ledgers.c.public_id == ledger_id).values(expires="2000-01-01T00:00:00Z"))
 
 
@@ -165,7 +166,7 @@ RESULTS = {
 
 
 def csv_of_the_library(client: TestClient, ledger_id: str, lang: Language) -> str:
-    with LedgerStore() as store:
+    with LedgerStore(os.environ["TAIHU_DB"]) as store:
         found = store.shared(ledger_id)
         assert found is not None
         return store.view(found[0]).to_csv(lang)
@@ -231,7 +232,7 @@ def test_the_csv_is_in_english_when_no_language_is_asked_for(client: TestClient)
         "won",
         "discarded",
     }
-    with LedgerStore() as store:
+    with LedgerStore(os.environ["TAIHU_DB"]) as store:
         found = store.shared(ledger_id)
         assert found is not None and store.view(found[0]).to_csv() == reply.text
 

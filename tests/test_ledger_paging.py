@@ -8,13 +8,15 @@ gzipped for a client that accepts it, with the same headers and, unpacked, the s
 from __future__ import annotations
 
 import gzip
+import os
 from typing import Any
 
 import pytest
+from api_app import app
 from fastapi.testclient import TestClient
 from test_ledger_api import NORMAL_WIN, PLAYERS
 
-from taihu.api.app import GZIP_FROM, app
+from taihu.api.app import GZIP_FROM
 from taihu.ledger import MAX_PAGE, PAGE_LIMIT
 from taihu.store import LedgerStore
 
@@ -26,7 +28,7 @@ def client() -> TestClient:
 
 def ledger_of(client: TestClient, deals: int) -> tuple[str, dict[str, str]]:
     keys = client.post("/ledgers", json={"rules": "lingxi", "players": PLAYERS}).json()
-    with LedgerStore() as store:
+    with LedgerStore(os.environ["TAIHU_DB"]) as store:
         ledger, _ = store.shared(keys["id"]) or pytest.fail("no ledger")
         for _ in range(deals):
             store.add(ledger, NORMAL_WIN)

@@ -135,7 +135,7 @@ def test_cli_show_prints_honba_and_pot_and_the_json_gives_them(ledger_db: Path, 
 
 
 def test_http_gives_the_counters_for_riichi_only(ledger_db: Path) -> None:
-    from taihu.api.app import app
+    from api_app import app
 
     client = TestClient(app)
     made = client.post("/ledgers", json={"rules": "riichi", "players": PLAYERS}).json()

@@ -8,19 +8,20 @@ SQLite and on a real PostgreSQL; and the answer to an add does not grow with the
 from __future__ import annotations
 
 import itertools
+import os
 import random
 import re
 from pathlib import Path
 from typing import Any
 
 import pytest
+from api_app import app
 from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_ledger import NORMAL_WIN, PLAYERS, random_deal
 from test_ledger_riichi import random_riichi_deal
 
-from taihu.api.app import app
 from taihu.ledger import standing_of
 from taihu.scorer.rulesets import RULESETS
 from taihu.store import LedgerStore
@@ -87,7 +88,7 @@ def test_the_answer_to_adding_deal_1000_is_no_larger_than_to_deal_1(client: Test
     auth = {"Authorization": f"Bearer {keys['token']}"}
     first = client.post(f"/ledgers/{keys['id']}/deals", json=NORMAL_WIN, headers=auth)
     assert first.status_code == 201
-    with LedgerStore() as store:
+    with LedgerStore(os.environ["TAIHU_DB"]) as store:
         ledger, _ = store.shared(keys["id"]) or pytest.fail("the ledger is not there")
         for _ in range(998):
             store.add(ledger, NORMAL_WIN)

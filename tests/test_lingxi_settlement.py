@@ -7,12 +7,12 @@ import json
 from typing import Any
 
 import pytest
+from api_app import app as http_app
 from fastapi.testclient import TestClient
 from settle_helpers import API_TABLE, error, paid
 from typer.testing import CliRunner
 
 import taihu.scorer.rulesets as rulesets
-from taihu.api.app import app as http_app
 from taihu.api.schemas import Payment as HttpPayment
 from taihu.cli.main import app as cli_app
 from taihu.scorer import Payment, PlayerTotal, Table, settle_table

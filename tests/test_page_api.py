@@ -20,14 +20,14 @@ from typing import Any
 
 import httpx
 import pytest
+from api_app import app
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from test_api import free_port, taihu_command
 from typer.testing import CliRunner
 
-from taihu.api.app import app
-from taihu.api.page import CORS_ENV, STATIC, allow_origins, check_origin
-from taihu.api.security import HOSTS_ENV
+from taihu.api.page import STATIC, allow_origins, check_origin
+from taihu.api.settings import Settings
 from taihu.cli.main import app as cli
 from taihu.scorer import HandError, score_hand
 from taihu.scorer.rulesets import REGISTRY, RULESETS
@@ -211,8 +211,9 @@ def run_serve(monkeypatch: pytest.MonkeyPatch, *args: str) -> tuple[dict[str, An
     import uvicorn
 
     started: dict[str, Any] = {}
-    monkeypatch.setenv(CORS_ENV, "")  # serve sets it; monkeypatch puts it back
-    monkeypatch.setenv(HOSTS_ENV, "")  # so does it the Host names
+    for name in Settings.model_fields:  # `--workers` writes them for its processes; monkeypatch puts them back
+        monkeypatch.setenv(f"TAIHU_{name.upper()}", os.environ.get(f"TAIHU_{name.upper()}", ""))
+        monkeypatch.delenv(f"TAIHU_{name.upper()}")
     monkeypatch.setattr(uvicorn, "run", lambda target, **kwargs: started.update(kwargs, target=target))
     result = CliRunner().invoke(cli, ["serve", *args])
     assert result.exit_code == 0, result.output
@@ -221,19 +222,25 @@ def run_serve(monkeypatch: pytest.MonkeyPatch, *args: str) -> tuple[dict[str, An
 
 def test_serve_binds_to_loopback_by_default(monkeypatch: pytest.MonkeyPatch) -> None:
     started, warning = run_serve(monkeypatch)
-    assert {key: started[key] for key in ("target", "host", "port")} == {
-        "target": "taihu.api.app:served",
-        "host": "127.0.0.1",
-        "port": 8000,
-    }
+    assert {key: started[key] for key in ("host", "port")} == {"host": "127.0.0.1", "port": 8000}
+    assert started["target"].state.settings.allowed_hosts == ("localhost", "127.0.0.1", "[::1]")
     assert warning == ""
+
+
+def test_serve_with_workers_runs_the_factory_with_the_same_settings(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each of uvicorn's worker processes imports the factory by name and reads the settings back."""
+    started, _ = run_serve(monkeypatch, "--workers", "2", "--cors-origin", "http://a.example", "--api-only")
+    assert started["target"] == "taihu.api.app:create_app" and started["factory"] is True
+    assert started["workers"] == 2
+    read_back = Settings()
+    assert read_back.cors_origins == ("http://a.example",) and read_back.api_only is True
 
 
 def test_serve_on_every_address_warns_that_there_is_no_authentication(monkeypatch: pytest.MonkeyPatch) -> None:
     started, warning = run_serve(monkeypatch, "--host", "0.0.0.0", "--cors-origin", "http://a.example/")
     assert started["host"] == "0.0.0.0"
     assert "no authentication" in warning
-    assert os.environ[CORS_ENV] == "http://a.example"
+    assert started["target"].state.settings.cors_origins == ("http://a.example",)
 
 
 # -- the palette the page offers -----------------------------------------------------------------

@@ -23,9 +23,9 @@ from urllib.parse import urlencode
 
 import pytest
 import uvicorn
+from api_app import app as taihu_app
 from playwright.sync_api import Browser, Locator, Page, Playwright, expect, sync_playwright
 
-from taihu.api.app import served as taihu_app
 from taihu.scorer import score_hand, settle_table
 from taihu.scorer.arithmetic import arithmetic
 

@@ -26,10 +26,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from api_app import app as api
 from fastapi.testclient import TestClient
 from typer.testing import CliRunner
 
-from taihu.api.app import app as api
 from taihu.cli.main import app as cli
 from taihu.messages import Language
 from taihu.messages.error_shape import hand_error_shape

@@ -5,10 +5,10 @@ from __future__ import annotations
 import json
 
 import pytest
+from api_app import app as http_app
 from fastapi.testclient import TestClient
 from typer.testing import CliRunner
 
-from taihu.api.app import app as http_app
 from taihu.cli.main import app as cli_app
 from taihu.scorer import HandError, score_hand, to_text
 from taihu.scorer.notation import parse_red_fives

@@ -8,6 +8,7 @@ import json
 import random
 
 import pytest
+from api_app import app as http_app
 from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -16,7 +17,6 @@ from mahjong.shanten import Shanten
 from typer.testing import CliRunner
 
 from taihu import HandError, score_hand, waits
-from taihu.api.app import app as http_app
 from taihu.cli.main import app as cli_app
 from taihu.scorer import tiles as T
 from taihu.scorer.rulesets.riichi.waits import RiichiWaits

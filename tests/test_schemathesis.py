@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 import schemathesis
+from api_app import app
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from schemathesis.checks import not_a_server_error
@@ -26,7 +27,6 @@ from schemathesis.specs.openapi.checks import (
     status_code_conformance,
 )
 
-from taihu.api.app import app
 from taihu.messages.error_shape import ERROR_FIELDS
 from taihu.scorer.rulesets import RULESETS
 

@@ -12,11 +12,11 @@ import json
 from typing import Any
 
 import pytest
+from api_app import app as api
 from fastapi.testclient import TestClient
 from settle_helpers import API_TABLE
 from typer.testing import CliRunner
 
-from taihu.api.app import app as api
 from taihu.cli.main import app
 from taihu.scorer import HandError, score_hand, settle_table, waits
 

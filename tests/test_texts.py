@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from abuse_cases import sets_and_pair
 from english_words import ENGLISH  # a word as it counts one
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -29,7 +30,6 @@ from test_cli_chinese import HANDS, TABLES  # the examples
 from test_messages import texts as catalog_texts
 from typer.testing import CliRunner
 
-from taihu.api.server import sets_and_pair
 from taihu.cli.main import app
 from taihu.messages import Language, known
 from taihu.scorer import HandError, HandScore, score_hand
@@ -340,9 +340,8 @@ def test_the_lingxi_pages_worked_examples_in_chinese(hand: str, total: int, line
 @pytest.mark.parametrize("ask", [{"params": {"lang": "zh"}}, {"headers": {"Accept-Language": "zh-CN"}}])
 def test_the_api_answers_waits_in_the_request_s_language(ask: dict[str, Any]) -> None:
     """A riichi wait with no yaku says why in Chinese when the request asks for Chinese, as score does."""
+    from api_app import app as api
     from fastapi.testclient import TestClient
-
-    from taihu.api.app import app as api
 
     body = {"rules": "riichi", "hand": "[123m] [456p] 789s 23s 99m"}
     with TestClient(api) as client:

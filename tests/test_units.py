@@ -13,13 +13,13 @@ from pathlib import Path
 from typing import get_args
 
 import pytest
+from api_app import app as api
 from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from settle_helpers import API_TABLE
 from typer.testing import CliRunner
 
-from taihu.api.app import app as api
 from taihu.cli.main import app as taihu_app
 from taihu.scorer import HandError, HandScore, score_hand, settle_table
 from taihu.scorer.arithmetic import arithmetic

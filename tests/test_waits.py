@@ -340,9 +340,8 @@ def test_options_reach_the_scores() -> None:
 
 
 def test_http_answers_the_library_json() -> None:
+    from api_app import app
     from fastapi.testclient import TestClient
-
-    from taihu.api.app import app
 
     client = TestClient(app, raise_server_exceptions=False)
     for hand in ("123m 456m 789p 23s 55p flip:9p seat:W", "123m 456m 789p 23s 55p 9s flip:9p seat:W"):
@@ -361,9 +360,8 @@ def test_http_answers_the_library_json() -> None:
     ],
 )
 def test_http_bad_input_is_422_with_the_library_message(body: dict[str, object]) -> None:
+    from api_app import app
     from fastapi.testclient import TestClient
-
-    from taihu.api.app import app
 
     reply = TestClient(app, raise_server_exceptions=False).post("/waits", json=body)
     assert reply.status_code == 422
@@ -433,9 +431,8 @@ def test_near_misses_answer_or_raise_hand_error(base: tuple[str, str], rules: st
 
 
 def test_http_refuses_unknown_fields() -> None:
+    from api_app import app
     from fastapi.testclient import TestClient
-
-    from taihu.api.app import app
 
     body = {"rules": "luoshan", "hand": "123m 456m 789p 23s 55p", "extra": 1}
     reply = TestClient(app, raise_server_exceptions=False).post("/waits", json=body)

@@ -8,19 +8,22 @@ status, is the one shape `ErrorAnswer` (`code`, `message` in the request's
 language, `detail`, the place, the fix): bad input is a 422. Anything else
 is a bug, not bad input: a 500 with a short `error_id`, the traceback (with
 that id) in the server log only.
+
+`create_app(settings)` makes the one app, as FastAPI's docs make theirs: its
+routes with typed bodies (the OpenAPI document is generated from them), the
+exception handlers of the one error shape, and the app-level middleware.
+Scoring, settling and the waits search are sync endpoints, which FastAPI runs
+on its thread pool, off the event loop.
 """
 
 from __future__ import annotations
 
 import logging
-import os
 import secrets
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
-from functools import cache, partial
+from functools import cache
 from typing import Any, Literal
 
-from fastapi import APIRouter, FastAPI, Query, Request
+from fastapi import APIRouter, Depends, FastAPI, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from fastapi_offline import FastAPIOffline
@@ -30,36 +33,32 @@ from starlette.middleware.gzip import GZipMiddleware
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from taihu.api.batch import router as batch_router
-from taihu.api.bodies import read
-from taihu.api.contract import TAGS, VERSION, contract
 from taihu.api.errors import json_reason, validation_shape
-from taihu.api.fast import GZIP_FROM, GZIP_LEVEL, FastPath
 from taihu.api.guards import JsonGuard, replaying
 from taihu.api.head import HeadAsGet
-from taihu.api.language import LanguageHeaders, request_language, scope_language
+from taihu.api.language import LanguageHeaders, lang_parameter, request_language, scope_language
 from taihu.api.ledger import router as ledger_router
-from taihu.api.offload import in_worker
-from taihu.api.responses import (
-    JSON,
-    WITH_BODY,
-    Refusal,
-    error_answer,
-    errors,
-    hand_error_answer,
-    json_bytes,
-    lines_in,
-)
-from taihu.api.schemas import SCORE_REQUEST, TABLE, HandScore, Settlement
-from taihu.api.security import SecurityHeaders, TrustedHosts, hosts_from_environment, redact_access_log, redacted
-from taihu.api.server import API_ONLY_VARIABLE, apply_cache_budget, settle_heap
+from taihu.api.page import allow_origins, install_page
+from taihu.api.responses import JSON, WITH_BODY, Refusal, error_answer, errors, hand_error_answer, json_bytes, lines_in
+from taihu.api.schemas import HandScore, ScoreRequest, Settlement, Table
+from taihu.api.security import SecurityHeaders, TrustedHosts, redact_access_log, redacted
+from taihu.api.settings import Settings
 from taihu.api.waits import router as waits_router
 from taihu.messages import Language
-from taihu.scorer import HandError, RuleSetInfo, rule_sets, score_hand, settle_table
+from taihu.scorer import HandError, RuleSetInfo, memo, rule_sets, score_hand, settle_table
 from taihu.scorer.arithmetic import arithmetic
 
-from .page import allow_origins, install_page, origins_from_environment
-
 MAX_BODY = 64 * 1024  # a table is ~1 KB; the cap keeps a single request from tying up the server
+GZIP_FROM = 1024  # bytes: an answer this large is gzipped for a client that accepts it (a ledger, a page of deals)
+GZIP_LEVEL = 6
+VERSION = "/v1"  # the prefix of every path in the document; the same paths without it answer too
+TAGS = [
+    {"name": "scoring", "description": "Score hands and settle deals, one at a time or in batches"},
+    {"name": "waits", "description": "What a waiting hand wins on; which tile to discard"},
+    {"name": "rules", "description": "The rule sets, their items and house options"},
+    {"name": "ledgers", "description": "An evening's ledger: deals, standings, CSV (docs/ledger.md)"},
+    {"name": "health", "description": "For load balancers and health checks"},
+]
 log = logging.getLogger("taihu.api")
 
 
@@ -141,50 +140,19 @@ class CatchBugs:
             await internal_error(error_id, scope_language(scope))(scope, receive, send)
 
 
-@asynccontextmanager
-async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-    """Warm up and freeze the start-up heap so full collections rescan only what requests create."""
-    apply_cache_budget()  # `taihu serve --cache-mb`, in each worker process
-    settle_heap()
-    yield
-
-
-API_ONLY = os.environ.get(API_ONLY_VARIABLE) == "1"  # `taihu serve --api-only`: no page at /, no /docs or /redoc
-app = FastAPIOffline(  # /docs and /redoc from files in the package: a table may have no internet
-    lifespan=lifespan,
-    title="taihu",
-    summary="Score and settle hands of Zhejiang/Fujian regional mahjong and of Japanese mahjong",
-    description="The same answers as the `taihu` command and the `taihu` library. Every path is under `/v1` "
-    "(the paths without it answer the same, for older clients). The texts of every answer are in the "
-    "language of the `lang` parameter (`zh`, `en`), else of `Accept-Language`, else English; keys and codes "
-    "never change with it. Every error answer has one shape, `ErrorAnswer`: a stable `code`, the `message` "
-    "(and `detail`, the same text), the place and a hint; bad input is a 422, a 500 is a bug (its "
-    "`error_id` is in the server log).",
-    version="0.1.0",
-    default_response_class=JSON,
-    docs_url=None if API_ONLY else "/docs",
-    redoc_url=None if API_ONLY else "/redoc",
-    separate_input_output_schemas=False,
-    openapi_tags=TAGS,
-)
-app.add_middleware(JsonGuard)  # inside BodyLimit: added first, so it sees the capped body
-app.add_middleware(CatchBugs)
-app.add_middleware(BodyLimit)
-
-
-@app.exception_handler(HandError)
-async def hand_error(request: Request, exc: HandError) -> JSONResponse:
+async def hand_error(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, HandError)
     return hand_error_answer(exc, request_language(request))
 
 
-@app.exception_handler(RequestValidationError)
-async def request_invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
+async def request_invalid(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, RequestValidationError)
     return JSON(validation_shape(exc.errors(), request_language(request), what="body"), status_code=422)
 
 
-@app.exception_handler(StarletteHTTPException)
-async def http_error(request: Request, exc: StarletteHTTPException) -> Response:
+async def http_error(request: Request, exc: Exception) -> Response:
     """Every HTTP error in the one shape; a body FastAPI cannot decode (not UTF-8) is bad input, a 422."""
+    assert isinstance(exc, StarletteHTTPException)
     lang = request_language(request)
     if isinstance(exc, Refusal):
         return exc.answer(lang)
@@ -201,8 +169,8 @@ async def http_error(request: Request, exc: StarletteHTTPException) -> Response:
     return error_answer(exc.status_code, "api.error.http_error", lang, headers=headers, reason=str(exc.detail))
 
 
-@app.exception_handler(ValidationError)
-async def model_invalid(request: Request, exc: ValidationError) -> JSONResponse:
+async def model_invalid(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, ValidationError)
     return JSON(validation_shape(exc.errors(), request_language(request)), status_code=422)
 
 
@@ -216,13 +184,6 @@ SHOW_ARITHMETIC = Query(
 )
 
 
-def scored(body: bytes, content_type: str | None, show_arithmetic: bool, lang: Language) -> JSONResponse:
-    """In the worker thread: the body read as FastAPI would, scored, and its JSON in `lang`."""
-    request = read(SCORE_REQUEST, body, content_type)
-    result = score_hand(request.hand, rules=request.rules, options=request.options)
-    return JSON(result.to_dict(lang) | ({"arithmetic": lines_in(arithmetic(result), lang)} if show_arithmetic else {}))
-
-
 @core.post(
     "/score",
     operation_id="score_hand",
@@ -230,19 +191,14 @@ def scored(body: bytes, content_type: str | None, show_arithmetic: bool, lang: L
     response_model=HandScore,
     responses=errors(*WITH_BODY),
 )
-async def score(request: Request, show_arithmetic: bool = SHOW_ARITHMETIC) -> JSONResponse:
+def score(body: ScoreRequest, http: Request, show_arithmetic: bool = SHOW_ARITHMETIC) -> Response:
     """Score one hand line: its items, subtotal, doubling and total in the rule set's unit.
 
     The hand is written in taihu's notation (docs/notation.md); `+` marks the winning tile, a hand without
     one is scored as a non-winner's. Bad notation is a 422 whose `column` points at the place."""
-    body = await request.body()  # a ScoreRequest (the document says so: taihu.api.contract)
-    return await in_worker(
-        scored, body, request.headers.get("content-type"), show_arithmetic, request_language(request)
-    )
-
-
-def settled(body: bytes, content_type: str | None, lang: Language) -> JSONResponse:
-    return JSON(settle_table(read(TABLE, body, content_type).model_dump()).to_dict(lang))
+    lang = request_language(http)
+    result = score_hand(body.hand, rules=body.rules, options=body.options)
+    return JSON(result.to_dict(lang) | ({"arithmetic": lines_in(arithmetic(result), lang)} if show_arithmetic else {}))
 
 
 @core.post(
@@ -252,10 +208,9 @@ def settled(body: bytes, content_type: str | None, lang: Language) -> JSONRespon
     response_model=Settlement,
     responses=errors(*WITH_BODY),
 )
-async def settle(request: Request) -> JSONResponse:
+def settle(table: Table, http: Request) -> Response:
     """Settle one finished deal at a four-player table: each seat's score, who pays whom and why, the net."""
-    body = await request.body()  # a Table (taihu.api.contract)
-    return await in_worker(settled, body, request.headers.get("content-type"), request_language(request))
+    return JSON(settle_table(table.model_dump()).to_dict(request_language(http)))
 
 
 @cache
@@ -288,23 +243,54 @@ async def health() -> dict[str, Any]:
 
 
 ROUTERS = (core, batch_router, waits_router, ledger_router)
-for router in ROUTERS:
-    app.include_router(router, prefix=VERSION)  # the contract: /v1/…
-    app.include_router(router, include_in_schema=False)  # the same answers without /v1, for older clients
-app.openapi = partial(contract, app)  # type: ignore[method-assign]
+DESCRIPTION = (
+    "The same answers as the `taihu` command and the `taihu` library. Every path is under `/v1` "
+    "(the paths without it answer the same, for older clients). The texts of every answer are in the "
+    "language of the `lang` parameter (`zh`, `en`), else of `Accept-Language`, else English; keys and codes "
+    "never change with it. Every error answer has one shape, `ErrorAnswer`: a stable `code`, the `message` "
+    "(and `detail`, the same text), the place and a hint; bad input is a 422, a 500 is a bug (its "
+    "`error_id` is in the server log)."
+)
 
-if not API_ONLY:
-    install_page(app)  # GET / (the table page), its files, and the CORS allow-list of `taihu serve`
-else:
-    allow_origins(app, origins_from_environment())
-# outermost, so that every answer, a refusal of the inner ones too, carries the headers (taihu/api/security.py)
-app.add_middleware(TrustedHosts, allowed_hosts=hosts_from_environment(), www_redirect=False)
-app.add_middleware(LanguageHeaders)  # outside the Host check, so its refusal says its language too
-app.add_middleware(SecurityHeaders)
-# outside the headers, so that they (and a docs page's policy, made from its body) see the plain answer
-app.add_middleware(GZipMiddleware, minimum_size=GZIP_FROM, compresslevel=GZIP_LEVEL)
-app.add_middleware(HeadAsGet)  # outermost: a HEAD is a GET to every check inside (taihu/api/head.py)
-redact_access_log()
-# what uvicorn serves (`taihu serve`): each request's client address, and POST /score's answers made without
-# the framework, the same as the app's (taihu/api/fast.py)
-served = FastPath(app, allowed_hosts=hosts_from_environment(), cross_origin=bool(origins_from_environment()))
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    """The app `settings` describe; without them, the settings of the environment (`TAIHU_*`)."""
+    settings = settings or Settings()
+    if settings.cache_mb is not None:
+        memo.set_budget_mb(settings.cache_mb)
+    app = FastAPIOffline(  # /docs and /redoc from files in the package: a table may have no internet
+        title="taihu",
+        summary="Score and settle hands of Zhejiang/Fujian regional mahjong and of Japanese mahjong",
+        description=DESCRIPTION,
+        version="0.1.0",
+        default_response_class=JSON,
+        docs_url=None if settings.api_only else "/docs",
+        redoc_url=None if settings.api_only else "/redoc",
+        separate_input_output_schemas=False,
+        openapi_tags=TAGS,
+    )
+    app.state.settings = settings
+    app.add_exception_handler(HandError, hand_error)
+    app.add_exception_handler(RequestValidationError, request_invalid)
+    app.add_exception_handler(StarletteHTTPException, http_error)
+    app.add_exception_handler(ValidationError, model_invalid)
+    spoken = [Depends(lang_parameter)]  # every operation takes `lang` (read by taihu.api.language)
+    for router in ROUTERS:
+        app.include_router(router, prefix=VERSION, dependencies=spoken)  # the contract: /v1/…
+        app.include_router(router, include_in_schema=False)  # the same answers without /v1, for older clients
+    if not settings.api_only:
+        install_page(app)  # GET / (the table page) and its files
+    # added innermost first: each `add_middleware` wraps what is there
+    app.add_middleware(JsonGuard)  # inside BodyLimit, so it sees the capped body
+    app.add_middleware(CatchBugs)
+    app.add_middleware(BodyLimit)
+    allow_origins(app, settings.cors_origins)
+    # outside the checks, so that every answer, a refusal of the inner ones too, carries the headers
+    app.add_middleware(TrustedHosts, allowed_hosts=list(settings.allowed_hosts), www_redirect=False)
+    app.add_middleware(LanguageHeaders)  # outside the Host check, so its refusal says its language too
+    app.add_middleware(SecurityHeaders)
+    # outside the headers, so that they (and a docs page's policy, made from its body) see the plain answer
+    app.add_middleware(GZipMiddleware, minimum_size=GZIP_FROM, compresslevel=GZIP_LEVEL)
+    app.add_middleware(HeadAsGet)  # outermost: a HEAD is a GET to every check inside (taihu/api/head.py)
+    redact_access_log()  # uvicorn's access log writes a ledger's path without its id
+    return app

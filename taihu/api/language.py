@@ -8,8 +8,10 @@ and `Vary: Accept-Language` tells a cache that the answer depends on that header
 
 from __future__ import annotations
 
+from typing import Annotated
 from urllib.parse import parse_qsl
 
+from fastapi import Query
 from starlette.datastructures import MutableHeaders
 from starlette.requests import Request
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -21,15 +23,17 @@ LANG_KEY = "taihu.lang"  # where a request's language is kept in its ASGI scope
 LANG_PARAMETER = "lang"
 UNTRANSLATED = frozenset({"/openapi.json"})  # JSON answers that are the same in every language
 SPOKEN_TYPES = ("application/json", "text/csv")  # the answers whose texts follow the language (a ledger's CSV too)
-LANG_QUERY = {
-    "name": LANG_PARAMETER,
-    "in": "query",
-    "required": False,
-    "schema": {"type": "string", "enum": list(LANGUAGES)},
-    "description": "the language of the answer's texts (messages, notes, reasons): `zh` or `en`. Without it, "
-    "`Accept-Language` decides (any `zh-…` range reads Chinese), else English. Also accepted, though not in "
-    "the enum: a language tag (`zh-CN`, `en-GB`); another value is ignored. Keys and codes never change.",
-}
+LANG_DESCRIPTION = (
+    "the language of the answer's texts (messages, notes, reasons): `zh` or `en`. Without it, "
+    "`Accept-Language` decides (any `zh-…` range reads Chinese), else English. Also accepted: a language "
+    "tag (`zh-CN`, `en-GB`); another value is ignored. Keys and codes never change."
+)
+
+
+def lang_parameter(
+    lang: Annotated[str | None, Query(description=LANG_DESCRIPTION, examples=list(LANGUAGES))] = None,
+) -> None:
+    """The `lang` query parameter of every operation, declared for the document; `scope_language` reads it."""
 
 
 def query_language(query_string: bytes) -> Language | None:

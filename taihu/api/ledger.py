@@ -4,8 +4,8 @@ Reading needs only the ledger's id (≥ 128 random bits), so the link can be
 shared with the table; adding or undoing a deal needs the edit token that
 `POST /ledgers` answered once (`Authorization: Bearer <token>`: 401 without
 it, 403 with a wrong one, and nothing changes). Each deal is validated and
-settled exactly as `POST /settle` does. The database is `$TAIHU_DB` (`taihu
-serve --db PATH|URL` sets it: a SQLite file, or PostgreSQL for several hosts)
+settled exactly as `POST /settle` does. The database is the settings' `db`
+(`taihu serve --db PATH|URL`: a SQLite file, or PostgreSQL for several hosts)
 or the user data dir's file; each request takes a connection from the pool.
 
 Bounded (docs/limits.md): a ledger at its most deals, or a database at its
@@ -29,12 +29,12 @@ from urllib.parse import quote as percent_encoded
 from fastapi import APIRouter, Depends, Header, Query, Request
 from fastapi.responses import Response
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+from pydantic import BaseModel, ConfigDict, Field
 
-from taihu.api.bodies import body_of, json_body
 from taihu.api.language import request_language
 from taihu.api.responses import JSON, WITH_BODY, Refusal, errors, hand_error_answer
 from taihu.api.schemas import TABLE_EXAMPLES, HouseOptions, LedgerEvent, Settlement, Table, TableFields, rules_field
+from taihu.api.settings import Settings, settings_of
 from taihu.ledger import (
     ADD_RATE,
     CREATE_RATE,
@@ -47,7 +47,6 @@ from taihu.ledger import (
     shown_change,
     token_matches,
 )
-from taihu.messages.error_shape import CatalogError
 from taihu.ratelimit import RateLimiter, client_key, retry_after
 from taihu.scorer.limits import MAX_TOTAL
 from taihu.scorer.rulesets import DEFAULT_RULES
@@ -68,10 +67,6 @@ class NewLedger(BaseModel):
     options: HouseOptions = Field(default_factory=dict, description="house options of the rule set")
 
 
-NEW_LEDGER = TypeAdapter(NewLedger)  # the bodies FastAPI read on the event loop, read in a worker thread
-DEAL_BODY = TypeAdapter(dict[str, Any])
-
-
 class Keys(BaseModel):
     id: str = Field(description="the ledger's id: reading needs only this")
     token: str = Field(description="the edit token, shown once: adding or undoing a deal needs it")
@@ -84,7 +79,7 @@ class LedgerTable(TableFields[str, LedgerEvent]):
 
     model_config = ConfigDict(json_schema_extra={"examples": [{**TABLE_EXAMPLES[0], "deal": 1}]})
     rules: str | None = Field(None, description="the ledger's rule set, if given (it must agree)")
-    deal: int | None = Field(default=None, ge=1, description="the number this deal is to get (1, 2, …)")
+    deal: int | None = Field(default=None, ge=1, strict=True, description="the number this deal is to get (1, 2, …)")
 
 
 class LedgerDeal(BaseModel):
@@ -211,11 +206,11 @@ def kept(store: LedgerStore, ledger_id: str, token: str) -> Ledger:
     response_model=Keys,
     responses=problems(409, 429, *WITH_BODY),
 )
-def new_ledger(http: Request, request: NewLedger = Depends(body_of(NEW_LEDGER))) -> Keys | Response:
+def new_ledger(request: NewLedger, http: Request, settings: Settings = Depends(settings_of)) -> Keys | Response:
     """Start a ledger: answers its id (share it to let others read) and the edit token (keep it)."""
     within(rates_of(http).creates, http, "api.error.rate_limited_ledgers")
     try:
-        with LedgerStore() as store:
+        with LedgerStore(settings.db) as store:
             ledger_id, token = store.create_shared(request.rules, request.players, request.options)
     except LedgerFull as exc:
         return hand_error_answer(exc, request_language(http), 409)
@@ -235,9 +230,9 @@ def new_ledger(http: Request, request: NewLedger = Depends(body_of(NEW_LEDGER)))
         **problems(404),
     },
 )
-def ledger_csv(ledger_id: str, http: Request) -> Response:
+def ledger_csv(ledger_id: str, http: Request, settings: Settings = Depends(settings_of)) -> Response:
     """The ledger as CSV, to download: one row per deal and player, a header row first (docs/ledger.md)."""
-    with LedgerStore() as store:
+    with LedgerStore(settings.db) as store:
         view = store.view(found(store, ledger_id)[0])
     return Response(
         view.to_csv(request_language(http)),
@@ -265,6 +260,7 @@ def unchanged(tag: str, if_none_match: str | None) -> Response | None:
 def show_ledger(
     ledger_id: str,
     http: Request,
+    settings: Settings = Depends(settings_of),
     deals: str = Query("all", pattern="^(all|none)$", description="`none`: the standings and deal count alone"),
     if_none_match: str | None = IF_NONE_MATCH,
 ) -> Response:
@@ -273,7 +269,7 @@ def show_ledger(
     `?deals=none` leaves the deals out: what an app polls (docs/ledger.md, "What to poll"). The deals' texts
     (reasons, notes, details) are in the request's language, and so is the ETag (`"3.5"`, `"3.5.zh"`)."""
     lang = request_language(http)
-    with LedgerStore() as store:
+    with LedgerStore(settings.db) as store:
         ledger = found(store, ledger_id)[0]
         standing, state = store.state(ledger)  # read first: a change meanwhile makes it older, never newer
         tag = etag_in(state, lang)
@@ -294,6 +290,7 @@ def show_ledger(
 def deals_page(
     ledger_id: str,
     http: Request,
+    settings: Settings = Depends(settings_of),
     after: int = Query(  # bounded: a number past SQLite's integers was a 500
         0, ge=0, le=MAX_TOTAL, description="the number of the last deal the client holds (0: from the first)"
     ),
@@ -303,7 +300,7 @@ def deals_page(
     """A page of the deals: those numbered after `after`, at most `limit`, their texts in the request's
     language; its ETag is the ledger's in that language."""
     lang = request_language(http)
-    with LedgerStore() as store:
+    with LedgerStore(settings.db) as store:
         ledger = found(store, ledger_id)[0]
         page, standing, state = store.page(ledger, after, limit)
     tag = etag_in(state, lang)
@@ -332,9 +329,7 @@ IF_MATCH = Header(
 def expected_number(table: dict[str, Any]) -> tuple[dict[str, Any], int | None]:
     """The table without `deal`, and `deal`: the number the client expects this deal to get."""
     rest = dict(table)
-    expect = rest.pop("deal", None)
-    if expect is not None and (type(expect) is not int or expect < 1):
-        raise CatalogError("api.error.bad_deal_number", field="deal", value=repr(expect))
+    expect: int | None = rest.pop("deal", None)  # a number ≥ 1, as LedgerTable validated it
     return rest, expect
 
 
@@ -352,9 +347,9 @@ CHANGE: dict[str, Any] = {"response_model": LedgerChange, "response_model_exclud
 def add_deal(
     ledger_id: str,
     http: Request,
-    _: Any = Depends(json_body),  # JSON first, then the token, then the body's type: FastAPI's order (bodies.py)
+    table: LedgerTable,
     token: str = Depends(edit_token),
-    table: dict[str, Any] = Depends(body_of(DEAL_BODY)),  # a LedgerTable (the ledger names what is wrong)
+    settings: Settings = Depends(settings_of),
     idempotency_key: str | None = IDEMPOTENCY_KEY,
     if_match: str | None = IF_MATCH,
 ) -> Response:
@@ -362,9 +357,9 @@ def add_deal(
 
     Safe to retry (docs/ledger.md): with an Idempotency-Key, a repeat answers 200 with the first answer
     and stores nothing; with `deal` or If-Match, a deal that another client got in first is a 409."""
-    rest, expect = expected_number(table)
+    rest, expect = expected_number(table.model_dump(exclude_unset=True))
     lang = request_language(http)
-    with LedgerStore() as store:
+    with LedgerStore(settings.db) as store:
         ledger = kept(store, ledger_id, token)
         # counted once the token is this ledger's: a client with no token cannot spend its address's rate
         within(rates_of(http).adds, http, "api.error.rate_limited_deals")
@@ -382,9 +377,11 @@ def add_deal(
 
 
 @router.delete("/ledgers/{ledger_id}/deals/last", operation_id="undo_deal", **CHANGE, responses=problems(401, 403, 404))
-def undo_deal(ledger_id: str, http: Request, token: str = Depends(edit_token)) -> Response:
+def undo_deal(
+    ledger_id: str, http: Request, token: str = Depends(edit_token), settings: Settings = Depends(settings_of)
+) -> Response:
     """Remove the last deal; answers the deal removed and the standings."""
-    with LedgerStore() as store:
+    with LedgerStore(settings.db) as store:
         ledger = kept(store, ledger_id, token)
         return JSON(store.undo_with_standing(ledger).to_json(request_language(http)))
 
@@ -399,9 +396,6 @@ class LedgerEdit(BaseModel):
     )
 
 
-LEDGER_EDIT = TypeAdapter(LedgerEdit)
-
-
 @router.patch(
     "/ledgers/{ledger_id}",
     operation_id="edit_ledger",
@@ -412,12 +406,12 @@ LEDGER_EDIT = TypeAdapter(LedgerEdit)
 def edit_ledger(
     ledger_id: str,
     http: Request,
-    _: Any = Depends(json_body),  # JSON first, then the token, then the body's model: FastAPI's order (bodies.py)
+    edit: LedgerEdit,
     token: str = Depends(edit_token),
-    edit: LedgerEdit = Depends(body_of(LEDGER_EDIT)),
+    settings: Settings = Depends(settings_of),
 ) -> Response:
     """Give the ledger a title (a display name apart from its id) or an expiry; answers it without its deals."""
-    with LedgerStore() as store:
+    with LedgerStore(settings.db) as store:
         ledger = kept(store, ledger_id, token)
         given = edit.model_fields_set
         title = edit.title if "title" in given else ledger.title
@@ -430,9 +424,11 @@ def edit_ledger(
 
 
 @router.delete("/ledgers/{ledger_id}", operation_id="delete_ledger", status_code=204, responses=problems(401, 403, 404))
-def delete_ledger(ledger_id: str, token: str = Depends(edit_token)) -> Response:
+def delete_ledger(
+    ledger_id: str, token: str = Depends(edit_token), settings: Settings = Depends(settings_of)
+) -> Response:
     """Remove the ledger and its deals; its id answers 404 from now on."""
-    with LedgerStore() as store:
+    with LedgerStore(settings.db) as store:
         store.delete(kept(store, ledger_id, token))
     return Response(status_code=204)
 
@@ -440,7 +436,7 @@ def delete_ledger(ledger_id: str, token: str = Depends(edit_token)) -> Response:
 @router.post(
     "/ledgers/{ledger_id}/token", operation_id="rotate_token", response_model=Keys, responses=problems(401, 403, 404)
 )
-def rotate_token(ledger_id: str, token: str = Depends(edit_token)) -> Keys:
+def rotate_token(ledger_id: str, token: str = Depends(edit_token), settings: Settings = Depends(settings_of)) -> Keys:
     """A new edit token (shown once); the old one stops working at once."""
-    with LedgerStore() as store:
+    with LedgerStore(settings.db) as store:
         return Keys(id=ledger_id, token=store.rotate(kept(store, ledger_id, token)))

@@ -1,15 +1,13 @@
 """The table page at `/` and the CORS allow-list: what the API needs to serve a mini-app.
 
 The page is plain files in `static/` (no build step, no outside requests).
-The allowed origins come from the environment so that `taihu serve` can pass
-them to every server process it starts (uvicorn imports the app by name).
+The allowed origins are the settings' (`Settings.cors_origins`).
 """
 
 from __future__ import annotations
 
 import importlib
 import json
-import os
 import re
 from collections.abc import Sequence
 from functools import cache
@@ -31,7 +29,6 @@ from taihu.scorer.rulesets import RULESETS
 STATIC = Path(__file__).parent / "static"
 # The order the page lists a rule set's conditions in; one the page does not know yet comes last.
 CONDITION_ORDER = ("seat", "wild", "flip", "self", "kong-draw", "rob-kong", "last-tile", "heaven", "earth", "human")
-CORS_ENV = "TAIHU_CORS_ORIGINS"  # space-separated origins, as `taihu serve --cors-origin` sets them
 ORIGIN = re.compile(r"https?://[^\s/?#]+")
 
 
@@ -42,15 +39,6 @@ def check_origin(origin: str, given_as: str = "--cors-origin") -> str:
     if not ORIGIN.fullmatch(cleaned):
         raise CatalogError("cli.error.bad_origin", code="bad_origin", option=given_as, origin=quote(origin))
     return cleaned
-
-
-def allow_origins_in_every_worker(origins: Sequence[str]) -> None:
-    """For `taihu serve`: the app reads them when uvicorn imports it, in each server process."""
-    os.environ[CORS_ENV] = " ".join(origins)
-
-
-def origins_from_environment() -> list[str]:
-    return [check_origin(o, CORS_ENV) for o in os.environ.get(CORS_ENV, "").split()]
 
 
 CORS_REFUSED = "Disallowed CORS "  # how starlette's refusal of a preflight begins; what follows names what
@@ -111,4 +99,3 @@ def install_page(app: FastAPI) -> None:
     app.add_api_route("/", index, methods=["GET"], include_in_schema=False)
     app.add_api_route("/palette.json", palette, methods=["GET"], include_in_schema=False)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
-    allow_origins(app, origins_from_environment())

@@ -142,11 +142,11 @@ DESCRIPTIONS: dict[int, str] = {
     415: "The body is not sent as JSON: send `Content-Type: application/json` (`unsupported_media_type`)",
     422: "Bad input: `message` says what and where, `code` which problem, `column` / `seat` / `field` the place",
     429: "Too many requests from this address: wait the seconds of Retry-After (`rate_limited`)",
-    503: "Too many open connections from this address, or to the server: retry after a few seconds "
-    "(`too_many_connections`)",
+    503: "The server holds as many connections as it takes (`--limit-concurrency`): retry after a few seconds "
+    "(the server's own plain-text answer, written before the app reads the request)",
     500: "A bug in taihu, never bad input (`internal_error`): `error_id` finds it in the server log",
 }
-# what any route can answer: a Host refused, a body too big (any method), bad input, too many connections, a bug
+# what any route can answer: a Host refused, a body too big (any method), bad input, a full server, a bug
 ALWAYS = (400, 413, 422, 503, 500)
 WITH_BODY = (415,)  # what a route that reads a body can answer besides: a body not sent as JSON
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Annotated, Any, Generic, TypeVar
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, TypeAdapter, field_validator
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, field_validator
 from pydantic_core import PydanticCustomError
 
 from taihu.scorer import models as core
@@ -51,8 +51,7 @@ class HandScore(core.HandScore):
     arithmetic: list[str] | None = None  # `?arithmetic=true`: the steps from the items to the total
 
 
-# the rule sets' own examples (each RuleSet's `examples` and `example_table`), for the batch bodies and the
-# contract's example answers
+# the rule sets' own examples (each RuleSet's `examples` and `example_table`), for the request bodies' schemas
 SCORE_EXAMPLES = [{"rules": name, **example} for name in REGISTRY for example in RULESETS[name].examples]
 TABLE_EXAMPLES = [{"rules": DEFAULT_RULES, **(RULESETS[DEFAULT_RULES].example_table or {})}]
 
@@ -198,8 +197,3 @@ class Settlement(BaseModel):
     pot_before: int | None = Field(default=None, description="sticks on the table before the deal")
     pot_after: int | None = Field(default=None, description="sticks left on the table after it")
     next_honba: int | None = Field(default=None, description="本场 counters of the next deal")
-
-
-# built once at import: a request body's validation is then one call (taihu.api.bodies.read)
-SCORE_REQUEST = TypeAdapter(ScoreRequest)
-TABLE = TypeAdapter(Table)

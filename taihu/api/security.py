@@ -16,7 +16,6 @@ import base64
 import hashlib
 import ipaddress
 import logging
-import os
 import re
 from collections.abc import Sequence
 from functools import cache
@@ -43,7 +42,6 @@ HEADERS = {
 }
 _INLINE_SCRIPT = re.compile(rb"<script>(.*?)</script>", re.DOTALL)
 
-HOSTS_ENV = "TAIHU_ALLOWED_HOSTS"  # space-separated Host names, as `taihu serve` sets them for every worker
 LOOPBACK_NAMES = ("localhost", "127.0.0.1", "[::1]")
 ANY_ADDRESS = ("0.0.0.0", "::", "")
 _HOST_NAME = re.compile(r"(\*\.)?[A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\]|\*")
@@ -161,17 +159,6 @@ def _is_ipv6(address: str) -> bool:
         return ipaddress.ip_address(address).version == 6
     except ValueError:
         return False
-
-
-def trust_hosts_in_every_worker(names: Sequence[str]) -> None:
-    """For `taihu serve`: the app reads them when uvicorn imports it, in each server process."""
-    os.environ[HOSTS_ENV] = " ".join(names)
-
-
-def hosts_from_environment() -> list[str]:
-    """The names `taihu serve` set; without it (another ASGI server, the tests), the loopback names."""
-    given = os.environ.get(HOSTS_ENV)
-    return [check_host(name, HOSTS_ENV) for name in given.split()] if given is not None else list(LOOPBACK_NAMES)
 
 
 _LEDGER_ID = re.compile(r"(?<=/ledgers/)[^/?#.]+")

@@ -6,7 +6,7 @@ the library's HandError, which the app answers as it does for `/score` (422,
 the library's message). The answer models only describe the reply for
 /docs: the core's `to_dict()` is the contract.
 
-The search runs in a worker thread (`in_worker`) within a time budget
+The search runs on FastAPI's thread pool (a sync endpoint) within a time budget
 (docs/limits.md "Costly requests"): `WAITS_BUDGET` seconds of that thread's
 CPU time, checked by the search before each tile it scores, so a hand over
 it stops there with a 422 `over_budget`. CPU time, not the clock: the
@@ -21,14 +21,12 @@ from collections.abc import Callable
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Request
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+from pydantic import BaseModel, ConfigDict, Field
 
-from taihu.api.bodies import read
+from taihu.api.budget import CPU_BUDGET, cpu_budget
 from taihu.api.language import request_language
-from taihu.api.offload import CPU_BUDGET, cpu_budget, in_worker
 from taihu.api.responses import JSON, WITH_BODY, errors
 from taihu.api.schemas import HouseOptions, rules_field
-from taihu.messages import Language
 from taihu.scorer.models import MAX_HAND_LENGTH
 from taihu.scorer.notation import FLAG_CONDITIONS
 from taihu.scorer.rulesets import RULESETS
@@ -60,9 +58,6 @@ class WaitsRequest(BaseModel):
     rules: str = rules_field()
     hand: str = Field(max_length=MAX_HAND_LENGTH, description="a hand without +; one tile more: which to discard")
     options: HouseOptions = Field(default_factory=dict, description="house options of the rule set")
-
-
-WAITS_REQUEST = TypeAdapter(WaitsRequest)
 
 
 class WinOut(BaseModel):
@@ -124,20 +119,13 @@ class DiscardsOut(BaseModel):
     response_model_exclude_unset=True,  # a rule set's extra fields only where the library's JSON has them
     responses=errors(*WITH_BODY),
 )
-async def post_waits(request: Request) -> JSON:
+def post_waits(body: WaitsRequest, request: Request) -> JSON:
     """The waits of a hand without `+`; with one tile too many, each discard and the waits it leaves.
 
     `kind` tells the two answers apart. A hand whose search takes over the time budget (1 s of CPU) is a
     422 with the code `over_budget`."""
-    body = await request.body()  # a WaitsRequest (taihu.api.contract)
-    return await in_worker(searched, body, request.headers.get("content-type"), request_language(request))
-
-
-def searched(body: bytes, content_type: str | None, lang: Language = "en") -> JSON:
-    """The body read, the search and its JSON in `lang`, in the worker thread that reads the budget's clock."""
-    request = read(WAITS_REQUEST, body, content_type)
-    found = waits(request.hand, rules=request.rules, options=request.options, check=budget(WAITS_BUDGET))
-    return JSON(found.to_dict(lang))
+    found = waits(body.hand, rules=body.rules, options=body.options, check=budget(WAITS_BUDGET))
+    return JSON(found.to_dict(request_language(request)))
 
 
 def budget(seconds: float) -> Callable[[], None]:

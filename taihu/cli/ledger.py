@@ -73,6 +73,8 @@ Db = Annotated[
     str | None,
     typer.Option(
         "--db",
+        envvar="TAIHU_DB",
+        show_envvar=False,  # the help says it, in the reader's language
         metavar="PATH|URL",
         help="the ledger database: a SQLite file or a postgresql:// URL (default: $TAIHU_DB, else the user data dir)",
     ),

@@ -766,8 +766,11 @@ def serve(
         str | None,
         typer.Option(
             "--db",
+            envvar="TAIHU_DB",
+            show_envvar=False,  # the help says it, in the reader's language
             metavar="PATH|URL",
-            help="the ledger database of /ledgers: a SQLite file, or a postgresql:// URL for several hosts",
+            help="the ledger database of /ledgers: a SQLite file, or a postgresql:// URL for several hosts "
+            "(default: $TAIHU_DB, else the user data dir)",
         ),
     ] = None,
     workers: Annotated[
@@ -788,34 +791,49 @@ def serve(
             help="the path a reverse proxy serves the API under, e.g. /taihu (docs/deploy.md)",
         ),
     ] = "",
+    timeout_keep_alive: Annotated[
+        int, typer.Option("--timeout-keep-alive", min=1, help="seconds an idle connection is kept after an answer")
+    ] = 5,
+    forwarded_allow_ips: Annotated[
+        str | None,
+        typer.Option(
+            "--forwarded-allow-ips",
+            metavar="ADDRESSES",
+            help="the reverse proxies (comma-separated addresses, or *) whose X-Forwarded-For names the client; "
+            "default 127.0.0.1",
+        ),
+    ] = None,
     no_access_log: Annotated[bool, typer.Option("--no-access-log", help="write no line per request")] = False,
     api_only: Annotated[bool, typer.Option("--api-only", help="the API alone: no page at /, no /docs")] = False,
 ) -> None:
     """Run the HTTP API and the table page at / (docs at /docs); stateless: run several behind a load balancer."""
-    from taihu.api.page import allow_origins_in_every_worker, check_origin  # the page at / and its CORS
-    from taihu.api.security import ANY_ADDRESS, check_host  # the Host names answered (--allowed-host)
+    from taihu.api.page import check_origin  # the origins whose pages may call the API (--cors-origin)
+    from taihu.api.security import ANY_ADDRESS, trusted_hosts  # the Host names answered (--allowed-host)
+    from taihu.api.server import serve as run_server  # only this command needs the server
+    from taihu.api.settings import Settings
 
-    allow_origins_in_every_worker([check_origin(o) for o in cors_origin or []])  # a bad one: exit 2, said
-    allowed_hosts = [check_host(name) for name in allowed_host or []]
+    settings = Settings(
+        db=db,
+        allowed_hosts=tuple(trusted_hosts(host, allowed_host or [])),  # a bad name: exit 2, said
+        cors_origins=tuple(check_origin(origin) for origin in cors_origin or []),  # a bad origin: exit 2, said
+        api_only=api_only,
+        cache_mb=cache_mb,
+    )
     say = locale_lang().say
     if host not in LOOPBACK:
         sys.stderr.write(say("cli.serve.no_authentication", host=host, port=port) + "\n")
-    if host in ANY_ADDRESS and not allowed_hosts:
+    if host in ANY_ADDRESS and not allowed_host:
         sys.stderr.write(say("cli.serve.loopback_hosts_only", port=port) + "\n")
-    if db is not None:
-        os.environ["TAIHU_DB"] = db  # read by taihu.ledger.default_path, in every worker
-    from taihu.api.server import serve as run_server  # only this command needs the server
-
     run_server(
+        settings,
         host,
         port,
         workers=workers,
         limit_concurrency=limit_concurrency,
-        cache_mb=cache_mb,
-        allowed_hosts=allowed_hosts,
+        timeout_keep_alive=timeout_keep_alive,
+        forwarded_allow_ips=forwarded_allow_ips,
         root_path=root_path,
         access_log=not no_access_log,
-        api_only=api_only,
     )
 
 

@@ -4,7 +4,7 @@ The ledger's rules — seats, counters, checks, what a view shows — are `taihu
 stores and reads, through SQLAlchemy Core (one set of queries for both databases) with Alembic revisions
 (`taihu/store/migrations/`) that every open brings forward first.
 
-- Which database: `--db` / `$TAIHU_DB`. A URL (`postgresql://…`, `postgresql+psycopg://…`,
+- Which database: `--db` (the command line reads `$TAIHU_DB` for it). A URL (`postgresql://…`, `postgresql+psycopg://…`,
   `sqlite:///path`) names it; anything else is a SQLite file's path; nothing, the user data dir's file.
 - "Settle and append deal N" is one transaction on both: SQLite takes the write lock before the first read
   (`BEGIN IMMEDIATE`, so writers queue in order); PostgreSQL locks the ledger's row (`SELECT … FOR
@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import re
 import secrets
 import threading
@@ -120,8 +119,9 @@ ONE_MORE_CHANGE = ledgers.c.changes + 1
 
 
 def database_url(where: str | Path | None = None) -> sa.URL:
-    """The database `--db` / `$TAIHU_DB` name: a URL as given (plain `postgresql://` is psycopg 3), else a file."""
-    return url_of(str(where) if where is not None else os.environ.get(DB_ENV) or str(default_path()))
+    """The database `--db` names: a URL as given (plain `postgresql://` is psycopg 3), else a file; None: the user
+    data dir's file."""
+    return url_of(str(where) if where is not None else str(default_path()))
 
 
 @lru_cache(maxsize=64)
@@ -304,7 +304,7 @@ class LedgerStore:
         max_deals: int | None = None,
         max_ledgers: int | None = None,
     ) -> None:
-        """Opens the database `where` names (else `$TAIHU_DB`, else the user data dir's file); with
+        """Opens the database `where` names (else the user data dir's file); with
         `create`, makes a SQLite file that is not there yet (0600); brings the schema to the newest revision.
 
         `max_deals` and `max_ledgers` default to MAX_DEALS and MAX_LEDGERS (a test gives small ones).
