@@ -5,7 +5,11 @@ BIN := $(VENV)/bin
 # or python3 upgraded) makes .venv anew instead of reusing a stale one.
 PYTHON_ID := $(shell $(PYTHON) -c 'import sys; print(sys.executable, sys.version.split()[0])' 2>/dev/null)
 
-.PHONY: demo test docs messages bench postgres riichi-check install install-test clean FORCE
+.PHONY: demo test docs messages bench postgres riichi-check install install-test lock clean FORCE
+
+# The exact versions every install here takes (`pip install -c`): pyproject.toml says the ranges taihu
+# works with, this file the versions `make test` and CI run; `make lock` makes it anew (below).
+LOCK := constraints.txt
 
 $(VENV)/python-id: FORCE
 	@test -n "$(PYTHON_ID)" || { echo "no Python '$(PYTHON)': pick one with make PYTHON=python3.12 ..."; exit 1; }
@@ -15,13 +19,13 @@ $(VENV)/python-id: FORCE
 
 $(BIN)/python: $(VENV)/python-id ;
 
-# Installed again when pyproject.toml changes (or .venv was made anew).
-$(VENV)/installed: $(VENV)/python-id pyproject.toml
-	$(BIN)/pip install --quiet -e .
+# Installed again when pyproject.toml or the lock changes (or .venv was made anew).
+$(VENV)/installed: $(VENV)/python-id pyproject.toml $(LOCK)
+	$(BIN)/pip install --quiet -c $(LOCK) -e .
 	@touch $@
 
-$(VENV)/installed-test: $(VENV)/python-id pyproject.toml
-	$(BIN)/pip install --quiet -e ".[test]"
+$(VENV)/installed-test: $(VENV)/python-id pyproject.toml $(LOCK)
+	$(BIN)/pip install --quiet -c $(LOCK) -e ".[test]"
 	@touch $@
 
 install: $(VENV)/installed
@@ -48,14 +52,14 @@ riichi-check: install-test
 	RIICHI_EXAMPLES=20000 $(BIN)/python -m pytest -p no:cacheprovider -q tests/test_riichi_vs_mahjong.py
 
 bench: $(BIN)/python
-	$(BIN)/pip install --quiet -e ".[bench]"
+	$(BIN)/pip install --quiet -c $(LOCK) -e ".[bench]"
 	$(BIN)/python bench/bench.py
 
 # the Luoshan row of `make bench` for this tree and an older commit (REF), in turns (docs/performance.md)
 REF ?= 1f0c049
 .PHONY: bench-against
 bench-against: $(BIN)/python
-	$(BIN)/pip install --quiet -e ".[bench]"
+	$(BIN)/pip install --quiet -c $(LOCK) -e ".[bench]"
 	$(BIN)/python bench/against.py --ref $(REF)
 
 # every answer of the library, the API and the CLI against an older commit's (REF, given: 527aaa9, the
@@ -68,6 +72,22 @@ compare-answers: install-test
 .PHONY: soak
 soak: install-test
 	$(BIN)/python bench/soak.py
+
+# The lock made anew: taihu with every extra in a throwaway venv, `pip check`ed, then frozen. Installed under
+# the lock as it is, so the versions locked are kept and a dependency new to pyproject.toml gets its newest
+# release (pip refuses if a range no longer admits a locked version); `make lock UPGRADE=1` installs without
+# it: the newest release in every range. Run `make test` before committing the new lock.
+lock:
+	@set -e; venv=$$(mktemp -d); trap 'rm -rf "$$venv"' EXIT; \
+	$(PYTHON) -m venv "$$venv"; "$$venv/bin/pip" install --quiet --upgrade pip; \
+	"$$venv/bin/pip" install --quiet $(if $(UPGRADE),,$(if $(wildcard $(LOCK)),-c $(LOCK))) -e ".[test,postgres,bench]"; \
+	"$$venv/bin/pip" check; \
+	{ echo "# The exact versions that \`make install\`, \`make test\` (and so CI) and \`make bench\` install"; \
+	  echo "# (pip install -c $(LOCK)), within the ranges of pyproject.toml. Made by \`make lock\` (the versions"; \
+	  echo "# locked before kept; \`make lock UPGRADE=1\`: the newest in every range) from taihu with every extra,"; \
+	  echo "# .[test,postgres,bench], on Python $$("$$venv/bin/python" -c 'import sys; print(sys.version.split()[0])'). Not edited by hand."; \
+	  "$$venv/bin/pip" freeze --exclude-editable; } > $(LOCK).new; \
+	mv $(LOCK).new $(LOCK); echo "$(LOCK): $$(grep -vc '^#' $(LOCK)) packages"
 
 clean:
 	rm -rf $(VENV) *.egg-info test-artifacts

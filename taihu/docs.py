@@ -36,7 +36,7 @@ import re
 import shlex
 import sys
 import warnings
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 
 from taihu.scorer.notation import CONDITION_ORDER
@@ -66,7 +66,7 @@ def cell(text: object) -> str:
     return str(text).replace("|", "\\|").replace("\n", " ")
 
 
-def table(header: tuple[str, ...], rows: list[tuple[object, ...]]) -> list[str]:
+def table(header: tuple[str, ...], rows: Iterable[Sequence[object]]) -> list[str]:
     lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     lines += ["| " + " | ".join(map(cell, row)) + " |" for row in rows]
     return lines

@@ -531,7 +531,7 @@ def check_text(text: object, where: str, what: Text, label: Text | None = None) 
     """
     rule = Text("error.name.rule", what=what, most=MAX_NAME)
 
-    def refused(key: str, **params: object) -> HandError:
+    def refused(key: str, **params: Any) -> HandError:
         return HandError.of(key, code="bad_name", hint=rule, field=where, where=label or where, **params)
 
     if not isinstance(text, str):

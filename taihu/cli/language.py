@@ -5,6 +5,7 @@ declare the same option.
 """
 
 import os
+from collections.abc import Mapping
 from enum import StrEnum
 from typing import Annotated
 
@@ -54,16 +55,26 @@ def locale_lang(environ: "os._Environ[str] | dict[str, str]" = os.environ) -> La
     return Lang.zh if locale_language(environ) == "zh" else Lang.both
 
 
+def option_lang(value: Lang | None) -> Lang:
+    """What `--lang` stands for: the option, else the locale's.
+
+    A command's `lang: LangOption` is already this (the option's callback returned it), but a type checker
+    reads the parameter's annotation, `Lang | None`, only; so a command starts with `lang = option_lang(lang)`,
+    which hands a `Lang` back as it is."""
+    return value if value is not None else locale_lang()
+
+
 def chosen_lang(ctx: typer.Context, value: Lang | None) -> Lang:
     """`--lang`'s callback: the option, else the locale's; kept in the context, where an error's exit finds it."""
-    lang = value if value is not None else locale_lang()
+    lang = option_lang(value)
     ctx.meta[LANG_KEY] = lang
     return lang
 
 
-def command_lang(ctx: typer.Context) -> Lang:
-    """The language of the command `ctx` runs (or ran): its `--lang`, else the locale's (a command without one)."""
-    lang = ctx.meta.get(LANG_KEY)  # click shares `meta` between a group's context and its commands'
+def command_lang(meta: Mapping[str, object]) -> Lang:
+    """The language of the command whose context's `meta` this is (click shares it between a group's context and
+    its commands'): its `--lang`, else the locale's (a command without one)."""
+    lang = meta.get(LANG_KEY)
     return lang if isinstance(lang, Lang) else locale_lang()
 
 

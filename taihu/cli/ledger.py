@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from taihu.cli.language import Lang, LangOption
+from taihu.cli.language import Lang, LangOption, option_lang
 from taihu.cli.usage import SpokenCommand, SpokenGroup
 from taihu.scorer import HandError
 from taihu.scorer.errors import printable
@@ -166,6 +166,7 @@ def new(
     lang: LangOption = None,
 ) -> None:
     """Start a ledger: its rule set, house options and the four players in table order."""
+    lang = option_lang(lang)
     options = cli().parse_options(option)
     names = [p.strip() for p in players.split(",")]
     with opened(db, create=True) as store:
@@ -204,6 +205,7 @@ def add(
     """Settle a deal with the seats as they stand and record it (safe to retry with --deal or --idempotency-key)."""
     from taihu.ledger import Deal, Standing
 
+    lang = option_lang(lang)
     data = cli().read_table(table)
     with opened(db) as store:
         ledger = store.ledger(name)
@@ -227,6 +229,7 @@ def show(
     lang: LangOption = None,
 ) -> None:
     """The deals, who sat where, each player's running total, and who deals next."""
+    lang = option_lang(lang)
     with opened(db) as store:
         view = store.view(store.ledger(name))
     if as_json:
@@ -296,6 +299,7 @@ def print_trend(view: "LedgerView", lang: Lang) -> None:
 @ledger_app.command(cls=SpokenCommand)
 def undo(name: Name, db: Db = None, lang: LangOption = None) -> None:
     """Remove the last deal (a mistake); the seats go back to where they were."""
+    lang = option_lang(lang)
     with opened(db) as store:
         ledger = store.ledger(name)
         deal = store.undo(ledger)
@@ -311,6 +315,7 @@ def export(
     lang: LangOption = None,
 ) -> None:
     """Export the ledger to stdout: CSV with --csv, else the ledger JSON (its texts in --lang's language either way)."""
+    lang = option_lang(lang)
     with opened(db) as store:
         view = store.view(store.ledger(name))
     if as_csv:
@@ -325,6 +330,7 @@ def list_ledgers(db: Db = None, lang: LangOption = None) -> None:
     from taihu.cli.draw import table
     from taihu.store import database_url, exists, shown
 
+    lang = option_lang(lang)
     try:
         where = shown(database_url(db))
     except HandError as exc:
@@ -368,6 +374,7 @@ def rename(
     lang: LangOption = None,
 ) -> None:
     """Rename a ledger (its deals stay as they are)."""
+    lang = option_lang(lang)
     with opened(db) as store:
         renamed = store.rename(store.ledger(name), new_name)
     console().print(lang.say("cli.ledger.renamed", name=printable(name), new=printable(renamed.name)))
@@ -376,6 +383,7 @@ def rename(
 @ledger_app.command(cls=SpokenCommand)
 def delete(name: Name, db: Db = None, lang: LangOption = None) -> None:
     """Remove a ledger and its deals (`export` first to keep them)."""
+    lang = option_lang(lang)
     with opened(db) as store:
         ledger = store.ledger(name)
         count = store.standing(ledger).deal_count

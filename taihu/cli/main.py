@@ -26,9 +26,9 @@ from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 import typer
 from typer.exceptions import TyperException
 
-from taihu.cli.language import Lang, LangOption, command_lang, locale_lang
+from taihu.cli.language import Lang, LangOption, command_lang, locale_lang, option_lang
 from taihu.cli.ledger import ledger_app
-from taihu.cli.usage import SpokenCommand, SpokenGroup
+from taihu.cli.usage import Context, SpokenCommand, SpokenGroup
 from taihu.messages import known
 from taihu.messages.error_shape import CatalogError, hand_error_shape
 from taihu.scorer import HandError, HandScore, rule_sets, score_hand
@@ -51,14 +51,14 @@ class Taihu(SpokenGroup):
     no `answer` is bad input all the same; anything else is a bug.
     """
 
-    def invoke(self, ctx: typer.Context) -> Any:
+    def invoke(self, ctx: Context) -> Any:
         try:
             return super().invoke(ctx)
         except (typer.Exit, typer.Abort, TyperException):  # typer's ClickException is a TyperException
             raise
         except (HandError, Refused) as exc:
             refused = exc if isinstance(exc, Refused) else Refused(exc)
-            raise typer.Exit(error_status(refused, command_lang(ctx))) from None
+            raise typer.Exit(error_status(refused, command_lang(ctx.meta))) from None
         except KeyboardInterrupt:
             raise typer.Exit(130) from None
         except (
@@ -76,7 +76,7 @@ class Taihu(SpokenGroup):
             error_id = secrets.token_hex(4)
             command = ctx.invoked_subcommand or ""
             logging.getLogger("taihu.cli").debug("internal error %s in taihu %s", error_id, command, exc_info=exc)
-            sys.stderr.write(command_lang(ctx).say("cli.error.internal", id=error_id) + "\n")
+            sys.stderr.write(command_lang(ctx.meta).say("cli.error.internal", id=error_id) + "\n")
             raise typer.Exit(1) from None
 
 
@@ -439,6 +439,7 @@ def score(
 
     With `-` as the hand, score each line of stdin: one line out per hand.
     """
+    lang = option_lang(lang)
     if hand == "-":
         answer(lambda: get(rules), as_json)  # an unknown rule set is one error, not one per line
         options = answer(lambda: parse_options(option), as_json)
@@ -524,6 +525,8 @@ def waits_command(
     """What wins for a waiting hand (听牌): each tile, its copies unseen, its total on a discard and self-drawn."""
     from taihu.scorer.waits import Discards, waits
 
+    lang = option_lang(lang)
+
     def search(options: dict[str, int]) -> "Waits | Discards":
         with working(say("cli.progress.waits"), as_json):  # a hand with wildcards can take a while
             return waits(hand, rules=rules, options=options)
@@ -582,6 +585,7 @@ def rules(
     """List the rule sets, or one rule set's items and house options."""
     from taihu.cli.draw import table as made
 
+    lang = option_lang(lang)
     say = lang.say
     if name is None:
         infos = rule_sets()
@@ -670,8 +674,8 @@ def settlement_tables(result: "Settlement", lang: Lang = Lang.both, compact: boo
     from taihu.cli.draw import table as made
 
     say = lang.say
-    unit = next((s.unit for s in result.scores.values() if isinstance(s, HandScore)), None)
-    unit = unit_name(unit, lang) if unit is not None else say("cli.settle.total")
+    counted = next((s.unit for s in result.scores.values() if isinstance(s, HandScore)), None)
+    unit = unit_name(counted, lang) if counted is not None else say("cli.settle.total")
     seats = [
         (
             say("cli.settle.dealer", seat=seat) if seat == "E" else seat,
@@ -727,6 +731,7 @@ def settle(
     lang: LangOption = None,
 ) -> None:
     """Settle one deal: each seat's tai, who pays whom and why, and the net per seat."""
+    lang = option_lang(lang)
     data = answer(lambda: read_table(table), as_json)
     result = answer(lambda: settle_table(data), as_json)
     if as_json:

@@ -22,8 +22,9 @@ help typer shows (tests/test_cli_chinese.py holds the two equal), so the catalog
 The usage errors are click's exceptions, read by their class and fields (an option's name, the parameter);
 click's own sentence is read only for a value its type refused (`'abc' is not a valid int.`), whose value
 and reason are in no field. Those classes are imported from typer's vendored click (`typer._click`): typer
-re-exports `BadParameter` only, and pins nothing else; pyproject.toml pins typer, and the tests walk every
-command and error so that a change in a new typer shows.
+re-exports `BadParameter` only, and pins nothing else; pyproject.toml holds typer to its tested minor (0.27)
+and constraints.txt pins the release the tests run, and they walk every command and error so that a change
+in a new typer shows.
 """
 
 from __future__ import annotations
