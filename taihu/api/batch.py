@@ -12,11 +12,12 @@ The batch runs on FastAPI's thread pool within the CPU budget of `/waits`
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, cast
 
 from fastapi import APIRouter, Request
 from fastapi.responses import Response
 from pydantic import BaseModel, ConfigDict, Field
+from pydantic.config import JsonDict
 
 from taihu.api.budget import CPU_BUDGET, cpu_budget
 from taihu.api.language import request_language
@@ -33,7 +34,9 @@ router = APIRouter(tags=["scoring"])
 class ScoreBatch(BaseModel):
     """Hands to score at once, each with its own rule set and options."""
 
-    model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [{"hands": SCORE_EXAMPLES}]})
+    model_config = ConfigDict(
+        extra="forbid", json_schema_extra=cast(JsonDict, {"examples": [{"hands": SCORE_EXAMPLES}]})
+    )
     hands: list[Any] = Field(
         max_length=MAX_BATCH_HANDS,
         description=f"at most {MAX_BATCH_HANDS} hands, each a ScoreRequest",
@@ -44,7 +47,9 @@ class ScoreBatch(BaseModel):
 class SettleBatch(BaseModel):
     """Tables to settle at once, each with its own rule set."""
 
-    model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [{"tables": TABLE_EXAMPLES}]})
+    model_config = ConfigDict(
+        extra="forbid", json_schema_extra=cast(JsonDict, {"examples": [{"tables": TABLE_EXAMPLES}]})
+    )
     tables: list[Any] = Field(
         max_length=MAX_BATCH_TABLES,
         description=f"at most {MAX_BATCH_TABLES} tables, each a Table",

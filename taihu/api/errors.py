@@ -19,7 +19,7 @@ from typing import Any
 
 from taihu.messages import Language, plural, text
 from taihu.messages.error_shape import error_shape
-from taihu.scorer.errors import Term, Text, printable, quote
+from taihu.scorer.errors import HandError, Term, Text, printable, quote
 
 MAX_PROBLEMS = 5  # problems a message names; a hostile body has tens of thousands (each `1` in a list of 32,000)
 
@@ -129,8 +129,8 @@ def problem(err: Mapping[str, Any], lang: Language, what: str) -> tuple[str, str
             params["choices"] = params["choices"].replace(" or ", "、").replace(", ", "、")
         return code, text(key, lang, field=shown, **params), path or None
     cause = ctx.get("error")  # a validator's own exception: the core's HandError, with its code and languages
-    if err.get("type") == "value_error" and hasattr(cause, "message_in"):
-        message, code = printable(cause.message_in(lang)), getattr(cause, "code", "bad_value")
+    if err.get("type") == "value_error" and isinstance(cause, HandError):
+        message, code = printable(cause.message_in(lang)), cause.code or "bad_value"
     elif lang != "en":  # a kind of pydantic's with no catalog text: its English is no message in another language
         return "bad_value", text("api.validation.invalid", lang, field=shown), path or None
     else:

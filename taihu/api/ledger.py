@@ -78,7 +78,8 @@ class LedgerTable(TableFields[str, LedgerEvent]):
     is to get (optional: a 409 if another deal got in first). The ledger turns names into winds."""
 
     model_config = ConfigDict(json_schema_extra={"examples": [{**TABLE_EXAMPLES[0], "deal": 1}]})
-    rules: str | None = Field(None, description="the ledger's rule set, if given (it must agree)")
+    # a deal may leave its rule set out (the ledger's is meant), where a Table names one
+    rules: str | None = Field(None, description="the ledger's rule set, if given (it must agree)")  # type: ignore[assignment]
     deal: int | None = Field(default=None, ge=1, strict=True, description="the number this deal is to get (1, 2, …)")
 
 

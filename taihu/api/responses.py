@@ -90,10 +90,12 @@ class Refusal(HTTPException):
         **params: object,
     ) -> None:
         super().__init__(status, text(key, "en", **params), headers)
-        self.key, self.code, self.params = key, code or key.rsplit(".", 1)[-1], params
+        self.key, self.code = key, code or key.rsplit(".", 1)[-1]
+        self.params: dict[str, Any] = params
 
     def answer(self, lang: Language) -> JSON:
-        return error_answer(self.status_code, self.key, lang, code=self.code, headers=self.headers, **self.params)
+        headers = dict(self.headers) if self.headers is not None else None
+        return error_answer(self.status_code, self.key, lang, code=self.code, headers=headers, **self.params)
 
 
 class ErrorAnswer(BaseModel):
