@@ -4,6 +4,9 @@ The app answers only the Host names `taihu serve` lists (the loopback names by
 default); starlette's TestClient sends `Host: testserver`, so the tests list it
 too, before any test imports the app (tests/test_abuse_server.py checks the default).
 
+`pytest --toy-rule-set` adds the toy rule set of tests/toy_rule_set.py to the registry before the tests are
+collected, by its one registry line: the suites that iterate the registry then test it as they test the six.
+
 `postgres` is one throwaway PostgreSQL cluster for the whole run (tests/pg_cluster.py); `pg_url` is a
 schema of its own in it for one test. Where PostgreSQL cannot start, its tests are skipped with the
 reason in the run's summary — and under CI=true they fail instead: CI must run them.
@@ -22,6 +25,7 @@ from pg_cluster import Cluster, ClusterError
 
 from taihu.api.access_log import ACCESS_LOG, ACCESS_LOG_VARIABLE
 from taihu.api.security import HOSTS_ENV, LOOPBACK_NAMES
+from taihu.scorer.rulesets import register
 from taihu.store import dispose_engines
 
 _schemas = itertools.count(1)
@@ -85,6 +89,21 @@ def pg_url(postgres: Cluster, monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
 def store_db(request: pytest.FixtureRequest, ledger_db: Path) -> Path | str:
     """The test's database, as $TAIHU_DB says too: its SQLite file, then a schema of its own in the run's PostgreSQL."""
     return ledger_db if request.param == "sqlite" else str(request.getfixturevalue("pg_url"))
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--toy-rule-set",
+        action="store_true",
+        help="register the toy rule set of tests/toy_rule_set.py for the run, as a new rule set would be",
+    )
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    if config.getoption("--toy-rule-set"):
+        from toy_rule_set import LINE
+
+        register(LINE)  # before collection: the suites' parameters are made from the registry
 
 
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
