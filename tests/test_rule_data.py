@@ -125,6 +125,8 @@ def test_every_exclusion_of_every_rule_set_carries_its_rule_sentence() -> None:
 
 def test_the_rules_page_shows_each_exclusion_with_its_rule() -> None:
     for name in REGISTRY:
+        if REGISTRY[name].module:
+            continue  # a rule set defined outside the package (the tests' toy) has no page of docs/rules/
         page = (ROOT / "docs" / "rules" / f"{name}.md").read_text(encoding="utf-8")
         info = RULESETS[name].info()
         for line, rule in zip(info.exclusions, info.exclusion_rules, strict=True):
