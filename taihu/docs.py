@@ -99,8 +99,13 @@ def items_block(name: str) -> str:
         lines.append("House options: none.")
     lines.append("")
     if info.exclusions:
-        lines += ["Exclusions (when the first item is scored, the others are not):", ""]
-        lines += [f"- {cell(line)}" for line in info.exclusions]
+        lines += [
+            "Exclusions (when the first item is scored, the others are not), each with the rule it comes from:",
+            "",
+        ]
+        lines += [
+            f"- {cell(line)} — {cell(rule)}" for line, rule in zip(info.exclusions, info.exclusion_rules, strict=True)
+        ]
     else:
         lines.append("Exclusions: none.")
     return "\n".join(lines) + "\n"

@@ -3,6 +3,9 @@
 The in-process app (tests/api_app.py) reads each test's database through its
 settings dependency, overridden here; the command line reads it from `$TAIHU_DB`.
 
+`pytest --toy-rule-set` adds the toy rule set of tests/toy_rule_set.py to the registry before the tests are
+collected, by its one registry line: the suites that iterate the registry then test it as they test the six.
+
 `postgres` is one throwaway PostgreSQL cluster for the whole run (tests/pg_cluster.py); `pg_url` is a
 schema of its own in it for one test. Where PostgreSQL cannot start, its tests are skipped with the
 reason in the run's summary — and under CI=true they fail instead: CI must run them.
@@ -21,6 +24,7 @@ from api_app import app as test_app
 from pg_cluster import Cluster, ClusterError
 
 from taihu.api.settings import Settings, settings_of
+from taihu.scorer.rulesets import register
 from taihu.store import dispose_engines
 
 _schemas = itertools.count(1)
@@ -82,6 +86,21 @@ def pg_url(postgres: Cluster, monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
 def store_db(request: pytest.FixtureRequest, ledger_db: Path) -> Path | str:
     """The test's database, as $TAIHU_DB says too: its SQLite file, then a schema of its own in the run's PostgreSQL."""
     return ledger_db if request.param == "sqlite" else str(request.getfixturevalue("pg_url"))
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--toy-rule-set",
+        action="store_true",
+        help="register the toy rule set of tests/toy_rule_set.py for the run, as a new rule set would be",
+    )
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    if config.getoption("--toy-rule-set"):
+        from toy_rule_set import LINE
+
+        register(LINE)  # before collection: the suites' parameters are made from the registry
 
 
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:

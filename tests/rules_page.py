@@ -33,5 +33,6 @@ def page_items(name: str) -> list[tuple[str, str]]:
 
 
 def page_exclusions(name: str) -> list[str]:
-    """The page's exclusions, one a line: `a excludes b, c`."""
-    return [line[2:].replace("\\|", "|") for line in items_block(name).splitlines() if line.startswith("- ")]
+    """The page's exclusions, one a line: `a excludes b, c` (the rule it comes from, after ` — `, left out)."""
+    lines = [line[2:] for line in items_block(name).splitlines() if line.startswith("- ")]
+    return [line.partition(" — ")[0].replace("\\|", "|") for line in lines]

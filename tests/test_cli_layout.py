@@ -13,15 +13,16 @@ import unicodedata
 from pathlib import Path
 
 import pytest
+from registry_examples import example_hands, example_lines, examples_file
 from typer.testing import CliRunner
 
 from taihu.cli.main import app
 from taihu.messages import LANGUAGES, text
 from taihu.messages.error_shape import ERROR_FIELDS
 from taihu.scorer import HandError, HandScore, score_hand
+from taihu.scorer.rulesets import REGISTRY
 
 ROOT = Path(__file__).resolve().parent.parent
-HANDS = sorted((ROOT / "examples" / "hands").glob("*.txt"))
 PHONE = {"COLUMNS": "40", "LINES": "50", "TERM": "xterm", "NO_COLOR": "1", "FORCE_COLOR": None}
 DESK = {**PHONE, "COLUMNS": "120"}
 RUNNER = CliRunner()
@@ -31,17 +32,6 @@ LUOSHAN = "123m 456m 789p 23s 55p +4s flip:9p seat:W"
 def taihu(args: list[str], env: dict[str, str | None] = PHONE, stdin: str | None = None) -> tuple[int, str]:
     result = RUNNER.invoke(app, args, env=env, input=stdin)
     return result.exit_code, result.output
-
-
-def example_hands() -> list[tuple[str, str]]:
-    """(rules, hand) for each hand of examples/hands/ that scores: the five rule sets and riichi."""
-    found = []
-    for path in HANDS:
-        for line in path.read_text(encoding="utf-8").splitlines():
-            hand = line.partition("#")[0].strip()
-            if hand:
-                found.append((path.stem, hand))
-    return found
 
 
 def scored(rules: str, hand: str) -> HandScore | None:
@@ -111,7 +101,7 @@ def test_at_40_columns_no_name_is_cut_for_any_rule_set(lang: str) -> None:
                 assert_whole(item.name_en, output)
             if "_" in item.key:  # a snake_case key: the key column, not a word of a name
                 assert item.key not in words(table_part(output)), f"key column shown at 40:\n{output}"
-    assert seen_rules == {p.stem for p in HANDS} == {"lingxi", "luoshan", "guannan", "putian", "jinhua", "riichi"}
+    assert seen_rules == set(REGISTRY)  # every rule set, from a hand of its own that scores
 
 
 def test_the_compact_layout_puts_the_detail_below_the_name() -> None:
@@ -225,17 +215,21 @@ def test_batch_mode_json_lines() -> None:
     assert list(lines[1]) == list(ERROR_FIELDS)  # the API's one error shape
 
 
-@pytest.mark.parametrize("path", HANDS, ids=lambda p: p.stem)
-def test_batch_mode_scores_every_example_file_as_one_hand_at_a_time(path: Path) -> None:
-    text = path.read_text(encoding="utf-8")
-    code, output = taihu(["score", "-", "-r", path.stem, "--json"], stdin=text)
-    expected = [hand for _, hand in example_hands() if _ == path.stem]
+@pytest.mark.parametrize("rules", list(REGISTRY))
+def test_batch_mode_scores_every_example_hand_as_one_hand_at_a_time(rules: str) -> None:
+    """A rule set's example hands piped in as they are written in examples/hands/ (its comments too), and its
+    API examples after them: one answer a hand."""
+    written = examples_file(rules)
+    expected = example_lines(rules)
+    in_file = [line.partition("#")[0].strip() for line in written.splitlines()]
+    text = written + "".join(f"{hand}\n" for hand in expected if hand not in in_file)
+    code, output = taihu(["score", "-", "-r", rules, "--json"], stdin=text)
     got = [json.loads(line) for line in output.splitlines()]
     assert len(got) == len(expected)
     for hand, answer in zip(expected, got, strict=True):
-        result = scored(path.stem, hand)
+        result = scored(rules, hand)
         assert answer == (result.to_dict() if result else answer) and ("detail" in answer) == (result is None)
-    assert code == (2 if any(scored(path.stem, h) is None for h in expected) else 0)
+    assert code == (2 if any(scored(rules, h) is None for h in expected) else 0)
 
 
 def test_shell_completion_is_offered() -> None:
@@ -245,7 +239,7 @@ def test_shell_completion_is_offered() -> None:
     assert code == 0 and "_TAIHU_COMPLETE=complete_bash" in script and "complete -o default -F" in script
 
 
-@pytest.mark.parametrize("rules", [p.stem for p in HANDS])
+@pytest.mark.parametrize("rules", list(REGISTRY))
 def test_rules_at_40_columns_shows_every_item_name_whole(rules: str) -> None:
     from taihu.scorer.rulesets import get
 
@@ -269,7 +263,13 @@ def test_waits_at_40_columns_fits_and_cuts_nothing(hand: str) -> None:
     assert "unseen" in words(output), output  # each wait's unseen copies, spelled out (no folded heading)
 
 
-@pytest.mark.parametrize(("given", "rules"), [("灌南", "guannan"), ("LINGXI", "lingxi"), ("Luoshan", "luoshan")])
+# each rule set by each of its Chinese names, in capitals and capitalised
+SPELLINGS = [
+    (given, name) for name, line in REGISTRY.items() for given in (*line.chinese, name.upper(), name.capitalize())
+]
+
+
+@pytest.mark.parametrize(("given", "rules"), SPELLINGS)
 def test_rules_option_takes_any_case_and_the_chinese_name(given: str, rules: str) -> None:
     code, output = taihu(["rules", given, "--json"])
     assert code == 0, output

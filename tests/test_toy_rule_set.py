@@ -1,108 +1,32 @@
 """A rule set added as docs/architecture.md "Adding a rule set" says, touching no module of taihu.
 
-The toy rule set is defined here: a hand of 13 tiles wins as 4 sets + a pair,
-平胡 scores 1 and 清一色 (one suit) 4 more. It is registered with one registry
-line (`register`), and then the shared machinery — `score_hand`, `rule_sets`,
-`waits`, `arithmetic` and `settle_table` — takes it by name like any other.
+The toy rule set (tests/toy_rule_set.py: a hand of 13 tiles wins as 4 sets + a pair, 平胡 scores 1 and
+清一色 one suit 4 more) is registered with its one registry line, which names its module as the six's name
+their folders, and then the shared machinery — `score_hand`, `rule_sets`, `waits`, `arithmetic` and
+`settle_table` — takes it by name like any other. `pytest --toy-rule-set` registers it for the whole run,
+so the suites that iterate the registry test it too.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping
 
 import pytest
+import toy_rule_set
+from toy_rule_set import LINE, MIXED, ONE_SUIT
 
 from taihu.scorer import arithmetic, rule_sets, score_hand, settle_table, waits
-from taihu.scorer import tiles as T
-from taihu.scorer.engine import Group, ReadingFacts, kinds_readings
 from taihu.scorer.errors import HandError
-from taihu.scorer.models import HandScore, Payment, Settlement, Table
-from taihu.scorer.notation import ParsedHand
-from taihu.scorer.rulesets import RULESETS, Registered, register, unregister
-from taihu.scorer.rulesets.base import (
-    FOUND,
-    HAND_TYPE,
-    NONE,
-    WINNER_ONLY,
-    Found,
-    Item,
-    Outcome,
-    Prepared,
-    RuleSet,
-    Variant,
-    check_known_conditions,
-)
-
-
-@dataclass
-class ToyHand(Prepared):
-    kinds: bytes = b""  # the concealed tiles with the winning one, sorted
-
-
-CONDITIONS = frozenset({"seat", "self"})
-
-
-def prepare(parsed: ParsedHand, options: dict[str, int]) -> ToyHand:
-    check_known_conditions(parsed, "toy", CONDITIONS)
-    if parsed.melds or any(not T.is_suited(k) for k in parsed.tiles):
-        raise HandError("a toy hand is suited tiles only, no melds")
-    winner = parsed.win is not None
-    if len(parsed.tiles) != 13:
-        raise HandError(f"hand has {len(parsed.tiles)} tiles, a toy hand holds 13", code="tile_count")
-    kinds = sorted(parsed.tiles + ((parsed.win,) if parsed.win is not None else ()))
-    return ToyHand(parsed, winner, False, options, kinds=bytes(kinds))
-
-
-def readings(hand: ToyHand) -> Iterator[tuple[Group, ...]]:
-    yield from kinds_readings(hand.kinds, 4, True)
-
-
-def ping_hu(hand: ToyHand, facts: None) -> list[tuple[Variant, str]]:
-    return FOUND
-
-
-def qing_yi_se(hand: ToyHand, facts: ReadingFacts) -> list[tuple[Variant, str]]:
-    return FOUND if facts.one_suit else NONE
-
-
-class Toy(RuleSet):
-    name = "toy"
-    chinese = "玩具"
-    unit = "points"
-    conditions = CONDITIONS
-    items = (
-        Item("ping_hu", "平胡", "Plain win", 1, HAND_TYPE, WINNER_ONLY, ping_hu),
-        Item("qing_yi_se", "清一色", "One suit", 4, HAND_TYPE, WINNER_ONLY, qing_yi_se, reads=("one_suit",)),
-    )
-    prepare = staticmethod(prepare)
-    readings = staticmethod(readings)
-
-    def finish(self, hand: ToyHand, found: Found) -> Outcome:
-        total = sum(points for _, points, _ in found)
-        return Outcome(total, False, total)
-
-    # a rule set defined outside a folder of its own says here what its settlement.py and arithmetic.py would
-    def settle(self, table: Table) -> Settlement:
-        winner = table.winner
-        assert winner is not None and isinstance(table.players[winner], str)
-        total = self.score_line(str(table.players[winner])).total
-        payments = [Payment(from_=seat, to=winner, amount=total, reason="toy") for seat in "ESWN" if seat != winner]
-        net = {seat: (3 * total if seat == winner else -total) for seat in "ESWN"}
-        return Settlement(rules=self.name, scores={}, payments=payments, net=net, next_dealer="E")
-
-    def arithmetic(self, score: HandScore) -> list[str]:
-        return [f"{' + '.join(str(i.value) for i in score.items)} = {score.total} points"]
-
-
-TOY = Toy()
-ONE_SUIT = "1112345678999m +5m"
-MIXED = "123m 456p 789s 234m 5s +5s"
+from taihu.scorer.rulesets import REGISTRY, RULESETS, register, unregister
 
 
 @pytest.fixture(autouse=True)
 def toy_registered() -> Iterable[None]:
-    register(Registered("toy", ("玩具",), 13, load=lambda: TOY))  # the one registry line
+    """The toy's registry line, for these tests; left as it is where the whole run has it (`--toy-rule-set`)."""
+    if "toy" in REGISTRY:
+        yield
+        return
+    register(LINE)
     yield
     unregister("toy")
 
@@ -151,6 +75,13 @@ def test_arithmetic_and_settlement_ask_the_rule_set() -> None:
 
 def test_unregistered_it_is_unknown() -> None:
     unregister("toy")
-    with pytest.raises(HandError, match="unknown rule set 'toy'"):
-        score_hand(MIXED, "toy")
-    register(Registered("toy", ("玩具",), 13, load=lambda: TOY))
+    try:
+        with pytest.raises(HandError, match="unknown rule set 'toy'"):
+            score_hand(MIXED, "toy")
+    finally:
+        register(LINE)
+
+
+def test_it_loads_through_its_registry_line_as_the_rule_sets_of_the_package_do() -> None:
+    assert RULESETS["toy"] is toy_rule_set.RULE_SET
+    assert LINE.module == toy_rule_set.__name__ and LINE.rule_set() is toy_rule_set.RULE_SET

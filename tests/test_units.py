@@ -17,6 +17,7 @@ from api_app import app as api
 from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from registry_examples import example_hands
 from settle_helpers import API_TABLE
 from typer.testing import CliRunner
 
@@ -24,8 +25,8 @@ from taihu.cli.main import app as taihu_app
 from taihu.scorer import HandError, HandScore, score_hand, settle_table
 from taihu.scorer.arithmetic import arithmetic
 from taihu.scorer.models import ItemUnit
-from taihu.scorer.rulesets import RULESETS
-from taihu.scorer.rulesets.base import HAN, WINNER_ONLY, Item, flag_item
+from taihu.scorer.rulesets import REGISTRY, RULESETS
+from taihu.scorer.rulesets.base import UNIT_OF_KIND, WINNER_ONLY, Item, flag_item
 
 ROOT = Path(__file__).resolve().parent.parent
 VOCABULARY = set(get_args(ItemUnit))
@@ -34,45 +35,42 @@ PHONE = {**DESK, "COLUMNS": "40"}
 
 
 def example_scores() -> list[HandScore]:
-    """Every hand of examples/hands/ that scores, in each rule set."""
+    """Every example hand of every registered rule set that scores."""
     scores = []
-    for path in sorted((ROOT / "examples" / "hands").glob("*.txt")):
-        for line in path.read_text(encoding="utf-8").splitlines():
-            hand = line.partition("#")[0].strip()
-            if hand:
-                try:
-                    scores.append(score_hand(hand, rules=path.stem))
-                except HandError:
-                    continue
+    for rules, hand in example_hands():
+        try:
+            scores.append(score_hand(hand, rules=rules))
+        except HandError:
+            continue
     return scores
 
 
 EXAMPLES = example_scores()
 
 
-# What each rule set's items count, by kind, as docs/api.md documents it (the rules pages' units)
-DOCUMENTED_UNITS = {
-    "lingxi": {"base tai": "tai", "bonus tai": "tai", "declared win": "tai"},
-    "luoshan": {"hu": "hu", "tai": "tai", "total": "hu"},
-    "guannan": {"hand type": "points"},
-    "putian": {"di": "fen", "fen": "fen", "multiplier": "multiplier"},
-    "jinhua": {"multiplier": "multiplier"},
-    "riichi": {"han": "han"},
-}
-
-
-def test_each_rule_sets_kinds_count_in_the_documented_units() -> None:
-    assert {name: rule_set.item_units() for name, rule_set in RULESETS.items()} == DOCUMENTED_UNITS
-    assert {u for units in DOCUMENTED_UNITS.values() for u in units.values()} == VOCABULARY
+def test_each_rule_sets_kinds_count_in_units_of_the_documented_vocabulary() -> None:
+    """Each kind of a rule set's items counts in a unit of the answers' vocabulary (`ItemUnit`, the units
+    docs/api.md lists), and the rule sets together use every one of them."""
+    used = set()
+    for name in REGISTRY:
+        rule_set = RULESETS[name]
+        units = rule_set.item_units()
+        assert units and set(units.values()) <= VOCABULARY, name
+        used |= set(units.values())
+    assert used == VOCABULARY
 
 
 def test_every_example_item_has_the_unit_its_kind_gives() -> None:
-    assert {s.rules for s in EXAMPLES} == set(RULESETS)
+    assert {s.rules for s in EXAMPLES} == set(REGISTRY)  # every rule set has an example that scores
     for score in EXAMPLES:
-        kinds = {item.key: item.kind for item in RULESETS[score.rules].items}
+        rule_set = RULESETS[score.rules]
+        kinds = {item.key: item.kind for item in rule_set.items}
+        units = rule_set.item_units()
         for item in score.items:
-            kind = HAN if score.rules == "riichi" else kinds[item.key]
-            assert item.unit == DOCUMENTED_UNITS[score.rules][kind], (score.hand, item)
+            if item.key in kinds:
+                assert item.unit == UNIT_OF_KIND[kinds[item.key]], (score.hand, item)
+            else:  # a rule set whose lines are no `Item`s (riichi's yaku) counts them all in its one unit
+                assert [item.unit] == list(units.values()), (score.hand, item)
 
 
 def test_an_item_of_a_kind_without_a_unit_is_refused_when_declared() -> None:
@@ -228,22 +226,26 @@ def test_the_arithmetic_of_every_example_hand_and_table_reaches_its_total() -> N
         assert reached.search("\n".join(lines)), (score.hand, score.total, lines)
 
 
-# The example hands varied the ways that change the arithmetic: how it was won, the seat, riichi's limits
+# The example hands varied the ways that change the arithmetic: how it was won, the seat, the house options
 VARIANTS = st.sampled_from(["", "self", "seat:E", "seat:S", "seat:N", "last-tile", "kong-draw"])
-RIICHI_OPTIONS = st.fixed_dictionaries(
-    {"kazoe": st.sampled_from([0, 1, 2]), "kiriage": st.sampled_from([0, 1]), "double_yakuman": st.sampled_from([0, 1])}
-)
 HANDS = [(s.rules, s.hand) for s in EXAMPLES]
 
 
+def house_options(rules: str) -> st.SearchStrategy[dict[str, int]]:
+    """The rule set's own house options, each at its default or a value its seed names (riichi's limits)."""
+    options = RULESETS[rules].options
+    return st.fixed_dictionaries({o.name: st.sampled_from((o.default, *o.seed_alternatives)) for o in options})
+
+
 @settings(max_examples=60, deadline=None, derandomize=True, database=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.sampled_from(HANDS), VARIANTS, RIICHI_OPTIONS)
+@given(st.sampled_from(HANDS), VARIANTS, st.data())
 def test_the_arithmetic_of_a_varied_example_reaches_its_total(
-    example: tuple[str, str], variant: str, riichi_options: dict[str, int]
+    example: tuple[str, str], variant: str, data: st.DataObject
 ) -> None:
     rules, hand = example
+    options = data.draw(house_options(rules))
     try:
-        score = score_hand(f"{hand} {variant}", rules=rules, options=riichi_options if rules == "riichi" else None)
+        score = score_hand(f"{hand} {variant}", rules=rules, options=options)
     except HandError:  # a variant this hand or rule set refuses (a second seat:, kong-draw without a kong)
         return
     reached = re.compile(rf"(?:^|[=→:,] ){score.total} {score.unit}$", re.MULTILINE)

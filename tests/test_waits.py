@@ -10,15 +10,17 @@ and arrangements. The fast path (`quick_waits`) equals the plain one.
 from __future__ import annotations
 
 import random
+from functools import cache
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from registry_examples import example_hands, example_lines
 
 import taihu
 from taihu import HandError, score_hand
 from taihu.scorer import tiles as T
-from taihu.scorer.rulesets import RULESETS
+from taihu.scorer.rulesets import REGISTRY, RULESETS
 from taihu.scorer.rulesets.base import RuleSet
 from taihu.scorer.waits import (
     Discards,
@@ -36,23 +38,25 @@ SETTINGS = settings(
     suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow],
 )
 
-# (sets at the win, tiles that may stand in a set, wildcard conditions to pick from)
-SHAPES = {
-    "lingxi": (5, [*range(27), 27, 28, 29, 30, 31, 32], ["", "wild:5m,E", "wild:9s,N", "wild:3p,3p", "wild:f1,C"]),
-    "luoshan": (4, list(range(34)), ["", "flip:1m", "flip:9p", "wild:C", "flip:N"]),
-    "putian": (5, list(range(27)), ["", "wild:5m", "wild:1s", "wild:P"]),
-    "jinhua": (4, list(range(34)), ["", "wild:3m", "wild:E", "wild:P"]),
-    "guannan": (4, list(range(27)), [""]),
-}
-
-# the rule sets of the generic search (riichi has its own: tests/test_riichi_waits.py)
 # the rule sets the shared search finds the waits of (riichi finds its own: tests/test_riichi_waits.py)
-WAITS_RULES = [name for name in RULESETS if type(RULESETS[name]).own_waits is RuleSet.own_waits]
+WAITS_RULES = [name for name in REGISTRY if type(RULESETS[name]).own_waits is RuleSet.own_waits]
+
+
+@cache
+def shape(rules: str) -> tuple[int, list[int], list[str]]:
+    """What a random winning hand of the rule set is made of, from the rule set and its examples: the sets at
+    the win (a non-winning hand of 13 or 16 tiles is 4 or 5 sets and a pair less a tile), the kinds of which
+    it holds enough copies to make a set, and the wildcard conditions its example hands name (or none)."""
+    rule_set = RULESETS[rules]
+    sets = REGISTRY[rules].hand_size // 3
+    kinds = [k for k in range(T.PLAYABLE) if rule_set.copies_in_play(k, taihu.parse(T.name(k))) >= 3]
+    named = {word for hand in example_lines(rules) for word in hand.split() if word.startswith(("wild:", "flip:"))}
+    return sets, kinds, ["", *sorted(named)]
 
 
 def winning_hand(rules: str, rng: random.Random) -> tuple[list[int], str] | None:
     """Bare tiles of a winning hand (sets + pair, some tiles swapped for wildcards) and its conditions."""
-    sets, kinds, wilds = SHAPES[rules]
+    sets, kinds, wilds = shape(rules)
     condition = rng.choice(wilds)
     tiles: list[int] = []
     for _ in range(sets):
@@ -399,22 +403,15 @@ def test_command_prints_the_json_and_exits_2_on_bad_input() -> None:
 
 # -- never a crash ----------------------------------------------------------------------------
 
-NEAR_HANDS = [
-    ("lingxi", "123m 456m 789p 234s 678s 5p wild:9s,N seat:W"),
-    ("lingxi", "5m5m5m E 123p 456p 789s 11s 2m f1 P wild:5m,E seat:S"),
-    ("luoshan", "[CCC] 55m 789s 345m 99s flip:1p seat:S"),
-    ("luoshan", "[CC2m] 55m 789s 345m 99s wild:2m"),
-    ("putian", "123m 456m 789p 234s 678s 5p P wild:9s"),
-    ("jinhua", "1122m 3344p 5566s 7s wild:9m"),
-    ("guannan", "123456789m 111p 5s"),
-]
+# every rule set's example hands without their winning tile: most of them waiting hands
+NEAR_HANDS = [(rules, " ".join(w for w in hand.split() if not w.startswith("+"))) for rules, hand in example_hands()]
 TOKENS = sorted({t for _, hand in NEAR_HANDS for t in hand.split()} | {"+5p", "self", "declare:sha-zhu", "x"})
 
 
 @settings(SETTINGS, max_examples=60)
 @given(
     st.sampled_from(NEAR_HANDS),
-    st.sampled_from(list(RULESETS)),
+    st.sampled_from(list(REGISTRY)),
     st.lists(st.sampled_from(TOKENS), max_size=2),
     st.integers(0, 20),
 )

@@ -172,6 +172,9 @@ class RuleSetInfo(Record):
     items: list[ItemInfo]
     options: list[OptionInfo]
     exclusions: list[str] = field(metadata=TEXT)
+    # the sentence of the rule each of `exclusions` comes from, in their order: the source's own words
+    # (Chinese where the source is), the same in every language
+    exclusion_rules: list[str]
 
 
 # -- settlement (docs/api.md "Table" and "Settlement") ------------------------------

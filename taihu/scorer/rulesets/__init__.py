@@ -28,9 +28,9 @@ V = TypeVar("V")
 class Registered:
     """One registry line: what must be known of a rule set without importing it.
 
-    `name` is its folder under taihu/scorer/rulesets/ (the module holds the
-    instance `RULE_SET`; `load` gives it instead for one defined elsewhere, as
-    a test's); `chinese` its Chinese names, simplified then traditional;
+    `name` is its folder under taihu/scorer/rulesets/, whose module holds the
+    instance `RULE_SET` (`module` names the module instead for one defined
+    elsewhere, as the tests' toy); `chinese` its Chinese names, simplified then traditional;
     `hand_size` a non-winning hand's tiles; `size_hint`: named in "did you
     mean --rules …" when a hand's count fits it (one of 13 tiles like Luoshan's
     may not be); `words` the condition words of the notation only it reads (any
@@ -49,12 +49,10 @@ class Registered:
     words: tuple[str, ...] = ()
     declarations: tuple[str, ...] = ()
     players_words: tuple[tuple[str, str], ...] = ()
-    load: Callable[[], RuleSet] | None = None
+    module: str = ""
 
     def rule_set(self) -> RuleSet:
-        if self.load is not None:
-            return self.load()
-        found: RuleSet = import_module(f"{__name__}.{self.name}").RULE_SET
+        found: RuleSet = import_module(self.module or f"{__name__}.{self.name}").RULE_SET
         return found
 
 
@@ -174,7 +172,7 @@ def condition_word(word: str) -> Word:
 
 
 def register(line: Registered) -> None:
-    """Adds a rule set to the registry (a test's, defined with `load`), or replaces one of its name."""
+    """Adds a rule set to the registry (a test's, in the `module` its line names), or replaces one of its name."""
     REGISTRY[line.name] = line
     RULESETS.values_made[line.name] = None
 

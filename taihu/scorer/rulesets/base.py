@@ -10,11 +10,13 @@ grouped by the items' kinds.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 from importlib import import_module
 from operator import itemgetter
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .. import tiles as T
@@ -149,8 +151,10 @@ class Item:
     text_params: Mapping[str, object] = field(default_factory=dict)  # more parameters of a `text` code
     # the ScoreItem of each (value, detail) scored so far: the same few lines recur hand after hand
     lines: dict[tuple[int, str], ScoreItem] = field(default_factory=dict, compare=False, repr=False)
+    written_at: str = field(default="", init=False, compare=False, repr=False)  # `file:line`, as Exclusion's
 
     def __post_init__(self) -> None:
+        object.__setattr__(self, "written_at", caller_line())
         if self.kind not in UNIT_OF_KIND:  # a kind with no unit would fail on the first hand that scores it
             raise ValueError(f"item {self.key}: kind {self.kind!r} is none of {sorted(UNIT_OF_KIND)}")
         if self.gate and not self.reads:
@@ -191,10 +195,24 @@ class Item:
 
 @dataclass(frozen=True)
 class Exclusion:
-    """When `present` is scored, `removes` are not (the table's "no X" notes)."""
+    """When `present` is scored, `removes` are not (the table's "no X" notes). `rule` is the sentence it comes
+    from: the rule's source in its own words where it says so, else the rules page's statement of it, so a
+    reader can check the row against the rule; the rules page and the rules answer show it."""
 
     present: str
     removes: tuple[str, ...]
+    rule: str
+    # where the row is written (`file:line`), for the error naming it when a key of it names no item
+    written_at: str = field(default="", init=False, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "written_at", caller_line())
+        if not self.rule.strip():
+            raise ValueError(f"{self.written_at}: {self.row()}: no rule sentence")
+
+    def row(self) -> str:
+        """The row as it is written, its sentence left out: `Exclusion('gang_kai', ('zi_mo',), …)`."""
+        return f"Exclusion({self.present!r}, {self.removes!r}, …)"
 
 
 @dataclass(frozen=True)
@@ -209,6 +227,10 @@ class Option:
     description: str  # its catalog code (`option.…`)
     maximum: int = MAX_OPTION_VALUE  # the range is 0..maximum (docs/limits.md)
     params: Mapping[str, object] = field(default_factory=dict)  # the description's parameters
+    written_at: str = field(default="", init=False, compare=False, repr=False)  # `file:line`, as Exclusion's
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "written_at", caller_line())
 
 
 @dataclass
@@ -281,6 +303,7 @@ class RuleSet:
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
+        check_rule_data(cls)
         check_search_contract(cls)
 
     @property
@@ -456,6 +479,7 @@ class RuleSet:
                 for o in self.options
             ],
             exclusions=[excludes(e.present, e.removes) for e in self.exclusions],
+            exclusion_rules=[e.rule for e in self.exclusions],
         )
 
     def item_units(self) -> dict[str, ItemUnit]:
@@ -776,6 +800,72 @@ def score_item(item: Item, value: int, detail: str) -> ScoreItem:
             key=item.key, name=item.name, name_en=item.name_en, value=value, unit=UNIT_OF_KIND[item.kind], detail=detail
         )
     return line
+
+
+ROOT = Path(__file__).resolve().parents[3]  # the project's folder: the rows' files are named from it
+
+
+def caller_line() -> str:
+    """Where the row being made is written, `file:line` from the project's folder: the first frame outside this
+    module and the dataclass's own `__init__` (a row may be made by a helper of its rule set: its line then)."""
+    frame = sys._getframe(1)
+    while frame.f_back is not None and (frame.f_code.co_filename == __file__ or frame.f_code.co_filename[:1] == "<"):
+        frame = frame.f_back
+    path = Path(frame.f_code.co_filename)
+    shown = path.relative_to(ROOT) if path.is_relative_to(ROOT) else path
+    return f"{shown.as_posix()}:{frame.f_lineno}"
+
+
+def check_rule_data(rule_set: type[RuleSet]) -> None:
+    """Every key a row of the rule set's data names is one of its own, checked when the class is made.
+
+    A key is a plain string: a misspelt one in an exclusion would exclude nothing (or keep what the rule
+    removes) without a sound, and one in an item's `option` would fail on the first hand that scores it.
+    So an item key is declared once for whom it counts (Lingxi's won and declared 花胡 share theirs), an
+    exclusion and the search's contract (`search_keeps`) name items, an item's `option` names a house option,
+    and an option is declared once; the error names the file, the line and the row.
+    """
+    problems: list[str] = []
+    keys: set[str] = set()
+    scoped: set[tuple[str, str]] = set()
+    for item in rule_set.items:
+        if (item.key, item.scope) in scoped:
+            problems.append(f"{item.written_at}: Item({item.key!r}, …): item '{item.key}' is declared twice")
+        keys.add(item.key)
+        scoped.add((item.key, item.scope))
+    options: dict[str, Option] = {}
+    for option in rule_set.options:
+        if option.name in options:
+            problems.append(
+                f"{option.written_at}: Option({option.name!r}, …): option '{option.name}' is declared twice"
+            )
+        options.setdefault(option.name, option)
+    for item in rule_set.items:
+        if item.option and item.option not in options:
+            known = ", ".join(options) or "none"
+            problems.append(
+                f"{item.written_at}: Item({item.key!r}, …, option={item.option!r}): no house option "
+                f"'{item.option}' (its options: {known})"
+            )
+    problems += exclusion_problems(rule_set.exclusions, keys)
+    keeps = rule_set.search_keeps or {}
+    for key in keeps:
+        if key not in keys:
+            declared_by = next(c for c in rule_set.__mro__ if "search_keeps" in c.__dict__)
+            where = f"{declared_by.__module__.replace('.', '/')}/search.py"
+            problems.append(f"{where}: KEPT_FOR_ITEMS[{key!r}]: no item '{key}'")
+    if problems:
+        raise TypeError(f"the rule data of {rule_set.name or rule_set.__name__}: " + "; ".join(problems))
+
+
+def exclusion_problems(exclusions: Iterable[Exclusion], keys: Collection[str]) -> list[str]:
+    """Each key an exclusion names that is none of `keys` (the rule set's items), with the row naming it."""
+    return [
+        f"{e.written_at}: {e.row()}: no item '{key}'"
+        for e in exclusions
+        for key in (e.present, *e.removes)
+        if key not in keys
+    ]
 
 
 def check_search_contract(rule_set: type[RuleSet]) -> None:

@@ -72,7 +72,8 @@ ITEMS = (
 )
 
 # Exactly one type applies: 平牌 is "any other" 4 sets + pair.
+ONE_TYPE = "平牌是普通的和牌形式：七对、碰碰和、一条龙、平牌只计一种，碰碰和、一条龙不再计平牌。"
 EXCLUSIONS = (
-    Exclusion("peng_peng_he", ("ping_pai",)),
-    Exclusion("yi_tiao_long", ("ping_pai",)),
+    Exclusion("peng_peng_he", ("ping_pai",), ONE_TYPE),
+    Exclusion("yi_tiao_long", ("ping_pai",), ONE_TYPE),
 )

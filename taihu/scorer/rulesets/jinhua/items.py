@@ -306,11 +306,27 @@ ITEMS = (
 )
 
 EXCLUSIONS = (
-    Exclusion("qing_qi_dui", ("qi_dui",)),
-    Exclusion("qi_dui_bao_tou", ("qi_dui",)),
-    Exclusion("qi_feng", ("shi_san_bu_kao",)),
-    Exclusion("qing_feng", ("luan_feng", "peng_peng_hu")),
-    Exclusion("gang_bao", ("bao_tou", "gang_kai")),
+    Exclusion("qing_qi_dui", ("qi_dui",), "清七对：指没有财神的七个对子。这个是四倍。（不再计七对子的二倍）"),
+    Exclusion(
+        "qi_dui_bao_tou",
+        ("qi_dui",),
+        "七对子爆头：已有六个对子，最后一张用财神敲响为七对子爆头。这个是八倍。（不再计七对子的二倍）",
+    ),
+    Exclusion(
+        "qi_feng",
+        ("shi_san_bu_kao",),
+        "七风：东、南、西、北、中、发、白、加其余至少相隔两张的牌。这个是二倍。（不再计十三不靠）",
+    ),
+    Exclusion(
+        "qing_feng",
+        ("luan_feng", "peng_peng_hu"),
+        "清风：全部是风牌，但需要规则组合。这个是十六倍。（不再计乱风、碰碰胡）",
+    ),
+    Exclusion(
+        "gang_bao",
+        ("bao_tou", "gang_kai"),
+        "杠爆：当牌型成为敲响胡时，如果有人打了一张牌，你可以杠，这时你就可以杠敲和牌。（计爆头×杠开，不再分开计）",
+    ),
 )
 
 OPTIONS = (Option("unit", 1, (2, 5, 10), "option.jinhua.unit"),)

@@ -343,10 +343,14 @@ ITEMS = (
 )
 
 EXCLUSIONS = (
-    Exclusion("gang_kai", ("zi_mo",)),
-    Exclusion("hai_di", ("zi_mo",)),
-    Exclusion("qing_yi_se", ("hun_yi_se",)),
-    Exclusion("ping_hu", ("ying_da_ying",)),
+    Exclusion("gang_kai", ("zi_mo",), "槓上開花（槓開）：通過自己的槓補上來的牌而胡牌，則額外加3台，不計自摸。"),
+    Exclusion(
+        "hai_di",
+        ("zi_mo",),
+        "海底撈月：將要流局時（牌池裡能摸的牌僅剩4張或更少時）摸上來的牌是你要胡的牌，額外加3台，不計自摸。",
+    ),
+    Exclusion("qing_yi_se", ("hun_yi_se",), "清一色：只有一种花色，没有字牌和风牌，不再计混一色。"),
+    Exclusion("ping_hu", ("ying_da_ying",), "平胡直接计13台，已含“没有财神”，不再计硬打硬。"),
 )
 
 OPTIONS = (

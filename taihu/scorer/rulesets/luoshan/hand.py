@@ -35,7 +35,6 @@ NOT_LEGAL = {
     False: phrase("note.luoshan.not_legal_discard", "minimum", "total"),
 }
 NOT_LEGAL_CODES = ("note.luoshan.not_legal_self", "note.luoshan.not_legal_discard")
-DI_HE = 10
 
 
 def not_legal(self_drawn: bool, total: int) -> str:

@@ -392,7 +392,15 @@ ITEMS = (
 )
 
 EXCLUSIONS = (
-    Exclusion("qing_si_tai", ("qing_san_tai", "dui_dui_hu")),
-    Exclusion("ping_he", ("di_he", "dui_zi", "cou_yi_tai")),
-    Exclusion("qing_san_tai_ping_he", ("ping_he", "di_he", "dui_zi", "qing_san_tai")),
+    Exclusion("qing_si_tai", ("qing_san_tai", "dui_dui_hu"), "清四台：同时符合对对胡和清三台的，称“清四台”，计四台。"),
+    Exclusion(
+        "ping_he",
+        ("di_he", "dui_zi", "cou_yi_tai"),
+        "和牌类型①（123/123/123/123/11），且和的牌不是吊头、边张、嵌张，称“平和”，算30胡。",
+    ),
+    Exclusion(
+        "qing_san_tai_ping_he",
+        ("ping_he", "di_he", "dui_zi", "qing_san_tai"),
+        "符合平和的条件，且为清三台，称“清三台平和”，则算240和。",
+    ),
 )

@@ -23,7 +23,20 @@ from ...said import phrase, said, said_from
 from ..base import HAN, UNIT_OF_KIND, Outcome, RuleSet, excludes, no_winning_tile_notes
 from .fu import FuLine, basic_points, fu_lines, limit_text, paid, payments, rounded
 from .hand import CONDITIONS, OPTIONS, ORPHANS, RiichiHand, check_options, prepare
-from .yaku import BY_KEY, PER_HAND, PER_READING, REMOVES, SEVEN_PAIRS, STANDARD, THIRTEEN_ORPHANS, YAKU, View, Yaku
+from .yaku import (
+    BY_KEY,
+    EXCLUSIONS,
+    PER_HAND,
+    PER_READING,
+    REMOVES,
+    SEVEN_PAIRS,
+    STANDARD,
+    THIRTEEN_ORPHANS,
+    YAKU,
+    YAKUMAN_RULE,
+    View,
+    Yaku,
+)
 
 if TYPE_CHECKING:
     from ...waits import Check
@@ -314,9 +327,10 @@ class Riichi(RuleSet):
             items=items,
             options=[o for o in super().info().options],
             exclusions=[
-                *(excludes(present, sorted(gone)) for present, gone in REMOVES.items()),
+                *(excludes(e.present, sorted(e.removes)) for e in EXCLUSIONS),
                 said("value.riichi.yakuman_excludes"),
             ],
+            exclusion_rules=[*(e.rule for e in EXCLUSIONS), YAKUMAN_RULE],
         )
 
 

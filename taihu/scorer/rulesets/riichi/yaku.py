@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from ... import tiles as T
 from ...engine import CHOW, PAIR, Group
 from ...said import said
+from ..base import Exclusion, exclusion_problems
 from .hand import ALL_GREEN, ALL_ORPHANS, CLOSED, NO_ORPHANS, ONE_SUIT, THREE_KONGS, RiichiHand
 
 STANDARD, SEVEN_PAIRS, THIRTEEN_ORPHANS = "standard", "seven pairs", "thirteen orphans"
@@ -527,17 +528,42 @@ YAKU: tuple[Yaku, ...] = (
     ),
 )
 
+# A hand with a yakuman scores its yakuman alone (`yakuman` below): the rule, as the rules answer says it
+YAKUMAN_RULE = "A hand with any yakuman scores only its yakuman items: no other yaku, no dora."
 # when the first is scored, the others are not (the page's "replaces")
-EXCLUSIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
-    ("ryanpeikou", ("iipeikou",)),
-    ("junchan", ("chanta",)),
-    ("chinitsu", ("honitsu",)),
-    ("daisangen", ("shousangen",)),
-    ("kokushi_musou_13", ("kokushi_musou",)),
-    ("suuankou_tanki", ("suuankou",)),
-    ("junsei_chuuren_poutou", ("chuuren_poutou",)),
+EXCLUSIONS = (
+    Exclusion(
+        "ryanpeikou",
+        ("iipeikou",),
+        "ryanpeikou: closed; two pairs of identical chows (four identical chows count); replaces iipeikou.",
+    ),
+    Exclusion(
+        "junchan",
+        ("chanta",),
+        "junchan: every set and the pair hold a terminal, at least one chow, no honor (replaces chanta).",
+    ),
+    Exclusion("chinitsu", ("honitsu",), "chinitsu: one suit only (replaces honitsu)."),
+    Exclusion("daisangen", ("shousangen",), YAKUMAN_RULE),
+    Exclusion(
+        "kokushi_musou_13",
+        ("kokushi_musou",),
+        "kokushi_musou_13 is kokushi_musou won on its 13-sided wait (the winning tile is the paired one),"
+        " counted ×2 in its place.",
+    ),
+    Exclusion(
+        "suuankou_tanki", ("suuankou",), "suuankou_tanki is suuankou won on its pair wait, counted ×2 in its place."
+    ),
+    Exclusion(
+        "junsei_chuuren_poutou",
+        ("chuuren_poutou",),
+        "junsei_chuuren_poutou is chuuren_poutou won on its 9-sided wait, counted ×2 in its place.",
+    ),
 )
-REMOVES: dict[str, frozenset[str]] = {present: frozenset(gone) for present, gone in EXCLUSIONS}
+REMOVES: dict[str, frozenset[str]] = {e.present: frozenset(e.removes) for e in EXCLUSIONS}
 BY_KEY = {y.key: y for y in YAKU}
+# the yaku are not `Item`s, so the check the `RuleSet` class makes of its exclusions is made here
+_UNKNOWN = exclusion_problems(EXCLUSIONS, BY_KEY)
+if _UNKNOWN:
+    raise TypeError("the rule data of riichi: " + "; ".join(_UNKNOWN))
 PER_HAND = tuple(y for y in YAKU if not y.per_reading)
 PER_READING = tuple(y for y in YAKU if y.per_reading)

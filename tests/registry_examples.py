@@ -1,0 +1,32 @@
+"""Each registered rule set's own example hands, for the suites that test every rule set of the registry.
+
+A rule set's examples are the lines of examples/hands/NAME.txt, where there is one, and the hands of its
+`RuleSet.examples` (the API's examples), so a rule set added with none of the former (the tests' toy) is
+tested from the latter. The registry is read when asked, so a rule set registered for the run is in it.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from taihu.scorer.rulesets import REGISTRY, RULESETS
+
+HANDS = Path(__file__).resolve().parent.parent / "examples" / "hands"
+
+
+def examples_file(name: str) -> str:
+    """The text of examples/hands/NAME.txt, comments included; "" for a rule set with none."""
+    path = HANDS / f"{name}.txt"
+    return path.read_text(encoding="utf-8") if path.exists() else ""
+
+
+def example_lines(name: str) -> list[str]:
+    """The rule set's example hands, one a line: its file's first (comments and blank lines left out)."""
+    lines = examples_file(name).splitlines()
+    hands = [hand for hand in (line.partition("#")[0].strip() for line in lines) if hand]
+    return hands + [e["hand"] for e in RULESETS[name].examples if e["hand"] not in hands]
+
+
+def example_hands() -> list[tuple[str, str]]:
+    """(rules, hand) for every example hand of every registered rule set, in the registry's order."""
+    return [(name, hand) for name in REGISTRY for hand in example_lines(name)]
