@@ -33,7 +33,12 @@ CASES = [
     ),
     ("qi_dui: seven pairs with a 财神", "11223344m 66p 7s 8s 9m +8s wild:9m", [("qi_dui", 2)], 2),
     ("qing_qi_dui: seven pairs, no 财神", "1122m 3344p 5566s 7s +7s wild:9m", [("qing_qi_dui", 4)], 4),
-    ("qi_dui_bao_tou: six pairs + a lone 财神", "112233m 4455p 66s 9m +7s wild:9m", [("qi_dui_bao_tou", 8)], 8),
+    (
+        "qi_dui_bao_tou: six pairs + a lone 财神, self-drawn",
+        "112233m 4455p 66s 9m +7s self wild:9m",
+        [("qi_dui_bao_tou", 8)],
+        8,
+    ),
     ("shi_san_bu_kao: 6 honors + spaced suits", "ESWNCF 147m 258p 3s +9s wild:1p", [("shi_san_bu_kao", 1)], 1),
     ("qi_feng: all 7 honors (白 as 白) + spaced suits", "ESWNCFP 147m 258p +3s wild:9m", [("qi_feng", 2)], 2),
     ("gang_kai: won on a kong replacement", "[2222m] 123p 456p 789s 5s +5s kong-draw wild:9m", [("gang_kai", 2)], 2),
@@ -58,7 +63,12 @@ CASES = [
         [("san_cai_yi_ke", 8)],
         8,
     ),
-    ("bao_tou: four sets + a lone 财神, any tile wins", "123m 456p 789s 234s 9m +5s wild:9m", [("bao_tou", 2)], 2),
+    (
+        "bao_tou: four sets + a lone 财神, any tile drawn wins",
+        "123m 456p 789s 234s 9m +5s self wild:9m",
+        [("bao_tou", 2)],
+        2,
+    ),
     (
         "gang_bao: kong while 敲响 = bao_tou × gang_kai",
         "[123m] [2222p] 456s 789s 9m +5s kong-draw wild:9m",
@@ -83,12 +93,6 @@ CASES = [
     ("seed: 海捞七对 = 4", "11223344m 66p 7s 8s 9m +8s last-tile wild:9m", [("qi_dui", 2), ("hai_di", 2)], 4),
     ("seed: 海捞清七对 = 8", "1122m 3344p 5566s 7s +7s last-tile wild:9m", [("qing_qi_dui", 4), ("hai_di", 2)], 8),
     (
-        "爆头的海捞: the product rule gives 4, not the seed's 8",
-        "123m 456p 789s 234s 9m +5s last-tile wild:9m",
-        [("bao_tou", 2), ("hai_di", 2)],
-        4,
-    ),
-    (
         "peng_peng_hu × quan_qiu_ren",
         "[111m] [222m] [333p] [444s] 5s +5s wild:9m",
         [("peng_peng_hu", 2), ("quan_qiu_ren", 2)],
@@ -106,7 +110,7 @@ CASES = [
     ("quan_qiu_ren self-drawn counts ×1", "[123m] [456p] [789s] [234s] 5s +5s self wild:9m", [], 1),
     (
         "a lone 财神 on four melds is bao_tou, not quan_qiu_ren",
-        "[123m] [456p] [789s] [234s] 9m +5s wild:9m",
+        "[123m] [456p] [789s] [234s] 9m +5s self wild:9m",
         [("bao_tou", 2)],
         2,
     ),
@@ -119,7 +123,7 @@ CASES = [
     ("白 as the face of an honor 财神: PPP is a pung of E", "PPP SSS WWW NNN C +C wild:E", [("qing_feng", 16)], 16),
     (
         "白 is the 财神 kind: no stand-in role, each P is a 财神",
-        "123m 456p 789s 234s P +5s wild:P",
+        "123m 456p 789s 234s P +5s self wild:P",
         [("bao_tou", 2)],
         2,
     ),
@@ -143,7 +147,7 @@ CASES = [
     ),
     (
         "乱风 in seven pairs multiplies with 七对爆头",
-        "ESWNCF ESWNCF 1p +S wild:1p",
+        "ESWNCF ESWNCF 1p +S self wild:1p",
         [("qi_dui_bao_tou", 8), ("luan_feng", 8)],
         64,
     ),
@@ -168,11 +172,121 @@ def test_every_item_key_has_a_case() -> None:
     assert info.exclusions == page_exclusions("jinhua")
 
 
-def test_bao_tou_hai_di_note() -> None:
-    result = jinhua("123m 456p 789s 234s 9m +5s last-tile wild:9m")
-    assert result.notes == [
-        "爆头 + 海底: the seed says 爆头的海捞 is 八倍; the product rule stands (Decision): bao_tou ×2 × hai_di ×2 = 4"
-    ]
+BAO_TOU_DRAWN = (
+    "爆头 needs a drawn tile (抓到任意一张则为敲响): won on a discard, a lone 财神 scores neither 爆头 nor 七对子爆头"
+)
+BAO_TOU = "123m 456p 789s 234s 9m +5s"  # four sets and a lone 财神 9m, won on 5s
+QI_DUI_BAO_TOU = "112233m 4455p 66s 9m +7s"  # six pairs and a lone 财神 9m, won on 7s
+PENG = "111m 222p 333s 444m 5s +5s"  # four pungs, all concealed
+EXPOSED = {"peng_peng_hu_exposed": 1}
+
+# The seed's own sentences, read again (Decisions 2026-12-07):
+# (the seed's words, hand, house options, items after ping_hu, total, notes)
+SEED_READINGS = [
+    # 「爆头（敲响）：……抓到任意一张则为敲响」: 爆头 is won on a drawn tile
+    ("抓到任意一张则为敲响: on a discard, no 爆头", f"{BAO_TOU} wild:9m", {}, [], 1, [BAO_TOU_DRAWN]),
+    ("抓到任意一张则为敲响: self-drawn, 爆头", f"{BAO_TOU} self wild:9m", {}, [("bao_tou", 2)], 2, []),
+    (
+        "抓到任意一张: a 财神 drawn pairs the lone one",
+        "123m 456p 789s 234s 9m +9m self wild:9m",
+        {},
+        [("cai_shen_tou", 4), ("bao_tou", 2)],
+        8,
+        [],
+    ),
+    (
+        "抓到任意一张: the dealer's own deal is drawn",
+        f"{BAO_TOU} heaven seat:E wild:9m",
+        {},
+        [("bao_tou", 2), ("tian_hu", 2)],
+        4,
+        [],
+    ),
+    (
+        "抓到任意一张: 地胡 is won on a discard",
+        f"{BAO_TOU} earth seat:S wild:9m",
+        {},
+        [("di_hu", 2)],
+        2,
+        [BAO_TOU_DRAWN],
+    ),
+    (
+        "杠爆: the kong's replacement is drawn",
+        "[123m] [2222p] 456s 789s 9m +5s kong-draw wild:9m",
+        {},
+        [("gang_bao", 4)],
+        4,
+        [],
+    ),
+    (
+        "七对子爆头……用财神敲响: on a discard, 七对子 only",
+        f"{QI_DUI_BAO_TOU} wild:9m",
+        {},
+        [("qi_dui", 2)],
+        2,
+        [BAO_TOU_DRAWN],
+    ),
+    ("七对子爆头……用财神敲响: self-drawn, ×8", f"{QI_DUI_BAO_TOU} self wild:9m", {}, [("qi_dui_bao_tou", 8)], 8, []),
+    ("no lone 财神: nothing to note on a discard", "123m 456p 789s 234s 5s +5s wild:9m", {}, [], 1, []),
+    # 「爆头的海捞是八倍」: 海底 counts ×4 with 爆头
+    ("爆头的海捞是八倍", f"{BAO_TOU} last-tile wild:9m", {}, [("bao_tou", 2), ("hai_di", 4)], 8, []),
+    (
+        "爆头的海捞是八倍, with 财神头",
+        "123m 456p 789s 234s 9m +9m last-tile wild:9m",
+        {},
+        [("cai_shen_tou", 4), ("bao_tou", 2), ("hai_di", 4)],
+        32,
+        [],
+    ),
+    (
+        "海捞七对 = 4: 海底 ×2 without 爆头",
+        "11223344m 66p 7s 8s 9m +8s last-tile wild:9m",
+        {},
+        [("qi_dui", 2), ("hai_di", 2)],
+        4,
+        [],
+    ),
+    (
+        "七对子爆头 at 海底: not named, 8 × 2",
+        f"{QI_DUI_BAO_TOU} last-tile wild:9m",
+        {},
+        [("qi_dui_bao_tou", 8), ("hai_di", 2)],
+        16,
+        [],
+    ),
+    # 「碰碰胡：必须已经碰过三次」: the house option peng_peng_hu_exposed
+    ("碰碰胡, by default: concealed pungs count", f"{PENG} wild:9p", {}, [("peng_peng_hu", 2)], 2, []),
+    ("必须已经碰过三次: concealed pungs are no 碰", f"{PENG} wild:9p", EXPOSED, [], 1, []),
+    ("必须已经碰过三次: two pungs claimed are too few", "[111m] [222p] 333s 444m 5s +5s wild:9p", EXPOSED, [], 1, []),
+    (
+        "必须已经碰过三次: three pungs claimed",
+        "[111m] [222p] [333s] 444m 5s +5s wild:9p",
+        EXPOSED,
+        [("peng_peng_hu", 2)],
+        2,
+        [],
+    ),
+    (
+        "必须已经碰过三次: a claimed kong counts",
+        "[111m] [222p] [3333s] 444m 5s +5s wild:9p",
+        EXPOSED,
+        [("peng_peng_hu", 2)],
+        2,
+        [],
+    ),
+    ("必须已经碰过三次: a concealed kong does not", "[111m] [222p] (3333s) 444m 5s +5s wild:9p", EXPOSED, [], 1, []),
+    ("必须已经碰过三次: and still no chows", "[111m] [222p] [333s] 456m 5s +5s wild:9p", EXPOSED, [], 1, []),
+]
+
+
+@pytest.mark.parametrize(
+    "words, hand, options, expected, total, notes", SEED_READINGS, ids=[r[0] for r in SEED_READINGS]
+)
+def test_seed_readings(
+    words: str, hand: str, options: dict[str, int], expected: list[tuple[str, int]], total: int, notes: list[str]
+) -> None:
+    result = score_hand(hand, rules="jinhua", options=options)
+    assert (items(result), result.total, result.notes) == ([BASE, *expected], total, notes)
 
 
 def test_self_drawn_quan_qiu_ren_note() -> None:
@@ -185,7 +299,7 @@ ARRANGEMENTS = [
     ("白 shows as what it plays", "12m P 456m 789m 567m 5m +5m wild:3m", ["1m 2m P=3m", "456m", "567m", "789m", "55m"]),
     (
         "a lone 财神 pairs the winning tile",
-        "123m 456p 789s 234s 9m +5s wild:9m",
+        "123m 456p 789s 234s 9m +5s self wild:9m",
         ["123m", "456p", "234s", "789s", "5s 9m=5s"],
     ),
     (
@@ -336,13 +450,13 @@ def test_errors(why: str, hand: str, message: str) -> None:
 
 
 def test_jinhua_seven_pairs_bao_tou_with_two_cai_shen() -> None:
-    result = score_hand("11m 22m 33m 44m 55m 7p 3s3s +7p wild:3s", rules="jinhua")
+    result = score_hand("11m 22m 33m 44m 55m 7p 3s3s +7p self wild:3s", rules="jinhua")
     assert [(i.key, i.value) for i in result.items] == [("ping_hu", 1), ("qi_dui_bao_tou", 8)]
     assert result.total == 8
 
 
 def test_jinhua_honor_seven_pairs_bao_tou_with_two_cai_shen() -> None:
-    result = score_hand("EE SS WW NN CC F 3s3s +F wild:3s", rules="jinhua")
+    result = score_hand("EE SS WW NN CC F 3s3s +F self wild:3s", rules="jinhua")
     assert result.total == 64
 
 

@@ -10,9 +10,11 @@ pipe or with NO_COLOR.
 
 from __future__ import annotations
 
+import re
 import sys
 from typing import TYPE_CHECKING, Any
 
+from rich.cells import cell_len
 from rich.console import Console
 from rich.table import Table
 
@@ -58,6 +60,32 @@ class SafeTable(Table):
 
     def add_row(self, *cells: Any, **settings: Any) -> None:
         super().add_row(*map(shown, cells), **settings)
+
+
+KEEP = "\x00"  # joins the words of one entry for `wrapped`; never in an escaped text (`printable` shows NUL as \x00)
+_GAPS = re.compile("( +)")
+_QUOTED = re.compile("`[^`]*`")  # a command quoted in a message: kept whole, to be copied
+
+
+def together(entry: str) -> str:
+    """An entry whose words `wrapped` keeps on one line: a seat and its player, a player and a number."""
+    return entry.replace(" ", KEEP)
+
+
+def wrapped(text: str, width: int, hang: int = 2) -> list[str]:
+    """`text` as lines of at most `width` terminal cells, broken at its spaces, each line after the first
+    indented `hang` cells. A word (an entry made `together`, a command in backquotes) is never split nor
+    cut: one wider than a line stands alone on its line, whole, so that a path or a name copies back."""
+    parts = _GAPS.split(_QUOTED.sub(lambda quoted: together(quoted[0]), text))  # words, and the spaces between
+    lines, line = [], parts[0]
+    for gap, word in zip(parts[1::2], parts[2::2], strict=True):
+        if not line.strip() or cell_len((line + gap + word).replace(KEEP, " ")) <= width:
+            line += gap + word
+        else:
+            lines.append(line)
+            line = " " * hang + word
+    lines.append(line)
+    return [line.replace(KEEP, " ") for line in lines]
 
 
 def console() -> Terminal:

@@ -5,7 +5,7 @@ line, so a control character in a name reaches the terminal as text (taihu/cli/d
 """
 
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from types import ModuleType
 from typing import TYPE_CHECKING, Annotated
@@ -40,7 +40,8 @@ def cli() -> ModuleType:
 
 
 def console() -> "Terminal":
-    """Lines left whole (the terminal breaks them), so that a path or a player's name copies back."""
+    """Lines as taihu breaks them (`print_wrapped`: at spaces, never inside a path or a player's name), not
+    folded again by rich, so that a path or a name copies back whole."""
     from taihu.cli.draw import Terminal
 
     return Terminal(soft_wrap=True)
@@ -95,7 +96,45 @@ def opened(db: str | None, create: bool = False) -> "Iterator[LedgerStore]":
 
 
 def seats_line(seats: dict[str, str]) -> str:
-    return "  ".join(f"{wind} {printable(player)}" for wind, player in seats.items())
+    return entries(f"{wind} {printable(player)}" for wind, player in seats.items())
+
+
+def entries(shown: Iterable[str]) -> str:
+    """Entries two spaces apart, each kept whole on one line where a line is broken (`print_wrapped`)."""
+    from taihu.cli.draw import together
+
+    return "  ".join(map(together, shown))
+
+
+def print_wrapped(text: str, hang: int = 2) -> None:
+    """A line of the ledger's, broken at its spaces to fit the terminal (a phone's 40 columns)."""
+    from taihu.cli.draw import wrapped
+
+    out = console()
+    for line in wrapped(text, out.width, hang):
+        out.print(line)
+
+
+def print_listed(lang: Lang, code: str, field: str, listed: str, indent: str = "") -> None:
+    """A message ending in entries (`net: 甲 -120  乙 +224 …`): a line broken between the entries goes on
+    under the first of them."""
+    from rich.cells import cell_len
+
+    heading = indent + lang.say(code, **{field: ""})
+    print_wrapped(indent + lang.say(code, **{field: listed}), cell_len(heading))
+
+
+def print_whole_or_split(whole: str, first: str, lang: Lang, seats: str) -> None:
+    """`whole` where it fits the terminal; else `first`, and the seats on a line of their own below it."""
+    from rich.cells import cell_len
+
+    from taihu.cli.draw import KEEP
+
+    if cell_len(whole.replace(KEEP, " ")) <= console().width:
+        print_wrapped(whole)
+        return
+    print_wrapped(first)
+    print_listed(lang, "cli.ledger.seats", "seats", seats, indent="  ")
 
 
 def outcome(deal: "Deal", lang: Lang) -> str:
@@ -124,25 +163,29 @@ def signed(value: int) -> str:
 
 
 def print_deal(deal: "Deal", standing: "Standing", lang: Lang) -> None:
+    from taihu.cli.draw import together
+
     say, net = lang.say, deal.net()
     carried = counters(deal, lang)
-    played = f"{lang.separator}{carried}" if carried else ""
-    seats = seats_line(deal.seats)
-    console().print(say("cli.ledger.deal", number=deal.number, outcome=outcome(deal, lang) + played, seats=seats))
-    console().print(say("cli.ledger.net", net="  ".join(f"{printable(p)} {signed(net[p])}" for p in standing.players)))
+    played = f"{lang.separator}{together(carried)}" if carried else ""
+    seats, happened = seats_line(deal.seats), outcome(deal, lang) + played
+    whole = say("cli.ledger.deal", number=deal.number, outcome=happened, seats=seats)
+    print_whole_or_split(whole, say("cli.ledger.deal_outcome", number=deal.number, outcome=happened), lang, seats)
+    print_listed(lang, "cli.ledger.net", "net", entries(f"{printable(p)} {signed(net[p])}" for p in standing.players))
     print_next(standing, lang)
 
 
 def print_next(standing: "Standing", lang: Lang) -> None:
     say, totals = lang.say, standing.totals
-    console().print(
-        say("cli.ledger.totals", totals="  ".join(f"{printable(p)} {signed(totals[p])}" for p in standing.players))
+    print_listed(
+        lang, "cli.ledger.totals", "totals", entries(f"{printable(p)} {signed(totals[p])}" for p in standing.players)
     )
     dealer, seats = printable(standing.next_dealer), seats_line(standing.next_seats)
-    console().print(say("cli.ledger.next_dealer", dealer=dealer, seats=seats))
+    whole = say("cli.ledger.next_dealer", dealer=dealer, seats=seats)
+    print_whole_or_split(whole, say("cli.ledger.next_dealer_only", dealer=dealer), lang, seats)
     if standing.next_honba is not None:
         sticks = say.plural("cli.ledger.sticks", standing.next_pot or 0)
-        console().print(say("cli.ledger.next_deal", honba=standing.next_honba, sticks=sticks))
+        print_wrapped(say("cli.ledger.next_deal", honba=standing.next_honba, sticks=sticks))
 
 
 @ledger_app.command(cls=SpokenCommand)
@@ -172,7 +215,7 @@ def new(
     with opened(db, create=True) as store:
         ledger = store.create(name, rules, names, options)
         name, rules, where = printable(ledger.name), rules_name(ledger.rules, lang), printable(store.where)
-        console().print(lang.say("cli.ledger.created", name=name, rules=rules, where=where))
+        print_wrapped(lang.say("cli.ledger.created", name=name, rules=rules, where=where))
         print_next(store.standing(ledger), lang)
 
 
@@ -213,7 +256,7 @@ def add(
     shown, standings = added.answer["deal"], added.answer["standings"]
     deal = Deal(shown["number"], shown["seats"], shown["table"], shown["settlement"])
     if added.replayed:
-        console().print(lang.say("cli.ledger.replayed", number=deal.number, key=key))
+        print_wrapped(lang.say("cli.ledger.replayed", number=deal.number, key=key))
     fields = ("totals", "next_dealer", "next_honba", "next_pot", "deal_count")
     print_deal(deal, Standing(list(ledger.players), **{f: standings[f] for f in fields if f in standings}), lang)
 
@@ -282,16 +325,22 @@ def show(
     print_next(view.standing, lang)
 
 
+MIN_TREND = 8  # the fewest bars a trend line is drawn with, however long the players' names
+
+
 def print_trend(view: "LedgerView", lang: Lang) -> None:
     """Each player's running total from deal 0 to the last, one scale for all (taihu.ledger.trend_lines)."""
     from rich.cells import cell_len
 
-    from taihu.ledger import trend_lines
+    from taihu.ledger import TREND_WIDTH, trend_lines
 
     names = {player: printable(player) for player in view.ledger.players}
     width = max(map(cell_len, names.values()))  # in terminal cells: a Chinese character takes two
-    console().print(lang.say("cli.ledger.trend", deals=len(view.deals)))
-    for player, line in trend_lines(view.ledger.players, view.deals).items():
+    ends = max(len(signed(total)) for total in view.totals.values())
+    # the bars take what the terminal leaves of its width: `  name bars total`
+    bars = min(TREND_WIDTH, max(MIN_TREND, console().width - (2 + width + 1 + 1 + ends)))
+    print_wrapped(lang.say("cli.ledger.trend", deals=len(view.deals)))
+    for player, line in trend_lines(view.ledger.players, view.deals, bars).items():
         padding = " " * (width - cell_len(names[player]))
         console().print(f"  {names[player]}{padding} {line} {signed(view.totals[player])}")
 
@@ -303,7 +352,7 @@ def undo(name: Name, db: Db = None, lang: LangOption = None) -> None:
     with opened(db) as store:
         ledger = store.ledger(name)
         deal = store.undo(ledger)
-        console().print(lang.say("cli.ledger.removed", number=deal.number, outcome=outcome(deal, lang)))
+        print_wrapped(lang.say("cli.ledger.removed", number=deal.number, outcome=outcome(deal, lang)))
         print_next(store.standing(ledger), lang)
 
 
@@ -341,7 +390,7 @@ def list_ledgers(db: Db = None, lang: LangOption = None) -> None:
             found = store.names()
     say = lang.say
     if not found:
-        console().print(say("cli.ledger.none", where=where))
+        print_wrapped(say("cli.ledger.none", where=where))
         return
     out = console()
     if out.width < NARROW_LEDGER:  # a phone: each ledger's name and deals, its rules and players below
@@ -377,7 +426,7 @@ def rename(
     lang = option_lang(lang)
     with opened(db) as store:
         renamed = store.rename(store.ledger(name), new_name)
-    console().print(lang.say("cli.ledger.renamed", name=printable(name), new=printable(renamed.name)))
+    print_wrapped(lang.say("cli.ledger.renamed", name=printable(name), new=printable(renamed.name)))
 
 
 @ledger_app.command(cls=SpokenCommand)
@@ -388,4 +437,4 @@ def delete(name: Name, db: Db = None, lang: LangOption = None) -> None:
         ledger = store.ledger(name)
         count = store.standing(ledger).deal_count
         store.delete(ledger)
-    console().print(lang.say.plural("cli.ledger.deleted", count, name=printable(name)))
+    print_wrapped(lang.say.plural("cli.ledger.deleted", count, name=printable(name)))

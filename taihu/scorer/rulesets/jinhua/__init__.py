@@ -25,7 +25,7 @@ from .. import base as B
 from ..base import MULTIPLIER
 from .hand import BU_KAO, CONDITIONS, LUAN_FENG, SEVEN_PAIRS, JinhuaHand, Shape, copies, prepare
 from .items import EXCLUSIONS, ITEMS, OPTIONS, ShapeFacts
-from .search import KEPT_FOR_ITEMS, readings
+from .search import KEPT_FOR_ITEMS, readings, wild_waited_alone
 
 
 class Jinhua(B.RuleSet):
@@ -42,7 +42,12 @@ class Jinhua(B.RuleSet):
     single_wild_kind = True  # the 财神 is the kind `wild:` names
     lone_tiles_win = True  # 十三不靠/七风 and 乱风
 
-    prepare = staticmethod(prepare)
+    def prepare(self, parsed: ParsedHand, options: dict[str, int]) -> JinhuaHand:
+        """The hand; won on a discard where a 财神 waited alone, a note says why no 爆头 is scored."""
+        hand = prepare(parsed, options)
+        if hand.winner and not hand.self_drawn and wild_waited_alone(hand):
+            hand.notes.append(said("note.jinhua.bao_tou_drawn"))
+        return hand
 
     def copies_in_play(self, kind: int, parsed: ParsedHand) -> int:
         return copies(kind, parsed.wild)
@@ -63,9 +68,7 @@ class Jinhua(B.RuleSet):
         if not hand.winner:
             return B.Outcome(0, False, 0)
         total = prod(v for item, v, _ in found if item.kind == MULTIPLIER)
-        keys = {item.key for item, _, _ in found}
-        notes: list[str] = [said("note.jinhua.bao_tou_hai_di")] if {"bao_tou", "hai_di"} <= keys else []
-        return B.Outcome(total, False, total, notes=notes)
+        return B.Outcome(total, False, total)
 
     def no_shape_error(self, hand: JinhuaHand) -> HandError:
         return HandError.of("error.shape.jinhua", code="no_winning_shape")

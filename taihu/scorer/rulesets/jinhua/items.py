@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ... import tiles as T
-from ...engine import Group, ReadingFacts
+from ...engine import KONG, PUNG, Group, ReadingFacts
 from ...said import phrase, said
 from .. import base as B
 from ..base import FOUND, MULTIPLIER, NONE, ONE, WINNER_ONLY, Exclusion, Item, Option, Variant, flag_item, once
@@ -13,6 +13,7 @@ from .hand import ALL_HONORS, BU_KAO, LUAN_FENG, SEVEN_PAIRS, STANDARD, JinhuaHa
 ALL_HONORS_TEXT = phrase("detail.jinhua.all_honors")
 BAO_TOU = phrase("detail.jinhua.bao_tou")
 GANG_BAO = phrase("detail.jinhua.gang_bao")
+HAI_DI_BAO_TOU = phrase("detail.jinhua.hai_di_bao_tou")
 HONORS = phrase("detail.jinhua.honors", "count")
 ONE_SUIT_PLAIN = phrase("detail.jinhua.one_suit_plain", "suit")
 ONE_SUIT_WILD = phrase("detail.jinhua.one_suit_wild", "suit")
@@ -58,8 +59,22 @@ def ping_hu(hand: JinhuaHand, facts: ShapeFacts) -> list[tuple[Variant, str]]:
 SHAPE_DETAIL = {STANDARD: "detail.jinhua.standard", SEVEN_PAIRS: "detail.jinhua.seven_pairs"}  # the others: Chinese
 
 
+PENG_PENG_HU_EXPOSED = "peng_peng_hu_exposed"  # the house option: 碰碰胡 needs melded pungs
+CLAIMED_PUNGS = 3  # 「必须已经碰过三次」
+
+
 def peng_peng_hu(hand: JinhuaHand, facts: ShapeFacts) -> list[tuple[Variant, str]]:
-    return FOUND if facts.shape.name == STANDARD and not facts.chows else NONE
+    """No chows; with the house option on, also three pungs or kongs claimed from others (a concealed
+    kong was never 碰)."""
+    if facts.shape.name != STANDARD or facts.chows:
+        return NONE
+    if hand.options[PENG_PENG_HU_EXPOSED] and _claimed_pungs(hand) < CLAIMED_PUNGS:
+        return NONE
+    return FOUND
+
+
+def _claimed_pungs(hand: JinhuaHand) -> int:
+    return sum(1 for g in hand.melds if g.exposed and g.shape in (PUNG, KONG))
 
 
 def quan_qiu_ren(hand: JinhuaHand, facts: None) -> list[tuple[Variant, str]]:
@@ -79,7 +94,12 @@ def _bao_tou(hand: JinhuaHand, facts: ShapeFacts) -> bool:
     In a reading that is: the winning tile pairs with one 财神 standing for
     it, or a winning 财神 pairs with another. Tiles of one kind are
     interchangeable, so any such pair means the 财神 waited alone.
+
+    敲响 is won on a drawn tile (「抓到任意一张则为敲响」): on a discard the
+    hand scores without it, and `prepare` notes why.
     """
+    if not hand.self_drawn:
+        return False
     for g in facts.pairs:
         if g.exposed:
             continue
@@ -106,6 +126,16 @@ def gang_bao(hand: JinhuaHand, facts: ShapeFacts) -> list[tuple[Variant, str]]:
     if not hand.has("kong-draw") or not bao_tou(hand, facts):
         return NONE
     return once(ONE, GANG_BAO())
+
+
+def hai_di(hand: JinhuaHand, facts: ShapeFacts) -> list[tuple[Variant, str]]:
+    """Self-drawn among the last four tiles; 爆头 so won is ×8 (「爆头的海捞是八倍」), so 海底 counts ×4 there.
+    七对子爆头 is not named there: it multiplies as any other item."""
+    if not hand.has("last-tile"):
+        return NONE
+    if facts.shape.name == STANDARD and _bao_tou(hand, facts):
+        return once("bao_tou", HAI_DI_BAO_TOU())
+    return once("plain")
 
 
 def shi_san_bu_kao(hand: JinhuaHand, facts: ShapeFacts) -> list[tuple[Variant, str]]:
@@ -160,7 +190,15 @@ SHAPE = ("shape",)  # what most items read: the reading's shape
 ITEMS = (
     Item("ping_hu", "平胡", "Any winning hand (the base)", 1, MULTIPLIER, WINNER_ONLY, ping_hu, TIMES, reads=SHAPE),
     Item(
-        "peng_peng_hu", "碰碰胡", "No chows", 2, MULTIPLIER, WINNER_ONLY, peng_peng_hu, TIMES, reads=(*SHAPE, "chows")
+        "peng_peng_hu",
+        "碰碰胡",
+        "No chows",
+        2,
+        MULTIPLIER,
+        WINNER_ONLY,
+        peng_peng_hu,
+        TIMES,
+        reads=(*SHAPE, "chows"),
     ),
     Item(
         "quan_qiu_ren",
@@ -297,11 +335,12 @@ ITEMS = (
         "hai_di",
         "海底捞月",
         "Self-drawn among the last four tiles",
-        2,
+        {"plain": 2, "bao_tou": 4},
         MULTIPLIER,
         WINNER_ONLY,
-        flag_item("last-tile"),
-        TIMES,
+        hai_di,
+        "value.jinhua.hai_di",
+        reads=(*SHAPE, "pairs"),
     ),
 )
 
@@ -329,4 +368,7 @@ EXCLUSIONS = (
     ),
 )
 
-OPTIONS = (Option("unit", 1, (2, 5, 10), "option.jinhua.unit"),)
+OPTIONS = (
+    Option("unit", 1, (2, 5, 10), "option.jinhua.unit"),
+    Option(PENG_PENG_HU_EXPOSED, 0, (1,), "option.jinhua.peng_peng_hu_exposed"),
+)

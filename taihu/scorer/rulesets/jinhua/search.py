@@ -66,6 +66,24 @@ def readings(hand: JinhuaHand) -> Iterator[Shape]:
     yield from _luan_feng(hand)
 
 
+SIX_PAIRS = 6  # 七对子爆头's wait: six pairs and the lone 财神
+
+
+def wild_waited_alone(hand: JinhuaHand) -> bool:
+    """Whether a 财神 stood alone before the winning tile came and the rest was complete (爆头's and
+    七对子爆头's wait), whoever gave the tile: the tiles before the win, one 财神 set aside, make the sets
+    (or six pairs) by themselves."""
+    if not hand.wild_tiles or hand.win_kind < 0:
+        return False
+    before = list(hand.naturals)
+    before[hand.win_kind] -= 1
+    others = hand.wild_tiles[1:]
+    options = stand_ins(hand)
+    if any(E.set_readings(before, others, SETS - len(hand.melds), options)):
+        return True
+    return not hand.melds and any(E.seven_pairs_readings(before, others, options, pairs=SIX_PAIRS))
+
+
 def _bu_kao(hand: JinhuaHand) -> Iterator[Shape]:
     """十三不靠/七风: distinct honors, spaced suited tiles; a 财神 fills only a
     suited place, and a 白 may be 白 itself here (Decision: the seed's "wind
@@ -126,4 +144,5 @@ KEPT_FOR_ITEMS: dict[str, tuple[str, ...]] = {
     "san_cai_yi_ke": ("shape", "pungs"),
     "bao_tou": ("shape", "pairs"),
     "gang_bao": ("shape", "pairs"),
+    "hai_di": ("shape", "pairs"),
 }
