@@ -126,7 +126,7 @@ postgres:
 	@if [ "$$(id -u)" = 0 ] && ! id -u $(PG_USER) >/dev/null 2>&1; then \
 		useradd --system --no-create-home --shell /usr/sbin/nologin $(PG_USER); fi
 
-# tests/test_deploy.py runs docs/deploy.md's nginx snippet on loopback in front of a real taihu serve
+# tests/test_deploy.py runs the nginx site (deploy/nginx/taihu.conf) on loopback in front of a real taihu serve
 # (TLS with a throwaway certificate). Debian's nginx is installed when missing and the machine allows.
 .PHONY: nginx
 nginx:
