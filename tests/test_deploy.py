@@ -44,7 +44,7 @@ NEW_LEDGER = json.dumps({"rules": "lingxi", "players": ["甲", "乙", "丙", "�
 TIMEOUT = 30.0  # seconds for a server to start: generous on a loaded machine
 SHORT = 2  # seconds: the timeouts of the slow-client tests, put in place of the site's
 BOUND = 10.0  # seconds a test waits for nginx to act: past SHORT, short of nginx's defaults (60 s, 75 s)
-SERVE = ["--root-path", "/taihu", "--api-only", "--no-access-log"]
+SERVE = ["--root-path", "/taihu", "--api-only", "--no-access-log", "--forwarded-allow-ips", "127.0.0.1"]
 
 
 def nginx_test(test: Callable[..., None]) -> Callable[..., None]:
@@ -99,10 +99,9 @@ def taihu(tmp_path: Path) -> Iterator[int]:
 
 @pytest.fixture(scope="module")
 def shared_taihu(tmp_path_factory: pytest.TempPathFactory) -> Iterator[int]:
-    """One `taihu serve` for the tests that do not count its connections (it starts in some 3 s). The 80 phones'
-    requests all reach it from nginx's address, and this server holds one address to a quarter of its
-    connections: `--limit-concurrency 400` lets 100 of them in."""
-    with serving(tmp_path_factory.mktemp("taihu"), "--limit-concurrency", "400") as port:
+    """One `taihu serve` for the tests that do not count its connections (it starts in some 3 s), at its default
+    `--limit-concurrency` (100): the 80 phones' requests all reach it from nginx's address."""
+    with serving(tmp_path_factory.mktemp("taihu")) as port:
         yield port
 
 
