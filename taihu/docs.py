@@ -30,7 +30,6 @@ module makes of it.
 
 from __future__ import annotations
 
-import importlib
 import json
 import re
 import shlex
@@ -125,11 +124,8 @@ def conditions_block() -> str:
 
 
 def events_block() -> str:
-    """Which rule set's settlement takes which side event, from each settlement module's own list."""
-    known = {
-        name: getattr(importlib.import_module(f"taihu.scorer.rulesets.{name}.settlement"), f"{name.upper()}_EVENTS")
-        for name in RULESETS
-    }
+    """Which rule set's settlement takes which side event, from each rule set's own list (`RuleSet.events`)."""
+    known = {name: rule_set.events for name, rule_set in RULESETS.items()}
     events = list(dict.fromkeys(event for names in known.values() for event in names))
     rows = [(f"`{event}`", *("✓" if event in names else "—" for names in known.values())) for event in events]
     return "\n".join(table(("event", *known), rows)) + "\n"

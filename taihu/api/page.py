@@ -6,8 +6,6 @@ The allowed origins are the settings' (`Settings.cors_origins`).
 
 from __future__ import annotations
 
-import importlib
-import json
 import re
 from collections.abc import Sequence
 from functools import cache
@@ -79,18 +77,18 @@ def index() -> FileResponse:
 
 @cache
 def palette() -> dict[str, Any]:
-    """What the page offers per rule set: its tiles (palette.json), and the conditions, declared wins
-    and side events from each rule set module's own lists, so the page offers what the core takes."""
-    offered: dict[str, Any] = json.loads((STATIC / "palette.json").read_text(encoding="utf-8"))
-    for name in RULESETS:
-        scoring = importlib.import_module(f"taihu.scorer.rulesets.{name}")
-        settling = importlib.import_module(f"taihu.scorer.rulesets.{name}.settlement")
-        known = CONDITION_ORDER + tuple(sorted(set(scoring.CONDITIONS) - set(CONDITION_ORDER)))
-        declares = getattr(scoring, "DECLARES", ())
-        offered[name] |= {
-            "conditions": [c for c in known if c in scoring.CONDITIONS],
+    """What the page offers per rule set, each asked of the rule set through the registry: the tiles it plays
+    and its wildcard kinds, and the conditions, declared wins and side events the core takes."""
+    offered: dict[str, Any] = {}
+    for name, rule_set in RULESETS.items():
+        known = CONDITION_ORDER + tuple(sorted(set(rule_set.conditions) - set(CONDITION_ORDER)))
+        declares = rule_set.declared_wins
+        offered[name] = {
+            "tiles": list(rule_set.tiles),
+            "wild_kinds": rule_set.wild_kinds,
+            "conditions": [c for c in known if c in rule_set.conditions],
             "declare": list(declares) if isinstance(declares, tuple) else sorted(declares),
-            "events": list(getattr(settling, f"{name.upper()}_EVENTS")),
+            "events": list(rule_set.events),
         }
     return offered
 

@@ -262,6 +262,12 @@ class Prepared:
 Sweep = tuple[list[int], int, int, Mapping[StandIns, list[int]]]
 
 
+# The tiles a rule set may play, by family, as the notation names them: the page offers a rule set's `tiles`.
+SUITED_TILES = tuple(f"{n}{suit}" for suit in "mps" for n in range(1, 10))
+HONOUR_TILES = ("E", "S", "W", "N", "C", "F", "P")
+FLOWER_TILES = tuple(f"f{n}" for n in range(1, 9))
+
+
 class RuleSet:
     """Base of a rule set; subclasses set the data and `prepare`/`readings`/`finish`.
 
@@ -281,6 +287,11 @@ class RuleSet:
     stand_in_pungs: bool = False  # 花碰 `[CC2m]` allowed (Luoshan); else it is no meld
     red_fives: bool = False  # `0m 0p 0s` read as red fives; else they are an error
     single_wild_kind: bool = False  # the one wildcard kind is the kind `wild:` names (`holds_wildcard`)
+    # -- what the page offers (GET /palette.json): the tiles it plays, in the page's order, and how many
+    # wildcard kinds a hand of it names
+    tiles: tuple[str, ...] = (*SUITED_TILES, *HONOUR_TILES)
+    wild_kinds: int = 0
+    events: tuple[str, ...] = ()  # the side events its settlement takes (a table's `events`)
     # the API's examples (its OpenAPI document): score requests ({"hand", "options"}), a /settle table and a
     # waiting line whose /waits answer is the document's example answer
     examples: tuple[Mapping[str, Any], ...] = ()

@@ -27,6 +27,9 @@ class Guannan(B.RuleSet):
     name = "guannan"
     chinese = "灌南"
     unit = "points"
+    tiles = (*B.SUITED_TILES, "E", "S", "W", "N")
+    # the side events its settlement takes: foul (the seat counts 0 and cannot win, docs/api.md); no false win or 包赔
+    events = ("foul",)
     items = ITEMS
     exclusions = EXCLUSIONS
     options = OPTIONS

@@ -14,11 +14,9 @@ from ...settlement.common import SEATS, dealer_stays, open_deal, score_winner_on
 from . import GUANNAN
 from .hand import copies
 
-GUANNAN_EVENTS = ("foul",)  # foul: the seat counts 0 and cannot win (docs/api.md); no false win or 包赔
-
 
 def settle(table: Table) -> Settlement:
-    deal = open_deal(table, GUANNAN, GUANNAN_EVENTS, fouls_first=True)
+    deal = open_deal(table, GUANNAN, GUANNAN.events, fouls_first=True)
     wild, flip = deal.wild, deal.flip
     if wild is not None or flip is not None:  # the hands would not see them: say so rather than ignore them
         name = "flip" if flip is not None else "wild"

@@ -32,6 +32,9 @@ class Jinhua(B.RuleSet):
     name = "jinhua"
     chinese = "金华"
     unit = "bei"
+    wild_kinds = 1
+    # the side events its settlement takes: 承包, and foul (the seat counts 0 and cannot win, docs/api.md)
+    events = ("foul", "liable")
     items = ITEMS
     exclusions = EXCLUSIONS
     options = OPTIONS

@@ -25,13 +25,12 @@ from ...settlement.common import (
 from . import JINHUA
 from .hand import JINHUA_WILD_OUT, copies
 
-JINHUA_EVENTS = ("foul", "liable")  # 承包, and foul: the seat counts 0 and cannot win (docs/api.md)
 LIABLE_MELDS = 3  # 承包: the liable player fed three or more claims
 
 
 def settle(table: Table) -> Settlement:
     unit = table_unit(table)
-    deal = open_deal(table, JINHUA, JINHUA_EVENTS, fouls_first=True)
+    deal = open_deal(table, JINHUA, JINHUA.events, fouls_first=True)
     liable = _liable(table, deal.hands)
     wild, flip = deal.wild, deal.flip
     if flip is not None:

@@ -31,6 +31,9 @@ class Lingxi(B.RuleSet):
     name = "lingxi"
     chinese = "灵溪"
     unit = "tai"
+    tiles = (*B.SUITED_TILES, *B.HONOUR_TILES, *B.FLOWER_TILES)
+    wild_kinds = 2
+    events = ("false-win", "foul", "liable")  # the side events its settlement takes
     items = ITEMS
     exclusions = EXCLUSIONS
     options = OPTIONS

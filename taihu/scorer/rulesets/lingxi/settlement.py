@@ -12,13 +12,12 @@ from ...settlement.common import DEALER, SEATS, dealer_x2, settled
 from . import LINGXI
 from .hand import copies
 
-LINGXI_EVENTS = ("false-win", "foul", "liable")
 FALSE_WIN_PENALTY = 26
 DECLARED = {"sha-zhu": "note.lingxi.declare.sha_zhu", "hua-hu": "note.lingxi.declare.hua_hu"}  # each, as a word
 
 
 def settle(table: Table) -> Settlement:
-    deal = C.open_deal(table, LINGXI, LINGXI_EVENTS, fouls_first=False)
+    deal = C.open_deal(table, LINGXI, LINGXI.events, fouls_first=False)
     wild, flip = deal.wild, deal.flip
     if flip is not None:
         raise HandError.of("error.table.lingxi_flip", code="bad_wild", field="flip", tile=T.name(flip))

@@ -32,6 +32,9 @@ class Luoshan(B.RuleSet):
     name = "luoshan"
     chinese = "螺山"
     unit = "hu"
+    wild_kinds = 1
+    # the side events its settlement takes: foul (the seat counts 0 and cannot win, docs/api.md); no false win or 包赔
+    events = ("foul",)
     items = ITEMS
     exclusions = EXCLUSIONS
     options = ()

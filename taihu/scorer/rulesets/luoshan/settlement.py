@@ -15,11 +15,9 @@ from ...settlement.common import DEALER, SEATS, open_deal, score_winner_only, se
 from . import LUOSHAN
 from .hand import LUOSHAN_TILES, NOT_LEGAL_CODES
 
-LUOSHAN_EVENTS = ("foul",)  # foul: the seat counts 0 and cannot win (docs/api.md); no false win or 包赔
-
 
 def settle(table: Table) -> Settlement:
-    deal = open_deal(table, LUOSHAN, LUOSHAN_EVENTS, fouls_first=True)
+    deal = open_deal(table, LUOSHAN, LUOSHAN.events, fouls_first=True)
     check_wildcard(deal.wild, deal.flip)
     scores = score_winner_only(
         deal,

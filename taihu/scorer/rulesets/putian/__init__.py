@@ -57,6 +57,9 @@ class Putian(B.RuleSet):
     name = "putian"
     chinese = "莆田"
     unit = "fen"
+    tiles = (*B.SUITED_TILES, "P")
+    wild_kinds = 1
+    events = ("false-win", "foul", "xiao-xiang-gong", "gen-da", "da-jin")  # the side events its settlement takes
     items = ITEMS
     exclusions = ()
     options = ()

@@ -21,7 +21,6 @@ from . import PUTIAN
 from .hand import WIN_TYPES, copies, is_putian_tile
 from .items import KONG_KEYS
 
-PUTIAN_EVENTS = ("false-win", "foul", "xiao-xiang-gong", "gen-da", "da-jin")
 JIN_IN_PLAY = 3  # the flipped 金 is out of play; a fourth only through 抢金 (Decision 2026-11-30)
 FALSE_WIN_PENALTY = 9  # 詐胡: 9 + own 分 to each other player
 GEN_DA = 1  # 跟打: the dealer pays each non-dealer 1
@@ -30,7 +29,7 @@ Score = HandScore | PlayerTotal
 
 
 def settle(table: Table) -> Settlement:
-    deal = C.open_deal(table, PUTIAN, PUTIAN_EVENTS, fouls_first=False)
+    deal = C.open_deal(table, PUTIAN, PUTIAN.events, fouls_first=False)
     wild = deal.wild
     if deal.flip is not None:
         raise HandError.of("error.table.putian_flip", code="bad_wild", field="flip")

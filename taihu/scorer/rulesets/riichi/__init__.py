@@ -267,6 +267,7 @@ class Riichi(RuleSet):
     name = "riichi"
     chinese = "立直"
     unit = "points"
+    events = ("riichi", "liable", "false-win", "foul")  # the side events its settlement takes
     subtotal_unit = "han"  # the subtotal is the han
     pot_stick = "riichi stick"  # 立直棒
     options = OPTIONS

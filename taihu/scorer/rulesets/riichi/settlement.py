@@ -28,7 +28,6 @@ from ...settlement.common import (
 )
 from . import RIICHI, is_ready
 
-RIICHI_EVENTS = ("riichi", "liable", "false-win", "foul")
 STICK = 1000
 NOTEN_BAPPU = 3000
 DRAGONS = (T.RED, T.GREEN, T.WHITE)
@@ -185,7 +184,7 @@ def _counted(seat: PlayerTotal | PlayerTenpai) -> PlayerTotal:
 
 def settle(table: Table) -> Settlement:
     options = table_options(table, RIICHI)
-    check_events(table, RIICHI_EVENTS)
+    check_events(table, RIICHI.events)
     hands = _hands(table)
     honba, pot_before = table.honba or 0, table.pot or 0
     declared: list[str] = [e.seat for e in table.events if e.type == "riichi"]
