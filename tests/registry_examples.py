@@ -8,8 +8,9 @@ tested from the latter. The registry is read when asked, so a rule set registere
 from __future__ import annotations
 
 from pathlib import Path
+from typing import NamedTuple
 
-from taihu.scorer.rulesets import REGISTRY, RULESETS
+from taihu.scorer.rulesets import REGISTRY, RULESETS, hand_sizes
 
 HANDS = Path(__file__).resolve().parent.parent / "examples" / "hands"
 
@@ -30,3 +31,19 @@ def example_lines(name: str) -> list[str]:
 def example_hands() -> list[tuple[str, str]]:
     """(rules, hand) for every example hand of every registered rule set, in the registry's order."""
     return [(name, hand) for name in REGISTRY for hand in example_lines(name)]
+
+
+class Sized(NamedTuple):
+    """The rule sets "did you mean --rules …" names for a hand size, from the registry, so a rule set added
+    changes no test that checks the hint: as a message names them (`Luoshan / Guannan / Jinhua`), as
+    `--rules` takes them (`luoshan / guannan / jinhua`) and as a table's `"rules"` field would
+    (`"luoshan" / "guannan" / "jinhua"`)."""
+
+    names: str
+    rules: str
+    fields: str
+
+
+def sized(size: int) -> Sized:
+    names = [name for name, hand_size in hand_sizes().items() if hand_size == size]
+    return Sized(" / ".join(n.capitalize() for n in names), " / ".join(names), " / ".join(f'"{n}"' for n in names))

@@ -14,11 +14,14 @@ from typing import Any
 import pytest
 from api_app import app as api
 from fastapi.testclient import TestClient
+from registry_examples import sized
 from settle_helpers import API_TABLE
 from typer.testing import CliRunner
 
 from taihu.cli.main import app
 from taihu.scorer import HandError, score_hand, settle_table, waits
+
+THIRTEEN, SIXTEEN = sized(13), sized(16)  # the rule sets a count of 13 or 16 tiles in hand names
 
 ZIMO = "555m 222p 777p 333s 888s 9m f1 f2 P P +9m zimo"  # the docs/api.md winner, `self` typed as `zimo`
 LINGXI_TABLE: dict[str, Any] = {**API_TABLE, "players": {**API_TABLE["players"], "S": ZIMO}}
@@ -127,14 +130,14 @@ def test_waits_does_not_tell_a_hand_to_mark_a_winning_tile() -> None:
         waits(LINGXI_14, rules="lingxi")
     message = str(raised.value)
     assert "marked +" not in message and "+5p" not in message
-    assert "did you mean --rules luoshan / guannan / jinhua?" in message
+    assert f"did you mean --rules {THIRTEEN.rules}?" in message
     assert message.endswith("waits takes 16 tiles (what wins) or 17 (which tile to discard)")
     assert raised.value.code == "tile_count"
     assert len(waits(LINGXI_14, rules="luoshan").discards) > 0  # what the hint leads to: its discards
 
 
 def test_score_still_tells_that_hand_to_mark_its_winning_tile() -> None:
-    with pytest.raises(HandError, match=r"--rules luoshan / guannan / jinhua, with the winning tile marked \+"):
+    with pytest.raises(HandError, match=rf"--rules {THIRTEEN.rules}, with the winning tile marked \+"):
         score_hand(LINGXI_14, rules="lingxi")
 
 
@@ -151,8 +154,8 @@ def one_winner(rules: str, hand: str) -> dict[str, Any]:
 TABLE_WORDED = [
     pytest.param(
         one_winner("lingxi", FOURTEEN),
-        "did you mean --rules luoshan / guannan / jinhua?",
-        'did you mean the table\'s "rules": "luoshan" / "guannan" / "jinhua"?',
+        f"did you mean --rules {THIRTEEN.rules}?",
+        f'did you mean the table\'s "rules": {THIRTEEN.fields}?',
         id="tile-count-names-the-rules-field",
     ),
     pytest.param(
