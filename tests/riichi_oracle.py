@@ -381,15 +381,15 @@ def taihu_answer(score: HandScore) -> dict[str, Any]:
     if not score.items:
         return {"error": "no_yaku"}
     yakuman = any(item.value >= 13 and item.key not in ("dora", "ura_dora", "aka_dora") for item in score.items)
-    limit = score.limit or ""
+    limit = score.extra["limit"] or ""
     if limit.startswith("kazoe yakuman"):
         limit = limit.removeprefix("kazoe ")
     return {
         "han": score.subtotal,
-        "fu": None if yakuman else score.fu,
+        "fu": None if yakuman else score.extra["fu"],
         "yaku": Counter((item.key, item.value) for item in score.items),
         "limit": limit,
-        "payments": score.payments,
+        "payments": score.extra["payments"],
         "total": score.total,
     }
 

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from pydantic import TypeAdapter
 from settle_helpers import API_TABLE
 
 from taihu.api import schemas
@@ -99,6 +100,15 @@ def test_http_schemas_name_the_core_records_fields_in_order(mirror: Any, core: A
     """A field added to a core record (riichi's `pot_after`…) must be added to its HTTP mirror too."""
     shown = list(mirror.model_json_schema(mode="serialization")["properties"])
     assert shown == [{"from_": "from"}.get(f.name, f.name) for f in fields(core)]
+
+
+@pytest.mark.parametrize("name", list(RULESETS))
+def test_http_hand_score_schema_names_the_keys_of_every_answer(name: str) -> None:
+    """The core's HandScore holds what a rule set adds in `extra`; its answer's keys are the HTTP schema's."""
+    shown = list(TypeAdapter(schemas.HandScore).json_schema(mode="serialization")["properties"])
+    for example in RULESETS[name].examples:
+        answer = score_hand(example["hand"], rules=name, options=example.get("options"))
+        assert [*answer.to_dict(), "arithmetic"] == shown
 
 
 def test_http_table_schema_reads_the_fields_the_core_reads() -> None:

@@ -320,7 +320,7 @@ def test_best_interpretation(hand: str, key: str) -> None:
 
 def test_non_winning_line_is_accepted() -> None:
     score = score_hand("123m 456m 789p 234s 5s riichi", rules="riichi")
-    assert (score.winner, score.total, score.fu, score.payments) == (False, 0, None, None)
+    assert (score.winner, score.total, score.extra["fu"], score.extra["payments"]) == (False, 0, None, None)
 
 
 def test_other_rule_sets_have_no_riichi_fields() -> None:
@@ -348,20 +348,20 @@ KAZOE_HAND = "234567m 234m 88m 67m +8m seat:S round:E riichi self dora:7m,1m"  #
 )
 def test_kazoe_limit_of_13_han_without_yakuman(kazoe: int, limit: str, total: int) -> None:
     score = score_hand(KAZOE_HAND, rules="riichi", options={"kazoe": kazoe})
-    assert (score.subtotal, score.limit, score.total) == (16, limit, total)
+    assert (score.subtotal, score.extra["limit"], score.total) == (16, limit, total)
 
 
 def test_yakuman_stacking_off_keeps_the_largest() -> None:
     """天和 + 国士无双十三面 = ×3; with yakuman_stacking=0 only the ×2."""
     hand = "19m 19p 19s ESWNPFC +C seat:E round:E heaven"
-    assert score_hand(hand, rules="riichi").limit == "yakuman x3"
+    assert score_hand(hand, rules="riichi").extra["limit"] == "yakuman x3"
     single = score_hand(hand, rules="riichi", options={"yakuman_stacking": 0})
     assert (single.limit, [i.key for i in single.items]) == ("yakuman x2", ["kokushi_musou_13"])
 
 
 def test_double_wind_fu_option() -> None:
     """Worked example 5 as the dealer: 20 + 10 + 8 + the E pair 4 = 42 → 50 fu; with double_wind_fu=2, 40 → 40."""
-    assert score_hand(E5, rules="riichi", options={"double_wind_fu": 2}).fu == 40
+    assert score_hand(E5, rules="riichi", options={"double_wind_fu": 2}).extra["fu"] == 40
 
 
 def test_option_values_are_checked() -> None:

@@ -70,7 +70,9 @@ def brute_force(hand: str, options: dict[str, int] | None = None) -> dict[str, t
             except HandError:
                 results.append(None)
                 continue
-            results.append((s.total, s.legal, tuple(s.arrangement), s.subtotal, s.fu, s.limit, s.payments))
+            results.append(
+                (s.total, s.legal, tuple(s.arrangement), s.subtotal, *(s.extra[k] for k in ("fu", "limit", "payments")))
+            )
         if results != [None, None]:
             found[T.name(kind)] = (results[0], results[1])
     return found

@@ -1,8 +1,9 @@
 """The HTTP boundary's pydantic models: request validation and the OpenAPI document, with examples.
 
-The core answers with plain dataclasses (`taihu.scorer.models`); HandScore
-and RuleSetInfo serve as response models as they are. Payment needs its JSON
-name `from` (a Python keyword), so it and Settlement are mirrored here;
+The core answers with plain dataclasses (`taihu.scorer.models`); RuleSetInfo
+serves as a response model as it is. HandScore's `extra` is its keys in the
+JSON, and Payment needs its JSON name `from` (a Python keyword), so those and
+Settlement are mirrored here;
 tests/test_api.py checks each mirror names the same fields as the core's
 `to_dict()`.
 """
@@ -39,7 +40,7 @@ RULES_FIELD: Any = rules_field()
 
 
 @dataclass(slots=True, kw_only=True)
-class HandScore(core.HandScore):
+class HandScore:
     """One scored hand: its items in the rule set's unit, the subtotal, the doubling and the total.
 
     `items[].key` are the rule set's item keys (GET /rules); `arrangement` is the grouping scored, each
@@ -48,6 +49,22 @@ class HandScore(core.HandScore):
     `limit` and `payments` are those of the rule sets that count fu (null for the others). `arithmetic` is
     there only when asked for (`POST /score?arithmetic=true`)."""
 
+    rules: str
+    hand: str
+    winner: bool
+    legal: bool = True
+    items: list[core.ScoreItem]
+    subtotal: int
+    doubled: bool
+    total: int
+    unit: str
+    arrangement: list[str]
+    notes: list[str]
+    # the core's `HandScore.extra`, each key of `ANSWER_EXTRAS` a field of the answer
+    fu: int | None = None  # the hand's fu (0 for a yakuman)
+    fu_details: list[core.FuItem] | None = None  # the fu, line by line
+    limit: str | None = None  # "", mangan, haneman, … yakuman
+    payments: dict[str, int] | None = None  # {"discarder": n} | {"dealer": n, "non_dealer": n} | {"each": n}
     arithmetic: list[str] | None = None  # `?arithmetic=true`: the steps from the items to the total
 
 

@@ -140,11 +140,33 @@ class HandScore(Record):
     unit: Unit
     arrangement: list[str] = field(default_factory=list)  # the grouping scored; a wildcard shows as 2m=C
     notes: list[str] = field(default_factory=list, metadata=TEXT)
-    # rule sets that count fu and pay by points only (None for the others)
-    fu: int | None = None  # the hand's fu (0 for a yakuman)
-    fu_details: list[FuItem] | None = None  # the fu, line by line
-    limit: str | None = field(default=None, metadata=TEXT)  # "", mangan, haneman, … yakuman
-    payments: dict[str, int] | None = None  # {"discarder": n} | {"dealer": n, "non_dealer": n} | {"each": n}
+    # what the rule set adds to its answer, filled by it alone: each key in the JSON in this place (`to_dict`)
+    extra: Mapping[str, Any] = field(default_factory=dict)
+
+    def to_dict(self, lang: Language = "en", *, codes: bool = False) -> dict[str, Any]:
+        """`Record.to_dict`, with `extra`'s keys in its place: those of `ANSWER_EXTRAS` in every answer (null
+        where the rule set leaves one out), then the rule set's own."""
+        out: dict[str, Any] = {}
+        texts = _text_fields(type(self)) if codes else frozenset()
+        for name, key in _json_fields(type(self)):
+            if name == "extra":
+                for extra, value in ({**ANSWER_EXTRAS_NULL, **self.extra}).items():
+                    out[extra] = plain(value, lang, codes)
+                    if codes and (ANSWER_EXTRAS.get(extra) or isinstance(value, Said)):
+                        out[f"{extra}_code"] = text_code(value)
+                continue
+            value = getattr(self, name)
+            out[key] = plain(value, lang, codes)
+            if name in texts:
+                out[f"{key}_code"] = text_code(value)
+        return out
+
+
+# The keys of docs/api.md's HandScore that some rule sets add (`HandScore.extra`): each in every answer, null
+# where a rule set has no use for it, so every answer has the same keys; True marks a text (its `_code` beside
+# it, as a text field's).
+ANSWER_EXTRAS: Mapping[str, bool] = {"fu": False, "fu_details": False, "limit": True, "payments": False}
+ANSWER_EXTRAS_NULL: Mapping[str, None] = dict.fromkeys(ANSWER_EXTRAS)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -397,10 +397,12 @@ def _hand_score(hand: RiichiHand, scored: Scored | None, outcome: Outcome, notes
         unit="points",
         arrangement=arrangement,
         notes=notes,
-        fu=(0 if scored.rank[1] else scored.fu) if scored else None,
-        fu_details=list(map(_fu_item, scored.fu_lines)) if scored else None,
-        limit=limit_text(scored.limit) if scored else None,
-        payments=dict(scored.payments) if legal_win and scored else None,
+        extra={
+            "fu": (0 if scored.rank[1] else scored.fu) if scored else None,
+            "fu_details": list(map(_fu_item, scored.fu_lines)) if scored else None,
+            "limit": limit_text(scored.limit) if scored else None,
+            "payments": dict(scored.payments) if legal_win and scored else None,
+        },
     )
 
 

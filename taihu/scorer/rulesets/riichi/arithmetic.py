@@ -23,10 +23,10 @@ def lines(score: HandScore) -> list[str]:
         return [non_winner(score)]
     if not score.items:
         return [said("arith.riichi.no_yaku", total=score.total)]
-    han, fu, limit = score.subtotal, score.fu or 0, score.limit or ""
+    han, fu, limit = score.subtotal, score.extra["fu"] or 0, score.extra["limit"] or ""
     lines: list[str] = [said("arith.riichi.han", sum=added(values(score, "han")))]
     if fu:  # a yakuman has none
-        fus = [line.value for line in score.fu_details or []]
+        fus = [line.value for line in score.extra["fu_details"] or []]
         if sum(fus) != fu:
             lines.append(said("arith.riichi.fu_rounded", sum=added(fus), fu=fu))
         else:
@@ -49,7 +49,7 @@ def basic_line(han: int, fu: int, limit: str) -> str:
 
 def payment_lines(basic: int, dealer: bool, honba: int, sticks: int, score: HandScore) -> list[str]:
     """Who pays what (a multiple of the basic points rounded up to 100, plus the counters), then the total."""
-    payments = score.payments or {}
+    payments = score.extra["payments"] or {}
     if "discarder" in payments:  # (who, how many pay, × basic, counters each)
         payers = [("arith.discarder_pays", 1, 6 if dealer else 4, 300 * honba)]
     elif "each" in payments:

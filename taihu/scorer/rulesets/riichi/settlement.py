@@ -129,7 +129,7 @@ def _drawn(hands: dict[str, RiichiSeat], options: dict[str, int]) -> tuple[list[
 
 def _win_payments(table: Table, winner: str, score: HandScore, liable: str | None) -> list[Payment]:
     """The hand's payments (honba included), or 包's share of them."""
-    pays = score.payments or {}
+    pays = score.extra.get("payments") or {}
     discarder = table.discarder
     if discarder is not None:
         amount = pays["discarder"]

@@ -52,9 +52,9 @@ class RiichiWinValue(WinValue):
             score.legal,
             tuple(score.arrangement),
             han=score.subtotal,
-            fu=score.fu,
-            limit=score.limit,
-            payments=score.payments,
+            fu=score.extra["fu"],
+            limit=score.extra["limit"],
+            payments=score.extra["payments"],
             reason=None if score.legal else reason,
         )
 
