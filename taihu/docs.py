@@ -133,7 +133,7 @@ def events_block() -> str:
 
 def words_block() -> str:
     """The players' words by what they read as (the other direction of docs/notation.md's table): the shared
-    ones of `forms` and each rule set's own (`Registered.players_words`), from the data the parser folds by."""
+    ones of `forms` and each rule set's own (`rulesets.Words.players_words`), from the data the parser folds by."""
     from taihu.scorer import tiles as T
     from taihu.scorer.forms import DEALER_WORDS, NUMERALS, SUIT_WORDS, VALUE_WORDS, WORDS
 

@@ -229,6 +229,7 @@ def test_the_registry_facts_kept_as_data_agree_with_the_rule_set_modules() -> No
         assert get(RULESETS[name].chinese) is RULESETS[name]
         assert module.RULE_SET is RULESETS[name]
         assert hand_size_taken(name) == REGISTRY[name].hand_size, name
-        assert {*REGISTRY[name].words, *REGISTRY[name].declarations} <= RULESETS[name].conditions, name
+        assert set(REGISTRY[name].words.conditions) <= RULESETS[name].conditions, name
+        assert set(REGISTRY[name].words.declared_wins) == set(RULESETS[name].declared_wins), name
         assert RULESETS[name].chinese == REGISTRY[name].chinese[0], name
     assert set(chinese_names().values()) == set(RULESETS)

@@ -356,7 +356,7 @@ def test_yakuman_stacking_off_keeps_the_largest() -> None:
     hand = "19m 19p 19s ESWNPFC +C seat:E round:E heaven"
     assert score_hand(hand, rules="riichi").extra["limit"] == "yakuman x3"
     single = score_hand(hand, rules="riichi", options={"yakuman_stacking": 0})
-    assert (single.limit, [i.key for i in single.items]) == ("yakuman x2", ["kokushi_musou_13"])
+    assert (single.extra["limit"], [i.key for i in single.items]) == ("yakuman x2", ["kokushi_musou_13"])
 
 
 def test_double_wind_fu_option() -> None:

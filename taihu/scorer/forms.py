@@ -121,7 +121,7 @@ class Folded:
 
 @dataclass(frozen=True)
 class Words:
-    """The players' words: the shared ones above and every rule set's (`Registered.players_words`).
+    """The players' words: the shared ones above and every rule set's (`rulesets.Words.players_words`).
 
     `words` a word for a tile or a condition and what it reads as; `value_words` a word that takes a
     value and its condition (财神:5m is wild:5m); `owners` the rule set of a value word only it reads so

@@ -19,28 +19,26 @@ from . import memo as M
 from . import tiles as T
 from .errors import HandError, Text, nearest, quote
 from .limits import MAX_TOTAL
-from .rulesets import condition_word, declarations, rules_word
+from .rulesets import condition_word, declared_wins, leading_flags, own_flags, rules_word
 
 if TYPE_CHECKING:  # the players' forms (五万, full-width) are read only for a line that is not ASCII
     from .forms import Folded
 
-# The flags in canonical order; the declarations a player makes before the win (its registry line's
-# `declarations`) come right after `self`.
+# The flags in canonical order: the shared ones, with those only one rule set reads where its words put them
+# (right after `self`, or last: `rulesets.Words`).
 FLAG_CONDITIONS = (
     "self",
-    *declarations(),
-    "ippatsu",
+    *leading_flags(),
     "kong-draw",
     "rob-kong",
     "last-tile",
     "heaven",
     "earth",
     "human",
-    "furiten",
-    "da-jin",
+    *own_flags(),
 )
 VALUE_CONDITIONS = ("seat", "wild", "flip", "declare", "round", "dora", "ura", "honba", "sticks")
-DECLARED_WINS = ("sha-zhu", "hua-hu", "san-jin-dao", "qiang-jin", "you-jin", "san-jin-you")
+DECLARED_WINS = declared_wins()  # every rule set's, each its own (`rulesets.Words.declared_wins`)
 CONDITION_ORDER = ("seat", "round", "dora", "ura", "wild", "flip") + FLAG_CONDITIONS + ("declare", "honba", "sticks")
 # the deal's values a line may carry: the round wind, the indicators, the counters
 DEAL_VALUES = ("round", "dora", "ura", "honba", "sticks")
@@ -1011,7 +1009,7 @@ _EXAMPLE = {
     "seat": "S",
     "wild": "5m,E",
     "flip": "1m",
-    "declare": "sha-zhu",
+    "declare": next(iter(DECLARED_WINS), "NAME"),
     "round": "E",
     "dora": "3m,E",
     "ura": "5p",
@@ -1035,7 +1033,7 @@ def _condition_value(word: str, value: str, column: int, reds: list[tuple[int, i
         return _single_tile(value, column, Text("error.notation.one_tile.flip"))
     if word in DEAL_VALUES:
         return _deal_value(word, value, column, reds)
-    # `declare:游金`: the players' word 游金 already reads as `declare:you-jin`, so its value comes here so
+    # `declare:` then a players' word for a declared win, which already reads as `declare:KEY`: its value comes here so
     value = value.removeprefix("declare:")
     if value not in DECLARED_WINS:
         raise notation_error(

@@ -27,11 +27,11 @@ from .engine import StandIns, completing_kinds, extra_tile_decompositions
 from .errors import HandError, Text, Word
 from .models import HandScore
 from .notation import FLAG_CONDITIONS, ParsedHand, reject_stand_in_pungs, to_text
-from .rulesets import DEFAULT_RULES, get
+from .rulesets import DEFAULT_RULES, get, standing_flags
 from .rulesets.base import MARK_THE_WIN, Prepared, RuleSet
 
 # Conditions that say how a win happened: `waits` scores every tile both ways itself.
-WIN_CONDITIONS = frozenset(FLAG_CONDITIONS) - {"da-jin"}
+WIN_CONDITIONS = frozenset(FLAG_CONDITIONS) - standing_flags()  # what a waiting line says nothing of
 
 
 @dataclass(frozen=True)

@@ -1,18 +1,23 @@
 """The rule sets by name, each module imported on its first use.
 
-`taihu score -r luoshan` loads Luoshan's module and no other: `RULESETS` is
+`taihu score -r NAME` loads that rule set's module and no other: `RULESETS` is
 a mapping that imports a rule set's module the first time its value is read.
 What must be known without importing them (the names, the Chinese names, the
 hand sizes of "did you mean --rules …") is one registry line each
-(`REGISTRY`); a test checks it against the modules. The CLI, the API, the page,
+(`REGISTRY`), and the notation's words only one rule set reads are the
+`words.toml` of its folder, read as data (`Words`); a test checks both against
+the modules. The CLI, the API, the page,
 the docs generator and the tests take the rule sets from here.
 """
 
 from __future__ import annotations
 
+import tomllib
 from collections.abc import Callable, Iterable, Iterator, MutableMapping
 from dataclasses import dataclass
+from functools import cached_property
 from importlib import import_module
+from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
 from .. import memo as M
@@ -25,6 +30,46 @@ V = TypeVar("V")
 
 
 @dataclass(frozen=True)
+class Words:
+    """The notation's words only one rule set reads, from `words.toml` in its folder: read as data, so the parser
+    and the errors of every other rule set know them without importing it.
+
+    `leading` are flags written right after `self` (what a player declares before the win, and what follows
+    from it), `flags` the others, written after the shared ones; `standing` those of its flags that say how
+    the deal stands rather than how the hand was won (a waiting line may carry them); `values` conditions
+    written with a value (`round:E`); `declared_wins` the wins `declare:` names. `players_words` are the
+    players' own words for its conditions (游金, 立直, 宝牌:), each with the notation it is read as: a word
+    ending in `:` takes a value (`金:9m` is `wild:9m`), which only this rule set reads so; any other word
+    reads the same under every rule set, and the one that has no use for it says so.
+    """
+
+    leading: tuple[str, ...] = ()
+    flags: tuple[str, ...] = ()
+    standing: tuple[str, ...] = ()
+    values: tuple[str, ...] = ()
+    declared_wins: tuple[str, ...] = ()
+    players_words: tuple[tuple[str, str], ...] = ()
+
+    @property
+    def conditions(self) -> tuple[str, ...]:
+        """Every condition word of it: what another rule set names it for."""
+        return (*self.leading, *self.flags, *self.values)
+
+
+NO_WORDS = Words()
+
+
+def words_in(folder: Path) -> Words:
+    """The words of the rule set in `folder` (its `words.toml`); none where it has no such file."""
+    path = folder / "words.toml"
+    if not path.exists():
+        return NO_WORDS
+    data = tomllib.loads(path.read_text(encoding="utf-8"))
+    lists = {key: tuple(data.get(key, ())) for key in ("leading", "flags", "standing", "values", "declared_wins")}
+    return Words(**lists, players_words=tuple(data.get("players_words", {}).items()))
+
+
+@dataclass(frozen=True)
 class Registered:
     """One registry line: what must be known of a rule set without importing it.
 
@@ -33,97 +78,34 @@ class Registered:
     elsewhere, as the tests' toy); `chinese` its Chinese names, simplified then traditional;
     `hand_size` a non-winning hand's tiles; `size_hint`: named in "did you
     mean --rules …" when a hand's count fits it (one of 13 tiles like Luoshan's
-    may not be); `words` the condition words of the notation only it reads (any
-    other rule set refuses them naming it), `declarations` those of them a
-    player declares before the win, written right after `self`. `players_words`
-    are the players' own words for its conditions (游金, 立直, 宝牌:), each with
-    the notation it is read as: a word ending in `:` takes a value (`金:9m` is
-    `wild:9m`), which only this rule set reads so; any other word reads the same
-    under every rule set, and the one that has no use for it says so.
+    may not be). Its notation words (`words`) are its folder's `words.toml`.
     """
 
     name: str
     chinese: tuple[str, ...]
     hand_size: int
     size_hint: bool = True
-    words: tuple[str, ...] = ()
-    declarations: tuple[str, ...] = ()
-    players_words: tuple[tuple[str, str], ...] = ()
     module: str = ""
 
     def rule_set(self) -> RuleSet:
         found: RuleSet = import_module(self.module or f"{__name__}.{self.name}").RULE_SET
         return found
 
+    @cached_property
+    def words(self) -> Words:
+        return NO_WORDS if self.module else words_in(Path(__file__).parent / self.name)
+
 
 # The registry: adding a rule set is its folder plus one line here, in the order they are listed.
 REGISTRY: dict[str, Registered] = {
     line.name: line
     for line in (
-        Registered(
-            "lingxi",
-            ("灵溪", "靈溪"),
-            16,
-            players_words=(("杀猪", "declare:sha-zhu"), ("殺豬", "declare:sha-zhu"), ("花胡", "declare:hua-hu")),
-        ),
+        Registered("lingxi", ("灵溪", "靈溪"), 16),
         Registered("luoshan", ("螺山",), 13),
         Registered("guannan", ("灌南",), 13),
-        Registered(
-            "putian",
-            ("莆田",),
-            16,
-            players_words=(
-                ("金:", "wild:"),
-                ("三金倒", "declare:san-jin-dao"),
-                ("抢金", "declare:qiang-jin"),
-                ("搶金", "declare:qiang-jin"),
-                ("三金游", "declare:san-jin-you"),
-                ("三金遊", "declare:san-jin-you"),
-                ("游金", "declare:you-jin"),
-                ("遊金", "declare:you-jin"),
-                ("打金", "da-jin"),
-            ),
-        ),
+        Registered("putian", ("莆田",), 16),
         Registered("jinhua", ("金华", "金華"), 13),
-        Registered(
-            "riichi",
-            ("立直",),
-            13,
-            size_hint=False,
-            words=("round", "dora", "ura", "honba", "sticks", "ippatsu", "furiten"),
-            declarations=("riichi", "double-riichi"),
-            players_words=(
-                ("两立直", "double-riichi"),
-                ("兩立直", "double-riichi"),
-                ("ダブルリーチ", "double-riichi"),
-                ("ダブリー", "double-riichi"),
-                ("立直", "riichi"),
-                ("リーチ", "riichi"),
-                ("一发", "ippatsu"),
-                ("一發", "ippatsu"),
-                ("一発", "ippatsu"),
-                ("振听", "furiten"),
-                ("振聽", "furiten"),
-                ("里宝牌指示牌:", "ura:"),  # the indicator by its full name: 宝牌: names it too, as dora: does
-                ("裏ドラ表示牌:", "ura:"),
-                ("宝牌指示牌:", "dora:"),
-                ("寶牌指示牌:", "dora:"),
-                ("ドラ表示牌:", "dora:"),
-                ("里宝牌:", "ura:"),
-                ("裏宝牌:", "ura:"),
-                ("裏寶牌:", "ura:"),
-                ("裏ドラ:", "ura:"),
-                ("宝牌:", "dora:"),
-                ("寶牌:", "dora:"),
-                ("ドラ:", "dora:"),
-                ("场风:", "round:"),
-                ("場風:", "round:"),
-                ("本场:", "honba:"),
-                ("本場:", "honba:"),
-                ("供托:", "sticks:"),
-                ("供託:", "sticks:"),
-            ),
-        ),
+        Registered("riichi", ("立直",), 13, size_hint=False),
     )
 }
 DEFAULT_RULES = next(iter(REGISTRY))  # what `score_hand` scores by when no rule set is named
@@ -134,19 +116,34 @@ def hand_sizes() -> dict[str, int]:
     return {name: line.hand_size for name, line in REGISTRY.items() if line.size_hint}
 
 
-def declarations() -> tuple[str, ...]:
-    """The flags a player declares before the win, of every rule set (the notation's words)."""
-    return tuple(word for line in REGISTRY.values() for word in line.declarations)
+def leading_flags() -> tuple[str, ...]:
+    """The flags written right after `self`, of every rule set (`Words.leading`)."""
+    return tuple(word for line in REGISTRY.values() for word in line.words.leading)
+
+
+def own_flags() -> tuple[str, ...]:
+    """The flags only one rule set reads, written after the shared ones, of every rule set (`Words.flags`)."""
+    return tuple(word for line in REGISTRY.values() for word in line.words.flags)
+
+
+def standing_flags() -> frozenset[str]:
+    """The flags that say how the deal stands, not how the hand was won, of every rule set (`Words.standing`)."""
+    return frozenset(word for line in REGISTRY.values() for word in line.words.standing)
+
+
+def declared_wins() -> tuple[str, ...]:
+    """The wins `declare:` may name, of every rule set (`Words.declared_wins`)."""
+    return tuple(word for line in REGISTRY.values() for word in line.words.declared_wins)
 
 
 def players_words() -> dict[str, tuple[str, str]]:
-    """Every rule set's players' words (`Registered.players_words`): each word, what it reads as, and its rule set."""
-    return {word: (reads_as, name) for name, line in REGISTRY.items() for word, reads_as in line.players_words}
+    """Every rule set's players' words (`Words.players_words`): each word, what it reads as, and its rule set."""
+    return {word: (reads_as, name) for name, line in REGISTRY.items() for word, reads_as in line.words.players_words}
 
 
 def owner_of(word: str) -> str | None:
     """The rule set that alone reads this condition word, if one does."""
-    return next((name for name, line in REGISTRY.items() if word in (*line.words, *line.declarations)), None)
+    return next((name for name, line in REGISTRY.items() if word in line.words.conditions), None)
 
 
 def chinese_names() -> dict[str, str]:

@@ -342,7 +342,7 @@ class RuleSet:
     # -- what the waits search asks (taihu/scorer/waits.py) ---------------
 
     def own_waits(self, line: str, options: Mapping[str, Any] | None, check: Check) -> Waits | Discards | None:
-        """The waits of a line, where a rule set finds them its own way (riichi scores through its own
+        """The waits of a line, where a rule set finds them its own way (one may score through its own
         pipeline, not `prepare`), calling `check` between its steps; None (the default): the shared
         search finds them."""
         return None
@@ -668,7 +668,8 @@ class RuleSet:
         return self.score(self.read_line(line), options, alone=True)
 
     def read_line(self, line: str) -> ParsedHand:
-        """A hand line read as this rule set reads it (riichi's red fives), its errors naming its conditions."""
+        """A hand line read as this rule set reads it (red fives, where it reads them), its errors naming its
+        conditions."""
         read, conditions, label = self._reader
         return read(line, conditions, label, rules=self.name)
 
@@ -1090,7 +1091,7 @@ def not_a_declared_win(parsed: ParsedHand, rules: str, known: Iterable[str]) -> 
     win (游金 typed in Lingxi) names that rule set, as another rule set's condition does."""
     col = parsed.columns.get("declare", 0)
     reading = f"declare:{parsed.declare}"
-    owner = next((name for name, line in REGISTRY.items() if reading in dict(line.players_words).values()), None)
+    owner = next((name for name, line in REGISTRY.items() if reading in dict(line.words.players_words).values()), None)
     return HandError.of(
         "error.declare.not_of",
         code="unknown_declare",
@@ -1105,29 +1106,29 @@ def not_a_declared_win(parsed: ParsedHand, rules: str, known: Iterable[str]) -> 
     )
 
 
-DECLARE_OWNER = "error.declare.owner"  # `; it is a Putian declared win: score the hand with --rules putian`
+DECLARE_OWNER = "error.declare.owner"  # `; it is a NAME declared win: score the hand with --rules NAME`
 
 
 def declared_wins_word(known: Iterable[str]) -> Term:
-    """Declared wins as a message lists them: `sha-zhu, hua-hu`; in Chinese with the name players write first,
-    `杀猪 sha-zhu、花胡 hua-hu` (the first word of the registry that reads as each)."""
+    """Declared wins as a message lists them, by their keys; in Chinese each with the name players write first
+    (the first players' word of the registry that reads as it)."""
     names = _declared_names()
     keys = list(known)
     return Term(", ".join(keys), "、".join(f"{names[key]} {key}" if key in names else key for key in keys))
 
 
 def declared_win_word(key: str) -> Term:
-    """One declared win as a message names it: `you-jin`; in Chinese `you-jin（游金）`."""
+    """One declared win as a message names it: its key; in Chinese `KEY（NAME）`, NAME the players' word for it."""
     name = _declared_names().get(key)
     return Term(key, key if name is None else f"{key}（{name}）")
 
 
 def _declared_names() -> dict[str, str]:
-    """Each declared win's key and the first players' word of the registry that reads as it (`you-jin`: 游金)."""
+    """Each declared win's key and the first players' word of the registry that reads as it."""
     prefix = "declare:"
     found: dict[str, str] = {}
     for line in REGISTRY.values():
-        for word, reads_as in line.players_words:
+        for word, reads_as in line.words.players_words:
             if reads_as.startswith(prefix):
                 found.setdefault(reads_as.removeprefix(prefix), word)
     return found

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from ... import engine as E
 from ... import tiles as T
@@ -11,6 +12,7 @@ from ...errors import HandError
 from ...notation import ParsedHand
 from ...said import phrase
 from .. import base as B
+from .. import words_in
 
 NO_WILD_NOTE = phrase("note.no_wild")
 
@@ -18,7 +20,7 @@ SETS = 5  # 1 pair + 5 sets
 WIN_SIZE, HAND_SIZE = 17, 16
 FLOWER_GROUPS = (("seasons", (34, 35, 36, 37)), ("plants", (38, 39, 40, 41)), ("whites", (T.WHITE,)))
 CONDITIONS = frozenset({"seat", "wild", "self", "kong-draw", "rob-kong", "last-tile", "heaven", "earth", "declare"})
-DECLARES = {"sha-zhu", "hua-hu"}
+DECLARES = frozenset(words_in(Path(__file__).parent).declared_wins)  # words.toml, beside this module
 # Conditions that cannot stand together, with the reason.
 CONFLICTS = (
     B.ROB_KONG_NOT_SELF,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import NamedTuple
 
 from ... import engine as E
@@ -12,13 +13,14 @@ from ...errors import HandError, Text
 from ...notation import ParsedHand
 from ...said import phrase, said
 from .. import base as B
+from .. import words_in
 
 PUTIAN_NO_WILD_NOTE = phrase("note.putian.no_wild")
 
 SETS = 5  # 5 sets + 1 pair
 WIN_SIZE, HAND_SIZE = 17, 16
 CONDITIONS = frozenset({"seat", "wild", "self", "kong-draw", "rob-kong", "heaven", "declare", "da-jin"})
-DECLARES = ("san-jin-dao", "qiang-jin", "you-jin", "san-jin-you")
+DECLARES = words_in(Path(__file__).parent).declared_wins  # words.toml, beside this module
 WIN_CONDITIONS = ("self", "kong-draw", "rob-kong", "heaven")
 SELF_DRAWN = ("self", "kong-draw")  # kong-draw is a self-draw with no item of its own (Decision 2026-11-30)
 OWN_TURN = (*SELF_DRAWN, "heaven")  # wins on the player's own turn: the only ones a 金 (never discarded) is won by
