@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from taihu.scorer import score_hand
 from taihu.scorer.rulesets import RULESETS
-from taihu.scorer.rulesets.base import BONUS_TAI, DECLARED_ONLY, DECLARED_WIN, WINNER_ONLY
-from taihu.scorer.rulesets.lingxi.items import OPTIONS, SHA_ZHU_HU_ROWS, sha_zhu_hu_factors
+from taihu.scorer.rulesets.base import DECLARED_ONLY, WINNER_ONLY
+from taihu.scorer.rulesets.lingxi.items import BONUS_TAI, DECLARED_WIN, OPTIONS, SHA_ZHU_HU_ROWS, sha_zhu_hu_factors
 from taihu.scorer.said import said
 
 # 对对胡 7 + 硬打硬 7 + 箭刻 1 + 自摸 1 + 花 1 = 17 tai

@@ -16,7 +16,9 @@ import pytest
 from fastapi.testclient import TestClient
 
 from taihu.scorer.rulesets import REGISTRY, RULESETS
-from taihu.scorer.rulesets.base import HAND_TYPE, WINNER_ONLY, Exclusion, Item, Option, RuleSet, flag_item
+from taihu.scorer.rulesets.base import WINNER_ONLY, Exclusion, Item, Kind, Option, RuleSet, flag_item
+
+HAND_TYPE = Kind("hand type", "points")
 
 ROOT = Path(__file__).resolve().parent.parent
 HERE = Path(__file__).resolve().relative_to(ROOT).as_posix()  # tests/test_rule_data.py, as the errors name it

@@ -15,10 +15,10 @@ import pytest
 
 from taihu.scorer.engine import ReadingFacts
 from taihu.scorer.rulesets import RULESETS
-from taihu.scorer.rulesets.base import BONUS_TAI, NONE, ONE, WINNER_ONLY, Item, Variant, once
+from taihu.scorer.rulesets.base import NONE, ONE, WINNER_ONLY, Item, Variant, once
 from taihu.scorer.rulesets.lingxi import Lingxi
 from taihu.scorer.rulesets.lingxi.hand import LingxiHand
-from taihu.scorer.rulesets.lingxi.items import ITEMS
+from taihu.scorer.rulesets.lingxi.items import BONUS_TAI, ITEMS
 from taihu.scorer.rulesets.lingxi.search import KEPT_FOR_ITEMS
 
 LINGXI_SEARCH = "taihu/scorer/rulesets/lingxi/search.py"

@@ -19,17 +19,19 @@ from taihu.scorer.notation import ParsedHand
 from taihu.scorer.rulesets import Registered
 from taihu.scorer.rulesets.base import (
     FOUND,
-    HAND_TYPE,
     NONE,
     WINNER_ONLY,
     Found,
     Item,
+    Kind,
     Outcome,
     Prepared,
     RuleSet,
     Variant,
     check_known_conditions,
 )
+
+HAND_TYPE = Kind("hand type", "points")  # how its items count: the best type is the total
 
 
 @dataclass

@@ -24,10 +24,6 @@ from .rulesets import DEFAULT_RULES
 from .said import Said
 from .tiles import SEATS
 
-Unit = Literal["tai", "hu", "fen", "bei", "points"]
-# What one item's value counts (`ScoreItem.unit`): each rule set's item kinds map to one of these
-# (`rulesets.base.UNIT_OF_KIND`); `multiplier` multiplies, the others add up in their own unit.
-ItemUnit = Literal["tai", "hu", "fen", "multiplier", "points", "han"]
 Seat = Literal["E", "S", "W", "N"]  # the HTTP schemas' seat; the core keeps seats as str, checked on input
 MAX_HAND_LENGTH = 256  # a hand line is ~60 characters; far longer is not a hand but abuse
 JSON_NAMES = {"from_": "from"}  # fields named after a Python keyword, and their JSON names
@@ -111,7 +107,7 @@ class ScoreItem(Record):
     name: str  # Chinese name
     name_en: str  # English name
     value: int  # value in the item's unit
-    unit: ItemUnit  # what `value` counts, from the item's kind
+    unit: str  # what `value` counts: its item's kind's (`rulesets.base.Kind`)
     detail: str = field(default="", metadata=TEXT)
 
 
@@ -137,7 +133,7 @@ class HandScore(Record):
     subtotal: int
     doubled: bool
     total: int
-    unit: Unit
+    unit: str  # what `total` counts: the rule set's unit
     arrangement: list[str] = field(default_factory=list)  # the grouping scored; a wildcard shows as 2m=C
     notes: list[str] = field(default_factory=list, metadata=TEXT)
     # what the rule set adds to its answer, filled by it alone: each key in the JSON in this place (`to_dict`)
@@ -190,7 +186,7 @@ class OptionInfo(Record):
 class RuleSetInfo(Record):
     name: str
     chinese: str
-    unit: Unit
+    unit: str
     items: list[ItemInfo]
     options: list[OptionInfo]
     exclusions: list[str] = field(metadata=TEXT)

@@ -23,7 +23,7 @@ from .. import tiles as T
 from ..engine import CHOW, GATE_FACTS, KONG, PAIR, PUNG, Group, ReadingFacts, StandIns, group_text
 from ..errors import HandError, Term, Text, quote
 from ..limits import MAX_OPTION_VALUE
-from ..models import HandScore, ItemInfo, ItemUnit, OptionInfo, RuleSetInfo, ScoreItem, Settlement, Table, Unit
+from ..models import HandScore, ItemInfo, OptionInfo, RuleSetInfo, ScoreItem, Settlement, Table
 from ..notation import (
     Meld,
     ParsedHand,
@@ -63,26 +63,19 @@ SCOPE_WORDS = {
     DECLARED_ONLY: "a declared win",
 }
 
-# How an item counts (`Item.kind`), as the rule sets' pages name their tables; each `finish` groups by it.
-BASE_TAI, BONUS_TAI, DECLARED_WIN = "base tai", "bonus tai", "declared win"  # Lingxi: all add up
-HU, TAI, TOTAL = "hu", "tai", "total"  # Luoshan: hu × 2^tai, or a special hand's fixed total
-DI, FEN, MULTIPLIER = "di", "fen", "multiplier"  # Putian's 底 and 分 add up; Jinhua's multipliers multiply
-HAND_TYPE = "hand type"  # Guannan: the one type that applies
-HAN = "han"  # riichi: every yaku and dora counts han
-# What an item's value counts (`ScoreItem.unit`), by its kind: one line per kind, so no item states a unit by hand.
-UNIT_OF_KIND: dict[str, ItemUnit] = {
-    BASE_TAI: "tai",
-    BONUS_TAI: "tai",
-    DECLARED_WIN: "tai",
-    HU: "hu",
-    TAI: "tai",  # Luoshan: each tai doubles the hu
-    TOTAL: "hu",  # Luoshan: a special hand's fixed total, in hu
-    DI: "fen",  # Putian: 底 is part of the 底分
-    FEN: "fen",
-    MULTIPLIER: "multiplier",
-    HAND_TYPE: "points",
-    HAN: "han",
-}
+
+class Kind(str):
+    """How an item counts (`Item.kind`), as its rule set's page names its table, and what its items' values
+    count (`ScoreItem.unit`): each rule set's `finish` groups its items by kind, and the unit is said once a
+    kind, so no item states a unit by hand. A rule set declares its own (`Kind("base tai", "tai")`)."""
+
+    unit: str
+
+    def __new__(cls, name: str, unit: str) -> Kind:
+        kind = super().__new__(cls, name)
+        kind.unit = unit
+        return kind
+
 
 Reading = tuple[Group, ...]
 # (item, points, detail); for an item with `describe`, until `score` describes it, what the finder yielded
@@ -138,7 +131,7 @@ class Item:
     name: str
     name_en: str
     value: int | Mapping[str, int]
-    kind: str
+    kind: Kind
     scope: str
     find: Finder
     text: str = "{}"
@@ -155,8 +148,8 @@ class Item:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "written_at", caller_line())
-        if self.kind not in UNIT_OF_KIND:  # a kind with no unit would fail on the first hand that scores it
-            raise ValueError(f"item {self.key}: kind {self.kind!r} is none of {sorted(UNIT_OF_KIND)}")
+        if not isinstance(self.kind, Kind):  # a kind with no unit would fail on the first hand that scores it
+            raise ValueError(f"item {self.key}: kind {self.kind!r} is no Kind (a name and its unit)")
         if self.gate and not self.reads:
             raise ValueError(f"item {self.key}: a gated item reads the reading; name what it reads")
         if not GATE_FACTS.issuperset(self.gate):  # a misspelt fact would shut the gate on every reading
@@ -278,7 +271,7 @@ class RuleSet:
 
     name: str = ""
     chinese: str = ""
-    unit: Unit = "tai"
+    unit: str = "tai"  # what a hand's total counts (`HandScore.unit`): a unit the message catalog names
     conditions: frozenset[str] = frozenset()  # the conditions its hands may be written with
     declared_wins: Collection[str] = ()  # the wins `declare:` may name
     items: tuple[Item, ...] = ()
@@ -493,9 +486,9 @@ class RuleSet:
             exclusion_rules=[e.rule for e in self.exclusions],
         )
 
-    def item_units(self) -> dict[str, ItemUnit]:
+    def item_units(self) -> dict[str, str]:
         """The kinds of this rule set's items, in table order, and the unit each kind's items count in."""
-        return {i.kind: UNIT_OF_KIND[i.kind] for i in self.items}
+        return {i.kind: i.kind.unit for i in self.items}
 
     @cached_property
     def _defaults(self) -> dict[str, int]:
@@ -809,7 +802,7 @@ def score_item(item: Item, value: int, detail: str) -> ScoreItem:
         if len(item.lines) > 2_000:
             item.lines.clear()
         line = item.lines[value, detail] = ScoreItem(
-            key=item.key, name=item.name, name_en=item.name_en, value=value, unit=UNIT_OF_KIND[item.kind], detail=detail
+            key=item.key, name=item.name, name_en=item.name_en, value=value, unit=item.kind.unit, detail=detail
         )
     return line
 

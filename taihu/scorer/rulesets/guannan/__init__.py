@@ -18,9 +18,8 @@ from ... import tiles as T
 from ...errors import HandError
 from ...notation import ParsedHand
 from .. import base as B
-from ..base import HAND_TYPE
 from .hand import CONDITIONS, GuannanHand, copies, prepare, readings
-from .items import EXCLUSIONS, ITEMS, OPTIONS
+from .items import EXCLUSIONS, HAND_TYPE, ITEMS, OPTIONS
 
 
 class Guannan(B.RuleSet):

@@ -7,8 +7,10 @@ from collections.abc import Callable
 from ...engine import CHOW, ReadingFacts
 from ...said import said
 from .. import base as B
-from ..base import HAND_TYPE, NONE, ONE, WINNER_ONLY, Exclusion, Item, Option, Variant, once
+from ..base import NONE, ONE, WINNER_ONLY, Exclusion, Item, Kind, Option, Variant, once
 from .hand import GuannanHand
+
+HAND_TYPE = Kind("hand type", "points")  # how its items count: the one type that applies
 
 # -- hand types ------------------------------------------------------------------
 

@@ -22,9 +22,8 @@ from ...errors import HandError
 from ...notation import ParsedHand
 from ...said import said
 from .. import base as B
-from ..base import MULTIPLIER
 from .hand import BU_KAO, CONDITIONS, LUAN_FENG, SEVEN_PAIRS, JinhuaHand, Shape, copies, prepare
-from .items import EXCLUSIONS, ITEMS, OPTIONS, ShapeFacts
+from .items import EXCLUSIONS, ITEMS, MULTIPLIER, OPTIONS, ShapeFacts
 from .search import KEPT_FOR_ITEMS, readings, wild_waited_alone
 
 

@@ -6,8 +6,10 @@ from ... import tiles as T
 from ...engine import KONG, PUNG, Group, ReadingFacts
 from ...said import phrase, said
 from .. import base as B
-from ..base import FOUND, MULTIPLIER, NONE, ONE, WINNER_ONLY, Exclusion, Item, Option, Variant, flag_item, once
+from ..base import FOUND, NONE, ONE, WINNER_ONLY, Exclusion, Item, Kind, Option, Variant, flag_item, once
 from .hand import ALL_HONORS, BU_KAO, LUAN_FENG, SEVEN_PAIRS, STANDARD, JinhuaHand, Shape, quan_qiu_ren_shape
+
+MULTIPLIER = Kind("multiplier", "multiplier")  # how its items count: the multipliers multiply
 
 # the texts of the details found for every reading (taihu/scorer/said.py)
 ALL_HONORS_TEXT = phrase("detail.jinhua.all_honors")

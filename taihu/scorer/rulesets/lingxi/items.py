@@ -9,10 +9,7 @@ from ...engine import CHOW, KONG, PUNG, Group, ReadingFacts
 from ...said import phrase, said
 from .. import base as B
 from ..base import (
-    BASE_TAI,
-    BONUS_TAI,
     DECLARED_ONLY,
-    DECLARED_WIN,
     EVERY_PLAYER,
     FOUND,
     NON_WINNERS,
@@ -21,12 +18,16 @@ from ..base import (
     WINNER_ONLY,
     Exclusion,
     Item,
+    Kind,
     Option,
     Variant,
     flag_item,
     once,
 )
 from .hand import FLOWER_GROUPS, LingxiHand, all_flowers, held_text, held_wildcards, sha_zhu_holding
+
+# How its items count: all add up, in tai
+BASE_TAI, BONUS_TAI, DECLARED_WIN = Kind("base tai", "tai"), Kind("bonus tai", "tai"), Kind("declared win", "tai")
 
 # the texts of the details found for every reading (taihu/scorer/said.py)
 DECLARED_FLOWERS = phrase("detail.lingxi.declared_flowers")

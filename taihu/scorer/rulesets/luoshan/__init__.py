@@ -22,9 +22,8 @@ from ...engine import ReadingFacts
 from ...errors import HandError
 from ...notation import ParsedHand
 from .. import base as B
-from ..base import HU, TAI
 from .hand import CONDITIONS, MINIMUM, SETS, LuoshanHand, named_wild_kind, not_legal, prepare
-from .items import EXCLUSIONS, ITEMS
+from .items import EXCLUSIONS, HU, ITEMS, TAI
 from .search import KEPT_FOR_ITEMS, readings
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from ...arithmetic import SUPERSCRIPT, added, kinds, non_winner, rounded, values
 from ...models import HandScore
 from ...said import said
-from ..base import TOTAL
+from .items import TOTAL
 
 
 def lines(score: HandScore) -> list[str]:

@@ -6,8 +6,11 @@ from ... import tiles as T
 from ...engine import KONG, PUNG, Group, ReadingFacts
 from ...said import phrase
 from .. import base as B
-from ..base import FOUND, HU, NONE, ONE, TAI, TOTAL, WINNER_ONLY, Exclusion, Item, Variant
+from ..base import FOUND, NONE, ONE, WINNER_ONLY, Exclusion, Item, Kind, Variant
 from .hand import ROW, SETS, LuoshanHand
+
+# How its items count: hu × 2^tai, or a special hand's fixed total (in hu)
+HU, TAI, TOTAL = Kind("hu", "hu"), Kind("tai", "tai"), Kind("total", "hu")
 
 # the texts of the details found for every reading (taihu/scorer/said.py)
 COMPLETED_BY_DISCARD = phrase("detail.completed_by_discard", "group", "tile")

@@ -22,9 +22,8 @@ from ...errors import HandError, Text
 from ...notation import ParsedHand
 from ...said import said
 from .. import base as B
-from ..base import MULTIPLIER
 from .hand import CONDITIONS, DECLARES, SETS, PutianHand, copies, prepare
-from .items import ITEMS
+from .items import ITEMS, MULTIPLIER
 from .search import KEPT_FOR_ITEMS, jokers, readings
 
 

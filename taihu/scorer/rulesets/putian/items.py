@@ -6,8 +6,11 @@ from ... import tiles as T
 from ...engine import KONG
 from ...said import phrase, said
 from .. import base as B
-from ..base import DI, EVERY_PLAYER, FEN, MULTIPLIER, NONE, ONE, WINNER_ONLY, Item, Variant, once
+from ..base import EVERY_PLAYER, NONE, ONE, WINNER_ONLY, Item, Kind, Variant, once
 from .hand import SELF_DRAWN, WIN_TYPES, PutianHand, _who_pays, pay_text
+
+# How its items count: 底 and 分 add up to the 底分 (in fen), the multipliers multiply it
+DI, FEN, MULTIPLIER = Kind("di", "fen"), Kind("fen", "fen"), Kind("multiplier", "multiplier")
 
 # the texts of the details found for every reading (taihu/scorer/said.py)
 DEALER = phrase("detail.dealer")

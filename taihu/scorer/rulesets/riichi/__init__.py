@@ -17,10 +17,10 @@ from ... import memo as M
 from ... import tiles as T
 from ...engine import CHOW, PAIR, Group, kinds_readings
 from ...errors import HandError
-from ...models import FuItem, HandScore, ItemInfo, ItemUnit, RuleSetInfo, ScoreItem
+from ...models import FuItem, HandScore, ItemInfo, RuleSetInfo, ScoreItem
 from ...notation import ParsedHand, reject_stand_in_pungs, to_text
 from ...said import phrase, said, said_from
-from ..base import HAN, UNIT_OF_KIND, Outcome, RuleSet, excludes, no_winning_tile_notes
+from ..base import Kind, Outcome, RuleSet, excludes, no_winning_tile_notes
 from .fu import FuLine, basic_points, fu_lines, limit_text, paid, payments, rounded
 from .hand import CONDITIONS, OPTIONS, ORPHANS, RiichiHand, check_options, prepare
 from .yaku import (
@@ -37,6 +37,8 @@ from .yaku import (
     View,
     Yaku,
 )
+
+HAN = Kind("han", "han")  # how its items count: every yaku and dora counts han
 
 if TYPE_CHECKING:
     from ...waits import Check
@@ -302,9 +304,9 @@ class Riichi(RuleSet):
             notes.append(FURITEN())
         return _hand_score(hand, scored, Outcome(scored.han, False, scored.total, legal=legal), notes)
 
-    def item_units(self) -> dict[str, ItemUnit]:
+    def item_units(self) -> dict[str, str]:
         """Every yaku and dora counts han (the yaku are not `Item`s, so they are of one kind)."""
-        return {HAN: UNIT_OF_KIND[HAN]}
+        return {HAN: HAN.unit}
 
     def info(self) -> RuleSetInfo:
         items = [
@@ -375,9 +377,7 @@ def _score_item(line: Line) -> ScoreItem:
         name, name_en = (BY_KEY[key].name, BY_KEY[key].name_en) if key in BY_KEY else DORA_NAMES[key]
         if len(_ITEMS) > 4000:
             _ITEMS.clear()
-        item = _ITEMS[line] = ScoreItem(
-            key=key, name=name, name_en=name_en, value=han, unit=UNIT_OF_KIND[HAN], detail=detail
-        )
+        item = _ITEMS[line] = ScoreItem(key=key, name=name, name_en=name_en, value=han, unit=HAN.unit, detail=detail)
     return item
 
 
