@@ -47,6 +47,8 @@ docs: install-test
 # the message catalog's .mo files from its .po files (docs/languages.md); tests/test_messages.py finds them stale
 messages: install-test
 	$(BIN)/pybabel compile --domain taihu --directory taihu/messages/locale --statistics
+	for locale in taihu/scorer/rulesets/*/locale; do \
+		$(BIN)/pybabel compile --domain ruleset --directory $$locale --statistics || exit 1; done
 
 riichi-check: install-test
 	RIICHI_EXAMPLES=20000 $(BIN)/python -m pytest -p no:cacheprovider -q tests/test_riichi_vs_mahjong.py

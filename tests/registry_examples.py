@@ -10,6 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import NamedTuple
 
+from taihu.messages import catalog_paths
 from taihu.scorer.rulesets import REGISTRY, RULESETS, hand_sizes
 
 HANDS = Path(__file__).resolve().parent.parent / "examples" / "hands"
@@ -47,3 +48,10 @@ class Sized(NamedTuple):
 def sized(size: int) -> Sized:
     names = [name for name, hand_size in hand_sizes().items() if hand_size == size]
     return Sized(" / ".join(n.capitalize() for n in names), " / ".join(names), " / ".join(f'"{n}"' for n in names))
+
+
+def catalog_files(lang: str, suffix: str = ".po") -> list[Path]:
+    """taihu's message catalog and every registered rule set's own (each rule set loaded, which adds its own)."""
+    for _ in RULESETS.values():
+        pass
+    return catalog_paths(lang, suffix)  # type: ignore[arg-type]

@@ -21,9 +21,10 @@ import pytest
 from babel.messages.pofile import read_po
 from hypothesis import given
 from hypothesis import strategies as st
+from registry_examples import catalog_files
 
 from taihu.ledger import check_new
-from taihu.messages import LANGUAGES, catalog_path, known
+from taihu.messages import LANGUAGES, known
 from taihu.scorer import HandError, score_hand
 from taihu.scorer.errors import Joined, Term, Text, Word
 from taihu.scorer.rulesets import RULESETS
@@ -151,8 +152,11 @@ def test_the_scan_finds_a_site_without_key_or_code(source: str, problem: str) ->
 
 
 def po_texts(lang: str) -> dict[str, str]:
-    with catalog_path(lang, ".po").open("rb") as file:  # type: ignore[arg-type]
-        return {m.id: m.string for m in read_po(file, locale=lang) if isinstance(m.id, str) and m.id}
+    found = {}
+    for path in catalog_files(lang):
+        with path.open("rb") as file:
+            found |= {m.id: m.string for m in read_po(file, locale=lang) if isinstance(m.id, str) and m.id}
+    return found
 
 
 def error_keys() -> list[str]:

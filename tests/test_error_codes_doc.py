@@ -88,14 +88,16 @@ def catalogued(pattern: str) -> bool:
     if not pattern.endswith(".*"):
         return all(known(pattern, lang) for lang in LANGUAGES)
     from babel.messages.pofile import read_po
-
-    from taihu.messages import catalog_path
+    from registry_examples import catalog_files
 
     prefix = pattern.removesuffix("*")
     for lang in LANGUAGES:
-        with catalog_path(lang, ".po").open("rb") as file:  # type: ignore[arg-type]
-            if not any(isinstance(m.id, str) and m.id.startswith(prefix) for m in read_po(file, locale=lang)):
-                return False
+        ids = []
+        for path in catalog_files(lang):
+            with path.open("rb") as file:
+                ids += [m.id for m in read_po(file, locale=lang)]
+        if not any(isinstance(i, str) and i.startswith(prefix) for i in ids):
+            return False
     return True
 
 

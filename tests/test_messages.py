@@ -16,14 +16,15 @@ import string
 from pathlib import Path
 
 import pytest
-from babel.messages.catalog import Catalog
+from babel.messages.catalog import Catalog, Message
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
+from registry_examples import catalog_files
 from typer.testing import CliRunner
 
 from taihu.cli.main import app
 from taihu.cli.usage import HELP_COMMAND, HELP_PARAM, METAVAR
-from taihu.messages import LANGUAGES, Messages, catalog, catalog_path, known, plural, text
+from taihu.messages import LANGUAGES, Messages, catalog, known, plural, text
 from taihu.scorer import clear_caches
 from taihu.scorer.errors import TYPE_PREFIX, WORD_PREFIX
 from taihu.scorer.rulesets import RULESETS
@@ -39,9 +40,18 @@ DYNAMIC = ("unit.", WORD_PREFIX, TYPE_PREFIX, HELP_COMMAND, HELP_PARAM, METAVAR)
 HAND = "555m 222p 777p 333s 888s 9m f1 f2 P P +9m wild:5m,E seat:S"
 
 
-def po(lang: str) -> Catalog:
-    with catalog_path(lang, ".po").open("rb") as file:  # type: ignore[arg-type]
-        return read_po(file, locale=lang)
+def catalogs(lang: str) -> list[tuple[Path, Catalog]]:
+    """Each catalog file (taihu's and every rule set's own) and what it holds."""
+    found = []
+    for path in catalog_files(lang):
+        with path.open("rb") as file:
+            found.append((path, read_po(file, locale=lang)))
+    return found
+
+
+def po(lang: str) -> list[Message]:
+    """The messages of every catalog, taihu's first."""
+    return [message for _, held in catalogs(lang) for message in held]
 
 
 def code_of(message_id: str | tuple[str, ...]) -> str:
@@ -94,9 +104,10 @@ def test_both_texts_of_a_code_take_the_same_parameters() -> None:
 
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_the_mo_files_are_compiled_from_the_po_files(lang: str) -> None:
-    compiled = io.BytesIO()
-    write_mo(compiled, po(lang))
-    assert catalog_path(lang).read_bytes() == compiled.getvalue(), "stale .mo: run `make messages`"
+    for path, held in catalogs(lang):
+        compiled = io.BytesIO()
+        write_mo(compiled, held)
+        assert path.with_suffix(".mo").read_bytes() == compiled.getvalue(), f"stale {path.name}: run `make messages`"
 
 
 def test_every_code_the_code_names_is_in_the_catalog_and_every_code_is_used() -> None:

@@ -1,9 +1,12 @@
 """The one catalog of what taihu says to a person: each message a stable code, its parameters, zh and en texts.
 
 The catalog is GNU gettext's: `locale/zh/LC_MESSAGES/taihu.po` (simplified Chinese) and
-`locale/en/LC_MESSAGES/taihu.po` (English), compiled to the `.mo` files beside them, which are read at
-run time by the standard library's `gettext` (already loaded by the command line's click, so it costs
-no start-up) — each language's file once, on the first message asked for in it, never at import.
+`locale/en/LC_MESSAGES/taihu.po` (English), and a rule set's own messages (codes that name it) in the same
+two files of its folder, `locale/LANG/LC_MESSAGES/ruleset.po`, read with taihu's once the rule set is
+loaded, so a new rule set brings its texts and edits no shared file. Each is compiled to the `.mo` file
+beside it, read at run time by the standard library's `gettext` (already loaded by the command line's
+click, so it costs no start-up) — each language's files once, on the first message asked for in it, never
+at import.
 Babel extracts, compiles and checks the catalog at build and test time only (`make messages`,
 tests/test_messages.py); the running program does not need it.
 
@@ -35,11 +38,41 @@ def catalog_path(lang: Language, suffix: str = ".mo") -> Path:
     return LOCALE / lang / "LC_MESSAGES" / f"{DOMAIN}{suffix}"
 
 
+RULE_SET_DOMAIN = "ruleset"  # a rule set's own catalog: `locale/LANG/LC_MESSAGES/ruleset.po` in its folder
+_rule_set_locales: list[Path] = []  # the `locale` folders of the rule sets loaded so far (`add_rule_set`)
+
+
 @cache
 def catalog(lang: Language) -> gettext.GNUTranslations:
-    """One language's compiled catalog, read on first use (a few KB: well under a millisecond)."""
+    """One language's compiled catalog, read on first use (a few KB: well under a millisecond), with the
+    catalogs of the rule sets loaded so far behind it: a code not in taihu's is looked up in theirs."""
     with catalog_path(lang).open("rb") as file:
-        return gettext.GNUTranslations(file)
+        found = gettext.GNUTranslations(file)
+    for locale in _rule_set_locales:
+        _add_fallback(found, locale, lang)
+    return found
+
+
+def add_rule_set(folder: Path) -> None:
+    """A loaded rule set's own messages (its folder's `locale/`, where it has one), for every language."""
+    locale = folder / "locale"
+    if not locale.is_dir() or locale in _rule_set_locales:
+        return
+    _rule_set_locales.append(locale)
+    if catalog.cache_info().currsize:  # a language already read: each gets the new catalog behind it
+        for lang in LANGUAGES:
+            _add_fallback(catalog(lang), locale, lang)
+
+
+def catalog_paths(lang: Language, suffix: str = ".mo") -> list[Path]:
+    """taihu's catalog file and those of the rule sets loaded so far, in the order a code is looked up."""
+    folders = [locale / lang / "LC_MESSAGES" for locale in _rule_set_locales]
+    return [catalog_path(lang, suffix), *(folder / f"{RULE_SET_DOMAIN}{suffix}" for folder in folders)]
+
+
+def _add_fallback(found: gettext.GNUTranslations, locale: Path, lang: Language) -> None:
+    with (locale / lang / "LC_MESSAGES" / f"{RULE_SET_DOMAIN}.mo").open("rb") as file:
+        found.add_fallback(gettext.GNUTranslations(file))
 
 
 def known(code: str, lang: Language = "en") -> bool:

@@ -20,6 +20,8 @@ from importlib import import_module
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
+from taihu.messages import add_rule_set
+
 from .. import memo as M
 from ..errors import HandError, Term, Word, quote
 
@@ -88,7 +90,10 @@ class Registered:
     module: str = ""
 
     def rule_set(self) -> RuleSet:
-        found: RuleSet = import_module(self.module or f"{__name__}.{self.name}").RULE_SET
+        module = import_module(self.module or f"{__name__}.{self.name}")
+        if not self.module:  # its own messages, from its folder
+            add_rule_set(Path(module.__file__ or "").parent)
+        found: RuleSet = module.RULE_SET
         return found
 
     @cached_property
