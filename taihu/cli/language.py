@@ -51,7 +51,7 @@ LANG_KEY = "taihu.lang"  # where a command's language is kept in click's context
 
 
 def locale_lang(environ: "os._Environ[str] | dict[str, str]" = os.environ) -> Lang:
-    """What a command shows without `--lang`: `zh` under a Chinese locale, else `both` (as before a catalog)."""
+    """What a command shows without `--lang`: `zh` under a Chinese locale, else `both` (either reader reads it)."""
     return Lang.zh if locale_language(environ) == "zh" else Lang.both
 
 

@@ -1178,8 +1178,8 @@ def wildcard_free_facts(kinds: bytes, sets: int, win: int, melds: tuple[Group, .
     front. Each way of reading a suit is memoised with its facts (`WayFacts`: its chows, where its pungs and
     pair are), so when each suit reads one way (all but a few hands) the one grouping's facts are put
     together as the suits are looked up, a few steps a suit, and only the winning tile's suit is looked
-    through for its places: `ReadingFacts` and `win_placements` loop over every group (issue 11: Luoshan's
-    time per hand). A hand with more readings is read the plain way.
+    through for its places, where `ReadingFacts` and `win_placements` loop over every group (most of a
+    hand's time otherwise). A hand with more readings is read the plain way.
     """
     if len(kinds) != 3 * sets + 2:
         return []

@@ -62,7 +62,7 @@ class _Lenient(dict[str, object]):
 
 @dataclass(frozen=True, slots=True)
 class Term:
-    """A word a person reads, with its Chinese: a rule set's name (`Lingxi` / 灵溪)."""
+    """A word a person reads, with its Chinese: a rule set's name and its Chinese name."""
 
     en: str
     zh: str

@@ -125,7 +125,7 @@ class Words:
 
     `words` a word for a tile or a condition and what it reads as; `value_words` a word that takes a
     value and its condition (财神:5m is wild:5m); `owners` the rule set of a value word only it reads so
-    (Putian's 金:); `wildcard_words` the value words for `wild`.
+    (金: in one rule set); `wildcard_words` the value words for `wild`.
     """
 
     words: Mapping[str, str]

@@ -61,7 +61,7 @@ def plain(value: Any, lang: Language = "en", codes: bool = False) -> Any:
 
 
 def _plain(value: Any) -> Any:
-    """`plain` in English without codes: the JSON as it always was, on the path every answer takes."""
+    """`plain` in English without codes: the path every answer takes, kept to its few steps."""
     if isinstance(value, Record):
         return value.to_dict()
     if isinstance(value, list | tuple):
@@ -87,7 +87,7 @@ class Record:
     def to_dict(self, lang: Language = "en", *, codes: bool = False) -> dict[str, Any]:
         """The JSON of docs/api.md, its texts in `lang`; with `codes`, beside each text field X an `X_code`
         (its code and parameters, docs/api.md), the same keys in every language."""
-        if lang == "en" and not codes:  # the common answer, exactly as before texts had codes
+        if lang == "en" and not codes:  # the common answer: its texts are their English already
             return {key: _plain(getattr(self, name)) for name, key in _json_fields(type(self))}
         out = {}
         texts = _text_fields(type(self)) if codes else frozenset()
@@ -122,8 +122,8 @@ class FuItem(Record):
 
 @dataclass(slots=True, kw_only=True)
 class HandScore(Record):
-    """One scored hand. Not frozen (as before the dataclasses): a frozen `__init__` pays a call per field,
-    a tenth of a Luoshan score (`make bench`); nothing shares a HandScore, so nothing needs it frozen."""
+    """One scored hand. Not frozen: a frozen `__init__` pays a call per field, a tenth of a score
+    (`make bench`); nothing shares a HandScore, so nothing needs it frozen."""
 
     rules: str
     hand: str  # the hand in canonical notation
@@ -200,7 +200,7 @@ class RuleSetInfo(Record):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class PlayerTotal(Record):
-    """A player known only by the count (Lingxi: tai), not by the hand."""
+    """A player known only by the count (in the rule set's unit), not by the hand."""
 
     total: int  # the player's count in the rule set's unit, ≥ 0
 

@@ -145,7 +145,7 @@ class Meld:
     def is_stand_in_pung(self) -> bool:
         """Two alike and one other (`[CC2m]`): a pung completed by a wildcard.
 
-        Only a rule set that allows it (Luoshan 花碰) accepts one; the others
+        Only a rule set that allows it (`RuleSet.stand_in_pungs`) accepts one; the others
         reject it through `reject_stand_in_pungs`.
         """
         return len(self.tiles) == 3 and len(set(self.tiles)) == 2
@@ -191,7 +191,7 @@ class ParsedHand(NamedTuple):
 
     Immutable, and a NamedTuple rather than a frozen dataclass: the
     generated `__init__` of a frozen dataclass pays an `object.__setattr__`
-    call per field, and building this one cost a twelfth of a Luoshan score.
+    call per field, and building this one cost a twelfth of a score.
     Compared and hashed as a dataclass would be: by every field but `columns`
     (where each condition was written). `hand._replace(win=…)` is a copy
     with fields changed.
@@ -621,7 +621,7 @@ def reject_stand_in_pungs(hand: ParsedHand) -> None:
 def parse(text: str, conditions: Collection[str] | None = None, rule_set: str = "", *, rules: str = "") -> ParsedHand:
     """Parses one hand line; raises HandError naming the column of any problem.
 
-    `conditions` and `rule_set` (e.g. "Lingxi") only shape the message for an
+    `conditions` and `rule_set` (its name as written) only shape the message for an
     unknown condition, which lists what that rule set knows; `rules`, the rule
     set's name, decides the players' words only one rule set reads (`金:`).
     """

@@ -2,8 +2,8 @@
 and its English as the string itself.
 
 `Said` is a `str` whose value is the English rendering of a catalog code (taihu/messages/), so every use of
-these fields as strings — joined, compared, written as JSON — is what it was before they had codes, and
-English costs nothing more to show. `in_lang("zh")` renders the same code and parameters in another
+these fields as strings — joined, compared, written as JSON — reads the English text, and English costs
+nothing more to show. `in_lang("zh")` renders the same code and parameters in another
 language; a parameter that is itself a `Said` (a word: a suit, "winner") renders in that language too.
 `said(code, **params)` makes one, keeping the few that recur (the same notes, hand after hand).
 

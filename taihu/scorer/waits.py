@@ -401,7 +401,7 @@ def check_waiting_line(parsed: ParsedHand, text: str, win_conditions: frozenset[
 def _worded_for_waits(error: HandError, ruleset: RuleSet) -> HandError:
     """`score_hand`'s error, but where it tells a hand to mark its winning tile: waits takes no `+`.
 
-    A hand of another rule set's winning size (14 tiles in Lingxi) is, for
+    A hand of another rule set's winning size (14 tiles in a 16-tile rule set) is, for
     waits, a hand with one tile too many in that rule set, which waits answers
     with its discards; so the hint names the rule set and the counts waits takes.
     """

@@ -40,7 +40,7 @@ class Words:
     from it), `flags` the others, written after the shared ones; `standing` those of its flags that say how
     the deal stands rather than how the hand was won (a waiting line may carry them); `values` conditions
     written with a value (`round:E`); `declared_wins` the wins `declare:` names. `players_words` are the
-    players' own words for its conditions (游金, 立直, 宝牌:), each with the notation it is read as: a word
+    players' own words for its conditions, each with the notation it is read as: a word
     ending in `:` takes a value (`金:9m` is `wild:9m`), which only this rule set reads so; any other word
     reads the same under every rule set, and the one that has no use for it says so.
     """
@@ -79,8 +79,8 @@ class Registered:
     instance `RULE_SET` (`module` names the module instead for one defined
     elsewhere, as the tests' toy); `chinese` its Chinese names, simplified then traditional;
     `hand_size` a non-winning hand's tiles; `size_hint`: named in "did you
-    mean --rules …" when a hand's count fits it (one of 13 tiles like Luoshan's
-    may not be). Its notation words (`words`) are its folder's `words.toml`.
+    mean --rules …" when a hand's count fits it (a rule set whose hands are the
+    same size as another's may not be). Its notation words (`words`) are its folder's `words.toml`.
     """
 
     name: str
@@ -152,18 +152,18 @@ def owner_of(word: str) -> str | None:
 
 
 def chinese_names() -> dict[str, str]:
-    """Each Chinese name (simplified and traditional) and its rule set: `-r 灌南`, rules="灵溪"."""
+    """Each Chinese name (simplified and traditional) and its rule set: `-r 中文`, rules="中文"."""
     return {chinese: name for name, line in REGISTRY.items() for chinese in line.chinese}
 
 
 def rules_word(name: str) -> Term:
-    """A rule set's name as a message reads it: as written (`Lingxi`) in English, its Chinese name in Chinese."""
+    """A rule set's name as a message reads it: as written in English, its Chinese name in Chinese."""
     line = REGISTRY.get(name.lower())
     return Term(name, line.chinese[0] if line is not None and line.chinese else name)
 
 
 def rules_words(names: Iterable[str]) -> Term:
-    """Several rule sets' names, `Luoshan / Guannan` (螺山 / 灌南)."""
+    """Several rule sets' names, joined with ` / `."""
     words = [rules_word(name) for name in names]
     return Term(" / ".join(w.en for w in words), " / ".join(w.zh for w in words))
 

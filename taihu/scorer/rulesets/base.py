@@ -277,7 +277,7 @@ class RuleSet:
     items: tuple[Item, ...] = ()
     exclusions: tuple[Exclusion, ...] = ()
     options: tuple[Option, ...] = ()
-    stand_in_pungs: bool = False  # 花碰 `[CC2m]` allowed (Luoshan); else it is no meld
+    stand_in_pungs: bool = False  # 花碰 `[CC2m]` allowed; else it is no meld
     red_fives: bool = False  # `0m 0p 0s` read as red fives; else they are an error
     single_wild_kind: bool = False  # the one wildcard kind is the kind `wild:` names (`holds_wildcard`)
     # -- what the page offers (GET /palette.json): the tiles it plays, in the page's order, and how many
@@ -298,7 +298,7 @@ class RuleSet:
     # -- the waits search
     discards_wildcards: bool = True  # a player may discard a wildcard (a 何切る then offers it)
     claims_wildcards: bool = True  # a discarded wildcard can be won on
-    lone_tiles_win: bool = False  # a shape wins with lone tiles (Jinhua's 十三不靠): every kind may complete a hand
+    lone_tiles_win: bool = False  # a shape wins with lone tiles (十三不靠): every kind may complete a hand
     same_readings_self_drawn: bool = False  # its readings do not depend on how the hand was won
     # -- the search's contract (its folder's search.py): for each item that reads a reading, the facts its
     # representatives and reading classes keep exact; None: its search classes nothing away (no wildcards).
@@ -396,7 +396,7 @@ class RuleSet:
 
     def as_shown(self, hand: Any, reading: Any) -> Any:
         """The reading as it is described and shown; a rule set whose readings leave what changes no value
-        undone (Lingxi: the wildcards on their slots) does it here, for the one reading kept."""
+        undone (the wildcards on their slots) does it here, for the one reading kept."""
         return reading
 
     def no_shape_error(self, hand: Any) -> HandError:
@@ -826,7 +826,7 @@ def check_rule_data(rule_set: type[RuleSet]) -> None:
 
     A key is a plain string: a misspelt one in an exclusion would exclude nothing (or keep what the rule
     removes) without a sound, and one in an item's `option` would fail on the first hand that scores it.
-    So an item key is declared once for whom it counts (Lingxi's won and declared 花胡 share theirs), an
+    So an item key is declared once for whom it counts (a won and a declared item may share theirs), an
     exclusion and the search's contract (`search_keeps`) name items, an item's `option` names a house option,
     and an option is declared once; the error names the file, the line and the row.
     """
@@ -878,7 +878,7 @@ def check_search_contract(rule_set: type[RuleSet]) -> None:
 
     The wildcard search tries an all-wildcard group only as the representatives the rule set gives
     and merges readings whose groups are of one class (docs/architecture.md, the wildcard search): an
-    item reading what those erase (a Lingxi "terminal pung" reading ranks of suited pungs) would score
+    item reading what those erase (a "terminal pung" reading ranks of suited pungs) would score
     wrong without a sound. So the declaration beside the classes (`search_keeps`) names the facts kept
     for each item, and an item reading more is refused here, naming the declaration to fix.
     """
@@ -944,7 +944,7 @@ def tile_count_error(
 
     `size` is the count as the rule set counts it (a kong as 3), `hand_size`
     a non-winner's (13 or 16); `set_aside` the kinds written bare that are not
-    counted (白 in Lingxi and Putian). The hints, most particular first: four
+    counted (白 where it is a flower). The hints, most particular first: four
     alike left unmarked (a kong); for a winner with a tile too many, the tile
     whose removal leaves the best win (`slips`: the winning tile written twice
     only if it is that tile), for one a tile short the tile that completes it;
@@ -1081,7 +1081,7 @@ def check_win_conditions(
 
 def not_a_declared_win(parsed: ParsedHand, rules: str, known: Iterable[str]) -> HandError:
     """A `declare:` of a win the rule set does not know; `known` are those it does. Another rule set's declared
-    win (游金 typed in Lingxi) names that rule set, as another rule set's condition does."""
+    win names that rule set, as another rule set's condition does."""
     col = parsed.columns.get("declare", 0)
     reading = f"declare:{parsed.declare}"
     owner = next((name for name, line in REGISTRY.items() if reading in dict(line.words.players_words).values()), None)
@@ -1187,8 +1187,8 @@ def wildcard_in_meld(kind: int, meld: Meld, why: Text | str = "", key: str = "er
 
 
 def not_a_tile_of(parsed: ParsedHand, kind: int, rules: str, what: Text) -> HandError:
-    """A tile the rule set does not play (a flower in Luoshan), pointing at its first copy; `what` says what the
-    set is."""
+    """A tile the rule set does not play (a flower where there are none), pointing at its first copy; `what`
+    says what the set is."""
     return HandError.of(
         "error.tiles.not_played",
         code="tile_not_played",
@@ -1271,7 +1271,7 @@ FOUND: list[tuple[Variant, str]] = [(ONE, "")]  # the item applies once, with no
 def meld_group(meld: Meld, kind: int | None = None) -> Group:
     """A written meld as the group it scores as: a kong (exposed or concealed), else an exposed chow or pung.
 
-    `kind` is what its first tile plays as when that is not the tile itself (Jinhua's 白 as the 财神's face).
+    `kind` is what its first tile plays as when that is not the tile itself (白 as the 财神's face).
     """
     kind = meld.tiles[0] if kind is None else kind
     if meld.is_kong:
