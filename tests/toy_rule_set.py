@@ -20,6 +20,7 @@ from taihu.scorer.rulesets import Registered
 from taihu.scorer.rulesets.base import (
     FOUND,
     NONE,
+    SUITED_TILES,
     WINNER_ONLY,
     Found,
     Item,
@@ -71,6 +72,7 @@ class Toy(RuleSet):
     name = "toy"
     chinese = "玩具"
     unit = "points"
+    tiles = SUITED_TILES  # one suit or mixed, no honours
     conditions = CONDITIONS
     examples = ({"hand": ONE_SUIT, "options": {}}, {"hand": MIXED + " self seat:S", "options": {}})
     example_waits = "1112345678999m"
