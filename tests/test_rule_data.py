@@ -134,7 +134,7 @@ def test_the_rules_page_shows_each_exclusion_with_its_rule() -> None:
 
 
 def test_the_rules_answer_gives_each_exclusions_rule_beside_it() -> None:
-    from taihu.api.app import app
+    from api_app import app
 
     answered = {r["name"]: r for r in TestClient(app).get("/v1/rules").json()}
     for name in REGISTRY:
