@@ -707,7 +707,12 @@ class RuleSet:
             total=outcome.total,
             unit=self.unit,
             arrangement=arrangement,
-            notes=(no_winning_tile_notes(parsed) if alone and not hand.winner else []) + hand.notes + outcome.notes,
+            notes=[
+                *getattr(parsed.columns, "read_as", ()),  # what was read otherwise than typed (input_slips)
+                *(no_winning_tile_notes(parsed) if alone and not hand.winner else []),
+                *hand.notes,
+                *outcome.notes,
+            ],
         )
         return scored
 
