@@ -451,7 +451,7 @@ def score(
     say = lang.say
     out.print(hand_table(result, lang, compact=narrow(out)))
     if result.arrangement:
-        out.print(say("cli.score.arrangement", arrangement="  ".join(result.arrangement)))
+        out.print(say("cli.score.arrangement", arrangement="  ".join(map(lang.said, result.arrangement))))
     elif not result.winner:
         out.print(say("cli.score.base_only"))
     for note in result.notes:
@@ -486,7 +486,7 @@ def waits_table(title: str, found: "tuple[Wait, ...]", lang: Lang = Lang.both, c
             totals = say(
                 "cli.waits.totals", discard=win_text(wait.discard, lang), self_drawn=win_text(wait.self_drawn, lang)
             )
-            shape = "  ".join(best.arrangement) if best else ""
+            shape = "  ".join(map(lang.said, best.arrangement)) if best else ""
             rows.append((name, str(best.total) if best else "—", lang.separator.join(filter(None, (totals, shape)))))
         return compact_table(title, rows, lang)
     table = made(title)
@@ -504,7 +504,7 @@ def waits_table(title: str, found: "tuple[Wait, ...]", lang: Lang = Lang.both, c
             win_text(wait.discard, lang),
             win_text(wait.self_drawn, lang),
             say("cli.yes") if wait.legal else say("cli.no"),
-            "  ".join(best.arrangement) if best else "",
+            "  ".join(map(lang.said, best.arrangement)) if best else "",
         )
     return table
 

@@ -16,6 +16,7 @@ const WORDS = {
   modeExposed: ["Exposed meld [ ]", "明牌 [ ]"],
   modeConcealed: ["Concealed kong ( )", "暗杠 ( )"],
   modeWild: ["Wildcard wild:", "财神 wild:"],
+  modeJin: ["Wildcard (金) wild:", "金 wild:"], // where the wildcard is called 金 (palette.json's wild_name)
   modeFlip: ["Flipped tile flip:", "翻牌 flip:"],
   undo: ["Undo", "撤销 Undo"],
   clear: ["Clear", "清空 Clear"],
@@ -113,7 +114,7 @@ const WORDS = {
   added: ["Deal {n} added: {result}.", "第 {n} 局已记上：{result}。"],
   removed: ["Deal {n} removed: {result}.", "第 {n} 局已撤销：{result}。"],
   readOnly: ["Read-only: this browser does not have the edit token of this ledger.", "只读：这个浏览器没有这本账的编辑口令。"],
-  noToken: ["Nothing changed: this ledger is read-only here: you don't have its edit token.", "没有改动：这本账在这里是只读的，你没有它的编辑口令（this ledger is read-only here: you don't have its edit token）。"],
+  noToken: ["Nothing changed: this ledger is read-only here: you don't have its edit token.", "没有改动：这本账在这里是只读的，你没有它的编辑口令。"],
   wrongDealer: ["Nothing sent: the ledger says {name} deals this deal (place {place}); the Dealer is now set to {place}. Check the seats and press Add deal again.", "没有发送：账本说这一局 {name} 坐庄（座位 {place}）；庄家已改成 {place}。请核对座位，再按“记这一局”。"],
   ledgerGone: ["Start a new ledger below.", "请在下面开一本新账。"],
 };
@@ -189,6 +190,7 @@ function palette() {
     tiles: info.tiles || local.tiles || [],
     conditions: info.conditions || local.conditions || [],
     wildKinds: info.wild_kinds ?? local.wild_kinds ?? 1,
+    wildName: info.wild_name || local.wild_name || "",
     declare: info.declare || local.declare || [],
     events: info.events || local.events || [],
   };
@@ -237,6 +239,9 @@ function drawConditions() {
   }
   $("seat").closest("label").hidden = !conditions.includes("seat");
   document.querySelector('[data-mode="wild"]').hidden = !conditions.includes("wild");
+  const wildLabel = document.querySelector('[data-mode="wild"] [data-t]');
+  wildLabel.dataset.t = palette().wildName === "金" ? "modeJin" : "modeWild";
+  wildLabel.textContent = t(wildLabel.dataset.t);
   document.querySelector('[data-mode="flip"]').hidden = !conditions.includes("flip");
   $("declare-label").hidden = !declare.length;
   $("declare").replaceChildren(el("option", { value: "", text: t("none") }),

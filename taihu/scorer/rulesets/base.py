@@ -225,6 +225,8 @@ class Option:
     default: int
     seed_alternatives: tuple[int, ...]
     description: str  # its catalog code (`option.…`)
+    # its Chinese name, what a Chinese reader calls it (`-o` takes `name`); its description in Chinese opens with it
+    chinese: str = ""
     maximum: int = MAX_OPTION_VALUE  # the range is 0..maximum (docs/limits.md)
     params: Mapping[str, object] = field(default_factory=dict)  # the description's parameters
     written_at: str = field(default="", init=False, compare=False, repr=False)  # `file:line`, as Exclusion's
@@ -707,7 +709,12 @@ class RuleSet:
             total=outcome.total,
             unit=self.unit,
             arrangement=arrangement,
-            notes=(no_winning_tile_notes(parsed) if alone and not hand.winner else []) + hand.notes + outcome.notes,
+            notes=[
+                *getattr(parsed.columns, "read_as", ()),  # what was read otherwise than typed (input_slips)
+                *(no_winning_tile_notes(parsed) if alone and not hand.winner else []),
+                *hand.notes,
+                *outcome.notes,
+            ],
         )
         return scored
 
@@ -987,7 +994,7 @@ def tile_count_error(
         return HandError.of(
             "error.tile_count.no_winning_tile",
             code="no_winning_tile",
-            hint=Text("error.hint.mark_the_win.tile", tile="5p" if mark is None else T.name(mark)),
+            hint=Text("error.hint.mark_the_win.tile", tile=T.said(13 if mark is None else mark)),  # 13: 5p
             problem=problem,
             size=size,
         )
@@ -1028,7 +1035,7 @@ def stray_tile_error(problem: Text, parsed: ParsedHand, strays: list[int]) -> Ha
 
 def either(kinds: list[int]) -> Text:
     """Up to three tiles as alternatives: `1s or one 4s`."""
-    names = [T.name(k) for k in kinds[:3]]
+    names = [T.said(k) for k in kinds[:3]]
     return Text(EITHER[len(names) - 1], **dict(zip("abc", names, strict=False)))
 
 
@@ -1129,7 +1136,7 @@ def too_many_copies(parsed: ParsedHand, kind: int, seen: int, limit: int, why: T
         "error.tiles.too_many",
         code="tile_copies",
         column=parsed.tile_column(kind, limit + 1),
-        hint=Text("error.hint.fewer_copies", tile=T.name(kind), most=limit),
+        hint=Text("error.hint.fewer_copies", tile=T.said(kind), most=limit),
         tile=T.name(kind),
         count=seen,
         most=limit,
@@ -1188,7 +1195,7 @@ def not_a_tile_of(parsed: ParsedHand, kind: int, rules: str, what: Text) -> Hand
         "error.tiles.not_played",
         code="tile_not_played",
         column=parsed.tile_column(kind),
-        hint=Text("error.hint.leave_out", tile=T.name(kind)),
+        hint=Text("error.hint.leave_out", tile=T.said(kind)),
         tile=T.name(kind),
         rules=rules_word(rules),
         what=what,
