@@ -555,7 +555,16 @@ class LedgerStore:
             ).scalar_one()
             if count >= MAX_INVITES:
                 raise LedgerFull.of("error.store.too_many_invites", code="too_many_invites", most=MAX_INVITES)
-            db.execute(invites.insert().values(ledger_id=ledger.key, code_sha256=hash_token(code), **shown))
+            db.execute(
+                invites.insert().values(
+                    ledger_id=ledger.key,
+                    public_id=public_id,
+                    code_sha256=hash_token(code),
+                    name=name,
+                    created=shown["created"],
+                    expires=shown["expires"],
+                )
+            )
         return shown | {"code": code}
 
     def invites_of(self, ledger: Ledger) -> list[dict[str, Any]]:
