@@ -20,11 +20,10 @@ from __future__ import annotations
 
 import logging
 import secrets
-
-import sqlalchemy as sa
 from functools import cache
 from typing import Any, Literal
 
+import sqlalchemy as sa
 from fastapi import APIRouter, Depends, FastAPI, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
@@ -37,14 +36,13 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from taihu.api.batch import router as batch_router
 from taihu.api.errors import json_reason, validation_shape
+from taihu.api.events import router as events_router
 from taihu.api.guards import JsonGuard, replaying
 from taihu.api.head import HeadAsGet
-from taihu.api.language import LanguageHeaders, lang_parameter, request_language, scope_language
-from taihu.api.events import router as events_router
-from taihu.api.ledger import router as ledger_router
-from taihu.api.room import router as room_router
-from taihu.api.page import allow_origins, install_page
 from taihu.api.headers import RETRY_AFTER, declared
+from taihu.api.language import LanguageHeaders, lang_parameter, request_language, scope_language
+from taihu.api.ledger import router as ledger_router
+from taihu.api.page import allow_origins, install_page
 from taihu.api.responses import (
     JSON,
     WITH_BODY,
@@ -56,6 +54,7 @@ from taihu.api.responses import (
     json_bytes,
     lines_in,
 )
+from taihu.api.room import router as room_router
 from taihu.api.schemas import HandScore, ScoreRequest, Settlement, Table
 from taihu.api.security import SecurityHeaders, TrustedHosts, redact_access_log, redacted
 from taihu.api.settings import Settings, settings_of
@@ -194,7 +193,11 @@ async def database_unavailable(request: Request, exc: Exception) -> Response:
     log.warning("database unavailable %s on %s: %s", error_id, redacted(request.url.path), exc)
     seconds = str(RETRY_DATABASE_S)
     return error_answer(
-        503, "api.error.database_unavailable", request_language(request), headers={"Retry-After": seconds}, seconds=seconds
+        503,
+        "api.error.database_unavailable",
+        request_language(request),
+        headers={"Retry-After": seconds},
+        seconds=seconds,
     )
 
 

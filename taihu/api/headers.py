@@ -46,7 +46,7 @@ RETRY_AFTER = "Retry-After"
 WWW_AUTHENTICATE = "WWW-Authenticate"
 CONTENT_DISPOSITION = "Content-Disposition"
 DESCRIPTIONS = {
-    ETAG: "the ledger's state in the answer's language (`\"3.5\"`, `\"3.5.zh\"`): for If-None-Match and If-Match",
+    ETAG: 'the ledger\'s state in the answer\'s language (`"3.5"`, `"3.5.zh"`): for If-None-Match and If-Match',
     LOCATION: "the path of what was made",
     RETRY_AFTER: "the seconds to wait before trying again",
     WWW_AUTHENTICATE: "`Bearer`: the token is sent as `Authorization: Bearer <token>`",

@@ -34,12 +34,11 @@ from fastapi.responses import Response
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from pydantic import BaseModel, ConfigDict, Field
 
+from taihu.api.headers import ETAG, IDEMPOTENCY_KEY, IF_MATCH, IF_NONE_MATCH, LOCATION, declared
 from taihu.api.language import request_language
-from taihu.messages import Language
 from taihu.api.responses import JSON, WITH_BODY, Refusal, errors, hand_error_answer
 from taihu.api.schemas import TABLE_EXAMPLES, HouseOptions, LedgerEvent, Settlement, Table, TableFields, rules_field
 from taihu.api.settings import Settings, settings_of
-from taihu.api.headers import ETAG, IDEMPOTENCY_KEY, IF_MATCH, IF_NONE_MATCH, LOCATION, declared
 from taihu.ledger import (
     ADD_RATE,
     CREATE_RATE,
@@ -51,6 +50,7 @@ from taihu.ledger import (
     export_filename,
     shown_change,
 )
+from taihu.messages import Language
 from taihu.ratelimit import RateLimiter, client_key, retry_after
 from taihu.scorer.limits import MAX_TOTAL
 from taihu.scorer.rulesets import DEFAULT_RULES

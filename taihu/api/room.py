@@ -29,9 +29,7 @@ class NewInvite(BaseModel):
 
     model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [{"name": "乙", "expires_in_hours": 4}]})
     name: str | None = Field(None, description=f"a label for the owner's list (1 to {MAX_NAME} printable characters)")
-    expires_in_hours: int = Field(
-        INVITE_HOURS, ge=1, le=MAX_INVITE_HOURS, description="how long phones may join by it"
-    )
+    expires_in_hours: int = Field(INVITE_HOURS, ge=1, le=MAX_INVITE_HOURS, description="how long phones may join by it")
 
 
 class Invite(BaseModel):
@@ -140,9 +138,7 @@ def revoke_invite(
         **problems(403, 404, 409, *WITH_BODY),
     },
 )
-def join_ledger(
-    ledger_id: str, join: Join, http: Request, settings: Settings = Depends(settings_of)
-) -> Response:
+def join_ledger(ledger_id: str, join: Join, http: Request, settings: Settings = Depends(settings_of)) -> Response:
     """Join the ledger as a scorer device by an invite's code (no Authorization: the code is the key); answers
     the device and its own token."""
     with LedgerStore(settings.db) as store:

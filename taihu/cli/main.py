@@ -744,7 +744,7 @@ def settle(
 
 
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
-REFUSED_LOGIN = ("password authentication failed", "no password supplied", "role \"")  # libpq's words for it
+REFUSED_LOGIN = ("password authentication failed", "no password supplied", 'role "')  # libpq's words for it
 
 
 def check_database(db: str | None) -> None:

@@ -513,8 +513,8 @@ class LedgerStore:
     def create_once(
         self, rules: str, players: list[str], options: Mapping[str, Any] | None = None, key: str | None = None
     ) -> tuple[str, str, bool]:
-        """`create_shared`, and whether this is a replay: `key` (an Idempotency-Key) sent again with the same request within
-        ROTATE_GRACE_HOURS answers the first ledger's id and token, and makes none."""
+        """`create_shared`, and whether this is a replay: `key` (an Idempotency-Key) sent again with the same
+        request within ROTATE_GRACE_HOURS answers the first ledger's id and token, and makes none."""
         ledger_id, token = new_public_id(), secrets.token_urlsafe(32)
         checked = check_new(ledger_id, rules, players, options or {})
         asked = request_hash([checked.rules, checked.players, checked.options])
@@ -880,7 +880,9 @@ class LedgerStore:
         if key is None:
             return None
         db.execute(idempotency.delete().where(idempotency.c.created < now(hours_ago=KEY_HOURS)))
-        query = sa.select(idempotency.c.request_sha256, idempotency.c.answer, idempotency.c.action, idempotency.c.created)
+        query = sa.select(
+            idempotency.c.request_sha256, idempotency.c.answer, idempotency.c.action, idempotency.c.created
+        )
         first = db.execute(query.where(idempotency.c.ledger_id == ledger.key, idempotency.c.key == key)).first()
         if first is None:
             return None
@@ -893,9 +895,7 @@ class LedgerStore:
         return answer
 
     @staticmethod
-    def _keep(
-        db: Connection, ledger: Ledger, key: str | None, action: str, asked: str, answer: dict[str, Any]
-    ) -> None:
+    def _keep(db: Connection, ledger: Ledger, key: str | None, action: str, asked: str, answer: dict[str, Any]) -> None:
         if key is not None:
             db.execute(
                 idempotency.insert().values(
