@@ -280,13 +280,6 @@ class Ready(BaseModel):
     database: Literal["ok"] = Field(description="`ok`: the ledger database answers")
 
 
-class NotReady(ErrorAnswer):
-    """A 503 of `/ready`: the one error shape (`database_unavailable`), with `status` and `database`."""
-
-    status: Literal["unavailable"] = Field(description="`unavailable`: take this server out of rotation for now")
-    database: Literal["unavailable"] = Field(description="`unavailable`: the ledger database does not answer")
-
-
 @core.get(
     "/ready",
     operation_id="ready",
@@ -294,8 +287,9 @@ class NotReady(ErrorAnswer):
     response_model=Ready,
     responses={
         503: {
-            "model": NotReady,
-            "description": "The ledger database does not answer (`database_unavailable`)",
+            "model": ErrorAnswer,
+            "description": "The ledger database does not answer: the one error shape (`database_unavailable`) with "
+            '`"status": "unavailable"` and `"database": "unavailable"` besides',
             "headers": declared(RETRY_AFTER),
         },
         **{status: answer for status, answer in errors().items() if status != 503},

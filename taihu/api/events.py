@@ -129,6 +129,15 @@ def event_data(kind: str, body: dict[str, Any], lang: Language) -> dict[str, Any
     return {"deal": standings["deal_count"]} | body
 
 
+def as_json(responses: dict[int | str, dict[str, Any]]) -> dict[int | str, dict[str, Any]]:
+    """Error answers of a stream's route, written as JSON (a `model` would take the route's media type)."""
+    shape = {"application/json": {"schema": {"$ref": "#/components/schemas/ErrorAnswer"}}}
+    return {
+        status: {key: value for key, value in answer.items() if key != "model"} | {"content": shape}
+        for status, answer in responses.items()
+    }
+
+
 def stream_start(ledger_id: str, settings: Settings = Depends(settings_of)) -> Ledger:
     """The ledger streamed, looked up before the stream begins (a 404 is an answer, not an event)."""
     with LedgerStore(settings.db) as store:
@@ -145,7 +154,7 @@ def stream_start(ledger_id: str, settings: Settings = Depends(settings_of)) -> L
             "`ledger-edited` or `ledger-deleted`, its `id` the ledger's count of changes (it only grows), its "
             "`data` JSON: `deal` (the deal's number), `standings`, and for an add or undo `entry` (the deal)",
         },
-        **problems(404),
+        **as_json(problems(404)),
     },
 )
 async def ledger_events(

@@ -83,7 +83,10 @@ def made_at(http: Request, path: str) -> dict[str, str]:
     operation_id="new_invite",
     status_code=201,
     response_model=NewInviteAnswer,
-    responses={201: {"description": "The invite", "headers": declared(LOCATION)}, **problems(401, 403, 404, 409)},
+    responses={
+        201: {"description": "The invite", "headers": declared(LOCATION)},
+        **problems(401, 403, 404, 409, *WITH_BODY),
+    },
 )
 def new_invite(
     ledger_id: str,
