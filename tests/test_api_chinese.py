@@ -634,6 +634,7 @@ def test_an_error_whose_fix_is_known_has_it_as_its_hint_in_both_languages(code: 
 TOKEN = {("patch", "/v1/ledgers/{ledger_id}"), ("delete", "/v1/ledgers/{ledger_id}")}
 TOKEN |= {("post", "/v1/ledgers/{ledger_id}/deals"), ("delete", "/v1/ledgers/{ledger_id}/deals/last")}
 TOKEN |= {("post", "/v1/ledgers/{ledger_id}/token")}
+UNDO = "/v1/ledgers/{ledger_id}/deals/last"
 # status → the operations that can answer it (None: every operation)
 WHERE: dict[int, set[tuple[str, str]] | None] = {
     400: None,  # a Host refused (and a refused preflight)
@@ -643,7 +644,8 @@ WHERE: dict[int, set[tuple[str, str]] | None] = {
     503: None,
     401: TOKEN,
     403: TOKEN,
-    409: {("post", "/v1/ledgers"), ("post", "/v1/ledgers/{ledger_id}/deals")},
+    409: {("post", "/v1/ledgers"), ("post", "/v1/ledgers/{ledger_id}/deals"), ("delete", UNDO)},
+    412: {("delete", UNDO)},  # an undo's stale If-Match
     429: {("post", "/v1/ledgers"), ("post", "/v1/ledgers/{ledger_id}/deals")},
 }
 
@@ -663,7 +665,7 @@ def test_the_document_models_the_one_shape_for_every_status_where_it_can_happen(
         if "requestBody" in operation:
             assert "415" in operation["responses"], key
     statuses = {int(s) for op in operations.values() for s in op["responses"] if s.startswith(("4", "5"))}
-    assert statuses | {404, 405} == {400, 401, 403, 404, 405, 409, 413, 415, 422, 429, 500, 503}
+    assert statuses | {404, 405} == {400, 401, 403, 404, 405, 409, 412, 413, 415, 422, 429, 500, 503}
 
 
 # -- the sweep of every Chinese text a player reads: the catalog, the rules' options, the page ------------------

@@ -23,6 +23,7 @@ import secrets
 from functools import cache
 from typing import Any, Literal
 
+import sqlalchemy as sa
 from fastapi import APIRouter, Depends, FastAPI, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
@@ -30,24 +31,40 @@ from fastapi_offline import FastAPIOffline
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.middleware.gzip import GZipMiddleware
+from starlette.routing import Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from taihu.api.batch import router as batch_router
 from taihu.api.errors import json_reason, validation_shape
+from taihu.api.events import router as events_router
 from taihu.api.guards import JsonGuard, replaying
 from taihu.api.head import HeadAsGet
+from taihu.api.headers import RETRY_AFTER, declared
 from taihu.api.language import LanguageHeaders, lang_parameter, request_language, scope_language
 from taihu.api.ledger import router as ledger_router
 from taihu.api.page import allow_origins, install_page
-from taihu.api.responses import JSON, WITH_BODY, Refusal, error_answer, errors, hand_error_answer, json_bytes, lines_in
+from taihu.api.responses import (
+    JSON,
+    WITH_BODY,
+    ErrorAnswer,
+    Refusal,
+    error_answer,
+    errors,
+    hand_error_answer,
+    json_bytes,
+    lines_in,
+)
+from taihu.api.room import router as room_router
 from taihu.api.schemas import HandScore, ScoreRequest, Settlement, Table
 from taihu.api.security import SecurityHeaders, TrustedHosts, redact_access_log, redacted
-from taihu.api.settings import Settings
+from taihu.api.settings import Settings, settings_of
 from taihu.api.waits import router as waits_router
 from taihu.messages import Language
 from taihu.scorer import HandError, RuleSetInfo, memo, rule_sets, score_hand, settle_table
 from taihu.scorer.arithmetic import arithmetic
+from taihu.store import DatabaseUnavailable, LedgerStore
 
+RETRY_DATABASE_S = 5  # the Retry-After of a database that cannot be reached: a restart or a failover takes seconds
 MAX_BODY = 64 * 1024  # a table is ~1 KB; the cap keeps a single request from tying up the server
 GZIP_FROM = 1024  # bytes: an answer this large is gzipped for a client that accepts it (a ledger, a page of deals)
 GZIP_LEVEL = 6
@@ -169,6 +186,21 @@ async def http_error(request: Request, exc: Exception) -> Response:
     return error_answer(exc.status_code, "api.error.http_error", lang, headers=headers, reason=str(exc.detail))
 
 
+async def database_unavailable(request: Request, exc: Exception) -> Response:
+    """The ledger database failed (unreachable, restarting, its pool spent): a 503 to retry, never a 500. The
+    driver's words name the host, port and user: they go to the server log, not to the client."""
+    error_id = secrets.token_hex(4)
+    log.warning("database unavailable %s on %s: %s", error_id, redacted(request.url.path), exc)
+    seconds = str(RETRY_DATABASE_S)
+    return error_answer(
+        503,
+        "api.error.database_unavailable",
+        request_language(request),
+        headers={"Retry-After": seconds},
+        seconds=seconds,
+    )
+
+
 async def model_invalid(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, ValidationError)
     return JSON(validation_shape(exc.errors(), request_language(request)), status_code=422)
@@ -242,7 +274,44 @@ async def health() -> dict[str, Any]:
     return {"status": "ok"}  # on the event loop itself, never behind the worker threads
 
 
-ROUTERS = (core, batch_router, waits_router, ledger_router)
+class Ready(BaseModel):
+    model_config = ConfigDict(json_schema_extra={"examples": [{"status": "ready", "database": "ok"}]})
+    status: Literal["ready"] = Field(description="`ready`: this server answers ledger requests")
+    database: Literal["ok"] = Field(description="`ok`: the ledger database answers")
+
+
+@core.get(
+    "/ready",
+    operation_id="ready",
+    tags=["health"],
+    response_model=Ready,
+    responses={
+        503: {
+            "model": ErrorAnswer,
+            "description": "The ledger database does not answer: the one error shape (`database_unavailable`) with "
+            '`"status": "unavailable"` and `"database": "unavailable"` besides',
+            "headers": declared(RETRY_AFTER),
+        },
+        **{status: answer for status, answer in errors().items() if status != 503},
+    },
+)
+def ready(http: Request, settings: Settings = Depends(settings_of)) -> Response:
+    """Whether the server can answer ledger requests: its database answers (a query of one row). For a load
+    balancer's readiness check; `/health` stays the liveness check, which never touches the database."""
+    try:
+        with LedgerStore(settings.db) as store:
+            store.ping()
+    except (sa.exc.SQLAlchemyError, DatabaseUnavailable) as exc:
+        log.warning("not ready: the ledger database does not answer (%s)", type(exc).__name__)
+        seconds = str(RETRY_DATABASE_S)
+        more = {"status": "unavailable", "database": "unavailable"}
+        lang = request_language(http)
+        key = "api.error.database_unavailable"
+        return error_answer(503, key, lang, headers={"Retry-After": seconds}, more=more, seconds=seconds)
+    return JSON({"status": "ready", "database": "ok"})
+
+
+ROUTERS = (core, batch_router, waits_router, ledger_router, room_router, events_router)
 DESCRIPTION = (
     "The same answers as the `taihu` command and the `taihu` library. Every path is under `/v1` "
     "(the paths without it answer the same, for older clients). The texts of every answer are in the "
@@ -251,6 +320,13 @@ DESCRIPTION = (
     "(and `detail`, the same text), the place and a hint; bad input is a 422, a 500 is a bug (its "
     "`error_id` is in the server log)."
 )
+
+
+def versioned_document(app: FastAPI) -> None:
+    """The OpenAPI document at `/v1/openapi.json` too: FastAPI's own endpoint of `/openapi.json`, at a second path."""
+    for route in app.router.routes:
+        if isinstance(route, Route) and route.path == app.openapi_url:
+            app.add_route(VERSION + "/openapi.json", route.endpoint, include_in_schema=False)
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -274,10 +350,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_exception_handler(RequestValidationError, request_invalid)
     app.add_exception_handler(StarletteHTTPException, http_error)
     app.add_exception_handler(ValidationError, model_invalid)
+    for fault in (sa.exc.DBAPIError, sa.exc.TimeoutError, DatabaseUnavailable):  # TimeoutError: the pool is spent
+        app.add_exception_handler(fault, database_unavailable)
     spoken = [Depends(lang_parameter)]  # every operation takes `lang` (read by taihu.api.language)
     for router in ROUTERS:
         app.include_router(router, prefix=VERSION, dependencies=spoken)  # the contract: /v1/…
         app.include_router(router, include_in_schema=False)  # the same answers without /v1, for older clients
+    versioned_document(app)
     if not settings.api_only:
         install_page(app)  # GET / (the table page) and its files
     # added innermost first: each `add_middleware` wraps what is there

@@ -20,6 +20,7 @@ from fastapi.responses import FileResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.datastructures import Headers
 
+from taihu.api.headers import METHODS, REQUEST_HEADERS, RESPONSE_HEADERS
 from taihu.api.responses import error_answer
 from taihu.messages.error_shape import CatalogError
 from taihu.messages.language import accept_language
@@ -67,8 +68,9 @@ def allow_origins(app: FastAPI, origins: Sequence[str]) -> None:
         app.add_middleware(
             ShapedCORS,
             allow_origins=list(origins),
-            allow_methods=["GET", "POST", "DELETE"],  # DELETE: the ledger's "undo the last deal"
-            allow_headers=["content-type", "authorization"],  # authorization: a ledger's bearer token
+            allow_methods=list(METHODS),
+            allow_headers=list(REQUEST_HEADERS),  # what the API reads: a page may send each of them
+            expose_headers=list(RESPONSE_HEADERS),  # what the API sets: a page may read each of them
         )
 
 
