@@ -38,18 +38,23 @@ function rulesRefLink(info, key) {
 
 // What one exclusion says about `key`: the items it removes (or, if `key` is removed, what removes it), each
 // a link; a rule over a class of items (riichi's "any yakuman") is said by its own line, not a list of keys.
-function rulesRefExclusion(info, index, key) {
+function rulesRefExclusion(info, index, key, rulesShown) {
   const keys = info.exclusion_keys[index];
   const general = keys.present.length > 1;
   const side = keys.present.includes(key) ? "excludes" : keys.removes.includes(key) ? "excludedBy" : null;
   if (!side) return null;
-  const line = el("div", { class: "ref-exclusion" }, el("span", { class: "ref-side", text: `${t(side === "excludes" ? "refExcludes" : "refExcludedBy")}${rulesRefColon()}` }));
-  if (general) line.append(el("span", { text: info.exclusions[index] }));
+  const line = el("div", { class: "ref-exclusion" });
+  if (general) line.append(el("span", { text: info.exclusions[index] }));  // says both sides itself
   else {
     const named = side === "excludes" ? keys.removes : keys.present;
-    line.append(...named.map((k) => rulesRefLink(info, k)));
+    line.append(el("span", { class: "ref-side", text: `${t(side === "excludes" ? "refExcludes" : "refExcludedBy")}${rulesRefColon()}` }),
+      ...named.map((k) => rulesRefLink(info, k)));
   }
-  line.append(el("p", { class: "ref-rule" }, el("span", { class: "ref-side", text: `${t("refRule")}${rulesRefColon()}` }), info.exclusion_rules[index]));
+  const rule = info.exclusion_rules[index];
+  if (!rulesShown.has(rule)) {  // two exclusions of one rule (riichi's 大三元) show its sentence once
+    rulesShown.add(rule);
+    line.append(el("p", { class: "ref-rule" }, el("span", { class: "ref-side", text: `${t("refRule")}${rulesRefColon()}` }), rule));
+  }
   return line;
 }
 
@@ -64,7 +69,8 @@ function rulesRefItem(info, item, index) {
     el("dt", { text: t("refValue") }), el("dd", { class: "ref-value", text: item.value }),
     el("dt", { text: t("refUnit") }), el("dd", { text: rulesRefUnit(item.unit) }),
     el("dt", { text: t("refFor") }), el("dd", { text: scope }));
-  const exclusions = info.exclusion_keys.map((_, i) => rulesRefExclusion(info, i, item.key)).filter(Boolean);
+  const rulesShown = new Set();
+  const exclusions = info.exclusion_keys.map((_, i) => rulesRefExclusion(info, i, item.key, rulesShown)).filter(Boolean);
   return el("li", {}, el("article", { id: rulesRefEntryId(index), class: "ref-item", tabIndex: -1,
     "aria-labelledby": headingId, "data-key": item.key },
   heading, state.lang === "zh" ? null : el("code", { class: "ref-key", text: item.key }), facts, ...exclusions));
