@@ -28,6 +28,7 @@ from playwright.sync_api import Browser, Locator, Page, Playwright, expect, sync
 
 from taihu.scorer import score_hand, settle_table
 from taihu.scorer.arithmetic import arithmetic
+from taihu.scorer.rulesets import REGISTRY, RULESETS
 
 ROOT = Path(__file__).resolve().parent.parent
 ARTIFACTS = ROOT / "test-artifacts"
@@ -354,6 +355,99 @@ def test_a_server_that_does_not_answer_is_said_so(visit: Visit) -> None:
     page = visit.open()
     score(page, "lingxi", HAND_56)
     expect(page.get_by_role("alert")).to_contain_text("The server does not answer")
+
+
+# -- the rules reference (规则速查) -------------------------------------------------------------
+
+PING_HU = "123m 456m 789p 234s 678s 5p +5p wild:9s,N seat:W"  # Lingxi's 平胡, which excludes 硬打硬
+
+
+def rules_reference(page: Page) -> Locator:
+    return page.get_by_role("dialog", name="Rules reference")
+
+
+def dialog_fits(page: Page) -> bool:
+    """Nothing in the open dialog is wider than it (a phone's 360 px)."""
+    return bool(page.evaluate("(d => d.scrollWidth <= d.clientWidth)(document.querySelector('dialog[open]'))"))
+
+
+def test_a_scored_item_opens_its_entry_in_the_rules_reference_in_either_language(browser: Browser, server: str) -> None:
+    """Tap 平胡 in the breakdown: the reference opens at 平胡, in view and marked, with its value, unit and whom
+    it counts for (the rules answer's), what it excludes (硬打硬) and the rule's sentence; 硬打硬's entry says
+    what excludes it. In Chinese, then in English."""
+    zh = next(i for i in RULESETS["lingxi"].info().to_dict("zh")["items"] if i["key"] == "ping_hu")
+    info = RULESETS["lingxi"].info()
+    at = next(n for n, keys in enumerate(info.exclusion_keys) if keys.present == ["ping_hu"])
+    assert info.exclusion_keys[at].removes == ["ying_da_ying"]
+    rule = info.exclusion_rules[at]
+    seen = Visit(browser, server, locale="zh-CN")
+    try:
+        page = seen.open()
+        score(page, "lingxi", PING_HU)
+        expect(page.get_by_role("status")).to_contain_text("合计: 26 台")
+        page.get_by_role("status").get_by_role("button", name=re.compile(r"^平胡")).click()
+        reference = rules_reference(page)
+        expect(reference).to_be_visible()
+        expect(reference.get_by_role("heading", name="规则速查 Rules reference")).to_be_visible()
+        entry = reference.get_by_role("article", name="平胡", exact=True)
+        expect(entry).to_have_attribute("aria-current", "true")
+        expect(entry).to_be_in_viewport()
+        expect(entry).to_be_focused()
+        expect(entry.get_by_role("definition")).to_have_text([zh["value"], "台", zh["scope"]])
+        expect(entry).to_contain_text("不再计：硬打硬")
+        expect(entry).to_contain_text(f"规则原文：{rule}")
+        assert dialog_fits(page) and too_small_to_tap(page) == []
+        seen.shot("rules-reference-ping-hu-zh", of=reference)
+
+        entry.get_by_role("button", name="硬打硬", exact=True).click()  # what it excludes, followed
+        excluded = reference.get_by_role("article", name="硬打硬", exact=True)
+        expect(excluded).to_have_attribute("aria-current", "true")
+        expect(entry).not_to_have_attribute("aria-current", "true")
+        expect(excluded).to_be_in_viewport()
+        expect(excluded).to_contain_text("有以下时不计：平胡")
+        expect(excluded).to_contain_text(rule)
+
+        reference.get_by_role("button", name="Close").click()
+        expect(reference).to_be_hidden()
+        page.get_by_role("button", name="中文 / English").click()  # the shown score is asked for again, in English
+        expect(page.get_by_role("status")).to_contain_text("Total: 26 tai")
+        page.get_by_role("status").get_by_role("button", name=re.compile(r"^平胡")).click()
+        entry = reference.get_by_role("article", name="平胡 Plain hand", exact=True)
+        expect(entry).to_have_attribute("aria-current", "true")
+        expect(entry).to_be_in_viewport()
+        expect(entry).to_contain_text("ping_hu")
+        expect(entry.get_by_role("definition")).to_have_text([zh["value"], "tai", "the winner"])
+        expect(entry).to_contain_text("Excludes: 硬打硬 No wildcard held")
+        expect(entry).to_contain_text(f"The rule: {rule}")
+        assert dialog_fits(page) and too_small_to_tap(page) == []
+        seen.shot("rules-reference-ping-hu-en", of=reference)
+        assert seen.outside_requests() == []
+    finally:
+        seen.context.close()
+
+
+def test_each_rule_set_s_reference_lists_every_item_and_option_of_the_rules_answer(visit: Visit) -> None:
+    """The Rules button opens the chosen rule set's reference: an entry per item of GET /v1/rules, in its order
+    (a key twice where a rule set has it twice) and named by its names, and one per house option."""
+    answer = {r["name"]: r for r in json.loads(served(visit.base, "/v1/rules?lang=en"))}
+    page = visit.open()
+    reference = rules_reference(page)
+    for name in REGISTRY:
+        info = answer[name]
+        page.get_by_role("combobox", name="Rules").select_option(name)
+        page.get_by_role("button", name="Rules", exact=True).click()
+        expect(reference).to_contain_text(f"{name[0].upper()}{name[1:]} {info['chinese']}")
+        items = reference.get_by_role("list", name="Items").get_by_role("article")
+        expect(items).to_have_count(len(info["items"]))
+        assert [entry.get_attribute("data-key") for entry in items.all()] == [i["key"] for i in info["items"]]
+        for entry, item in zip(items.all(), info["items"], strict=True):
+            expect(entry).to_have_accessible_name(f"{item['name']} {item['name_en']}")
+        options = reference.get_by_role("list", name="House options").get_by_role("article")
+        expect(options).to_have_count(len(info["options"]))
+        assert [o.get_attribute("data-option") for o in options.all()] == [o["name"] for o in info["options"]]
+        assert dialog_fits(visit.page)
+        reference.get_by_role("button", name="Close").click()
+        expect(reference).to_be_hidden()
 
 
 # -- settle a deal ----------------------------------------------------------------------------

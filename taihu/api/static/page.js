@@ -117,6 +117,22 @@ const WORDS = {
   noToken: ["Nothing changed: this ledger is read-only here: you don't have its edit token.", "没有改动：这本账在这里是只读的，你没有它的编辑口令。"],
   wrongDealer: ["Nothing sent: the ledger says {name} deals this deal (place {place}); the Dealer is now set to {place}. Check the seats and press Add deal again.", "没有发送：账本说这一局 {name} 坐庄（座位 {place}）；庄家已改成 {place}。请核对座位，再按“记这一局”。"],
   ledgerGone: ["Start a new ledger below.", "请在下面开一本新账。"],
+  // the rules reference (reference.js)
+  rulesRef: ["Rules", "规则速查 Rules"],
+  rulesRefHeading: ["Rules reference", "规则速查 Rules reference"],
+  close: ["Close", "关闭 Close"],
+  refHint: ["Tap an item of a scored hand to open its entry here.", "点一下算出的某一项，就在这里打开它的条目。"],
+  refItems: ["Items", "计分项"],
+  refValue: ["Value", "分值"],
+  refUnit: ["Unit", "单位"],
+  refFor: ["Counts for", "计给"],
+  refExcludes: ["Excludes", "不再计"],
+  refExcludedBy: ["Excluded by", "有以下时不计"],
+  refRule: ["The rule", "规则原文"],
+  refDefault: ["Default", "默认"],
+  refAlternatives: ["Alternatives", "可选"],
+  refMeaning: ["Meaning", "说明"],
+  refNoOptions: ["No house options.", "没有规则选项。"],
 };
 const UNITS = {
   en: { tai: "tai", hu: "hu", fen: "fen", bei: "bei", points: "points", multiplier: "×", han: "han" },
@@ -441,11 +457,13 @@ function showScore(result) {
   for (const item of result.items) {
     const { unit } = item;
     const value = unit === "bei" || unit === "multiplier" ? `×${item.value}` : `${item.value} ${unitWord(unit)}`;
-    items.append(el("li", {},
+    // each line opens its item's entry in the rules reference (reference.js)
+    items.append(el("li", {}, rulesRefButton(result.rules,
+      item,
       el("span", { class: "zh", text: item.name }),
       el("span", { class: "value", text: value }),
       el("span", { class: "en", text: item.name_en }),
-      item.detail ? el("span", { class: "detail", text: item.detail }) : null));
+      item.detail ? el("span", { class: "detail", text: item.detail }) : null)));
   }
   // the core's arithmetic, one step a line (`?arithmetic=true`): the page computes none of it
   parts.push(items, el("ul", { class: "sum", "aria-label": t("arithmetic") },

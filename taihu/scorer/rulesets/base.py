@@ -23,7 +23,18 @@ from .. import tiles as T
 from ..engine import CHOW, GATE_FACTS, KONG, PAIR, PUNG, Group, ReadingFacts, StandIns, group_text
 from ..errors import HandError, Term, Text, quote
 from ..limits import MAX_OPTION_VALUE
-from ..models import HandScore, ItemInfo, ItemUnit, OptionInfo, RuleSetInfo, ScoreItem, Settlement, Table, Unit
+from ..models import (
+    ExclusionKeys,
+    HandScore,
+    ItemInfo,
+    ItemUnit,
+    OptionInfo,
+    RuleSetInfo,
+    ScoreItem,
+    Settlement,
+    Table,
+    Unit,
+)
 from ..notation import (
     Meld,
     ParsedHand,
@@ -467,7 +478,12 @@ class RuleSet:
             unit=self.unit,
             items=[
                 ItemInfo(
-                    key=i.key, name=i.name, name_en=i.name_en, value=i.shown(self._defaults), scope=scope_text(i.scope)
+                    key=i.key,
+                    name=i.name,
+                    name_en=i.name_en,
+                    value=i.shown(self._defaults),
+                    scope=scope_text(i.scope),
+                    unit=UNIT_OF_KIND[i.kind],
                 )
                 for i in self.items
             ],
@@ -482,6 +498,7 @@ class RuleSet:
             ],
             exclusions=[excludes(e.present, e.removes) for e in self.exclusions],
             exclusion_rules=[e.rule for e in self.exclusions],
+            exclusion_keys=[ExclusionKeys(present=[e.present], removes=list(e.removes)) for e in self.exclusions],
         )
 
     def item_units(self) -> dict[str, ItemUnit]:
