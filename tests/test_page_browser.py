@@ -688,7 +688,8 @@ def test_an_evening_ledger_kept_from_the_page(visit: Visit, browser: Browser, le
     visit.shot("ledger-trend-en", of=region.get_by_role("img", name="Running totals"))
 
     region.get_by_role("button", name="Undo last deal").click()
-    page.get_by_role("dialog", name="Undo deal 2 (丁 won on 甲's discard)?").get_by_role("button", name="Undo it").click()
+    asked = page.get_by_role("dialog", name="Undo deal 2 (丁 won on 甲's discard)?")
+    asked.get_by_role("button", name="Undo it").click()
     expect(region).to_contain_text("Deal 2 removed: 丁 won on 甲's discard.")
     served_ledger = json.loads(served(visit.base, f"/ledgers/{ledger_id}"))
     assert len(served_ledger["deals"]) == 1

@@ -1,5 +1,5 @@
 """The page's icons, drawn in code so they need no image tool: a mahjong tile (a cream tile, one red
-circle: 一筒) on the page's green. `python -m taihu.api.icons` writes static/icons/ and favicon.ico; a test
+circle: 一筒) on the page's green. `python -m taihu.api.icons` writes static/icon-*.png and favicon.ico; a test
 checks the committed files are what this draws.
 """
 
@@ -34,8 +34,7 @@ def pixel(x: float, y: float) -> tuple[int, int, int]:
 
 def png(size: int) -> bytes:
     rows = b"".join(
-        b"\x00" + bytes(c for x in range(size) for c in pixel((x + 0.5) / size, (y + 0.5) / size))
-        for y in range(size)
+        b"\x00" + bytes(c for x in range(size) for c in pixel((x + 0.5) / size, (y + 0.5) / size)) for y in range(size)
     )
 
     def chunk(kind: bytes, data: bytes) -> bytes:
@@ -54,7 +53,7 @@ def ico(size: int = 32) -> bytes:
 
 
 def drawn() -> dict[Path, bytes]:
-    files = {STATIC / "icons" / f"icon-{size}.png": png(size) for size in SIZES}
+    files = {STATIC / f"icon-{size}.png": png(size) for size in SIZES}  # beside the page: package data is static/*
     files[STATIC / "favicon.ico"] = ico()
     return files
 

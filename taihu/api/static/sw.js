@@ -6,7 +6,7 @@
 
 const CACHE = "taihu-page";
 const SHELL = ["./", "static/page.js", "static/qr.js", "static/page.css", "palette.json", "manifest.webmanifest",
-  "static/icons/icon-192.png", "favicon.ico"];
+  "static/icon-192.png", "favicon.ico"];
 const KEPT = /\/(|static\/[\w./-]+|palette\.json|manifest\.webmanifest|favicon\.ico|rules|openapi\.json|ledgers\/[A-Za-z0-9_-]+)$/;
 
 self.addEventListener("install", (event) => {
