@@ -231,7 +231,8 @@ def test_every_example_hand_scores_as_the_library_does(visit: Visit) -> None:
         expected = score_hand(hand, rules=rules)
         score(page, rules, hand)
         expect(result).to_contain_text(f"Read as: {expected.hand}")  # this hand's answer, not the last one's
-        expect(result.locator(".total")).to_contain_text(f"Total: {expected.total} ")
+        headline = "Base" if rules == "putian" and expected.winner and expected.legal else "Total"  # the base, paid ×N
+        expect(result.locator(".total").last).to_contain_text(f"{headline}: {expected.total} ")
         expect(result.locator(".items li")).to_have_count(len(expected.items))
         for group in expected.arrangement:
             expect(result.get_by_role("list", name="Arrangement")).to_contain_text(group)
@@ -454,11 +455,11 @@ def test_each_rule_set_s_reference_lists_every_item_and_option_of_the_rules_answ
 
 
 def fill_table(page: Page, table: dict[str, Any]) -> None:
+    """The table's seats are the form's places (its boxes in order, E S W N), whoever deals: each box's name is
+    the wind it plays this deal, so the boxes are found by place."""
     page.get_by_role("combobox", name="Rules").select_option(table["rules"])
     for seat, player in table["players"].items():
-        page.get_by_role("textbox", name=seat, exact=True).fill(
-            player if isinstance(player, str) else str(player["total"])
-        )
+        page.locator(f"#seat-{seat}").fill(player if isinstance(player, str) else str(player["total"]))
     page.get_by_role("textbox", name="Wildcards").fill(",".join(table.get("wild") or []))
     page.get_by_role("combobox", name="Winner").select_option(table["winner"] or "")
     page.get_by_role("combobox", name="Discarder").select_option(table["discarder"] or "")
@@ -472,13 +473,14 @@ def test_settling_the_example_table_shows_the_nets(visit: Visit) -> None:
     for seat, net in EXAMPLE_NET.items():
         expect(nets(page).get_by_role("row", name=re.compile(rf"^{seat}\b"))).to_contain_text(net)
     expect(payments(page).get_by_role("row")).to_have_count(6)  # the header and five payments
-    expect(payments(page).get_by_role("row", name="E → S 112")).to_contain_text("winner; dealer x2")
+    expect(payments(page).get_by_role("row", name="E 东 → S 南 112")).to_contain_text("winner; dealer x2")
     assert no_horizontal_scroll(page)
     visit.shot("settle-example-en")
 
 
 def test_the_dealer_may_sit_at_any_place(visit: Visit) -> None:
-    """With S dealing, S plays as E, W as S, N as W, E as N: the same deal, the nets by place."""
+    """With S dealing, S plays as E, W as S, N as W, E as N: the same deal; every box, option and row is named
+    by the wind it plays (the dealer is E 东), in the places' order."""
     page = visit.open()
     plays_as = {"S": "E", "W": "S", "N": "W", "E": "N"}
     page.get_by_role("combobox", name="Dealer").select_option("S")
@@ -489,18 +491,24 @@ def test_the_dealer_may_sit_at_any_place(visit: Visit) -> None:
         "discarder": "N",
     }
     fill_table(page, rotated)
+    expect(page.locator("label[for=seat-S]")).to_have_text("E 东 (dealer)")
+    expect(page.locator("label[for=seat-E]")).to_have_text("N 北")
+    expect(page.get_by_role("textbox", name="E 东 (dealer)")).to_have_value(EXAMPLE_TABLE["players"]["E"])
+    expect(page.get_by_role("combobox", name="Winner").locator("option:checked")).to_have_text("S 南")
     page.get_by_role("button", name="Settle").click()
-    for place, wind in plays_as.items():
-        expect(nets(page).get_by_role("row", name=re.compile(rf"^{place}\b"))).to_contain_text(EXAMPLE_NET[wind])
-    expect(nets(page).get_by_role("row", name=re.compile(r"^S\b"))).to_contain_text("dealer")
-    expect(page.get_by_text("Next dealer: W")).to_be_visible()
+    rows = nets(page).get_by_role("row")
+    expect(rows).to_have_text([re.compile(r"^Seat"), *(re.compile(rf"^{plays_as[place]} ") for place in "ESWN")])
+    for wind in plays_as.values():
+        expect(nets(page).get_by_role("row", name=re.compile(rf"^{wind}\b"))).to_contain_text(EXAMPLE_NET[wind])
+    expect(nets(page).get_by_role("row", name=re.compile(r"^E\b"))).to_contain_text("dealer")
+    expect(page.get_by_text("Next dealer: S 南")).to_be_visible()
 
 
 def test_a_scored_hand_can_be_put_at_a_seat(visit: Visit) -> None:
     page = visit.open()
     score(page, "lingxi", HAND_56)
     page.get_by_role("button", name="Put this hand at seat S").click()
-    expect(page.get_by_role("textbox", name="S", exact=True)).to_have_value(HAND_56)
+    expect(page.get_by_role("textbox", name="S 南", exact=True)).to_have_value(HAND_56)
     expect(page.get_by_role("combobox", name="Winner")).to_have_value("S")
     expect(page.get_by_role("textbox", name="Wildcards")).to_have_value("5m,E")
 
@@ -512,7 +520,7 @@ def test_a_settle_error_marks_the_seat_hand(visit: Visit) -> None:
     fill_table(page, table)
     page.get_by_role("button", name="Settle").click()
     alert = page.get_by_role("alert")
-    expect(alert).to_contain_text("players.E")
+    expect(alert).to_contain_text("E 东: tiles '7x'")  # the seat as its box is labelled
     expect(alert.locator("mark")).to_have_text("7x")
 
 
@@ -758,8 +766,8 @@ def test_an_evening_ledger_kept_from_the_page(visit: Visit, browser: Browser, le
     expect(region).to_contain_text("Deal 1 added: 乙 won on 丙's discard.")
     assert shown_totals(page) == {"甲": -120, "乙": 224, "丙": -52, "丁": -52}
     expect(page.get_by_role("combobox", name="Dealer")).to_have_value("S")  # 乙 deals deal 2
-    expect(page.get_by_role("textbox", name="S", exact=True)).to_be_visible()
-    expect(page.locator("label[for=seat-S]")).to_have_text("S 南 · 乙 (dealer)")
+    expect(page.get_by_role("textbox", name="E 东 · 乙 (dealer)", exact=True)).to_be_visible()
+    expect(page.locator("label[for=seat-S]")).to_have_text("E 东 · 乙 (dealer)")  # 乙 sits at place S, plays E
 
     fill_table(page, SECOND_DEAL)
     region.get_by_role("button", name="Add deal").click()
@@ -774,6 +782,8 @@ def test_an_evening_ledger_kept_from_the_page(visit: Visit, browser: Browser, le
     visit.shot("ledger-trend-en", of=region.get_by_role("img", name="Running totals"))
 
     region.get_by_role("button", name="Undo last deal").click()
+    asked = page.get_by_role("dialog", name="Undo deal 2 (丁 won on 甲's discard)?")
+    asked.get_by_role("button", name="Undo it").click()
     expect(region).to_contain_text("Deal 2 removed: 丁 won on 甲's discard.")
     served_ledger = json.loads(served(visit.base, f"/ledgers/{ledger_id}"))
     assert len(served_ledger["deals"]) == 1
@@ -885,7 +895,7 @@ def test_a_deal_goes_to_the_players_named_even_if_another_phone_added_one(visit:
     deal2 = json.loads(served(visit.base, f"/ledgers/{ledger_id}"))["deals"][1]
     assert deal2["dealer"] == "乙" and deal2["seats"][deal2["table"]["winner"]] == "乙"
     assert shown_totals(page) == json.loads(served(visit.base, f"/ledgers/{ledger_id}"))["totals"]
-    expect(nets(page).get_by_role("row", name=re.compile(r"^S\b"))).to_contain_text("dealer")  # shown as it was settled
+    expect(nets(page).get_by_role("row", name=re.compile(r"^E 东 · 乙"))).to_contain_text("dealer")  # as it was settled
 
 
 def test_a_keeper_reads_another_ledger_and_comes_back_to_their_own(visit: Visit) -> None:

@@ -97,7 +97,27 @@ def palette() -> dict[str, Any]:
     return offered
 
 
+def manifest() -> FileResponse:
+    """The web app manifest: the page installs on a phone's home screen."""
+    return FileResponse(STATIC / "manifest.webmanifest", media_type="application/manifest+json")
+
+
+def service_worker() -> FileResponse:
+    """The service worker, from the root so its scope is the whole page; never cached by HTTP, so a new one
+    is found when the page is next opened."""
+    return FileResponse(
+        STATIC / "sw.js", media_type="text/javascript; charset=utf-8", headers={"Cache-Control": "no-cache"}
+    )
+
+
+def favicon() -> FileResponse:
+    return FileResponse(STATIC / "favicon.ico", media_type="image/x-icon")
+
+
 def install_page(app: FastAPI) -> None:
     app.add_api_route("/", index, methods=["GET"], include_in_schema=False)
+    app.add_api_route("/manifest.webmanifest", manifest, methods=["GET"], include_in_schema=False)
+    app.add_api_route("/sw.js", service_worker, methods=["GET"], include_in_schema=False)
+    app.add_api_route("/favicon.ico", favicon, methods=["GET"], include_in_schema=False)
     app.add_api_route("/palette.json", palette, methods=["GET"], include_in_schema=False)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")

@@ -30,7 +30,9 @@ from taihu.messages import Language, text
 from taihu.messages.error_shape import CatalogError, error_shape
 from taihu.scorer.errors import quote
 
-POLICY = "default-src 'self'; img-src 'self' data:; frame-ancestors 'none'; base-uri 'none'; form-action 'self'"
+BASE_POLICY = "default-src 'self'; img-src 'self' data:; frame-ancestors 'none'; base-uri 'none'; form-action 'self'"
+# worker-src: the page's service worker (/sw.js); the manifest is default-src's.
+POLICY = f"{BASE_POLICY}; worker-src 'self'"
 # /docs and /redoc (fastapi-offline) start Swagger UI with an inline script (allowed by its hash, read off
 # the page), ReDoc styles itself with inline <style> and runs its search in a blob: worker.
 DOC_PAGES = frozenset({"/docs", "/docs/oauth2-redirect", "/redoc"})
@@ -54,7 +56,7 @@ def doc_policy(html: bytes) -> str:
         for script in _INLINE_SCRIPT.findall(html)
     )
     scripts = f"; script-src 'self' {hashes}" if hashes else ""
-    return f"{POLICY}{scripts}{DOC_POLICY}"
+    return f"{BASE_POLICY}{scripts}{DOC_POLICY}"  # its own worker-src: a directive given twice counts once
 
 
 class SecurityHeaders:
