@@ -69,6 +69,7 @@ HU, TAI, TOTAL = "hu", "tai", "total"  # Luoshan: hu × 2^tai, or a special hand
 DI, FEN, MULTIPLIER = "di", "fen", "multiplier"  # Putian's 底 and 分 add up; Jinhua's multipliers multiply
 HAND_TYPE = "hand type"  # Guannan: the one type that applies
 HAN = "han"  # riichi: every yaku and dora counts han
+FAN = "fan"  # MCR: every fan adds up
 # What an item's value counts (`ScoreItem.unit`), by its kind: one line per kind, so no item states a unit by hand.
 UNIT_OF_KIND: dict[str, ItemUnit] = {
     BASE_TAI: "tai",
@@ -82,6 +83,7 @@ UNIT_OF_KIND: dict[str, ItemUnit] = {
     MULTIPLIER: "multiplier",
     HAND_TYPE: "points",
     HAN: "han",
+    FAN: "fan",
 }
 
 Reading = tuple[Group, ...]
