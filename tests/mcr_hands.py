@@ -127,7 +127,9 @@ def _random_hand(rng: random.Random) -> str:
     elif shape < 0.15:
         knit = rng.choice(KNITS)
         honors_held = list(range(T.EAST, T.PLAYABLE))
-        chosen = rng.sample(list(knit) + honors_held, 14) if rng.random() < 0.8 else [*rng.sample(knit, 7), *honors_held]
+        chosen = (
+            rng.sample(list(knit) + honors_held, 14) if rng.random() < 0.8 else [*rng.sample(knit, 7), *honors_held]
+        )
         if sum(1 for k in chosen if k >= T.EAST) > 7 or len(chosen) != 14:
             raise LookupError
         concealed = chosen

@@ -55,7 +55,9 @@ def test_the_generator_reaches_the_shapes_and_conditions() -> None:
     for _ in range(max(EXAMPLES, 300)):
         line = random_hand(rng)
         seen.update(key for key, _ in taihu_fan(line))
-        seen.update(word for word in ("self", "kong-draw", "rob-kong", "last-tile", "fourth-tile", "(", "[") if word in line)
+        seen.update(
+            word for word in ("self", "kong-draw", "rob-kong", "last-tile", "fourth-tile", "(", "[") if word in line
+        )
     for key in ("qi_dui", "shi_san_yao", "quan_bu_kao", "zu_he_long", "an_gang", "ming_gang", "hua_pai"):
         assert seen[key], key
     for word in ("self", "kong-draw", "rob-kong", "last-tile", "fourth-tile", "(", "["):

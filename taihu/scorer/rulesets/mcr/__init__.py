@@ -28,6 +28,7 @@ from .items import EXCLUSIONS, ITEMS, OPTIONS
 TOO_FEW = phrase("note.mcr.below_minimum", "fan", "minimum")
 FLOWERS = "hua_pai"
 NO_FAN = "wu_fan_he"
+APART = frozenset({FLOWERS, NO_FAN})
 # a tie between readings of one total: a standard reading before 七对, then one with either of these
 TIE_FANS = frozenset({"yi_se_san_tong_shun", "san_tong_ke"})
 
@@ -76,9 +77,9 @@ class Mcr(B.RuleSet):
             yield McrFacts(pairs, SEVEN_PAIRS, win, drawn)
         if S.thirteen_orphans(kinds):
             yield McrFacts((), ORPHANS, win, drawn)
-        knit = S.honors_and_knitted(kinds)
-        if knit is not None:
-            yield McrFacts((), HONORS_AND_KNITTED, win, drawn, knit)
+        knitted = S.honors_and_knitted(kinds)
+        if knitted is not None:
+            yield McrFacts((), HONORS_AND_KNITTED, win, drawn, knitted)
 
     def best_reading(self, hand: McrHand, readings: object = None) -> B.Chosen | None:
         """The reading with the most fan; of readings of one total, the first that has 一色三同顺 or 三同刻
@@ -101,7 +102,7 @@ class Mcr(B.RuleSet):
 
     def _exclude(self, found: B.Found) -> B.Found:
         """不重复: from the highest fan down (the table's order), a fan not itself excluded excludes its list;
-        then 无番和 where no fan is left but flowers."""
+        无番和 (found on every win) stays only where no other fan does, flowers apart."""
         removes = self._removes
         gone: set[str] = set()
         kept: B.Found = []
@@ -114,14 +115,9 @@ class Mcr(B.RuleSet):
                 gone |= removes[key]
         if gone:
             kept = [entry for entry in kept if entry[0].key not in gone]
-        if all(item.key == FLOWERS for item, _, _ in kept):
-            item = self._no_fan
-            kept.insert(0, (item, item.rows[B.ONE], ""))
+        if any(item.key not in APART for item, _, _ in kept):
+            kept = [entry for entry in kept if entry[0].key != NO_FAN]
         return kept
-
-    @property
-    def _no_fan(self) -> B.Item:
-        return next(i for i in self.items if i.key == NO_FAN)
 
     def finish(self, hand: McrHand, found: B.Found) -> B.Outcome:
         flowers = sum(v for item, v, _ in found if item.key == FLOWERS)

@@ -13,7 +13,7 @@ def lines(score: HandScore) -> list[str]:
         return [non_winner(score)]
     fan = [item.value for item in score.items if item.key != "hua_pai"]
     flowers = score.total - score.subtotal
-    out = [
+    out: list[str] = [
         said("arith.mcr.minimum" if score.legal else "arith.mcr.below", subtotal=score.subtotal, minimum=MINIMUM),
         said("arith.mcr.fan", sum=added(fan)),
     ]

@@ -64,9 +64,7 @@ def concealed_pungs(sets: tuple[Group, ...], win: int, self_drawn: bool, knit: t
         if g.is_triplet and not g.exposed:
             count += 1
     if not self_drawn and any(g.is_triplet and not g.exposed and not g.concealed_kong and g.kind == win for g in sets):
-        in_chow = win in knit or any(
-            g.shape == CHOW and not g.exposed and g.kind <= win <= g.kind + 2 for g in sets
-        )
+        in_chow = win in knit or any(g.shape == CHOW and not g.exposed and g.kind <= win <= g.kind + 2 for g in sets)
         if not in_chow:
             count -= 1
     return count

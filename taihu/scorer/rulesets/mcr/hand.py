@@ -72,9 +72,7 @@ def prepare(parsed: ParsedHand, options: dict[str, int]) -> McrHand:
     held = [k for k in parsed.tiles if not T.is_flower(k)]
     if parsed.win is not None:
         if T.is_flower(parsed.win):
-            raise HandError.of(
-                "error.notation.mcr.flower_won", code="bad_winning_tile", column=parsed.columns.get("+")
-            )
+            raise HandError.of("error.notation.mcr.flower_won", code="bad_winning_tile", column=parsed.columns.get("+"))
         insort(held, parsed.win)
     melds = tuple(B.meld_group(m) for m in parsed.melds)
     counts = [0] * T.PLAYABLE

@@ -260,9 +260,7 @@ def _every_set(holds: Callable[[int, bool], bool]) -> B.Finder:
         if facts.shape != STANDARD:
             return NONE
         groups = (*facts.sets, *facts.pairs)
-        every = all(
-            any(holds(k, True) for k in g.kinds) if g.shape == CHOW else holds(g.kind, False) for g in groups
-        )
+        every = all(any(holds(k, True) for k in g.kinds) if g.shape == CHOW else holds(g.kind, False) for g in groups)
         return FOUND if every else NONE
 
     return find
@@ -295,14 +293,12 @@ def _yao_jiu_ke(hand: McrHand, facts: McrFacts) -> Found:
     """Each pung of a 1, a 9 or a wind: a dragon's scores 箭刻, a wind's that is the prevalent or seat wind scores
     圈风刻/门风刻, and the three wind pungs of 三风刻 (or 小四喜) count no 幺九刻; 九莲宝灯 takes one."""
     winds = sum(1 for k in _triplets(facts) if T.is_wind(k))
-    found = []
+    found: Found = []
     for g in facts.sets:
         if not g.is_triplet:
             continue
         kind = g.kind
-        if kind in TERMINALS or (
-            T.is_wind(kind) and winds < 3 and kind != hand.round_wind and kind != hand.seat_wind
-        ):
+        if kind in TERMINALS or (T.is_wind(kind) and winds < 3 and kind != hand.round_wind and kind != hand.seat_wind):
             found.append((ONE, group_text(g)))
     return found[1:] if hand.nine_gates else found
 
@@ -333,9 +329,9 @@ def _flowers(hand: McrHand, facts: None) -> Found:
     return [(ONE, T.name(k)) for k in hand.flowers]
 
 
-def _nothing(hand: McrHand, facts: McrFacts) -> Found:
-    """无番和 is found when the exclusions leave no other fan (`Mcr.exclude`)."""
-    return NONE
+def _nothing(hand: McrHand, facts: None) -> Found:
+    """无番和: found on every winning hand, and kept only where no other fan is (`Mcr._exclude`)."""
+    return FOUND
 
 
 READS = ("shape", "knit", "pair", "sets", "pairs", "groups", "linked", "concealed_pungs")
@@ -376,7 +372,13 @@ ITEMS = (
     _hand_fan("hun_yao_jiu", "混幺九", "All Terminals and Honors", 32, _tiles(_hun_yao_jiu)),
     # 24
     _fan("qi_dui", "七对", "Seven Pairs", 24, _shape(SEVEN_PAIRS)),
-    _fan("qi_xing_bu_kao", "七星不靠", "Greater Honors and Knitted Tiles", 24, _shape(HONORS_AND_KNITTED, _all_honors_there)),
+    _fan(
+        "qi_xing_bu_kao",
+        "七星不靠",
+        "Greater Honors and Knitted Tiles",
+        24,
+        _shape(HONORS_AND_KNITTED, _all_honors_there),
+    ),
     _fan("quan_shuang_ke", "全双刻", "All Even Pungs", 24, _quan_shuang_ke),
     _hand_fan("qing_yi_se", "清一色", "Full Flush", 24, _tiles(_qing_yi_se)),
     _fan("yi_se_san_tong_shun", "一色三同顺", "Pure Triple Chow", 24, _linked("yi_se_san_tong_shun")),
@@ -402,7 +404,7 @@ ITEMS = (
     _hand_fan("tui_bu_dao", "推不倒", "Reversible Tiles", 8, _tiles(_within(REVERSIBLE))),
     _fan("san_se_san_tong_shun", "三色三同顺", "Mixed Triple Chow", 8, _linked("san_se_san_tong_shun")),
     _fan("san_se_san_jie_gao", "三色三节高", "Mixed Shifted Pungs", 8, _linked("san_se_san_jie_gao")),
-    _fan("wu_fan_he", "无番和", "Chicken Hand", 8, _nothing),
+    _hand_fan("wu_fan_he", "无番和", "Chicken Hand", 8, _nothing),
     _hand_fan("miao_shou_hui_chun", "妙手回春", "Last Tile Draw", 8, _flag("last-tile", self_drawn=True)),
     _hand_fan("hai_di_lao_yue", "海底捞月", "Last Tile Claim", 8, _flag("last-tile", self_drawn=False)),
     _hand_fan("gang_shang_kai_hua", "杠上开花", "Out with Replacement Tile", 8, _flag("kong-draw")),
@@ -416,7 +418,9 @@ ITEMS = (
     _hand_fan("shuang_an_gang", "双暗杠", "Two Concealed Kongs", 6, _kongs(0, 2, 2)),
     _fan("shuang_jian_ke", "双箭刻", "Two Dragon Pungs", 6, _linked("shuang_jian_ke")),
     # 5 (明暗杠: one item for one exposed and one concealed kong, a house option)
-    Item("ming_an_gang", "明暗杠", "Melded and Concealed Kongs", 1, FAN, WINNER_ONLY, _one_of_each, option="ming_an_gang"),
+    Item(
+        "ming_an_gang", "明暗杠", "Melded and Concealed Kongs", 1, FAN, WINNER_ONLY, _one_of_each, option="ming_an_gang"
+    ),
     # 4
     _fan("quan_dai_yao", "全带幺", "Outside Hand", 4, _every_set(_yao)),
     _hand_fan("bu_qiu_ren", "不求人", "Fully Concealed Hand", 4, _bu_qiu_ren),
@@ -460,7 +464,11 @@ def _no(present: str, removes: str, sentence: str) -> Exclusion:
 KEY_OF = {item.name: item.key for item in ITEMS}
 
 EXCLUSIONS = (
-    _no("da_si_xi", "三风刻 碰碰和 圈风刻 门风刻 幺九刻", "大四喜：由4副风刻(杠)组成的和牌。不计圈风刻、门风刻、三风刻、碰碰和、幺九刻。"),
+    _no(
+        "da_si_xi",
+        "三风刻 碰碰和 圈风刻 门风刻 幺九刻",
+        "大四喜：由4副风刻(杠)组成的和牌。不计圈风刻、门风刻、三风刻、碰碰和、幺九刻。",
+    ),
     _no("da_san_yuan", "双箭刻 箭刻", "大三元：和牌中，有中发白3副刻子。不计双箭刻、箭刻。"),
     _no("lv_yi_se", "混一色 缺一门", "绿一色：由23468条及发字中的任何牌组成的和牌。不计混一色、缺一门。"),
     _no(
@@ -469,7 +477,11 @@ EXCLUSIONS = (
         "九莲宝灯：由一种花色序数牌按1112345678999组成的特定牌型，见同花色任何1张序数牌即成和牌。"
         "不计清一色、门前清、不求人、无字，幺九刻计一副（另一副不计，见幺九刻）。",
     ),
-    _no("si_gang", "三杠 双明杠 双暗杠 明杠 暗杠 碰碰和 单钓将", "四杠：4个杠。不计三杠、双明杠、双暗杠、明杠、暗杠、碰碰和、单钓将。"),
+    _no(
+        "si_gang",
+        "三杠 双明杠 双暗杠 明杠 暗杠 碰碰和 单钓将",
+        "四杠：4个杠。不计三杠、双明杠、双暗杠、明杠、暗杠、碰碰和、单钓将。",
+    ),
     _no(
         "lian_qi_dui",
         "七对 清一色 门前清 不求人 单钓将 无字",
@@ -487,18 +499,42 @@ EXCLUSIONS = (
     ),
     _no("xiao_si_xi", "三风刻 幺九刻", "小四喜：和牌时有风牌的3副刻子及将牌。不计三风刻、幺九刻。"),
     _no("xiao_san_yuan", "双箭刻 箭刻", "小三元：和牌时有箭牌的两副刻子及将牌。不计双箭刻、箭刻。"),
-    _no("zi_yi_se", "混幺九 碰碰和 全带幺 幺九刻 缺一门", "字一色：由字牌的刻子(杠)、将组成的和牌。不计混幺九、碰碰和、全带幺、幺九刻、缺一门。"),
-    _no("si_an_ke", "三暗刻 双暗刻 碰碰和 门前清 不求人", "四暗刻：4个暗刻(暗杠)。不计三暗刻、双暗刻、碰碰和、门前清、不求人。"),
+    _no(
+        "zi_yi_se",
+        "混幺九 碰碰和 全带幺 幺九刻 缺一门",
+        "字一色：由字牌的刻子(杠)、将组成的和牌。不计混幺九、碰碰和、全带幺、幺九刻、缺一门。",
+    ),
+    _no(
+        "si_an_ke",
+        "三暗刻 双暗刻 碰碰和 门前清 不求人",
+        "四暗刻：4个暗刻(暗杠)。不计三暗刻、双暗刻、碰碰和、门前清、不求人。",
+    ),
     _no(
         "yi_se_shuang_long_hui",
         "七对 清一色 平和 一般高 老少副 无字",
         "一色双龙会：一种花色的两个老少副，5为将牌。不计七对、清一色、平和、一般高、老少副、无字。",
     ),
-    _no("yi_se_si_tong_shun", "一色三同顺 一色三节高 一般高 四归一", "一色四同顺：一种花色4副序数相同的顺子。不计一色三同顺、一色三节高、一般高、四归一。"),
-    _no("yi_se_si_jie_gao", "一色三节高 一色三同顺 碰碰和", "一色四节高：一种花色4副依次递增一位数的刻子。不计一色三节高、一色三同顺、碰碰和。"),
-    _no("yi_se_si_bu_gao", "一色三步高 连六 老少副", "一色四步高：一种花色4副依次递增一位数或依次递增二位数的顺子。不计一色三步高、连六、老少副。"),
+    _no(
+        "yi_se_si_tong_shun",
+        "一色三同顺 一色三节高 一般高 四归一",
+        "一色四同顺：一种花色4副序数相同的顺子。不计一色三同顺、一色三节高、一般高、四归一。",
+    ),
+    _no(
+        "yi_se_si_jie_gao",
+        "一色三节高 一色三同顺 碰碰和",
+        "一色四节高：一种花色4副依次递增一位数的刻子。不计一色三节高、一色三同顺、碰碰和。",
+    ),
+    _no(
+        "yi_se_si_bu_gao",
+        "一色三步高 连六 老少副",
+        "一色四步高：一种花色4副依次递增一位数或依次递增二位数的顺子。不计一色三步高、连六、老少副。",
+    ),
     _no("san_gang", "双明杠 双暗杠 明杠 暗杠", "三杠：3个杠。不计双明杠、双暗杠、明杠、暗杠。"),
-    _no("hun_yao_jiu", "碰碰和 全带幺 幺九刻", "混幺九：由字牌和序数牌一、九的刻子及将牌组成的和牌。不计碰碰和、全带幺、幺九刻。"),
+    _no(
+        "hun_yao_jiu",
+        "碰碰和 全带幺 幺九刻",
+        "混幺九：由字牌和序数牌一、九的刻子及将牌组成的和牌。不计碰碰和、全带幺、幺九刻。",
+    ),
     _no("qi_dui", "门前清 不求人 单钓将", "七对：由7个对子组成和牌。不计门前清、不求人、单钓将。"),
     _no(
         "qi_xing_bu_kao",
@@ -506,9 +542,17 @@ EXCLUSIONS = (
         "七星不靠：必须有7个单张的东西南北中发白，加上3种花色，数位按147、258、369中的7张序数牌组成没有将牌的和牌。"
         "不计全不靠、五门齐、门前清、不求人、单钓将。",
     ),
-    _no("quan_shuang_ke", "碰碰和 断幺 无字", "全双刻：由2、4、6、8序数牌的刻子、将牌组成的和牌。不计碰碰和、断幺、无字。"),
+    _no(
+        "quan_shuang_ke",
+        "碰碰和 断幺 无字",
+        "全双刻：由2、4、6、8序数牌的刻子、将牌组成的和牌。不计碰碰和、断幺、无字。",
+    ),
     _no("qing_yi_se", "无字", "清一色：由一种花色的序数牌组成的和牌。不计无字。"),
-    _no("yi_se_san_tong_shun", "一色三节高 一般高", "一色三同顺：和牌时有一种花色3副序数相同的顺子。不计一色三节高、一般高。"),
+    _no(
+        "yi_se_san_tong_shun",
+        "一色三节高 一般高",
+        "一色三同顺：和牌时有一种花色3副序数相同的顺子。不计一色三节高、一般高。",
+    ),
     _no("yi_se_san_jie_gao", "一色三同顺", "一色三节高：和牌时有一种花色3副依次递增一位数字的刻子。不计一色三同顺。"),
     _no("quan_da", "大于五 无字", "全大：由序数牌789组成的顺子、刻子(杠)、将牌的和牌。不计大于五、无字。"),
     _no("quan_zhong", "断幺 无字", "全中：由序数牌456组成的顺子、刻子(杠)、将牌的和牌。不计断幺、无字。"),
@@ -522,7 +566,11 @@ EXCLUSIONS = (
     _no("quan_dai_wu", "断幺 无字", "全带五：每副牌及将牌必须有5的序数牌。不计断幺、无字。"),
     _no("san_tong_ke", "双同刻", "三同刻：3个序数相同的刻子(杠)。不计双同刻。"),
     _no("san_an_ke", "双暗刻", "三暗刻：3个暗刻。不计双暗刻。"),
-    _no("quan_bu_kao", "五门齐 门前清 不求人 单钓将", "全不靠：由单张3种花色147、258、369不能错位的序数牌及东南西北中发白中的任何14张牌组成的和牌。不计五门齐、门前清、不求人、单钓将。"),
+    _no(
+        "quan_bu_kao",
+        "五门齐 门前清 不求人 单钓将",
+        "全不靠：由单张3种花色147、258、369不能错位的序数牌及东南西北中发白中的任何14张牌组成的和牌。不计五门齐、门前清、不求人、单钓将。",
+    ),
     _no("da_yu_wu", "无字", "大于五：由序数牌6-9的顺子、刻子、将牌组成的和牌。不计无字。"),
     _no("xiao_yu_wu", "无字", "小于五：由序数牌1-4的顺子、刻子、将牌组成的和牌。不计无字。"),
     _no("tui_bu_dao", "缺一门", "推不倒：由牌面图形没有上下区别的牌组成的和牌。不计缺一门。"),

@@ -41,7 +41,9 @@ def settle(table: Table) -> Settlement:
     payments: list[Payment] = []
     for offender in offenders:
         reason = said("reason.mcr.false_win", penalty=FALSE_WIN_PENALTY)
-        payments += [Payment(from_=offender, to=s, amount=FALSE_WIN_PENALTY, reason=reason) for s in SEATS if s != offender]
+        payments += [
+            Payment(from_=offender, to=s, amount=FALSE_WIN_PENALTY, reason=reason) for s in SEATS if s != offender
+        ]
     if winner is not None:
         if winner in offenders or winner in deal.fouls:
             raise HandError.of("error.winner.mcr_offender", code="bad_winner", field="winner", winner=winner)
@@ -117,4 +119,3 @@ def _check_discarder(table: Table, hands: C.Hands) -> None:
             hint=Text("error.hint.name_the_discarder"),
             winner=winner,
         )
-
