@@ -9,6 +9,7 @@ changes the row. The hands of the fan table agree with pymahjonggb
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
@@ -871,3 +872,18 @@ def test_waits_score_each_wait_and_leave_out_a_kind_held_four_times() -> None:
     assert found == {"1p": (6, False), "4p": (8, True), "7p": (9, True)}
     dead = {w.tile for w in waits("[333m] [456p] [789s] 1113m", rules="mcr").waits}
     assert dead == {"2m"}
+
+
+# -- a ledger ------------------------------------------------------------------------------------
+
+
+def test_a_ledger_passes_the_deal_every_time_and_moves_the_prevalent_wind_every_four(tmp_path: Path) -> None:
+    from taihu.store import LedgerStore
+
+    drawn = table()
+    players = ["甲", "乙", "丙", "丁"]
+    with LedgerStore(tmp_path / "ledger.db") as store:
+        ledger = store.create("match", "mcr", players)
+        dealt = [store.add(ledger, drawn) for _ in range(17)]
+    assert [deal.table["round"] for deal in dealt] == list("EEEESSSSWWWWNNNNE")
+    assert [deal.dealer for deal in dealt[:5]] == ["甲", "乙", "丙", "丁", "甲"]

@@ -325,6 +325,11 @@ class RuleSet:
         settle: Callable[[Table], Settlement] = settlement.settle
         return settle(table)
 
+    def ledger_round(self, deal: int) -> str | None:
+        """The prevalent wind a ledger gives its `deal`-th deal (from 1) where the table does not, for a rule set
+        whose tables read one by a rule of the house (`table_fields` with `round`); None: the table's own."""
+        return None
+
     def arithmetic(self, score: HandScore) -> list[str]:
         """How this rule set reached the total of `score`: `lines` of the `arithmetic` module in its folder."""
         lines: Callable[[HandScore], list[str]] = import_module(f"{type(self).__module__}.arithmetic").lines

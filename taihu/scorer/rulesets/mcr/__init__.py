@@ -96,6 +96,10 @@ class Mcr(B.RuleSet):
         kept = next((f for f in tied if any(i.key in TIE_FANS for i, _, _ in f[0])), tied[0])
         return kept[0], kept[1], kept[2], kept[2]
 
+    def ledger_round(self, deal: int) -> str | None:
+        """A 16-deal match: E for deals 1–4, S for 5–8, W for 9–12, N for 13–16, then E again."""
+        return "ESWN"[(deal - 1) // 4 % 4]
+
     def facts_of(self, reading: object) -> ReadingFacts:
         assert isinstance(reading, McrFacts)
         return reading
