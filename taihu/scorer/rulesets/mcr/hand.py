@@ -9,7 +9,7 @@ whether the hand waited on one tile only (独听), which decides 边张, 坎张 
 from __future__ import annotations
 
 from bisect import insort
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from ... import memo as M
 from ... import tiles as T
@@ -49,6 +49,7 @@ class McrHand(B.Prepared):
     self_drawn: bool = False
     flowers: tuple[int, ...] = ()
     counts: tuple[int, ...] = ()  # every kind's tiles in the hand, a kong as four
+    kinds: list[int] = field(default_factory=list)  # the kinds held, ascending
     exposed_kongs: int = 0
     concealed_kongs: int = 0
     single_wait: bool = False  # 独听: the 13 tiles before the win waited on this one kind only
@@ -128,6 +129,7 @@ def prepare(parsed: ParsedHand, options: dict[str, int]) -> McrHand:
         self_drawn=not flags.isdisjoint(SELF_DRAWN),
         flowers=flowers,
         counts=tuple(counts),
+        kinds=[k for k, n in enumerate(counts) if n],
         exposed_kongs=sum(1 for g in melds if g.shape == KONG and g.exposed),
         concealed_kongs=sum(1 for g in melds if g.concealed_kong),
         single_wait=winner and single_wait(bytes(before), melds, tuple(counts), win),
@@ -147,8 +149,7 @@ def single_wait(before: bytes, melds: tuple[Group, ...], counts: tuple[int, ...]
 def waits(before: bytes, melds: int) -> tuple[int, ...]:
     """The kinds that complete concealed tiles `before` (with `melds` melds beside them) into any winning shape."""
     found = set(completing_kinds(before, 4 - melds, range(T.PLAYABLE)))
-    if melds <= 1:
-        for kind in range(T.PLAYABLE):
-            if kind not in found and S.special_win(before, kind, melds):
-                found.add(kind)
+    for kind in S.special_candidates(before, melds):
+        if kind not in found and S.special_win(before, kind, melds):
+            found.add(kind)
     return tuple(sorted(found))

@@ -23,15 +23,11 @@ Found = list[tuple[Variant, str]]
 # -- the hand's tiles (read once per hand) ----------------------------------------
 
 
-def _kinds(hand: McrHand) -> list[int]:
-    return [k for k, n in enumerate(hand.counts) if n]
-
-
 def _tiles(test: Callable[[list[int]], bool]) -> B.Finder:
     """A fan of the hand's tiles alone, found when `test(kinds held)`."""
 
     def find(hand: McrHand, facts: None) -> Found:
-        return FOUND if test(_kinds(hand)) else NONE
+        return FOUND if test(hand.kinds) else NONE
 
     return find
 

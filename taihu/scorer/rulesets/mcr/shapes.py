@@ -70,6 +70,29 @@ def nine_gates(before: list[int] | bytes) -> bool:
     return tuple(before.count(base + r) for r in range(9)) == NINE_GATES
 
 
+def special_candidates(before: bytes, melds: int) -> list[int]:
+    """The kinds that might complete `before` into a shape other than sets and a pair, found without trying
+    all 34: a knitted straight needs eight of its nine tiles held already; 七对 six pairs; 十三幺 only orphans;
+    全不靠 thirteen different tiles of honors and one knitted straight."""
+    if melds > 1:
+        return []
+    held = set(before)
+    kinds: set[int] = set()
+    for knit in KNITS:
+        missing = [k for k in knit if k not in held]
+        if len(missing) <= 1:
+            kinds.update(missing or range(T.PLAYABLE))
+    if not melds:
+        if sum(1 for k in held if before.count(k) >= 2) >= 5:
+            kinds.update(k for k in held if before.count(k) % 2)
+        if held <= ORPHANS:
+            kinds.update(ORPHANS)
+        knit = knit_of(held) if len(held) == 13 else None
+        if knit is not None:
+            kinds.update((*knit, *HONORS))
+    return sorted(kinds)
+
+
 def special_win(before: bytes, kind: int, melds: int) -> bool:
     """Whether `before` + `kind` wins as a shape other than sets and a pair."""
     kinds = bytes(sorted((*before, kind)))
