@@ -87,9 +87,9 @@ def special_candidates(before: bytes, melds: int) -> list[int]:
             kinds.update(k for k in held if before.count(k) % 2)
         if held <= ORPHANS:
             kinds.update(ORPHANS)
-        knit = knit_of(held) if len(held) == 13 else None
-        if knit is not None:
-            kinds.update((*knit, *HONORS))
+        single = knit_of(held) if len(held) == 13 else None
+        if single is not None:
+            kinds.update((*single, *HONORS))
     return sorted(kinds)
 
 
