@@ -243,8 +243,8 @@ def between_sets(sets: tuple[Group, ...], pair: int) -> Linked:
     kinds = sorted(g.kind for g in sets if g.is_triplet)
     linked: Linked = {}
     for fan, made in (*chow_fans(starts, pair), *pung_fans(kinds)):
-        chows = fan in CHOW_FANS
-        detail = " ".join(group_text(Group(CHOW if chows else "pung", k)) for k in made)
+        # chows as their tiles (123m), pungs by their kind (5m, N)
+        detail = " ".join(group_text(Group(CHOW, k)) if fan in CHOW_FANS else T.name(k) for k in made)
         linked.setdefault(fan, []).append(detail)
     return linked
 

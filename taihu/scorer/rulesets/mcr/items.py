@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 
 from ... import tiles as T
-from ...engine import CHOW, PAIR, group_text
+from ...engine import CHOW, PAIR
 from .. import base as B
 from ..base import FAN, FOUND, NONE, ONE, WINNER_ONLY, Exclusion, Item, Option, Variant, once
 from .facts import HONORS_AND_KNITTED, KNITTED, ORPHANS, SEVEN_PAIRS, STANDARD, McrFacts
@@ -280,7 +280,7 @@ def _pung_of(test: Callable[[McrHand, int], bool]) -> B.Finder:
     """A fan of each pung (or kong) of a kind `test` accepts."""
 
     def find(hand: McrHand, facts: McrFacts) -> Found:
-        return [(ONE, group_text(g)) for g in facts.sets if g.is_triplet and test(hand, g.kind)]
+        return [(ONE, T.name(g.kind)) for g in facts.sets if g.is_triplet and test(hand, g.kind)]
 
     return find
 
@@ -295,7 +295,7 @@ def _yao_jiu_ke(hand: McrHand, facts: McrFacts) -> Found:
             continue
         kind = g.kind
         if kind in TERMINALS or (T.is_wind(kind) and winds < 3 and kind != hand.round_wind and kind != hand.seat_wind):
-            found.append((ONE, group_text(g)))
+            found.append((ONE, T.name(kind)))
     return found[1:] if hand.nine_gates else found
 
 
