@@ -16,6 +16,7 @@ import json
 import os
 import platform
 import random
+import re
 import statistics
 import sys
 import tempfile
@@ -234,9 +235,13 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--waits-only", action="store_true", help="only the waits figures (issue 16)")
     parser.add_argument("--server-only", action="store_true", help="only the server path's figures (issue 26)")
+    parser.add_argument("--mcr-only", action="store_true", help="only the MCR figures, beside pymahjonggb")
     args = parser.parse_args()
     if args.server_only:
         bench_server()
+        return
+    if args.mcr_only:
+        bench_mcr(distinct_hands(random.Random(args.seed), args.hands, set()))
         return
     rng = random.Random(args.seed)
     seen: set[tuple[int, ...]] = set()
@@ -317,9 +322,74 @@ def main() -> None:
             f"  {'':11} CPU time median {statistics.median(ours_times.cpu) * 1e3:7.3f} ms  p99 {cpu_p99 * 1e3:7.3f} ms"
             f"  p99/mahjong CPU median {cpu_p99 / statistics.median(theirs_times.cpu):6.1f}×"
         )
+    bench_mcr(hands)
     bench_waits(rng, mahjong, hands)
     bench_ledger_add()
     bench_server()
+
+
+# pymahjonggb's tile names by our notation's: m W, p B, s T, winds F1–F4, dragons 中发白 J1–J3
+GB_TILE = {
+    **{f"{rank}{suit}": f"{letter}{rank}" for suit, letter in zip("mps", "WBT", strict=True) for rank in range(1, 10)},
+    **{wind: f"F{i}" for i, wind in enumerate("ESWN", start=1)},
+    **{dragon: f"J{i}" for i, dragon in enumerate("CFP", start=1)},
+}
+GB_PACK = {3: "PENG", 4: "GANG"}
+
+
+def gb_from_line(line: str) -> object:
+    """pymahjonggb's fan of a notation line, read by a parser of its own here (tiles, `[..]`/`(..)` melds, `+`,
+    seat:, round:, self, flowers): what a caller holding taihu's line would have to do to ask it."""
+    from MahjongGB import MahjongFanCalculator
+
+    packs, held, win, flowers, seat, prevalent, drawn = [], [], "", 0, 0, 0, False
+    for token in line.split():
+        if token.startswith(("seat:", "round:")):
+            wind = "ESWN".index(token.partition(":")[2])
+            seat, prevalent = (wind, prevalent) if token.startswith("seat") else (seat, wind)
+        elif token == "self":
+            drawn = True
+        elif token[0] == "f":
+            flowers += 1
+        else:
+            runs = re.findall(r"(\d+)([mps])|([ESWNCFP])", token.strip("[]()+"))
+            tiles = [GB_TILE[f"{d}{suit}"] for digits, suit, _ in runs for d in digits]
+            tiles += [GB_TILE[honor] for _, _, honor in runs if honor]
+            if token[0] == "+":
+                win = tiles[0]
+            elif token[0] in "[(":
+                chow = tiles[0] != tiles[1]
+                packs.append(("CHI" if chow else GB_PACK[len(tiles)], tiles[1], 0 if token[0] == "(" else 1))
+            else:
+                held += tiles
+    return MahjongFanCalculator(tuple(packs), tuple(held), win, flowers, drawn, False, False, False, seat, prevalent)
+
+
+def mcr_line(tiles: list[int], win: int) -> str:
+    """A closed hand for MCR, won on a discard by the South seat in the East round."""
+    held = list(tiles)
+    held.remove(win)
+    return f"{T.group_text(sorted(held))} +{T.name(win)} seat:S round:E"
+
+
+def bench_mcr(hands: list[tuple[list[int], int]]) -> None:
+    """MCR: taihu's score_hand beside pymahjonggb fed the same notation line (`gb_from_line`)."""
+    lines = [mcr_line(tiles, win) for tiles, win in hands]
+    for line in lines[:200]:
+        score_hand(line, rules="mcr")
+        gb_from_line(line)
+    settle_heap()
+    ours_times, theirs_times = alternate(
+        [(partial(score_hand, line, "mcr"), partial(gb_from_line, line)) for line in lines]
+    )
+    ours_med, theirs_med = statistics.median(ours_times.wall), statistics.median(theirs_times.wall)
+    worst = max(ours_times.wall)
+    print(f"MCR: the same {len(lines)} hands as lines (seat:S round:E, on a discard), alternating in blocks")
+    p99 = percentile(ours_times.wall, 0.99)
+    print(f"  taihu  score_hand(mcr)               median {ours_med * 1e3:7.3f} ms  p99 {p99 * 1e3:7.3f} ms")
+    print(f"  pymahjonggb from the line            median {theirs_med * 1e3:7.3f} ms")
+    print(f"  ratio taihu/pymahjonggb (medians)    {ours_med / theirs_med:.3f}  (target ≤ 3)")
+    print(f"  slowest taihu hand / pymahjonggb median {worst / theirs_med:.1f}×  (target ≤ 20×)")
 
 
 def waiting_lingxi_line(rng: random.Random, wildcards: int) -> str:

@@ -24,10 +24,10 @@ from .rulesets import DEFAULT_RULES
 from .said import Said
 from .tiles import SEATS
 
-Unit = Literal["tai", "hu", "fen", "bei", "points"]
+Unit = Literal["tai", "hu", "fen", "bei", "points", "fan"]
 # What one item's value counts (`ScoreItem.unit`): each rule set's item kinds map to one of these
 # (`rulesets.base.UNIT_OF_KIND`); `multiplier` multiplies, the others add up in their own unit.
-ItemUnit = Literal["tai", "hu", "fen", "multiplier", "points", "han"]
+ItemUnit = Literal["tai", "hu", "fen", "multiplier", "points", "han", "fan"]
 Seat = Literal["E", "S", "W", "N"]  # the HTTP schemas' seat; the core keeps seats as str, checked on input
 MAX_HAND_LENGTH = 256  # a hand line is ~60 characters; far longer is not a hand but abuse
 JSON_NAMES = {"from_": "from"}  # fields named after a Python keyword, and their JSON names

@@ -33,6 +33,7 @@ FLAG_CONDITIONS = (
     "kong-draw",
     "rob-kong",
     "last-tile",
+    "fourth-tile",
     "heaven",
     "earth",
     "human",

@@ -80,6 +80,7 @@ HU, TAI, TOTAL = "hu", "tai", "total"  # Luoshan: hu × 2^tai, or a special hand
 DI, FEN, MULTIPLIER = "di", "fen", "multiplier"  # Putian's 底 and 分 add up; Jinhua's multipliers multiply
 HAND_TYPE = "hand type"  # Guannan: the one type that applies
 HAN = "han"  # riichi: every yaku and dora counts han
+FAN = "fan"  # MCR: every fan adds up
 # What an item's value counts (`ScoreItem.unit`), by its kind: one line per kind, so no item states a unit by hand.
 UNIT_OF_KIND: dict[str, ItemUnit] = {
     BASE_TAI: "tai",
@@ -93,6 +94,7 @@ UNIT_OF_KIND: dict[str, ItemUnit] = {
     MULTIPLIER: "multiplier",
     HAND_TYPE: "points",
     HAN: "han",
+    FAN: "fan",
 }
 
 Reading = tuple[Group, ...]
@@ -335,6 +337,11 @@ class RuleSet:
             raise HandError.of("error.rules.no_settlement", code="no_settlement", rules=rules_word(self.name)) from None
         settle: Callable[[Table], Settlement] = settlement.settle
         return settle(table)
+
+    def ledger_round(self, deal: int) -> str | None:
+        """The prevalent wind a ledger gives its `deal`-th deal (from 1) where the table does not, for a rule set
+        whose tables read one by a rule of the house (`table_fields` with `round`); None: the table's own."""
+        return None
 
     def arithmetic(self, score: HandScore) -> list[str]:
         """How this rule set reached the total of `score`: `lines` of the `arithmetic` module in its folder."""

@@ -45,8 +45,9 @@ OPTIONS = (
 OPTION_VALUES = {o.name: (o.default, *o.seed_alternatives) for o in OPTIONS}
 
 CONDITIONS = frozenset({"seat", "round", "dora", "ura", "honba", "sticks", *FLAG_CONDITIONS}) - {
-    "da-jin"
-}  # 打金 is Putian's
+    "da-jin",
+    "fourth-tile",
+}  # 打金 is Putian's, 和绝张 MCR's
 NOT_RIICHI = {
     "wild": Text("error.condition.riichi_no_wild"),
     "flip": Text("error.condition.riichi_no_flip"),
