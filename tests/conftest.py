@@ -18,6 +18,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from markers import mark_by_what_runs, note_duration, report_slow, require_marker
+from markers import unmarked_servers as unmarked_servers  # an autouse fixture: a server only where marked
 from pg_cluster import Cluster, ClusterError
 
 from taihu.api.access_log import ACCESS_LOG, ACCESS_LOG_VARIABLE
@@ -70,8 +72,9 @@ def postgres() -> Iterator[Cluster]:
 
 
 @pytest.fixture
-def pg_url(postgres: Cluster, monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
+def pg_url(postgres: Cluster, request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
     """A schema of this test's own in the run's cluster, as $TAIHU_DB; dropped after the test."""
+    require_marker(request, "postgres")
     schema = f"test_{next(_schemas)}"
     postgres.sql("taihu", f"CREATE SCHEMA {schema}")
     url = postgres.url(schema=schema)
@@ -87,7 +90,16 @@ def store_db(request: pytest.FixtureRequest, ledger_db: Path) -> Path | str:
     return ledger_db if request.param == "sqlite" else str(request.getfixturevalue("pg_url"))
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    mark_by_what_runs(items)  # server, browser, postgres: what the test and its fixtures start
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    note_duration(report)
+
+
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    report_slow(terminalreporter)
     if _not_started:
         terminalreporter.write_line(
             f"PostgreSQL did not start, so its tests were skipped: {_not_started[0]}", red=True, bold=True

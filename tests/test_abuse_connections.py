@@ -148,6 +148,7 @@ def test_taihu_serve_passes_workers_and_the_guards_to_uvicorn(monkeypatch: pytes
     assert call["timeout_keep_alive"] == KEEP_ALIVE
 
 
+@pytest.mark.server  # a listening socket of its own
 def test_answers_are_sent_without_waiting_for_the_clients_ack() -> None:
     """uvicorn's `--workers` socket has proto 0, so asyncio leaves Nagle on: the protocol turns it off."""
     from taihu.api.server import no_delay

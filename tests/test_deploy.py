@@ -122,6 +122,7 @@ def nginx_config(folder: Path, taihu: int, listen: int) -> Path:
     return config
 
 
+@pytest.mark.nginx
 @pytest.mark.skipif(NGINX is None and os.environ.get("CI") != "true", reason="no nginx (make nginx installs it)")
 def test_the_documented_nginx_site_serves_the_api_over_tls(taihu: int, tmp_path: Path) -> None:
     assert NGINX is not None, "no nginx: `make nginx` installs Debian's"
