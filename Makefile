@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 # or python3 upgraded) makes .venv anew instead of reusing a stale one.
 PYTHON_ID := $(shell $(PYTHON) -c 'import sys; print(sys.executable, sys.version.split()[0])' 2>/dev/null)
 
-.PHONY: demo test docs messages bench postgres riichi-check install install-test clean FORCE
+.PHONY: demo test check docs messages bench postgres riichi-check install install-test clean FORCE
 
 $(VENV)/python-id: FORCE
 	@test -n "$(PYTHON_ID)" || { echo "no Python '$(PYTHON)': pick one with make PYTHON=python3.12 ..."; exit 1; }
@@ -31,11 +31,24 @@ install-test: $(VENV)/installed-test
 demo: install
 	$(BIN)/python examples/run_examples.py
 
+# The tests on every core (pytest-xdist), the browser's on one of them (tests/markers.py groups them).
+PYTEST_ON_EVERY_CORE := -n auto --dist loadgroup
+
 test: install-test browser postgres nginx
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
-	$(BIN)/python -m pytest --cov --cov-report=term
+	$(BIN)/python -m pytest $(PYTEST_ON_EVERY_CORE) --cov --cov-report=term
+
+# The contributor's loop, in a minute or two: `make test` but for the tests that start a server, a browser,
+# PostgreSQL or nginx, or take long (pyproject.toml's markers; docs/architecture.md "Running the tests").
+CHECK_TESTS := not slow and not server and not browser and not postgres and not nginx
+
+check: install-test
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/mypy
+	$(BIN)/python -m pytest $(PYTEST_ON_EVERY_CORE) -m "$(CHECK_TESTS)"
 
 docs: install-test
 	$(BIN)/python -m taihu.docs
