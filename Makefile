@@ -31,8 +31,9 @@ install-test: $(VENV)/installed-test
 demo: install
 	$(BIN)/python examples/run_examples.py
 
-# The tests on every core (pytest-xdist), the browser's on one of them (tests/markers.py groups them).
-PYTEST_ON_EVERY_CORE := -n auto --dist loadgroup
+# The tests on every core (pytest-xdist), dealt out one by one: --dist loadgroup, loadfile and loadscope queue
+# the tests by their ids, and schemathesis gives its 16 tests one id, so they would run one of them.
+PYTEST_ON_EVERY_CORE := -n auto
 
 test: install-test browser postgres nginx
 	$(BIN)/ruff check .

@@ -100,9 +100,6 @@ def mark_by_what_runs(items: Iterable[pytest.Item]) -> None:
     for item in items:
         for name in sorted(needs(item) - {mark.name for mark in item.iter_markers()}):
             item.add_marker(name)
-        if item.get_closest_marker("browser") is not None:
-            # one worker of `pytest -n` runs them all (`--dist loadgroup`): one Chromium and one server, not one each
-            item.add_marker(pytest.mark.xdist_group("browser"))
 
 
 def require_marker(request: pytest.FixtureRequest, name: str) -> None:
