@@ -104,6 +104,8 @@ def pytest_configure(config: pytest.Config) -> None:
         from toy_rule_set import LINE
 
         register(LINE)  # before collection: the suites' parameters are made from the registry
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     mark_by_what_runs(items)  # server, browser, postgres: what the test and its fixtures start
 
