@@ -32,6 +32,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable, Sequence
+from functools import partial
 from pathlib import Path
 from typing import NamedTuple
 
@@ -186,16 +187,17 @@ def run(servers: dict[str, Server], hands: Sequence[Hand]) -> dict[str, list[flo
     bodies = score_bodies(hands)
     clients = {name: Client(server.port) for name, server in servers.items()}
     figures: dict[str, list[float]] = {"in-process": [], "batch": [], **{name: [] for name in servers}}
+
+    def local(block: Sequence[Hand]) -> None:
+        figures["in-process"].append(in_process(block))
+
     for number, start in enumerate(range(0, len(hands), BATCH)):
         block, singles = hands[start : start + BATCH], bodies[start : start + BATCH]
-        turns: list[Callable[[], None]] = [lambda block=block: figures["in-process"].append(in_process(block))]
+        turns: list[Callable[[], None]] = [partial(local, block)]
         for name, server in servers.items():
-            turns.append(
-                lambda s=server, c=clients[name], out=figures[name], b=singles: timed(s, c, "/v1/score", b, out)
-            )
-        turns.append(
-            lambda b=batch_body(block): timed(servers["taihu"], clients["taihu"], "/v1/score/batch", [b], figures["batch"])
-        )
+            turns.append(partial(timed, server, clients[name], "/v1/score", singles, figures[name]))
+        batch = [batch_body(block)]
+        turns.append(partial(timed, servers["taihu"], clients["taihu"], "/v1/score/batch", batch, figures["batch"]))
         shift = number % len(turns)
         for turn in turns[shift:] + turns[:shift]:
             turn()

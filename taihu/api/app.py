@@ -34,21 +34,20 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from taihu.api.batch import router as batch_router
 from taihu.api.errors import json_reason, validation_shape
-from taihu.api.guards import JsonGuard, replaying
+from taihu.api.guards import BodyChecks
 from taihu.api.head import HeadAsGet
-from taihu.api.language import LanguageHeaders, lang_parameter, request_language, scope_language
+from taihu.api.language import lang_parameter, request_language, scope_language
 from taihu.api.ledger import router as ledger_router
 from taihu.api.page import allow_origins, install_page
 from taihu.api.responses import JSON, WITH_BODY, Refusal, error_answer, errors, hand_error_answer, json_bytes, lines_in
 from taihu.api.schemas import HandScore, ScoreRequest, Settlement, Table
-from taihu.api.security import SecurityHeaders, TrustedHosts, redact_access_log, redacted
+from taihu.api.security import AnswerHeaders, TrustedHosts, redact_access_log, redacted
 from taihu.api.settings import Settings
 from taihu.api.waits import router as waits_router
 from taihu.messages import Language
 from taihu.scorer import HandError, RuleSetInfo, memo, rule_sets, score_hand, settle_table
 from taihu.scorer.arithmetic import arithmetic
 
-MAX_BODY = 64 * 1024  # a table is ~1 KB; the cap keeps a single request from tying up the server
 GZIP_FROM = 1024  # bytes: an answer this large is gzipped for a client that accepts it (a ledger, a page of deals)
 GZIP_LEVEL = 6
 VERSION = "/v1"  # the prefix of every path in the document; the same paths without it answer too
@@ -60,47 +59,6 @@ TAGS = [
     {"name": "health", "description": "For load balancers and health checks"},
 ]
 log = logging.getLogger("taihu.api")
-
-
-def too_large(size: int | None, lang: Language) -> JSONResponse:
-    if size is None:  # counted while it arrived: its size is not known
-        return error_answer(413, "api.error.body_too_large_streamed", lang, code="body_too_large", limit=MAX_BODY)
-    return error_answer(413, "api.error.body_too_large", lang, size=size, limit=MAX_BODY)
-
-
-class BodyLimit:
-    """Refuses big bodies before parsing: by Content-Length, then by counting what arrives.
-
-    Counting matters because a chunked request has no Content-Length, and a
-    client may send more than it announced.
-    """
-
-    def __init__(self, app: ASGIApp, limit: int = MAX_BODY) -> None:
-        self.app = app
-        self.limit = limit
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-        declared = dict(scope["headers"]).get(b"content-length")
-        if declared is not None and declared.isdigit() and int(declared) > self.limit:
-            await too_large(int(declared), scope_language(scope))(scope, receive, send)
-            return
-        chunks: list[bytes] = []
-        size = 0
-        while True:
-            message = await receive()
-            if message["type"] != "http.request":
-                return  # the client went away
-            chunks.append(message.get("body", b""))
-            size += len(chunks[-1])
-            if size > self.limit:
-                await too_large(None, scope_language(scope))(scope, receive, send)
-                return
-            if not message.get("more_body", False):
-                break
-        await self.app(scope, replaying(b"".join(chunks), receive), send)
 
 
 def internal_error(error_id: str, lang: Language) -> JSONResponse:
@@ -281,14 +239,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     if not settings.api_only:
         install_page(app)  # GET / (the table page) and its files
     # added innermost first: each `add_middleware` wraps what is there
-    app.add_middleware(JsonGuard)  # inside BodyLimit, so it sees the capped body
-    app.add_middleware(CatchBugs)
-    app.add_middleware(BodyLimit)
+    app.add_middleware(BodyChecks)
+    app.add_middleware(CatchBugs)  # outside the body's checks, so a bug in them is answered too
     allow_origins(app, settings.cors_origins)
     # outside the checks, so that every answer, a refusal of the inner ones too, carries the headers
     app.add_middleware(TrustedHosts, allowed_hosts=list(settings.allowed_hosts), www_redirect=False)
-    app.add_middleware(LanguageHeaders)  # outside the Host check, so its refusal says its language too
-    app.add_middleware(SecurityHeaders)
+    app.add_middleware(AnswerHeaders)  # outside the Host check, so its refusal says its language too
     # outside the headers, so that they (and a docs page's policy, made from its body) see the plain answer
     app.add_middleware(GZipMiddleware, minimum_size=GZIP_FROM, compresslevel=GZIP_LEVEL)
     app.add_middleware(HeadAsGet)  # outermost: a HEAD is a GET to every check inside (taihu/api/head.py)

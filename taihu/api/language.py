@@ -2,7 +2,7 @@
 
 Worked out once per request, on the first ask (`scope_language`), and kept in the ASGI scope, so the
 route, an error handler and the middlewares that answer before the route (a body too large, a Host
-refused, a bug) all speak the same language. `LanguageHeaders` says which in `Content-Language`,
+refused, a bug) all speak the same language. `add_language_headers` says which in `Content-Language`,
 and `Vary: Accept-Language` tells a cache that the answer depends on that header.
 """
 
@@ -14,7 +14,7 @@ from urllib.parse import parse_qsl
 from fastapi import Query
 from starlette.datastructures import MutableHeaders
 from starlette.requests import Request
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from starlette.types import Scope
 
 from taihu.messages import LANGUAGES, Language
 from taihu.messages.language import accept_language, language_of_tag
@@ -66,25 +66,14 @@ def request_language(request: Request) -> Language:
     return scope_language(request.scope)
 
 
-class LanguageHeaders:
-    """Adds `Content-Language` and `Vary: Accept-Language` to every JSON or CSV answer (`SPOKEN_TYPES`)."""
-
-    def __init__(self, app: ASGIApp) -> None:
-        self.app = app
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http" or scope["path"] in UNTRANSLATED:
-            await self.app(scope, receive, send)
-            return
-
-        async def with_language(message: Message) -> None:
-            if message["type"] == "http.response.start":
-                headers = MutableHeaders(scope=message)
-                if headers.get("content-type", "").startswith(SPOKEN_TYPES):
-                    headers["content-language"] = scope_language(scope)
-                    headers.add_vary_header("Accept-Language")
-                elif message["status"] == 304:  # a 304 varies as the answer it stands for
-                    headers.add_vary_header("Accept-Language")
-            await send(message)
-
-        await self.app(scope, receive, with_language)
+def add_language_headers(scope: Scope, headers: MutableHeaders, status: int) -> None:
+    """`Content-Language` and `Vary: Accept-Language` on a JSON or CSV answer (`SPOKEN_TYPES`) that is not the
+    same in every language; a 304 varies as the answer it stands for. Called on every answer's headers
+    (`taihu.api.security.AnswerHeaders`)."""
+    if scope["path"] in UNTRANSLATED:
+        return
+    if headers.get("content-type", "").startswith(SPOKEN_TYPES):
+        headers["content-language"] = scope_language(scope)
+        headers.add_vary_header("Accept-Language")
+    elif status == 304:
+        headers.add_vary_header("Accept-Language")

@@ -25,7 +25,7 @@ from starlette.datastructures import MutableHeaders
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from taihu.api.language import scope_language
+from taihu.api.language import add_language_headers, scope_language
 from taihu.messages import Language, text
 from taihu.messages.error_shape import CatalogError, error_shape
 from taihu.scorer.errors import quote
@@ -57,8 +57,9 @@ def doc_policy(html: bytes) -> str:
     return f"{POLICY}{scripts}{DOC_POLICY}"
 
 
-class SecurityHeaders:
-    """Adds the headers to every answer of the app; a docs page's policy is made from its body."""
+class AnswerHeaders:
+    """Adds the headers to every answer of the app, and the language headers to a JSON or CSV one
+    (`add_language_headers`), in one pass over its headers; a docs page's policy is made from its body."""
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
@@ -78,6 +79,7 @@ class SecurityHeaders:
                 for name, value in HEADERS.items():
                     headers[name] = value
                 headers["content-security-policy"] = POLICY
+                add_language_headers(scope, headers, message["status"])
                 if doc_page:
                     start = message  # sent with the body, once its scripts are known
                     return
