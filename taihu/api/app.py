@@ -23,7 +23,7 @@ import secrets
 from functools import cache
 from typing import Any, Literal
 
-from fastapi import APIRouter, Depends, FastAPI, Query, Request
+from fastapi import APIRouter, FastAPI, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from fastapi_offline import FastAPIOffline
@@ -36,7 +36,7 @@ from taihu.api.batch import router as batch_router
 from taihu.api.errors import json_reason, validation_shape
 from taihu.api.guards import BodyChecks
 from taihu.api.head import HeadAsGet
-from taihu.api.language import lang_parameter, request_language, scope_language
+from taihu.api.language import document_lang, request_language, scope_language
 from taihu.api.ledger import router as ledger_router
 from taihu.api.page import allow_origins, install_page
 from taihu.api.responses import JSON, WITH_BODY, Refusal, error_answer, errors, hand_error_answer, json_bytes, lines_in
@@ -201,6 +201,8 @@ async def health() -> dict[str, Any]:
 
 
 ROUTERS = (core, batch_router, waits_router, ledger_router)
+for _router in ROUTERS:
+    document_lang(_router.routes)  # every operation takes `lang` (read by taihu.api.language)
 DESCRIPTION = (
     "The same answers as the `taihu` command and the `taihu` library. Every path is under `/v1` "
     "(the paths without it answer the same, for older clients). The texts of every answer are in the "
@@ -232,9 +234,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_exception_handler(RequestValidationError, request_invalid)
     app.add_exception_handler(StarletteHTTPException, http_error)
     app.add_exception_handler(ValidationError, model_invalid)
-    spoken = [Depends(lang_parameter)]  # every operation takes `lang` (read by taihu.api.language)
     for router in ROUTERS:
-        app.include_router(router, prefix=VERSION, dependencies=spoken)  # the contract: /v1/…
+        app.include_router(router, prefix=VERSION)  # the contract: /v1/…
         app.include_router(router, include_in_schema=False)  # the same answers without /v1, for older clients
     if not settings.api_only:
         install_page(app)  # GET / (the table page) and its files
