@@ -20,13 +20,10 @@ import anyio.to_thread
 from starlette.middleware.gzip import DEFAULT_EXCLUDED_CONTENT_TYPES
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from taihu.api.responses import add_vary, header_value
+
 THREAD_FROM = 128 * 1024  # bytes: a chunk this large is compressed in a worker thread, off the event loop
 EXCLUDED = frozenset(content_type.encode() for content_type in DEFAULT_EXCLUDED_CONTENT_TYPES)
-
-
-def header(headers: list[tuple[bytes, bytes]], name: bytes) -> bytes | None:
-    """The value of header `name` (lower case) in raw ASGI headers, or None."""
-    return next((value for key, value in headers if key.lower() == name), None)
 
 
 def excluded(content_type: bytes | None) -> bool:
@@ -51,7 +48,7 @@ class Gzip:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        accepted = header(scope["headers"], b"accept-encoding")
+        accepted = header_value(scope["headers"], b"accept-encoding")
         gzip = accepted is not None and b"gzip" in accepted
         start: Message | None = None  # held until the first body says whether to compress
         compress: Callable[[bytes, bool], bytes] | None = None  # for the rest of a stream being compressed
@@ -78,18 +75,18 @@ class Gzip:
             headers = list(first.get("headers", ()))
             if (
                 (len(body) < self.minimum_size and not more)
-                or header(headers, b"content-encoding") is not None
+                or header_value(headers, b"content-encoding") is not None
                 or first["status"] == 206
-                or excluded(header(headers, b"content-type"))
+                or excluded(header_value(headers, b"content-type"))
             ):
                 await send(first)
                 await send(message)
                 return
-            headers = vary_on_encoding(headers)
+            headers = add_vary(headers, b"Accept-Encoding")
             if gzip:
                 compress = compressor(self.compresslevel)
                 body = await in_thread_if_large(compress, body, more)
-                headers = [(key, value) for key, value in headers if key.lower() != b"content-length"]
+                headers = [(key, value) for key, value in headers if key != b"content-length"]
                 headers.append((b"content-encoding", b"gzip"))
                 if not more and not first.get("trailers", False):
                     headers.append((b"content-length", str(len(body)).encode()))
@@ -114,12 +111,3 @@ async def in_thread_if_large(compress: Callable[[bytes, bool], bytes], chunk: by
     if len(chunk) >= THREAD_FROM:
         return await anyio.to_thread.run_sync(compress, chunk, more)
     return compress(chunk, more)
-
-
-def vary_on_encoding(headers: list[tuple[bytes, bytes]]) -> list[tuple[bytes, bytes]]:
-    """`headers` with `Accept-Encoding` added to `Vary` (one `Vary` header, as starlette writes it)."""
-    vary = header(headers, b"vary")
-    if vary is None:
-        return [*headers, (b"vary", b"Accept-Encoding")]
-    others = [(key, value) for key, value in headers if key.lower() != b"vary"]
-    return [*others, (b"vary", vary + b", Accept-Encoding")]

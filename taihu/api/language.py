@@ -12,18 +12,18 @@ from collections.abc import Iterable
 from urllib.parse import parse_qsl
 
 from fastapi.routing import APIRoute
-from starlette.datastructures import MutableHeaders
 from starlette.requests import Request
 from starlette.routing import BaseRoute
 from starlette.types import Scope
 
+from taihu.api.responses import RawHeaders, add_vary, header_value
 from taihu.messages import LANGUAGES, Language
 from taihu.messages.language import accept_language, language_of_tag
 
 LANG_KEY = "taihu.lang"  # where a request's language is kept in its ASGI scope
 LANG_PARAMETER = "lang"
 UNTRANSLATED = frozenset({"/openapi.json"})  # JSON answers that are the same in every language
-SPOKEN_TYPES = ("application/json", "text/csv")  # the answers whose texts follow the language (a ledger's CSV too)
+SPOKEN_TYPES = (b"application/json", b"text/csv")  # the answers whose texts follow the language (a ledger's CSV too)
 LANG_DESCRIPTION = (
     "the language of the answer's texts (messages, notes, reasons): `zh` or `en`. Without it, "
     "`Accept-Language` decides (any `zh-…` range reads Chinese), else English. Also accepted: a language "
@@ -87,14 +87,16 @@ def request_language(request: Request) -> Language:
     return scope_language(request.scope)
 
 
-def add_language_headers(scope: Scope, headers: MutableHeaders, status: int) -> None:
-    """`Content-Language` and `Vary: Accept-Language` on a JSON or CSV answer (`SPOKEN_TYPES`) that is not the
-    same in every language; a 304 varies as the answer it stands for. Called on every answer's headers
-    (`taihu.api.security.AnswerHeaders`)."""
+def add_language_headers(scope: Scope, headers: RawHeaders, status: int) -> RawHeaders:
+    """`headers` with `Content-Language` and `Vary: Accept-Language` if they are a JSON or CSV answer's
+    (`SPOKEN_TYPES`) that is not the same in every language; a 304 varies as the answer it stands for.
+    Called on every answer's headers (`taihu.api.security.AnswerHeaders`)."""
     if scope["path"] in UNTRANSLATED:
-        return
-    if headers.get("content-type", "").startswith(SPOKEN_TYPES):
-        headers["content-language"] = scope_language(scope)
-        headers.add_vary_header("Accept-Language")
-    elif status == 304:
-        headers.add_vary_header("Accept-Language")
+        return headers
+    if (header_value(headers, b"content-type") or b"").startswith(SPOKEN_TYPES):
+        spoken = [(key, value) for key, value in headers if key != b"content-language"]
+        spoken.append((b"content-language", scope_language(scope).encode()))
+        return add_vary(spoken, b"Accept-Language")
+    if status == 304:
+        return add_vary(headers, b"Accept-Language")
+    return headers

@@ -40,6 +40,11 @@ HEADERS = {
     "referrer-policy": "no-referrer",
     "x-frame-options": "DENY",  # frame-ancestors' twin, for browsers that predate it
 }
+# as raw ASGI headers, added to every answer in place of any of the same name
+SECURITY_HEADERS = [
+    (name.encode(), value.encode()) for name, value in (*HEADERS.items(), ("content-security-policy", POLICY))
+]
+SECURITY_NAMES = frozenset(name for name, _ in SECURITY_HEADERS)
 _INLINE_SCRIPT = re.compile(rb"<script>(.*?)</script>", re.DOTALL)
 
 LOOPBACK_NAMES = ("localhost", "127.0.0.1", "[::1]")
@@ -75,11 +80,9 @@ class AnswerHeaders:
         async def with_headers(message: Message) -> None:
             nonlocal start, body
             if message["type"] == "http.response.start":
-                headers = MutableHeaders(scope=message)
-                for name, value in HEADERS.items():
-                    headers[name] = value
-                headers["content-security-policy"] = POLICY
-                add_language_headers(scope, headers, message["status"])
+                headers = [pair for pair in message.get("headers", ()) if pair[0] not in SECURITY_NAMES]
+                headers += SECURITY_HEADERS
+                message["headers"] = add_language_headers(scope, headers, message["status"])
                 if doc_page:
                     start = message  # sent with the body, once its scripts are known
                     return
