@@ -29,10 +29,10 @@ from fastapi.responses import JSONResponse, Response
 from fastapi_offline import FastAPIOffline
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.middleware.gzip import GZipMiddleware
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from taihu.api.batch import router as batch_router
-from taihu.api.compression import Gzip
 from taihu.api.errors import json_reason, validation_shape
 from taihu.api.guards import BodyChecks
 from taihu.api.head import HeadAsGet
@@ -247,7 +247,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(TrustedHosts, allowed_hosts=list(settings.allowed_hosts), www_redirect=False)
     app.add_middleware(AnswerHeaders)  # outside the Host check, so its refusal says its language too
     # outside the headers, so that they (and a docs page's policy, made from its body) see the plain answer
-    app.add_middleware(Gzip, minimum_size=GZIP_FROM, compresslevel=GZIP_LEVEL)
+    app.add_middleware(GZipMiddleware, minimum_size=GZIP_FROM, compresslevel=GZIP_LEVEL)
     app.add_middleware(HeadAsGet)  # outermost: a HEAD is a GET to every check inside (taihu/api/head.py)
     redact_access_log()  # uvicorn's access log writes a ledger's path without its id
     return app
