@@ -30,7 +30,7 @@ from taihu.scorer import score_hand, settle_table, waits
 from taihu.scorer import tiles as T
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from serve import bench_server  # noqa: E402  (bench/serve.py: the server path, issue 26)
+from serve import bench_server  # noqa: E402  (bench/serve.py: the server against the framework's floor)
 
 # our kinds 31 C, 32 F, 33 P are haku/hatsu/chun = 33, 32, 31 in mahjong's 34-order
 TO_MAHJONG_34 = list(range(31)) + [33, 32, 31]
@@ -156,8 +156,8 @@ def mahjong_call(winds: bool = False) -> Callable[[list[int], int], object]:
     return call
 
 
-def settle_heap() -> None:
-    """After warm-up, move what exists to the permanent generation, as `taihu serve` does at start.
+def freeze_heap() -> None:
+    """After warm-up, move what exists to the permanent generation.
 
     The harness's own objects (hand lists, both libraries' modules) would
     otherwise be rescanned by every full collection inside a timed call.
@@ -233,8 +233,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--hands", type=int, default=1000)
     parser.add_argument("--seed", type=int, default=2026)
-    parser.add_argument("--waits-only", action="store_true", help="only the waits figures (issue 16)")
-    parser.add_argument("--server-only", action="store_true", help="only the server path's figures (issue 26)")
+    parser.add_argument("--waits-only", action="store_true", help="only the waits figures")
+    parser.add_argument("--server-only", action="store_true", help="only the server's figures (bench/serve.py)")
     parser.add_argument("--mcr-only", action="store_true", help="only the MCR figures, beside pymahjonggb")
     args = parser.parse_args()
     if args.server_only:
@@ -254,7 +254,7 @@ def main() -> None:
     if args.waits_only:
         bench_waits(rng, mahjong, hands)
         return
-    settle_heap()
+    freeze_heap()
     lines = [luoshan_line(t, w) for t, w in hands]
     ours_times, theirs_times = alternate(paired(lines, "luoshan", hands, mahjong))
     ours, theirs = ours_times.wall, theirs_times.wall
@@ -277,7 +277,7 @@ def main() -> None:
     for tiles, win in warmup:
         score_hand(riichi_line(tiles, win), rules="riichi")
         riichi_mahjong(tiles, win)
-    settle_heap()
+    freeze_heap()
     ours_times, theirs_times = alternate(paired(riichi_lines, "riichi", hands, riichi_mahjong))
     ours, theirs = ours_times.wall, theirs_times.wall
     ours_med, theirs_med = statistics.median(ours), statistics.median(theirs)
@@ -295,7 +295,7 @@ def main() -> None:
     for line, call in mixed[:200]:
         score_hand(line, rules="riichi")
         call()
-    settle_heap()
+    freeze_heap()
     ours_times, theirs_times = alternate([(partial(score_hand, line, "riichi"), call) for line, call in mixed[200:]])
     ours_med, theirs_med = statistics.median(ours_times.wall), statistics.median(theirs_times.wall)
     print(f"{len(mixed) - 200} riichi hands, half open, on a discard or self-drawn, riichi when closed, dora")
@@ -307,7 +307,7 @@ def main() -> None:
         lines = [lingxi_line(rng, wildcards) for _ in range(330)]
         for line in lines[:30]:
             score_hand(line)
-        settle_heap()
+        freeze_heap()
         ours_times, theirs_times = alternate(paired(lines[30:], "lingxi", hands, mahjong))
         theirs_med = statistics.median(theirs_times.wall)
         p99, cpu_p99 = percentile(ours_times.wall, 0.99), percentile(ours_times.cpu, 0.99)
@@ -403,8 +403,8 @@ def waiting_lingxi_line(rng: random.Random, wildcards: int) -> str:
 def bench_waits(
     rng: random.Random, mahjong: Callable[[list[int], int], object], hands: list[tuple[list[int], int]]
 ) -> None:
-    """`waits` p99 against mahjong's median per 14-tile hand in the same run (issue 16 targets)."""
-    settle_heap()
+    """`waits` p99 against mahjong's median per 14-tile hand in the same run."""
+    freeze_heap()
     theirs = statistics.median([timed(mahjong, t, w) for t, w in hands])
     lingxi = [waiting_lingxi_line(rng, 6) for _ in range(230)]
     luoshan = []
@@ -418,7 +418,7 @@ def bench_waits(
     ):
         for line in lines[:30]:
             waits(line, rules=rules)
-        settle_heap()
+        freeze_heap()
         times, cpu = [], []
         for line in lines[30:]:
             start, start_cpu = time.perf_counter(), time.thread_time()

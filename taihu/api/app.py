@@ -37,10 +37,10 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from taihu.api.batch import router as batch_router
 from taihu.api.errors import json_reason, validation_shape
 from taihu.api.events import router as events_router
-from taihu.api.guards import JsonGuard, replaying
+from taihu.api.guards import BodyChecks
 from taihu.api.head import HeadAsGet
 from taihu.api.headers import RETRY_AFTER, declared
-from taihu.api.language import LanguageHeaders, lang_parameter, request_language, scope_language
+from taihu.api.language import document_lang, request_language, scope_language
 from taihu.api.ledger import router as ledger_router
 from taihu.api.page import allow_origins, install_page
 from taihu.api.responses import (
@@ -56,7 +56,7 @@ from taihu.api.responses import (
 )
 from taihu.api.room import router as room_router
 from taihu.api.schemas import HandScore, ScoreRequest, Settlement, Table
-from taihu.api.security import SecurityHeaders, TrustedHosts, redact_access_log, redacted
+from taihu.api.security import AnswerHeaders, TrustedHosts, redact_access_log, redacted
 from taihu.api.settings import Settings, settings_of
 from taihu.api.waits import router as waits_router
 from taihu.messages import Language
@@ -65,7 +65,6 @@ from taihu.scorer.arithmetic import arithmetic
 from taihu.store import DatabaseUnavailable, LedgerStore
 
 RETRY_DATABASE_S = 5  # the Retry-After of a database that cannot be reached: a restart or a failover takes seconds
-MAX_BODY = 64 * 1024  # a table is ~1 KB; the cap keeps a single request from tying up the server
 GZIP_FROM = 1024  # bytes: an answer this large is gzipped for a client that accepts it (a ledger, a page of deals)
 GZIP_LEVEL = 6
 VERSION = "/v1"  # the prefix of every path in the document; the same paths without it answer too
@@ -77,47 +76,6 @@ TAGS = [
     {"name": "health", "description": "For load balancers and health checks"},
 ]
 log = logging.getLogger("taihu.api")
-
-
-def too_large(size: int | None, lang: Language) -> JSONResponse:
-    if size is None:  # counted while it arrived: its size is not known
-        return error_answer(413, "api.error.body_too_large_streamed", lang, code="body_too_large", limit=MAX_BODY)
-    return error_answer(413, "api.error.body_too_large", lang, size=size, limit=MAX_BODY)
-
-
-class BodyLimit:
-    """Refuses big bodies before parsing: by Content-Length, then by counting what arrives.
-
-    Counting matters because a chunked request has no Content-Length, and a
-    client may send more than it announced.
-    """
-
-    def __init__(self, app: ASGIApp, limit: int = MAX_BODY) -> None:
-        self.app = app
-        self.limit = limit
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-        declared = dict(scope["headers"]).get(b"content-length")
-        if declared is not None and declared.isdigit() and int(declared) > self.limit:
-            await too_large(int(declared), scope_language(scope))(scope, receive, send)
-            return
-        chunks: list[bytes] = []
-        size = 0
-        while True:
-            message = await receive()
-            if message["type"] != "http.request":
-                return  # the client went away
-            chunks.append(message.get("body", b""))
-            size += len(chunks[-1])
-            if size > self.limit:
-                await too_large(None, scope_language(scope))(scope, receive, send)
-                return
-            if not message.get("more_body", False):
-                break
-        await self.app(scope, replaying(b"".join(chunks), receive), send)
 
 
 def internal_error(error_id: str, lang: Language) -> JSONResponse:
@@ -312,6 +270,8 @@ def ready(http: Request, settings: Settings = Depends(settings_of)) -> Response:
 
 
 ROUTERS = (core, batch_router, waits_router, ledger_router, room_router, events_router)
+for _router in ROUTERS:
+    document_lang(_router.routes)  # every operation takes `lang` (read by taihu.api.language)
 DESCRIPTION = (
     "The same answers as the `taihu` command and the `taihu` library. Every path is under `/v1` "
     "(the paths without it answer the same, for older clients). The texts of every answer are in the "
@@ -352,22 +312,19 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_exception_handler(ValidationError, model_invalid)
     for fault in (sa.exc.DBAPIError, sa.exc.TimeoutError, DatabaseUnavailable):  # TimeoutError: the pool is spent
         app.add_exception_handler(fault, database_unavailable)
-    spoken = [Depends(lang_parameter)]  # every operation takes `lang` (read by taihu.api.language)
     for router in ROUTERS:
-        app.include_router(router, prefix=VERSION, dependencies=spoken)  # the contract: /v1/…
+        app.include_router(router, prefix=VERSION)  # the contract: /v1/…
         app.include_router(router, include_in_schema=False)  # the same answers without /v1, for older clients
     versioned_document(app)
     if not settings.api_only:
         install_page(app)  # GET / (the table page) and its files
     # added innermost first: each `add_middleware` wraps what is there
-    app.add_middleware(JsonGuard)  # inside BodyLimit, so it sees the capped body
-    app.add_middleware(CatchBugs)
-    app.add_middleware(BodyLimit)
+    app.add_middleware(BodyChecks)
+    app.add_middleware(CatchBugs)  # outside the body's checks, so a bug in them is answered too
     allow_origins(app, settings.cors_origins)
     # outside the checks, so that every answer, a refusal of the inner ones too, carries the headers
     app.add_middleware(TrustedHosts, allowed_hosts=list(settings.allowed_hosts), www_redirect=False)
-    app.add_middleware(LanguageHeaders)  # outside the Host check, so its refusal says its language too
-    app.add_middleware(SecurityHeaders)
+    app.add_middleware(AnswerHeaders)  # outside the Host check, so its refusal says its language too
     # outside the headers, so that they (and a docs page's policy, made from its body) see the plain answer
     app.add_middleware(GZipMiddleware, minimum_size=GZIP_FROM, compresslevel=GZIP_LEVEL)
     app.add_middleware(HeadAsGet)  # outermost: a HEAD is a GET to every check inside (taihu/api/head.py)

@@ -40,6 +40,22 @@ def json_bytes(content: Any) -> bytes:
         return orjson.dumps(_escaped(content))
 
 
+RawHeaders = list[tuple[bytes, bytes]]  # an ASGI message's headers, names in lower case
+
+
+def header_value(headers: RawHeaders, name: bytes) -> bytes | None:
+    """The value of header `name` (lower case) in an answer's headers, or None."""
+    return next((value for key, value in headers if key == name), None)
+
+
+def add_vary(headers: RawHeaders, name: bytes) -> RawHeaders:
+    """`headers` with `name` added to `Vary`, one `Vary` header as starlette's `add_vary_header` writes it."""
+    vary = header_value(headers, b"vary")
+    if vary is None:
+        return [*headers, (b"vary", name)]
+    return [*((key, value) for key, value in headers if key != b"vary"), (b"vary", vary + b", " + name)]
+
+
 class JSON(JSONResponse):
     """JSONResponse rendered by orjson, whatever text it carries.
 

@@ -166,7 +166,7 @@ LEDGER_COLUMNS = (
 )
 EACH = len(LEDGER_COLUMNS)
 # Made once: `column + 1` made anew for each change leaves a reference cycle in SQLAlchemy's bound parameter
-# (its comparator), which only the garbage collector frees (tests/test_abuse_cycles.py).
+# (its comparator), which only the garbage collector frees.
 ONE_MORE_CHANGE = ledgers.c.changes + 1
 
 
