@@ -378,7 +378,7 @@ def bench_mcr(hands: list[tuple[list[int], int]]) -> None:
     for line in lines[:200]:
         score_hand(line, rules="mcr")
         gb_from_line(line)
-    settle_heap()
+    freeze_heap()
     ours_times, theirs_times = alternate(
         [(partial(score_hand, line, "mcr"), partial(gb_from_line, line)) for line in lines]
     )
