@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 # or python3 upgraded) makes .venv anew instead of reusing a stale one.
 PYTHON_ID := $(shell $(PYTHON) -c 'import sys; print(sys.executable, sys.version.split()[0])' 2>/dev/null)
 
-.PHONY: demo test docs messages bench postgres riichi-check install install-test lock clean FORCE
+.PHONY: demo test check docs messages bench postgres riichi-check install install-test lock clean FORCE
 
 # The exact versions every install here takes (`pip install -c`): pyproject.toml says the ranges taihu
 # works with, this file the versions `make test` and CI run; `make lock` makes it anew (below).
@@ -35,11 +35,25 @@ install-test: $(VENV)/installed-test
 demo: install
 	$(BIN)/python examples/run_examples.py
 
+# The tests on every core (pytest-xdist), dealt out one by one: --dist loadgroup, loadfile and loadscope queue
+# the tests by their ids, and schemathesis gives its 16 tests one id, so they would run one of them.
+PYTEST_ON_EVERY_CORE := -n auto
+
 test: install-test browser postgres nginx
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
-	$(BIN)/python -m pytest --cov --cov-report=term
+	$(BIN)/python -m pytest $(PYTEST_ON_EVERY_CORE) --cov --cov-report=term
+
+# The contributor's loop, in a minute or two: `make test` but for the tests that start a server, a browser,
+# PostgreSQL or nginx, or take long (pyproject.toml's markers; docs/architecture.md "Running the tests").
+CHECK_TESTS := not slow and not server and not browser and not postgres and not nginx
+
+check: install-test
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/mypy
+	$(BIN)/python -m pytest $(PYTEST_ON_EVERY_CORE) -m "$(CHECK_TESTS)"
 
 docs: install-test
 	$(BIN)/python -m taihu.docs

@@ -36,7 +36,7 @@ def child(tree: str, hands: int) -> None:
     else:  # the layout before the namespace
         from scorer import score_hand  # type: ignore[import-not-found,no-redef]
 
-    from bench import alternate, distinct_hands, luoshan_line, mahjong_call, settle_heap
+    from bench import alternate, distinct_hands, freeze_heap, luoshan_line, mahjong_call
 
     rng = random.Random(2026)
     seen: set[tuple[int, ...]] = set()
@@ -46,7 +46,7 @@ def child(tree: str, hands: int) -> None:
     for tiles, win in warmup:
         score_hand(luoshan_line(tiles, win), "luoshan")
         mahjong(tiles, win)
-    settle_heap()
+    freeze_heap()
     lines = [luoshan_line(t, w) for t, w in timed_hands]
     calls = [
         (lambda line=line: score_hand(line, "luoshan"), lambda hand=hand: mahjong(*hand))

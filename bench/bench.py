@@ -16,6 +16,7 @@ import json
 import os
 import platform
 import random
+import re
 import statistics
 import sys
 import tempfile
@@ -29,7 +30,7 @@ from taihu.scorer import score_hand, settle_table, waits
 from taihu.scorer import tiles as T
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from serve import bench_server  # noqa: E402  (bench/serve.py: the server path, issue 26)
+from serve import bench_server  # noqa: E402  (bench/serve.py: the server against the framework's floor)
 
 # our kinds 31 C, 32 F, 33 P are haku/hatsu/chun = 33, 32, 31 in mahjong's 34-order
 TO_MAHJONG_34 = list(range(31)) + [33, 32, 31]
@@ -155,8 +156,8 @@ def mahjong_call(winds: bool = False) -> Callable[[list[int], int], object]:
     return call
 
 
-def settle_heap() -> None:
-    """After warm-up, move what exists to the permanent generation, as `taihu serve` does at start.
+def freeze_heap() -> None:
+    """After warm-up, move what exists to the permanent generation.
 
     The harness's own objects (hand lists, both libraries' modules) would
     otherwise be rescanned by every full collection inside a timed call.
@@ -232,11 +233,15 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--hands", type=int, default=1000)
     parser.add_argument("--seed", type=int, default=2026)
-    parser.add_argument("--waits-only", action="store_true", help="only the waits figures (issue 16)")
-    parser.add_argument("--server-only", action="store_true", help="only the server path's figures (issue 26)")
+    parser.add_argument("--waits-only", action="store_true", help="only the waits figures")
+    parser.add_argument("--server-only", action="store_true", help="only the server's figures (bench/serve.py)")
+    parser.add_argument("--mcr-only", action="store_true", help="only the MCR figures, beside pymahjonggb")
     args = parser.parse_args()
     if args.server_only:
         bench_server()
+        return
+    if args.mcr_only:
+        bench_mcr(distinct_hands(random.Random(args.seed), args.hands, set()))
         return
     rng = random.Random(args.seed)
     seen: set[tuple[int, ...]] = set()
@@ -249,7 +254,7 @@ def main() -> None:
     if args.waits_only:
         bench_waits(rng, mahjong, hands)
         return
-    settle_heap()
+    freeze_heap()
     lines = [luoshan_line(t, w) for t, w in hands]
     ours_times, theirs_times = alternate(paired(lines, "luoshan", hands, mahjong))
     ours, theirs = ours_times.wall, theirs_times.wall
@@ -272,7 +277,7 @@ def main() -> None:
     for tiles, win in warmup:
         score_hand(riichi_line(tiles, win), rules="riichi")
         riichi_mahjong(tiles, win)
-    settle_heap()
+    freeze_heap()
     ours_times, theirs_times = alternate(paired(riichi_lines, "riichi", hands, riichi_mahjong))
     ours, theirs = ours_times.wall, theirs_times.wall
     ours_med, theirs_med = statistics.median(ours), statistics.median(theirs)
@@ -290,7 +295,7 @@ def main() -> None:
     for line, call in mixed[:200]:
         score_hand(line, rules="riichi")
         call()
-    settle_heap()
+    freeze_heap()
     ours_times, theirs_times = alternate([(partial(score_hand, line, "riichi"), call) for line, call in mixed[200:]])
     ours_med, theirs_med = statistics.median(ours_times.wall), statistics.median(theirs_times.wall)
     print(f"{len(mixed) - 200} riichi hands, half open, on a discard or self-drawn, riichi when closed, dora")
@@ -302,7 +307,7 @@ def main() -> None:
         lines = [lingxi_line(rng, wildcards) for _ in range(330)]
         for line in lines[:30]:
             score_hand(line)
-        settle_heap()
+        freeze_heap()
         ours_times, theirs_times = alternate(paired(lines[30:], "lingxi", hands, mahjong))
         theirs_med = statistics.median(theirs_times.wall)
         p99, cpu_p99 = percentile(ours_times.wall, 0.99), percentile(ours_times.cpu, 0.99)
@@ -317,9 +322,74 @@ def main() -> None:
             f"  {'':11} CPU time median {statistics.median(ours_times.cpu) * 1e3:7.3f} ms  p99 {cpu_p99 * 1e3:7.3f} ms"
             f"  p99/mahjong CPU median {cpu_p99 / statistics.median(theirs_times.cpu):6.1f}×"
         )
+    bench_mcr(hands)
     bench_waits(rng, mahjong, hands)
     bench_ledger_add()
     bench_server()
+
+
+# pymahjonggb's tile names by our notation's: m W, p B, s T, winds F1–F4, dragons 中发白 J1–J3
+GB_TILE = {
+    **{f"{rank}{suit}": f"{letter}{rank}" for suit, letter in zip("mps", "WBT", strict=True) for rank in range(1, 10)},
+    **{wind: f"F{i}" for i, wind in enumerate("ESWN", start=1)},
+    **{dragon: f"J{i}" for i, dragon in enumerate("CFP", start=1)},
+}
+GB_PACK = {3: "PENG", 4: "GANG"}
+
+
+def gb_from_line(line: str) -> object:
+    """pymahjonggb's fan of a notation line, read by a parser of its own here (tiles, `[..]`/`(..)` melds, `+`,
+    seat:, round:, self, flowers): what a caller holding taihu's line would have to do to ask it."""
+    from MahjongGB import MahjongFanCalculator
+
+    packs, held, win, flowers, seat, prevalent, drawn = [], [], "", 0, 0, 0, False
+    for token in line.split():
+        if token.startswith(("seat:", "round:")):
+            wind = "ESWN".index(token.partition(":")[2])
+            seat, prevalent = (wind, prevalent) if token.startswith("seat") else (seat, wind)
+        elif token == "self":
+            drawn = True
+        elif token[0] == "f":
+            flowers += 1
+        else:
+            runs = re.findall(r"(\d+)([mps])|([ESWNCFP])", token.strip("[]()+"))
+            tiles = [GB_TILE[f"{d}{suit}"] for digits, suit, _ in runs for d in digits]
+            tiles += [GB_TILE[honor] for _, _, honor in runs if honor]
+            if token[0] == "+":
+                win = tiles[0]
+            elif token[0] in "[(":
+                chow = tiles[0] != tiles[1]
+                packs.append(("CHI" if chow else GB_PACK[len(tiles)], tiles[1], 0 if token[0] == "(" else 1))
+            else:
+                held += tiles
+    return MahjongFanCalculator(tuple(packs), tuple(held), win, flowers, drawn, False, False, False, seat, prevalent)
+
+
+def mcr_line(tiles: list[int], win: int) -> str:
+    """A closed hand for MCR, won on a discard by the South seat in the East round."""
+    held = list(tiles)
+    held.remove(win)
+    return f"{T.group_text(sorted(held))} +{T.name(win)} seat:S round:E"
+
+
+def bench_mcr(hands: list[tuple[list[int], int]]) -> None:
+    """MCR: taihu's score_hand beside pymahjonggb fed the same notation line (`gb_from_line`)."""
+    lines = [mcr_line(tiles, win) for tiles, win in hands]
+    for line in lines[:200]:
+        score_hand(line, rules="mcr")
+        gb_from_line(line)
+    freeze_heap()
+    ours_times, theirs_times = alternate(
+        [(partial(score_hand, line, "mcr"), partial(gb_from_line, line)) for line in lines]
+    )
+    ours_med, theirs_med = statistics.median(ours_times.wall), statistics.median(theirs_times.wall)
+    worst = max(ours_times.wall)
+    print(f"MCR: the same {len(lines)} hands as lines (seat:S round:E, on a discard), alternating in blocks")
+    p99 = percentile(ours_times.wall, 0.99)
+    print(f"  taihu  score_hand(mcr)               median {ours_med * 1e3:7.3f} ms  p99 {p99 * 1e3:7.3f} ms")
+    print(f"  pymahjonggb from the line            median {theirs_med * 1e3:7.3f} ms")
+    print(f"  ratio taihu/pymahjonggb (medians)    {ours_med / theirs_med:.3f}  (target ≤ 3)")
+    print(f"  slowest taihu hand / pymahjonggb median {worst / theirs_med:.1f}×  (target ≤ 20×)")
 
 
 def waiting_lingxi_line(rng: random.Random, wildcards: int) -> str:
@@ -333,8 +403,8 @@ def waiting_lingxi_line(rng: random.Random, wildcards: int) -> str:
 def bench_waits(
     rng: random.Random, mahjong: Callable[[list[int], int], object], hands: list[tuple[list[int], int]]
 ) -> None:
-    """`waits` p99 against mahjong's median per 14-tile hand in the same run (issue 16 targets)."""
-    settle_heap()
+    """`waits` p99 against mahjong's median per 14-tile hand in the same run."""
+    freeze_heap()
     theirs = statistics.median([timed(mahjong, t, w) for t, w in hands])
     lingxi = [waiting_lingxi_line(rng, 6) for _ in range(230)]
     luoshan = []
@@ -348,7 +418,7 @@ def bench_waits(
     ):
         for line in lines[:30]:
             waits(line, rules=rules)
-        settle_heap()
+        freeze_heap()
         times, cpu = [], []
         for line in lines[30:]:
             start, start_cpu = time.perf_counter(), time.thread_time()

@@ -278,9 +278,10 @@ def api_answers(inputs: dict[str, list[Input]]) -> dict[str, list[str]]:
     warnings.simplefilter("ignore")
     from fastapi.testclient import TestClient
 
-    from taihu.api.app import app
+    import taihu.api.app as api
 
-    client = TestClient(app, base_url="http://localhost")
+    # a tree with the app factory makes its app; an older one has a module-level app
+    client = TestClient(api.create_app() if hasattr(api, "create_app") else api.app, base_url="http://localhost")
 
     def asked(method: str, path: str, body: Any = None) -> str:
         reply = client.request(method, path, json=body)

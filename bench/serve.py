@@ -1,15 +1,23 @@
-"""The server's cost around the scoring: a real `taihu serve` against in-process scoring, in one run.
+"""The server's CPU per request against the framework's floor and in-process scoring, in one run.
 
-Part of `make bench` (docs/performance.md "The server path"); alone:
-`.venv/bin/python bench/bench.py --server-only` or `bench/serve.py --hands N`. A `taihu serve` process is started on a
-free loopback port, and the same hands are scored in turns, in blocks: a block
-in this process (`score_hand` and `to_dict`, this thread's CPU time), a block
-as `POST /v1/score` requests over one keep-alive connection, and as
-`POST /v1/score/batch` requests of 100 hands. The server's CPU time is read
-from /proc/PID/stat (user + system, every thread of the process) before and
-after all its blocks; the server does nothing between them, so that is the
-CPU its requests took. The ratios set each against the in-process time of
-the same hands.
+Part of `make bench` (docs/performance.md "The server"); alone:
+`.venv/bin/python bench/serve.py` (or `bench/bench.py --server-only`).
+Two servers are started on free loopback ports by bench/run_server.py, with
+the same uvicorn settings (`uvicorn_options()`): taihu's app, and the floor
+(bench/floor_app.py: a bare FastAPI endpoint answering fixed JSON of the size
+of taihu's answers). The same hands are then taken in blocks, and each block
+goes every way in turn (the first way switching from block to block): scored
+in this process (`score_hand` and `to_dict`, this thread's CPU time), sent
+to taihu as `POST /v1/score` requests over one keep-alive connection, sent
+to the floor the same way by the same client, and sent to taihu as one
+`POST /v1/score/batch`. A server's CPU time is the scheduler's count for
+every thread of its process, read before and after each of its blocks; a
+server does nothing between them, so that is what its requests took.
+
+The figures: taihu's CPU per request against (the floor's + the in-process
+scoring's), target ≤ 1.3; and the batch's rate against the in-process rate,
+target ≥ 0.70. With `--gc` a third server, taihu's app with the collector's
+thresholds raised and the heap frozen, takes its turn too.
 """
 
 from __future__ import annotations
@@ -22,22 +30,25 @@ import socket
 import statistics
 import subprocess
 import sys
-import threading
 import time
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager, nullcontext
+from collections.abc import Callable, Sequence
+from functools import partial
 from pathlib import Path
 from typing import NamedTuple
 
+from taihu.api.responses import json_bytes
 from taihu.scorer import score_hand
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from floor_app import ANSWER_BYTES  # noqa: E402
 from soak import free_port, stop_process  # noqa: E402
 
-ROOT = Path(__file__).resolve().parent.parent
-BATCH = 100  # hands in one /v1/score/batch request
-BLOCK = 100  # hands per turn
-BUSY_CONNECTIONS = 2  # enough to keep one server process busy on two CPUs (the clients' threads share the other)
+BENCH = Path(__file__).resolve().parent
+BATCH = 100  # hands in one /v1/score/batch request, and hands per block
+SERVER_TARGET = 1.3  # taihu's CPU per request / (the floor's + in-process scoring)
+BATCH_TARGET = 0.70  # the batch's rate / the in-process rate
+TUNED_GC = "50000,20,20"  # the thresholds of the `--gc` server
+COMMAND = ".venv/bin/python bench/serve.py"
 
 
 class Hand(NamedTuple):
@@ -49,8 +60,9 @@ def cpu_seconds(pid: int) -> float:
     """CPU time of every thread of process `pid` (the scheduler's count in ns, /proc/PID/task/*/schedstat).
 
     Finer than /proc/PID/stat's clock ticks (10 ms), so a block of requests
-    has its own figure; the server's threads (the event loop and its
-    CPU_THREADS workers) live as long as it does.
+    has its own figure. A thread that ended between two readings takes its
+    time with it: the server's threads (the event loop, FastAPI's thread
+    pool) live as long as it does.
     """
     total = 0
     for task in Path(f"/proc/{pid}/task").iterdir():
@@ -61,44 +73,28 @@ def cpu_seconds(pid: int) -> float:
     return total / 1e9
 
 
-# uvicorn with taihu serve's protocol and loop, serving an app that reads the body and answers a fixed 700 bytes
-# of JSON: what any request costs the server before taihu does anything
-FLOOR_SERVER = """
-import sys, uvicorn
-from taihu.api.server import config_options
-ANSWER = b'{"x":"' + b"1" * 692 + b'"}'
-async def app(scope, receive, send):
-    if scope["type"] != "http":
-        return
-    while (await receive()).get("more_body"):
-        pass
-    headers = [(b"content-length", b"%d" % len(ANSWER)), (b"content-type", b"application/json")]
-    await send({"type": "http.response.start", "status": 200, "headers": headers})
-    await send({"type": "http.response.body", "body": ANSWER})
-options = config_options() | {"access_log": False, "log_level": "warning", "lifespan": "off"}
-uvicorn.run(app, host="127.0.0.1", port=int(sys.argv[1]), **options)
-"""
-
-
 class Server:
-    """`taihu serve` in a subprocess; `options` are its own (e.g. `--no-access-log`); `floor`: FLOOR_SERVER."""
+    """`factory`'s app served by bench/run_server.py in a subprocess, once it accepts connections."""
 
-    def __init__(self, options: Sequence[str] = (), floor: bool = False) -> None:
+    def __init__(self, factory: str, options: Sequence[str] = (), env: dict[str, str] | None = None) -> None:
         self.port = free_port()
-        command = [str(Path(sys.executable).parent / "taihu"), "serve", "--port", str(self.port), *options]
-        if floor:
-            command = [sys.executable, "-c", FLOOR_SERVER, str(self.port)]
-        self.process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=ROOT)
+        command = [sys.executable, str(BENCH / "run_server.py"), factory, str(self.port), *options]
+        self.process = subprocess.Popen(
+            command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=os.environ | (env or {})
+        )
         deadline = time.monotonic() + 60
         while True:
-            assert self.process.poll() is None, "taihu serve ended before it answered"
+            assert self.process.poll() is None, f"{factory} ended before it answered"
             try:
                 with socket.create_connection(("127.0.0.1", self.port), timeout=1):
                     return
             except OSError:
                 if time.monotonic() > deadline:
-                    raise SystemExit("taihu serve did not start within 60 s") from None
+                    raise SystemExit(f"{factory} did not start within 60 s") from None
                 time.sleep(0.1)
+
+    def cpu(self) -> float:
+        return cpu_seconds(self.process.pid)
 
     def stop(self) -> None:
         stop_process(self.process)
@@ -107,11 +103,10 @@ class Server:
 class Client:
     """One keep-alive connection over a bare socket; `post` sends bytes and returns the answer's status and bytes.
 
-    Not http.client: its Python per request (some 0.1 ms, the email parser for
-    the headers) ran on the virtual CPU the server had just left, and the
-    server's next request then started with colder caches (2.8-3.2x against
-    2.5-2.7x with this client, 2026-12-02, docs/performance.md). A phone's
-    client is not on the server's CPU at all.
+    Not http.client: its Python per request (some 0.1 ms, the email parser
+    for the headers) runs on the CPU the server has just left, and the
+    server's next request then starts with colder caches. A phone's client
+    is not on the server's CPU at all.
     """
 
     def __init__(self, port: int) -> None:
@@ -153,6 +148,10 @@ def score_bodies(hands: Sequence[Hand]) -> list[bytes]:
     return [json.dumps({"rules": rules, "hand": line}).encode() for rules, line in hands]
 
 
+def batch_body(hands: Sequence[Hand]) -> bytes:
+    return json.dumps({"hands": [{"rules": rules, "hand": line} for rules, line in hands]}).encode()
+
+
 def in_process(hands: Sequence[Hand]) -> float:
     """This thread's CPU seconds to score `hands` and make each answer's dict, as the server does."""
     start = time.thread_time()
@@ -161,54 +160,44 @@ def in_process(hands: Sequence[Hand]) -> float:
     return time.thread_time() - start
 
 
-def requests(client: Client, path: str, bodies: Sequence[bytes]) -> list[float]:
-    """Sends each body in turn: each request's wall-clock seconds; a status other than 200 stops the bench."""
-    times = []
+def answer_bytes(hands: Sequence[Hand]) -> int:
+    """The mean size of taihu's answers to `hands`, in bytes (the floor answers as many)."""
+    sizes = [len(json_bytes(score_hand(line, rules=rules).to_dict())) for rules, line in hands]
+    return round(statistics.mean(sizes))
+
+
+def requests(client: Client, path: str, bodies: Sequence[bytes]) -> None:
+    """Sends each body in turn; a status other than 200 stops the bench."""
     for body in bodies:
-        start = time.perf_counter()
         status, answer = client.post(path, body)
-        times.append(time.perf_counter() - start)
         if status != 200:
             raise SystemExit(f"{path} answered {status}: {answer[:300]!r}")
-    return times
 
 
-class Figures(NamedTuple):
-    """Seconds per block of hands: in-process CPU, server CPU as single requests and as one batch, and the
-    wall clock of each single request and each batch."""
-
-    hands: int
-    in_process: list[float]
-    single_cpu: list[float]
-    batch_cpu: list[float]
-    single_wall: list[float]
-    batch_wall: list[float]
+def timed(server: Server, client: Client, path: str, bodies: Sequence[bytes], into: list[float]) -> None:
+    """`bodies` sent to `server`; its CPU seconds for them appended to `into`."""
+    before = server.cpu()
+    requests(client, path, bodies)
+    into.append(server.cpu() - before)
 
 
-def run(server: Server, hands: Sequence[Hand]) -> Figures:
-    """The hands in blocks, each block three ways in turn (the first way switching from block to block)."""
-    single = score_bodies(hands)
-    client = Client(server.port)
-    pid = server.process.pid
-    figures = Figures(len(hands), [], [], [], [], [])
-    for number, start in enumerate(range(0, len(hands), BLOCK)):
-        block = hands[start : start + BLOCK]
-        batch = json.dumps({"hands": [{"rules": r, "hand": h} for r, h in block]}).encode()
+def run(servers: dict[str, Server], hands: Sequence[Hand]) -> dict[str, list[float]]:
+    """The hands in blocks, each block every way in turn (the first way switching from block to block): CPU
+    seconds per block, for "in-process", each server's single requests, and "batch" (taihu's)."""
+    bodies = score_bodies(hands)
+    clients = {name: Client(server.port) for name, server in servers.items()}
+    figures: dict[str, list[float]] = {"in-process": [], "batch": [], **{name: [] for name in servers}}
 
-        def local(block: Sequence[Hand] = block) -> None:
-            figures.in_process.append(in_process(block))
+    def local(block: Sequence[Hand]) -> None:
+        figures["in-process"].append(in_process(block))
 
-        def one_by_one(start: int = start, size: int = len(block)) -> None:
-            before = cpu_seconds(pid)
-            figures.single_wall.extend(requests(client, "/v1/score", single[start : start + size]))
-            figures.single_cpu.append(cpu_seconds(pid) - before)
-
-        def batched(batch: bytes = batch) -> None:
-            before = cpu_seconds(pid)
-            figures.batch_wall.extend(requests(client, "/v1/score/batch", [batch]))
-            figures.batch_cpu.append(cpu_seconds(pid) - before)
-
-        turns: list[Callable[[], None]] = [local, one_by_one, batched]
+    for number, start in enumerate(range(0, len(hands), BATCH)):
+        block, singles = hands[start : start + BATCH], bodies[start : start + BATCH]
+        turns: list[Callable[[], None]] = [partial(local, block)]
+        for name, server in servers.items():
+            turns.append(partial(timed, server, clients[name], "/v1/score", singles, figures[name]))
+        batch = [batch_body(block)]
+        turns.append(partial(timed, servers["taihu"], clients["taihu"], "/v1/score/batch", batch, figures["batch"]))
         shift = number % len(turns)
         for turn in turns[shift:] + turns[:shift]:
             turn()
@@ -217,7 +206,6 @@ def run(server: Server, hands: Sequence[Hand]) -> Figures:
 
 def bench_hands(rng: random.Random, count: int) -> list[Hand]:
     """`count` distinct winning hands, Luoshan and riichi in turn (the lines of bench/bench.py)."""
-    sys.path.insert(0, str(Path(__file__).resolve().parent))
     from bench import distinct_hands, luoshan_line, riichi_line
 
     pairs = distinct_hands(rng, count, set())
@@ -227,148 +215,81 @@ def bench_hands(rng: random.Random, count: int) -> list[Hand]:
     ]
 
 
-def report(label: str, figures: Figures) -> None:
-    """Totals, and the median of the blocks' own ratios (a block's three ways ran within a second or so, so a
-    change of load between blocks falls on its three alike)."""
-    n = figures.hands
-    ours = sum(figures.in_process) / n
-    single = sum(figures.single_cpu) / n
-    batch = sum(figures.batch_cpu) / n
-    single_ratios = [s / o for s, o in zip(figures.single_cpu, figures.in_process, strict=True)]
-    batch_rates = [o / b for b, o in zip(figures.batch_cpu, figures.in_process, strict=True)]
-    batch_rate = n / sum(figures.batch_wall)
-    print(f"  {label}")
-    print(f"    in-process score_hand + to_dict      CPU {ours * 1e3:7.3f} ms a hand ({1 / ours:8.0f}/s)")
+def load() -> str:
+    return ", ".join(f"{x:.2f}" for x in os.getloadavg())
+
+
+def per_hand(blocks: list[float], hands: int) -> float:
+    return sum(blocks) / hands
+
+
+def report(figures: dict[str, list[float]], hands: int, size: int) -> tuple[float, float]:
+    """Prints each way's CPU per hand and the two ratios (totals, and the median of the blocks' own: a block's
+    ways ran within a second or so, so a change of load between blocks falls on them alike); returns the
+    blocks' medians of the server ratio and the batch rate."""
+    ours, floor = per_hand(figures["in-process"], hands), per_hand(figures["floor"], hands)
+    taihu, batch = per_hand(figures["taihu"], hands), per_hand(figures["batch"], hands)
+    floors = zip(figures["taihu"], figures["floor"], figures["in-process"], strict=True)
+    server_ratio = statistics.median(t / (f + o) for t, f, o in floors)
+    batch_rate = statistics.median(o / b for b, o in zip(figures["batch"], figures["in-process"], strict=True))
+    print(f"  in-process score_hand + to_dict                 CPU {ours * 1e3:6.3f} ms a hand")
+    print(f"  the floor: bare FastAPI, {size} bytes of JSON     server CPU {floor * 1e3:6.3f} ms a request")
+    print(f"  taihu POST /v1/score                            server CPU {taihu * 1e3:6.3f} ms a request")
+    print(f"  taihu POST /v1/score/batch of {BATCH}               server CPU {batch * 1e3:6.3f} ms a hand")
+    if "taihu, gc tuned" in figures:
+        tuned = per_hand(figures["taihu, gc tuned"], hands)
+        rows = zip(figures["taihu, gc tuned"], figures["floor"], figures["in-process"], strict=True)
+        tuned_ratio = statistics.median(t / (f + o) for t, f, o in rows)
+        print(
+            f"  the same, gc threshold {TUNED_GC} + freeze  server CPU {tuned * 1e3:6.3f} ms a request"
+            f"  ratio {tuned / (floor + ours):4.2f}, blocks' median {tuned_ratio:4.2f}"
+            f" (CPython's thresholds: {server_ratio:4.2f})"
+        )
     print(
-        f"    POST /v1/score, one keep-alive conn.  server CPU {single * 1e3:7.3f} ms a request"
-        f"  ratio {single / ours:5.2f}×, blocks' median {statistics.median(single_ratios):5.2f}×  (target ≤ 3×)"
+        f"  taihu / (floor + in-process): {taihu / (floor + ours):4.2f}, blocks' median {server_ratio:4.2f}"
+        f" (target ≤ {SERVER_TARGET})"
     )
     print(
-        f"    {'':37} wall median {statistics.median(figures.single_wall) * 1e3:7.3f} ms"
-        f"  ({n / sum(figures.single_wall):6.0f}/s)"
+        f"  batch rate / in-process rate: {ours / batch:4.2f}, blocks' median {batch_rate:4.2f}"
+        f" (target ≥ {BATCH_TARGET:.2f})"
     )
-    print(
-        f"    POST /v1/score/batch of {BATCH}          server CPU {batch * 1e3:7.3f} ms a hand"
-        f"  rate {ours / batch:5.2f}, blocks' median {statistics.median(batch_rates):5.2f} of in-process"
-        f" (target ≥ 0.70)"
-    )
-    print(f"    {'':37} wall {batch_rate:8.0f} hands/s  rate {batch_rate * ours:5.2f} of in-process CPU rate")
+    return server_ratio, batch_rate
 
 
-def busy(warm: Sequence[Hand], hands: Sequence[Hand], connections: int = BUSY_CONNECTIONS) -> None:
-    """`hands` as single requests over `connections` keep-alive connections at once (a thread each), so that the
-    server is never idle; its CPU per request against in-process scoring of the same hands, before and after."""
-    server = Server()
-    try:
-        clients = [Client(server.port) for _ in range(connections)]
-        bodies = score_bodies(hands)
-        for client in clients:
-            requests(client, "/v1/score", score_bodies(warm))
-        ours = in_process(hands[: len(hands) // 2])
-        before, start = cpu_seconds(server.process.pid), time.perf_counter()
-        shares = [
-            threading.Thread(target=requests, args=(client, "/v1/score", bodies[n::connections]))
-            for n, client in enumerate(clients)
-        ]
-        for thread in shares:
-            thread.start()
-        for thread in shares:
-            thread.join()
-        theirs, wall = cpu_seconds(server.process.pid) - before, time.perf_counter() - start
-        ours += in_process(hands[len(hands) // 2 :])
-    finally:
-        server.stop()
-    print(
-        f"  taihu serve, {connections} connections at once: server CPU {theirs / len(hands) * 1e3:.3f} ms a request,"
-        f" {theirs / ours:.2f}× in-process scoring, the server busy {theirs / wall:.0%} of the time,"
-        f" {len(hands) / wall:.0f} requests/s"
-    )
-
-
-def floor(hands: Sequence[Hand], pinned: bool = False) -> None:
-    """The same single requests to FLOOR_SERVER, in blocks in turns with in-process scoring; `pinned`: the bench
-    and the server on one CPU (`one_cpu`)."""
-    server = Server(floor=True)
-    try:
-        with one_cpu(server.process.pid) if pinned else nullcontext():
-            theirs, ours = floor_blocks(server, hands)
-    finally:
-        server.stop()
-    print(
-        f"  the HTTP floor{', on one CPU' if pinned else ''}: uvicorn with taihu serve's protocol and loop, an app"
-        f" answering 700 fixed bytes: server CPU {theirs / len(hands) * 1e3:.3f} ms a request,"
-        f" {theirs / ours:.2f}× in-process scoring"
-    )
-
-
-def floor_blocks(server: Server, hands: Sequence[Hand]) -> tuple[float, float]:
-    """FLOOR_SERVER's CPU seconds for `hands` as single requests, and this thread's for scoring them, in turns."""
-    client = Client(server.port)
-    bodies = score_bodies(hands)
-    requests(client, "/v1/score", bodies[:BLOCK])
-    ours = theirs = 0.0
-    for start in range(0, len(hands), BLOCK):
-        ours += in_process(hands[start : start + BLOCK])
-        before = cpu_seconds(server.process.pid)
-        requests(client, "/v1/score", bodies[start : start + BLOCK])
-        theirs += cpu_seconds(server.process.pid) - before
-    return theirs, ours
-
-
-@contextmanager
-def one_cpu(pid: int) -> Iterator[None]:
-    """This thread and every thread of process `pid` on one CPU, the first this thread may use, until the end.
-
-    On two CPUs the server's thread idles between one connection's requests and
-    the scheduler moves it from CPU to CPU: each request then starts with cold
-    caches, and the virtual CPU's wake-up is counted to it (the floor server's
-    CPU per request doubles when the two sides are pinned to different CPUs,
-    docs/performance.md). On one CPU the client runs while the server waits,
-    so the server's requests run as on a server kept busy by many clients.
-    """
-    before = os.sched_getaffinity(0)
-    cpu = {min(before)}
-    for task in Path(f"/proc/{pid}/task").iterdir():
-        os.sched_setaffinity(int(task.name), cpu)  # threads started later inherit it
-    os.sched_setaffinity(0, cpu)
-    try:
-        yield
-    finally:
-        os.sched_setaffinity(0, before)
-
-
-def bench_server(
-    hands: int = 2000,
-    seed: int = 26,
-    options: Sequence[tuple[Sequence[str], bool]] = (((), False), (("--no-access-log",), False), ((), True)),
-) -> None:
-    """Each of `options` (`taihu serve`'s flags, and whether on one CPU with the bench) against in-process
-    scoring, on hands new to both sides; then the HTTP floor, on two CPUs and on one."""
+def bench_server(hands: int = 3000, seed: int = 26, gc: bool = True) -> None:
+    """taihu's server and the floor on the same hands, new to both sides after a warm-up; `gc`: a third server,
+    taihu's app with the collector tuned (`TUNED_GC`)."""
     rng = random.Random(seed)
-    print(f"the server path (issue 26): {hands} distinct hands (Luoshan, riichi), blocks of {BLOCK} in turns")
-    print(f"  load average (1, 5, 15 min): {', '.join(f'{x:.2f}' for x in os.getloadavg())}")
-    for flags, pinned in options:
-        warm, timed = bench_hands(rng, 300), bench_hands(rng, hands)  # new to both sides
-        server = Server(flags)
-        try:
-            with one_cpu(server.process.pid) if pinned else nullcontext():
-                run(server, warm)  # both sides warm: the first requests, the first hands
-                figures = run(server, timed)
-        finally:
+    warm, timed_hands = bench_hands(rng, 300), bench_hands(rng, hands)
+    size = answer_bytes(timed_hands)
+    print(f"the server: {hands} distinct hands (Luoshan, riichi), blocks of {BATCH} in turns, one keep-alive")
+    print("  connection a server, both served by uvicorn.run with uvicorn_options() (bench/run_server.py)")
+    print(f"  load average (1, 5, 15 min): {load()}")
+    servers = {}
+    try:
+        servers["taihu"] = Server("taihu.api.app:create_app")
+        servers["floor"] = Server("floor_app:create_app", env={ANSWER_BYTES: str(size)})
+        if gc:
+            servers["taihu, gc tuned"] = Server("taihu.api.app:create_app", ["--gc-threshold", TUNED_GC])
+        run(servers, warm)  # both sides warm: the first requests, the first hands
+        figures = run(servers, timed_hands)
+    finally:
+        for server in servers.values():
             server.stop()
-        where = ", the bench and the server on one CPU" if pinned else ""
-        report(f"taihu serve {' '.join(flags)}".rstrip() + where, figures)
-    busy(bench_hands(rng, 300), bench_hands(rng, hands))
-    floor(bench_hands(rng, hands))
-    floor(bench_hands(rng, hands), pinned=True)
-    print(f"  load average (1, 5, 15 min): {', '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    server_ratio, batch_rate = report(figures, hands, size)
+    print(f"  load average (1, 5, 15 min): {load()}")
+    print(
+        f"server {server_ratio:4.2f}× the floor + scoring (≤ {SERVER_TARGET}), batch {batch_rate:4.2f} of the"
+        f" in-process rate (≥ {BATCH_TARGET:.2f})   [{COMMAND}]"
+    )
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--hands", type=int, default=2000)
+    parser.add_argument("--hands", type=int, default=3000)
+    parser.add_argument("--no-gc", action="store_true", help="no third server with the collector tuned")
     args = parser.parse_args()
-    bench_server(args.hands)
+    bench_server(args.hands, gc=not args.no_gc)
 
 
 if __name__ == "__main__":

@@ -704,6 +704,9 @@ def next_deal(ledger: Ledger, standing: Standing, table: Any, taihu_version: str
     stored = in_winds(table, ledger, seats)
     if ledger.carries_counters:
         stored = with_counters(stored, ledger, standing)
+    prevalent = get(ledger.rules).ledger_round(standing.deal_count + 1)
+    if prevalent is not None and isinstance(stored, dict) and stored.get("round") is None:
+        stored = {**stored, "round": prevalent}  # stored as played: each deal shows its prevalent wind
     try:
         settlement = settlement_json(settle_table(stored))
     except HandError as exc:

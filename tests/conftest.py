@@ -21,6 +21,8 @@ from pathlib import Path
 import pytest
 from api_app import TEST_SETTINGS
 from api_app import app as test_app
+from markers import mark_by_what_runs, note_duration, report_slow, require_marker
+from markers import unmarked_servers as unmarked_servers  # an autouse fixture: a server only where marked
 from pg_cluster import Cluster, ClusterError
 
 from taihu.api.settings import Settings, settings_of
@@ -71,8 +73,9 @@ def postgres() -> Iterator[Cluster]:
 
 
 @pytest.fixture
-def pg_url(postgres: Cluster, monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
+def pg_url(postgres: Cluster, request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
     """A schema of this test's own in the run's cluster, as $TAIHU_DB; dropped after the test."""
+    require_marker(request, "postgres")
     schema = f"test_{next(_schemas)}"
     postgres.sql("taihu", f"CREATE SCHEMA {schema}")
     url = postgres.url(schema=schema)
@@ -103,7 +106,16 @@ def pytest_configure(config: pytest.Config) -> None:
         register(LINE)  # before collection: the suites' parameters are made from the registry
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    mark_by_what_runs(items)  # server, browser, postgres: what the test and its fixtures start
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    note_duration(report)
+
+
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    report_slow(terminalreporter)
     if _not_started:
         terminalreporter.write_line(
             f"PostgreSQL did not start, so its tests were skipped: {_not_started[0]}", red=True, bold=True

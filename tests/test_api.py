@@ -25,7 +25,7 @@ from api_app import app
 from fastapi.testclient import TestClient
 
 import taihu.api.app as api_module
-from taihu.api.app import MAX_BODY
+from taihu.api.guards import MAX_BODY
 from taihu.messages.error_shape import ERROR_FIELDS, error_shape, hand_error_shape
 from taihu.scorer import HandError, score_hand, settle_table
 from taihu.scorer.arithmetic import arithmetic

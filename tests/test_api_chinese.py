@@ -634,6 +634,7 @@ def test_an_error_whose_fix_is_known_has_it_as_its_hint_in_both_languages(code: 
 TOKEN = {("patch", "/v1/ledgers/{ledger_id}"), ("delete", "/v1/ledgers/{ledger_id}")}
 TOKEN |= {("post", "/v1/ledgers/{ledger_id}/deals"), ("delete", "/v1/ledgers/{ledger_id}/deals/last")}
 TOKEN |= {("post", "/v1/ledgers/{ledger_id}/token")}
+UNDO = "/v1/ledgers/{ledger_id}/deals/last"
 # status → the operations that can answer it (None: every operation)
 WHERE: dict[int, set[tuple[str, str]] | None] = {
     400: None,  # a Host refused (and a refused preflight)
@@ -643,7 +644,8 @@ WHERE: dict[int, set[tuple[str, str]] | None] = {
     503: None,
     401: TOKEN,
     403: TOKEN,
-    409: {("post", "/v1/ledgers"), ("post", "/v1/ledgers/{ledger_id}/deals")},
+    409: {("post", "/v1/ledgers"), ("post", "/v1/ledgers/{ledger_id}/deals"), ("delete", UNDO)},
+    412: {("delete", UNDO)},  # an undo's stale If-Match
     429: {("post", "/v1/ledgers"), ("post", "/v1/ledgers/{ledger_id}/deals")},
 }
 
@@ -663,4 +665,93 @@ def test_the_document_models_the_one_shape_for_every_status_where_it_can_happen(
         if "requestBody" in operation:
             assert "415" in operation["responses"], key
     statuses = {int(s) for op in operations.values() for s in op["responses"] if s.startswith(("4", "5"))}
-    assert statuses | {404, 405} == {400, 401, 403, 404, 405, 409, 413, 415, 422, 429, 500, 503}
+    assert statuses | {404, 405} == {400, 401, 403, 404, 405, 409, 412, 413, 415, 422, 429, 500, 503}
+
+
+# -- the sweep of every Chinese text a player reads: the catalog, the rules' options, the page ------------------
+
+# what a player reads of the catalog, by its codes' beginnings: notes, items' details and values, payments' reasons,
+# the arithmetic, the options' descriptions, the arrangement's words, the notation's errors and every hint
+PLAYERS_TEXTS = ("note.", "detail.", "value.", "reason.", "scope.", "arith.", "option.")
+PLAYERS_TEXTS += ("error.notation.", "error.hint.", "error.tile_count.", "error.tiles.", "error.shape.")
+# where a text counts what the options set, not how they are typed: no option's name there either
+COUNTED = ("note.", "arith.", "detail.putian.held.", "reason.", "value.")
+
+
+def catalog_texts(lang: str) -> dict[str, str]:
+    from babel.messages.pofile import read_po
+
+    with (ROOT / "taihu" / "messages" / "locale" / lang / "LC_MESSAGES" / "taihu.po").open("rb") as file:
+        found = {}
+        for message in read_po(file):
+            if message.id:
+                code = message.id if isinstance(message.id, str) else message.id[0]
+                texts = [message.string] if isinstance(message.string, str) else list(message.string)
+                found[code] = re.sub(r"\{[^{}]*\}", " ", " ".join(texts))
+    return found
+
+
+def notation_and_keys(options: bool = True) -> set[str]:
+    """The words a Chinese text may hold as typed: the notation's (conditions, declared wins, rule sets' names,
+    `--rules`), item keys, a table's keys and, unless `options` is False, the options' names as `-o` takes them."""
+    found = {"rules", "taihu", "NAME", "null", *Table.model_fields}  # and a table's keys, as a request writes them
+    for rule_set in RULESETS.values():
+        found |= {rule_set.name, *rule_set.conditions, *rule_set.declared_wins, *(i.key for i in rule_set.items)}
+        found |= {o.name for o in rule_set.options} if options else set()
+    return words(found) | found
+
+
+def test_every_chinese_text_a_player_reads_in_the_catalog_is_chinese() -> None:
+    english = {}
+    for code, text in catalog_texts("zh").items():
+        if code.startswith(PLAYERS_TEXTS):
+            found = words([QUOTED.sub(" ", text)]) - notation_and_keys(options=not code.startswith(COUNTED))
+            if found:
+                english[code] = found
+    assert english == {}
+
+
+def test_no_chinese_error_opens_with_a_field_s_name() -> None:
+    """A field is the error's `field`, not a prefix of its message (`discarder：…`)."""
+    opening = re.compile(r"^[a-z_][A-Za-z_.\[\]0-9]*：")  # a key's name (a format's, CSV, is a word)
+    assert [code for code, text in catalog_texts("zh").items() if opening.match(text.strip())] == []
+
+
+def test_the_sweep_sees_english() -> None:
+    assert words([QUOTED.sub(" ", "翻倍（≥ double_at）")]) - notation_and_keys(options=False) == {"double_at"}
+    assert re.match(r"^[a-z_][A-Za-z_.\[\]0-9]*：", "discarder：没有人和牌")
+
+
+def test_every_option_reads_chinese_under_lang_zh_with_its_chinese_name(client: TestClient) -> None:
+    listed = {rule_set["name"]: rule_set for rule_set in client.get("/v1/rules?lang=zh").json()}
+    for name, rule_set in RULESETS.items():
+        for option, shown in zip(rule_set.options, listed[name]["options"], strict=True):
+            assert shown["name"] == option.name  # the key stays
+            assert option.chinese and shown["description"].startswith(option.chinese + "："), shown
+            assert words([shown["description"]]) - {option.name} == set(), shown
+
+
+def page_words() -> dict[str, tuple[str, str]]:
+    """The page's own words (page.js's WORDS): each key's English and Chinese."""
+    page = (ROOT / "taihu" / "api" / "static" / "page.js").read_text(encoding="utf-8")
+    block = page[page.index("const WORDS = {") : page.index("const UNITS")]
+    pairs = re.findall(r'(\w+): \[\s*"((?:[^"\\]|\\.)*)",\s*"((?:[^"\\]|\\.)*)"\s*\]', block, re.S)
+    return {key: (en, zh) for key, en, zh in pairs}
+
+
+def test_the_page_s_chinese_words_are_chinese() -> None:
+    """A main control's Chinese label ends with its English name, so the control has one accessible name in both
+    languages (page.js says so); the rest of a Chinese label is Chinese, but for the notation (`wild:`) and a
+    label's placeholders (`{name}`)."""
+    found = page_words()
+    assert len(found) > 80 and found["modeJin"][1] == "金 wild:"
+    english = {}
+    for key, (en, zh) in found.items():
+        named = re.search(r" ([A-Za-z][A-Za-z0-9 ]*)$", zh)  # the control's English name, or its first words
+        chinese = zh.removesuffix(" " + en)
+        if chinese == zh and named and en.startswith(named.group(1)):
+            chinese = zh[: named.start()]
+        rest = re.sub(r"\{\w+\}", " ", chinese)
+        if words([rest]) - {"wild", "flip", "taihu", "CSV"}:
+            english[key] = zh
+    assert english == {}

@@ -23,7 +23,7 @@ from fastapi.testclient import TestClient
 
 import taihu.api.app as api_module
 import taihu.api.waits as waits_module
-from taihu.api.app import MAX_BODY
+from taihu.api.guards import MAX_BODY
 from taihu.api.language import query_language, scope_language
 from taihu.api.ledger import LedgerRates
 from taihu.messages.error_shape import ERROR_FIELDS

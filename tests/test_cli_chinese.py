@@ -436,3 +436,23 @@ def test_option_descriptions_in_chinese_name_no_english_word(rules: str) -> None
         named = {word for word in ENGLISH.findall(said) if f"{word}=" in said or word in {i.key for i in info.items}}
         assert words([said]) - named == set(), (option.name, said)
         assert typed  # the exemption is of the rule set's own names only
+
+
+@pytest.mark.parametrize("rules", list(REGISTRY))
+def test_rules_under_lang_zh_names_no_english_word_but_keys(rules: str) -> None:
+    """`taihu rules X --lang zh`: the options by their Chinese names, the items and the arithmetic in Chinese."""
+    code, output = zh(["rules", rules, "--lang", "zh"])
+    assert code == 0, output
+    assert all(option.chinese in output for option in get(rules).options), output
+    shown = get(rules).info()
+    assert_chinese(output, [*keys(rules), *(item.key for item in shown.items), *shown.exclusion_rules, rules, "NAME"])
+
+
+@pytest.mark.parametrize(
+    "hand",
+    ["123m 456m 789p 234s 999s 5p 游金 金:9s 门风:西", "123m 456m 789p 234s 999s 5p 5p 三金倒 金:9s 门风:西"],
+)
+def test_putian_s_declared_wins_read_chinese_in_the_arrangement(hand: str) -> None:
+    code, output = zh(["score", hand, "-r", "putian"])
+    assert code == 0 and ("游金：" in output or "三金倒：" in output), output
+    assert_chinese(output, score_texts(score_hand(hand, rules="putian")))

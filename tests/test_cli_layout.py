@@ -232,7 +232,9 @@ def test_batch_mode_scores_every_example_hand_as_one_hand_at_a_time(rules: str) 
     assert code == (2 if any(scored(rules, h) is None for h in expected) else 0)
 
 
-def test_shell_completion_is_offered() -> None:
+def test_shell_completion_is_offered(monkeypatch: pytest.MonkeyPatch) -> None:
+    # `bash` as the option's value, not the shell shellingham finds above pytest: there may be none (a detached run)
+    monkeypatch.setenv("_TYPER_COMPLETE_TEST_DISABLE_SHELL_DETECTION", "1")
     _, help_text = taihu(["--help"], env=DESK)
     assert "--install-completion" in help_text and "--show-completion" in help_text
     code, script = taihu(["--show-completion", "bash"], env=DESK)

@@ -244,10 +244,43 @@ def test_the_documented_nginx_site_serves_the_api_over_tls(front: Site) -> None:
     connection.request("GET", "/taihu/openapi.json")
     reply = connection.getresponse()
     assert b'"url":"/taihu"' in reply.read()  # the document names the prefixed address
-    # the location of a ledger's events stream (nothing is served there yet) reaches taihu: its JSON 404
+    # the location of a ledger's events stream reaches taihu: its JSON 404 for a ledger not there
     connection.request("GET", "/taihu/v1/ledgers/abc/events")
     reply = connection.getresponse()
-    assert (reply.status, json.loads(reply.read())["detail"]) == (404, "Not Found")
+    assert (reply.status, json.loads(reply.read())["code"]) == (404, "ledger_not_found")
+
+
+def next_event(reply: HTTPResponse) -> dict[str, str]:
+    """The next event of a stream: its fields up to the blank line that ends it (keep-alive comments skipped)."""
+    event: dict[str, str] = {}
+    while True:
+        line = reply.readline().decode().rstrip("\r\n")
+        if not line and event:
+            return event
+        if line and not line.startswith(":"):
+            name, _, value = line.partition(":")
+            event[name] = value.strip()
+
+
+@nginx_test
+def test_a_ledgers_events_come_through_nginx_as_they_happen(front: Site) -> None:
+    """The site's events location (proxy_buffering off): the stream's first event, then a deal added meanwhile,
+    each read through nginx while the stream stays open."""
+    connection = front.connection()
+    connection.request("POST", "/taihu/v1/ledgers", NEW_LEDGER, {"content-type": "application/json"})
+    keys = json.loads(connection.getresponse().read())
+    stream = front.connection()
+    stream.request("GET", f"/taihu/v1/ledgers/{keys['id']}/events")
+    reply = stream.getresponse()
+    assert reply.status == 200 and reply.getheader("content-type", "").startswith("text/event-stream")
+    assert next_event(reply)["event"] == "ledger-edited"
+    deal = json.dumps({"winner": None, "players": dict.fromkeys("ESWN", {"total": 0})}).encode()
+    headers = {"content-type": "application/json", "authorization": f"Bearer {keys['token']}"}
+    connection.request("POST", f"/taihu/v1/ledgers/{keys['id']}/deals", deal, headers)
+    assert connection.getresponse().status == 201
+    added = next_event(reply)  # within the connection's timeout, or the read fails
+    assert added["event"] == "deal-added" and json.loads(added["data"])["deal"] == 1
+    stream.close()
 
 
 @nginx_test

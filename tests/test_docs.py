@@ -3,7 +3,7 @@
 A page's examples are the checkable lines of its ```sh blocks, each run
 here through the library:
 
-    taihu score "HAND" [-r RULES] [-o NAME=N]   # total N; not legal; hand: CANONICAL
+    taihu score "HAND" [-r RULES] [-o NAME=N]   # total N; not legal; hand: CANONICAL; note: TEXT
     taihu score "HAND" -r RULES                 # error: part of the message
     taihu settle examples/tables/NAME.json      # net E -120 S +224 W -52 N -52; next dealer S
     taihu waits "HAND" [-r RULES]               # waits 3p 6p; not legal 3p; not ready; best discard 9s
@@ -99,6 +99,8 @@ def check_score(example: Example) -> None:
             assert result.hand == check.removeprefix("hand:").strip()
         elif check == "non-winner":
             assert not result.winner
+        elif check.startswith("note:"):
+            assert any(check.removeprefix("note:").strip() in note for note in result.notes), result.notes
         else:
             raise AssertionError(f"unknown check '{check}'")
 

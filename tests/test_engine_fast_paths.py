@@ -97,6 +97,7 @@ TILES = st.one_of(
 )
 
 
+@pytest.mark.slow  # the plain combination of every drawn hand is the cost
 @EXAMPLES
 @given(TILES, st.integers(0, 5), st.booleans())
 def test_kinds_readings_as_combined_plainly(tiles: list[int], sets: int, pair: bool) -> None:
@@ -229,6 +230,7 @@ def wildcard_free_hands(draw: st.DrawFn) -> tuple[bytes, int, int, tuple[Group, 
     return bytes(sorted(tiles)), sets, win, melds
 
 
+@pytest.mark.slow  # the plain construction of every drawn hand is the cost
 @EXAMPLES
 @given(wildcard_free_hands())
 def test_wildcard_free_facts_as_built_plainly(hand: tuple[bytes, int, int, tuple[Group, ...]]) -> None:

@@ -248,8 +248,8 @@ BAD_HANDS = [
     ("luoshan", "123m 456m 789m 123p 5s +5s f1", "tile_not_played", "不是螺山的牌", None),
     ("luoshan", "123m 456m 789m 123p 5s +5s wild:2m flip:1m", "bad_wild", "螺山只有一种财神", None),
     ("luoshan", "123m 456m 789m 123p 456p 1s +1s", "tile_count", "灵溪 / 莆田的手牌", "--rules lingxi"),
-    # a tile of the hand, the one whose win is best: +1p makes 平和 (a legal win), +5s a pair wait under 200
-    ("luoshan", "123m 456m 789m 123p 5s 5s", "no_winning_tile", "没有标出和的那张", "+1p"),
+    # a tile of the hand, the one whose win is best: +1p (+一筒) makes 平和 (a legal win), +5s a pair wait under 200
+    ("luoshan", "123m 456m 789m 123p 5s 5s", "no_winning_tile", "没有标出和的那张", "+一筒"),
     ("guannan", "123m 456m 789m 123p 5s +5s C", "tile_not_played", "不是灌南的牌", None),
     ("guannan", "123m 456m 789m 123p EE +E", "tile_copies", "灌南每种风牌只有一张", None),
     ("guannan", "123m 456m 789m 123p 5s +5s wild:1m", "unknown_condition", "灌南没有财神", None),

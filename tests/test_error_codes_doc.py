@@ -16,6 +16,7 @@ from pathlib import Path
 
 from taihu.api.errors import KINDS
 from taihu.messages import LANGUAGES, known
+from taihu.messages.codes import ERROR_CODES
 
 ROOT = Path(__file__).resolve().parent.parent
 KEY = re.compile(r"[a-z_]+(?:\.[a-z_0-9]+)+")
@@ -123,3 +124,9 @@ def test_the_check_sees_a_missing_entry() -> None:
     assert not catalogued("error.no_such_thing") and not catalogued("error.no_such_prefix.*")
     assert catalogued("error.event.*") and covers({"error.event.*"}, "error.event.unknown")
     assert not covers({"error.event.*"}, "error.events")
+
+
+def test_the_documents_enum_lists_every_code_taihu_answers() -> None:
+    """`ERROR_CODES` (the enum of `ErrorAnswer.code` in the OpenAPI document) is the codes the source makes."""
+    assert set(ERROR_CODES) == set(codes_and_texts()) | AT_RUN_TIME
+    assert len(ERROR_CODES) == len(set(ERROR_CODES))

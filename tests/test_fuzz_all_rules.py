@@ -276,6 +276,7 @@ def check_settlement(result: Settlement) -> None:
         assert all(moved % 1000 == 0 for moved in sticks.values()) and sum(sticks.values()) == pot_change
 
 
+@pytest.mark.slow  # a second a rule set
 @pytest.mark.parametrize("rules", RULE_NAMES)
 @SETTINGS
 @given(data=st.data())
@@ -394,6 +395,7 @@ def test_cli_score_never_exits_1(rules: str, data: st.DataObject) -> None:
     assert exit_code == (2 if outcome(rules, text) is None else 0)
 
 
+@pytest.mark.slow  # a second a rule set
 @pytest.mark.parametrize("rules", RULE_NAMES)
 @FEWER
 @given(data=st.data())

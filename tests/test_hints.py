@@ -197,3 +197,32 @@ def test_in_every_rule_set_a_named_tile_does_what_the_hint_says(data: st.DataObj
     assert named is not None  # without wildcards the tile taken out is always found (it completes the hand)
     for tile in _kinds(named.group(1)):
         assert score_hand(f"{' '.join([*short, tile])} +{win}", rules=rules).winner
+
+
+# -- the tiles a Chinese reader's hints name, as players say them ------------------------------------------------
+
+
+def test_every_tile_is_said_in_chinese_as_a_form_the_notation_reads() -> None:
+    for kind in range(T.KIND_COUNT):
+        said = T.said(kind)
+        assert said.en == T.name(kind) and not re.search(r"[A-Za-z0-9]", said.zh), said
+        assert parse(said.zh).tiles == (kind,), said
+
+
+@pytest.mark.parametrize(
+    ("line", "english", "chinese"),
+    [
+        ("11111m 456m 789m 123p 456p 9s +9s wild:5m,E", "1m", "一万 最多写 4 张"),
+        ("123m 456m 789p 234s 678s 5p 5p wild:9s,N seat:W", "+5p", "例如 +五筒"),
+        ("123m 456m 789m 123p 5s +5s f1", "f1", "去掉 春"),
+    ],
+)
+def test_a_chinese_hint_names_its_tile_as_players_say_it(line: str, english: str, chinese: str) -> None:
+    error = error_of(line, "luoshan" if "f1" in line.split() else "lingxi")
+    assert english in (error.hint or "") and chinese in (error.hint_in("zh") or ""), (error.hint, error.hint_in("zh"))
+
+
+def test_a_chinese_reader_is_taught_the_chinese_forms() -> None:
+    chinese = error_of("123m x").message_in("zh")
+    for form in ("五万", "三筒", "七条", "东风", "红中", "发财", "白板", "春"):
+        assert form in chinese, chinese

@@ -126,11 +126,13 @@ def test_a_ledger_of_200_random_deals_rotates_and_totals(rules: str, store_db: W
     counters: dict[str, int] = {}  # riichi: the honba and pot the last deal left (tests/test_ledger_riichi.py)
     with LedgerStore(store_db) as store:
         ledger = store.create("evening", rules, PLAYERS)
-        for _ in range(DEALS_PER_LEDGER):
+        for number in range(1, DEALS_PER_LEDGER + 1):
             seats = seats_of(dealer)
             deal = random_deal(rng, rules, seats)
             stored = store.add(ledger, deal)
-            settlement = settle_table({**winds_of(deal, seats, rules), **counters})
+            prevalent = RULESETS[rules].ledger_round(number)  # MCR: the ledger's prevalent wind for the deal
+            played = {"round": prevalent} if prevalent is not None else {}
+            settlement = settle_table({**winds_of(deal, seats, rules), **counters, **played})
             if rules == "riichi":
                 counters = {"honba": settlement.next_honba or 0, "pot": settlement.pot_after or 0}
             assert stored.seats == seats and stored.dealer == dealer

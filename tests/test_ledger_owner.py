@@ -104,13 +104,33 @@ def test_only_the_keeper_acts(client: TestClient, method: str, path: str, body: 
     assert client.get(f"/ledgers/{ledger_id}").json() == before
 
 
-def test_a_new_token_works_and_the_old_one_stops(client: TestClient) -> None:
+def test_the_old_token_stays_good_until_the_new_one_is_first_used(client: TestClient) -> None:
+    """A rotation whose answer is lost cannot lock the owner out: the old token works on, until the new one works."""
     ledger_id, old = new_ledger(client)
     rotated = client.post(f"/ledgers/{ledger_id}/token", headers=old)
     assert rotated.status_code == 200 and rotated.json()["id"] == ledger_id
     new = {"Authorization": f"Bearer {rotated.json()['token']}"}
     assert new != old
+    assert client.post(f"/ledgers/{ledger_id}/deals", json=NORMAL_WIN, headers=old).status_code == 201
+    assert client.post(f"/ledgers/{ledger_id}/deals", json=NORMAL_WIN, headers=new).status_code == 201
     assert client.post(f"/ledgers/{ledger_id}/deals", json=NORMAL_WIN, headers=old).status_code == 403
+
+
+def test_the_old_token_stops_after_the_grace_period(client: TestClient) -> None:
+    ledger_id, old = new_ledger(client)
+    assert client.post(f"/ledgers/{ledger_id}/token", headers=old).status_code == 200
+    with LedgerStore(os.environ["TAIHU_DB"]) as store, store.transaction() as db:  # the grace spent
+        db.execute(ledgers.update().values(old_token_until="2000-01-01T00:00:00Z"))
+    assert client.post(f"/ledgers/{ledger_id}/deals", json=NORMAL_WIN, headers=old).status_code == 403
+
+
+def test_a_rotation_sent_again_with_its_key_answers_the_same_token(client: TestClient) -> None:
+    ledger_id, old = new_ledger(client)
+    key = {"Idempotency-Key": "rotate-0123456789abcdef"}
+    first = client.post(f"/ledgers/{ledger_id}/token", headers=old | key)
+    again = client.post(f"/ledgers/{ledger_id}/token", headers=old | key)
+    assert (first.status_code, again.status_code) == (200, 200) and first.json() == again.json()
+    new = {"Authorization": f"Bearer {first.json()['token']}"}
     assert client.post(f"/ledgers/{ledger_id}/deals", json=NORMAL_WIN, headers=new).status_code == 201
 
 

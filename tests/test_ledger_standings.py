@@ -80,6 +80,7 @@ def digits_as_one(text: bytes) -> str:
     return re.sub(r"-?\d+", "0", text.decode("utf-8"))
 
 
+@pytest.mark.slow  # it adds a thousand deals
 def test_the_answer_to_adding_deal_1000_is_no_larger_than_to_deal_1(client: TestClient) -> None:
     """Over HTTP, on the default SQLite store (the deals between are added through the store, not by requests).
 

@@ -63,7 +63,7 @@ CASES = [
 AROUND = [
     ("555m 222p 777p 333s 888s 9m 1p f1 f2 P P +9m wild:5m,E seat:S", "lingxi", "stray_tile", "就和了"),
     ("555m 222p 777p 333s 888s 9m 南 f1 f2 P P +9m wild:5m,E", "lingxi", "stray_tile", "如果南（S）是门风"),
-    ("123m 456m 789p 234s 67s 5p +5p seat:W", "lingxi", "tile_count", "再多一张 5s 或 8s 就和了"),
+    ("123m 456m 789p 234s 67s 5p +5p seat:W", "lingxi", "tile_count", "再多一张 五条 或 八条 就和了"),
     ("555m 222p 777p 333s 888s 9m f1 f2 P P +8m seat:S", "lingxi", "no_winning_shape", "没有写 wild:"),
     ("123m 456m 789p 23s 55p +7s seat:W", "luoshan", "no_winning_shape", "没有写 wild: 或 flip:，"),
 ]

@@ -54,8 +54,13 @@ def test_the_page_is_served_at_the_root(client: TestClient) -> None:
     assert client.get("/palette.json").status_code == 200
 
 
+IMAGES = {".png", ".ico"}  # the icons: pictures, no addresses in them
+
+
 def test_the_page_asks_nothing_of_other_hosts() -> None:
     for path in STATIC.iterdir():
+        if path.suffix in IMAGES:
+            continue
         # the SVG namespace is a name (createElementNS), not an address: nothing is fetched from it
         text = path.read_text(encoding="utf-8").replace('"http://www.w3.org/2000/svg"', "")
         assert not EXTERNAL.search(text), path.name
@@ -274,3 +279,11 @@ def test_the_palette_offers_exactly_the_conditions_and_events_of_the_rule_set(ru
     assert PALETTE[rules]["conditions"][0] == "seat"  # in the page's order
     assert tuple(PALETTE[rules]["events"]) == rule_set.events
     assert set(PALETTE[rules]["declare"]) == set(rule_set.declared_wins)
+
+
+def test_the_icons_are_what_taihu_api_icons_draws() -> None:
+    """The committed icons (manifest, favicon) are made by `python -m taihu.api.icons`, not edited by hand."""
+    from taihu.api.icons import drawn
+
+    for path, data in drawn().items():
+        assert path.read_bytes() == data, f"{path.name}: run python -m taihu.api.icons"

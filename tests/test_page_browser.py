@@ -28,6 +28,7 @@ from playwright.sync_api import Browser, Locator, Page, Playwright, expect, sync
 
 from taihu.scorer import score_hand, settle_table
 from taihu.scorer.arithmetic import arithmetic
+from taihu.scorer.rulesets import REGISTRY, RULESETS
 
 ROOT = Path(__file__).resolve().parent.parent
 ARTIFACTS = ROOT / "test-artifacts"
@@ -230,7 +231,8 @@ def test_every_example_hand_scores_as_the_library_does(visit: Visit) -> None:
         expected = score_hand(hand, rules=rules)
         score(page, rules, hand)
         expect(result).to_contain_text(f"Read as: {expected.hand}")  # this hand's answer, not the last one's
-        expect(result.locator(".total")).to_contain_text(f"Total: {expected.total} ")
+        headline = "Base" if rules == "putian" and expected.winner and expected.legal else "Total"  # the base, paid ×N
+        expect(result.locator(".total").last).to_contain_text(f"{headline}: {expected.total} ")
         expect(result.locator(".items li")).to_have_count(len(expected.items))
         for group in expected.arrangement:
             expect(result.get_by_role("list", name="Arrangement")).to_contain_text(group)
@@ -356,15 +358,108 @@ def test_a_server_that_does_not_answer_is_said_so(visit: Visit) -> None:
     expect(page.get_by_role("alert")).to_contain_text("The server does not answer")
 
 
+# -- the rules reference (规则速查) -------------------------------------------------------------
+
+PING_HU = "123m 456m 789p 234s 678s 5p +5p wild:9s,N seat:W"  # Lingxi's 平胡, which excludes 硬打硬
+
+
+def rules_reference(page: Page) -> Locator:
+    return page.get_by_role("dialog", name="Rules reference")
+
+
+def dialog_fits(page: Page) -> bool:
+    """Nothing in the open dialog is wider than it (a phone's 360 px)."""
+    return bool(page.evaluate("(d => d.scrollWidth <= d.clientWidth)(document.querySelector('dialog[open]'))"))
+
+
+def test_a_scored_item_opens_its_entry_in_the_rules_reference_in_either_language(browser: Browser, server: str) -> None:
+    """Tap 平胡 in the breakdown: the reference opens at 平胡, in view and marked, with its value, unit and whom
+    it counts for (the rules answer's), what it excludes (硬打硬) and the rule's sentence; 硬打硬's entry says
+    what excludes it. In Chinese, then in English."""
+    zh = next(i for i in RULESETS["lingxi"].info().to_dict("zh")["items"] if i["key"] == "ping_hu")
+    info = RULESETS["lingxi"].info()
+    at = next(n for n, keys in enumerate(info.exclusion_keys) if keys.present == ["ping_hu"])
+    assert info.exclusion_keys[at].removes == ["ying_da_ying"]
+    rule = info.exclusion_rules[at]
+    seen = Visit(browser, server, locale="zh-CN")
+    try:
+        page = seen.open()
+        score(page, "lingxi", PING_HU)
+        expect(page.get_by_role("status")).to_contain_text("合计: 26 台")
+        page.get_by_role("status").get_by_role("button", name=re.compile(r"^平胡")).click()
+        reference = rules_reference(page)
+        expect(reference).to_be_visible()
+        expect(reference.get_by_role("heading", name="规则速查 Rules reference")).to_be_visible()
+        entry = reference.get_by_role("article", name="平胡", exact=True)
+        expect(entry).to_have_attribute("aria-current", "true")
+        expect(entry).to_be_in_viewport()
+        expect(entry).to_be_focused()
+        expect(entry.get_by_role("definition")).to_have_text([zh["value"], "台", zh["scope"]])
+        expect(entry).to_contain_text("不再计：硬打硬")
+        expect(entry).to_contain_text(f"规则原文：{rule}")
+        assert dialog_fits(page) and too_small_to_tap(page) == []
+        seen.shot("rules-reference-ping-hu-zh", of=reference)
+
+        entry.get_by_role("button", name="硬打硬", exact=True).click()  # what it excludes, followed
+        excluded = reference.get_by_role("article", name="硬打硬", exact=True)
+        expect(excluded).to_have_attribute("aria-current", "true")
+        expect(entry).not_to_have_attribute("aria-current", "true")
+        expect(excluded).to_be_in_viewport()
+        expect(excluded).to_contain_text("有以下时不计：平胡")
+        expect(excluded).to_contain_text(rule)
+
+        reference.get_by_role("button", name="Close").click()
+        expect(reference).to_be_hidden()
+        page.get_by_role("button", name="中文 / English").click()  # the shown score is asked for again, in English
+        expect(page.get_by_role("status")).to_contain_text("Total: 26 tai")
+        page.get_by_role("status").get_by_role("button", name=re.compile(r"^平胡")).click()
+        entry = reference.get_by_role("article", name="平胡 Plain hand", exact=True)
+        expect(entry).to_have_attribute("aria-current", "true")
+        expect(entry).to_be_in_viewport()
+        expect(entry).to_contain_text("ping_hu")
+        expect(entry.get_by_role("definition")).to_have_text([zh["value"], "tai", "the winner"])
+        expect(entry).to_contain_text("Excludes: 硬打硬 No wildcard held")
+        expect(entry).to_contain_text(f"The rule: {rule}")
+        assert dialog_fits(page) and too_small_to_tap(page) == []
+        seen.shot("rules-reference-ping-hu-en", of=reference)
+        assert seen.outside_requests() == []
+    finally:
+        seen.context.close()
+
+
+def test_each_rule_set_s_reference_lists_every_item_and_option_of_the_rules_answer(visit: Visit) -> None:
+    """The Rules button opens the chosen rule set's reference: an entry per item of GET /v1/rules, in its order
+    (a key twice where a rule set has it twice) and named by its names, and one per house option."""
+    answer = {r["name"]: r for r in json.loads(served(visit.base, "/v1/rules?lang=en"))}
+    page = visit.open()
+    reference = rules_reference(page)
+    for name in REGISTRY:
+        info = answer[name]
+        page.get_by_role("combobox", name="Rules").select_option(name)
+        page.get_by_role("button", name="Rules", exact=True).click()
+        expect(reference).to_contain_text(f"{name[0].upper()}{name[1:]} {info['chinese']}")
+        items = reference.get_by_role("list", name="Items").get_by_role("article")
+        expect(items).to_have_count(len(info["items"]))
+        assert [entry.get_attribute("data-key") for entry in items.all()] == [i["key"] for i in info["items"]]
+        for entry, item in zip(items.all(), info["items"], strict=True):
+            expect(entry).to_have_accessible_name(f"{item['name']} {item['name_en']}")
+        options = reference.get_by_role("list", name="House options").get_by_role("article")
+        expect(options).to_have_count(len(info["options"]))
+        assert [o.get_attribute("data-option") for o in options.all()] == [o["name"] for o in info["options"]]
+        assert dialog_fits(visit.page)
+        reference.get_by_role("button", name="Close").click()
+        expect(reference).to_be_hidden()
+
+
 # -- settle a deal ----------------------------------------------------------------------------
 
 
 def fill_table(page: Page, table: dict[str, Any]) -> None:
+    """The table's seats are the form's places (its boxes in order, E S W N), whoever deals: each box's name is
+    the wind it plays this deal, so the boxes are found by place."""
     page.get_by_role("combobox", name="Rules").select_option(table["rules"])
     for seat, player in table["players"].items():
-        page.get_by_role("textbox", name=seat, exact=True).fill(
-            player if isinstance(player, str) else str(player["total"])
-        )
+        page.locator(f"#seat-{seat}").fill(player if isinstance(player, str) else str(player["total"]))
     page.get_by_role("textbox", name="Wildcards").fill(",".join(table.get("wild") or []))
     page.get_by_role("combobox", name="Winner").select_option(table["winner"] or "")
     page.get_by_role("combobox", name="Discarder").select_option(table["discarder"] or "")
@@ -378,13 +473,14 @@ def test_settling_the_example_table_shows_the_nets(visit: Visit) -> None:
     for seat, net in EXAMPLE_NET.items():
         expect(nets(page).get_by_role("row", name=re.compile(rf"^{seat}\b"))).to_contain_text(net)
     expect(payments(page).get_by_role("row")).to_have_count(6)  # the header and five payments
-    expect(payments(page).get_by_role("row", name="E → S 112")).to_contain_text("winner; dealer x2")
+    expect(payments(page).get_by_role("row", name="E 东 → S 南 112")).to_contain_text("winner; dealer x2")
     assert no_horizontal_scroll(page)
     visit.shot("settle-example-en")
 
 
 def test_the_dealer_may_sit_at_any_place(visit: Visit) -> None:
-    """With S dealing, S plays as E, W as S, N as W, E as N: the same deal, the nets by place."""
+    """With S dealing, S plays as E, W as S, N as W, E as N: the same deal; every box, option and row is named
+    by the wind it plays (the dealer is E 东), in the places' order."""
     page = visit.open()
     plays_as = {"S": "E", "W": "S", "N": "W", "E": "N"}
     page.get_by_role("combobox", name="Dealer").select_option("S")
@@ -395,18 +491,24 @@ def test_the_dealer_may_sit_at_any_place(visit: Visit) -> None:
         "discarder": "N",
     }
     fill_table(page, rotated)
+    expect(page.locator("label[for=seat-S]")).to_have_text("E 东 (dealer)")
+    expect(page.locator("label[for=seat-E]")).to_have_text("N 北")
+    expect(page.get_by_role("textbox", name="E 东 (dealer)")).to_have_value(EXAMPLE_TABLE["players"]["E"])
+    expect(page.get_by_role("combobox", name="Winner").locator("option:checked")).to_have_text("S 南")
     page.get_by_role("button", name="Settle").click()
-    for place, wind in plays_as.items():
-        expect(nets(page).get_by_role("row", name=re.compile(rf"^{place}\b"))).to_contain_text(EXAMPLE_NET[wind])
-    expect(nets(page).get_by_role("row", name=re.compile(r"^S\b"))).to_contain_text("dealer")
-    expect(page.get_by_text("Next dealer: W")).to_be_visible()
+    rows = nets(page).get_by_role("row")
+    expect(rows).to_have_text([re.compile(r"^Seat"), *(re.compile(rf"^{plays_as[place]} ") for place in "ESWN")])
+    for wind in plays_as.values():
+        expect(nets(page).get_by_role("row", name=re.compile(rf"^{wind}\b"))).to_contain_text(EXAMPLE_NET[wind])
+    expect(nets(page).get_by_role("row", name=re.compile(r"^E\b"))).to_contain_text("dealer")
+    expect(page.get_by_text("Next dealer: S 南")).to_be_visible()
 
 
 def test_a_scored_hand_can_be_put_at_a_seat(visit: Visit) -> None:
     page = visit.open()
     score(page, "lingxi", HAND_56)
     page.get_by_role("button", name="Put this hand at seat S").click()
-    expect(page.get_by_role("textbox", name="S", exact=True)).to_have_value(HAND_56)
+    expect(page.get_by_role("textbox", name="S 南", exact=True)).to_have_value(HAND_56)
     expect(page.get_by_role("combobox", name="Winner")).to_have_value("S")
     expect(page.get_by_role("textbox", name="Wildcards")).to_have_value("5m,E")
 
@@ -418,7 +520,7 @@ def test_a_settle_error_marks_the_seat_hand(visit: Visit) -> None:
     fill_table(page, table)
     page.get_by_role("button", name="Settle").click()
     alert = page.get_by_role("alert")
-    expect(alert).to_contain_text("players.E")
+    expect(alert).to_contain_text("E 东: tiles '7x'")  # the seat as its box is labelled
     expect(alert.locator("mark")).to_have_text("7x")
 
 
@@ -664,8 +766,8 @@ def test_an_evening_ledger_kept_from_the_page(visit: Visit, browser: Browser, le
     expect(region).to_contain_text("Deal 1 added: 乙 won on 丙's discard.")
     assert shown_totals(page) == {"甲": -120, "乙": 224, "丙": -52, "丁": -52}
     expect(page.get_by_role("combobox", name="Dealer")).to_have_value("S")  # 乙 deals deal 2
-    expect(page.get_by_role("textbox", name="S", exact=True)).to_be_visible()
-    expect(page.locator("label[for=seat-S]")).to_have_text("S 南 · 乙 (dealer)")
+    expect(page.get_by_role("textbox", name="E 东 · 乙 (dealer)", exact=True)).to_be_visible()
+    expect(page.locator("label[for=seat-S]")).to_have_text("E 东 · 乙 (dealer)")  # 乙 sits at place S, plays E
 
     fill_table(page, SECOND_DEAL)
     region.get_by_role("button", name="Add deal").click()
@@ -680,6 +782,8 @@ def test_an_evening_ledger_kept_from_the_page(visit: Visit, browser: Browser, le
     visit.shot("ledger-trend-en", of=region.get_by_role("img", name="Running totals"))
 
     region.get_by_role("button", name="Undo last deal").click()
+    asked = page.get_by_role("dialog", name="Undo deal 2 (丁 won on 甲's discard)?")
+    asked.get_by_role("button", name="Undo it").click()
     expect(region).to_contain_text("Deal 2 removed: 丁 won on 甲's discard.")
     served_ledger = json.loads(served(visit.base, f"/ledgers/{ledger_id}"))
     assert len(served_ledger["deals"]) == 1
@@ -791,7 +895,7 @@ def test_a_deal_goes_to_the_players_named_even_if_another_phone_added_one(visit:
     deal2 = json.loads(served(visit.base, f"/ledgers/{ledger_id}"))["deals"][1]
     assert deal2["dealer"] == "乙" and deal2["seats"][deal2["table"]["winner"]] == "乙"
     assert shown_totals(page) == json.loads(served(visit.base, f"/ledgers/{ledger_id}"))["totals"]
-    expect(nets(page).get_by_role("row", name=re.compile(r"^S\b"))).to_contain_text("dealer")  # shown as it was settled
+    expect(nets(page).get_by_role("row", name=re.compile(r"^E 东 · 乙"))).to_contain_text("dealer")  # as it was settled
 
 
 def test_a_keeper_reads_another_ledger_and_comes_back_to_their_own(visit: Visit) -> None:

@@ -175,7 +175,16 @@ def test_the_api_answers_the_same_answer(line: Line, lang: Language, client: Tes
 
 # -- waits: the same line less its winning tile waits on it, for the same total -------------------------
 
-HOW_WON = ("kong-draw", "rob-kong", "last-tile", "heaven", "earth", "human", "ippatsu")  # waits refuses these
+HOW_WON = (
+    "kong-draw",
+    "rob-kong",
+    "last-tile",
+    "fourth-tile",
+    "heaven",
+    "earth",
+    "human",
+    "ippatsu",
+)  # waits refuses these
 SELF_WORDS = re.compile(r"(?<!\S)(?:self|自摸|ツモ)(?!\S)")
 WAITING = [
     line

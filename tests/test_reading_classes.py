@@ -233,6 +233,7 @@ def assert_one_class_scores_alike(hand: str, rules: str) -> None:
     assert all(len(values) == 1 for values in by_class.values()), hand
 
 
+@pytest.mark.slow  # hands of five wildcards, each scored reading by reading
 @EXAMPLES
 @given(st.one_of(wild_hands("lingxi", 5, LINGXI_KINDS, 2, 3, 6), wild_hands("lingxi", 5, HONOR_HEAVY, 2, 3, 6)))
 @example_hands(LINGXI_HANDS)

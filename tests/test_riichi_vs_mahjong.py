@@ -10,11 +10,13 @@ from __future__ import annotations
 
 import os
 
+import pytest
 from hypothesis import HealthCheck, given, seed, settings
 from riichi_oracle import Case, compare, flush_cases, riichi_cases
 
 EXAMPLES = int(os.environ.get("RIICHI_EXAMPLES", "300"))
 SEED = os.environ.get("RIICHI_SEED")  # another seed for another run; unset: the same hands every run
+pytestmark = pytest.mark.slow  # an oracle: each hand scored by both libraries
 
 
 @settings(

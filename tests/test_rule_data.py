@@ -16,7 +16,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from taihu.scorer.rulesets import REGISTRY, RULESETS
-from taihu.scorer.rulesets.base import WINNER_ONLY, Exclusion, Item, Kind, Option, RuleSet, flag_item
+from taihu.scorer.rulesets.base import WINNER_ONLY, Exclusion, Item, Kind, Option, RuleSet, excludes, flag_item
 
 HAND_TYPE = Kind("hand type", "points")
 
@@ -136,7 +136,7 @@ def test_the_rules_page_shows_each_exclusion_with_its_rule() -> None:
 
 
 def test_the_rules_answer_gives_each_exclusions_rule_beside_it() -> None:
-    from taihu.api.app import app
+    from api_app import app
 
     answered = {r["name"]: r for r in TestClient(app).get("/v1/rules").json()}
     for name in REGISTRY:
@@ -144,3 +144,38 @@ def test_the_rules_answer_gives_each_exclusions_rule_beside_it() -> None:
         assert answered[name]["exclusions"] == list(info.exclusions)  # the field as it always was
         assert answered[name]["exclusion_rules"] == info.exclusion_rules
         assert len(answered[name]["exclusion_rules"]) == len(answered[name]["exclusions"])
+
+
+def test_each_exclusion_is_answered_by_the_keys_it_names_too() -> None:
+    """`exclusion_keys` says each exclusion by keys (what a reader links, as the page's rules reference does): one
+    present key says what its line says, a rule over a class of items (riichi's yakuman) names the class; every
+    key is one of the rule set's items."""
+    from api_app import app
+
+    answered = {r["name"]: r for r in TestClient(app).get("/v1/rules").json()}
+    for name in REGISTRY:
+        info = RULESETS[name].info()
+        items = {i.key for i in info.items}
+        assert len(info.exclusion_keys) == len(info.exclusions), name
+        for line, keys in zip(info.exclusions, info.exclusion_keys, strict=True):
+            assert keys.present and keys.removes and set(keys.present) | set(keys.removes) <= items, (name, keys)
+            assert not set(keys.present) & set(keys.removes), (name, keys)
+            if len(keys.present) == 1:
+                assert line == excludes(keys.present[0], keys.removes), (name, line)
+        assert answered[name]["exclusion_keys"] == [k.to_dict() for k in info.exclusion_keys]
+    general = RULESETS["riichi"].info().exclusion_keys[-1]
+    assert "daisangen" in general.present and {"pinfu", "dora"} <= set(general.removes)
+
+
+def test_each_item_s_unit_in_the_rules_answer_is_the_unit_its_scored_lines_count() -> None:
+    from taihu.scorer import score_hand
+
+    seen = set()
+    for path in sorted((ROOT / "examples" / "hands").glob("*.txt")):
+        units = {(i.key, i.name_en): i.unit for i in RULESETS[path.stem].info().items}
+        for line in path.read_text(encoding="utf-8").splitlines():
+            hand = line.split("#")[0].strip()
+            for item in score_hand(hand, rules=path.stem).items if hand else ():
+                assert units[item.key, item.name_en] == item.unit, (path.stem, hand, item.key)
+                seen.add(path.stem)
+    assert seen == set(REGISTRY) - {name for name in REGISTRY if REGISTRY[name].module}

@@ -71,6 +71,7 @@ def test_every_operation_is_covered() -> None:
     }
 
 
+@pytest.mark.slow  # 30 drawn requests for each of the 16 operations
 @schema.parametrize()
 @settings(
     max_examples=30,

@@ -301,14 +301,14 @@ LINGXI_EXAMPLES = [
     pytest.param(
         "555m 222p 777p 333s 888s 9m f1 f2 P P +9m wild:5m,E seat:S",
         56,
-        ["灵溪：和牌", "3 + 3 + 8 + 7 + 7 = 28 台", "翻倍（≥ double_at）：28 × 2 = 56 台"],
+        ["灵溪：和牌", "3 + 3 + 8 + 7 + 7 = 28 台", "翻倍（达到翻倍的台数）：28 × 2 = 56 台"],
         "doubled (≥ double_at): 28 × 2 = 56 tai",
         id="example-1-56",
     ),
     pytest.param(
         "123m 456m 789p 234s 678s 5p +5p wild:9s,N seat:W",
         26,
-        ["灵溪：和牌", "13 台", "翻倍（≥ double_at）：13 × 2 = 26 台"],
+        ["灵溪：和牌", "13 台", "翻倍（达到翻倍的台数）：13 × 2 = 26 台"],
         "doubled (≥ double_at): 13 × 2 = 26 tai",
         id="example-2-26",
     ),

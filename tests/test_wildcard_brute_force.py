@@ -51,6 +51,7 @@ Plain = tuple[tuple[str, int], ...]  # a wildcard-free grouping: sorted (shape, 
 R = TypeVar("R")
 
 READINGS_BOUND = 200_000  # readings one brute-force score may meet; past it the example is set aside
+pytestmark = pytest.mark.slow  # an oracle: each hand scored by trying every stand-in for its wildcards
 
 
 # -- the brute force -------------------------------------------------------------

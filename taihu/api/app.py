@@ -23,6 +23,7 @@ import secrets
 from functools import cache
 from typing import Any, Literal
 
+import sqlalchemy as sa
 from fastapi import APIRouter, Depends, FastAPI, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
@@ -30,25 +31,40 @@ from fastapi_offline import FastAPIOffline
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.middleware.gzip import GZipMiddleware
+from starlette.routing import Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from taihu.api.batch import router as batch_router
 from taihu.api.errors import json_reason, validation_shape
-from taihu.api.guards import JsonGuard, replaying
+from taihu.api.events import router as events_router
+from taihu.api.guards import BodyChecks
 from taihu.api.head import HeadAsGet
-from taihu.api.language import LanguageHeaders, lang_parameter, request_language, scope_language
+from taihu.api.headers import RETRY_AFTER, declared
+from taihu.api.language import document_lang, request_language, scope_language
 from taihu.api.ledger import router as ledger_router
 from taihu.api.page import allow_origins, install_page
-from taihu.api.responses import JSON, WITH_BODY, Refusal, error_answer, errors, hand_error_answer, json_bytes, lines_in
+from taihu.api.responses import (
+    JSON,
+    WITH_BODY,
+    ErrorAnswer,
+    Refusal,
+    error_answer,
+    errors,
+    hand_error_answer,
+    json_bytes,
+    lines_in,
+)
+from taihu.api.room import router as room_router
 from taihu.api.schemas import HandScore, ScoreRequest, Settlement, Table
-from taihu.api.security import SecurityHeaders, TrustedHosts, redact_access_log, redacted
-from taihu.api.settings import Settings
+from taihu.api.security import AnswerHeaders, TrustedHosts, redact_access_log, redacted
+from taihu.api.settings import Settings, settings_of
 from taihu.api.waits import router as waits_router
 from taihu.messages import Language
 from taihu.scorer import HandError, RuleSetInfo, memo, rule_sets, score_hand, settle_table
 from taihu.scorer.arithmetic import arithmetic
+from taihu.store import DatabaseUnavailable, LedgerStore
 
-MAX_BODY = 64 * 1024  # a table is ~1 KB; the cap keeps a single request from tying up the server
+RETRY_DATABASE_S = 5  # the Retry-After of a database that cannot be reached: a restart or a failover takes seconds
 GZIP_FROM = 1024  # bytes: an answer this large is gzipped for a client that accepts it (a ledger, a page of deals)
 GZIP_LEVEL = 6
 VERSION = "/v1"  # the prefix of every path in the document; the same paths without it answer too
@@ -60,47 +76,6 @@ TAGS = [
     {"name": "health", "description": "For load balancers and health checks"},
 ]
 log = logging.getLogger("taihu.api")
-
-
-def too_large(size: int | None, lang: Language) -> JSONResponse:
-    if size is None:  # counted while it arrived: its size is not known
-        return error_answer(413, "api.error.body_too_large_streamed", lang, code="body_too_large", limit=MAX_BODY)
-    return error_answer(413, "api.error.body_too_large", lang, size=size, limit=MAX_BODY)
-
-
-class BodyLimit:
-    """Refuses big bodies before parsing: by Content-Length, then by counting what arrives.
-
-    Counting matters because a chunked request has no Content-Length, and a
-    client may send more than it announced.
-    """
-
-    def __init__(self, app: ASGIApp, limit: int = MAX_BODY) -> None:
-        self.app = app
-        self.limit = limit
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-        declared = dict(scope["headers"]).get(b"content-length")
-        if declared is not None and declared.isdigit() and int(declared) > self.limit:
-            await too_large(int(declared), scope_language(scope))(scope, receive, send)
-            return
-        chunks: list[bytes] = []
-        size = 0
-        while True:
-            message = await receive()
-            if message["type"] != "http.request":
-                return  # the client went away
-            chunks.append(message.get("body", b""))
-            size += len(chunks[-1])
-            if size > self.limit:
-                await too_large(None, scope_language(scope))(scope, receive, send)
-                return
-            if not message.get("more_body", False):
-                break
-        await self.app(scope, replaying(b"".join(chunks), receive), send)
 
 
 def internal_error(error_id: str, lang: Language) -> JSONResponse:
@@ -167,6 +142,21 @@ async def http_error(request: Request, exc: Exception) -> Response:
     if exc.status_code == 405:
         return error_answer(405, "api.error.method_not_allowed", lang, headers=headers)
     return error_answer(exc.status_code, "api.error.http_error", lang, headers=headers, reason=str(exc.detail))
+
+
+async def database_unavailable(request: Request, exc: Exception) -> Response:
+    """The ledger database failed (unreachable, restarting, its pool spent): a 503 to retry, never a 500. The
+    driver's words name the host, port and user: they go to the server log, not to the client."""
+    error_id = secrets.token_hex(4)
+    log.warning("database unavailable %s on %s: %s", error_id, redacted(request.url.path), exc)
+    seconds = str(RETRY_DATABASE_S)
+    return error_answer(
+        503,
+        "api.error.database_unavailable",
+        request_language(request),
+        headers={"Retry-After": seconds},
+        seconds=seconds,
+    )
 
 
 async def model_invalid(request: Request, exc: Exception) -> Response:
@@ -242,7 +232,46 @@ async def health() -> dict[str, Any]:
     return {"status": "ok"}  # on the event loop itself, never behind the worker threads
 
 
-ROUTERS = (core, batch_router, waits_router, ledger_router)
+class Ready(BaseModel):
+    model_config = ConfigDict(json_schema_extra={"examples": [{"status": "ready", "database": "ok"}]})
+    status: Literal["ready"] = Field(description="`ready`: this server answers ledger requests")
+    database: Literal["ok"] = Field(description="`ok`: the ledger database answers")
+
+
+@core.get(
+    "/ready",
+    operation_id="ready",
+    tags=["health"],
+    response_model=Ready,
+    responses={
+        503: {
+            "model": ErrorAnswer,
+            "description": "The ledger database does not answer: the one error shape (`database_unavailable`) with "
+            '`"status": "unavailable"` and `"database": "unavailable"` besides',
+            "headers": declared(RETRY_AFTER),
+        },
+        **{status: answer for status, answer in errors().items() if status != 503},
+    },
+)
+def ready(http: Request, settings: Settings = Depends(settings_of)) -> Response:
+    """Whether the server can answer ledger requests: its database answers (a query of one row). For a load
+    balancer's readiness check; `/health` stays the liveness check, which never touches the database."""
+    try:
+        with LedgerStore(settings.db) as store:
+            store.ping()
+    except (sa.exc.SQLAlchemyError, DatabaseUnavailable) as exc:
+        log.warning("not ready: the ledger database does not answer (%s)", type(exc).__name__)
+        seconds = str(RETRY_DATABASE_S)
+        more = {"status": "unavailable", "database": "unavailable"}
+        lang = request_language(http)
+        key = "api.error.database_unavailable"
+        return error_answer(503, key, lang, headers={"Retry-After": seconds}, more=more, seconds=seconds)
+    return JSON({"status": "ready", "database": "ok"})
+
+
+ROUTERS = (core, batch_router, waits_router, ledger_router, room_router, events_router)
+for _router in ROUTERS:
+    document_lang(_router.routes)  # every operation takes `lang` (read by taihu.api.language)
 DESCRIPTION = (
     "The same answers as the `taihu` command and the `taihu` library. Every path is under `/v1` "
     "(the paths without it answer the same, for older clients). The texts of every answer are in the "
@@ -251,6 +280,13 @@ DESCRIPTION = (
     "(and `detail`, the same text), the place and a hint; bad input is a 422, a 500 is a bug (its "
     "`error_id` is in the server log)."
 )
+
+
+def versioned_document(app: FastAPI) -> None:
+    """The OpenAPI document at `/v1/openapi.json` too: FastAPI's own endpoint of `/openapi.json`, at a second path."""
+    for route in app.router.routes:
+        if isinstance(route, Route) and route.path == app.openapi_url:
+            app.add_route(VERSION + "/openapi.json", route.endpoint, include_in_schema=False)
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -274,21 +310,21 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_exception_handler(RequestValidationError, request_invalid)
     app.add_exception_handler(StarletteHTTPException, http_error)
     app.add_exception_handler(ValidationError, model_invalid)
-    spoken = [Depends(lang_parameter)]  # every operation takes `lang` (read by taihu.api.language)
+    for fault in (sa.exc.DBAPIError, sa.exc.TimeoutError, DatabaseUnavailable):  # TimeoutError: the pool is spent
+        app.add_exception_handler(fault, database_unavailable)
     for router in ROUTERS:
-        app.include_router(router, prefix=VERSION, dependencies=spoken)  # the contract: /v1/…
+        app.include_router(router, prefix=VERSION)  # the contract: /v1/…
         app.include_router(router, include_in_schema=False)  # the same answers without /v1, for older clients
+    versioned_document(app)
     if not settings.api_only:
         install_page(app)  # GET / (the table page) and its files
     # added innermost first: each `add_middleware` wraps what is there
-    app.add_middleware(JsonGuard)  # inside BodyLimit, so it sees the capped body
-    app.add_middleware(CatchBugs)
-    app.add_middleware(BodyLimit)
+    app.add_middleware(BodyChecks)
+    app.add_middleware(CatchBugs)  # outside the body's checks, so a bug in them is answered too
     allow_origins(app, settings.cors_origins)
     # outside the checks, so that every answer, a refusal of the inner ones too, carries the headers
     app.add_middleware(TrustedHosts, allowed_hosts=list(settings.allowed_hosts), www_redirect=False)
-    app.add_middleware(LanguageHeaders)  # outside the Host check, so its refusal says its language too
-    app.add_middleware(SecurityHeaders)
+    app.add_middleware(AnswerHeaders)  # outside the Host check, so its refusal says its language too
     # outside the headers, so that they (and a docs page's policy, made from its body) see the plain answer
     app.add_middleware(GZipMiddleware, minimum_size=GZIP_FROM, compresslevel=GZIP_LEVEL)
     app.add_middleware(HeadAsGet)  # outermost: a HEAD is a GET to every check inside (taihu/api/head.py)

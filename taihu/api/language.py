@@ -2,27 +2,28 @@
 
 Worked out once per request, on the first ask (`scope_language`), and kept in the ASGI scope, so the
 route, an error handler and the middlewares that answer before the route (a body too large, a Host
-refused, a bug) all speak the same language. `LanguageHeaders` says which in `Content-Language`,
+refused, a bug) all speak the same language. `add_language_headers` says which in `Content-Language`,
 and `Vary: Accept-Language` tells a cache that the answer depends on that header.
 """
 
 from __future__ import annotations
 
-from typing import Annotated
+from collections.abc import Iterable
 from urllib.parse import parse_qsl
 
-from fastapi import Query
-from starlette.datastructures import MutableHeaders
+from fastapi.routing import APIRoute
 from starlette.requests import Request
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from starlette.routing import BaseRoute
+from starlette.types import Scope
 
+from taihu.api.responses import RawHeaders, add_vary, header_value
 from taihu.messages import LANGUAGES, Language
 from taihu.messages.language import accept_language, language_of_tag
 
 LANG_KEY = "taihu.lang"  # where a request's language is kept in its ASGI scope
 LANG_PARAMETER = "lang"
 UNTRANSLATED = frozenset({"/openapi.json"})  # JSON answers that are the same in every language
-SPOKEN_TYPES = ("application/json", "text/csv")  # the answers whose texts follow the language (a ledger's CSV too)
+SPOKEN_TYPES = (b"application/json", b"text/csv")  # the answers whose texts follow the language (a ledger's CSV too)
 LANG_DESCRIPTION = (
     "the language of the answer's texts (messages, notes, reasons): `zh` or `en`. Without it, "
     "`Accept-Language` decides (any `zh-…` range reads Chinese), else English. Also accepted: a language "
@@ -30,10 +31,33 @@ LANG_DESCRIPTION = (
 )
 
 
-def lang_parameter(
-    lang: Annotated[str | None, Query(description=LANG_DESCRIPTION, examples=list(LANGUAGES))] = None,
-) -> None:
-    """The `lang` query parameter of every operation, declared for the document; `scope_language` reads it."""
+LANG_IN_DOCUMENT = {  # the parameter as FastAPI writes an optional `str` query parameter
+    "name": LANG_PARAMETER,
+    "in": "query",
+    "required": False,
+    "schema": {
+        "anyOf": [{"type": "string"}, {"type": "null"}],
+        "description": LANG_DESCRIPTION,
+        "examples": list(LANGUAGES),
+        "title": "Lang",
+    },
+    "description": LANG_DESCRIPTION,
+}
+
+
+def document_lang(routes: Iterable[BaseRoute]) -> None:
+    """Every operation of `routes` documented as taking the `lang` query parameter.
+
+    In the document only (`openapi_extra`): `scope_language` reads it from the query string, and a
+    parameter FastAPI declared would be solved, validated and handed to nobody on every request (a
+    tenth of the CPU a `POST /score` costs the server beyond the scoring)."""
+    for route in routes:
+        if isinstance(route, APIRoute) and route.include_in_schema:
+            extra = dict(route.openapi_extra or {})
+            documented = extra.get("parameters", [])
+            if LANG_IN_DOCUMENT not in documented:
+                extra["parameters"] = [*documented, LANG_IN_DOCUMENT]
+            route.openapi_extra = extra
 
 
 def query_language(query_string: bytes) -> Language | None:
@@ -63,25 +87,16 @@ def request_language(request: Request) -> Language:
     return scope_language(request.scope)
 
 
-class LanguageHeaders:
-    """Adds `Content-Language` and `Vary: Accept-Language` to every JSON or CSV answer (`SPOKEN_TYPES`)."""
-
-    def __init__(self, app: ASGIApp) -> None:
-        self.app = app
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http" or scope["path"] in UNTRANSLATED:
-            await self.app(scope, receive, send)
-            return
-
-        async def with_language(message: Message) -> None:
-            if message["type"] == "http.response.start":
-                headers = MutableHeaders(scope=message)
-                if headers.get("content-type", "").startswith(SPOKEN_TYPES):
-                    headers["content-language"] = scope_language(scope)
-                    headers.add_vary_header("Accept-Language")
-                elif message["status"] == 304:  # a 304 varies as the answer it stands for
-                    headers.add_vary_header("Accept-Language")
-            await send(message)
-
-        await self.app(scope, receive, with_language)
+def add_language_headers(scope: Scope, headers: RawHeaders, status: int) -> RawHeaders:
+    """`headers` with `Content-Language` and `Vary: Accept-Language` if they are a JSON or CSV answer's
+    (`SPOKEN_TYPES`) that is not the same in every language; a 304 varies as the answer it stands for.
+    Called on every answer's headers (`taihu.api.security.AnswerHeaders`)."""
+    if scope["path"] in UNTRANSLATED:
+        return headers
+    if (header_value(headers, b"content-type") or b"").startswith(SPOKEN_TYPES):
+        spoken = [(key, value) for key, value in headers if key != b"content-language"]
+        spoken.append((b"content-language", scope_language(scope).encode()))
+        return add_vary(spoken, b"Accept-Language")
+    if status == 304:
+        return add_vary(headers, b"Accept-Language")
+    return headers

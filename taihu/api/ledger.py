@@ -1,9 +1,11 @@
 """`/ledgers`: the evening's ledger over HTTP (issue 16, docs/api.md).
 
 Reading needs only the ledger's id (≥ 128 random bits), so the link can be
-shared with the table; adding or undoing a deal needs the edit token that
-`POST /ledgers` answered once (`Authorization: Bearer <token>`: 401 without
-it, 403 with a wrong one, and nothing changes). Each deal is validated and
+shared with the table. Adding or undoing a deal needs a token
+(`Authorization: Bearer <token>`: 401 without it, 403 with a wrong one, and
+nothing changes): the owner token `POST /ledgers` answered once, or a scorer
+device's (taihu/api/room.py); renaming, deleting and rotating need the
+owner's (403 `owner_only` for a scorer's). Each deal is validated and
 settled exactly as `POST /settle` does. The database is the settings' `db`
 (`taihu serve --db PATH|URL`: a SQLite file, or PostgreSQL for several hosts)
 or the user data dir's file; each request takes a connection from the pool.
@@ -15,8 +17,9 @@ The rate limiters belong to the app (`app.state.ledger_rates`), so two apps
 keep apart and a test makes its own. An add or an undo answers the deal and
 the standings, not the ledger (`Change`); GET answers the whole ledger, or
 without its deals (`?deals=none`), and `/deals?after=N&limit=M` pages them;
-both answer 304 to the ETag held (`If-None-Match`). The keeper also gives a
-title or an expiry (PATCH), deletes the ledger, or takes a new token.
+both answer 304 to the ETag held (`If-None-Match`). The owner also gives a
+title or an expiry (PATCH), deletes the ledger, or takes a new token. Each
+change wakes this process's streams of the ledger (taihu/api/events.py).
 """
 
 from __future__ import annotations
@@ -26,11 +29,12 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import quote as percent_encoded
 
-from fastapi import APIRouter, Depends, Header, Query, Request
+from fastapi import APIRouter, Depends, Query, Request
 from fastapi.responses import Response
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from pydantic import BaseModel, ConfigDict, Field
 
+from taihu.api.headers import ETAG, IDEMPOTENCY_KEY, IF_MATCH, IF_NONE_MATCH, LOCATION, declared
 from taihu.api.language import request_language
 from taihu.api.responses import JSON, WITH_BODY, Refusal, errors, hand_error_answer
 from taihu.api.schemas import TABLE_EXAMPLES, HouseOptions, LedgerEvent, Settlement, Table, TableFields, rules_field
@@ -45,15 +49,18 @@ from taihu.ledger import (
     LedgerFull,
     export_filename,
     shown_change,
-    token_matches,
 )
+from taihu.messages import Language
 from taihu.ratelimit import RateLimiter, client_key, retry_after
 from taihu.scorer.limits import MAX_TOTAL
 from taihu.scorer.rulesets import DEFAULT_RULES
-from taihu.store import MAX_KEY, DealConflict, LedgerStore, etag_in, hours_from_now, split_tags
+from taihu.store import OWNER, SCORER, DealConflict, LedgerStore, etag_in, hours_from_now, split_tags
 
 router = APIRouter(tags=["ledgers"])
-bearer = HTTPBearer(auto_error=False, description="the edit token that POST /ledgers answered")
+bearer = HTTPBearer(
+    auto_error=False,
+    description="the owner token that POST /ledgers answered, or a scorer device's token (POST /ledgers/{id}/devices)",
+)
 
 
 class NewLedger(BaseModel):
@@ -69,7 +76,10 @@ class NewLedger(BaseModel):
 
 class Keys(BaseModel):
     id: str = Field(description="the ledger's id: reading needs only this")
-    token: str = Field(description="the edit token, shown once: adding or undoing a deal needs it")
+    token: str = Field(
+        description="the owner token, shown once: it adds and undoes deals, and alone renames, deletes, rotates "
+        "and manages devices"
+    )
 
 
 class LedgerTable(TableFields[str, LedgerEvent]):
@@ -177,27 +187,34 @@ def attachment(name: str) -> str:
     return f"attachment; filename=\"{ascii_name}\"; filename*=UTF-8''{percent_encoded(name, safe='')}"
 
 
-def found(store: LedgerStore, ledger_id: str) -> tuple[Ledger, str | None]:
-    """The ledger behind an id, and its token's hash."""
+def found(store: LedgerStore, ledger_id: str) -> Ledger:
+    """The ledger behind an id."""
     shared = store.shared(ledger_id)
     if shared is None:
         raise Refusal(404, "api.error.ledger_not_found", id=ledger_id)
-    return shared
+    return shared[0]
 
 
 def edit_token(credentials: HTTPAuthorizationCredentials | None = Depends(bearer)) -> str:
-    """The request's edit token; checked before the body, so a request without one is a 401 whatever it sends."""
+    """The request's token; checked before the body, so a request without one is a 401 whatever it sends."""
     if credentials is None:
         raise Refusal(401, "api.error.token_missing", headers={"WWW-Authenticate": "Bearer"})
     return credentials.credentials
 
 
-def kept(store: LedgerStore, ledger_id: str, token: str) -> Ledger:
-    """The ledger, if the token is its edit token."""
-    ledger, token_sha256 = found(store, ledger_id)
-    if not token_matches(token, token_sha256):
+def kept(store: LedgerStore, ledger_id: str, token: str, *roles: str) -> Ledger:
+    """The ledger, if the token gives one of `roles` (by default the owner's alone): 403 `token_wrong` for a token
+    that is none of the ledger's, `owner_only` for a scorer's where the owner's is needed."""
+    ledger = found(store, ledger_id)
+    role = store.role(ledger, token)
+    if role is None:
         raise Refusal(403, "api.error.token_wrong")
+    if role not in (roles or (OWNER,)):
+        raise Refusal(403, "api.error.owner_only")
     return ledger
+
+
+SCORING = (OWNER, SCORER)  # who adds and undoes deals
 
 
 @router.post(
@@ -205,17 +222,33 @@ def kept(store: LedgerStore, ledger_id: str, token: str) -> Ledger:
     operation_id="new_ledger",
     status_code=201,
     response_model=Keys,
-    responses=problems(409, 429, *WITH_BODY),
+    responses={
+        201: {"description": "The ledger is made", "headers": declared(LOCATION)},
+        200: {"model": Keys, "description": "The ledger an `Idempotency-Key` made first, again: nothing is made"},
+        **problems(409, 429, *WITH_BODY),
+    },
 )
-def new_ledger(request: NewLedger, http: Request, settings: Settings = Depends(settings_of)) -> Keys | Response:
-    """Start a ledger: answers its id (share it to let others read) and the edit token (keep it)."""
+def new_ledger(
+    request: NewLedger,
+    http: Request,
+    settings: Settings = Depends(settings_of),
+    idempotency_key: str | None = IDEMPOTENCY_KEY,
+) -> Response:
+    """Start a ledger: answers its id (share it to let others read) and the owner token (keep it).
+
+    With an Idempotency-Key, a repeat within the hour answers the first ledger's id and token (200) and makes
+    none: the key is then as secret as the token, so make it random (a UUID)."""
     within(rates_of(http).creates, http, "api.error.rate_limited_ledgers")
     try:
         with LedgerStore(settings.db) as store:
-            ledger_id, token = store.create_shared(request.rules, request.players, request.options)
+            ledger_id, token, replayed = store.create_once(
+                request.rules, request.players, request.options, key=idempotency_key
+            )
     except LedgerFull as exc:
         return hand_error_answer(exc, request_language(http), 409)
-    return Keys(id=ledger_id, token=token)
+    where = f"{http.scope.get('root_path', '')}/v1/ledgers/{ledger_id}"
+    answer = Keys(id=ledger_id, token=token).model_dump()
+    return JSON(answer, status_code=200 if replayed else 201, headers={"Location": where})
 
 
 @router.get(
@@ -234,7 +267,7 @@ def new_ledger(request: NewLedger, http: Request, settings: Settings = Depends(s
 def ledger_csv(ledger_id: str, http: Request, settings: Settings = Depends(settings_of)) -> Response:
     """The ledger as CSV, to download: one row per deal and player, a header row first (docs/ledger.md)."""
     with LedgerStore(settings.db) as store:
-        view = store.view(found(store, ledger_id)[0])
+        view = store.view(found(store, ledger_id))
     return Response(
         view.to_csv(request_language(http)),
         media_type="text/csv; charset=utf-8",
@@ -244,10 +277,10 @@ def ledger_csv(ledger_id: str, http: Request, settings: Settings = Depends(setti
 
 # next_honba / next_pot only where the ledger's JSON has them (the other rule sets' answer is unchanged)
 ANSWER: dict[str, Any] = {"response_model": LedgerAnswer, "response_model_exclude_unset": True}
-IF_NONE_MATCH = Header(
-    None, alias="If-None-Match", description="the ETag of the answer held: 304 and no body while the ledger is so"
-)
-NOT_MODIFIED: dict[int | str, dict[str, Any]] = {304: {"description": "Not modified: the ledger is as the ETag says"}}
+NOT_MODIFIED: dict[int | str, dict[str, Any]] = {
+    304: {"description": "Not modified: the ledger is as the ETag says", "headers": declared(ETAG)}
+}
+TAGGED: dict[int | str, dict[str, Any]] = {200: {"description": "Successful Response", "headers": declared(ETAG)}}
 
 
 def unchanged(tag: str, if_none_match: str | None) -> Response | None:
@@ -257,7 +290,9 @@ def unchanged(tag: str, if_none_match: str | None) -> Response | None:
     return Response(status_code=304, headers={"ETag": tag})
 
 
-@router.get("/ledgers/{ledger_id}", operation_id="show_ledger", **ANSWER, responses=problems(404) | NOT_MODIFIED)
+@router.get(
+    "/ledgers/{ledger_id}", operation_id="show_ledger", **ANSWER, responses=TAGGED | problems(404) | NOT_MODIFIED
+)
 def show_ledger(
     ledger_id: str,
     http: Request,
@@ -271,7 +306,7 @@ def show_ledger(
     (reasons, notes, details) are in the request's language, and so is the ETag (`"3.5"`, `"3.5.zh"`)."""
     lang = request_language(http)
     with LedgerStore(settings.db) as store:
-        ledger = found(store, ledger_id)[0]
+        ledger = found(store, ledger_id)
         standing, state = store.state(ledger)  # read first: a change meanwhile makes it older, never newer
         tag = etag_in(state, lang)
         answer = unchanged(tag, if_none_match)
@@ -286,7 +321,7 @@ def show_ledger(
     "/ledgers/{ledger_id}/deals",
     operation_id="deals_page",
     response_model=DealsPage,
-    responses=problems(404) | NOT_MODIFIED,
+    responses=TAGGED | problems(404) | NOT_MODIFIED,
 )
 def deals_page(
     ledger_id: str,
@@ -302,7 +337,7 @@ def deals_page(
     language; its ETag is the ledger's in that language."""
     lang = request_language(http)
     with LedgerStore(settings.db) as store:
-        ledger = found(store, ledger_id)[0]
+        ledger = found(store, ledger_id)
         page, standing, state = store.page(ledger, after, limit)
     tag = etag_in(state, lang)
     answer = unchanged(tag, if_none_match)
@@ -315,18 +350,6 @@ def deals_page(
     return JSON(shown, headers={"ETag": tag})
 
 
-IDEMPOTENCY_KEY = Header(
-    None,
-    alias="Idempotency-Key",
-    max_length=MAX_KEY,
-    description="a key the client makes for this deal (a UUID): sent again within 24 h, the first answer comes "
-    "back (200) and nothing is stored",
-)
-IF_MATCH = Header(
-    None, alias="If-Match", description="the ledger's ETag (GET /ledgers/{id}): a 409 if it changed since"
-)
-
-
 def expected_number(table: dict[str, Any]) -> tuple[dict[str, Any], int | None]:
     """The table without `deal`, and `deal`: the number the client expects this deal to get."""
     rest = dict(table)
@@ -336,6 +359,22 @@ def expected_number(table: dict[str, Any]) -> tuple[dict[str, Any], int | None]:
 
 # next_honba / next_pot only where the standings have them
 CHANGE: dict[str, Any] = {"response_model": LedgerChange, "response_model_exclude_unset": True}
+REPLAYED = "The first answer to this `Idempotency-Key` again: nothing more is changed"
+
+
+def changed(http: Request, settings: Settings, ledger: Ledger) -> None:
+    """Wakes this process's streams of the ledger at once (other hosts hear of it from the database)."""
+    from taihu.api.events import hub_for  # the stream's module imports this one
+
+    hub_for(http, settings.db).changed(ledger.key)
+
+
+def conflict(exc: DealConflict, lang: Language) -> Response:
+    """A stale `deal` (409) or an undo's stale If-Match (412): the current count in `deal`, the ETag beside it."""
+    tag = etag_in(exc.etag, lang)
+    answer = hand_error_answer(exc.tagged(tag), lang, 412 if exc.precondition else 409, deal=exc.current)
+    answer.headers["ETag"] = tag
+    return answer
 
 
 @router.post(
@@ -343,7 +382,11 @@ CHANGE: dict[str, Any] = {"response_model": LedgerChange, "response_model_exclud
     operation_id="add_deal",
     status_code=201,
     **CHANGE,
-    responses=problems(401, 403, 404, 409, 429, *WITH_BODY),
+    responses={
+        201: {"description": "The deal is added", "headers": declared(ETAG)},
+        200: {"model": LedgerChange, "description": REPLAYED, "headers": declared(ETAG)},
+        **problems(401, 403, 404, 409, 429, *WITH_BODY),
+    },
 )
 def add_deal(
     ledger_id: str,
@@ -356,12 +399,13 @@ def add_deal(
 ) -> Response:
     """Settle a deal with the seats as they stand and record it; answers the deal and the standings.
 
-    Safe to retry (docs/ledger.md): with an Idempotency-Key, a repeat answers 200 with the first answer
-    and stores nothing; with `deal` or If-Match, a deal that another client got in first is a 409."""
+    The owner's token or a scorer's. Safe to retry (docs/ledger.md): with an Idempotency-Key, a repeat answers
+    200 with the first answer and stores nothing; with `deal` or If-Match, a deal that another client got in
+    first is a 409."""
     rest, expect = expected_number(table.model_dump(exclude_unset=True))
     lang = request_language(http)
     with LedgerStore(settings.db) as store:
-        ledger = kept(store, ledger_id, token)
+        ledger = kept(store, ledger_id, token, *SCORING)
         # counted once the token is this ledger's: a client with no token cannot spend its address's rate
         within(rates_of(http).adds, http, "api.error.rate_limited_deals")
         try:
@@ -369,22 +413,51 @@ def add_deal(
         except LedgerFull as exc:
             return hand_error_answer(exc, lang, 409)
         except DealConflict as exc:
-            tag = etag_in(exc.etag, lang)
-            conflict = hand_error_answer(exc.tagged(tag), lang, 409, deal=exc.current)
-            conflict.headers["ETag"] = tag
-            return conflict
+            return conflict(exc, lang)
+    if not added.replayed:
+        changed(http, settings, ledger)
     shown = shown_change(added.answer, lang)  # a replay too: the first answer, in this request's language
     return JSON(shown, status_code=200 if added.replayed else 201, headers={"ETag": etag_in(added.etag, lang)})
 
 
-@router.delete("/ledgers/{ledger_id}/deals/last", operation_id="undo_deal", **CHANGE, responses=problems(401, 403, 404))
+@router.delete(
+    "/ledgers/{ledger_id}/deals/last",
+    operation_id="undo_deal",
+    **CHANGE,
+    responses={
+        200: {
+            "description": "The deal is removed; or, to a repeated `Idempotency-Key`, the first answer again",
+            "headers": declared(ETAG),
+        },
+        **problems(401, 403, 404, 409, 412),
+    },
+)
 def undo_deal(
-    ledger_id: str, http: Request, token: str = Depends(edit_token), settings: Settings = Depends(settings_of)
+    ledger_id: str,
+    http: Request,
+    token: str = Depends(edit_token),
+    settings: Settings = Depends(settings_of),
+    deal: int | None = Query(
+        None, ge=1, le=MAX_TOTAL, description="the number of the deal to remove, the last: a 409 if it is not"
+    ),
+    idempotency_key: str | None = IDEMPOTENCY_KEY,
+    if_match: str | None = IF_MATCH,
 ) -> Response:
-    """Remove the last deal; answers the deal removed and the standings."""
+    """Remove the last deal; answers the deal removed and the standings. The owner's token or a scorer's.
+
+    Safe to retry (docs/ledger.md): `?deal=N` names the deal it removes (409 if another is last now), or
+    If-Match the ledger's ETag (412 if it changed); with an Idempotency-Key, a repeat answers the first answer
+    and removes nothing more. With none of them it removes whatever deal is last (as for older clients)."""
+    lang = request_language(http)
     with LedgerStore(settings.db) as store:
-        ledger = kept(store, ledger_id, token)
-        return JSON(store.undo_with_standing(ledger).to_json(request_language(http)))
+        ledger = kept(store, ledger_id, token, *SCORING)
+        try:
+            undone = store.undo_once(ledger, expect=deal, if_match=if_match, key=idempotency_key)
+        except DealConflict as exc:
+            return conflict(exc, lang)
+    if not undone.replayed:
+        changed(http, settings, ledger)
+    return JSON(shown_change(undone.answer, lang), headers={"ETag": etag_in(undone.etag, lang)})
 
 
 class LedgerEdit(BaseModel):
@@ -401,7 +474,7 @@ class LedgerEdit(BaseModel):
     "/ledgers/{ledger_id}",
     operation_id="edit_ledger",
     **ANSWER,
-    responses=problems(401, 403, 404, *WITH_BODY),
+    responses=TAGGED | problems(401, 403, 404, *WITH_BODY),
     summary="Rename, or set the expiry",
 )
 def edit_ledger(
@@ -411,7 +484,9 @@ def edit_ledger(
     token: str = Depends(edit_token),
     settings: Settings = Depends(settings_of),
 ) -> Response:
-    """Give the ledger a title (a display name apart from its id) or an expiry; answers it without its deals."""
+    """Give the ledger a title (a display name apart from its id) or an expiry; answers it without its deals.
+
+    The owner's token only."""
     with LedgerStore(settings.db) as store:
         ledger = kept(store, ledger_id, token)
         given = edit.model_fields_set
@@ -421,23 +496,40 @@ def edit_ledger(
             expires = hours_from_now(edit.expires_in_hours) if edit.expires_in_hours is not None else None
         ledger = store.retitle(ledger, title, expires)
         standing, state = store.state(ledger)
+    changed(http, settings, ledger)
     return JSON(ledger.heading() | standing.to_json(), headers={"ETag": etag_in(state, request_language(http))})
 
 
 @router.delete("/ledgers/{ledger_id}", operation_id="delete_ledger", status_code=204, responses=problems(401, 403, 404))
 def delete_ledger(
-    ledger_id: str, token: str = Depends(edit_token), settings: Settings = Depends(settings_of)
+    ledger_id: str, http: Request, token: str = Depends(edit_token), settings: Settings = Depends(settings_of)
 ) -> Response:
-    """Remove the ledger and its deals; its id answers 404 from now on."""
+    """Remove the ledger, its deals and devices; its id answers 404 from now on. The owner's token only."""
     with LedgerStore(settings.db) as store:
-        store.delete(kept(store, ledger_id, token))
+        ledger = kept(store, ledger_id, token)
+        store.delete(ledger)
+    changed(http, settings, ledger)
     return Response(status_code=204)
 
 
 @router.post(
-    "/ledgers/{ledger_id}/token", operation_id="rotate_token", response_model=Keys, responses=problems(401, 403, 404)
+    "/ledgers/{ledger_id}/token",
+    operation_id="rotate_token",
+    response_model=Keys,
+    responses={
+        200: {"description": "A new owner token; or, to a repeated `Idempotency-Key`, the same one again"},
+        **problems(401, 403, 404),
+    },
 )
-def rotate_token(ledger_id: str, token: str = Depends(edit_token), settings: Settings = Depends(settings_of)) -> Keys:
-    """A new edit token (shown once); the old one stops working at once."""
+def rotate_token(
+    ledger_id: str,
+    token: str = Depends(edit_token),
+    settings: Settings = Depends(settings_of),
+    idempotency_key: str | None = IDEMPOTENCY_KEY,
+) -> Keys:
+    """A new owner token (shown once). The token before stays good until the new one is first used, or for an
+    hour, so a rotation whose answer is lost cannot lock the owner out; an Idempotency-Key sent again within
+    that hour answers the same new token. The owner's token only; the devices' tokens are not changed."""
     with LedgerStore(settings.db) as store:
-        return Keys(id=ledger_id, token=store.rotate(kept(store, ledger_id, token)))
+        new, _ = store.rotate(kept(store, ledger_id, token), key=idempotency_key)
+    return Keys(id=ledger_id, token=new)

@@ -18,6 +18,7 @@ from fastapi.responses import FileResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.datastructures import Headers
 
+from taihu.api.headers import METHODS, REQUEST_HEADERS, RESPONSE_HEADERS
 from taihu.api.responses import error_answer
 from taihu.messages.error_shape import CatalogError
 from taihu.messages.language import accept_language
@@ -65,8 +66,9 @@ def allow_origins(app: FastAPI, origins: Sequence[str]) -> None:
         app.add_middleware(
             ShapedCORS,
             allow_origins=list(origins),
-            allow_methods=["GET", "POST", "DELETE"],  # DELETE: the ledger's "undo the last deal"
-            allow_headers=["content-type", "authorization"],  # authorization: a ledger's bearer token
+            allow_methods=list(METHODS),
+            allow_headers=list(REQUEST_HEADERS),  # what the API reads: a page may send each of them
+            expose_headers=list(RESPONSE_HEADERS),  # what the API sets: a page may read each of them
         )
 
 
@@ -90,10 +92,32 @@ def palette() -> dict[str, Any]:
             "declare": list(declares) if isinstance(declares, tuple) else sorted(declares),
             "events": list(rule_set.events),
         }
+        if rule_set.wild_name:
+            offered[name]["wild_name"] = rule_set.wild_name
     return offered
+
+
+def manifest() -> FileResponse:
+    """The web app manifest: the page installs on a phone's home screen."""
+    return FileResponse(STATIC / "manifest.webmanifest", media_type="application/manifest+json")
+
+
+def service_worker() -> FileResponse:
+    """The service worker, from the root so its scope is the whole page; never cached by HTTP, so a new one
+    is found when the page is next opened."""
+    return FileResponse(
+        STATIC / "sw.js", media_type="text/javascript; charset=utf-8", headers={"Cache-Control": "no-cache"}
+    )
+
+
+def favicon() -> FileResponse:
+    return FileResponse(STATIC / "favicon.ico", media_type="image/x-icon")
 
 
 def install_page(app: FastAPI) -> None:
     app.add_api_route("/", index, methods=["GET"], include_in_schema=False)
+    app.add_api_route("/manifest.webmanifest", manifest, methods=["GET"], include_in_schema=False)
+    app.add_api_route("/sw.js", service_worker, methods=["GET"], include_in_schema=False)
+    app.add_api_route("/favicon.ico", favicon, methods=["GET"], include_in_schema=False)
     app.add_api_route("/palette.json", palette, methods=["GET"], include_in_schema=False)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")

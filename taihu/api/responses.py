@@ -16,6 +16,7 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field
 
 from taihu.messages import Language, text
+from taihu.messages.codes import ERROR_CODES
 from taihu.messages.error_shape import error_shape, hand_error_shape
 from taihu.scorer.errors import HandError, printable
 
@@ -37,6 +38,22 @@ def json_bytes(content: Any) -> bytes:
         return orjson.dumps(content)
     except TypeError:  # orjson's JSONEncodeError: a lone surrogate (or a value JSON has no word for)
         return orjson.dumps(_escaped(content))
+
+
+RawHeaders = list[tuple[bytes, bytes]]  # an ASGI message's headers, names in lower case
+
+
+def header_value(headers: RawHeaders, name: bytes) -> bytes | None:
+    """The value of header `name` (lower case) in an answer's headers, or None."""
+    return next((value for key, value in headers if key == name), None)
+
+
+def add_vary(headers: RawHeaders, name: bytes) -> RawHeaders:
+    """`headers` with `name` added to `Vary`, one `Vary` header as starlette's `add_vary_header` writes it."""
+    vary = header_value(headers, b"vary")
+    if vary is None:
+        return [*headers, (b"vary", name)]
+    return [*((key, value) for key, value in headers if key != b"vary"), (b"vary", vary + b", " + name)]
 
 
 class JSON(JSONResponse):
@@ -120,7 +137,10 @@ class ErrorAnswer(BaseModel):
             ]
         }
     )
-    code: str = Field(description="a stable snake_case id: unknown_tile, tile_count, token_missing, …")
+    code: str = Field(
+        description="a stable snake_case id: unknown_tile, tile_count, token_missing, …",
+        json_schema_extra={"enum": list(ERROR_CODES)},
+    )
     message: str = Field(description="what is wrong, in one readable sentence, in the answer's language")
     detail: str = Field(description="the same text as `message` (for clients written before it)")
     column: int | None = Field(description="1-based column in the hand string, where the problem has a place")
@@ -135,16 +155,21 @@ class ErrorAnswer(BaseModel):
 DESCRIPTIONS: dict[int, str] = {
     400: "The Host header names a host this server does not answer (`bad_host`: `taihu serve --allowed-host`), "
     "or a cross-origin preflight is refused (`cors_refused`)",
-    401: "No edit token: send `Authorization: Bearer <token>` (`token_missing`)",
-    403: "Not this ledger's edit token; nothing was changed (`token_wrong`)",
-    404: "No ledger with this id (`ledger_not_found`), or no such path (`not_found`)",
-    409: "The ledger holds its most deals or the database its most ledgers (`ledger_full`), or another deal got "
-    "in first: `deal` is the current count (`deal_conflict`)",
+    401: "No token: send `Authorization: Bearer <token>` (`token_missing`)",
+    403: "None of this ledger's tokens (`token_wrong`), a scorer's token where the owner's is needed "
+    "(`owner_only`), or an invite not open (`invite_wrong`); nothing was changed",
+    404: "No ledger with this id (`ledger_not_found`), no such device or invite (`device_not_found`, "
+    "`invite_not_found`), or no such path (`not_found`)",
+    409: "The ledger holds its most deals, devices or invites, or the database its most ledgers (`ledger_full`, "
+    "`too_many_…`), or another client changed the ledger first: `deal` is the current count (`deal_conflict`)",
+    412: "An undo's If-Match is not the ledger's ETag: it changed since; nothing was removed (`deal_conflict`, "
+    "`deal` the current count)",
     413: "The request body is over 64 KB (`body_too_large`)",
     415: "The body is not sent as JSON: send `Content-Type: application/json` (`unsupported_media_type`)",
     422: "Bad input: `message` says what and where, `code` which problem, `column` / `seat` / `field` the place",
     429: "Too many requests from this address: wait the seconds of Retry-After (`rate_limited`)",
-    503: "The server holds as many connections as it takes (`--limit-concurrency`): retry after a few seconds "
+    503: "The ledger database cannot be reached (`database_unavailable`): retry after the seconds of Retry-After; "
+    "or the server holds as many connections as it takes (`--limit-concurrency`): retry after a few seconds "
     "(the server's own plain-text answer, written before the app reads the request)",
     500: "A bug in taihu, never bad input (`internal_error`): `error_id` finds it in the server log",
 }
@@ -153,10 +178,16 @@ ALWAYS = (400, 413, 422, 503, 500)
 WITH_BODY = (415,)  # what a route that reads a body can answer besides: a body not sent as JSON
 
 
+HEADERS = {401: ("WWW-Authenticate",), 429: ("Retry-After",), 503: ("Retry-After",)}  # what those answers carry
+
+
 def errors(*statuses: int) -> dict[int | str, dict[str, Any]]:
     """The `responses` of a route: the statuses it can answer besides ALWAYS, each with the one error model."""
+    from taihu.api.headers import declared
+
     return {
         status: {"model": ErrorAnswer, "description": DESCRIPTIONS[status]}
+        | ({"headers": declared(*HEADERS[status])} if status in HEADERS else {})
         for status in sorted({*statuses, *ALWAYS}, key=lambda s: (s == 500, s))
     }
 

@@ -25,12 +25,14 @@ from starlette.datastructures import MutableHeaders
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from taihu.api.language import scope_language
+from taihu.api.language import add_language_headers, scope_language
 from taihu.messages import Language, text
 from taihu.messages.error_shape import CatalogError, error_shape
 from taihu.scorer.errors import quote
 
-POLICY = "default-src 'self'; img-src 'self' data:; frame-ancestors 'none'; base-uri 'none'; form-action 'self'"
+BASE_POLICY = "default-src 'self'; img-src 'self' data:; frame-ancestors 'none'; base-uri 'none'; form-action 'self'"
+# worker-src: the page's service worker (/sw.js); the manifest is default-src's.
+POLICY = f"{BASE_POLICY}; worker-src 'self'"
 # /docs and /redoc (fastapi-offline) start Swagger UI with an inline script (allowed by its hash, read off
 # the page), ReDoc styles itself with inline <style> and runs its search in a blob: worker.
 DOC_PAGES = frozenset({"/docs", "/docs/oauth2-redirect", "/redoc"})
@@ -40,6 +42,11 @@ HEADERS = {
     "referrer-policy": "no-referrer",
     "x-frame-options": "DENY",  # frame-ancestors' twin, for browsers that predate it
 }
+# as raw ASGI headers, added to every answer in place of any of the same name
+SECURITY_HEADERS = [
+    (name.encode(), value.encode()) for name, value in (*HEADERS.items(), ("content-security-policy", POLICY))
+]
+SECURITY_NAMES = frozenset(name for name, _ in SECURITY_HEADERS)
 _INLINE_SCRIPT = re.compile(rb"<script>(.*?)</script>", re.DOTALL)
 
 LOOPBACK_NAMES = ("localhost", "127.0.0.1", "[::1]")
@@ -54,11 +61,12 @@ def doc_policy(html: bytes) -> str:
         for script in _INLINE_SCRIPT.findall(html)
     )
     scripts = f"; script-src 'self' {hashes}" if hashes else ""
-    return f"{POLICY}{scripts}{DOC_POLICY}"
+    return f"{BASE_POLICY}{scripts}{DOC_POLICY}"  # its own worker-src: a directive given twice counts once
 
 
-class SecurityHeaders:
-    """Adds the headers to every answer of the app; a docs page's policy is made from its body."""
+class AnswerHeaders:
+    """Adds the headers to every answer of the app, and the language headers to a JSON or CSV one
+    (`add_language_headers`), in one pass over its headers; a docs page's policy is made from its body."""
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
@@ -74,10 +82,9 @@ class SecurityHeaders:
         async def with_headers(message: Message) -> None:
             nonlocal start, body
             if message["type"] == "http.response.start":
-                headers = MutableHeaders(scope=message)
-                for name, value in HEADERS.items():
-                    headers[name] = value
-                headers["content-security-policy"] = POLICY
+                headers = [pair for pair in message.get("headers", ()) if pair[0] not in SECURITY_NAMES]
+                headers += SECURITY_HEADERS
+                message["headers"] = add_language_headers(scope, headers, message["status"])
                 if doc_page:
                     start = message  # sent with the body, once its scripts are known
                     return

@@ -26,6 +26,9 @@ APP_FACTORY = "taihu.api.app:create_app"
 KEEP_ALIVE = 5  # seconds a connection may sit idle after an answer
 MAX_CONNECTIONS = 100  # open connections per process; beyond, a request is answered 503
 MAX_HEAD_BYTES = 16 * 1024  # a request head still incomplete at this size is refused (h11)
+# seconds a stop waits for answers in progress: a ledger's event stream never ends by itself, so without a
+# bound one watching phone would keep the server from stopping (its EventSource reconnects to another host)
+SHUTDOWN_GRACE_S = 5
 
 
 def uvicorn_options(
@@ -44,6 +47,7 @@ def uvicorn_options(
         "limit_concurrency": limit_concurrency,
         "timeout_keep_alive": timeout_keep_alive,
         "h11_max_incomplete_event_size": MAX_HEAD_BYTES,
+        "timeout_graceful_shutdown": SHUTDOWN_GRACE_S,
         "proxy_headers": True,
         "forwarded_allow_ips": forwarded_allow_ips,
         "root_path": root_path.rstrip("/"),

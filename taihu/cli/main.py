@@ -451,7 +451,7 @@ def score(
     say = lang.say
     out.print(hand_table(result, lang, compact=narrow(out)))
     if result.arrangement:
-        out.print(say("cli.score.arrangement", arrangement="  ".join(result.arrangement)))
+        out.print(say("cli.score.arrangement", arrangement="  ".join(map(lang.said, result.arrangement))))
     elif not result.winner:
         out.print(say("cli.score.base_only"))
     for note in result.notes:
@@ -486,7 +486,7 @@ def waits_table(title: str, found: "tuple[Wait, ...]", lang: Lang = Lang.both, c
             totals = say(
                 "cli.waits.totals", discard=win_text(wait.discard, lang), self_drawn=win_text(wait.self_drawn, lang)
             )
-            shape = "  ".join(best.arrangement) if best else ""
+            shape = "  ".join(map(lang.said, best.arrangement)) if best else ""
             rows.append((name, str(best.total) if best else "—", lang.separator.join(filter(None, (totals, shape)))))
         return compact_table(title, rows, lang)
     table = made(title)
@@ -504,7 +504,7 @@ def waits_table(title: str, found: "tuple[Wait, ...]", lang: Lang = Lang.both, c
             win_text(wait.discard, lang),
             win_text(wait.self_drawn, lang),
             say("cli.yes") if wait.legal else say("cli.no"),
-            "  ".join(best.arrangement) if best else "",
+            "  ".join(map(lang.said, best.arrangement)) if best else "",
         )
     return table
 
@@ -744,6 +744,28 @@ def settle(
 
 
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
+REFUSED_LOGIN = ("password authentication failed", "no password supplied", 'role "')  # libpq's words for it
+
+
+def check_database(db: str | None) -> None:
+    """Opens the ledger database as the server will: its driver there, the server reached, the user and password
+    taken, the migrations applied (the store brings them forward). Each failure is bad input naming `--db`."""
+    from taihu.store import DatabaseUnavailable, LedgerStore, database_url, shown
+
+    try:
+        url = database_url(db)
+        LedgerStore(db).ping()
+    except ImportError:
+        where = shown(url)
+        raise CatalogError("cli.serve.db_no_driver", code="bad_database", where=where) from None
+    except DatabaseUnavailable as exc:
+        why, where = str(exc.params.get("why", "")), shown(url)
+        key = "cli.serve.db_password" if any(w in why for w in REFUSED_LOGIN) else "cli.serve.db_unreachable"
+        raise CatalogError(key, code="bad_database", where=where, why=why.strip()) from None
+    except HandError as exc:
+        if exc.code in ("bad_database", "newer_database"):
+            raise CatalogError("cli.serve.db_refused", code=exc.code, problem=exc.text) from None
+        raise
 
 
 @app.command(cls=SpokenCommand)
@@ -824,6 +846,7 @@ def serve(
         api_only=api_only,
         cache_mb=cache_mb,
     )
+    check_database(settings.db)  # a database that cannot serve: exit 2 now, not a 503 at the first ledger
     say = locale_lang().say
     if host not in LOOPBACK:
         sys.stderr.write(say("cli.serve.no_authentication", host=host, port=port) + "\n")

@@ -15,10 +15,13 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import NamedTuple
 
+from . import input_slips
 from . import memo as M
 from .errors import HandError
+from .input_slips import tidy
 from .notation import notation_error
 from .rulesets import players_words, rules_word
+from .said import Said
 
 # Full-width ASCII (U+FF01–U+FF5E) is ASCII shifted by 0xFEE0; the ideographic
 # space and comma, and the enumeration comma of Chinese input methods, are added.
@@ -110,6 +113,7 @@ class Folded:
     text: str
     origin: tuple[int, ...]
     stand_ins: tuple[StandIn, ...] = ()
+    notes: tuple[Said, ...] = ()  # what was read otherwise than typed (`input_slips`): the score's first notes
 
     def column(self, folded_column: int) -> int:
         """The column in the player's line of a column in the folded line."""
@@ -134,6 +138,11 @@ class Words:
     word: re.Pattern[str]
     value_word: re.Pattern[str]
     stand_ins: re.Pattern[str]
+
+    @property
+    def all_words(self) -> tuple[str, ...]:
+        """Every word a player may write for a tile or a condition (a value word without its `:`)."""
+        return (*self.words, *self.value_words, *DEALER_WORDS)
 
     def wildcard_words(self) -> list[str]:
         return [word for word, condition in self.value_words.items() if condition == "wild"]
@@ -175,8 +184,9 @@ def fold(line: str, rules: str = "") -> Folded:
     if line.isascii():
         return Folded(line, ())
     known = words()
-    chars = [_WIDE.get(ch, ch) for ch in line]
-    pieces: list[tuple[str, int]] = [(ch, col) for col, ch in enumerate(chars, start=1)]
+    tidied = tidy(line, known.all_words, NUMERALS)
+    chars = [_WIDE.get(ch, ch) for ch in tidied.text]
+    pieces: list[tuple[str, int]] = list(zip(chars, tidied.origin, strict=True))
     text = "".join(chars)
     text, pieces = _substitute(text, pieces, _SUITED, _suited)
     text, pieces = _substitute(
@@ -196,7 +206,12 @@ def fold(line: str, rules: str = "") -> Folded:
 
     text, pieces = _substitute(text, pieces, known.value_word, value_word)
     text, pieces = _substitute(text, pieces, _DEALER, lambda m: "seat:E")
-    return Folded(text, tuple(col for _, col in pieces), stand_ins)
+    return Folded(text, tuple(col for _, col in pieces), stand_ins, tidied.notes)
+
+
+def at_the_wrong_character(exc: HandError, line: str) -> HandError:
+    """An unknown tile's error in a typed line, pointing at the character that is wrong (`input_slips`)."""
+    return input_slips.at_the_wrong_character(exc, line, words().all_words, NUMERALS)
 
 
 def _reads(rules: str, condition: str) -> bool:

@@ -172,6 +172,7 @@ class ItemInfo(Record):
     name_en: str
     value: str = field(metadata=TEXT)
     scope: str = field(metadata=TEXT)
+    unit: str  # what `value` counts, as a scored line of this item says (`ScoreItem.unit`)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -180,6 +181,15 @@ class OptionInfo(Record):
     default: int
     alternatives: list[int]
     description: str = field(metadata=TEXT)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ExclusionKeys(Record):
+    """One exclusion by item keys, for a reader that links items: when any of `present` is scored, none of
+    `removes` is. Most exclusions have one key present; a rule over a class of items (any yakuman) lists the class."""
+
+    present: list[str]
+    removes: list[str]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -193,6 +203,7 @@ class RuleSetInfo(Record):
     # the sentence of the rule each of `exclusions` comes from, in their order: the source's own words
     # (Chinese where the source is), the same in every language
     exclusion_rules: list[str]
+    exclusion_keys: list[ExclusionKeys]  # each of `exclusions` by the keys it names, in their order
 
 
 # -- settlement (docs/api.md "Table" and "Settlement") ------------------------------

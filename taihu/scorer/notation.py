@@ -181,9 +181,10 @@ class WrittenAt(dict[str, int]):
     parse leaves it out, as finding every tile's column would cost each parse more than its errors ever do.
     """
 
-    __slots__ = ("line",)
+    __slots__ = ("line", "read_as")
 
     line: str
+    read_as: tuple[str, ...]  # what was read otherwise than typed (a slip, a decoration left out), as notes
 
 
 class ParsedHand(NamedTuple):
@@ -638,23 +639,24 @@ def _parse_players_forms(
     text: str, conditions: Collection[str] | None = None, rule_set: str = "", red_fives: bool = False, rules: str = ""
 ) -> ParsedHand:
     """A line with Chinese or full-width forms: parsed as its ASCII fold, columns counted in the line as typed."""
-    from .forms import fold
+    from .forms import at_the_wrong_character, fold
 
     folded = fold(text, rules)
-    if folded.text == text:
-        return _parse_careful(text, conditions, rule_set, red_fives)
     try:
+        if folded.text == text:
+            return _parse_careful(text, conditions, rule_set, red_fives)
         hand = _parse_plain(folded.text) or _parse_careful(folded.text, conditions, rule_set, red_fives)
     except HandError as exc:
         if folded.stand_ins:
             raise _stand_in_error(folded, None) from None
-        raise _in_typed_columns(exc, folded) from None
+        raise at_the_wrong_character(_in_typed_columns(exc, folded), text) from None
     if folded.stand_ins:
         raise _stand_in_error(folded, hand)
     # the rule set's errors name these columns too (`declare:… at column N`, a meld's place)
     melds = tuple(replace(m, column=folded.column(m.column)) for m in hand.melds)
     typed = WrittenAt({k: folded.column(v) for k, v in hand.columns.items()})
     typed.line = text  # a tile's column is counted in the line as typed, as these are
+    typed.read_as = folded.notes
     return hand._replace(melds=melds, columns=typed)
 
 

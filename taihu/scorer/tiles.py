@@ -6,6 +6,8 @@
 
 from __future__ import annotations
 
+from .errors import Term
+
 SUITS = "mps"
 WINDS = "ESWN"
 DRAGONS = "CFP"
@@ -132,3 +134,23 @@ def group_text(kinds: list[int] | tuple[int, ...]) -> str:
     if run:
         out.append("".join(run) + run_suit)
     return "".join(out)
+
+
+# A tile as players say it in Chinese: 五万 三筒 七条, 东风, 红中 发财 白板, 春 … 竹
+_NUMERALS = "一二三四五六七八九"
+_SUIT_WORDS = "万筒条"
+_HONOR_WORDS = {EAST: "东风", SOUTH: "南风", WEST: "西风", NORTH: "北风", RED: "红中", GREEN: "发财", WHITE: "白板"}
+
+
+def spoken(kind: int) -> str:
+    """The Chinese a player says and writes for a tile (`五条` for 5s, `东风` for E): a players' form the notation
+    reads too, so a message may name a tile so where it says what to write."""
+    if kind < 27:
+        return _NUMERALS[kind % 9] + _SUIT_WORDS[kind // 9]
+    return _HONOR_WORDS.get(kind) or CHINESE_NAME[kind]
+
+
+def said(kind: int, prefix: str = "") -> Term:
+    """A tile as a message names it: its notation in English (`5s`), as players say it in Chinese (`五条`);
+    `prefix` before either (`+` for the winning tile)."""
+    return Term(prefix + name(kind), prefix + spoken(kind))

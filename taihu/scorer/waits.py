@@ -370,7 +370,7 @@ def check_waiting_line(parsed: ParsedHand, text: str, win_conditions: frozenset[
             "error.waits.winning_tile",
             code="not_for_waits",
             column=at or None,
-            hint=Text("error.hint.leave_out", tile="+" + T.name(parsed.win)),
+            hint=Text("error.hint.leave_out", tile=T.said(parsed.win, "+")),
             tile=T.name(parsed.win),
             where=where,
         )

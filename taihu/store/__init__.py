@@ -18,6 +18,7 @@ stores and reads, through SQLAlchemy Core (one set of queries for both databases
 from __future__ import annotations
 
 import hashlib
+import hmac
 import json
 import re
 import secrets
@@ -63,6 +64,16 @@ MIGRATIONS = Path(__file__).with_name("migrations")
 MIGRATION_LOCK = 0x7461_6968  # PostgreSQL advisory lock key while migrating ("taih")
 KEY_HOURS = 24  # how long an Idempotency-Key's first answer is kept
 MAX_KEY = 200  # characters of an Idempotency-Key
+ROTATE_GRACE_HOURS = 1.0  # how long the owner token before a rotation stays good if the new one is not used
+KEPT_EVENTS = 2000  # the changes of a ledger a stream can resume from (`Last-Event-ID`); older ones are dropped
+INVITE_HOURS = 12  # how long an invite (a join link) answers unless the owner says otherwise
+MAX_INVITE_HOURS = 7 * 24
+MAX_DEVICES = 32  # scorer devices of one ledger: a table's four phones, and room for a club's spares
+MAX_INVITES = 16  # open invites of one ledger
+CHANGES_CHANNEL = "taihu_ledger_changes"  # PostgreSQL: NOTIFY names the ledger changed (its key) to every host
+OWNER, SCORER = "owner", "scorer"  # the roles a token gives
+ADD, UNDO, ROTATE = "add", "undo", "rotate"  # what an Idempotency-Key was first sent with
+DEAL_ADDED, DEAL_UNDONE, LEDGER_EDITED = "deal-added", "deal-undone", "ledger-edited"
 LAST_HAND_WRITTEN = 3  # the `schema_version` of the last taihu before Alembic (revision 0001 takes it over)
 
 metadata = sa.MetaData()
@@ -80,6 +91,8 @@ ledgers = sa.Table(
     sa.Column("changes", sa.Integer, nullable=False),
     sa.Column("title", sa.Text),  # revision 0005
     sa.Column("expires", sa.Text),
+    sa.Column("old_token_sha256", sa.Text),  # revision 0007: the owner token before a rotation, for a while
+    sa.Column("old_token_until", sa.Text),
 )
 idempotency = sa.Table(
     "idempotency",
@@ -88,6 +101,45 @@ idempotency = sa.Table(
     sa.Column("key", sa.Text, nullable=False),
     sa.Column("request_sha256", sa.Text, nullable=False),
     sa.Column("answer", sa.Text, nullable=False),
+    sa.Column("created", sa.Text, nullable=False),
+    sa.Column("action", sa.Text),  # revision 0007: ADD (or null), UNDO, ROTATE
+)
+creation_keys = sa.Table(
+    "creation_keys",
+    metadata,
+    sa.Column("key", sa.Text, primary_key=True),
+    sa.Column("request_sha256", sa.Text, nullable=False),
+    sa.Column("ledger_id", sa.Integer, nullable=False),
+    sa.Column("answer", sa.Text, nullable=False),
+    sa.Column("created", sa.Text, nullable=False),
+)
+invites = sa.Table(
+    "invites",
+    metadata,
+    sa.Column("ledger_id", sa.Integer, nullable=False),
+    sa.Column("public_id", sa.Text, nullable=False),
+    sa.Column("code_sha256", sa.Text, nullable=False),
+    sa.Column("name", sa.Text),
+    sa.Column("created", sa.Text, nullable=False),
+    sa.Column("expires", sa.Text, nullable=False),
+)
+devices = sa.Table(
+    "devices",
+    metadata,
+    sa.Column("ledger_id", sa.Integer, nullable=False),
+    sa.Column("public_id", sa.Text, nullable=False),
+    sa.Column("name", sa.Text, nullable=False),
+    sa.Column("token_sha256", sa.Text, nullable=False),
+    sa.Column("invite", sa.Text),
+    sa.Column("created", sa.Text, nullable=False),
+)
+ledger_events = sa.Table(
+    "ledger_events",
+    metadata,
+    sa.Column("ledger_id", sa.Integer, nullable=False),
+    sa.Column("number", sa.Integer, nullable=False),
+    sa.Column("kind", sa.Text, nullable=False),
+    sa.Column("body", sa.Text, nullable=False),
     sa.Column("created", sa.Text, nullable=False),
 )
 deals = sa.Table(
@@ -259,6 +311,11 @@ def state_tags(header: str) -> set[str]:
 ID_BYTES = 18  # a ledger's public id: 144 random bits, 24 URL-safe characters
 
 
+def request_hash(request: Any) -> str:
+    """What an Idempotency-Key was first sent with, to tell a retry from another request under the same key."""
+    return hashlib.sha256(json.dumps(request, sort_keys=True).encode()).hexdigest()
+
+
 def new_public_id() -> str:
     """A new ledger's public id: random, URL-safe, and never starting with `-`, which a command line reads as an
     option (`taihu ledger export -Te…` was refused as the option `-T`); one draw in 64 is made again."""
@@ -271,18 +328,24 @@ def new_public_id() -> str:
 class DealConflict(HandError):
     """The deal a client expected to create (`"deal": N`, `If-Match`) is not the next: another got there first."""
 
-    def __init__(self, text: Text, current: int, tag: str) -> None:
+    def __init__(self, text: Text, current: int, tag: str, precondition: bool = False) -> None:
         super().__init__(code="deal_conflict", text=text)
         self.current = current
         self.etag = tag
+        self.precondition = precondition  # an undo's If-Match that failed: HTTP's 412, not a 409
 
     def __reduce__(self) -> tuple[Any, ...]:
         """A copy (`HandError.replaced`) is made as this was, its attributes kept."""
-        return DealConflict, (self.text, self.current, self.etag), dict(self.__dict__)
+        return DealConflict, (self.text, self.current, self.etag, self.precondition), dict(self.__dict__)
 
     def tagged(self, tag: str) -> HandError:
         """The same conflict, its message naming the ETag as an answer in another language has it (`"3.5.zh"`)."""
         return self.replaced(tag=tag) if "tag" in self.params else self
+
+
+class DatabaseUnavailable(HandError):
+    """A database server that cannot be reached (down, restarting, refusing the user): the HTTP API answers 503
+    and its client tries again; the message names where it is, for the command line and the server's log."""
 
 
 @dataclass(frozen=True)
@@ -328,6 +391,14 @@ class LedgerStore:
         self.engine = engine_for(self.url)
         try:
             self.migrate()
+        except (sa.exc.OperationalError, sa.exc.InterfaceError) as exc:
+            if self.sqlite:
+                raise HandError.of(
+                    "error.store.cannot_open", code="bad_database", where=self.where, why=str(exc.orig)
+                ) from None
+            raise DatabaseUnavailable.of(
+                "error.store.cannot_open", code="database_unavailable", where=self.where, why=str(exc.orig)
+            ) from exc
         except sa.exc.DatabaseError as exc:
             raise HandError.of(
                 "error.store.not_taihu", code="bad_database", where=self.where, why=str(exc.orig)
@@ -364,6 +435,11 @@ class LedgerStore:
             connection.execution_options(taihu_write=True)
             with connection.begin():
                 yield connection
+
+    def ping(self) -> None:
+        """One query of one row: whether the database answers now (a pooled connection is checked first)."""
+        with self.reading() as db:
+            db.execute(sa.select(ledgers.c.id).limit(1)).first()
 
     # -- schema --------------------------------------------------------------------------------
 
@@ -430,13 +506,131 @@ class LedgerStore:
     def create_shared(
         self, rules: str, players: list[str], options: Mapping[str, Any] | None = None
     ) -> tuple[str, str]:
-        """A ledger kept over HTTP: its public id (≥ 128 random bits) and edit token; only the hash is kept."""
+        """A ledger kept over HTTP: its public id (≥ 128 random bits) and owner token; only the hash is kept."""
+        ledger_id, token, _ = self.create_once(rules, players, options)
+        return ledger_id, token
+
+    def create_once(
+        self, rules: str, players: list[str], options: Mapping[str, Any] | None = None, key: str | None = None
+    ) -> tuple[str, str, bool]:
+        """`create_shared`, and whether this is a replay: `key` (an Idempotency-Key) sent again with the same
+        request within ROTATE_GRACE_HOURS answers the first ledger's id and token, and makes none."""
         ledger_id, token = new_public_id(), secrets.token_urlsafe(32)
         checked = check_new(ledger_id, rules, players, options or {})
+        asked = request_hash([checked.rules, checked.players, checked.options])
         self.purge_expired()  # so that ledgers nobody touches again do not fill the database
         with self.transaction() as db:
-            self._insert_ledger(db, checked, ledger_id, hash_token(token))
-        return ledger_id, token
+            if key is not None:
+                db.execute(creation_keys.delete().where(creation_keys.c.created < now(hours_ago=ROTATE_GRACE_HOURS)))
+                query = sa.select(creation_keys.c.request_sha256, creation_keys.c.answer)
+                first = db.execute(query.where(creation_keys.c.key == key)).first()
+                if first is not None:
+                    if first[0] != asked:
+                        raise HandError.of("error.store.key_reused", code="key_reused", key=key)
+                    kept = json.loads(first[1])
+                    return kept["id"], kept["token"], True
+            made = self._insert_ledger(db, checked, ledger_id, hash_token(token))
+            if key is not None:
+                answer = json.dumps({"id": ledger_id, "token": token})
+                db.execute(
+                    creation_keys.insert().values(
+                        key=key, request_sha256=asked, ledger_id=made, answer=answer, created=now()
+                    )
+                )
+        return ledger_id, token, False
+
+    # -- the room: invites and scorer devices ---------------------------------------------------
+
+    def invite(self, ledger: Ledger, name: str | None, hours: float) -> dict[str, Any]:
+        """A new invite (a join link's code): answers it with its `code`, shown once (only its hash is kept)."""
+        if name is not None:
+            check_text(name, "name", Text("error.name.device"))
+        code, public_id = secrets.token_urlsafe(24), secrets.token_urlsafe(6)
+        shown = {"id": public_id, "name": name, "created": now(), "expires": hours_from_now(hours)}
+        with self.transaction() as db:
+            self._lock(db, ledger)
+            db.execute(invites.delete().where(invites.c.ledger_id == ledger.key, invites.c.expires <= now()))
+            count = db.execute(
+                sa.select(sa.func.count()).select_from(invites).where(invites.c.ledger_id == ledger.key)
+            ).scalar_one()
+            if count >= MAX_INVITES:
+                raise LedgerFull.of("error.store.too_many_invites", code="too_many_invites", most=MAX_INVITES)
+            db.execute(
+                invites.insert().values(
+                    ledger_id=ledger.key,
+                    public_id=public_id,
+                    code_sha256=hash_token(code),
+                    name=name,
+                    created=shown["created"],
+                    expires=shown["expires"],
+                )
+            )
+        return shown | {"code": code}
+
+    def invites_of(self, ledger: Ledger) -> list[dict[str, Any]]:
+        """The ledger's open invites, oldest first (never their codes)."""
+        query = (
+            sa.select(invites.c.public_id, invites.c.name, invites.c.created, invites.c.expires)
+            .where(invites.c.ledger_id == ledger.key, invites.c.expires > now())
+            .order_by(invites.c.created, invites.c.public_id)
+        )
+        with self.reading() as db:
+            rows = db.execute(query).all()
+        return [{"id": i, "name": n, "created": c, "expires": e} for i, n, c, e in rows]
+
+    def revoke_invite(self, ledger: Ledger, public_id: str) -> bool:
+        """Ends an invite (no phone joins by it from now on); the devices it made stay. False: no such invite."""
+        with self.transaction() as db:
+            where = sa.and_(invites.c.ledger_id == ledger.key, invites.c.public_id == public_id)
+            return db.execute(invites.delete().where(where)).rowcount > 0
+
+    def join(self, ledger: Ledger, code: str, name: str) -> tuple[dict[str, Any], str] | None:
+        """A scorer device made by an open invite's `code`: answers it and its token (shown once); None: the code
+        is no open invite of this ledger."""
+        check_text(name, "name", Text("error.name.device"))
+        token, public_id = secrets.token_urlsafe(32), secrets.token_urlsafe(6)
+        with self.transaction() as db:
+            self._lock(db, ledger)
+            where = sa.and_(
+                invites.c.ledger_id == ledger.key, invites.c.code_sha256 == hash_token(code), invites.c.expires > now()
+            )
+            invite = db.execute(sa.select(invites.c.public_id).where(where)).scalar()
+            if invite is None:
+                return None
+            count = db.execute(
+                sa.select(sa.func.count()).select_from(devices).where(devices.c.ledger_id == ledger.key)
+            ).scalar_one()
+            if count >= MAX_DEVICES:
+                raise LedgerFull.of("error.store.too_many_devices", code="too_many_devices", most=MAX_DEVICES)
+            shown = {"id": public_id, "name": name, "role": SCORER, "invite": invite, "created": now()}
+            db.execute(
+                devices.insert().values(
+                    ledger_id=ledger.key,
+                    public_id=public_id,
+                    name=name,
+                    token_sha256=hash_token(token),
+                    invite=invite,
+                    created=shown["created"],
+                )
+            )
+        return shown, token
+
+    def devices_of(self, ledger: Ledger) -> list[dict[str, Any]]:
+        """The ledger's scorer devices, oldest first (never their tokens)."""
+        query = (
+            sa.select(devices.c.public_id, devices.c.name, devices.c.invite, devices.c.created)
+            .where(devices.c.ledger_id == ledger.key)
+            .order_by(devices.c.created, devices.c.public_id)
+        )
+        with self.reading() as db:
+            rows = db.execute(query).all()
+        return [{"id": i, "name": n, "role": SCORER, "invite": v, "created": c} for i, n, v, c in rows]
+
+    def revoke_device(self, ledger: Ledger, public_id: str) -> bool:
+        """Ends a device's token at once. False: no such device."""
+        with self.transaction() as db:
+            where = sa.and_(devices.c.ledger_id == ledger.key, devices.c.public_id == public_id)
+            return db.execute(devices.delete().where(where)).rowcount > 0
 
     def _insert_ledger(self, db: Connection, new: NewLedger, public_id: str | None, token_sha256: str | None) -> int:
         """Inserts a checked ledger, unless the database holds max_ledgers already (LedgerFull)."""
@@ -525,22 +719,69 @@ class LedgerStore:
         with self.transaction() as db:
             self._lock(db, ledger)
             db.execute(ledgers.update().where(ledgers.c.id == ledger.key).values(title=title, expires=expires))
-            self._changed(db, ledger)
+            standing = self._standing(db, ledger)
+            self._changed(db, ledger, body={"standings": standing.to_json(), "title": title, "expires": expires})
         return replace(ledger, title=title, expires=expires)
 
-    def rotate(self, ledger: Ledger) -> str:
-        """A new edit token for the ledger: answers it (shown once); the old one stops working at once."""
+    def rotate(self, ledger: Ledger, key: str | None = None) -> tuple[str, bool]:
+        """A new owner token (answered once) and whether it is a replay of `key`'s first answer.
+
+        The token before stays good until the new one is first used, or for ROTATE_GRACE_HOURS: an answer lost
+        on the way cannot lock the owner out. A repeated `key` answers the same token while it is kept (as
+        long as the grace); nothing more is changed."""
         token = secrets.token_urlsafe(32)
         with self.transaction() as db:
             self._lock(db, ledger)
-            db.execute(ledgers.update().where(ledgers.c.id == ledger.key).values(token_sha256=hash_token(token)))
-        return token
+            first = self._kept(db, ledger, key, ROTATE, "", ROTATE_GRACE_HOURS)
+            if first is not None:
+                return str(first["token"]), True
+            current = db.execute(sa.select(ledgers.c.token_sha256).where(ledgers.c.id == ledger.key)).scalar()
+            db.execute(
+                ledgers.update()
+                .where(ledgers.c.id == ledger.key)
+                .values(
+                    token_sha256=hash_token(token),
+                    old_token_sha256=current,
+                    old_token_until=hours_from_now(ROTATE_GRACE_HOURS),
+                )
+            )
+            self._keep(db, ledger, key, ROTATE, "", {"token": token})
+        return token, False
+
+    def role(self, ledger: Ledger, token: str) -> str | None:
+        """What `token` may do with the ledger: OWNER (its owner token, or the one before a rotation, within its
+        grace), SCORER (a device's token), or None. The new owner token's first use ends the old one's grace."""
+        given = hash_token(token)
+        query = sa.select(ledgers.c.token_sha256, ledgers.c.old_token_sha256, ledgers.c.old_token_until)
+        with self.reading() as db:
+            row = db.execute(query.where(ledgers.c.id == ledger.key)).first()
+            if row is None:
+                return None
+            current, old, until = row
+            if current is None or not hmac.compare_digest(given, current):
+                if old is not None and until is not None and until > now() and hmac.compare_digest(given, old):
+                    return OWNER
+                where = sa.and_(devices.c.ledger_id == ledger.key, devices.c.token_sha256 == given)
+                return SCORER if db.execute(sa.select(devices.c.public_id).where(where)).first() else None
+        if old is not None:
+            with self.transaction() as db:
+                db.execute(
+                    ledgers.update()
+                    .where(ledgers.c.id == ledger.key, ledgers.c.token_sha256 == current)
+                    .values(old_token_sha256=None, old_token_until=None)
+                )
+                # the new token is in the owner's hands: its answer need not be kept any longer
+                db.execute(
+                    idempotency.delete().where(idempotency.c.ledger_id == ledger.key, idempotency.c.action == ROTATE)
+                )
+        return OWNER
 
     def delete(self, ledger: Ledger) -> None:
-        """Removes the ledger with its deals and kept answers."""
+        """Removes the ledger with its deals, devices and kept answers; a stream of it then ends."""
         with self.transaction() as db:
             self._lock(db, ledger)
             self._remove(db, [ledger.key])
+            self._notify(db, ledger.key)
 
     def purge_expired(self) -> int:
         """Removes every ledger past its expiry; answers how many."""
@@ -554,7 +795,8 @@ class LedgerStore:
     def _remove(db: Connection, keys: list[int]) -> None:
         """The ledgers' rows and all that hangs on them (written out, not left to ON DELETE CASCADE)."""
         if keys:
-            db.execute(idempotency.delete().where(idempotency.c.ledger_id.in_(keys)))
+            for table in (idempotency, creation_keys, invites, devices, ledger_events):
+                db.execute(table.delete().where(table.c.ledger_id.in_(keys)))
             db.execute(deals.delete().where(deals.c.ledger_id.in_(keys)))
             db.execute(ledgers.delete().where(ledgers.c.id.in_(keys)))
 
@@ -580,24 +822,15 @@ class LedgerStore:
         nothing stored (the same key with another deal is refused). `expect` (the number the deal is to
         get) or `if_match` (the ledger's ETag) that is no longer so: DealConflict with the current count.
         """
-        asked = hashlib.sha256(json.dumps([table, expect, if_match], sort_keys=True).encode()).hexdigest()
+        asked = request_hash([table, expect, if_match])
         with self.transaction() as db:
             changes = self._lock(db, ledger)
-            if key is not None:
-                db.execute(idempotency.delete().where(idempotency.c.created < now(hours_ago=KEY_HOURS)))
-                first = db.execute(
-                    sa.select(idempotency.c.request_sha256, idempotency.c.answer).where(
-                        idempotency.c.ledger_id == ledger.key, idempotency.c.key == key
-                    )
-                ).first()
-                if first is not None:
-                    if first[0] != asked:
-                        raise HandError.of("error.store.key_reused", code="key_reused", key=key)
+            first = self._kept(db, ledger, key, ADD, asked)
             before = self._standing(db, ledger)
             count = before.deal_count
             tag = etag(count, changes)
-            if key is not None and first is not None:
-                return Added(json.loads(first[1]), replayed=True, etag=tag)
+            if first is not None:
+                return Added(first, replayed=True, etag=tag)
             if expect is not None and expect != count + 1:
                 raise DealConflict(
                     Text("error.store.deal_taken", deal=expect, ledger=ledger.name, count=count, next=count + 1),
@@ -608,17 +841,72 @@ class LedgerStore:
                 raise DealConflict(Text("error.store.etag", given=quote(if_match), tag=tag, count=count), count, tag)
             deal, after = self._append(db, ledger, table, before)
             answer = Change(deal, after).stored_json()  # shown in each replay's language (`shown_change`)
-            if key is not None:
-                db.execute(
-                    idempotency.insert().values(
-                        ledger_id=ledger.key,
-                        key=key,
-                        request_sha256=asked,
-                        answer=json.dumps(answer, ensure_ascii=False),
-                        created=now(),
-                    )
-                )
+            self._keep(db, ledger, key, ADD, asked, answer)
         return Added(answer, replayed=False, etag=etag(deal.number, changes + 1))
+
+    def undo_once(
+        self, ledger: Ledger, expect: int | None = None, if_match: str | None = None, key: str | None = None
+    ) -> Added:
+        """`undo_with_standing`, safe to retry: `expect` names the deal to remove (the last), or `if_match` the
+        ledger's ETag; either no longer so is a DealConflict (`precondition` says it was If-Match), and nothing
+        is removed. A repeated `key` answers the first answer and removes nothing more."""
+        asked = request_hash([expect, if_match])
+        with self.transaction() as db:
+            changes = self._lock(db, ledger)
+            first = self._kept(db, ledger, key, UNDO, asked)
+            last = self._last_deal(db, ledger)
+            count = last.number if last is not None else 0
+            tag = etag(count, changes)
+            if first is not None:
+                return Added(first, replayed=True, etag=tag)
+            if expect is not None and expect != count:
+                text = Text("error.store.undo_taken", deal=expect, ledger=ledger.name, count=count)
+                raise DealConflict(text, count, tag)
+            if if_match is not None and if_match.strip() != "*" and tag not in state_tags(if_match):
+                text = Text("error.store.etag", given=quote(if_match), tag=tag, count=count)
+                raise DealConflict(text, count, tag, precondition=True)
+            if last is None:
+                raise HandError.of("error.store.nothing_to_undo", code="no_deals", ledger=ledger.name)
+            change = self._remove_last(db, ledger, last)
+            answer = change.stored_json()
+            self._keep(db, ledger, key, UNDO, asked, answer)
+        return Added(answer, replayed=False, etag=etag(count - 1, changes + 1))
+
+    def _kept(
+        self, db: Connection, ledger: Ledger, key: str | None, action: str, asked: str, hours: float = KEY_HOURS
+    ) -> dict[str, Any] | None:
+        """The first answer to `key` for this ledger, kept `hours`; the key sent before with another request (or
+        another action) is refused; None: a key not seen (or none)."""
+        if key is None:
+            return None
+        db.execute(idempotency.delete().where(idempotency.c.created < now(hours_ago=KEY_HOURS)))
+        query = sa.select(
+            idempotency.c.request_sha256, idempotency.c.answer, idempotency.c.action, idempotency.c.created
+        )
+        first = db.execute(query.where(idempotency.c.ledger_id == ledger.key, idempotency.c.key == key)).first()
+        if first is None:
+            return None
+        if first[0] != asked or (first[2] or ADD) != action:
+            raise HandError.of("error.store.key_reused", code="key_reused", key=key)
+        if first[3] < now(hours_ago=hours):  # kept no longer (an answer that holds a token)
+            db.execute(idempotency.delete().where(idempotency.c.ledger_id == ledger.key, idempotency.c.key == key))
+            return None
+        answer: dict[str, Any] = json.loads(first[1])
+        return answer
+
+    @staticmethod
+    def _keep(db: Connection, ledger: Ledger, key: str | None, action: str, asked: str, answer: dict[str, Any]) -> None:
+        if key is not None:
+            db.execute(
+                idempotency.insert().values(
+                    ledger_id=ledger.key,
+                    key=key,
+                    request_sha256=asked,
+                    answer=json.dumps(answer, ensure_ascii=False),
+                    created=now(),
+                    action=action,
+                )
+            )
 
     def _append(self, db: Connection, ledger: Ledger, table: Any, before: Standing) -> tuple[Deal, Standing]:
         """Settles and inserts the deal after `before` with the standings after it; answers both."""
@@ -641,12 +929,47 @@ class LedgerStore:
                 next_pot=deal.settlement.get("pot_after"),
             )
         )
-        self._changed(db, ledger)
+        self._changed(db, ledger, DEAL_ADDED, Change(deal, after).stored_json())
         return deal, after
 
-    @staticmethod
-    def _changed(db: Connection, ledger: Ledger) -> None:
+    def _changed(self, db: Connection, ledger: Ledger, kind: str = LEDGER_EDITED, body: Any = None) -> int:
+        """Counts a change of the ledger and keeps it as its event (KEPT_EVENTS of them); answers its number."""
         db.execute(ledgers.update().where(ledgers.c.id == ledger.key).values(changes=ONE_MORE_CHANGE))
+        number = int(db.execute(sa.select(ledgers.c.changes).where(ledgers.c.id == ledger.key)).scalar_one())
+        if body is None:
+            standing = self._standing(db, ledger)
+            body = {"standings": standing.to_json()}
+        db.execute(
+            ledger_events.insert().values(
+                ledger_id=ledger.key, number=number, kind=kind, body=json.dumps(body, ensure_ascii=False), created=now()
+            )
+        )
+        if number > KEPT_EVENTS:
+            gone = sa.and_(ledger_events.c.ledger_id == ledger.key, ledger_events.c.number <= number - KEPT_EVENTS)
+            db.execute(ledger_events.delete().where(gone))
+        self._notify(db, ledger.key)
+        return number
+
+    def _notify(self, db: Connection, key: int) -> None:
+        """PostgreSQL: every host listening hears of the change when it is committed (and not if it is not)."""
+        if not self.sqlite:
+            db.execute(sa.select(sa.func.pg_notify(CHANGES_CHANNEL, str(key))))
+
+    def events_after(self, key: int, after: int, limit: int = 100) -> tuple[int | None, list[tuple[int, str, Any]]]:
+        """The ledger's count of changes (None: the ledger is gone) and its events numbered after `after`, in order,
+        at most `limit`: read together, so none is missed between them."""
+        query = (
+            sa.select(ledger_events.c.number, ledger_events.c.kind, ledger_events.c.body)
+            .where(ledger_events.c.ledger_id == key, ledger_events.c.number > after)
+            .order_by(ledger_events.c.number)
+            .limit(limit)
+        )
+        with self.reading() as db:
+            changes = db.execute(sa.select(ledgers.c.changes).where(ledgers.c.id == key)).scalar()
+            if changes is None or changes <= after:
+                return changes, []
+            rows = db.execute(query).all()
+        return int(changes), [(number, kind, json.loads(body)) for number, kind, body in rows]
 
     def etag(self, ledger: Ledger) -> str:
         """The ledger's ETag as it stands."""
@@ -663,9 +986,13 @@ class LedgerStore:
             last = self._last_deal(db, ledger)
             if last is None:
                 raise HandError.of("error.store.nothing_to_undo", code="no_deals", ledger=ledger.name)
-            db.execute(deals.delete().where(deals.c.ledger_id == ledger.key, deals.c.number == last.number))
-            self._changed(db, ledger)
-            return Change(last, self._standing(db, ledger))
+            return self._remove_last(db, ledger, last)
+
+    def _remove_last(self, db: Connection, ledger: Ledger, last: Deal) -> Change:
+        db.execute(deals.delete().where(deals.c.ledger_id == ledger.key, deals.c.number == last.number))
+        change = Change(last, self._standing(db, ledger))
+        self._changed(db, ledger, DEAL_UNDONE, change.stored_json())
+        return change
 
     def view(self, ledger: Ledger) -> LedgerView:
         query = sa.select(*DEAL_COLUMNS).where(deals.c.ledger_id == ledger.key).order_by(deals.c.number)

@@ -16,6 +16,7 @@ const WORDS = {
   modeExposed: ["Exposed meld [ ]", "明牌 [ ]"],
   modeConcealed: ["Concealed kong ( )", "暗杠 ( )"],
   modeWild: ["Wildcard wild:", "财神 wild:"],
+  modeJin: ["Wildcard (金) wild:", "金 wild:"], // where the wildcard is called 金 (palette.json's wild_name)
   modeFlip: ["Flipped tile flip:", "翻牌 flip:"],
   undo: ["Undo", "撤销 Undo"],
   clear: ["Clear", "清空 Clear"],
@@ -113,9 +114,57 @@ const WORDS = {
   added: ["Deal {n} added: {result}.", "第 {n} 局已记上：{result}。"],
   removed: ["Deal {n} removed: {result}.", "第 {n} 局已撤销：{result}。"],
   readOnly: ["Read-only: this browser does not have the edit token of this ledger.", "只读：这个浏览器没有这本账的编辑口令。"],
-  noToken: ["Nothing changed: this ledger is read-only here: you don't have its edit token.", "没有改动：这本账在这里是只读的，你没有它的编辑口令（this ledger is read-only here: you don't have its edit token）。"],
+  noToken: ["Nothing changed: this ledger is read-only here: you don't have its edit token.", "没有改动：这本账在这里是只读的，你没有它的编辑口令。"],
   wrongDealer: ["Nothing sent: the ledger says {name} deals this deal (place {place}); the Dealer is now set to {place}. Check the seats and press Add deal again.", "没有发送：账本说这一局 {name} 坐庄（座位 {place}）；庄家已改成 {place}。请核对座位，再按“记这一局”。"],
   ledgerGone: ["Start a new ledger below.", "请在下面开一本新账。"],
+  // the rules reference (reference.js)
+  rulesRef: ["Rules", "规则速查 Rules"],
+  rulesRefHeading: ["Rules reference", "规则速查 Rules reference"],
+  close: ["Close", "关闭 Close"],
+  refHint: ["Tap an item of a scored hand to open its entry here.", "点一下算出的某一项，就在这里打开它的条目。"],
+  refItems: ["Items", "计分项"],
+  refValue: ["Value", "分值"],
+  refUnit: ["Unit", "单位"],
+  refFor: ["Counts for", "计给"],
+  refExcludes: ["Excludes", "不再计"],
+  refExcludedBy: ["Excluded by", "有以下时不计"],
+  refRule: ["The rule", "规则原文"],
+  refDefault: ["Default", "默认"],
+  refAlternatives: ["Alternatives", "可选"],
+  refMeaning: ["Meaning", "说明"],
+  refNoOptions: ["No house options.", "没有规则选项。"],
+  // who sits where this deal
+  placeN: ["Place {n}", "第 {n} 家"],
+  // Putian's headline: what the winner is paid
+  winnerPaid: ["The winner is paid", "和牌的人收"],
+  basePoints: ["Base", "底分"],
+  // undo asks first
+  undoAsk: ["Undo deal {n} ({result})?", "撤销第 {n} 局（{result}）？"],
+  undoConfirm: ["Undo it", "撤销 Undo it"],
+  undoCancel: ["Keep it", "保留 Keep it"],
+  undoStale: ["Nothing removed: deal {n} is no longer the last one (another phone changed the ledger); the ledger is shown as it is now.",
+    "没有撤销：第 {n} 局已经不是最后一局（别的手机改了账）；现在显示的是账本的最新样子。"],
+  // the room: invites, joining, the phones that record
+  roomInvite: ["Invite", "邀请 Invite"],
+  roomJoinHint: ["Another phone scans this code or opens the link, then records deals:", "另一部手机扫这个码或打开链接，就能记局："],
+  roomQr: ["QR code of the join link", "加入链接的二维码"],
+  roomDevices: ["Phones that record", "能记局的手机"],
+  roomNoDevices: ["No other phone yet.", "还没有别的手机。"],
+  roomRevoke: ["Revoke", "撤销权限 Revoke"],
+  roomRevoked: ["{name} can no longer record deals.", "{name} 不能再记局了。"],
+  joinHeading: ["Join this table's ledger", "加入这桌的账"],
+  joinHint: ["Name this phone; it then records deals in the ledger.", "给这部手机起个名字，之后就能在账上记局。"],
+  joinName: ["Phone's name", "手机的名字"],
+  joinButton: ["Join", "加入 Join"],
+  joinDefault: ["my phone", "我的手机"],
+  joined: ["This phone records deals in this ledger now.", "这部手机现在可以在这本账上记局了。"],
+  // deals waiting for the network
+  queued: ["Waiting to send: {n} deals", "待发送 {n} 局"],
+  queuedOne: ["Waiting to send: 1 deal", "待发送 1 局"],
+  queueConflict: ["Deal {n} was not sent: another phone recorded deal {n} first (the ledger has {count} deals now).",
+    "第 {n} 局没有发出：别的手机先记了第 {n} 局（账上现在有 {count} 局）。"],
+  queueResend: ["Send as the next deal", "作为下一局发送 Send as the next deal"],
+  queueDrop: ["Drop the waiting deals", "丢弃待发送的局 Drop the waiting deals"],
 };
 const UNITS = {
   en: { tai: "tai", hu: "hu", fen: "fen", bei: "bei", points: "points", multiplier: "×", han: "han" },
@@ -142,7 +191,8 @@ const SEAT_WORDS = { E: "东", S: "南", W: "西", N: "北" };
 // Condition words as the notation writes them (docs/notation.md), to tell conditions from tiles.
 const CHINESE_CONDITIONS = ["自摸", "杠上开花", "杠开", "抢杠", "海底", "天胡", "地胡", "人胡"];
 
-const state = { lang: "en", scoreShown: false, rules: [], palette: {}, paths: new Set(), mode: null, undo: [], ledger: null, tokens: {}, ledgerNote: "" };
+const state = { lang: "en", scoreShown: false, rules: [], palette: {}, paths: new Set(), mode: null, undo: [], ledger: null, tokens: {}, ledgerNote: "",
+  roles: {}, queue: [], queueConflict: null, devices: null, stream: null, joining: null };
 const $ = (id) => document.getElementById(id);
 
 function t(key) { const pair = WORDS[key]; return pair ? pair[state.lang === "zh" ? 1 : 0] : key; }
@@ -189,6 +239,7 @@ function palette() {
     tiles: info.tiles || local.tiles || [],
     conditions: info.conditions || local.conditions || [],
     wildKinds: info.wild_kinds ?? local.wild_kinds ?? 1,
+    wildName: info.wild_name || local.wild_name || "",
     declare: info.declare || local.declare || [],
     events: info.events || local.events || [],
   };
@@ -237,6 +288,9 @@ function drawConditions() {
   }
   $("seat").closest("label").hidden = !conditions.includes("seat");
   document.querySelector('[data-mode="wild"]').hidden = !conditions.includes("wild");
+  const wildLabel = document.querySelector('[data-mode="wild"] [data-t]');
+  wildLabel.dataset.t = palette().wildName === "金" ? "modeJin" : "modeWild";
+  wildLabel.textContent = t(wildLabel.dataset.t);
   document.querySelector('[data-mode="flip"]').hidden = !conditions.includes("flip");
   $("declare-label").hidden = !declare.length;
   $("declare").replaceChildren(el("option", { value: "", text: t("none") }),
@@ -427,8 +481,10 @@ function arrangementGroup(group) {
 
 function showScore(result) {
   const box = $("result");
+  const paid = PAID_HEADLINE.has(result.rules) && result.winner && result.legal;
   const parts = [
-    el("p", { class: "total" }, `${t("total")}: ${result.total} `, el("span", { class: "unit", text: unitWord(result.unit) })),
+    el("p", { class: paid ? "total base" : "total" }, `${t(paid ? "basePoints" : "total")}: ${result.total} `,
+      el("span", { class: "unit", text: unitWord(result.unit) })),
   ];
   if (!result.legal) parts.push(el("p", { class: "illegal", text: t("notLegal") }));
   if (!result.winner) parts.push(el("p", { class: "hint", text: t("nonWinner") }));
@@ -436,11 +492,13 @@ function showScore(result) {
   for (const item of result.items) {
     const { unit } = item;
     const value = unit === "bei" || unit === "multiplier" ? `×${item.value}` : `${item.value} ${unitWord(unit)}`;
-    items.append(el("li", {},
+    // each line opens its item's entry in the rules reference (reference.js)
+    items.append(el("li", {}, rulesRefButton(result.rules,
+      item,
       el("span", { class: "zh", text: item.name }),
       el("span", { class: "value", text: value }),
       el("span", { class: "en", text: item.name_en }),
-      item.detail ? el("span", { class: "detail", text: item.detail }) : null));
+      item.detail ? el("span", { class: "detail", text: item.detail }) : null)));
   }
   // the core's arithmetic, one step a line (`?arithmetic=true`): the page computes none of it
   parts.push(items, el("ul", { class: "sum", "aria-label": t("arithmetic") },
@@ -479,7 +537,32 @@ async function scored() {
   }
   clearErrors();
   showScore(reply.data);
+  await showWinnerPaid(reply.data);
   return true;
+}
+
+// -- Putian's headline: what the winner is paid ---------------------------------------------------
+// A Putian total is the base (底分) that a win's type then multiplies (游金: each other pays ×3), so
+// "Total: 2" would read as a win worth 2 where the winner gets 18. The headline is the winner's net from
+// settling the hand at its seat (the others' hands count nothing here; every other player pays alike).
+const PAID_HEADLINE = new Set(["putian"]);
+
+async function showWinnerPaid(result) {
+  if (!PAID_HEADLINE.has(result.rules) || !result.winner || !result.legal) return;
+  const hand = $("hand").value.trim();
+  const wind = SEATS.includes(keyed(splitHand(hand).conds, "seat")) ? keyed(splitHand(hand).conds, "seat") : "E";
+  const players = Object.fromEntries(SEATS.map((w) => [w, w === wind ? hand : { total: 0 }]));
+  const other = SEATS[(SEATS.indexOf(wind) + 1) % 4];
+  const ownTurn = /(^|\s)(self|自摸|declare:\S+)(\s|$)/.test(hand);
+  let reply = null;
+  for (const discarder of ownTurn ? [null, other] : [other, null]) {
+    reply = await call("POST", "settle", { rules: result.rules, players, winner: wind, discarder, options: chosenOptions() });
+    if (reply.ok || reply.data?.field !== "discarder") break;
+  }
+  if (!reply?.ok || $("hand").value.trim() !== hand) return;
+  const net = reply.data.net[wind];
+  $("result").prepend(el("p", { class: "total paid" }, `${t("winnerPaid")}: ${signed(net)} `,
+    el("span", { class: "unit", text: unitWord(result.unit) })));
 }
 
 // -- what wins (only when the server has POST /waits) ----------------------------------------------
@@ -548,15 +631,11 @@ function drawSeats() {
     for (const seat of SEATS) {
       const id = `seat-${seat}`;
       box.append(el("label", { class: "field", htmlFor: id, "data-seat-label": seat }),
-        el("textarea", { id, rows: 2, autocomplete: "off", autocapitalize: "off", spellcheck: false, "aria-label": seat }));
+        el("textarea", { id, rows: 2, autocomplete: "off", autocapitalize: "off", spellcheck: false }));
     }
   }
-  for (const label of box.querySelectorAll("[data-seat-label]")) {
-    const seat = label.dataset.seatLabel;
-    const dealer = seat === dealerSeat() ? (state.lang === "zh" ? "（庄）" : " (dealer)") : "";
-    const who = keptPlayers() ? ` · ${playerAtPlace(seat)}` : "";
-    label.textContent = state.lang === "zh" ? `${SEAT_WORDS[seat]} ${seat}${who}${dealer}` : `${seat} ${SEAT_WORDS[seat]}${who}${dealer}`;
-  }
+  const seats = seating();
+  for (const label of box.querySelectorAll("[data-seat-label]")) label.textContent = placeName(label.dataset.seatLabel, seats, true);
   for (const area of box.querySelectorAll("textarea")) area.placeholder = state.lang === "zh" ? "牌，或台数" : "hand, or a total";
   const fill = (select, nobody) => {
     const chosen = select.value;
@@ -564,14 +643,19 @@ function drawSeats() {
     select.value = chosen;
     if (select.selectedIndex < 0) select.selectedIndex = 0;
   };
-  fill($("dealer"), null);
+  const dealerChosen = $("dealer").value;
+  $("dealer").replaceChildren(...SEATS.map((place, i) => el("option", { value: place,
+    text: seats.E.player ? playerAtPlace(place) : fmt("placeN", { n: i + 1 }) })));
+  $("dealer").value = dealerChosen || "E";
   fill($("winner"), t("drawn"));
   fill($("discarder"), t("selfDrawn"));
+  for (const select of document.querySelectorAll("[data-event-seat]")) fill(select, null);
 }
 
-// The four places as options; while a kept ledger is open, each with the player who sits there.
+// The four places as options, each named as it sits this deal.
 function placeOptions() {
-  return SEATS.map((s) => el("option", { value: s, text: keptPlayers() ? `${s} · ${playerAtPlace(s)}` : s }));
+  const seats = seating();
+  return SEATS.map((place) => el("option", { value: place, text: placeName(place, seats) }));
 }
 
 function addEvent(type, seat) {
@@ -610,12 +694,45 @@ function playerOf(text) {
   return value;
 }
 
-// Seats stay winds at the API: E deals. The page's fields are the four places at the table, and
-// the dealer may sit at any of them; each place plays this deal as the wind counted from the dealer.
+// -- who sits where this deal -------------------------------------------------------------------
+// Seats stay winds at the API: E deals. The page's fields are the four places at the table (with a
+// ledger kept here, its players in table order), and the dealer may sit at any of them; each place
+// plays this deal as the wind counted from the dealer. Every label, option, result row and error names
+// a seat by that wind (the dealer is always 东) and its player: `seating()` is the one mapping they use.
 function dealerSeat() { return $("dealer").value || "E"; }
 function windOf(place) { return SEATS[(SEATS.indexOf(place) - SEATS.indexOf(dealerSeat()) + 4) % 4]; }
 function placeOf(wind) { return SEATS[(SEATS.indexOf(wind) + SEATS.indexOf(dealerSeat())) % 4]; }
 function rotated() { return dealerSeat() !== "E"; }
+
+// This deal's winds: each with its place and (a ledger kept here) its player. A result keeps the one it
+// was settled with, so its rows still name the right people after the form moves on to the next deal.
+function seating() {
+  const named = keptPlayers();
+  return Object.fromEntries(SEATS.map((place) => [windOf(place), { place, player: named ? playerAtPlace(place) : null }]));
+}
+function seatName(wind, seats = seating(), withDealer = false) {
+  const player = seats[wind]?.player;
+  const windText = state.lang === "zh" ? `${SEAT_WORDS[wind]} ${wind}` : `${wind} ${SEAT_WORDS[wind]}`;
+  const dealer = withDealer && wind === "E" ? (state.lang === "zh" ? "（庄）" : " (dealer)") : "";
+  return `${windText}${player ? ` · ${player}` : ""}${dealer}`;
+}
+function placeName(place, seats = seating(), withDealer = false) {
+  const wind = Object.keys(seats).find((w) => seats[w].place === place);
+  return seatName(wind, seats, withDealer);
+}
+
+// An error of the API names seats by wind ("discarder: N …", "(E 4, N 1)", "players.E: …"): each is
+// written as the seat is labelled, with its player.
+function relabelled(text, data, seats = seating()) {
+  if (typeof text !== "string") return text;
+  let said = text.replace(/players\.([ESWN])(?=[:：])/g, (_, wind) => seatName(wind, seats));
+  said = said.replace(/([(（])([ESWN] \d+(?:, [ESWN] \d+)*)([)）])/g, (_, open, list, close) =>
+    open + list.replace(/([ESWN]) (\d+)/g, (__, wind, n) => `${seatName(wind, seats)}: ${n}`) + close);
+  if (/^(winner|discarder|events)/.test(data.field || "")) {
+    said = said.replace(/(^|[:：]\s*)([ESWN])(?![A-Za-z0-9])/, (_, before, wind) => before + seatName(wind, seats));
+  }
+  return said;
+}
 
 function playerAt(place) {
   const player = playerOf(trimmed($(`seat-${place}`)));
@@ -640,22 +757,21 @@ function table() {
 
 function signed(n) { return n > 0 ? `+${n}` : String(n); }
 
-// One table, two row groups: the nets (what each seat wins or pays) first, then every payment.
-function showSettlement(result) {
+// One table, two row groups: the nets (what each seat wins or pays) first, then every payment; each seat
+// named as it sat in this deal (`seats`).
+function showSettlement(result, seats = seating()) {
   const unit = unitWord((Object.values(result.scores).find((s) => s.unit) || {}).unit || "");
   const header = (...names) => el("tr", {}, ...names.map((name, i) => el("th", { scope: "col", class: i ? "num" : "", text: name })));
-  const netRows = SEATS.map((place) => {
-    const wind = windOf(place);
+  const byPlace = SEATS.map((place) => Object.keys(seats).find((wind) => seats[wind].place === place));
+  const netRows = byPlace.map((wind) => {
     const score = result.scores[wind] || {};
     const net = result.net[wind] ?? 0;
-    const plays = rotated() ? ` = ${wind}` : "";
-    const name = place === dealerSeat() ? `${place} (${t("dealer")}${plays})` : `${place}${plays ? ` (${plays.slice(3)})` : ""}`;
-    return el("tr", {}, el("th", { scope: "row", text: name }),
+    return el("tr", {}, el("th", { scope: "row", text: seatName(wind, seats, true) }),
       el("td", { class: "num", text: `${score.total ?? ""} ${unit}`.trim() }),
       el("td", { class: `num ${net > 0 ? "plus" : net < 0 ? "minus" : ""}`, text: signed(net) }));
   });
   const paymentRows = result.payments.map((p) => el("tr", {},
-    el("td", { text: `${placeOf(p.from)} → ${placeOf(p.to)}` }),
+    el("td", { text: `${seatName(p.from, seats)} → ${seatName(p.to, seats)}` }),
     el("td", { class: "num", text: String(p.amount) }), el("td", { class: "reason", text: p.reason })));
   if (!paymentRows.length) paymentRows.push(el("tr", {}, el("td", { colSpan: 3, text: t("noPayments") })));
   const title = `${t("nets")} · ${t("payments")}`;
@@ -665,8 +781,8 @@ function showSettlement(result) {
       el("tr", {}, el("th", { scope: "col", text: `${t("from")} → ${t("to")}` }), el("th", { scope: "col", class: "num", text: t("amount") }),
         el("th", { scope: "col", text: t("reason") })), ...paymentRows));
   const notes = [];
-  for (const place of SEATS) for (const note of result.scores[windOf(place)]?.notes || []) notes.push(el("li", { text: `${place}: ${note}` }));
-  $("settlement").replaceChildren(settled, el("p", { text: `${t("nextDealer")}: ${placeOf(result.next_dealer)}` }),
+  for (const wind of byPlace) for (const note of result.scores[wind]?.notes || []) notes.push(el("li", { text: `${seatName(wind, seats)}: ${note}` }));
+  $("settlement").replaceChildren(settled, el("p", { text: `${t("nextDealer")}: ${seatName(result.next_dealer, seats)}` }),
     notes.length ? el("ul", {}, ...notes) : "");
 }
 
@@ -674,7 +790,9 @@ function showSettlement(result) {
 function showTableError(regionId, data) {
   const named = /^[ESWN]$/.test(data.seat ?? "") ? data.seat : /^players\.([ESWN])\b/.exec(data.detail || "")?.[1];
   const field = named ? $(`seat-${placeOf(named)}`) : null;
-  showError(regionId, data, field ? field.value : "", field);
+  const seats = seating();
+  const shown = { ...data, message: relabelled(data.message, data, seats), detail: relabelled(data.detail, data, seats) };
+  showError(regionId, shown, field ? field.value : "", field);
 }
 
 async function settle() {
@@ -835,6 +953,9 @@ function drawLedger() {
   $("ledger-tools").hidden = !shown;
   $("ledger-share").hidden = !shown;
   $("ledger-mine").hidden = !shown || Boolean(token) || !mine.length;
+  $("room").hidden = !(shown && isOwner());
+  if (!$("room").hidden) drawDevices();
+  drawQueue();
   if (!shown) { $("ledger-view").replaceChildren(); return; }
   const { id } = state.ledger;
   const info = state.rules.find((r) => r.name === shown.rules);
@@ -857,12 +978,15 @@ async function openLedger(id) {
   const reply = await call("GET", `ledgers/${encodeURIComponent(id)}`);
   state.ledgerNote = "";
   if (!reply.ok) {
-    if (reply.status === 404) { state.ledger = null; remember(LEDGER_KEY, null); }
+    if (reply.status === 404) { state.ledger = null; remember(LEDGER_KEY, null); listen(); }
     showError("ledger-error", { detail: `${reply.data.detail} ${reply.status === 404 ? t("ledgerGone") : ""}`.trim() }, "", null);
   } else {
     state.ledger = { id, data: reply.data };
     remember(LEDGER_KEY, id);
     followLedger(true);
+    listen();
+    loadDevices();
+    flushQueue();
   }
   drawLedger();
 }
@@ -879,63 +1003,106 @@ async function newLedger(event) {
 }
 
 // A change needs the token; a refused one changes nothing, and the alert says why.
-async function changeLedger(method, path, body) {
+async function changeLedger(method, path, body, headers = {}) {
   const buttons = [$("ledger-add"), $("ledger-undo")];
   for (const button of buttons) button.disabled = true;
   const reply = await call(method, `ledgers/${encodeURIComponent(state.ledger.id)}/${path}`, body,
-    { authorization: `Bearer ${ledgerToken()}` });
+    { authorization: `Bearer ${ledgerToken()}`, ...headers });
   for (const button of buttons) button.disabled = false;
   if (reply.status === 401 || reply.status === 403) showError("ledger-error", { detail: `${t("noToken")} (${reply.data.detail})` }, "", null);
   else if (!reply.ok && method === "POST") showTableError("ledger-error", reply.data);
   else if (!reply.ok) showError("ledger-error", reply.data, "", null);
   drawLedger();
-  return reply.ok ? reply.data : null;
+  return reply;
 }
 
+// A deal goes into the queue first, with its idempotency key and the number it is to get, and is sent
+// from there: at once when the network is there, in order when it comes back.
 async function addDeal() {
-  const { data } = state.ledger;
-  const dealer = placeOfPlayer(data.next_dealer);
-  if (dealerSeat() !== dealer) {
-    $("dealer").value = dealer;
-    drawSeats();
-    showError("ledger-error", { detail: fmt("wrongDealer", { name: data.next_dealer, place: dealer }) }, "", null);
-    return;
+  const { data, id } = state.ledger;
+  const waiting = queued(id).length;
+  if (!waiting) {  // with deals waiting, who deals next is known only once they are in
+    const dealer = placeOfPlayer(data.next_dealer);
+    if (dealerSeat() !== dealer) {
+      $("dealer").value = dealer;
+      drawSeats();
+      showError("ledger-error", { detail: fmt("wrongDealer", { name: data.next_dealer, place: dealer }) }, "", null);
+      return;
+    }
   }
-  const answer = await changeLedger("POST", "deals", namedTable(table()));
-  if (!answer) return;
   clearErrors();
+  state.queue.push({ ledger: id, key: newKey(), deal: data.deals.length + waiting + 1, table: namedTable(table()) });
+  remember(QUEUE_KEY, state.queue);
+  drawQueue();
+  await flushQueue();
+}
+
+// The deal as the ledger stored it: its winds, each with the place and player that sat there.
+function dealSeating(deal) {
+  return Object.fromEntries(Object.entries(deal.seats).map(([wind, player]) => [wind, { place: placeOfPlayer(player), player }]));
+}
+
+// A deal the server took (201, or 200: the first answer to the same key again).
+async function tookDeal(answer) {
   const { deal } = answer;
-  $("dealer").value = placeOfPlayer(deal.dealer); // this deal's, even if another phone added one meanwhile
-  showSettlement(deal.settlement); // by place, while the Dealer is this deal's
   await mergeChange(answer, true);
   state.ledgerNote = fmt("added", { n: deal.number, result: dealResult(deal) });
   followLedger(false);
-  drawLedger();
+  showSettlement(deal.settlement, dealSeating(deal)); // named as the deal was seated, whoever deals now
 }
 
 async function undoDeal() {
-  const answer = await changeLedger("DELETE", "deals/last");
-  if (!answer) return;
+  const last = state.ledger.data.deals.at(-1);
+  if (!last || !(await confirmUndo(last))) return;
+  const reply = await changeLedger("DELETE", `deals/last?deal=${last.number}`, undefined, { "idempotency-key": newKey() });
+  if (reply.status === 409 || reply.status === 412) {
+    await reread();
+    showError("ledger-error", { detail: fmt("undoStale", { n: last.number }) }, "", null);
+    drawLedger();
+    return;
+  }
+  if (!reply.ok) return;
+  const answer = reply.data;
   clearErrors();
   await mergeChange(answer, false);
   state.ledgerNote = fmt("removed", { n: answer.deal.number, result: dealResult(answer.deal) });
+  $("settlement").replaceChildren();
   followLedger(false);
   drawLedger();
 }
 
+// Undo asks first, naming the deal it removes; true when confirmed.
+function confirmUndo(deal) {
+  const dialog = $("undo-dialog");
+  $("undo-question").textContent = fmt("undoAsk", { n: deal.number, result: dealResult(deal) });
+  dialog.returnValue = "";
+  return new Promise((resolve) => {
+    dialog.addEventListener("close", () => resolve(dialog.returnValue === "undo"), { once: true });
+    dialog.showModal();
+    $("undo-cancel").focus();
+  });
+}
+
 // An add or undo answers the deal and the standings, not the ledger: the deals shown take the change,
-// and the standings' keys are the ledger's. If another phone changed the ledger meanwhile (the deal's
-// number is not the next, or not the last, shown here), the whole ledger is read again.
+// and the standings' keys are the ledger's. A change already shown (the live stream brought it first)
+// changes nothing; if another phone changed the ledger otherwise, the whole ledger is read again.
 async function mergeChange(answer, added) {
   const data = state.ledger.data;
   const shown = data.deals.length;
-  if (answer.deal.number === (added ? shown + 1 : shown) && answer.standings.deal_count === (added ? shown + 1 : shown - 1)) {
+  const count = answer.standings.deal_count;
+  if (answer.deal.number === (added ? shown + 1 : shown) && count === (added ? shown + 1 : shown - 1)) {
     if (added) data.deals.push(answer.deal); else data.deals.pop();
     Object.assign(data, answer.standings);
     return;
   }
-  const reply = await call("GET", `ledgers/${encodeURIComponent(state.ledger.id)}`);
-  if (reply.ok) state.ledger.data = reply.data;
+  if (count === shown && (added ? data.deals[answer.deal.number - 1]?.number === answer.deal.number : answer.deal.number === shown + 1)) return;
+  await reread();
+}
+
+async function reread() {
+  const id = state.ledger.id;
+  const reply = await call("GET", `ledgers/${encodeURIComponent(id)}`);
+  if (reply.ok && state.ledger?.id === id) state.ledger.data = reply.data;
 }
 
 async function copyLedgerLink() {
@@ -948,25 +1115,260 @@ function linkedLedger() {
   return id && LEDGER_ID.test(id) ? id : null;
 }
 
-// Only where the server has /ledgers: the section, and the ledger of a #ledger=<id> link or the one
-// shown here last.
+// Only where the server has /ledgers: the section, and the ledger of a #ledger=<id> (or #join=<id>:<code>)
+// link or the one shown here last.
 async function setupLedger(paths) {
   if (!paths.has("/ledgers")) return;
   $("ledger-section").hidden = false;
   const tokens = remembered(TOKENS_KEY, {});
   state.tokens = tokens && typeof tokens === "object" ? tokens : {};
+  const roles = remembered(ROLES_KEY, {});
+  state.roles = roles && typeof roles === "object" ? roles : {};
+  const queue = remembered(QUEUE_KEY, []);
+  state.queue = Array.isArray(queue) ? queue : [];
   $("ledger-new").addEventListener("submit", newLedger);
   $("ledger-add").addEventListener("click", addDeal);
   $("ledger-undo").addEventListener("click", undoDeal);
   $("ledger-refresh").addEventListener("click", () => openLedger(state.ledger.id));
   $("ledger-copy").addEventListener("click", copyLedgerLink);
   $("ledger-mine").addEventListener("click", () => openLedger(Object.keys(state.tokens).at(-1)));
+  setupRoom();
   window.addEventListener("hashchange", () => {
+    const joining = linkedJoin();
+    if (joining) { askToJoin(joining); return; }
     const id = linkedLedger();
     if (id && id !== state.ledger?.id) openLedger(id);
   });
-  const id = linkedLedger() || remembered(LEDGER_KEY, null);
+  window.addEventListener("online", () => flushQueue());
+  setInterval(() => { if (queued().length) flushQueue(); if (isOwner()) loadDevices(); }, ROOM_POLL_MS);
+  const joining = linkedJoin();
+  const id = joining?.id || linkedLedger() || remembered(LEDGER_KEY, null);
   if (typeof id === "string" && LEDGER_ID.test(id)) await openLedger(id);
+  if (joining) askToJoin(joining);
+}
+
+// -- live: the ledger's changes as they happen -----------------------------------------------------
+// Every phone with a ledger open listens to its event stream (GET /ledgers/{id}/events); EventSource
+// reconnects by itself and resumes with Last-Event-ID, so a deal another phone records shows here
+// without a tap. The stream speaks the page's language, so a change of language listens anew.
+function listen() {
+  const id = state.ledger?.id || null;
+  const url = id ? new URL(inLanguage(`ledgers/${encodeURIComponent(id)}/events`), location.href).href : null;
+  if (state.stream?.url === url) return;
+  state.stream?.source.close();
+  state.stream = null;
+  if (!url || typeof EventSource === "undefined") return;
+  const source = new EventSource(url);
+  state.stream = { url, source };
+  for (const kind of ["deal-added", "deal-undone", "ledger-edited", "ledger-deleted"]) {
+    source.addEventListener(kind, (event) => {
+      let data = null;
+      try { data = JSON.parse(event.data); } catch { return; }
+      heard(id, kind, data);
+    });
+  }
+  source.addEventListener("open", () => flushQueue());
+}
+
+async function heard(id, kind, data) {
+  if (state.ledger?.id !== id) return;
+  const shown = state.ledger.data;
+  const count = shown.deals.length;
+  if (kind === "ledger-deleted") { await openLedger(id); return; }
+  let moved = true;
+  if (kind === "deal-added" && data.entry?.number === count + 1) {
+    shown.deals.push(data.entry);
+    Object.assign(shown, data.standings);
+    state.ledgerNote = fmt("added", { n: data.entry.number, result: dealResult(data.entry) });
+  } else if (kind === "deal-undone" && data.entry?.number === count) {
+    shown.deals.pop();
+    Object.assign(shown, data.standings);
+    state.ledgerNote = fmt("removed", { n: data.entry.number, result: dealResult(data.entry) });
+  } else if (data.standings?.deal_count === count && !data.resync) {
+    moved = false;  // shown already (this phone's own change, or the stream's first event)
+  } else {
+    await reread();
+  }
+  if (moved) {
+    $("settlement").replaceChildren();  // a new deal starts: the last one's result no longer applies
+    followLedger(false);
+  }
+  drawLedger();
+}
+
+// -- deals waiting for the network -----------------------------------------------------------------
+// Each deal is kept (localStorage) with its Idempotency-Key and the number it is to get until the server
+// has it: sent in order; a repeat of one that landed but whose answer was lost answers 200 with the first
+// answer (nothing stored twice); a 409 (another phone recorded that deal first) stops the queue and asks.
+const QUEUE_KEY = "taihu.queue";
+const ROOM_POLL_MS = 4000;
+let flushing = null;
+
+function queued(id = state.ledger?.id) { return (state.queue || []).filter((item) => item.ledger === id); }
+
+function newKey() {
+  return [...crypto.getRandomValues(new Uint8Array(16))].map((b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+function unqueue(item) {
+  state.queue = state.queue.filter((other) => other !== item);
+  remember(QUEUE_KEY, state.queue);
+}
+
+function flushQueue() {
+  if (!flushing) flushing = sendQueued().finally(() => { flushing = null; });
+  return flushing;
+}
+
+async function sendQueued() {
+  while (state.ledger && !state.queueConflict) {
+    const id = state.ledger.id;
+    const item = queued(id)[0];
+    if (!item) break;
+    const reply = await call("POST", `ledgers/${encodeURIComponent(id)}/deals`, { ...item.table, deal: item.deal },
+      { authorization: `Bearer ${ledgerToken()}`, "idempotency-key": item.key });
+    if (reply.status === 0 || reply.status >= 500 || reply.status === 429) break;  // tried again later
+    if (reply.status === 409 && reply.data.code === "deal_conflict") {
+      state.queueConflict = { n: item.deal, count: reply.data.deal ?? state.ledger.data.deals.length };
+      await reread();
+      break;
+    }
+    unqueue(item);
+    if (reply.ok) { clearErrors(); await tookDeal(reply.data); continue; }
+    if (reply.status === 401 || reply.status === 403) showError("ledger-error", { detail: `${t("noToken")} (${reply.data.detail})` }, "", null);
+    else showTableError("ledger-error", reply.data);
+    for (const later of queued(id)) later.deal -= 1;  // the refused one takes no number
+    remember(QUEUE_KEY, state.queue);
+    break;
+  }
+  drawLedger();
+}
+
+function drawQueue() {
+  const waiting = queued();
+  const box = $("ledger-queue");
+  box.hidden = !waiting.length;
+  if (!waiting.length) { box.replaceChildren(); return; }
+  const parts = [el("span", { text: waiting.length === 1 ? t("queuedOne") : fmt("queued", { n: waiting.length }) })];
+  if (state.queueConflict) {
+    const resend = el("button", { type: "button", text: t("queueResend") });
+    const drop = el("button", { type: "button", text: t("queueDrop") });
+    resend.addEventListener("click", () => {
+      const next = state.ledger.data.deals.length + 1;
+      queued().forEach((item, i) => { item.deal = next + i; });
+      remember(QUEUE_KEY, state.queue);
+      state.queueConflict = null;
+      flushQueue();
+    });
+    drop.addEventListener("click", () => {
+      for (const item of queued()) unqueue(item);
+      state.queueConflict = null;
+      drawLedger();
+    });
+    parts.push(el("p", { class: "error", text: fmt("queueConflict", state.queueConflict) }),
+      el("div", { class: "row wrap actions" }, resend, drop));
+  }
+  box.replaceChildren(...parts);
+}
+
+// -- the table's room: invites, joining, the phones that record -------------------------------------
+// The owner (the phone that made the ledger) invites: the join link `#join=<id>:<code>`, as text and
+// as a QR code drawn here (static/qr.js). A phone that opens it is named, becomes a scorer device with
+// its own token (kept like the owner's), and records deals; the owner sees the devices and revokes one.
+const ROLES_KEY = "taihu.ledgerRoles";
+
+function isOwner() { return Boolean(state.ledger && ledgerToken()) && state.roles?.[state.ledger.id] !== "scorer"; }
+function ownerCall(method, path, body) {
+  return call(method, `ledgers/${encodeURIComponent(state.ledger.id)}/${path}`, body, { authorization: `Bearer ${ledgerToken()}` });
+}
+
+function linkedJoin() {
+  const found = /^([A-Za-z0-9_-]{16,64}):(.+)$/.exec(new URLSearchParams(location.hash.slice(1)).get("join") || "");
+  return found ? { id: found[1], code: found[2] } : null;
+}
+function joinLink(id, code) { return `${location.origin}${location.pathname}#join=${encodeURIComponent(id)}:${encodeURIComponent(code)}`; }
+
+function setupRoom() {
+  $("room-invite").addEventListener("click", invite);
+  $("join").addEventListener("submit", join);
+}
+
+async function invite() {
+  const reply = await ownerCall("POST", "invites", {});
+  if (!reply.ok) { showError("ledger-error", reply.data, "", null); return; }
+  const link = joinLink(state.ledger.id, reply.data.code);
+  $("room-link").href = link;
+  $("room-link").textContent = link;
+  drawQr($("room-qr"), link);
+  $("room-join").hidden = false;
+}
+
+// The code as one SVG path, a module a unit, with the quiet zone of four modules a scanner needs.
+function drawQr(box, text) {
+  const dark = qrMatrix(text);
+  if (!dark) { box.replaceChildren(); return; }
+  const size = dark.length + 8;
+  let path = "";
+  dark.forEach((row, y) => row.forEach((on, x) => { if (on) path += `M${x + 4} ${y + 4}h1v1h-1z`; }));
+  box.replaceChildren(svg("svg", { viewBox: `0 0 ${size} ${size}`, role: "img", "aria-label": t("roomQr"), class: "qr-code",
+    "shape-rendering": "crispEdges" }, svg("rect", { width: size, height: size, fill: "#fff" }), svg("path", { d: path, fill: "#000" })));
+}
+
+async function loadDevices() {
+  if (!isOwner()) return;
+  const id = state.ledger.id;
+  const reply = await ownerCall("GET", "devices");
+  if (!reply.ok || state.ledger?.id !== id) return;
+  const known = JSON.stringify(state.devices);
+  state.devices = reply.data.devices;
+  if (JSON.stringify(state.devices) !== known) drawDevices();
+}
+
+function drawDevices() {
+  const list = $("room-devices");
+  const devices = state.devices || [];
+  if (!devices.length) { list.replaceChildren(el("li", { class: "hint", text: t("roomNoDevices") })); return; }
+  list.replaceChildren(...devices.map((device) => {
+    const revoke = el("button", { type: "button", text: t("roomRevoke"), "aria-label": `${t("roomRevoke")} ${device.name}` });
+    revoke.addEventListener("click", async () => {
+      const reply = await ownerCall("DELETE", `devices/${encodeURIComponent(device.id)}`);
+      if (!reply.ok && reply.status !== 404) { showError("ledger-error", reply.data, "", null); return; }
+      state.ledgerNote = fmt("roomRevoked", { name: device.name });
+      await loadDevices();
+      drawLedger();
+    });
+    return el("li", {}, el("span", { text: device.name }), revoke);
+  }));
+}
+
+function askToJoin(joining) {
+  if (state.tokens[joining.id]) {  // this phone records here already
+    history.replaceState(null, "", `#ledger=${encodeURIComponent(joining.id)}`);
+    if (state.ledger?.id !== joining.id) openLedger(joining.id);
+    return;
+  }
+  state.joining = joining;
+  $("join").hidden = false;
+  if (!$("join-name").value) $("join-name").value = t("joinDefault");
+  if (state.ledger?.id !== joining.id) openLedger(joining.id);
+}
+
+async function join(event) {
+  event.preventDefault();
+  const { id, code } = state.joining;
+  const reply = await call("POST", `ledgers/${encodeURIComponent(id)}/devices`, { invite: code, name: $("join-name").value.trim() });
+  if (!reply.ok) { showError("ledger-error", reply.data, "", null); return; }
+  clearErrors();
+  state.tokens[id] = reply.data.token;
+  state.roles[id] = "scorer";
+  remember(TOKENS_KEY, state.tokens);
+  remember(ROLES_KEY, state.roles);
+  state.joining = null;
+  $("join").hidden = true;
+  history.replaceState(null, "", `#ledger=${encodeURIComponent(id)}`);
+  await openLedger(id);
+  state.ledgerNote = t("joined");
+  drawLedger();
 }
 
 // -- language ------------------------------------------------------------------------------------
@@ -980,6 +1382,7 @@ function applyLanguage() {
   drawConditions();
   drawSeats();
   drawLedger();
+  if (state.ledger) listen();
 }
 
 function drawRulesOptions() {
@@ -995,6 +1398,13 @@ function ruleSetChanged() {
   drawConditions();
   drawOptions();
   drawEvents();
+}
+
+// -- installed on a phone: the service worker --------------------------------------------------------
+// sw.js keeps the page's files, so the page opens with no network (deals then wait in the queue). A
+// browser without service workers, or a page not served over a secure origin, just goes without.
+function installable() {
+  if ("serviceWorker" in navigator) navigator.serviceWorker.register("sw.js").catch(() => {});
 }
 
 // -- start -----------------------------------------------------------------------------------------
@@ -1015,6 +1425,7 @@ async function start() {
   drawSeats();
   $("waits").hidden = !state.paths.has("/waits");
   await setupLedger(state.paths);
+  installable();
 
   $("rules").addEventListener("change", ruleSetChanged);
   $("hand").addEventListener("input", syncFromHand);

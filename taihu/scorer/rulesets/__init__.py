@@ -110,6 +110,7 @@ REGISTRY: dict[str, Registered] = {
         Registered("guannan", ("灌南",), 13),
         Registered("putian", ("莆田",), 16),
         Registered("jinhua", ("金华", "金華"), 13),
+        Registered("mcr", ("国标", "國標", "国标麻将", "國標麻將", "竞技麻将", "競技麻將"), 13, size_hint=False),
         Registered("riichi", ("立直",), 13, size_hint=False),
     )
 }

@@ -23,7 +23,7 @@ from .. import tiles as T
 from ..engine import CHOW, GATE_FACTS, KONG, PAIR, PUNG, Group, ReadingFacts, StandIns, group_text
 from ..errors import HandError, Term, Text, quote
 from ..limits import MAX_OPTION_VALUE
-from ..models import HandScore, ItemInfo, OptionInfo, RuleSetInfo, ScoreItem, Settlement, Table
+from ..models import ExclusionKeys, HandScore, ItemInfo, OptionInfo, RuleSetInfo, ScoreItem, Settlement, Table
 from ..notation import (
     Meld,
     ParsedHand,
@@ -218,6 +218,8 @@ class Option:
     default: int
     seed_alternatives: tuple[int, ...]
     description: str  # its catalog code (`option.…`)
+    # its Chinese name, what a Chinese reader calls it (`-o` takes `name`); its description in Chinese opens with it
+    chinese: str = ""
     maximum: int = MAX_OPTION_VALUE  # the range is 0..maximum (docs/limits.md)
     params: Mapping[str, object] = field(default_factory=dict)  # the description's parameters
     written_at: str = field(default="", init=False, compare=False, repr=False)  # `file:line`, as Exclusion's
@@ -284,6 +286,7 @@ class RuleSet:
     # wildcard kinds a hand of it names
     tiles: tuple[str, ...] = (*SUITED_TILES, *HONOUR_TILES)
     wild_kinds: int = 0
+    wild_name: str = ""  # what the page calls the wildcard, where not 财神
     events: tuple[str, ...] = ()  # the side events its settlement takes (a table's `events`)
     # the API's examples (its OpenAPI document): score requests ({"hand", "options"}), a /settle table and a
     # waiting line whose /waits answer is the document's example answer
@@ -326,6 +329,11 @@ class RuleSet:
             raise HandError.of("error.rules.no_settlement", code="no_settlement", rules=rules_word(self.name)) from None
         settle: Callable[[Table], Settlement] = settlement.settle
         return settle(table)
+
+    def ledger_round(self, deal: int) -> str | None:
+        """The prevalent wind a ledger gives its `deal`-th deal (from 1) where the table does not, for a rule set
+        whose tables read one by a rule of the house (`table_fields` with `round`); None: the table's own."""
+        return None
 
     def arithmetic(self, score: HandScore) -> list[str]:
         """How this rule set reached the total of `score`: `lines` of the `arithmetic` module in its folder."""
@@ -469,7 +477,12 @@ class RuleSet:
             unit=self.unit,
             items=[
                 ItemInfo(
-                    key=i.key, name=i.name, name_en=i.name_en, value=i.shown(self._defaults), scope=scope_text(i.scope)
+                    key=i.key,
+                    name=i.name,
+                    name_en=i.name_en,
+                    value=i.shown(self._defaults),
+                    scope=scope_text(i.scope),
+                    unit=i.kind.unit,
                 )
                 for i in self.items
             ],
@@ -484,6 +497,7 @@ class RuleSet:
             ],
             exclusions=[excludes(e.present, e.removes) for e in self.exclusions],
             exclusion_rules=[e.rule for e in self.exclusions],
+            exclusion_keys=[ExclusionKeys(present=[e.present], removes=list(e.removes)) for e in self.exclusions],
         )
 
     def item_units(self) -> dict[str, str]:
@@ -712,7 +726,12 @@ class RuleSet:
             total=outcome.total,
             unit=self.unit,
             arrangement=arrangement,
-            notes=(no_winning_tile_notes(parsed) if alone and not hand.winner else []) + hand.notes + outcome.notes,
+            notes=[
+                *getattr(parsed.columns, "read_as", ()),  # what was read otherwise than typed (input_slips)
+                *(no_winning_tile_notes(parsed) if alone and not hand.winner else []),
+                *hand.notes,
+                *outcome.notes,
+            ],
         )
         return scored
 
@@ -992,7 +1011,7 @@ def tile_count_error(
         return HandError.of(
             "error.tile_count.no_winning_tile",
             code="no_winning_tile",
-            hint=Text("error.hint.mark_the_win.tile", tile="5p" if mark is None else T.name(mark)),
+            hint=Text("error.hint.mark_the_win.tile", tile=T.said(13 if mark is None else mark)),  # 13: 5p
             problem=problem,
             size=size,
         )
@@ -1033,7 +1052,7 @@ def stray_tile_error(problem: Text, parsed: ParsedHand, strays: list[int]) -> Ha
 
 def either(kinds: list[int]) -> Text:
     """Up to three tiles as alternatives: `1s or one 4s`."""
-    names = [T.name(k) for k in kinds[:3]]
+    names = [T.said(k) for k in kinds[:3]]
     return Text(EITHER[len(names) - 1], **dict(zip("abc", names, strict=False)))
 
 
@@ -1134,7 +1153,7 @@ def too_many_copies(parsed: ParsedHand, kind: int, seen: int, limit: int, why: T
         "error.tiles.too_many",
         code="tile_copies",
         column=parsed.tile_column(kind, limit + 1),
-        hint=Text("error.hint.fewer_copies", tile=T.name(kind), most=limit),
+        hint=Text("error.hint.fewer_copies", tile=T.said(kind), most=limit),
         tile=T.name(kind),
         count=seen,
         most=limit,
@@ -1193,7 +1212,7 @@ def not_a_tile_of(parsed: ParsedHand, kind: int, rules: str, what: Text) -> Hand
         "error.tiles.not_played",
         code="tile_not_played",
         column=parsed.tile_column(kind),
-        hint=Text("error.hint.leave_out", tile=T.name(kind)),
+        hint=Text("error.hint.leave_out", tile=T.said(kind)),
         tile=T.name(kind),
         rules=rules_word(rules),
         what=what,

@@ -47,7 +47,7 @@ def prepare(parsed: ParsedHand, options: dict[str, int]) -> GuannanHand:
                 "error.tiles.guannan",
                 code="tile_not_played",
                 column=parsed.tile_column(kind),
-                hint=Text("error.hint.leave_out", tile=T.name(kind)),
+                hint=Text("error.hint.leave_out", tile=T.said(kind)),
                 what=what,
                 tile=T.name(kind),
             )
@@ -58,7 +58,7 @@ def prepare(parsed: ParsedHand, options: dict[str, int]) -> GuannanHand:
                     "error.tiles.guannan_wind",
                     code="tile_copies",
                     column=parsed.tile_column(kind, copies(kind) + 1),
-                    hint=Text("error.hint.fewer_copies", tile=T.name(kind), most=copies(kind)),
+                    hint=Text("error.hint.fewer_copies", tile=T.said(kind), most=copies(kind)),
                     tile=T.name(kind),
                     count=seen,
                     most=copies(kind),

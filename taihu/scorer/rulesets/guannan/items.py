@@ -43,10 +43,10 @@ def _standard(facts: ReadingFacts) -> bool:
 
 
 OPTIONS = (
-    Option("ping_pai", 1, (2,), "option.guannan.ping_pai"),
-    Option("qi_dui", 2, (4,), "option.guannan.qi_dui"),
-    Option("peng_peng_he", 2, (4,), "option.guannan.peng_peng_he"),
-    Option("yi_tiao_long", 2, (4,), "option.guannan.yi_tiao_long"),
+    Option("ping_pai", 1, (2,), "option.guannan.ping_pai", chinese="平牌分值"),
+    Option("qi_dui", 2, (4,), "option.guannan.qi_dui", chinese="七对分值"),
+    Option("peng_peng_he", 2, (4,), "option.guannan.peng_peng_he", chinese="碰碰和分值"),
+    Option("yi_tiao_long", 2, (4,), "option.guannan.yi_tiao_long", chinese="一条龙分值"),
 )
 
 

@@ -371,6 +371,6 @@ EXCLUSIONS = (
 )
 
 OPTIONS = (
-    Option("unit", 1, (2, 5, 10), "option.jinhua.unit"),
-    Option(PENG_PENG_HU_EXPOSED, 0, (1,), "option.jinhua.peng_peng_hu_exposed"),
+    Option("unit", 1, (2, 5, 10), "option.jinhua.unit", chinese="一倍的分值"),
+    Option(PENG_PENG_HU_EXPOSED, 0, (1,), "option.jinhua.peng_peng_hu_exposed", chinese="碰碰胡要碰出"),
 )

@@ -355,9 +355,16 @@ EXCLUSIONS = (
 )
 
 OPTIONS = (
-    Option("double_at", 13, (10,), "option.lingxi.double_at"),
-    Option("sha_zhu_hu", 13, (20,), "option.lingxi.sha_zhu_hu", params=sha_zhu_hu_factors(SHA_ZHU_HU_ROWS)),
-    Option("hua_hu", 52, (100,), "option.lingxi.hua_hu"),
+    Option("double_at", 13, (10,), "option.lingxi.double_at", chinese="翻倍线"),
+    Option(
+        "sha_zhu_hu",
+        13,
+        (20,),
+        "option.lingxi.sha_zhu_hu",
+        chinese="杀猪胡加台",
+        params=sha_zhu_hu_factors(SHA_ZHU_HU_ROWS),
+    ),
+    Option("hua_hu", 52, (100,), "option.lingxi.hua_hu", chinese="花胡台数"),
 )
 
 ZI_MO = next(item for item in ITEMS if item.key == "zi_mo")  # what a self-drawn win adds (`self_drawn_from_discard`)

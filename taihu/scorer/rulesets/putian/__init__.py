@@ -58,6 +58,7 @@ class Putian(B.RuleSet):
     unit = "fen"
     tiles = (*B.SUITED_TILES, "P")
     wild_kinds = 1
+    wild_name = "金"  # the page's name for its wildcard
     events = ("false-win", "foul", "xiao-xiang-gong", "gen-da", "da-jin")  # the side events its settlement takes
     items = ITEMS
     exclusions = ()
@@ -101,11 +102,11 @@ class Putian(B.RuleSet):
         rest = reading[len(hand.melds) :]
         if hand.shapeless:
             held = sorted(hand.jin_tiles + tuple(k for k in range(27) for _ in range(hand.naturals[k])))
-            return melds + [T.group_text(held) + " (三金倒: shape ignored)"]
+            return melds + [said("detail.putian.held.san_jin_dao", tiles=T.group_text(held))]
         if hand.you_jin:
             lone, rest = rest[-1], rest[:-1]
             sets = sorted(rest, key=lambda g: g.kind)
-            return melds + [g.text() for g in sets] + [f"{T.name(lone.kind)} (游金: lone 金, partner discarded)"]
+            return melds + [g.text() for g in sets] + [said("detail.putian.held.you_jin", tile=T.name(lone.kind))]
         pair = [g for g in rest if g.shape == PAIR]
         sets = sorted((g for g in rest if g.shape != PAIR), key=lambda g: g.kind)
         return melds + [g.text() for g in sets + pair]

@@ -17,7 +17,7 @@ from ... import memo as M
 from ... import tiles as T
 from ...engine import CHOW, PAIR, Group, kinds_readings
 from ...errors import HandError
-from ...models import FuItem, HandScore, ItemInfo, RuleSetInfo, ScoreItem
+from ...models import ExclusionKeys, FuItem, HandScore, ItemInfo, RuleSetInfo, ScoreItem
 from ...notation import ParsedHand, reject_stand_in_pungs, to_text
 from ...said import phrase, said, said_from
 from ..base import Kind, Outcome, RuleSet, excludes, no_winning_tile_notes
@@ -310,7 +310,14 @@ class Riichi(RuleSet):
 
     def info(self) -> RuleSetInfo:
         items = [
-            ItemInfo(key=y.key, name=y.name, name_en=y.name_en, value=_value_text(y), scope=said("scope.winner"))
+            ItemInfo(
+                key=y.key,
+                name=y.name,
+                name_en=y.name_en,
+                value=_value_text(y),
+                scope=said("scope.winner"),
+                unit=HAN.unit,
+            )
             for y in YAKU
         ]
         items += [
@@ -320,6 +327,7 @@ class Riichi(RuleSet):
                 name_en=name_en,
                 value=said("value.riichi.dora"),
                 scope=said("scope.riichi.dora"),
+                unit=HAN.unit,
             )
             for key, name, name_en in DORA
         ]
@@ -334,6 +342,14 @@ class Riichi(RuleSet):
                 said("value.riichi.yakuman_excludes"),
             ],
             exclusion_rules=[*(e.rule for e in EXCLUSIONS), YAKUMAN_RULE],
+            exclusion_keys=[
+                *(ExclusionKeys(present=[e.present], removes=sorted(e.removes)) for e in EXCLUSIONS),
+                # a yakuman leaves only yakuman: every other yaku and every dora is removed
+                ExclusionKeys(
+                    present=[y.key for y in YAKU if y.yakuman],
+                    removes=[*(y.key for y in YAKU if not y.yakuman), *(key for key, _, _ in DORA)],
+                ),
+            ],
         )
 
 

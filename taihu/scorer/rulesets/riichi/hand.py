@@ -30,23 +30,24 @@ from ..base import (
 RIICHI_NO_DORA_NOTE = phrase("note.riichi.no_dora")
 
 OPTIONS = (
-    Option("kuitan", 0, (1,), "option.riichi.kuitan"),
-    Option("aka_dora", 0, (1,), "option.riichi.aka_dora"),
-    Option("kiriage", 0, (1,), "option.riichi.kiriage"),
-    Option("kazoe", 0, (1, 2), "option.riichi.kazoe"),
-    Option("double_yakuman", 1, (0,), "option.riichi.double_yakuman"),
-    Option("open_pinfu_fu", 1, (0,), "option.riichi.open_pinfu_fu"),
-    Option("pinfu_tsumo", 1, (0,), "option.riichi.pinfu_tsumo"),
-    Option("renhou_yakuman", 0, (1,), "option.riichi.renhou_yakuman"),
-    Option("double_wind_fu", 4, (2,), "option.riichi.double_wind_fu"),
-    Option("yakuman_stacking", 1, (0,), "option.riichi.yakuman_stacking"),
-    Option("noten_bappu", 1, (0,), "option.riichi.noten_bappu"),
+    Option("kuitan", 0, (1,), "option.riichi.kuitan", chinese="食断"),
+    Option("aka_dora", 0, (1,), "option.riichi.aka_dora", chinese="赤宝牌"),
+    Option("kiriage", 0, (1,), "option.riichi.kiriage", chinese="切上满贯"),
+    Option("kazoe", 0, (1, 2), "option.riichi.kazoe", chinese="累计役满"),
+    Option("double_yakuman", 1, (0,), "option.riichi.double_yakuman", chinese="双倍役满"),
+    Option("open_pinfu_fu", 1, (0,), "option.riichi.open_pinfu_fu", chinese="副露平和型的符"),
+    Option("pinfu_tsumo", 1, (0,), "option.riichi.pinfu_tsumo", chinese="平和自摸"),
+    Option("renhou_yakuman", 0, (1,), "option.riichi.renhou_yakuman", chinese="人和役满"),
+    Option("double_wind_fu", 4, (2,), "option.riichi.double_wind_fu", chinese="连风牌对子的符"),
+    Option("yakuman_stacking", 1, (0,), "option.riichi.yakuman_stacking", chinese="役满复合"),
+    Option("noten_bappu", 1, (0,), "option.riichi.noten_bappu", chinese="不听罚符"),
 )
 OPTION_VALUES = {o.name: (o.default, *o.seed_alternatives) for o in OPTIONS}
 
 CONDITIONS = frozenset({"seat", "round", "dora", "ura", "honba", "sticks", *FLAG_CONDITIONS}) - {
-    "da-jin"
-}  # 打金 is Putian's
+    "da-jin",
+    "fourth-tile",
+}  # 打金 is Putian's, 和绝张 MCR's
 NOT_RIICHI = {
     "wild": Text("error.condition.riichi_no_wild"),
     "flip": Text("error.condition.riichi_no_flip"),
@@ -187,7 +188,7 @@ def _check_tiles(parsed: ParsedHand) -> tuple[list[int], list[int]]:
                 "error.tiles.riichi_too_many",
                 code="tile_copies",
                 column=parsed.tile_column(kind, 5),  # the fifth
-                hint=Text("error.hint.fewer_copies", tile=T.name(kind), most=4),
+                hint=Text("error.hint.fewer_copies", tile=T.said(kind), most=4),
                 tile=T.name(kind),
                 count=seen,
                 most=4,

@@ -529,34 +529,31 @@ YAKU: tuple[Yaku, ...] = (
 )
 
 # A hand with a yakuman scores its yakuman alone (`yakuman` below): the rule, as the rules answer says it
-YAKUMAN_RULE = "A hand with any yakuman scores only its yakuman items: no other yaku, no dora."
+YAKUMAN_RULE = "和了役满时只计役满：不计其他役，也不计宝牌。"
 # when the first is scored, the others are not (the page's "replaces")
 EXCLUSIONS = (
     Exclusion(
         "ryanpeikou",
         ("iipeikou",),
-        "ryanpeikou: closed; two pairs of identical chows (four identical chows count); replaces iipeikou.",
+        "两杯口：门清，两对相同的顺子（四组相同的顺子也算）；取代一杯口。",
     ),
     Exclusion(
         "junchan",
         ("chanta",),
-        "junchan: every set and the pair hold a terminal, at least one chow, no honor (replaces chanta).",
+        "纯全带幺九：每组面子和雀头都含老头牌，至少一组顺子，没有字牌（取代混全带幺九）。",
     ),
-    Exclusion("chinitsu", ("honitsu",), "chinitsu: one suit only (replaces honitsu)."),
+    Exclusion("chinitsu", ("honitsu",), "清一色：只有一种花色（取代混一色）。"),
     Exclusion("daisangen", ("shousangen",), YAKUMAN_RULE),
     Exclusion(
         "kokushi_musou_13",
         ("kokushi_musou",),
-        "kokushi_musou_13 is kokushi_musou won on its 13-sided wait (the winning tile is the paired one),"
-        " counted ×2 in its place.",
+        "国士无双十三面：以十三面听（和牌是成对的那张）和出的国士无双，记两倍役满，取代国士无双。",
     ),
-    Exclusion(
-        "suuankou_tanki", ("suuankou",), "suuankou_tanki is suuankou won on its pair wait, counted ×2 in its place."
-    ),
+    Exclusion("suuankou_tanki", ("suuankou",), "四暗刻单骑：以单骑听和出的四暗刻，记两倍役满，取代四暗刻。"),
     Exclusion(
         "junsei_chuuren_poutou",
         ("chuuren_poutou",),
-        "junsei_chuuren_poutou is chuuren_poutou won on its 9-sided wait, counted ×2 in its place.",
+        "纯正九莲宝灯：以九面听和出的九莲宝灯，记两倍役满，取代九莲宝灯。",
     ),
 )
 REMOVES: dict[str, frozenset[str]] = {e.present: frozenset(e.removes) for e in EXCLUSIONS}

@@ -1,0 +1,155 @@
+"""MCR 国标麻将 (Mahjong Competition Rules): the 81 fan of docs/rules/mcr.md, the 8-fan minimum, flowers apart.
+
+Every reading of the hand is scored (sets and a pair, the 组合龙 shape, 七对,
+十三幺, 全不靠) and the one with the most fan kept (就高不就低); the fan that
+one fan of it implies are not counted (不重复), from the highest fan down.
+
+The folder, one concern a file: `hand.py` the hand (`McrHand`, built and validated by `prepare`) and its
+waits; `shapes.py` the winning shapes apart from sets and a pair; `facts.py` what the fan read of one
+reading, the fan between sets among them; `items.py` the fan, their exclusions and the house option, as
+data in the rules page's order; `settlement.py` its payments, `arithmetic.py` its arithmetic lines; this
+module the `RuleSet` that reaches them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from ... import tiles as T
+from ...engine import PAIR, Group, ReadingFacts, kinds_readings
+from ...errors import HandError
+from ...said import phrase
+from .. import base as B
+from . import shapes as S
+from .facts import HONORS_AND_KNITTED, KNITTED, ORPHANS, SEVEN_PAIRS, STANDARD, McrFacts
+from .hand import CONDITIONS, MINIMUM, McrHand, prepare
+from .items import EXCLUSIONS, ITEMS, OPTIONS
+
+TOO_FEW = phrase("note.mcr.below_minimum", "fan", "minimum")
+FLOWERS = "hua_pai"
+NO_FAN = "wu_fan_he"
+APART = frozenset({FLOWERS, NO_FAN})
+# a tie between readings of one total: a standard reading before 七对, then one with either of these
+TIE_FANS = frozenset({"yi_se_san_tong_shun", "san_tong_ke"})
+
+
+class Mcr(B.RuleSet):
+    name = "mcr"
+    chinese = "国标"
+    unit = "fan"
+    items = ITEMS
+    exclusions = EXCLUSIONS
+    options = OPTIONS
+    conditions = CONDITIONS
+    tiles = (*B.SUITED_TILES, *B.HONOUR_TILES, *B.FLOWER_TILES)
+    events = ("false-win", "foul")  # the side events its settlement takes
+    examples = (
+        {"hand": "234567m 23456p 55s +7p seat:W"},
+        {"hand": "[1111m] (5555p) 234s 789p C +C seat:W", "options": {"ming_an_gang": 6}},
+    )
+    example_table = {
+        "rules": "mcr",
+        "winner": "N",
+        "discarder": "E",
+        "players": {
+            "E": {"total": 0},
+            "S": {"total": 0},
+            "W": {"total": 0},
+            "N": "[123m] [345m] 678p 56s WW +7s seat:N",
+        },
+    }
+    example_waits = "234567m 23456p 55s seat:W"
+    table_fields = frozenset({"round"})
+    subtotal_unit = "fan"
+
+    prepare = staticmethod(prepare)
+
+    def readings(self, hand: McrHand) -> Iterator[McrFacts]:
+        """Every reading, the standard ones first in rule 6's order, then 七对 and the other shapes."""
+        win, drawn, melds, kinds = hand.win, hand.self_drawn, hand.melds, hand.concealed
+        standard = [McrFacts(melds + g, STANDARD, win, drawn) for g in kinds_readings(kinds, 4 - len(melds), True)]
+        for knit, groups in S.knitted_readings(kinds, len(melds)):
+            standard.append(McrFacts(melds + groups, KNITTED, win, drawn, knit))
+        standard.sort(key=_order)
+        yield from standard
+        if melds:
+            return
+        if S.seven_pairs(kinds):
+            pairs = tuple(Group(PAIR, k) for k in kinds[::2])
+            yield McrFacts(pairs, SEVEN_PAIRS, win, drawn)
+        if S.thirteen_orphans(kinds):
+            yield McrFacts((), ORPHANS, win, drawn)
+        knitted = S.honors_and_knitted(kinds)
+        if knitted is not None:
+            yield McrFacts((), HONORS_AND_KNITTED, win, drawn, knitted)
+
+    def best_reading(self, hand: McrHand, readings: object = None) -> B.Chosen | None:
+        """The reading with the most fan; of readings of one total, the first that has 一色三同顺 or 三同刻
+        (rule 6: a standard reading comes before 七对, and the readings come in its order)."""
+        fixed = self._fixed_found(hand)
+        found = []
+        for facts in self.readings(hand) if readings is None else readings:  # type: ignore[attr-defined]
+            items, outcome = self._valued(hand, facts, fixed)
+            found.append((items, outcome, facts))
+        if not found:
+            return None
+        best = max(B.rank(o) for _, o, _ in found)
+        tied = [f for f in found if B.rank(f[1]) == best]
+        kept = next((f for f in tied if any(i.key in TIE_FANS for i, _, _ in f[0])), tied[0])
+        return kept[0], kept[1], kept[2], kept[2]
+
+    def ledger_round(self, deal: int) -> str | None:
+        """A 16-deal match: E for deals 1–4, S for 5–8, W for 9–12, N for 13–16, then E again."""
+        return "ESWN"[(deal - 1) // 4 % 4]
+
+    def facts_of(self, reading: object) -> ReadingFacts:
+        assert isinstance(reading, McrFacts)
+        return reading
+
+    def _exclude(self, found: B.Found) -> B.Found:
+        """不重复: from the highest fan down (the table's order), a fan not itself excluded excludes its list;
+        无番和 (found on every win) stays only where no other fan does, flowers apart."""
+        removes = self._removes
+        gone: set[str] = set()
+        kept: B.Found = []
+        for entry in found:
+            key = entry[0].key
+            if key in gone:
+                continue
+            kept.append(entry)
+            if key in removes:
+                gone |= removes[key]
+        if gone:
+            kept = [entry for entry in kept if entry[0].key not in gone]
+        if any(item.key not in APART for item, _, _ in kept):
+            kept = [entry for entry in kept if entry[0].key != NO_FAN]
+        return kept
+
+    def finish(self, hand: McrHand, found: B.Found) -> B.Outcome:
+        flowers = sum(v for item, v, _ in found if item.key == FLOWERS)
+        total = sum(v for _, v, _ in found)
+        fan = total - flowers
+        if fan >= MINIMUM:
+            return B.Outcome(fan, False, total)
+        return B.Outcome(fan, False, total, legal=False, notes=[TOO_FEW(fan, MINIMUM)])
+
+    def arrangement(self, hand: McrHand, reading: McrFacts) -> list[str]:
+        """Melds first, the knitted straight as one group, then the sets and the pair; a shape of single tiles
+        (十三幺, 全不靠) as its tiles."""
+        if reading.shape in (ORPHANS, HONORS_AND_KNITTED):
+            return [T.group_text(list(hand.concealed))]
+        shown = super().arrangement(hand, reading.groups)
+        if reading.knit:
+            at = sum(1 for g in reading.groups if g.exposed or g.concealed_kong)
+            shown.insert(at, T.group_text(reading.knit))
+        return shown
+
+    def no_shape_error(self, hand: McrHand) -> HandError:
+        return HandError.of("error.shape.mcr", code="no_winning_shape")
+
+
+def _order(facts: McrFacts) -> tuple[int, ...]:
+    return facts.order
+
+
+RULE_SET = Mcr()

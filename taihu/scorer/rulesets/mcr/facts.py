@@ -1,0 +1,266 @@
+"""MCR 国标: what the fan read of one reading (`McrFacts`), the fan made between sets among them.
+
+The fan made *between* sets follow the rulebook's principles once per
+reading: 不拆移 (a set once combined is not split off again), 不得相同 (the
+same sets make no second fan of one kind with each other) and 套算一次 (a set
+not yet combined combines once with one that was). Chows and pungs are each
+looked at from the largest combination down: a fan of four, else a fan of
+three and the fourth set's one fan with one of them, else the pairs that
+qualify, no more of them than the sets can account for.
+"""
+
+from __future__ import annotations
+
+from itertools import combinations
+
+from ... import tiles as T
+from ...engine import CHOW, PAIR, Group, ReadingFacts, group_text
+
+# the shapes a reading can have: sets and a pair, the 组合龙 shape, 七对, 十三幺, 全不靠 (七星不靠 among them)
+STANDARD, KNITTED, SEVEN_PAIRS, ORPHANS = "standard", "knitted straight", "seven pairs", "thirteen orphans"
+HONORS_AND_KNITTED = "honors and knitted"
+
+# the fan two chows make, in the order the fourth chow of a fan of three takes the first it can make
+TWO_CHOWS = ("yi_ban_gao", "xi_xiang_feng", "lian_liu", "lao_shao_fu")
+Linked = dict[str, list[str]]  # fan key -> one detail per occurrence
+
+
+class McrFacts(ReadingFacts):
+    """A reading's facts (`ReadingFacts`) and MCR's own: its shape, the knitted straight, the pair, the
+    concealed pungs and the fan made between its sets (`linked`)."""
+
+    __slots__ = ("shape", "knit", "pair", "sets", "linked", "concealed_pungs", "order")
+    shape: str
+    knit: tuple[int, ...]  # the knitted straight's nine kinds (组合龙), else ()
+    pair: int  # the pair's kind, -1 where the shape has none
+    sets: tuple[Group, ...]  # the sets, melds included (not the knitted straight)
+    linked: Linked
+    concealed_pungs: int  # 暗刻: concealed pungs and concealed kongs
+    order: tuple[int, ...]  # how ties between readings of one total are broken (rule 6)
+
+    def __init__(
+        self, groups: tuple[Group, ...], shape: str, win: int, self_drawn: bool, knit: tuple[int, ...] = ()
+    ) -> None:
+        super().__init__(groups)
+        self.shape = shape
+        self.knit = knit
+        self.sets = tuple(g for g in groups if g.shape != PAIR)
+        pairs = self.pairs
+        self.pair = pairs[0].kind if len(pairs) == 1 else -1
+        if shape in (STANDARD, KNITTED):
+            self.linked = between_sets(self.sets, self.pair)
+            self.concealed_pungs = concealed_pungs(self.sets, win, self_drawn, knit)
+        else:
+            self.linked = {}
+            self.concealed_pungs = 0
+        self.order = tie_order(shape, groups, knit)
+
+
+def concealed_pungs(sets: tuple[Group, ...], win: int, self_drawn: bool, knit: tuple[int, ...]) -> int:
+    """暗刻: the concealed pungs and concealed kongs. A pung the winning tile completed on a discard is exposed,
+    unless a concealed chow (or the knitted straight) holds that kind: the tile is then read there."""
+    count = 0
+    for g in sets:
+        if g.is_triplet and not g.exposed:
+            count += 1
+    if not self_drawn and any(g.is_triplet and not g.exposed and not g.concealed_kong and g.kind == win for g in sets):
+        in_chow = win in knit or any(g.shape == CHOW and not g.exposed and g.kind <= win <= g.kind + 2 for g in sets)
+        if not in_chow:
+            count -= 1
+    return count
+
+
+def tie_order(shape: str, groups: tuple[Group, ...], knit: tuple[int, ...]) -> tuple[int, ...]:
+    """Rule 6's last tie-break, as a key to minimise: the concealed sets, each written as its three tiles, in
+    ascending order, compared in dictionary order."""
+    written = sorted(tuple(g.kinds[:3]) for g in groups if g.shape != PAIR and not g.exposed and not g.concealed_kong)
+    if knit:
+        written = sorted([*written, *(tuple(knit[i : i + 3]) for i in range(0, 9, 3))])
+    return tuple(k for w in written for k in w)
+
+
+# -- chows ----------------------------------------------------------------------
+
+
+def two_chows(a: int, b: int) -> str:
+    """The fan two chows (by their lowest kinds) make together, or ''."""
+    if a == b:
+        return "yi_ban_gao"
+    if a % 9 == b % 9:
+        return "xi_xiang_feng"
+    if a // 9 == b // 9:
+        gap = abs(a - b)
+        if gap == 3:
+            return "lian_liu"
+        if gap == 6:
+            return "lao_shao_fu"
+    return ""
+
+
+def three_chows(a: int, b: int, c: int) -> str:
+    """The fan three chows (lowest kinds, ascending) make together, or ''."""
+    if a // 9 == b // 9 == c // 9:
+        if a == b == c:
+            return "yi_se_san_tong_shun"
+        if a % 9 == 0 and b - a == 3 and c - b == 3:
+            return "qing_long"
+        if b - a == c - b and b - a in (1, 2):
+            return "yi_se_san_bu_gao"
+        return ""
+    if len({a // 9, b // 9, c // 9}) == 3:
+        ranks = sorted((a % 9, b % 9, c % 9))
+        if ranks == [0, 3, 6]:
+            return "hua_long"
+        if ranks[0] == ranks[2]:
+            return "san_se_san_tong_shun"
+        if ranks[1] == ranks[0] + 1 and ranks[2] == ranks[1] + 1:
+            return "san_se_san_bu_gao"
+    return ""
+
+
+def four_chows(starts: list[int], pair: int) -> str:
+    """The fan four chows (lowest kinds, ascending) make together, or ''."""
+    a, b, c, d = starts
+    if a // 9 == d // 9:
+        if a == d:
+            return "yi_se_si_tong_shun"
+        if b - a == c - b == d - c and b - a in (1, 2):
+            return "yi_se_si_bu_gao"
+        if a == b and c == d and a % 9 == 0 and c % 9 == 6 and pair == a + 4:
+            return "yi_se_shuang_long_hui"
+        return ""
+    suits = {a // 9, b // 9, c // 9, d // 9}
+    if len(suits) == 2 and T.is_suited(pair) and pair % 9 == 4 and pair // 9 not in suits:
+        if starts == sorted(k for s in suits for k in (9 * s, 9 * s + 6)):
+            return "san_se_shuang_long_hui"
+    return ""
+
+
+def chow_fans(starts: list[int], pair: int) -> list[tuple[str, tuple[int, ...]]]:
+    """The fan between the chows of a reading, each with the chows (lowest kinds) that make it."""
+    n = len(starts)
+    if n < 2:
+        return []
+    if n == 2:
+        fan = two_chows(*starts)
+        return [(fan, tuple(starts))] if fan else []
+    if n == 4:
+        fan = four_chows(starts, pair)
+        if fan:
+            return [(fan, tuple(starts))]
+    for trio in combinations(range(n), 3):
+        fan = three_chows(*(starts[i] for i in trio))
+        if fan:
+            found = [(fan, tuple(starts[i] for i in trio))]
+            rest = [i for i in range(n) if i not in trio]
+            if rest:
+                (extra,) = rest
+                made = {two_chows(starts[i], starts[extra]): (starts[i], starts[extra]) for i in reversed(trio)}
+                fan = next((f for f in TWO_CHOWS if f in made), "")
+                if fan:
+                    found.append((fan, made[fan]))
+            return found
+    pairs = [(i, j, two_chows(starts[i], starts[j])) for i, j in combinations(range(n), 2)]
+    pairs = [(i, j, fan) for i, j, fan in pairs if fan]
+    linked = {i for i, j, _ in pairs} | {j for i, j, _ in pairs}
+    most = n - 1 - (n - len(linked))
+    return [(fan, (starts[i], starts[j])) for i, j, fan in account_once(pairs, most)]
+
+
+def account_once(pairs: list[tuple[int, int, str]], most: int) -> list[tuple[int, int, str]]:
+    """At most `most` of the fan two chows make: first a second of one fan is dropped, then whole fan, each
+    time from 老少副 up to 一般高."""
+    kept = list(pairs)
+    for limit in (1, 0):
+        for fan in reversed(TWO_CHOWS):
+            while len(kept) > max(most, 0) and sum(1 for _, _, f in kept if f == fan) > limit:
+                last = max(i for i, (_, _, f) in enumerate(kept) if f == fan)
+                del kept[last]
+    return kept
+
+
+# -- pungs ----------------------------------------------------------------------
+
+
+def two_pungs(a: int, b: int) -> str:
+    if T.is_suited(a) and T.is_suited(b) and a % 9 == b % 9 and a != b:
+        return "shuang_tong_ke"
+    if a >= T.RED and b >= T.RED and a != b:
+        return "shuang_jian_ke"
+    return ""
+
+
+def three_pungs(a: int, b: int, c: int) -> str:
+    if all(T.is_suited(k) for k in (a, b, c)):
+        if len({a // 9, b // 9, c // 9}) == 3:
+            ranks = sorted((a % 9, b % 9, c % 9))
+            if ranks[0] == ranks[2]:
+                return "san_tong_ke"
+            if ranks == [ranks[0], ranks[0] + 1, ranks[0] + 2]:
+                return "san_se_san_jie_gao"
+        elif a // 9 == c // 9 and b == a + 1 and c == b + 1:
+            return "yi_se_san_jie_gao"
+        return ""
+    if all(T.is_wind(k) for k in (a, b, c)):
+        return "san_feng_ke"
+    if all(k >= T.RED for k in (a, b, c)):
+        return "da_san_yuan"
+    return ""
+
+
+def four_pungs(kinds: list[int]) -> str:
+    a, b, c, d = kinds
+    if all(T.is_wind(k) for k in kinds):
+        return "da_si_xi"
+    if T.is_suited(a) and a // 9 == d // 9 and b == a + 1 and c == b + 1 and d == c + 1:
+        return "yi_se_si_jie_gao"
+    return ""
+
+
+def pung_fans(kinds: list[int]) -> list[tuple[str, tuple[int, ...]]]:
+    """The fan between the pungs (and kongs) of a reading, each with the pungs (kinds) that make it."""
+    n = len(kinds)
+    if n == 4:
+        fan = four_pungs(kinds)
+        if fan:
+            return [(fan, tuple(kinds))]
+    for trio in combinations(range(n), 3):
+        fan = three_pungs(*(kinds[i] for i in trio))
+        if fan:
+            found = [(fan, tuple(kinds[i] for i in trio))]
+            for extra in (i for i in range(n) if i not in trio):
+                made = [(two_pungs(kinds[i], kinds[extra]), kinds[i]) for i in trio]
+                fan, kind = next(((f, k) for f, k in made if f), ("", -1))
+                if fan:
+                    found.append((fan, (kind, kinds[extra])))
+            return found
+    return [(fan, (a, b)) for a, b in combinations(kinds, 2) if (fan := two_pungs(a, b))]
+
+
+def between_sets(sets: tuple[Group, ...], pair: int) -> Linked:
+    """Every fan made between the sets of a reading, one detail per occurrence."""
+    starts = sorted(g.kind for g in sets if g.shape == CHOW)
+    kinds = sorted(g.kind for g in sets if g.is_triplet)
+    linked: Linked = {}
+    for fan, made in (*chow_fans(starts, pair), *pung_fans(kinds)):
+        # chows as their tiles (123m), pungs by their kind (5m, N)
+        detail = " ".join(group_text(Group(CHOW, k)) if fan in CHOW_FANS else T.name(k) for k in made)
+        linked.setdefault(fan, []).append(detail)
+    return linked
+
+
+CHOW_FANS = frozenset(
+    {
+        *TWO_CHOWS,
+        "yi_se_san_tong_shun",
+        "qing_long",
+        "yi_se_san_bu_gao",
+        "hua_long",
+        "san_se_san_tong_shun",
+        "san_se_san_bu_gao",
+        "yi_se_si_tong_shun",
+        "yi_se_si_bu_gao",
+        "yi_se_shuang_long_hui",
+        "san_se_shuang_long_hui",
+    }
+)

@@ -1,0 +1,155 @@
+"""MCR 国标: the hand as the rules page sees it (`McrHand`), built and validated by `prepare`.
+
+What depends on the hand alone, not on a reading, is found here once: the
+flowers set aside, the count of every kind (a kong as four), the kongs, and
+whether the hand waited on one tile only (独听), which decides 边张, 坎张 and
+单钓将 in every reading.
+"""
+
+from __future__ import annotations
+
+from bisect import insort
+from dataclasses import dataclass, field
+
+from ... import memo as M
+from ... import tiles as T
+from ...engine import KONG, Group, completing_kinds
+from ...errors import HandError, Text
+from ...notation import ParsedHand
+from ...said import said
+from .. import base as B
+from . import shapes as S
+
+WIN_SIZE, HAND_SIZE = 14, 13
+MINIMUM = 8  # 起和番: the fan a win needs, flowers apart
+CONDITIONS = frozenset(
+    {"seat", "round", "self", "kong-draw", "rob-kong", "last-tile", "fourth-tile"}
+)  # how the hand was won: the win fans, and who pays
+WIN_CONDITIONS = ("self", "kong-draw", "rob-kong", "last-tile", "fourth-tile")
+SELF_DRAWN = frozenset({"self", "kong-draw"})  # 杠上开花 is won on one's own draw
+CONFLICTS = (
+    B.ROB_KONG_NOT_SELF,
+    B.ROB_KONG_OR_KONG_DRAW,
+    ("rob-kong", "last-tile", "error.conflict.mcr.rob_kong_last_tile"),
+)
+# what `mcr` refuses, with why: 天和/地和/人和 are no fan of the competition rules, and it plays no wildcard
+NOT_MCR_FAN = Text("error.condition.mcr.no_such_fan")
+NO_WILDCARDS = Text("error.condition.mcr.no_wild")
+HINTS = {"heaven": NOT_MCR_FAN, "earth": NOT_MCR_FAN, "human": NOT_MCR_FAN, "wild": NO_WILDCARDS, "flip": NO_WILDCARDS}
+WIND = {"E": T.EAST, "S": T.SOUTH, "W": T.WEST, "N": T.NORTH}
+
+
+@dataclass
+class McrHand(B.Prepared):
+    concealed: bytes = b""  # the concealed tiles, the winning tile included, sorted
+    melds: tuple[Group, ...] = ()  # exposed melds and concealed kongs, as written
+    win: int = -1
+    seat_wind: int = T.EAST
+    round_wind: int = T.EAST
+    self_drawn: bool = False
+    flowers: tuple[int, ...] = ()
+    counts: tuple[int, ...] = ()  # every kind's tiles in the hand, a kong as four
+    kinds: list[int] = field(default_factory=list)  # the kinds held, ascending
+    exposed_kongs: int = 0
+    concealed_kongs: int = 0
+    single_wait: bool = False  # 独听: the 13 tiles before the win waited on this one kind only
+    nine_gates: bool = False  # 九莲宝灯: the 13 tiles before the win are 1112345678999 of one suit
+
+
+def prepare(parsed: ParsedHand, options: dict[str, int]) -> McrHand:
+    B.check_known_conditions(parsed, "mcr", CONDITIONS, HINTS)
+    flowers = tuple(k for k in parsed.tiles if T.is_flower(k))
+    for meld in parsed.melds:
+        if meld.is_flower_set:
+            raise HandError.of(
+                "error.notation.mcr.flower_group",
+                code="bad_flower_group",
+                column=meld.column or None,
+                group=meld.source or meld.text(),
+            )
+    for kind in set(flowers):
+        if flowers.count(kind) > 1:
+            raise B.too_many_copies(parsed, kind, flowers.count(kind), 1, Text("error.tiles.mcr.one_flower"))
+    held = [k for k in parsed.tiles if not T.is_flower(k)]
+    if parsed.win is not None:
+        if T.is_flower(parsed.win):
+            raise HandError.of("error.notation.mcr.flower_won", code="bad_winning_tile", column=parsed.columns.get("+"))
+        insort(held, parsed.win)
+    melds = tuple(B.meld_group(m) for m in parsed.melds)
+    counts = [0] * T.PLAYABLE
+    for kind in held:
+        counts[kind] += 1
+    for meld in parsed.melds:
+        for kind in meld.tiles:
+            counts[kind] += 1
+    for kind, seen in enumerate(counts):
+        if seen > 4:
+            raise B.too_many_copies(parsed, kind, seen, 4)
+
+    size = len(held) + 3 * len(melds)
+    winner = parsed.win is not None
+    if size != (WIN_SIZE if winner else HAND_SIZE):
+        raise B.tile_count_error(parsed, "mcr", size, HAND_SIZE, winner)
+    B.check_win_conditions(parsed, winner, WIN_CONDITIONS, CONFLICTS)
+    flags = parsed.flags
+    B.check_kong_draw(flags, melds)
+    win = parsed.win if parsed.win is not None else -1
+    if "rob-kong" in flags and counts[win] > 1:
+        raise HandError.of(
+            "error.condition.mcr.rob_kong_held",
+            code="condition_not_met",
+            column=parsed.columns.get("rob-kong"),
+            tile=T.name(win),
+        )
+    if "fourth-tile" in flags and held.count(win) > 1:
+        raise HandError.of(
+            "error.condition.mcr.fourth_tile_held",
+            code="condition_not_met",
+            column=parsed.columns.get("fourth-tile"),
+            tile=T.name(win),
+        )
+    notes: list[str] = []
+    if not winner:
+        notes.append(said("note.mcr.non_winner"))
+    concealed = bytes(held)
+    before = list(held)
+    if winner:
+        before.remove(win)
+    hand = McrHand(
+        parsed=parsed,
+        winner=winner,
+        declared=False,
+        options=options,
+        notes=notes,
+        concealed=concealed,
+        melds=melds,
+        win=win,
+        seat_wind=WIND[parsed.seat or "E"],
+        round_wind=WIND[parsed.round or "E"],
+        self_drawn=not flags.isdisjoint(SELF_DRAWN),
+        flowers=flowers,
+        counts=tuple(counts),
+        kinds=[k for k, n in enumerate(counts) if n],
+        exposed_kongs=sum(1 for g in melds if g.shape == KONG and g.exposed),
+        concealed_kongs=sum(1 for g in melds if g.concealed_kong),
+        single_wait=winner and single_wait(bytes(before), melds, tuple(counts), win),
+        nine_gates=winner and not melds and S.nine_gates(before),
+    )
+    return hand
+
+
+def single_wait(before: bytes, melds: tuple[Group, ...], counts: tuple[int, ...], win: int) -> bool:
+    """独听: the winning kind is the one kind that completes the 13 tiles, a kind whose four tiles are all the
+    winner's own left out (it cannot be drawn)."""
+    live = [k for k in waits(before, len(melds)) if counts[k] - (k == win) < 4]
+    return live == [win]
+
+
+@M.lru_cache("mcr.waits", maxsize=4096, bytes_per_entry=300)
+def waits(before: bytes, melds: int) -> tuple[int, ...]:
+    """The kinds that complete concealed tiles `before` (with `melds` melds beside them) into any winning shape."""
+    found = set(completing_kinds(before, 4 - melds, range(T.PLAYABLE)))
+    for kind in S.special_candidates(before, melds):
+        if kind not in found and S.special_win(before, kind, melds):
+            found.add(kind)
+    return tuple(sorted(found))

@@ -1,0 +1,585 @@
+"""MCR 国标: the 81 fan of docs/rules/mcr.md, their exclusions and the house option, as data in its order.
+
+Each fan is one `Item` row (key, 中文, English, value); its finder says only
+where it occurs. A fan of the hand's tiles or of how it was won reads no
+reading and is found once per hand; a fan of the sets reads the reading
+(`McrFacts`), and the fan made between sets come from the reading's
+`linked`, where the principles of combining sets were applied once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+
+from ... import tiles as T
+from ...engine import CHOW, PAIR
+from .. import base as B
+from ..base import FOUND, NONE, ONE, WINNER_ONLY, Exclusion, Item, Kind, Option, Variant, once
+from .facts import HONORS_AND_KNITTED, KNITTED, ORPHANS, SEVEN_PAIRS, STANDARD, McrFacts
+from .hand import McrHand
+
+Found = list[tuple[Variant, str]]
+FAN = Kind("fan", "fan")  # how its items count: every fan adds up
+
+# -- the hand's tiles (read once per hand) ----------------------------------------
+
+
+def _tiles(test: Callable[[list[int]], bool]) -> B.Finder:
+    """A fan of the hand's tiles alone, found when `test(kinds held)`."""
+
+    def find(hand: McrHand, facts: None) -> Found:
+        return FOUND if test(hand.kinds) else NONE
+
+    return find
+
+
+def _suits(kinds: list[int]) -> set[int]:
+    return {k // 9 for k in kinds if k < T.EAST}
+
+
+def _honors(kinds: list[int]) -> bool:
+    return kinds[-1] >= T.EAST
+
+
+def _within(allowed: Iterable[int]) -> Callable[[list[int]], bool]:
+    allowed = frozenset(allowed)
+    return lambda kinds: allowed.issuperset(kinds)
+
+
+def _ranks(low: int, high: int) -> Callable[[list[int]], bool]:
+    """Suited tiles of ranks low..high only, no honor."""
+    return lambda kinds: not _honors(kinds) and all(low <= T.rank(k) <= high for k in kinds)
+
+
+GREEN = (19, 20, 21, 23, 25, T.GREEN)  # 2 3 4 6 8 bamboo and 发
+REVERSIBLE = (9, 10, 11, 12, 13, 16, 17, 19, 21, 22, 23, 25, 26, T.WHITE)  # 1234589 dots, 245689 bamboo, 白
+TERMINALS = frozenset((0, 8, 9, 17, 18, 26))
+
+
+def _qing_yao_jiu(kinds: list[int]) -> bool:
+    return TERMINALS.issuperset(kinds)
+
+
+def _hun_yao_jiu(kinds: list[int]) -> bool:
+    return _honors(kinds) and kinds[0] in TERMINALS and all(k in TERMINALS or k >= T.EAST for k in kinds)
+
+
+def _zi_yi_se(kinds: list[int]) -> bool:
+    return kinds[0] >= T.EAST
+
+
+def _qing_yi_se(kinds: list[int]) -> bool:
+    return not _honors(kinds) and len(_suits(kinds)) == 1
+
+
+def _hun_yi_se(kinds: list[int]) -> bool:
+    return _honors(kinds) and len(_suits(kinds)) == 1
+
+
+def _que_yi_men(kinds: list[int]) -> bool:
+    return len(_suits(kinds)) == 2
+
+
+def _wu_zi(kinds: list[int]) -> bool:
+    return not _honors(kinds)
+
+
+def _wu_men_qi(kinds: list[int]) -> bool:
+    return len(_suits(kinds)) == 3 and any(T.is_wind(k) for k in kinds) and kinds[-1] >= T.RED
+
+
+def _duan_yao(kinds: list[int]) -> bool:
+    return not _honors(kinds) and all(2 <= T.rank(k) <= 8 for k in kinds)
+
+
+def _si_gui_yi(hand: McrHand, facts: None) -> Found:
+    """Each kind with its four tiles in the hand, none of them as a kong."""
+    kongs = {g.kind for g in hand.melds if g.shape == "kong"}
+    return [(ONE, T.name(k)) for k, n in enumerate(hand.counts) if n == 4 and k not in kongs]
+
+
+def _nine_gates(hand: McrHand, facts: None) -> Found:
+    return FOUND if hand.nine_gates else NONE
+
+
+# -- how it was won ---------------------------------------------------------------
+
+
+def _flag(*conditions: str, self_drawn: bool | None = None) -> B.Finder:
+    """A fan of the conditions written: all of `conditions`, self-drawn or not where `self_drawn` says."""
+
+    def find(hand: McrHand, facts: None) -> Found:
+        if self_drawn is not None and hand.self_drawn != self_drawn:
+            return NONE
+        return FOUND if all(hand.has(c) for c in conditions) else NONE
+
+    return find
+
+
+def _zi_mo(hand: McrHand, facts: None) -> Found:
+    return FOUND if hand.self_drawn else NONE
+
+
+def _concealed(hand: McrHand) -> bool:
+    return all(not g.exposed for g in hand.melds)
+
+
+def _men_qian_qing(hand: McrHand, facts: None) -> Found:
+    return FOUND if _concealed(hand) and not hand.self_drawn else NONE
+
+
+def _bu_qiu_ren(hand: McrHand, facts: None) -> Found:
+    return FOUND if _concealed(hand) and hand.self_drawn else NONE
+
+
+def _quan_qiu_ren(hand: McrHand, facts: None) -> Found:
+    exposed = sum(1 for g in hand.melds if g.exposed)
+    return FOUND if exposed == 4 and not hand.self_drawn else NONE
+
+
+def _he_jue_zhang(hand: McrHand, facts: None) -> Found:
+    """`fourth-tile`, or the other three of the winning kind in the winner's own exposed melds."""
+    shown = sum(g.kinds.count(hand.win) for g in hand.melds if g.exposed)
+    return FOUND if hand.has("fourth-tile") or shown == 3 else NONE
+
+
+# -- kongs ------------------------------------------------------------------------
+
+
+def _kongs(exposed: int | None, concealed: int | None, total: int) -> B.Finder:
+    """A kong fan: `total` kongs, of which `exposed` and `concealed` (None: any)."""
+
+    def find(hand: McrHand, facts: None) -> Found:
+        e, c = hand.exposed_kongs, hand.concealed_kongs
+        if e + c != total or (exposed is not None and e != exposed) or (concealed is not None and c != concealed):
+            return NONE
+        return FOUND
+
+    return find
+
+
+def _one_of_each(hand: McrHand, facts: None) -> Found:
+    """明暗杠: one exposed and one concealed kong, where the house counts them as one fan."""
+    return FOUND if hand.exposed_kongs == 1 == hand.concealed_kongs and hand.options["ming_an_gang"] else NONE
+
+
+def _single_kong(exposed: bool) -> B.Finder:
+    """明杠 / 暗杠: the hand's one kong; with one of each, both where the house counts them apart."""
+
+    def find(hand: McrHand, facts: None) -> Found:
+        e, c = hand.exposed_kongs, hand.concealed_kongs
+        if e + c == 1 and (e if exposed else c):
+            return FOUND
+        if e == 1 == c and not hand.options["ming_an_gang"]:
+            return FOUND
+        return NONE
+
+    return find
+
+
+# -- the reading's shape and sets -------------------------------------------------
+
+
+def _shape(shape: str, test: Callable[[McrHand, McrFacts], bool] | None = None) -> B.Finder:
+    def find(hand: McrHand, facts: McrFacts) -> Found:
+        return FOUND if facts.shape == shape and (test is None or test(hand, facts)) else NONE
+
+    return find
+
+
+def _lian_qi_dui(hand: McrHand, facts: McrFacts) -> bool:
+    kinds = sorted({g.kind for g in facts.pairs})
+    return len(kinds) == 7 and T.is_suited(kinds[0]) and kinds[6] - kinds[0] == 6 and kinds[0] // 9 == kinds[6] // 9
+
+
+def _all_honors_there(hand: McrHand, facts: McrFacts) -> bool:
+    return all(hand.counts[k] for k in range(T.EAST, T.PLAYABLE))
+
+
+def _lesser(hand: McrHand, facts: McrFacts) -> bool:
+    return not _all_honors_there(hand, facts)
+
+
+def _zu_he_long(hand: McrHand, facts: McrFacts) -> Found:
+    if facts.shape == KNITTED:
+        return FOUND
+    if facts.shape == HONORS_AND_KNITTED and all(hand.counts[k] for k in facts.knit):
+        return FOUND
+    return NONE
+
+
+def _linked(key: str) -> B.Finder:
+    """A fan made between sets: as often as the reading's sets make it (`McrFacts.linked`)."""
+
+    def find(hand: McrHand, facts: McrFacts) -> Found:
+        return [(ONE, detail) for detail in facts.linked.get(key, ())]
+
+    return find
+
+
+def _triplets(facts: McrFacts) -> list[int]:
+    return [g.kind for g in facts.sets if g.is_triplet]
+
+
+def _winds(hand: McrHand, facts: McrFacts) -> Found:
+    """小四喜: pungs of three winds and a pair of the fourth."""
+    winds = [k for k in _triplets(facts) if T.is_wind(k)]
+    return FOUND if len(winds) == 3 and T.is_wind(facts.pair) else NONE
+
+
+def _dragons(hand: McrHand, facts: McrFacts) -> Found:
+    """小三元: pungs of two dragons and a pair of the third."""
+    dragons = [k for k in _triplets(facts) if k >= T.RED]
+    return FOUND if len(dragons) == 2 and facts.pair >= T.RED else NONE
+
+
+def _an_ke(count: int) -> B.Finder:
+    def find(hand: McrHand, facts: McrFacts) -> Found:
+        return FOUND if facts.concealed_pungs == count else NONE
+
+    return find
+
+
+def _peng_peng_he(hand: McrHand, facts: McrFacts) -> Found:
+    return FOUND if facts.shape == STANDARD and len(_triplets(facts)) == 4 else NONE
+
+
+def _quan_shuang_ke(hand: McrHand, facts: McrFacts) -> Found:
+    kinds = [*_triplets(facts), facts.pair]
+    even = all(T.is_suited(k) and T.rank(k) % 2 == 0 for k in kinds)
+    return FOUND if facts.shape == STANDARD and len(kinds) == 5 and even else NONE
+
+
+def _every_set(holds: Callable[[int, bool], bool]) -> B.Finder:
+    """A fan of a standard reading whose every set and pair holds a tile of `holds(kind, chow)`."""
+
+    def find(hand: McrHand, facts: McrFacts) -> Found:
+        if facts.shape != STANDARD:
+            return NONE
+        groups = (*facts.sets, *facts.pairs)
+        every = all(any(holds(k, True) for k in g.kinds) if g.shape == CHOW else holds(g.kind, False) for g in groups)
+        return FOUND if every else NONE
+
+    return find
+
+
+def _yao(kind: int, chow: bool) -> bool:
+    return kind >= T.EAST or kind in TERMINALS
+
+
+def _five(kind: int, chow: bool) -> bool:
+    return T.is_suited(kind) and T.rank(kind) == 5
+
+
+def _ping_he(hand: McrHand, facts: McrFacts) -> Found:
+    """Four chows (the knitted straight counts as three) and a suited pair."""
+    chows = sum(1 for g in facts.sets if g.shape == CHOW) + (3 if facts.knit and facts.shape == KNITTED else 0)
+    return FOUND if facts.shape in (STANDARD, KNITTED) and chows == 4 and T.is_suited(facts.pair) else NONE
+
+
+def _pung_of(test: Callable[[McrHand, int], bool]) -> B.Finder:
+    """A fan of each pung (or kong) of a kind `test` accepts."""
+
+    def find(hand: McrHand, facts: McrFacts) -> Found:
+        return [(ONE, T.name(g.kind)) for g in facts.sets if g.is_triplet and test(hand, g.kind)]
+
+    return find
+
+
+def _yao_jiu_ke(hand: McrHand, facts: McrFacts) -> Found:
+    """Each pung of a 1, a 9 or a wind: a dragon's scores 箭刻, a wind's that is the prevalent or seat wind scores
+    圈风刻/门风刻, and the three wind pungs of 三风刻 (or 小四喜) count no 幺九刻; 九莲宝灯 takes one."""
+    winds = sum(1 for k in _triplets(facts) if T.is_wind(k))
+    found: Found = []
+    for g in facts.sets:
+        if not g.is_triplet:
+            continue
+        kind = g.kind
+        if kind in TERMINALS or (T.is_wind(kind) and winds < 3 and kind != hand.round_wind and kind != hand.seat_wind):
+            found.append((ONE, T.name(kind)))
+    return found[1:] if hand.nine_gates else found
+
+
+def _wait(place: str) -> B.Finder:
+    """独听 and the winning tile's place in the reading's concealed sets and pair: 边张 (an end of a chow) before
+    坎张 (its middle) before 单钓将 (the pair)."""
+
+    def find(hand: McrHand, facts: McrFacts) -> Found:
+        if not hand.single_wait or facts.shape not in (STANDARD, KNITTED):
+            return NONE
+        win = hand.win
+        places = set()
+        for g in facts.groups:
+            if g.exposed or g.concealed_kong:
+                continue
+            if g.shape == CHOW and g.kind <= win <= g.kind + 2:
+                places.add("kan" if win == g.kind + 1 else "bian")
+            elif g.shape == PAIR and g.kind == win:
+                places.add("dan")
+        first = next((p for p in ("bian", "kan", "dan") if p in places), "")
+        return once(ONE, T.name(win)) if first == place else NONE
+
+    return find
+
+
+def _flowers(hand: McrHand, facts: None) -> Found:
+    return [(ONE, T.name(k)) for k in hand.flowers]
+
+
+def _nothing(hand: McrHand, facts: None) -> Found:
+    """无番和: found on every winning hand, and kept only where no other fan is (`Mcr._exclude`)."""
+    return FOUND
+
+
+READS = ("shape", "knit", "pair", "sets", "pairs", "groups", "linked", "concealed_pungs")
+
+
+def _fan(key: str, name: str, name_en: str, value: int, find: B.Finder, reads: bool = True) -> Item:
+    return Item(key, name, name_en, value, FAN, WINNER_ONLY, find, reads=READS if reads else ())
+
+
+def _hand_fan(key: str, name: str, name_en: str, value: int, find: B.Finder) -> Item:
+    return _fan(key, name, name_en, value, find, reads=False)
+
+
+OPTIONS = (Option("ming_an_gang", 5, (6, 0), "option.mcr.ming_an_gang"),)
+
+ITEMS = (
+    # 88
+    _fan("da_si_xi", "大四喜", "Big Four Winds", 88, _linked("da_si_xi")),
+    _fan("da_san_yuan", "大三元", "Big Three Dragons", 88, _linked("da_san_yuan")),
+    _hand_fan("lv_yi_se", "绿一色", "All Green", 88, _tiles(_within(GREEN))),
+    _hand_fan("jiu_lian_bao_deng", "九莲宝灯", "Nine Gates", 88, _nine_gates),
+    _hand_fan("si_gang", "四杠", "Four Kongs", 88, _kongs(None, None, 4)),
+    _fan("lian_qi_dui", "连七对", "Seven Shifted Pairs", 88, _shape(SEVEN_PAIRS, _lian_qi_dui)),
+    _fan("shi_san_yao", "十三幺", "Thirteen Orphans", 88, _shape(ORPHANS)),
+    # 64
+    _hand_fan("qing_yao_jiu", "清幺九", "All Terminals", 64, _tiles(_qing_yao_jiu)),
+    _fan("xiao_si_xi", "小四喜", "Little Four Winds", 64, _winds),
+    _fan("xiao_san_yuan", "小三元", "Little Three Dragons", 64, _dragons),
+    _hand_fan("zi_yi_se", "字一色", "All Honors", 64, _tiles(_zi_yi_se)),
+    _fan("si_an_ke", "四暗刻", "Four Concealed Pungs", 64, _an_ke(4)),
+    _fan("yi_se_shuang_long_hui", "一色双龙会", "Pure Terminal Chows", 64, _linked("yi_se_shuang_long_hui")),
+    # 48
+    _fan("yi_se_si_tong_shun", "一色四同顺", "Quadruple Chow", 48, _linked("yi_se_si_tong_shun")),
+    _fan("yi_se_si_jie_gao", "一色四节高", "Four Pure Shifted Pungs", 48, _linked("yi_se_si_jie_gao")),
+    # 32
+    _fan("yi_se_si_bu_gao", "一色四步高", "Four Pure Shifted Chows", 32, _linked("yi_se_si_bu_gao")),
+    _hand_fan("san_gang", "三杠", "Three Kongs", 32, _kongs(None, None, 3)),
+    _hand_fan("hun_yao_jiu", "混幺九", "All Terminals and Honors", 32, _tiles(_hun_yao_jiu)),
+    # 24
+    _fan("qi_dui", "七对", "Seven Pairs", 24, _shape(SEVEN_PAIRS)),
+    _fan(
+        "qi_xing_bu_kao",
+        "七星不靠",
+        "Greater Honors and Knitted Tiles",
+        24,
+        _shape(HONORS_AND_KNITTED, _all_honors_there),
+    ),
+    _fan("quan_shuang_ke", "全双刻", "All Even Pungs", 24, _quan_shuang_ke),
+    _hand_fan("qing_yi_se", "清一色", "Full Flush", 24, _tiles(_qing_yi_se)),
+    _fan("yi_se_san_tong_shun", "一色三同顺", "Pure Triple Chow", 24, _linked("yi_se_san_tong_shun")),
+    _fan("yi_se_san_jie_gao", "一色三节高", "Pure Shifted Pungs", 24, _linked("yi_se_san_jie_gao")),
+    _hand_fan("quan_da", "全大", "Upper Tiles", 24, _tiles(_ranks(7, 9))),
+    _hand_fan("quan_zhong", "全中", "Middle Tiles", 24, _tiles(_ranks(4, 6))),
+    _hand_fan("quan_xiao", "全小", "Lower Tiles", 24, _tiles(_ranks(1, 3))),
+    # 16
+    _fan("qing_long", "清龙", "Pure Straight", 16, _linked("qing_long")),
+    _fan("san_se_shuang_long_hui", "三色双龙会", "Three-Suited Terminal Chows", 16, _linked("san_se_shuang_long_hui")),
+    _fan("yi_se_san_bu_gao", "一色三步高", "Pure Shifted Chows", 16, _linked("yi_se_san_bu_gao")),
+    _fan("quan_dai_wu", "全带五", "All Fives", 16, _every_set(_five)),
+    _fan("san_tong_ke", "三同刻", "Triple Pung", 16, _linked("san_tong_ke")),
+    _fan("san_an_ke", "三暗刻", "Three Concealed Pungs", 16, _an_ke(3)),
+    # 12
+    _fan("quan_bu_kao", "全不靠", "Lesser Honors and Knitted Tiles", 12, _shape(HONORS_AND_KNITTED, _lesser)),
+    _fan("zu_he_long", "组合龙", "Knitted Straight", 12, _zu_he_long),
+    _hand_fan("da_yu_wu", "大于五", "Upper Four", 12, _tiles(_ranks(6, 9))),
+    _hand_fan("xiao_yu_wu", "小于五", "Lower Four", 12, _tiles(_ranks(1, 4))),
+    _fan("san_feng_ke", "三风刻", "Big Three Winds", 12, _linked("san_feng_ke")),
+    # 8
+    _fan("hua_long", "花龙", "Mixed Straight", 8, _linked("hua_long")),
+    _hand_fan("tui_bu_dao", "推不倒", "Reversible Tiles", 8, _tiles(_within(REVERSIBLE))),
+    _fan("san_se_san_tong_shun", "三色三同顺", "Mixed Triple Chow", 8, _linked("san_se_san_tong_shun")),
+    _fan("san_se_san_jie_gao", "三色三节高", "Mixed Shifted Pungs", 8, _linked("san_se_san_jie_gao")),
+    _hand_fan("wu_fan_he", "无番和", "Chicken Hand", 8, _nothing),
+    _hand_fan("miao_shou_hui_chun", "妙手回春", "Last Tile Draw", 8, _flag("last-tile", self_drawn=True)),
+    _hand_fan("hai_di_lao_yue", "海底捞月", "Last Tile Claim", 8, _flag("last-tile", self_drawn=False)),
+    _hand_fan("gang_shang_kai_hua", "杠上开花", "Out with Replacement Tile", 8, _flag("kong-draw")),
+    _hand_fan("qiang_gang_he", "抢杠和", "Robbing the Kong", 8, _flag("rob-kong")),
+    # 6
+    _fan("peng_peng_he", "碰碰和", "All Pungs", 6, _peng_peng_he),
+    _hand_fan("hun_yi_se", "混一色", "Half Flush", 6, _tiles(_hun_yi_se)),
+    _fan("san_se_san_bu_gao", "三色三步高", "Mixed Shifted Chows", 6, _linked("san_se_san_bu_gao")),
+    _hand_fan("wu_men_qi", "五门齐", "All Types", 6, _tiles(_wu_men_qi)),
+    _hand_fan("quan_qiu_ren", "全求人", "Melded Hand", 6, _quan_qiu_ren),
+    _hand_fan("shuang_an_gang", "双暗杠", "Two Concealed Kongs", 6, _kongs(0, 2, 2)),
+    _fan("shuang_jian_ke", "双箭刻", "Two Dragon Pungs", 6, _linked("shuang_jian_ke")),
+    # 5 (明暗杠: one item for one exposed and one concealed kong, a house option)
+    Item(
+        "ming_an_gang", "明暗杠", "Melded and Concealed Kongs", 1, FAN, WINNER_ONLY, _one_of_each, option="ming_an_gang"
+    ),
+    # 4
+    _fan("quan_dai_yao", "全带幺", "Outside Hand", 4, _every_set(_yao)),
+    _hand_fan("bu_qiu_ren", "不求人", "Fully Concealed Hand", 4, _bu_qiu_ren),
+    _hand_fan("shuang_ming_gang", "双明杠", "Two Melded Kongs", 4, _kongs(2, 0, 2)),
+    _hand_fan("he_jue_zhang", "和绝张", "Last Tile", 4, _he_jue_zhang),
+    # 2
+    _fan("jian_ke", "箭刻", "Dragon Pung", 2, _pung_of(lambda hand, kind: kind >= T.RED)),
+    _fan("quan_feng_ke", "圈风刻", "Prevalent Wind", 2, _pung_of(lambda hand, kind: kind == hand.round_wind)),
+    _fan("men_feng_ke", "门风刻", "Seat Wind", 2, _pung_of(lambda hand, kind: kind == hand.seat_wind)),
+    _hand_fan("men_qian_qing", "门前清", "Concealed Hand", 2, _men_qian_qing),
+    _fan("ping_he", "平和", "All Chows", 2, _ping_he),
+    _hand_fan("si_gui_yi", "四归一", "Tile Hog", 2, _si_gui_yi),
+    _fan("shuang_tong_ke", "双同刻", "Double Pung", 2, _linked("shuang_tong_ke")),
+    _fan("shuang_an_ke", "双暗刻", "Two Concealed Pungs", 2, _an_ke(2)),
+    _hand_fan("an_gang", "暗杠", "Concealed Kong", 2, _single_kong(exposed=False)),
+    _hand_fan("duan_yao", "断幺", "All Simples", 2, _tiles(_duan_yao)),
+    # 1
+    _fan("yi_ban_gao", "一般高", "Pure Double Chow", 1, _linked("yi_ban_gao")),
+    _fan("xi_xiang_feng", "喜相逢", "Mixed Double Chow", 1, _linked("xi_xiang_feng")),
+    _fan("lian_liu", "连六", "Short Straight", 1, _linked("lian_liu")),
+    _fan("lao_shao_fu", "老少副", "Two Terminal Chows", 1, _linked("lao_shao_fu")),
+    _fan("yao_jiu_ke", "幺九刻", "Pung of Terminals or Honors", 1, _yao_jiu_ke),
+    _hand_fan("ming_gang", "明杠", "Melded Kong", 1, _single_kong(exposed=True)),
+    _hand_fan("que_yi_men", "缺一门", "One Voided Suit", 1, _tiles(_que_yi_men)),
+    _hand_fan("wu_zi", "无字", "No Honors", 1, _tiles(_wu_zi)),
+    _fan("bian_zhang", "边张", "Edge Wait", 1, _wait("bian")),
+    _fan("kan_zhang", "坎张", "Closed Wait", 1, _wait("kan")),
+    _fan("dan_diao_jiang", "单钓将", "Single Wait", 1, _wait("dan")),
+    _hand_fan("zi_mo", "自摸", "Self-Drawn", 1, _zi_mo),
+    # flowers: counted apart, never toward the minimum
+    _hand_fan("hua_pai", "花牌", "Flower Tiles", 1, _flowers),
+)
+
+
+def _no(present: str, removes: str, sentence: str) -> Exclusion:
+    """One fan's 不计 list, written as the rulebook's names (`"三风刻 碰碰和"`), with its sentence."""
+    keys = tuple(KEY_OF[name] for name in removes.split())
+    return Exclusion(present, keys, sentence)
+
+
+KEY_OF = {item.name: item.key for item in ITEMS}
+
+EXCLUSIONS = (
+    _no(
+        "da_si_xi",
+        "三风刻 碰碰和 圈风刻 门风刻 幺九刻",
+        "大四喜：由4副风刻(杠)组成的和牌。不计圈风刻、门风刻、三风刻、碰碰和、幺九刻。",
+    ),
+    _no("da_san_yuan", "双箭刻 箭刻", "大三元：和牌中，有中发白3副刻子。不计双箭刻、箭刻。"),
+    _no("lv_yi_se", "混一色 缺一门", "绿一色：由23468条及发字中的任何牌组成的和牌。不计混一色、缺一门。"),
+    _no(
+        "jiu_lian_bao_deng",
+        "清一色 门前清 不求人 无字",
+        "九莲宝灯：由一种花色序数牌按1112345678999组成的特定牌型，见同花色任何1张序数牌即成和牌。"
+        "不计清一色、门前清、不求人、无字，幺九刻计一副（另一副不计，见幺九刻）。",
+    ),
+    _no(
+        "si_gang",
+        "三杠 双明杠 双暗杠 明杠 暗杠 碰碰和 单钓将",
+        "四杠：4个杠。不计三杠、双明杠、双暗杠、明杠、暗杠、碰碰和、单钓将。",
+    ),
+    _no(
+        "lian_qi_dui",
+        "七对 清一色 门前清 不求人 单钓将 无字",
+        "连七对：由一种花色序数牌组成序数相连的7个对子的和牌。不计七对、清一色、门前清、不求人、单钓将、无字。",
+    ),
+    _no(
+        "shi_san_yao",
+        "五门齐 混幺九 门前清 不求人 单钓将",
+        "十三幺：由3种序数牌的一、九牌，7种字牌及其中一对作将组成的和牌。不计五门齐、混幺九、门前清、不求人、单钓将。",
+    ),
+    _no(
+        "qing_yao_jiu",
+        "混幺九 碰碰和 全带幺 双同刻 幺九刻 无字",
+        "清幺九：由序数牌一、九刻子组成的和牌。不计混幺九、碰碰和、全带幺、双同刻、幺九刻、无字。",
+    ),
+    _no("xiao_si_xi", "三风刻 幺九刻", "小四喜：和牌时有风牌的3副刻子及将牌。不计三风刻、幺九刻。"),
+    _no("xiao_san_yuan", "双箭刻 箭刻", "小三元：和牌时有箭牌的两副刻子及将牌。不计双箭刻、箭刻。"),
+    _no(
+        "zi_yi_se",
+        "混幺九 碰碰和 全带幺 幺九刻 缺一门",
+        "字一色：由字牌的刻子(杠)、将组成的和牌。不计混幺九、碰碰和、全带幺、幺九刻、缺一门。",
+    ),
+    _no(
+        "si_an_ke",
+        "三暗刻 双暗刻 碰碰和 门前清 不求人",
+        "四暗刻：4个暗刻(暗杠)。不计三暗刻、双暗刻、碰碰和、门前清、不求人。",
+    ),
+    _no(
+        "yi_se_shuang_long_hui",
+        "七对 清一色 平和 一般高 老少副 无字",
+        "一色双龙会：一种花色的两个老少副，5为将牌。不计七对、清一色、平和、一般高、老少副、无字。",
+    ),
+    _no(
+        "yi_se_si_tong_shun",
+        "一色三同顺 一色三节高 一般高 四归一",
+        "一色四同顺：一种花色4副序数相同的顺子。不计一色三同顺、一色三节高、一般高、四归一。",
+    ),
+    _no(
+        "yi_se_si_jie_gao",
+        "一色三节高 一色三同顺 碰碰和",
+        "一色四节高：一种花色4副依次递增一位数的刻子。不计一色三节高、一色三同顺、碰碰和。",
+    ),
+    _no(
+        "yi_se_si_bu_gao",
+        "一色三步高 连六 老少副",
+        "一色四步高：一种花色4副依次递增一位数或依次递增二位数的顺子。不计一色三步高、连六、老少副。",
+    ),
+    _no("san_gang", "双明杠 双暗杠 明杠 暗杠", "三杠：3个杠。不计双明杠、双暗杠、明杠、暗杠。"),
+    _no(
+        "hun_yao_jiu",
+        "碰碰和 全带幺 幺九刻",
+        "混幺九：由字牌和序数牌一、九的刻子及将牌组成的和牌。不计碰碰和、全带幺、幺九刻。",
+    ),
+    _no("qi_dui", "门前清 不求人 单钓将", "七对：由7个对子组成和牌。不计门前清、不求人、单钓将。"),
+    _no(
+        "qi_xing_bu_kao",
+        "全不靠 五门齐 门前清 不求人 单钓将",
+        "七星不靠：必须有7个单张的东西南北中发白，加上3种花色，数位按147、258、369中的7张序数牌组成没有将牌的和牌。"
+        "不计全不靠、五门齐、门前清、不求人、单钓将。",
+    ),
+    _no(
+        "quan_shuang_ke",
+        "碰碰和 断幺 无字",
+        "全双刻：由2、4、6、8序数牌的刻子、将牌组成的和牌。不计碰碰和、断幺、无字。",
+    ),
+    _no("qing_yi_se", "无字", "清一色：由一种花色的序数牌组成的和牌。不计无字。"),
+    _no(
+        "yi_se_san_tong_shun",
+        "一色三节高 一般高",
+        "一色三同顺：和牌时有一种花色3副序数相同的顺子。不计一色三节高、一般高。",
+    ),
+    _no("yi_se_san_jie_gao", "一色三同顺", "一色三节高：和牌时有一种花色3副依次递增一位数字的刻子。不计一色三同顺。"),
+    _no("quan_da", "大于五 无字", "全大：由序数牌789组成的顺子、刻子(杠)、将牌的和牌。不计大于五、无字。"),
+    _no("quan_zhong", "断幺 无字", "全中：由序数牌456组成的顺子、刻子(杠)、将牌的和牌。不计断幺、无字。"),
+    _no("quan_xiao", "小于五 无字", "全小：由序数牌123组成的顺子、刻子(杠)、将牌的和牌。不计小于五、无字。"),
+    _no("qing_long", "连六 老少副", "清龙：和牌时，有一种花色1-9相连接的序数牌。不计连六、老少副。"),
+    _no(
+        "san_se_shuang_long_hui",
+        "喜相逢 老少副 平和 无字",
+        "三色双龙会：2种花色2个老少副、另一种花色5作将的和牌。不计喜相逢、老少副、平和、无字。",
+    ),
+    _no("quan_dai_wu", "断幺 无字", "全带五：每副牌及将牌必须有5的序数牌。不计断幺、无字。"),
+    _no("san_tong_ke", "双同刻", "三同刻：3个序数相同的刻子(杠)。不计双同刻。"),
+    _no("san_an_ke", "双暗刻", "三暗刻：3个暗刻。不计双暗刻。"),
+    _no(
+        "quan_bu_kao",
+        "五门齐 门前清 不求人 单钓将",
+        "全不靠：由单张3种花色147、258、369不能错位的序数牌及东南西北中发白中的任何14张牌组成的和牌。不计五门齐、门前清、不求人、单钓将。",
+    ),
+    _no("da_yu_wu", "无字", "大于五：由序数牌6-9的顺子、刻子、将牌组成的和牌。不计无字。"),
+    _no("xiao_yu_wu", "无字", "小于五：由序数牌1-4的顺子、刻子、将牌组成的和牌。不计无字。"),
+    _no("tui_bu_dao", "缺一门", "推不倒：由牌面图形没有上下区别的牌组成的和牌。不计缺一门。"),
+    _no("san_se_san_tong_shun", "喜相逢", "三色三同顺：和牌时，有3种花色3副序数相同的顺子。不计喜相逢。"),
+    _no("miao_shou_hui_chun", "自摸", "妙手回春：自摸牌墙上最后一张牌和牌。不计自摸。"),
+    _no("gang_shang_kai_hua", "自摸", "杠上开花：开杠抓进的牌成和牌(不包括补花)。不计自摸。"),
+    _no("qiang_gang_he", "和绝张", "抢杠和：和别人自抓开明杠的牌。不计和绝张。"),
+    _no("quan_qiu_ren", "单钓将", "全求人：全靠吃牌、碰牌、单钓别人打出的牌和牌。不计单钓将。"),
+    _no("shuang_an_gang", "暗杠 双暗刻", "双暗杠：2个暗杠。不计暗杠、双暗刻。"),
+    _no("shuang_jian_ke", "箭刻", "双箭刻：2副箭刻(或杠)。不计箭刻。"),
+    _no("bu_qiu_ren", "门前清 自摸", "不求人：4副牌及将中没有吃牌、碰牌(包括明杠)，自摸和牌。不计门前清、自摸。"),
+    _no("shuang_ming_gang", "明杠", "双明杠：2个明杠。不计明杠。"),
+    _no("ping_he", "无字", "平和：由4副顺子及序数牌作将组成的和牌，边、坎、钓不影响平和。不计无字。"),
+    _no("duan_yao", "无字", "断幺：和牌中没有一、九及字牌。不计无字。"),
+)
