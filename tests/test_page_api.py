@@ -279,6 +279,7 @@ def test_the_palette_offers_exactly_the_conditions_and_events_of_the_rule_set(ru
     assert PALETTE[rules]["conditions"][0] == "seat"  # in the page's order
     assert tuple(PALETTE[rules]["events"]) == rule_set.events
     assert set(PALETTE[rules]["declare"]) == set(rule_set.declared_wins)
+    assert PALETTE[rules].get("wild_name", "") == rule_set.wild_name  # 金 on Putian's page, else 财神
 
 
 def test_the_icons_are_what_taihu_api_icons_draws() -> None:
