@@ -138,7 +138,7 @@ class HandScore(Record):
     doubled: bool
     total: int
     unit: Unit
-    arrangement: list[str] = field(default_factory=list)  # the grouping scored; a wildcard shows as 2m=C
+    arrangement: list[str] = field(default_factory=list, metadata=TEXT)  # the grouping scored; a wildcard: 2m=C
     notes: list[str] = field(default_factory=list, metadata=TEXT)
     # rule sets that count fu and pay by points only (None for the others)
     fu: int | None = None  # the hand's fu (0 for a yakuman)
