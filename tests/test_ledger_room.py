@@ -254,6 +254,7 @@ def test_taihu_serve_refuses_a_wrong_password_naming_the_setting(postgres: Clust
         postgres.sql("taihu", "SELECT pg_reload_conf()")
 
 
+@pytest.mark.server  # runs `taihu serve`, which refuses to start
 def test_taihu_serve_refuses_an_unreachable_database(tmp_path: Path) -> None:
     url = f"postgresql://nobody@/taihu?host={tmp_path}&port=5432"  # no server listens there
     done = subprocess.run(

@@ -23,7 +23,7 @@ def test_the_sha_zhu_hu_option_text_is_made_from_the_items_rows() -> None:
     shown = next(o for o in RULESETS["lingxi"].info().options if o.name == "sha_zhu_hu")
     assert shown.description == "杀猪胡 bonus (5 wildcards ×2, 6 ×4)"
     assert said(option.description, **sha_zhu_hu_factors({**SHA_ZHU_HU_ROWS, "six": 8})).in_lang("zh") == (
-        "杀猪胡加台（5 张财神 ×2，6 张 ×8）"
+        "杀猪胡加台：5 张财神 ×2，6 张 ×8"
     )
 
 

@@ -68,10 +68,18 @@ def test_every_operation_is_covered() -> None:
         ("POST", "/v1/waits"),
         ("POST", "/v1/score/batch"),
         ("POST", "/v1/settle/batch"),
+        ("GET", "/v1/ready"),
+        ("POST", "/v1/ledgers/{ledger_id}/invites"),
+        ("GET", "/v1/ledgers/{ledger_id}/invites"),
+        ("DELETE", "/v1/ledgers/{ledger_id}/invites/{invite_id}"),
+        ("POST", "/v1/ledgers/{ledger_id}/devices"),
+        ("GET", "/v1/ledgers/{ledger_id}/devices"),
+        ("DELETE", "/v1/ledgers/{ledger_id}/devices/{device_id}"),
+        ("GET", "/v1/ledgers/{ledger_id}/events"),
     }
 
 
-@pytest.mark.slow  # 30 drawn requests for each of the 16 operations
+@pytest.mark.slow  # 30 drawn requests for each of the 24 operations
 @schema.parametrize()
 @settings(
     max_examples=30,

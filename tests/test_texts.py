@@ -96,6 +96,7 @@ def keys_of(rules: str) -> set[str]:
     rule_set = get(rules)
     return {
         *(item.key for item in rule_set.items),
+        *(item.key for item in rule_set.info().items),  # every item the rules answer lists (riichi's dora too)
         *(yaku.key for yaku in YAKU),
         *(option.name for option in rule_set.options),
         *rule_set.conditions,

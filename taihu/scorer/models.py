@@ -134,7 +134,7 @@ class HandScore(Record):
     doubled: bool
     total: int
     unit: str  # what `total` counts: the rule set's unit
-    arrangement: list[str] = field(default_factory=list)  # the grouping scored; a wildcard shows as 2m=C
+    arrangement: list[str] = field(default_factory=list, metadata=TEXT)  # the grouping scored; a wildcard: 2m=C
     notes: list[str] = field(default_factory=list, metadata=TEXT)
     # what the rule set adds to its answer, filled by it alone: each key in the JSON in this place (`to_dict`)
     extra: Mapping[str, Any] = field(default_factory=dict)

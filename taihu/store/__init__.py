@@ -860,11 +860,14 @@ class LedgerStore:
             if first is not None:
                 return Added(first, replayed=True, etag=tag)
             if expect is not None and expect != count:
-                text = Text("error.store.undo_taken", deal=expect, ledger=ledger.name, count=count)
-                raise DealConflict(text, count, tag)
+                raise DealConflict(
+                    Text("error.store.undo_taken", deal=expect, ledger=ledger.name, count=count), count, tag
+                )
             if if_match is not None and if_match.strip() != "*" and tag not in state_tags(if_match):
-                text = Text("error.store.etag", given=quote(if_match), tag=tag, count=count)
-                raise DealConflict(text, count, tag, precondition=True)
+                given = quote(if_match)
+                raise DealConflict(
+                    Text("error.store.etag", given=given, tag=tag, count=count), count, tag, precondition=True
+                )
             if last is None:
                 raise HandError.of("error.store.nothing_to_undo", code="no_deals", ledger=ledger.name)
             change = self._remove_last(db, ledger, last)

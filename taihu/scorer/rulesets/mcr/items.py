@@ -342,7 +342,7 @@ def _hand_fan(key: str, name: str, name_en: str, value: int, find: B.Finder) -> 
     return _fan(key, name, name_en, value, find, reads=False)
 
 
-OPTIONS = (Option("ming_an_gang", 5, (6, 0), "option.mcr.ming_an_gang"),)
+OPTIONS = (Option("ming_an_gang", 5, (6, 0), "option.mcr.ming_an_gang", chinese="明暗杠番数"),)
 
 ITEMS = (
     # 88
