@@ -670,8 +670,71 @@ def completing_kinds(kinds: bytes, sets: int, candidates: Iterable[int]) -> list
 _SUIT_STARTS = (0, 9, 18, T.EAST)
 
 
+def standard_waits(kinds: bytes, sets: int) -> list[int]:
+    """`completing_kinds(kinds, sets, range(T.PLAYABLE))`, found suit by suit: the kinds X for which the
+    wildcard-free tiles `kinds` (sorted) + X read as `sets` sets and a pair.
+
+    In a winning hand every suit (and the honors) reads whole: as sets, with
+    the pair where its count is two more than a multiple of three, and one
+    suit only holds that pair. So X goes to the one suit that does not read
+    whole yet, or, where all do, to a suit holding a pair. Each suit's run of
+    the sorted kinds is cut off as `kinds_readings` cuts it; whether it reads
+    whole, and what makes it whole, are memoised by the run.
+    The same kinds as `completing_kinds` (tests/test_engine_fast_paths.py).
+    """
+    if len(kinds) != 3 * sets + 1:
+        return []
+    runs = []
+    rest = kinds
+    for above in _ABOVE_SUIT:
+        run = rest.rstrip(above)
+        rest = rest[len(run) :]
+        runs.append(run)
+    pairs = [_whole_pairs(run) for run in runs]
+    broken = [suit for suit, pair in enumerate(pairs) if pair < 0]
+    if len(broken) > 1:
+        return []
+    found = []
+    for suit in broken or [suit for suit, pair in enumerate(pairs) if pair == 1]:
+        others = sum(pairs) - pairs[suit]
+        found += [kind for kind, pair in _run_completions(suit, runs[suit]) if others + pair == 1]
+    return found
+
+
+@M.lru_cache("engine.whole_pairs", maxsize=20_000, bytes_per_entry=150)
+def _whole_pairs(run: bytes) -> int:
+    """The pairs (0 or 1) one suit's run of sorted kinds uses when it reads whole (as sets, and a pair where
+    its count is two more than a multiple of three); -1 where it does not."""
+    n = len(run)
+    if n % 3 == 1:
+        return -1
+    if not n:
+        return 0
+    start = _SUIT_STARTS[_SUIT_OF[run[0]]]
+    counts = bytearray(T.PLAYABLE - T.EAST if start == T.EAST else 9)
+    for kind in run:
+        counts[kind - start] += 1
+    pair = 1 if n % 3 == 2 else 0
+    return pair if (pair, n // 3 + pair) in _suit_shapes(start == T.EAST, bytes(counts)) else -1  # a pair is a group
+
+
+@M.lru_cache("engine.run_completions", maxsize=20_000, bytes_per_entry=200)
+def _run_completions(suit: int, run: bytes) -> tuple[tuple[int, int], ...]:
+    """(kind, pairs used) of each kind of the suit that makes its run read whole (`_whole_pairs`)."""
+    start = _SUIT_STARTS[suit]
+    found = []
+    for kind in range(start, _SUIT_STARTS[suit + 1] if suit < 3 else T.PLAYABLE):
+        pair = _whole_pairs(bytes(sorted((*run, kind))))
+        if pair >= 0:
+            found.append((kind, pair))
+    return tuple(found)
+
+
 def _suit_index(kind: int) -> int:
     return 3 if kind >= T.EAST else kind // 9
+
+
+_SUIT_OF = tuple(_suit_index(kind) for kind in range(T.PLAYABLE))  # `_suit_index`, as a table
 
 
 @M.lru_cache("engine.suit_shapes", maxsize=20_000, bytes_per_entry=300)

@@ -29,13 +29,14 @@ class McrFacts(ReadingFacts):
     """A reading's facts (`ReadingFacts`) and MCR's own: its shape, the knitted straight, the pair, the
     concealed pungs and the fan made between its sets (`linked`)."""
 
-    __slots__ = ("shape", "knit", "pair", "sets", "linked", "concealed_pungs", "order")
+    __slots__ = ("shape", "knit", "pair", "sets", "linked", "concealed_pungs", "wait_place", "order")
     shape: str
     knit: tuple[int, ...]  # the knitted straight's nine kinds (组合龙), else ()
     pair: int  # the pair's kind, -1 where the shape has none
     sets: tuple[Group, ...]  # the sets, melds included (not the knitted straight)
     linked: Linked
     concealed_pungs: int  # 暗刻: concealed pungs and concealed kongs
+    wait_place: str  # the winning tile's place that may score a wait fan: "bian", "kan", "dan" or ""
     order: tuple[int, ...]  # how ties between readings of one total are broken (rule 6)
 
     def __init__(
@@ -50,9 +51,11 @@ class McrFacts(ReadingFacts):
         if shape in (STANDARD, KNITTED):
             self.linked = between_sets(self.sets, self.pair)
             self.concealed_pungs = concealed_pungs(self.sets, win, self_drawn, knit)
+            self.wait_place = wait_place(groups, win)
         else:
             self.linked = {}
             self.concealed_pungs = 0
+            self.wait_place = ""
         self.order = tie_order(shape, groups, knit)
 
 
@@ -68,6 +71,20 @@ def concealed_pungs(sets: tuple[Group, ...], win: int, self_drawn: bool, knit: t
         if not in_chow:
             count -= 1
     return count
+
+
+def wait_place(groups: tuple[Group, ...], win: int) -> str:
+    """The winning tile's place in the concealed sets and pair that a wait fan reads (where the hand waited on
+    it alone): an end of a chow holding it ("bian") before its middle ("kan") before the pair ("dan")."""
+    places = set()
+    for g in groups:
+        if g.exposed or g.concealed_kong:
+            continue
+        if g.shape == CHOW and g.kind <= win <= g.kind + 2:
+            places.add("kan" if win == g.kind + 1 else "bian")
+        elif g.shape == PAIR and g.kind == win:
+            places.add("dan")
+    return next((p for p in ("bian", "kan", "dan") if p in places), "")
 
 
 def tie_order(shape: str, groups: tuple[Group, ...], knit: tuple[int, ...]) -> tuple[int, ...]:

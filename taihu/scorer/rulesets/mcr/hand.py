@@ -10,10 +10,11 @@ from __future__ import annotations
 
 from bisect import insort
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from ... import memo as M
 from ... import tiles as T
-from ...engine import KONG, Group, completing_kinds
+from ...engine import KONG, Group, standard_waits
 from ...errors import HandError, Text
 from ...notation import ParsedHand
 from ...said import said
@@ -52,8 +53,17 @@ class McrHand(B.Prepared):
     kinds: list[int] = field(default_factory=list)  # the kinds held, ascending
     exposed_kongs: int = 0
     concealed_kongs: int = 0
-    single_wait: bool = False  # 独听: the 13 tiles before the win waited on this one kind only
     nine_gates: bool = False  # 九莲宝灯: the 13 tiles before the win are 1112345678999 of one suit
+
+    @cached_property
+    def single_wait(self) -> bool:
+        """独听: the 13 tiles before the win waited on this one kind only. Found when a reading asks (the
+        winning tile at a chow's edge or middle, or in the pair), as most readings place it otherwise."""
+        if not self.winner:
+            return False
+        before = bytearray(self.concealed)
+        before.remove(self.win)
+        return single_wait(bytes(before), self.melds, self.counts, self.win)
 
 
 def prepare(parsed: ParsedHand, options: dict[str, int]) -> McrHand:
@@ -132,7 +142,6 @@ def prepare(parsed: ParsedHand, options: dict[str, int]) -> McrHand:
         kinds=[k for k, n in enumerate(counts) if n],
         exposed_kongs=sum(1 for g in melds if g.shape == KONG and g.exposed),
         concealed_kongs=sum(1 for g in melds if g.concealed_kong),
-        single_wait=winner and single_wait(bytes(before), melds, tuple(counts), win),
         nine_gates=winner and not melds and S.nine_gates(before),
     )
     return hand
@@ -141,6 +150,9 @@ def prepare(parsed: ParsedHand, options: dict[str, int]) -> McrHand:
 def single_wait(before: bytes, melds: tuple[Group, ...], counts: tuple[int, ...], win: int) -> bool:
     """独听: the winning kind is the one kind that completes the 13 tiles, a kind whose four tiles are all the
     winner's own left out (it cannot be drawn)."""
+    sets = [k for k in standard_waits(before, 4 - len(melds)) if counts[k] - (k == win) < 4]
+    if sets and sets != [win]:  # another kind completes sets and a pair: no need to look at the other shapes
+        return False
     live = [k for k in waits(before, len(melds)) if counts[k] - (k == win) < 4]
     return live == [win]
 
@@ -148,7 +160,7 @@ def single_wait(before: bytes, melds: tuple[Group, ...], counts: tuple[int, ...]
 @M.lru_cache("mcr.waits", maxsize=4096, bytes_per_entry=300)
 def waits(before: bytes, melds: int) -> tuple[int, ...]:
     """The kinds that complete concealed tiles `before` (with `melds` melds beside them) into any winning shape."""
-    found = set(completing_kinds(before, 4 - melds, range(T.PLAYABLE)))
+    found = set(standard_waits(before, 4 - melds))
     for kind in S.special_candidates(before, melds):
         if kind not in found and S.special_win(before, kind, melds):
             found.add(kind)

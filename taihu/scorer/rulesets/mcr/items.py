@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 
 from ... import tiles as T
-from ...engine import CHOW, PAIR
+from ...engine import CHOW
 from .. import base as B
 from ..base import FAN, FOUND, NONE, ONE, WINNER_ONLY, Exclusion, Item, Option, Variant, once
 from .facts import HONORS_AND_KNITTED, KNITTED, ORPHANS, SEVEN_PAIRS, STANDARD, McrFacts
@@ -300,23 +300,14 @@ def _yao_jiu_ke(hand: McrHand, facts: McrFacts) -> Found:
 
 
 def _wait(place: str) -> B.Finder:
-    """独听 and the winning tile's place in the reading's concealed sets and pair: 边张 (an end of a chow) before
-    坎张 (its middle) before 单钓将 (the pair)."""
+    """独听 and the winning tile's place in the reading's concealed sets and pair (`McrFacts.wait_place`): 边张
+    (an end of a chow) before 坎张 (its middle) before 单钓将 (the pair). Whether the hand waited on that tile
+    alone is asked last: it is a search of the hand's waits, found once and only where a reading needs it."""
 
     def find(hand: McrHand, facts: McrFacts) -> Found:
-        if not hand.single_wait or facts.shape not in (STANDARD, KNITTED):
+        if facts.wait_place != place or not hand.single_wait:
             return NONE
-        win = hand.win
-        places = set()
-        for g in facts.groups:
-            if g.exposed or g.concealed_kong:
-                continue
-            if g.shape == CHOW and g.kind <= win <= g.kind + 2:
-                places.add("kan" if win == g.kind + 1 else "bian")
-            elif g.shape == PAIR and g.kind == win:
-                places.add("dan")
-        first = next((p for p in ("bian", "kan", "dan") if p in places), "")
-        return once(ONE, T.name(win)) if first == place else NONE
+        return once(ONE, T.name(hand.win))
 
     return find
 
@@ -330,7 +321,7 @@ def _nothing(hand: McrHand, facts: None) -> Found:
     return FOUND
 
 
-READS = ("shape", "knit", "pair", "sets", "pairs", "groups", "linked", "concealed_pungs")
+READS = ("shape", "knit", "pair", "sets", "pairs", "groups", "linked", "concealed_pungs", "wait_place")
 
 
 def _fan(key: str, name: str, name_en: str, value: int, find: B.Finder, reads: bool = True) -> Item:
