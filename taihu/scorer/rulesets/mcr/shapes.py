@@ -85,7 +85,7 @@ def special_candidates(before: bytes, melds: int) -> list[int]:
             if len(missing) <= 1:
                 kinds.update(missing or range(T.PLAYABLE))
     if not melds:
-        if len(held) <= 7 and sum(1 for k in held if before.count(k) >= 2) >= 5:  # 七对: seven kinds at most
+        if len(held) <= 7 and sum(before.count(k) // 2 for k in held) >= 6:  # 七对: four alike are two pairs
             kinds.update(k for k in held if before.count(k) % 2)
         if held <= ORPHANS:
             kinds.update(ORPHANS)
