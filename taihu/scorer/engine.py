@@ -720,10 +720,13 @@ def _whole_pairs(run: bytes) -> int:
 
 @M.lru_cache("engine.run_completions", maxsize=20_000, bytes_per_entry=200)
 def _run_completions(suit: int, run: bytes) -> tuple[tuple[int, int], ...]:
-    """(kind, pairs used) of each kind of the suit that makes its run read whole (`_whole_pairs`)."""
-    start = _SUIT_STARTS[suit]
+    """(kind, pairs used) of each kind of the suit that makes its run read whole (`_whole_pairs`): a kind held,
+    or for a suit one up to two ranks from one, as a tile with neither stands alone."""
+    near = set(run) if suit == 3 else {k + d for k in run for d in (-2, -1, 0, 1, 2)}
     found = []
-    for kind in range(start, _SUIT_STARTS[suit + 1] if suit < 3 else T.PLAYABLE):
+    for kind in range(_SUIT_STARTS[suit], _SUIT_STARTS[suit + 1] if suit < 3 else T.PLAYABLE):
+        if kind not in near:
+            continue
         pair = _whole_pairs(bytes(sorted((*run, kind))))
         if pair >= 0:
             found.append((kind, pair))

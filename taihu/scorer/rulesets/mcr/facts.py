@@ -29,15 +29,15 @@ class McrFacts(ReadingFacts):
     """A reading's facts (`ReadingFacts`) and MCR's own: its shape, the knitted straight, the pair, the
     concealed pungs and the fan made between its sets (`linked`)."""
 
-    __slots__ = ("shape", "knit", "pair", "sets", "linked", "concealed_pungs", "wait_place", "order")
+    __slots__ = ("shape", "knit", "pair", "sets", "triplets", "linked", "concealed_pungs", "wait_place")
     shape: str
     knit: tuple[int, ...]  # the knitted straight's nine kinds (组合龙), else ()
     pair: int  # the pair's kind, -1 where the shape has none
     sets: tuple[Group, ...]  # the sets, melds included (not the knitted straight)
+    triplets: list[int]  # the kinds of the pungs and kongs, ascending
     linked: Linked
     concealed_pungs: int  # 暗刻: concealed pungs and concealed kongs
     wait_place: str  # the winning tile's place that may score a wait fan: "bian", "kan", "dan" or ""
-    order: tuple[int, ...]  # how ties between readings of one total are broken (rule 6)
 
     def __init__(
         self, groups: tuple[Group, ...], shape: str, win: int, self_drawn: bool, knit: tuple[int, ...] = ()
@@ -45,18 +45,19 @@ class McrFacts(ReadingFacts):
         super().__init__(groups)
         self.shape = shape
         self.knit = knit
-        self.sets = tuple(g for g in groups if g.shape != PAIR)
         pairs = self.pairs
-        self.pair = pairs[0].kind if len(pairs) == 1 else -1
+        self.sets = sets = tuple(g for g in groups if g.shape != PAIR) if pairs else groups
+        self.pair = pair = pairs[0].kind if len(pairs) == 1 else -1
+        self.triplets = triplets = sorted([g.kind for _, g in self.pungs] + [g.kind for g in self.kongs])
         if shape in (STANDARD, KNITTED):
-            self.linked = between_sets(self.sets, self.pair)
-            self.concealed_pungs = concealed_pungs(self.sets, win, self_drawn, knit)
+            starts = sorted([g.kind for g in sets if g.shape == CHOW]) if self.chows else []
+            self.linked = between_sets(starts, triplets, pair)
+            self.concealed_pungs = concealed_pungs(sets, win, self_drawn, knit) if triplets else 0
             self.wait_place = wait_place(groups, win)
         else:
             self.linked = {}
             self.concealed_pungs = 0
             self.wait_place = ""
-        self.order = tie_order(shape, groups, knit)
 
 
 def concealed_pungs(sets: tuple[Group, ...], win: int, self_drawn: bool, knit: tuple[int, ...]) -> int:
@@ -254,11 +255,12 @@ def pung_fans(kinds: list[int]) -> list[tuple[str, tuple[int, ...]]]:
     return [(fan, (a, b)) for a, b in combinations(kinds, 2) if (fan := two_pungs(a, b))]
 
 
-def between_sets(sets: tuple[Group, ...], pair: int) -> Linked:
-    """Every fan made between the sets of a reading, one detail per occurrence."""
-    starts = sorted(g.kind for g in sets if g.shape == CHOW)
-    kinds = sorted(g.kind for g in sets if g.is_triplet)
+def between_sets(starts: list[int], kinds: list[int], pair: int) -> Linked:
+    """Every fan made between the sets of a reading, one detail per occurrence: its chows by their lowest kinds
+    and its pungs and kongs by their kinds, each ascending, and its pair."""
     linked: Linked = {}
+    if len(starts) < 2 and len(kinds) < 2:
+        return linked
     for fan, made in (*chow_fans(starts, pair), *pung_fans(kinds)):
         # chows as their tiles (123m), pungs by their kind (5m, N)
         detail = " ".join(group_text(Group(CHOW, k)) if fan in CHOW_FANS else T.name(k) for k in made)

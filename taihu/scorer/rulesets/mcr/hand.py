@@ -9,7 +9,7 @@ whether the hand waited on one tile only (独听), which decides 边张, 坎张 
 from __future__ import annotations
 
 from bisect import insort
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import cached_property
 
 from ... import memo as M
@@ -50,7 +50,7 @@ class McrHand(B.Prepared):
     self_drawn: bool = False
     flowers: tuple[int, ...] = ()
     counts: tuple[int, ...] = ()  # every kind's tiles in the hand, a kong as four
-    kinds: list[int] = field(default_factory=list)  # the kinds held, ascending
+    held: int = 0  # the kinds held, as bits (1 << kind)
     exposed_kongs: int = 0
     concealed_kongs: int = 0
     nine_gates: bool = False  # 九莲宝灯: the 13 tiles before the win are 1112345678999 of one suit
@@ -139,7 +139,7 @@ def prepare(parsed: ParsedHand, options: dict[str, int]) -> McrHand:
         self_drawn=not flags.isdisjoint(SELF_DRAWN),
         flowers=flowers,
         counts=tuple(counts),
-        kinds=[k for k, n in enumerate(counts) if n],
+        held=sum(1 << k for k, n in enumerate(counts) if n),
         exposed_kongs=sum(1 for g in melds if g.shape == KONG and g.exposed),
         concealed_kongs=sum(1 for g in melds if g.concealed_kong),
         nine_gates=winner and not melds and S.nine_gates(before),

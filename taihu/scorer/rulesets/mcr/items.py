@@ -23,76 +23,82 @@ Found = list[tuple[Variant, str]]
 # -- the hand's tiles (read once per hand) ----------------------------------------
 
 
-def _tiles(test: Callable[[list[int]], bool]) -> B.Finder:
-    """A fan of the hand's tiles alone, found when `test(kinds held)`."""
+def _tiles(test: Callable[[int], bool]) -> B.Finder:
+    """A fan of the hand's tiles alone, found when `test(kinds held)`, the kinds as bits (`McrHand.held`)."""
 
     def find(hand: McrHand, facts: None) -> Found:
-        return FOUND if test(hand.kinds) else NONE
+        return FOUND if test(hand.held) else NONE
 
     return find
 
 
-def _suits(kinds: list[int]) -> set[int]:
-    return {k // 9 for k in kinds if k < T.EAST}
+def _bits(kinds: Iterable[int]) -> int:
+    return sum(1 << k for k in set(kinds))
 
 
-def _honors(kinds: list[int]) -> bool:
-    return kinds[-1] >= T.EAST
+SUITS = tuple(_bits(range(9 * suit, 9 * suit + 9)) for suit in range(3))
+HONORS = _bits(range(T.EAST, T.PLAYABLE))
+WINDS = _bits(range(T.EAST, T.RED))
+DRAGONS = HONORS & ~WINDS
 
 
-def _within(allowed: Iterable[int]) -> Callable[[list[int]], bool]:
-    allowed = frozenset(allowed)
-    return lambda kinds: allowed.issuperset(kinds)
+def _suits(held: int) -> int:
+    """How many of the three suits the hand holds."""
+    return (held & SUITS[0] != 0) + (held & SUITS[1] != 0) + (held & SUITS[2] != 0)
 
 
-def _ranks(low: int, high: int) -> Callable[[list[int]], bool]:
+def _within(allowed: Iterable[int]) -> Callable[[int], bool]:
+    outside = ~_bits(allowed)
+    return lambda held: not held & outside
+
+
+def _ranks(low: int, high: int) -> Callable[[int], bool]:
     """Suited tiles of ranks low..high only, no honor."""
-    return lambda kinds: not _honors(kinds) and all(low <= T.rank(k) <= high for k in kinds)
+    return _within(k for k in range(T.EAST) if low <= T.rank(k) <= high)
 
 
 GREEN = (19, 20, 21, 23, 25, T.GREEN)  # 2 3 4 6 8 bamboo and 发
 REVERSIBLE = (9, 10, 11, 12, 13, 16, 17, 19, 21, 22, 23, 25, 26, T.WHITE)  # 1234589 dots, 245689 bamboo, 白
 TERMINALS = frozenset((0, 8, 9, 17, 18, 26))
+_qing_yao_jiu = _within(TERMINALS)
+_only_terminals_and_honors = _within(TERMINALS | set(range(T.EAST, T.PLAYABLE)))
 
 
-def _qing_yao_jiu(kinds: list[int]) -> bool:
-    return TERMINALS.issuperset(kinds)
+def _hun_yao_jiu(held: int) -> bool:
+    return bool(held & HONORS) and bool(held & ~HONORS) and _only_terminals_and_honors(held)
 
 
-def _hun_yao_jiu(kinds: list[int]) -> bool:
-    return _honors(kinds) and kinds[0] in TERMINALS and all(k in TERMINALS or k >= T.EAST for k in kinds)
+def _zi_yi_se(held: int) -> bool:
+    return not held & ~HONORS
 
 
-def _zi_yi_se(kinds: list[int]) -> bool:
-    return kinds[0] >= T.EAST
+def _qing_yi_se(held: int) -> bool:
+    return not held & HONORS and _suits(held) == 1
 
 
-def _qing_yi_se(kinds: list[int]) -> bool:
-    return not _honors(kinds) and len(_suits(kinds)) == 1
+def _hun_yi_se(held: int) -> bool:
+    return bool(held & HONORS) and _suits(held) == 1
 
 
-def _hun_yi_se(kinds: list[int]) -> bool:
-    return _honors(kinds) and len(_suits(kinds)) == 1
+def _que_yi_men(held: int) -> bool:
+    return _suits(held) == 2
 
 
-def _que_yi_men(kinds: list[int]) -> bool:
-    return len(_suits(kinds)) == 2
+def _wu_zi(held: int) -> bool:
+    return not held & HONORS
 
 
-def _wu_zi(kinds: list[int]) -> bool:
-    return not _honors(kinds)
+def _wu_men_qi(held: int) -> bool:
+    return _suits(held) == 3 and bool(held & WINDS) and bool(held & DRAGONS)
 
 
-def _wu_men_qi(kinds: list[int]) -> bool:
-    return len(_suits(kinds)) == 3 and any(T.is_wind(k) for k in kinds) and kinds[-1] >= T.RED
-
-
-def _duan_yao(kinds: list[int]) -> bool:
-    return not _honors(kinds) and all(2 <= T.rank(k) <= 8 for k in kinds)
+_duan_yao = _ranks(2, 8)
 
 
 def _si_gui_yi(hand: McrHand, facts: None) -> Found:
     """Each kind with its four tiles in the hand, none of them as a kong."""
+    if 4 not in hand.counts:
+        return NONE
     kongs = {g.kind for g in hand.melds if g.shape == "kong"}
     return [(ONE, T.name(k)) for k, n in enumerate(hand.counts) if n == 4 and k not in kongs]
 
@@ -207,8 +213,12 @@ def _zu_he_long(hand: McrHand, facts: McrFacts) -> Found:
     return NONE
 
 
+LINKED: set[str] = set()  # the fan made between sets: the scoring loop reads them off `McrFacts.linked` by key
+
+
 def _linked(key: str) -> B.Finder:
     """A fan made between sets: as often as the reading's sets make it (`McrFacts.linked`)."""
+    LINKED.add(key)
 
     def find(hand: McrHand, facts: McrFacts) -> Found:
         return [(ONE, detail) for detail in facts.linked.get(key, ())]
@@ -217,7 +227,7 @@ def _linked(key: str) -> B.Finder:
 
 
 def _triplets(facts: McrFacts) -> list[int]:
-    return [g.kind for g in facts.sets if g.is_triplet]
+    return facts.triplets
 
 
 def _winds(hand: McrHand, facts: McrFacts) -> Found:
@@ -272,7 +282,7 @@ def _five(kind: int, chow: bool) -> bool:
 
 def _ping_he(hand: McrHand, facts: McrFacts) -> Found:
     """Four chows (the knitted straight counts as three) and a suited pair."""
-    chows = sum(1 for g in facts.sets if g.shape == CHOW) + (3 if facts.knit and facts.shape == KNITTED else 0)
+    chows = facts.chows + (3 if facts.knit and facts.shape == KNITTED else 0)
     return FOUND if facts.shape in (STANDARD, KNITTED) and chows == 4 and T.is_suited(facts.pair) else NONE
 
 
@@ -280,6 +290,8 @@ def _pung_of(test: Callable[[McrHand, int], bool]) -> B.Finder:
     """A fan of each pung (or kong) of a kind `test` accepts."""
 
     def find(hand: McrHand, facts: McrFacts) -> Found:
+        if not facts.triplets:
+            return NONE
         return [(ONE, T.name(g.kind)) for g in facts.sets if g.is_triplet and test(hand, g.kind)]
 
     return find
@@ -288,6 +300,8 @@ def _pung_of(test: Callable[[McrHand, int], bool]) -> B.Finder:
 def _yao_jiu_ke(hand: McrHand, facts: McrFacts) -> Found:
     """Each pung of a 1, a 9 or a wind: a dragon's scores 箭刻, a wind's that is the prevalent or seat wind scores
     圈风刻/门风刻, and the three wind pungs of 三风刻 (or 小四喜) count no 幺九刻; 九莲宝灯 takes one."""
+    if not facts.triplets:
+        return NONE
     winds = sum(1 for k in _triplets(facts) if T.is_wind(k))
     found: Found = []
     for g in facts.sets:
@@ -321,7 +335,19 @@ def _nothing(hand: McrHand, facts: None) -> Found:
     return FOUND
 
 
-READS = ("shape", "knit", "pair", "sets", "pairs", "groups", "linked", "concealed_pungs", "wait_place")
+READS = (
+    "shape",
+    "knit",
+    "pair",
+    "sets",
+    "triplets",
+    "pairs",
+    "groups",
+    "chows",
+    "linked",
+    "concealed_pungs",
+    "wait_place",
+)
 
 
 def _fan(key: str, name: str, name_en: str, value: int, find: B.Finder, reads: bool = True) -> Item:
