@@ -68,21 +68,27 @@ class Mcr(B.RuleSet):
         """Every reading, the standard ones first in rule 6's order, then 七对 and the other shapes."""
         win, drawn, melds, kinds = hand.win, hand.self_drawn, hand.melds, hand.concealed
         standard = [McrFacts(melds + g, STANDARD, win, drawn) for g in kinds_readings(kinds, 4 - len(melds), True)]
-        for knit, groups in S.knitted_readings(kinds, len(melds)):
-            standard.append(McrFacts(melds + groups, KNITTED, win, drawn, knit))
+        # a shape other than sets and a pair is looked for only where the kinds held allow it: all nine of a
+        # knitted straight, seven kinds at most (七对), the thirteen orphans, fourteen kinds (全不靠)
+        held = hand.held
+        if len(melds) <= 1 and any(held & knit == knit for knit in S.KNIT_BITS):
+            for knit, groups in S.knitted_readings(kinds, len(melds)):
+                standard.append(McrFacts(melds + groups, KNITTED, win, drawn, knit))
         if len(standard) > 1:
             standard.sort(key=_order)
         yield from standard
         if melds:
             return
-        if S.seven_pairs(kinds):
+        different = held.bit_count()
+        if different <= 7 and S.seven_pairs(kinds):
             pairs = tuple(Group(PAIR, k) for k in kinds[::2])
             yield McrFacts(pairs, SEVEN_PAIRS, win, drawn)
-        if S.thirteen_orphans(kinds):
+        if held == S.ORPHAN_BITS and S.thirteen_orphans(kinds):
             yield McrFacts((), ORPHANS, win, drawn)
-        knitted = S.honors_and_knitted(kinds)
-        if knitted is not None:
-            yield McrFacts((), HONORS_AND_KNITTED, win, drawn, knitted)
+        if different == 14:
+            knitted = S.honors_and_knitted(kinds)
+            if knitted is not None:
+                yield McrFacts((), HONORS_AND_KNITTED, win, drawn, knitted)
 
     def best_reading(self, hand: McrHand, readings: object = None) -> B.Chosen | None:
         """The reading with the most fan; of readings of one total, the first that has 一色三同顺 or 三同刻
@@ -119,13 +125,17 @@ class Mcr(B.RuleSet):
         return found, self.finish(hand, found)
 
     def _fixed_entries(self, hand: McrHand) -> list[Entry]:
-        """The fan that read no reading, found once per hand (`_fixed_found`), each with its place in the table."""
-        places = self._places
-        return [
-            (places[item.key], item, points, detail)
-            for found in self._fixed_found(hand)
-            for item, points, detail in found
-        ]
+        """The fan that read no reading, found once per hand (as `_fixed_found`), each with its place in the table."""
+        options = hand.options
+        entries: list[Entry] = []
+        for at, item, rows in self._fixed_places:
+            for variant, subject in item.find(hand, None):
+                entries.append((at, item, item.points(variant, options) if rows is None else rows[variant], subject))
+        return entries
+
+    @cached_property
+    def _fixed_places(self) -> tuple[tuple[int, B.Item, B.Rows | None], ...]:
+        return tuple((self._places[item.key], item, item.plain_rows) for item in self._fixed)
 
     @cached_property
     def _places(self) -> dict[str, int]:

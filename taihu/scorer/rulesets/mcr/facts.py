@@ -13,14 +13,16 @@ from __future__ import annotations
 
 from itertools import combinations
 
+from ... import memo as M
 from ... import tiles as T
-from ...engine import CHOW, PAIR, Group, ReadingFacts, group_text
+from ...engine import CHOW, KONG, PAIR, PUNG, Group, ReadingFacts, group_text
 
 # the shapes a reading can have: sets and a pair, the 组合龙 shape, 七对, 十三幺, 全不靠 (七星不靠 among them)
 STANDARD, KNITTED, SEVEN_PAIRS, ORPHANS = "standard", "knitted straight", "seven pairs", "thirteen orphans"
 HONORS_AND_KNITTED = "honors and knitted"
 
 # the fan two chows make, in the order the fourth chow of a fan of three takes the first it can make
+TRIPLETS = (PUNG, KONG)
 TWO_CHOWS = ("yi_ban_gao", "xi_xiang_feng", "lian_liu", "lao_shao_fu")
 Linked = dict[str, list[str]]  # fan key -> one detail per occurrence
 
@@ -64,10 +66,12 @@ def concealed_pungs(sets: tuple[Group, ...], win: int, self_drawn: bool, knit: t
     """暗刻: the concealed pungs and concealed kongs. A pung the winning tile completed on a discard is exposed,
     unless a concealed chow (or the knitted straight) holds that kind: the tile is then read there."""
     count = 0
+    completed = False  # a concealed pung of the winning tile's kind, won on a discard
     for g in sets:
-        if g.is_triplet and not g.exposed:
+        if g.shape in TRIPLETS and not g.exposed:
             count += 1
-    if not self_drawn and any(g.is_triplet and not g.exposed and not g.concealed_kong and g.kind == win for g in sets):
+            completed = completed or (not self_drawn and not g.concealed_kong and g.kind == win)
+    if completed:
         in_chow = win in knit or any(g.shape == CHOW and not g.exposed and g.kind <= win <= g.kind + 2 for g in sets)
         if not in_chow:
             count -= 1
@@ -259,13 +263,27 @@ def between_sets(starts: list[int], kinds: list[int], pair: int) -> Linked:
     """Every fan made between the sets of a reading, one detail per occurrence: its chows by their lowest kinds
     and its pungs and kongs by their kinds, each ascending, and its pair."""
     linked: Linked = {}
-    if len(starts) < 2 and len(kinds) < 2:
-        return linked
-    for fan, made in (*chow_fans(starts, pair), *pung_fans(kinds)):
-        # chows as their tiles (123m), pungs by their kind (5m, N)
-        detail = " ".join(group_text(Group(CHOW, k)) if fan in CHOW_FANS else T.name(k) for k in made)
+    made: tuple[tuple[str, str], ...] = ()
+    if len(starts) > 1:
+        made = chow_links(tuple(starts), pair if len(starts) == 4 else -1)  # only four chows read the pair
+    if len(kinds) > 1:
+        made += pung_links(tuple(kinds))
+    for fan, detail in made:
         linked.setdefault(fan, []).append(detail)
     return linked
+
+
+@M.lru_cache("mcr.chow_links", maxsize=4096, bytes_per_entry=300)
+def chow_links(starts: tuple[int, ...], pair: int) -> tuple[tuple[str, str], ...]:
+    """The fan between chows (`chow_fans`), each with its detail: the chows as their tiles (123m). Memoised:
+    the same few hundred combinations of chows recur hand after hand."""
+    return tuple((fan, " ".join(group_text(Group(CHOW, k)) for k in made)) for fan, made in chow_fans([*starts], pair))
+
+
+@M.lru_cache("mcr.pung_links", maxsize=4096, bytes_per_entry=300)
+def pung_links(kinds: tuple[int, ...]) -> tuple[tuple[str, str], ...]:
+    """The fan between pungs and kongs (`pung_fans`), each with its detail: the pungs by their kinds (5m N)."""
+    return tuple((fan, " ".join(T.name(k) for k in made)) for fan, made in pung_fans([*kinds]))
 
 
 CHOW_FANS = frozenset(

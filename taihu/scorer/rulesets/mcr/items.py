@@ -113,10 +113,12 @@ def _nine_gates(hand: McrHand, facts: None) -> Found:
 def _flag(*conditions: str, self_drawn: bool | None = None) -> B.Finder:
     """A fan of the conditions written: all of `conditions`, self-drawn or not where `self_drawn` says."""
 
+    written = frozenset(conditions)
+
     def find(hand: McrHand, facts: None) -> Found:
         if self_drawn is not None and hand.self_drawn != self_drawn:
             return NONE
-        return FOUND if all(hand.has(c) for c in conditions) else NONE
+        return FOUND if written <= hand.parsed.flags else NONE
 
     return find
 
@@ -126,7 +128,7 @@ def _zi_mo(hand: McrHand, facts: None) -> Found:
 
 
 def _concealed(hand: McrHand) -> bool:
-    return all(not g.exposed for g in hand.melds)
+    return not hand.melds or all(not g.exposed for g in hand.melds)
 
 
 def _men_qian_qing(hand: McrHand, facts: None) -> Found:
@@ -144,8 +146,10 @@ def _quan_qiu_ren(hand: McrHand, facts: None) -> Found:
 
 def _he_jue_zhang(hand: McrHand, facts: None) -> Found:
     """`fourth-tile`, or the other three of the winning kind in the winner's own exposed melds."""
-    shown = sum(g.kinds.count(hand.win) for g in hand.melds if g.exposed)
-    return FOUND if hand.has("fourth-tile") or shown == 3 else NONE
+    if hand.has("fourth-tile"):
+        return FOUND
+    shown = sum(g.kinds.count(hand.win) for g in hand.melds if g.exposed) if hand.melds else 0
+    return FOUND if shown == 3 else NONE
 
 
 # -- kongs ------------------------------------------------------------------------
@@ -262,11 +266,14 @@ def _quan_shuang_ke(hand: McrHand, facts: McrFacts) -> Found:
 def _every_set(holds: Callable[[int, bool], bool]) -> B.Finder:
     """A fan of a standard reading whose every set and pair holds a tile of `holds(kind, chow)`."""
 
+    # the chows (by their lowest kind) and the kinds of pungs and pairs that hold one, read off once
+    chows = frozenset(s for s in range(T.EAST) if s % 9 < 7 and any(holds(k, True) for k in (s, s + 1, s + 2)))
+    kinds = frozenset(k for k in range(T.PLAYABLE) if holds(k, False))
+
     def find(hand: McrHand, facts: McrFacts) -> Found:
         if facts.shape != STANDARD:
             return NONE
-        groups = (*facts.sets, *facts.pairs)
-        every = all(any(holds(k, True) for k in g.kinds) if g.shape == CHOW else holds(g.kind, False) for g in groups)
+        every = all(g.kind in (chows if g.shape == CHOW else kinds) for g in facts.groups)
         return FOUND if every else NONE
 
     return find
@@ -350,8 +357,17 @@ READS = (
 )
 
 
-def _fan(key: str, name: str, name_en: str, value: int, find: B.Finder, reads: bool = True) -> Item:
-    return Item(key, name, name_en, value, FAN, WINNER_ONLY, find, reads=READS if reads else ())
+# gates (`Item.gate`): a fan of pungs needs a reading with a pung or a kong; one of no chows (碰碰和, the special
+# shapes) a reading with none; one of honor pungs a reading with an honor group
+PUNGS = ("pungs", "kongs")
+NO_CHOWS = ("no_chows",)
+HONORS_HELD = ("honors",)  # a fan of honor pungs needs a reading with an honor group (few have one)
+
+
+def _fan(
+    key: str, name: str, name_en: str, value: int, find: B.Finder, reads: bool = True, gate: tuple[str, ...] = ()
+) -> Item:
+    return Item(key, name, name_en, value, FAN, WINNER_ONLY, find, reads=READS if reads else (), gate=gate)
 
 
 def _hand_fan(key: str, name: str, name_en: str, value: int, find: B.Finder) -> Item:
@@ -362,40 +378,41 @@ OPTIONS = (Option("ming_an_gang", 5, (6, 0), "option.mcr.ming_an_gang"),)
 
 ITEMS = (
     # 88
-    _fan("da_si_xi", "大四喜", "Big Four Winds", 88, _linked("da_si_xi")),
-    _fan("da_san_yuan", "大三元", "Big Three Dragons", 88, _linked("da_san_yuan")),
+    _fan("da_si_xi", "大四喜", "Big Four Winds", 88, _linked("da_si_xi"), gate=PUNGS),
+    _fan("da_san_yuan", "大三元", "Big Three Dragons", 88, _linked("da_san_yuan"), gate=PUNGS),
     _hand_fan("lv_yi_se", "绿一色", "All Green", 88, _tiles(_within(GREEN))),
     _hand_fan("jiu_lian_bao_deng", "九莲宝灯", "Nine Gates", 88, _nine_gates),
     _hand_fan("si_gang", "四杠", "Four Kongs", 88, _kongs(None, None, 4)),
-    _fan("lian_qi_dui", "连七对", "Seven Shifted Pairs", 88, _shape(SEVEN_PAIRS, _lian_qi_dui)),
-    _fan("shi_san_yao", "十三幺", "Thirteen Orphans", 88, _shape(ORPHANS)),
+    _fan("lian_qi_dui", "连七对", "Seven Shifted Pairs", 88, _shape(SEVEN_PAIRS, _lian_qi_dui), gate=NO_CHOWS),
+    _fan("shi_san_yao", "十三幺", "Thirteen Orphans", 88, _shape(ORPHANS), gate=NO_CHOWS),
     # 64
     _hand_fan("qing_yao_jiu", "清幺九", "All Terminals", 64, _tiles(_qing_yao_jiu)),
-    _fan("xiao_si_xi", "小四喜", "Little Four Winds", 64, _winds),
-    _fan("xiao_san_yuan", "小三元", "Little Three Dragons", 64, _dragons),
+    _fan("xiao_si_xi", "小四喜", "Little Four Winds", 64, _winds, gate=HONORS_HELD),
+    _fan("xiao_san_yuan", "小三元", "Little Three Dragons", 64, _dragons, gate=HONORS_HELD),
     _hand_fan("zi_yi_se", "字一色", "All Honors", 64, _tiles(_zi_yi_se)),
-    _fan("si_an_ke", "四暗刻", "Four Concealed Pungs", 64, _an_ke(4)),
+    _fan("si_an_ke", "四暗刻", "Four Concealed Pungs", 64, _an_ke(4), gate=PUNGS),
     _fan("yi_se_shuang_long_hui", "一色双龙会", "Pure Terminal Chows", 64, _linked("yi_se_shuang_long_hui")),
     # 48
     _fan("yi_se_si_tong_shun", "一色四同顺", "Quadruple Chow", 48, _linked("yi_se_si_tong_shun")),
-    _fan("yi_se_si_jie_gao", "一色四节高", "Four Pure Shifted Pungs", 48, _linked("yi_se_si_jie_gao")),
+    _fan("yi_se_si_jie_gao", "一色四节高", "Four Pure Shifted Pungs", 48, _linked("yi_se_si_jie_gao"), gate=PUNGS),
     # 32
     _fan("yi_se_si_bu_gao", "一色四步高", "Four Pure Shifted Chows", 32, _linked("yi_se_si_bu_gao")),
     _hand_fan("san_gang", "三杠", "Three Kongs", 32, _kongs(None, None, 3)),
     _hand_fan("hun_yao_jiu", "混幺九", "All Terminals and Honors", 32, _tiles(_hun_yao_jiu)),
     # 24
-    _fan("qi_dui", "七对", "Seven Pairs", 24, _shape(SEVEN_PAIRS)),
+    _fan("qi_dui", "七对", "Seven Pairs", 24, _shape(SEVEN_PAIRS), gate=NO_CHOWS),
     _fan(
         "qi_xing_bu_kao",
         "七星不靠",
         "Greater Honors and Knitted Tiles",
         24,
         _shape(HONORS_AND_KNITTED, _all_honors_there),
+        gate=NO_CHOWS,
     ),
-    _fan("quan_shuang_ke", "全双刻", "All Even Pungs", 24, _quan_shuang_ke),
+    _fan("quan_shuang_ke", "全双刻", "All Even Pungs", 24, _quan_shuang_ke, gate=NO_CHOWS),
     _hand_fan("qing_yi_se", "清一色", "Full Flush", 24, _tiles(_qing_yi_se)),
     _fan("yi_se_san_tong_shun", "一色三同顺", "Pure Triple Chow", 24, _linked("yi_se_san_tong_shun")),
-    _fan("yi_se_san_jie_gao", "一色三节高", "Pure Shifted Pungs", 24, _linked("yi_se_san_jie_gao")),
+    _fan("yi_se_san_jie_gao", "一色三节高", "Pure Shifted Pungs", 24, _linked("yi_se_san_jie_gao"), gate=PUNGS),
     _hand_fan("quan_da", "全大", "Upper Tiles", 24, _tiles(_ranks(7, 9))),
     _hand_fan("quan_zhong", "全中", "Middle Tiles", 24, _tiles(_ranks(4, 6))),
     _hand_fan("quan_xiao", "全小", "Lower Tiles", 24, _tiles(_ranks(1, 3))),
@@ -404,32 +421,39 @@ ITEMS = (
     _fan("san_se_shuang_long_hui", "三色双龙会", "Three-Suited Terminal Chows", 16, _linked("san_se_shuang_long_hui")),
     _fan("yi_se_san_bu_gao", "一色三步高", "Pure Shifted Chows", 16, _linked("yi_se_san_bu_gao")),
     _fan("quan_dai_wu", "全带五", "All Fives", 16, _every_set(_five)),
-    _fan("san_tong_ke", "三同刻", "Triple Pung", 16, _linked("san_tong_ke")),
-    _fan("san_an_ke", "三暗刻", "Three Concealed Pungs", 16, _an_ke(3)),
+    _fan("san_tong_ke", "三同刻", "Triple Pung", 16, _linked("san_tong_ke"), gate=PUNGS),
+    _fan("san_an_ke", "三暗刻", "Three Concealed Pungs", 16, _an_ke(3), gate=PUNGS),
     # 12
-    _fan("quan_bu_kao", "全不靠", "Lesser Honors and Knitted Tiles", 12, _shape(HONORS_AND_KNITTED, _lesser)),
+    _fan(
+        "quan_bu_kao",
+        "全不靠",
+        "Lesser Honors and Knitted Tiles",
+        12,
+        _shape(HONORS_AND_KNITTED, _lesser),
+        gate=NO_CHOWS,
+    ),
     _fan("zu_he_long", "组合龙", "Knitted Straight", 12, _zu_he_long),
     _hand_fan("da_yu_wu", "大于五", "Upper Four", 12, _tiles(_ranks(6, 9))),
     _hand_fan("xiao_yu_wu", "小于五", "Lower Four", 12, _tiles(_ranks(1, 4))),
-    _fan("san_feng_ke", "三风刻", "Big Three Winds", 12, _linked("san_feng_ke")),
+    _fan("san_feng_ke", "三风刻", "Big Three Winds", 12, _linked("san_feng_ke"), gate=PUNGS),
     # 8
     _fan("hua_long", "花龙", "Mixed Straight", 8, _linked("hua_long")),
     _hand_fan("tui_bu_dao", "推不倒", "Reversible Tiles", 8, _tiles(_within(REVERSIBLE))),
     _fan("san_se_san_tong_shun", "三色三同顺", "Mixed Triple Chow", 8, _linked("san_se_san_tong_shun")),
-    _fan("san_se_san_jie_gao", "三色三节高", "Mixed Shifted Pungs", 8, _linked("san_se_san_jie_gao")),
+    _fan("san_se_san_jie_gao", "三色三节高", "Mixed Shifted Pungs", 8, _linked("san_se_san_jie_gao"), gate=PUNGS),
     _hand_fan("wu_fan_he", "无番和", "Chicken Hand", 8, _nothing),
     _hand_fan("miao_shou_hui_chun", "妙手回春", "Last Tile Draw", 8, _flag("last-tile", self_drawn=True)),
     _hand_fan("hai_di_lao_yue", "海底捞月", "Last Tile Claim", 8, _flag("last-tile", self_drawn=False)),
     _hand_fan("gang_shang_kai_hua", "杠上开花", "Out with Replacement Tile", 8, _flag("kong-draw")),
     _hand_fan("qiang_gang_he", "抢杠和", "Robbing the Kong", 8, _flag("rob-kong")),
     # 6
-    _fan("peng_peng_he", "碰碰和", "All Pungs", 6, _peng_peng_he),
+    _fan("peng_peng_he", "碰碰和", "All Pungs", 6, _peng_peng_he, gate=NO_CHOWS),
     _hand_fan("hun_yi_se", "混一色", "Half Flush", 6, _tiles(_hun_yi_se)),
     _fan("san_se_san_bu_gao", "三色三步高", "Mixed Shifted Chows", 6, _linked("san_se_san_bu_gao")),
     _hand_fan("wu_men_qi", "五门齐", "All Types", 6, _tiles(_wu_men_qi)),
     _hand_fan("quan_qiu_ren", "全求人", "Melded Hand", 6, _quan_qiu_ren),
     _hand_fan("shuang_an_gang", "双暗杠", "Two Concealed Kongs", 6, _kongs(0, 2, 2)),
-    _fan("shuang_jian_ke", "双箭刻", "Two Dragon Pungs", 6, _linked("shuang_jian_ke")),
+    _fan("shuang_jian_ke", "双箭刻", "Two Dragon Pungs", 6, _linked("shuang_jian_ke"), gate=PUNGS),
     # 5 (明暗杠: one item for one exposed and one concealed kong, a house option)
     Item(
         "ming_an_gang", "明暗杠", "Melded and Concealed Kongs", 1, FAN, WINNER_ONLY, _one_of_each, option="ming_an_gang"
@@ -440,14 +464,23 @@ ITEMS = (
     _hand_fan("shuang_ming_gang", "双明杠", "Two Melded Kongs", 4, _kongs(2, 0, 2)),
     _hand_fan("he_jue_zhang", "和绝张", "Last Tile", 4, _he_jue_zhang),
     # 2
-    _fan("jian_ke", "箭刻", "Dragon Pung", 2, _pung_of(lambda hand, kind: kind >= T.RED)),
-    _fan("quan_feng_ke", "圈风刻", "Prevalent Wind", 2, _pung_of(lambda hand, kind: kind == hand.round_wind)),
-    _fan("men_feng_ke", "门风刻", "Seat Wind", 2, _pung_of(lambda hand, kind: kind == hand.seat_wind)),
+    _fan("jian_ke", "箭刻", "Dragon Pung", 2, _pung_of(lambda hand, kind: kind >= T.RED), gate=HONORS_HELD),
+    _fan(
+        "quan_feng_ke",
+        "圈风刻",
+        "Prevalent Wind",
+        2,
+        _pung_of(lambda hand, kind: kind == hand.round_wind),
+        gate=HONORS_HELD,
+    ),
+    _fan(
+        "men_feng_ke", "门风刻", "Seat Wind", 2, _pung_of(lambda hand, kind: kind == hand.seat_wind), gate=HONORS_HELD
+    ),
     _hand_fan("men_qian_qing", "门前清", "Concealed Hand", 2, _men_qian_qing),
     _fan("ping_he", "平和", "All Chows", 2, _ping_he),
     _hand_fan("si_gui_yi", "四归一", "Tile Hog", 2, _si_gui_yi),
-    _fan("shuang_tong_ke", "双同刻", "Double Pung", 2, _linked("shuang_tong_ke")),
-    _fan("shuang_an_ke", "双暗刻", "Two Concealed Pungs", 2, _an_ke(2)),
+    _fan("shuang_tong_ke", "双同刻", "Double Pung", 2, _linked("shuang_tong_ke"), gate=PUNGS),
+    _fan("shuang_an_ke", "双暗刻", "Two Concealed Pungs", 2, _an_ke(2), gate=PUNGS),
     _hand_fan("an_gang", "暗杠", "Concealed Kong", 2, _single_kong(exposed=False)),
     _hand_fan("duan_yao", "断幺", "All Simples", 2, _tiles(_duan_yao)),
     # 1
@@ -455,7 +488,7 @@ ITEMS = (
     _fan("xi_xiang_feng", "喜相逢", "Mixed Double Chow", 1, _linked("xi_xiang_feng")),
     _fan("lian_liu", "连六", "Short Straight", 1, _linked("lian_liu")),
     _fan("lao_shao_fu", "老少副", "Two Terminal Chows", 1, _linked("lao_shao_fu")),
-    _fan("yao_jiu_ke", "幺九刻", "Pung of Terminals or Honors", 1, _yao_jiu_ke),
+    _fan("yao_jiu_ke", "幺九刻", "Pung of Terminals or Honors", 1, _yao_jiu_ke, gate=PUNGS),
     _hand_fan("ming_gang", "明杠", "Melded Kong", 1, _single_kong(exposed=True)),
     _hand_fan("que_yi_men", "缺一门", "One Voided Suit", 1, _tiles(_que_yi_men)),
     _hand_fan("wu_zi", "无字", "No Honors", 1, _tiles(_wu_zi)),

@@ -21,6 +21,8 @@ KNITS: tuple[tuple[int, ...], ...] = tuple(
     for order in permutations(range(3))
 )
 KNIT_SETS = tuple(map(frozenset, KNITS))
+KNIT_BITS = tuple(sum(1 << k for k in knit) for knit in KNITS)  # each as bits of kinds (`McrHand.held`)
+ORPHAN_BITS = sum(1 << k for k in ORPHANS)
 NINE_GATES = (3, 1, 1, 1, 1, 1, 1, 1, 3)
 
 
