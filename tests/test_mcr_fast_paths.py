@@ -8,6 +8,8 @@ path beside a plain one).
 - `McrHand.single_wait` (独听) is found only when a reading asks, with the
   waits of sets and a pair first (`engine.standard_waits`): compared with
   all the hand's waits, every shape, every kind tried (`plain_single_wait`);
+  and a reading whose winning tile ends a two-sided chow answers "not 独听"
+  without the search (`items._two_sided`): the plain search must agree;
 - `Mcr.readings` tries a special shape only where cheap facts of the hand
   allow it: compared with trying every shape (`plain_readings`).
 
@@ -30,6 +32,7 @@ from taihu.scorer.rulesets.mcr import RULE_SET as MCR
 from taihu.scorer.rulesets.mcr import shapes as S
 from taihu.scorer.rulesets.mcr.facts import HONORS_AND_KNITTED, KNITTED, ORPHANS, SEVEN_PAIRS, STANDARD, McrFacts
 from taihu.scorer.rulesets.mcr.hand import McrHand
+from taihu.scorer.rulesets.mcr.items import _two_sided
 
 ROOT = Path(__file__).resolve().parent.parent
 HANDS = 400
@@ -130,3 +133,14 @@ def test_readings_as_every_shape_tried(line: str) -> None:
     hand = prepared(line)
     fast = [(f.shape, f.groups, f.knit) for f in MCR.readings(hand)]
     assert fast == [(f.shape, f.groups, f.knit) for f in plain_readings(hand)], line
+
+
+@pytest.mark.parametrize("line", LINES)
+def test_a_two_sided_chow_is_never_a_single_wait(line: str) -> None:
+    hand = prepared(line)
+    if any(_two_sided(hand, facts) for facts in MCR.readings(hand)):
+        assert not plain_single_wait(hand), line
+
+
+def test_two_sided_chows_are_among_the_hands() -> None:
+    assert sum(any(_two_sided(h, f) for f in MCR.readings(h)) for h in map(prepared, LINES)) > 50

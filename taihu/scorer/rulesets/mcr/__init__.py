@@ -25,7 +25,7 @@ from .. import base as B
 from . import shapes as S
 from .facts import HONORS_AND_KNITTED, KNITTED, ORPHANS, SEVEN_PAIRS, STANDARD, McrFacts, tie_order
 from .hand import CONDITIONS, MINIMUM, McrHand, prepare
-from .items import EXCLUSIONS, ITEMS, LINKED, OPTIONS
+from .items import EXCLUSIONS, HAND_NEEDS, ITEMS, LINKED, OPTIONS, hand_facts
 
 TOO_FEW = phrase("note.mcr.below_minimum", "fan", "minimum")
 FLOWERS = "hua_pai"
@@ -100,6 +100,9 @@ class Mcr(B.RuleSet):
             found.append((items, outcome, facts))
         if not found:
             return None
+        if len(found) == 1:  # most hands: one reading, no tie to break
+            items, outcome, facts = found[0]
+            return items, outcome, facts, facts
         best = max(B.rank(o) for _, o, _ in found)
         tied = [f for f in found if B.rank(f[1]) == best]
         kept = next((f for f in tied if any(i.key in TIE_FANS for i, _, _ in f[0])), tied[0])
@@ -125,17 +128,28 @@ class Mcr(B.RuleSet):
         return found, self.finish(hand, found)
 
     def _fixed_entries(self, hand: McrHand) -> list[Entry]:
-        """The fan that read no reading, found once per hand (as `_fixed_found`), each with its place in the table."""
+        """The fan that read no reading, found once per hand (as `_fixed_found`), each with its place in the table;
+        a fan only where the hand has what it needs (`items.HAND_NEEDS`)."""
+        facts = hand_facts(hand)
         options = hand.options
         entries: list[Entry] = []
-        for at, item, rows in self._fixed_places:
+        for at, item, rows in self._fixed_plans.get(facts) or self._fixed_plan_for(facts):
             for variant, subject in item.find(hand, None):
                 entries.append((at, item, item.points(variant, options) if rows is None else rows[variant], subject))
         return entries
 
     @cached_property
-    def _fixed_places(self) -> tuple[tuple[int, B.Item, B.Rows | None], ...]:
-        return tuple((self._places[item.key], item, item.plain_rows) for item in self._fixed)
+    def _fixed_plans(self) -> dict[frozenset[str], tuple[tuple[int, B.Item, B.Rows | None], ...]]:
+        """By the hand's facts (`items.hand_facts`): the fan of the hand it may have. A few dozen at most."""
+        return {}
+
+    def _fixed_plan_for(self, facts: frozenset[str]) -> tuple[tuple[int, B.Item, B.Rows | None], ...]:
+        plan = self._fixed_plans[facts] = tuple(
+            (self._places[item.key], item, item.plain_rows)
+            for item in self._fixed
+            if HAND_NEEDS.get(item.key, frozenset()) <= facts
+        )
+        return plan
 
     @cached_property
     def _places(self) -> dict[str, int]:

@@ -68,7 +68,8 @@ class McrHand(B.Prepared):
 
 def prepare(parsed: ParsedHand, options: dict[str, int]) -> McrHand:
     B.check_known_conditions(parsed, "mcr", CONDITIONS, HINTS)
-    flowers = tuple(k for k in parsed.tiles if T.is_flower(k))
+    tiles = parsed.tiles
+    flowers = tuple(k for k in tiles if T.is_flower(k)) if tiles and T.is_flower(max(tiles)) else ()
     for meld in parsed.melds:
         if meld.is_flower_set:
             raise HandError.of(
@@ -80,7 +81,7 @@ def prepare(parsed: ParsedHand, options: dict[str, int]) -> McrHand:
     for kind in set(flowers):
         if flowers.count(kind) > 1:
             raise B.too_many_copies(parsed, kind, flowers.count(kind), 1, Text("error.tiles.mcr.one_flower"))
-    held = [k for k in parsed.tiles if not T.is_flower(k)]
+    held = [k for k in tiles if not T.is_flower(k)] if flowers else list(tiles)
     if parsed.win is not None:
         if T.is_flower(parsed.win):
             raise HandError.of("error.notation.mcr.flower_won", code="bad_winning_tile", column=parsed.columns.get("+"))
@@ -92,9 +93,9 @@ def prepare(parsed: ParsedHand, options: dict[str, int]) -> McrHand:
     for meld in parsed.melds:
         for kind in meld.tiles:
             counts[kind] += 1
-    for kind, seen in enumerate(counts):
-        if seen > 4:
-            raise B.too_many_copies(parsed, kind, seen, 4)
+    if max(counts) > 4:
+        kind = next(k for k, seen in enumerate(counts) if seen > 4)
+        raise B.too_many_copies(parsed, kind, counts[kind], 4)
 
     size = len(held) + 3 * len(melds)
     winner = parsed.win is not None
@@ -122,9 +123,9 @@ def prepare(parsed: ParsedHand, options: dict[str, int]) -> McrHand:
     if not winner:
         notes.append(said("note.mcr.non_winner"))
     concealed = bytes(held)
-    before = list(held)
-    if winner:
-        before.remove(win)
+    kinds = set(held)
+    for meld in parsed.melds:
+        kinds.update(meld.tiles)
     hand = McrHand(
         parsed=parsed,
         winner=winner,
@@ -139,12 +140,19 @@ def prepare(parsed: ParsedHand, options: dict[str, int]) -> McrHand:
         self_drawn=not flags.isdisjoint(SELF_DRAWN),
         flowers=flowers,
         counts=tuple(counts),
-        held=sum(1 << k for k, n in enumerate(counts) if n),
-        exposed_kongs=sum(1 for g in melds if g.shape == KONG and g.exposed),
-        concealed_kongs=sum(1 for g in melds if g.concealed_kong),
-        nine_gates=winner and not melds and S.nine_gates(before),
+        held=sum(1 << k for k in kinds),
+        exposed_kongs=sum(1 for g in melds if g.shape == KONG and g.exposed) if melds else 0,
+        concealed_kongs=sum(1 for g in melds if g.concealed_kong) if melds else 0,
+        # 九莲宝灯's fourteen tiles run from its suit's 1 to its 9
+        nine_gates=winner and not melds and held[-1] - held[0] == 8 and S.nine_gates(_without(held, win)),
     )
     return hand
+
+
+def _without(held: list[int], win: int) -> list[int]:
+    before = list(held)
+    before.remove(win)
+    return before
 
 
 def single_wait(before: bytes, melds: tuple[Group, ...], counts: tuple[int, ...], win: int) -> bool:

@@ -323,14 +323,35 @@ def _yao_jiu_ke(hand: McrHand, facts: McrFacts) -> Found:
 def _wait(place: str) -> B.Finder:
     """独听 and the winning tile's place in the reading's concealed sets and pair (`McrFacts.wait_place`): 边张
     (an end of a chow) before 坎张 (its middle) before 单钓将 (the pair). Whether the hand waited on that tile
-    alone is asked last: it is a search of the hand's waits, found once and only where a reading needs it."""
+    alone is a search of the hand's waits (`McrHand.single_wait`): asked last, and not at all where the
+    reading itself shows another wait (`_two_sided`)."""
 
     def find(hand: McrHand, facts: McrFacts) -> Found:
-        if facts.wait_place != place or not hand.single_wait:
+        if facts.wait_place != place or (place == "bian" and _two_sided(hand, facts)) or not hand.single_wait:
             return NONE
         return once(ONE, T.name(hand.win))
 
     return find
+
+
+def _two_sided(hand: McrHand, facts: McrFacts) -> bool:
+    """Whether the winning tile ends a concealed chow of the reading whose other side is a kind of the suit
+    with a tile left to draw (not all four the winner's own): that tile would complete the same sets and pair
+    (23m waits on 1m and 4m), so the hand did not wait on one kind only."""
+    win = hand.win
+    for g in facts.groups:
+        if g.shape != CHOW or g.exposed:
+            continue
+        start = g.kind
+        if win == start + 2 and start % 9 > 0:
+            other = start - 1
+        elif win == start and start % 9 < 6:
+            other = start + 3
+        else:
+            continue
+        if hand.counts[other] < 4:
+            return True
+    return False
 
 
 def _flowers(hand: McrHand, facts: None) -> Found:
@@ -370,7 +391,38 @@ def _fan(
     return Item(key, name, name_en, value, FAN, WINNER_ONLY, find, reads=READS if reads else (), gate=gate)
 
 
-def _hand_fan(key: str, name: str, name_en: str, value: int, find: B.Finder) -> Item:
+# What a fan of the hand (read once per hand) needs the hand to have at all, by fan: the scoring loop looks for
+# it only in a hand with every fact it names (`hand_facts`), and the answer is the same either way
+# (tests/test_mcr_fast_paths.py runs every finder on every hand)
+HAND_FACTS = frozenset({"kongs", "conditions", "melds", "flowers", "nine_gates", "honors", "no_honors", "one_suit"})
+HAND_NEEDS: dict[str, frozenset[str]] = {}
+
+
+def hand_facts(hand: McrHand) -> frozenset[str]:
+    """The facts of `HAND_FACTS` the hand has: kongs, conditions written, exposed melds, flowers, 九莲宝灯's
+    tiles, honors or none, one suit only."""
+    held = hand.held
+    facts = {"honors" if held & HONORS else "no_honors"}
+    if _suits(held) == 1:
+        facts.add("one_suit")
+    if hand.melds:
+        if hand.exposed_kongs or hand.concealed_kongs:
+            facts.add("kongs")
+        if any(g.exposed for g in hand.melds):
+            facts.add("melds")
+    if hand.parsed.flags:
+        facts.add("conditions")
+    if hand.flowers:
+        facts.add("flowers")
+    if hand.nine_gates:
+        facts.add("nine_gates")
+    return frozenset(facts)
+
+
+def _hand_fan(key: str, name: str, name_en: str, value: int, find: B.Finder, needs: tuple[str, ...] = ()) -> Item:
+    if not HAND_FACTS.issuperset(needs):  # a misspelt fact would keep the fan from every hand
+        raise ValueError(f"fan {key}: hand facts {sorted(set(needs) - HAND_FACTS)} are none of {sorted(HAND_FACTS)}")
+    HAND_NEEDS[key] = frozenset(needs)
     return _fan(key, name, name_en, value, find, reads=False)
 
 
@@ -380,16 +432,16 @@ ITEMS = (
     # 88
     _fan("da_si_xi", "大四喜", "Big Four Winds", 88, _linked("da_si_xi"), gate=PUNGS),
     _fan("da_san_yuan", "大三元", "Big Three Dragons", 88, _linked("da_san_yuan"), gate=PUNGS),
-    _hand_fan("lv_yi_se", "绿一色", "All Green", 88, _tiles(_within(GREEN))),
-    _hand_fan("jiu_lian_bao_deng", "九莲宝灯", "Nine Gates", 88, _nine_gates),
-    _hand_fan("si_gang", "四杠", "Four Kongs", 88, _kongs(None, None, 4)),
+    _hand_fan("lv_yi_se", "绿一色", "All Green", 88, _tiles(_within(GREEN)), needs=("one_suit",)),
+    _hand_fan("jiu_lian_bao_deng", "九莲宝灯", "Nine Gates", 88, _nine_gates, needs=("nine_gates",)),
+    _hand_fan("si_gang", "四杠", "Four Kongs", 88, _kongs(None, None, 4), needs=("kongs",)),
     _fan("lian_qi_dui", "连七对", "Seven Shifted Pairs", 88, _shape(SEVEN_PAIRS, _lian_qi_dui), gate=NO_CHOWS),
     _fan("shi_san_yao", "十三幺", "Thirteen Orphans", 88, _shape(ORPHANS), gate=NO_CHOWS),
     # 64
-    _hand_fan("qing_yao_jiu", "清幺九", "All Terminals", 64, _tiles(_qing_yao_jiu)),
+    _hand_fan("qing_yao_jiu", "清幺九", "All Terminals", 64, _tiles(_qing_yao_jiu), needs=("no_honors",)),
     _fan("xiao_si_xi", "小四喜", "Little Four Winds", 64, _winds, gate=HONORS_HELD),
     _fan("xiao_san_yuan", "小三元", "Little Three Dragons", 64, _dragons, gate=HONORS_HELD),
-    _hand_fan("zi_yi_se", "字一色", "All Honors", 64, _tiles(_zi_yi_se)),
+    _hand_fan("zi_yi_se", "字一色", "All Honors", 64, _tiles(_zi_yi_se), needs=("honors",)),
     _fan("si_an_ke", "四暗刻", "Four Concealed Pungs", 64, _an_ke(4), gate=PUNGS),
     _fan("yi_se_shuang_long_hui", "一色双龙会", "Pure Terminal Chows", 64, _linked("yi_se_shuang_long_hui")),
     # 48
@@ -397,8 +449,8 @@ ITEMS = (
     _fan("yi_se_si_jie_gao", "一色四节高", "Four Pure Shifted Pungs", 48, _linked("yi_se_si_jie_gao"), gate=PUNGS),
     # 32
     _fan("yi_se_si_bu_gao", "一色四步高", "Four Pure Shifted Chows", 32, _linked("yi_se_si_bu_gao")),
-    _hand_fan("san_gang", "三杠", "Three Kongs", 32, _kongs(None, None, 3)),
-    _hand_fan("hun_yao_jiu", "混幺九", "All Terminals and Honors", 32, _tiles(_hun_yao_jiu)),
+    _hand_fan("san_gang", "三杠", "Three Kongs", 32, _kongs(None, None, 3), needs=("kongs",)),
+    _hand_fan("hun_yao_jiu", "混幺九", "All Terminals and Honors", 32, _tiles(_hun_yao_jiu), needs=("honors",)),
     # 24
     _fan("qi_dui", "七对", "Seven Pairs", 24, _shape(SEVEN_PAIRS), gate=NO_CHOWS),
     _fan(
@@ -410,12 +462,12 @@ ITEMS = (
         gate=NO_CHOWS,
     ),
     _fan("quan_shuang_ke", "全双刻", "All Even Pungs", 24, _quan_shuang_ke, gate=NO_CHOWS),
-    _hand_fan("qing_yi_se", "清一色", "Full Flush", 24, _tiles(_qing_yi_se)),
+    _hand_fan("qing_yi_se", "清一色", "Full Flush", 24, _tiles(_qing_yi_se), needs=("one_suit", "no_honors")),
     _fan("yi_se_san_tong_shun", "一色三同顺", "Pure Triple Chow", 24, _linked("yi_se_san_tong_shun")),
     _fan("yi_se_san_jie_gao", "一色三节高", "Pure Shifted Pungs", 24, _linked("yi_se_san_jie_gao"), gate=PUNGS),
-    _hand_fan("quan_da", "全大", "Upper Tiles", 24, _tiles(_ranks(7, 9))),
-    _hand_fan("quan_zhong", "全中", "Middle Tiles", 24, _tiles(_ranks(4, 6))),
-    _hand_fan("quan_xiao", "全小", "Lower Tiles", 24, _tiles(_ranks(1, 3))),
+    _hand_fan("quan_da", "全大", "Upper Tiles", 24, _tiles(_ranks(7, 9)), needs=("no_honors",)),
+    _hand_fan("quan_zhong", "全中", "Middle Tiles", 24, _tiles(_ranks(4, 6)), needs=("no_honors",)),
+    _hand_fan("quan_xiao", "全小", "Lower Tiles", 24, _tiles(_ranks(1, 3)), needs=("no_honors",)),
     # 16
     _fan("qing_long", "清龙", "Pure Straight", 16, _linked("qing_long")),
     _fan("san_se_shuang_long_hui", "三色双龙会", "Three-Suited Terminal Chows", 16, _linked("san_se_shuang_long_hui")),
@@ -433,8 +485,8 @@ ITEMS = (
         gate=NO_CHOWS,
     ),
     _fan("zu_he_long", "组合龙", "Knitted Straight", 12, _zu_he_long),
-    _hand_fan("da_yu_wu", "大于五", "Upper Four", 12, _tiles(_ranks(6, 9))),
-    _hand_fan("xiao_yu_wu", "小于五", "Lower Four", 12, _tiles(_ranks(1, 4))),
+    _hand_fan("da_yu_wu", "大于五", "Upper Four", 12, _tiles(_ranks(6, 9)), needs=("no_honors",)),
+    _hand_fan("xiao_yu_wu", "小于五", "Lower Four", 12, _tiles(_ranks(1, 4)), needs=("no_honors",)),
     _fan("san_feng_ke", "三风刻", "Big Three Winds", 12, _linked("san_feng_ke"), gate=PUNGS),
     # 8
     _fan("hua_long", "花龙", "Mixed Straight", 8, _linked("hua_long")),
@@ -442,17 +494,33 @@ ITEMS = (
     _fan("san_se_san_tong_shun", "三色三同顺", "Mixed Triple Chow", 8, _linked("san_se_san_tong_shun")),
     _fan("san_se_san_jie_gao", "三色三节高", "Mixed Shifted Pungs", 8, _linked("san_se_san_jie_gao"), gate=PUNGS),
     _hand_fan("wu_fan_he", "无番和", "Chicken Hand", 8, _nothing),
-    _hand_fan("miao_shou_hui_chun", "妙手回春", "Last Tile Draw", 8, _flag("last-tile", self_drawn=True)),
-    _hand_fan("hai_di_lao_yue", "海底捞月", "Last Tile Claim", 8, _flag("last-tile", self_drawn=False)),
-    _hand_fan("gang_shang_kai_hua", "杠上开花", "Out with Replacement Tile", 8, _flag("kong-draw")),
-    _hand_fan("qiang_gang_he", "抢杠和", "Robbing the Kong", 8, _flag("rob-kong")),
+    _hand_fan(
+        "miao_shou_hui_chun",
+        "妙手回春",
+        "Last Tile Draw",
+        8,
+        _flag("last-tile", self_drawn=True),
+        needs=("conditions",),
+    ),
+    _hand_fan(
+        "hai_di_lao_yue", "海底捞月", "Last Tile Claim", 8, _flag("last-tile", self_drawn=False), needs=("conditions",)
+    ),
+    _hand_fan(
+        "gang_shang_kai_hua",
+        "杠上开花",
+        "Out with Replacement Tile",
+        8,
+        _flag("kong-draw"),
+        needs=("conditions", "kongs"),
+    ),
+    _hand_fan("qiang_gang_he", "抢杠和", "Robbing the Kong", 8, _flag("rob-kong"), needs=("conditions",)),
     # 6
     _fan("peng_peng_he", "碰碰和", "All Pungs", 6, _peng_peng_he, gate=NO_CHOWS),
-    _hand_fan("hun_yi_se", "混一色", "Half Flush", 6, _tiles(_hun_yi_se)),
+    _hand_fan("hun_yi_se", "混一色", "Half Flush", 6, _tiles(_hun_yi_se), needs=("one_suit", "honors")),
     _fan("san_se_san_bu_gao", "三色三步高", "Mixed Shifted Chows", 6, _linked("san_se_san_bu_gao")),
-    _hand_fan("wu_men_qi", "五门齐", "All Types", 6, _tiles(_wu_men_qi)),
-    _hand_fan("quan_qiu_ren", "全求人", "Melded Hand", 6, _quan_qiu_ren),
-    _hand_fan("shuang_an_gang", "双暗杠", "Two Concealed Kongs", 6, _kongs(0, 2, 2)),
+    _hand_fan("wu_men_qi", "五门齐", "All Types", 6, _tiles(_wu_men_qi), needs=("honors",)),
+    _hand_fan("quan_qiu_ren", "全求人", "Melded Hand", 6, _quan_qiu_ren, needs=("melds",)),
+    _hand_fan("shuang_an_gang", "双暗杠", "Two Concealed Kongs", 6, _kongs(0, 2, 2), needs=("kongs",)),
     _fan("shuang_jian_ke", "双箭刻", "Two Dragon Pungs", 6, _linked("shuang_jian_ke"), gate=PUNGS),
     # 5 (明暗杠: one item for one exposed and one concealed kong, a house option)
     Item(
@@ -461,7 +529,7 @@ ITEMS = (
     # 4
     _fan("quan_dai_yao", "全带幺", "Outside Hand", 4, _every_set(_yao)),
     _hand_fan("bu_qiu_ren", "不求人", "Fully Concealed Hand", 4, _bu_qiu_ren),
-    _hand_fan("shuang_ming_gang", "双明杠", "Two Melded Kongs", 4, _kongs(2, 0, 2)),
+    _hand_fan("shuang_ming_gang", "双明杠", "Two Melded Kongs", 4, _kongs(2, 0, 2), needs=("kongs", "melds")),
     _hand_fan("he_jue_zhang", "和绝张", "Last Tile", 4, _he_jue_zhang),
     # 2
     _fan("jian_ke", "箭刻", "Dragon Pung", 2, _pung_of(lambda hand, kind: kind >= T.RED), gate=HONORS_HELD),
@@ -481,23 +549,23 @@ ITEMS = (
     _hand_fan("si_gui_yi", "四归一", "Tile Hog", 2, _si_gui_yi),
     _fan("shuang_tong_ke", "双同刻", "Double Pung", 2, _linked("shuang_tong_ke"), gate=PUNGS),
     _fan("shuang_an_ke", "双暗刻", "Two Concealed Pungs", 2, _an_ke(2), gate=PUNGS),
-    _hand_fan("an_gang", "暗杠", "Concealed Kong", 2, _single_kong(exposed=False)),
-    _hand_fan("duan_yao", "断幺", "All Simples", 2, _tiles(_duan_yao)),
+    _hand_fan("an_gang", "暗杠", "Concealed Kong", 2, _single_kong(exposed=False), needs=("kongs",)),
+    _hand_fan("duan_yao", "断幺", "All Simples", 2, _tiles(_duan_yao), needs=("no_honors",)),
     # 1
     _fan("yi_ban_gao", "一般高", "Pure Double Chow", 1, _linked("yi_ban_gao")),
     _fan("xi_xiang_feng", "喜相逢", "Mixed Double Chow", 1, _linked("xi_xiang_feng")),
     _fan("lian_liu", "连六", "Short Straight", 1, _linked("lian_liu")),
     _fan("lao_shao_fu", "老少副", "Two Terminal Chows", 1, _linked("lao_shao_fu")),
     _fan("yao_jiu_ke", "幺九刻", "Pung of Terminals or Honors", 1, _yao_jiu_ke, gate=PUNGS),
-    _hand_fan("ming_gang", "明杠", "Melded Kong", 1, _single_kong(exposed=True)),
+    _hand_fan("ming_gang", "明杠", "Melded Kong", 1, _single_kong(exposed=True), needs=("kongs",)),
     _hand_fan("que_yi_men", "缺一门", "One Voided Suit", 1, _tiles(_que_yi_men)),
-    _hand_fan("wu_zi", "无字", "No Honors", 1, _tiles(_wu_zi)),
+    _hand_fan("wu_zi", "无字", "No Honors", 1, _tiles(_wu_zi), needs=("no_honors",)),
     _fan("bian_zhang", "边张", "Edge Wait", 1, _wait("bian")),
     _fan("kan_zhang", "坎张", "Closed Wait", 1, _wait("kan")),
     _fan("dan_diao_jiang", "单钓将", "Single Wait", 1, _wait("dan")),
     _hand_fan("zi_mo", "自摸", "Self-Drawn", 1, _zi_mo),
     # flowers: counted apart, never toward the minimum
-    _hand_fan("hua_pai", "花牌", "Flower Tiles", 1, _flowers),
+    _hand_fan("hua_pai", "花牌", "Flower Tiles", 1, _flowers, needs=("flowers",)),
 )
 
 
