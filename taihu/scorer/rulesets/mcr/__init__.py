@@ -71,7 +71,8 @@ class Mcr(B.RuleSet):
         # a shape other than sets and a pair is looked for only where the kinds held allow it: all nine of a
         # knitted straight, seven kinds at most (七对), the thirteen orphans, fourteen kinds (全不靠)
         held = hand.held
-        if len(melds) <= 1 and any(held & knit == knit for knit in S.KNIT_BITS):
+        different = held.bit_count()
+        if different >= 9 and len(melds) <= 1 and any(held & knit == knit for knit in S.KNIT_BITS):
             for knit, groups in S.knitted_readings(kinds, len(melds)):
                 standard.append(McrFacts(melds + groups, KNITTED, win, drawn, knit))
         if len(standard) > 1:
@@ -79,7 +80,6 @@ class Mcr(B.RuleSet):
         yield from standard
         if melds:
             return
-        different = held.bit_count()
         if different <= 7 and S.seven_pairs(kinds):
             pairs = tuple(Group(PAIR, k) for k in kinds[::2])
             yield McrFacts(pairs, SEVEN_PAIRS, win, drawn)

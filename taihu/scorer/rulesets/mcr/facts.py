@@ -48,9 +48,15 @@ class McrFacts(ReadingFacts):
         self.shape = shape
         self.knit = knit
         pairs = self.pairs
-        self.sets = sets = tuple(g for g in groups if g.shape != PAIR) if pairs else groups
+        self.sets = sets = tuple([g for g in groups if g.shape != PAIR]) if pairs else groups
         self.pair = pair = pairs[0].kind if len(pairs) == 1 else -1
-        self.triplets = triplets = sorted([g.kind for _, g in self.pungs] + [g.kind for g in self.kongs])
+        pungs, kongs = self.pungs, self.kongs
+        if kongs:
+            self.triplets = triplets = sorted([g.kind for _, g in pungs] + [g.kind for g in kongs])
+        else:
+            self.triplets = triplets = (
+                sorted([g.kind for _, g in pungs]) if len(pungs) > 1 else [g.kind for _, g in pungs]
+            )
         if shape in (STANDARD, KNITTED):
             starts = sorted([g.kind for g in sets if g.shape == CHOW]) if self.chows else []
             self.linked = between_sets(starts, triplets, pair)

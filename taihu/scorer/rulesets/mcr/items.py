@@ -60,6 +60,7 @@ def _ranks(low: int, high: int) -> Callable[[int], bool]:
 GREEN = (19, 20, 21, 23, 25, T.GREEN)  # 2 3 4 6 8 bamboo and 发
 REVERSIBLE = (9, 10, 11, 12, 13, 16, 17, 19, 21, 22, 23, 25, 26, T.WHITE)  # 1234589 dots, 245689 bamboo, 白
 TERMINALS = frozenset((0, 8, 9, 17, 18, 26))
+YAO_JIU = TERMINALS | frozenset(range(T.EAST, T.RED))  # the kinds whose pung may be a 幺九刻
 _qing_yao_jiu = _within(TERMINALS)
 _only_terminals_and_honors = _within(TERMINALS | set(range(T.EAST, T.PLAYABLE)))
 
@@ -236,14 +237,18 @@ def _triplets(facts: McrFacts) -> list[int]:
 
 def _winds(hand: McrHand, facts: McrFacts) -> Found:
     """小四喜: pungs of three winds and a pair of the fourth."""
+    if not T.is_wind(facts.pair):
+        return NONE
     winds = [k for k in _triplets(facts) if T.is_wind(k)]
-    return FOUND if len(winds) == 3 and T.is_wind(facts.pair) else NONE
+    return FOUND if len(winds) == 3 else NONE
 
 
 def _dragons(hand: McrHand, facts: McrFacts) -> Found:
     """小三元: pungs of two dragons and a pair of the third."""
+    if facts.pair < T.RED:
+        return NONE
     dragons = [k for k in _triplets(facts) if k >= T.RED]
-    return FOUND if len(dragons) == 2 and facts.pair >= T.RED else NONE
+    return FOUND if len(dragons) == 2 else NONE
 
 
 def _an_ke(count: int) -> B.Finder:
@@ -297,7 +302,7 @@ def _pung_of(test: Callable[[McrHand, int], bool]) -> B.Finder:
     """A fan of each pung (or kong) of a kind `test` accepts."""
 
     def find(hand: McrHand, facts: McrFacts) -> Found:
-        if not facts.triplets:
+        if not any(test(hand, kind) for kind in facts.triplets):
             return NONE
         return [(ONE, T.name(g.kind)) for g in facts.sets if g.is_triplet and test(hand, g.kind)]
 
@@ -307,7 +312,7 @@ def _pung_of(test: Callable[[McrHand, int], bool]) -> B.Finder:
 def _yao_jiu_ke(hand: McrHand, facts: McrFacts) -> Found:
     """Each pung of a 1, a 9 or a wind: a dragon's scores 箭刻, a wind's that is the prevalent or seat wind scores
     圈风刻/门风刻, and the three wind pungs of 三风刻 (or 小四喜) count no 幺九刻; 九莲宝灯 takes one."""
-    if not facts.triplets:
+    if YAO_JIU.isdisjoint(facts.triplets):
         return NONE
     winds = sum(1 for k in _triplets(facts) if T.is_wind(k))
     found: Found = []
