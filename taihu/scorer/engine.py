@@ -701,33 +701,78 @@ def standard_waits(kinds: bytes, sets: int) -> list[int]:
     return found
 
 
-@M.lru_cache("engine.whole_pairs", maxsize=20_000, bytes_per_entry=150)
 def _whole_pairs(run: bytes) -> int:
     """The pairs (0 or 1) one suit's run of sorted kinds uses when it reads whole (as sets, and a pair where
-    its count is two more than a multiple of three); -1 where it does not."""
-    n = len(run)
+    its count is two more than a multiple of three); -1 where it does not. A suit's run is looked up moved
+    down to rank 0 (`234m` and `567p` are one), as `_suit_memo_miss` does."""
+    if not run:
+        return 0
+    first = run[0]
+    if first >= T.EAST:
+        return _honors_whole(run)
+    return _stretch_whole(run.translate(_DOWN_FROM[first]))
+
+
+@M.lru_cache("engine.stretch_whole", maxsize=20_000, bytes_per_entry=150)
+def _stretch_whole(relative: bytes) -> int:
+    """`_whole_pairs` of a suited run moved down to rank 0."""
+    n = len(relative)
     if n % 3 == 1:
         return -1
-    if not n:
-        return 0
-    start = _SUIT_STARTS[_SUIT_OF[run[0]]]
-    counts = bytearray(T.PLAYABLE - T.EAST if start == T.EAST else 9)
-    for kind in run:
-        counts[kind - start] += 1
-    pair = 1 if n % 3 == 2 else 0
-    return pair if (pair, n // 3 + pair) in _suit_shapes(start == T.EAST, bytes(counts)) else -1  # a pair is a group
+    counts = bytearray(relative[-1] + 1)
+    for rank in relative:
+        counts[rank] += 1
+    # every way of the stretch table uses the one pair where the count leaves two over, and none elsewhere
+    return (1 if n % 3 == 2 else 0) if _suit_ways(bytes(counts)) else -1
 
 
-@M.lru_cache("engine.run_completions", maxsize=20_000, bytes_per_entry=200)
-def _run_completions(suit: int, run: bytes) -> tuple[tuple[int, int], ...]:
+@M.lru_cache("engine.honors_whole", maxsize=4096, bytes_per_entry=150)
+def _honors_whole(run: bytes) -> int:
+    """`_whole_pairs` of the honors: pungs, and a pair where the count is two more than a multiple of three."""
+    sizes = [run.count(kind) for kind in sorted(set(run))]
+    if any(size not in (2, 3) for size in sizes) or sizes.count(2) != (1 if len(run) % 3 == 2 else 0):
+        return -1
+    return sizes.count(2)
+
+
+def _run_completions(suit: int, run: bytes) -> list[tuple[int, int]] | tuple[tuple[int, int], ...]:
     """(kind, pairs used) of each kind of the suit that makes its run read whole (`_whole_pairs`): a kind held,
     or for a suit one up to two ranks from one, as a tile with neither stands alone."""
-    near = set(run) if suit == 3 else {k + d for k in run for d in (-2, -1, 0, 1, 2)}
+    if not run:
+        return ()
+    if suit == 3:
+        return _honors_completions(run)
+    first = run[0]
+    low, high = _SUIT_STARTS[suit], _SUIT_STARTS[suit] + 9
+    return [
+        (first + offset, pair)
+        for offset, pair in _stretch_completions(run.translate(_DOWN_FROM[first]))
+        if low <= first + offset < high
+    ]
+
+
+@M.lru_cache("engine.stretch_completions", maxsize=20_000, bytes_per_entry=200)
+def _stretch_completions(relative: bytes) -> tuple[tuple[int, int], ...]:
+    """(offset from the run's first kind, pairs used) of each tile up to two ranks beyond a suited run moved
+    down to rank 0 that makes it read whole, the suit's edges not yet applied."""
     found = []
-    for kind in range(_SUIT_STARTS[suit], _SUIT_STARTS[suit + 1] if suit < 3 else T.PLAYABLE):
-        if kind not in near:
-            continue
-        pair = _whole_pairs(bytes(sorted((*run, kind))))
+    for offset in range(-2, relative[-1] + 3):
+        if offset < 0:
+            more = bytes([0, *(rank - offset for rank in relative)])
+        else:
+            more = bytes(sorted((*relative, offset)))
+        pair = _stretch_whole(more)
+        if pair >= 0:
+            found.append((offset, pair))
+    return tuple(found)
+
+
+@M.lru_cache("engine.honors_completions", maxsize=4096, bytes_per_entry=200)
+def _honors_completions(run: bytes) -> tuple[tuple[int, int], ...]:
+    """(kind, pairs used) of each honor held whose tile added makes the honors read whole."""
+    found = []
+    for kind in sorted(set(run)):
+        pair = _honors_whole(bytes(sorted((*run, kind))))
         if pair >= 0:
             found.append((kind, pair))
     return tuple(found)

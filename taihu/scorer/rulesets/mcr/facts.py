@@ -110,6 +110,7 @@ def tie_order(shape: str, groups: tuple[Group, ...], knit: tuple[int, ...]) -> t
 # -- chows ----------------------------------------------------------------------
 
 
+@M.lru_cache("mcr.two_chows", maxsize=8192, bytes_per_entry=150)
 def two_chows(a: int, b: int) -> str:
     """The fan two chows (by their lowest kinds) make together, or ''."""
     if a == b:
@@ -125,6 +126,7 @@ def two_chows(a: int, b: int) -> str:
     return ""
 
 
+@M.lru_cache("mcr.three_chows", maxsize=8192, bytes_per_entry=150)
 def three_chows(a: int, b: int, c: int) -> str:
     """The fan three chows (lowest kinds, ascending) make together, or ''."""
     if a // 9 == b // 9 == c // 9:
@@ -210,6 +212,7 @@ def account_once(pairs: list[tuple[int, int, str]], most: int) -> list[tuple[int
 # -- pungs ----------------------------------------------------------------------
 
 
+@M.lru_cache("mcr.two_pungs", maxsize=8192, bytes_per_entry=150)
 def two_pungs(a: int, b: int) -> str:
     if T.is_suited(a) and T.is_suited(b) and a % 9 == b % 9 and a != b:
         return "shuang_tong_ke"
@@ -218,6 +221,7 @@ def two_pungs(a: int, b: int) -> str:
     return ""
 
 
+@M.lru_cache("mcr.three_pungs", maxsize=8192, bytes_per_entry=150)
 def three_pungs(a: int, b: int, c: int) -> str:
     if all(T.is_suited(k) for k in (a, b, c)):
         if len({a // 9, b // 9, c // 9}) == 3:

@@ -12,7 +12,6 @@ from bisect import insort
 from dataclasses import dataclass
 from functools import cached_property
 
-from ... import memo as M
 from ... import tiles as T
 from ...engine import KONG, Group, standard_waits
 from ...errors import HandError, Text
@@ -157,19 +156,13 @@ def _without(held: list[int], win: int) -> list[int]:
 
 def single_wait(before: bytes, melds: tuple[Group, ...], counts: tuple[int, ...], win: int) -> bool:
     """独听: the winning kind is the one kind that completes the 13 tiles, a kind whose four tiles are all the
-    winner's own left out (it cannot be drawn)."""
-    sets = [k for k in standard_waits(before, 4 - len(melds)) if counts[k] - (k == win) < 4]
-    if sets and sets != [win]:  # another kind completes sets and a pair: no need to look at the other shapes
+    winner's own left out (it cannot be drawn). The waits of sets and a pair are found first; the other shapes
+    are tried only where those leave the winning kind alone, and only on the kinds that might complete them."""
+    sets = 4 - len(melds)
+    standard = standard_waits(before, sets)
+    if any(k != win and counts[k] < 4 for k in standard):
         return False
-    live = [k for k in waits(before, len(melds)) if counts[k] - (k == win) < 4]
-    return live == [win]
-
-
-@M.lru_cache("mcr.waits", maxsize=4096, bytes_per_entry=300)
-def waits(before: bytes, melds: int) -> tuple[int, ...]:
-    """The kinds that complete concealed tiles `before` (with `melds` melds beside them) into any winning shape."""
-    found = set(standard_waits(before, 4 - melds))
-    for kind in S.special_candidates(before, melds):
-        if kind not in found and S.special_win(before, kind, melds):
-            found.add(kind)
-    return tuple(sorted(found))
+    return not any(
+        k != win and counts[k] < 4 and k not in standard and S.special_win(before, k, len(melds))
+        for k in S.special_candidates(before, len(melds))
+    )
