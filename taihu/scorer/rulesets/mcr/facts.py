@@ -87,15 +87,17 @@ def concealed_pungs(sets: tuple[Group, ...], win: int, self_drawn: bool, knit: t
 def wait_place(groups: tuple[Group, ...], win: int) -> str:
     """The winning tile's place in the concealed sets and pair that a wait fan reads (where the hand waited on
     it alone): an end of a chow holding it ("bian") before its middle ("kan") before the pair ("dan")."""
-    places = set()
+    kan = dan = False
     for g in groups:
-        if g.exposed or g.concealed_kong:
-            continue
-        if g.shape == CHOW and g.kind <= win <= g.kind + 2:
-            places.add("kan" if win == g.kind + 1 else "bian")
-        elif g.shape == PAIR and g.kind == win:
-            places.add("dan")
-    return next((p for p in ("bian", "kan", "dan") if p in places), "")
+        shape = g.shape
+        if shape == CHOW:
+            if g.kind <= win <= g.kind + 2 and not g.exposed:
+                if win != g.kind + 1:
+                    return "bian"
+                kan = True
+        elif shape == PAIR and g.kind == win:
+            dan = True
+    return "kan" if kan else "dan" if dan else ""
 
 
 def tie_order(shape: str, groups: tuple[Group, ...], knit: tuple[int, ...]) -> tuple[int, ...]:
