@@ -108,12 +108,12 @@ class Mcr(B.RuleSet):
         kept = next((f for f in tied if any(i.key in TIE_FANS for i, _, _ in f[0])), tied[0])
         return kept[0], kept[1], kept[2], kept[2]
 
-    # -- the scoring loop, MCR's way: the same fan as the shared `_valued` (tests/test_mcr_fast_paths.py)
+    # -- the scoring loop, MCR's way: the same fan as every finder run plainly (tests/test_mcr_fast_paths.py)
 
     def valued(self, hand: McrHand, facts: McrFacts, fixed: list[Entry]) -> tuple[B.Found, B.Outcome]:
         """One reading's fan, valued, in table order: the hand's own (`fixed`, found once per hand), the fan
-        between sets read straight off `facts.linked` (most readings make none, so their 30-odd finders are
-        not run), and the other reading fan whose gate the reading opens."""
+        between sets read straight off `facts.linked` (most readings make none or one, so their 23 finders
+        are not run), and the other reading fan whose gate the reading opens."""
         entries = fixed.copy()
         linked = self._linked_items
         for key, details in facts.linked.items():
