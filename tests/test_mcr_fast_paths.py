@@ -46,7 +46,7 @@ def example_lines() -> list[str]:
 
 def lines() -> list[str]:
     rng = random.Random(20261207)
-    # 七对 waited on with two four-alikes (each two pairs), where a look at the kinds paired saw four pairs only
+    # a 七对 wait holding two four-alikes: each is two pairs, so the kinds paired undercount the pairs
     seven_pairs = ["111122m334p3333s +4p seat:W round:E self"]
     return example_lines() + seven_pairs + [random_hand(rng) for _ in range(HANDS)]
 
