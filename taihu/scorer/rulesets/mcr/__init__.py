@@ -8,7 +8,8 @@ The folder, one concern a file: `hand.py` the hand (`McrHand`, built and validat
 waits; `shapes.py` the winning shapes apart from sets and a pair; `facts.py` what the fan read of one
 reading, the fan between sets among them; `items.py` the fan, their exclusions and the house option, as
 data in the rules page's order; `settlement.py` its payments, `arithmetic.py` its arithmetic lines; this
-module the `RuleSet` that reaches them.
+module the `RuleSet` that reaches them, with its scoring loop (`Mcr.valued`: the fan between sets read off
+the reading, a fan of the hand looked for only where the hand has what it needs).
 """
 
 from __future__ import annotations
