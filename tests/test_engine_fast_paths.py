@@ -15,7 +15,11 @@ the engine, each fast path beside a plain one).
 - `wildcard_free_facts` (Luoshan's readings of a hand without wildcards)
   puts each reading's facts together from its suits' memoised parts:
   compared field by field with `ReadingFacts` of each plain place of the
-  winning tile in each plainly combined reading, melds in front.
+  winning tile in each plainly combined reading, melds in front;
+- `standard_waits` (MCR's 独听) sends the added tile only to the suit that
+  does not read whole, or to one holding a pair, and memoises what makes a
+  suit's run whole: compared with adding each of the 34 kinds and asking
+  `kinds_readings` for a reading.
 
 Each is run on random tiles, winning-shaped or not (with wildcards too, for
 `ReadingFacts`), with the memos empty and then full, and must give the same
@@ -274,3 +278,39 @@ def test_wildcard_free_facts_by_the_table(tiles: str, win: str, melds: tuple[Gro
     kinds = bytes(sorted(parse(tiles).tiles))
     winning_tile = -1 if win == "-" else parse(win).tiles[0]
     assert_facts_put_together_as_built_plainly(kinds, 4 - len(melds), winning_tile, melds)
+
+
+def plain_standard_waits(kinds: bytes, sets: int) -> list[int]:
+    """Each kind whose tile added to `kinds` leaves a reading of `sets` sets and a pair."""
+    return [x for x in range(T.PLAYABLE) if E.kinds_readings(bytes(sorted((*kinds, x))), sets, True)]
+
+
+# one tile short of a winning shape of 1 to 4 sets (a tile taken out, or one swapped too), and any tiles
+WAITING = st.one_of(
+    st.tuples(st.integers(1, 4).flatmap(winning), st.integers(0, 13)).map(lambda c: c[0][: c[1]] + c[0][c[1] + 1 :]),
+    st.tuples(winning(4), st.integers(0, 12), st.integers(0, T.PLAYABLE - 1)).map(
+        lambda c: [*c[0][: c[1]], c[2], *c[0][c[1] + 2 :]]
+    ),
+    st.lists(st.integers(0, T.PLAYABLE - 1), min_size=0, max_size=13),
+)
+
+
+@EXAMPLES
+@given(WAITING)
+def test_standard_waits_as_found_plainly(tiles: list[int]) -> None:
+    kinds = bytes(sorted(tiles))
+    sets = len(kinds) // 3
+    expected = plain_standard_waits(kinds, sets) if len(kinds) % 3 == 1 else []
+    memo.clear_caches()
+    assert E.standard_waits(kinds, sets) == expected, tiles  # every run new to the memos
+    assert E.standard_waits(kinds, sets) == expected, tiles  # every run found in them
+
+
+@pytest.mark.parametrize(
+    "tiles",
+    ["1112345678999m", "55m 77p", "1m", "EE SS", "2345m FFF", "11m 11p 11s E", "123m 456p 789s 1199s", "1234m"],
+)
+def test_standard_waits_by_the_table(tiles: str) -> None:
+    kinds = bytes(sorted(parse(tiles).tiles))
+    sets = len(kinds) // 3
+    assert E.standard_waits(kinds, sets) == plain_standard_waits(kinds, sets)

@@ -10,12 +10,14 @@ find nothing wherever its gate is shut.
 
 from __future__ import annotations
 
+import random
 from dataclasses import replace
 from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
+from mcr_hands import random_hand
 
 from taihu.scorer import HandError, parse
 from taihu.scorer import tiles as T
@@ -40,10 +42,11 @@ def shut_gates_finding_something(rules: str, line: str) -> list[str]:
     return wrong
 
 
-def test_luoshan_gates_its_reading_items() -> None:
-    """Luoshan is the rule set with gates; the others score every item on every reading."""
+def test_luoshan_and_mcr_gate_their_reading_items() -> None:
+    """Luoshan and MCR are the rule sets with gates; the others score every item on every reading."""
     assert len(GATED["luoshan"]) == 15
-    assert not any(GATED[name] for name in RULESETS if name != "luoshan")
+    assert len(GATED["mcr"]) == 25
+    assert not any(GATED[name] for name in RULESETS if name not in ("luoshan", "mcr"))
     assert {i.key for i in LUOSHAN.items if not i.gate} == {"di_he", "gang_kai"}
 
 
@@ -52,9 +55,17 @@ def _example_lines(rules: str) -> list[str]:
     return [line.split("#")[0].strip() for line in text.splitlines() if line.split("#")[0].strip()]
 
 
-@pytest.mark.parametrize("line", [line for line in _example_lines("luoshan") if "+" in line])
-def test_examples_open_every_gate_they_need(line: str) -> None:
-    assert shut_gates_finding_something("luoshan", line) == []
+@pytest.mark.parametrize(
+    ("rules", "line"), [(rules, line) for rules in ("luoshan", "mcr") for line in _example_lines(rules) if "+" in line]
+)
+def test_examples_open_every_gate_they_need(rules: str, line: str) -> None:
+    assert shut_gates_finding_something(rules, line) == []
+
+
+def test_no_mcr_item_scores_behind_a_shut_gate() -> None:
+    """MCR's random legal hands of the differential test: melds, kongs, the special shapes, every condition."""
+    rng = random.Random(20261207)
+    assert [wrong for _ in range(300) for wrong in shut_gates_finding_something("mcr", random_hand(rng))] == []
 
 
 SUITED_STARTS = [s * 9 + r for s in range(3) for r in range(7)]

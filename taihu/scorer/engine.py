@@ -670,8 +670,119 @@ def completing_kinds(kinds: bytes, sets: int, candidates: Iterable[int]) -> list
 _SUIT_STARTS = (0, 9, 18, T.EAST)
 
 
+def standard_waits(kinds: bytes, sets: int) -> list[int]:
+    """`completing_kinds(kinds, sets, range(T.PLAYABLE))`, found suit by suit: the kinds X for which the
+    wildcard-free tiles `kinds` (sorted) + X read as `sets` sets and a pair.
+
+    In a winning hand every suit (and the honors) reads whole: as sets, with
+    the pair where its count is two more than a multiple of three, and one
+    suit only holds that pair. So X goes to the one suit that does not read
+    whole yet, or, where all do, to a suit holding a pair. Each suit's run of
+    the sorted kinds is cut off as `kinds_readings` cuts it; whether it reads
+    whole, and what makes it whole, are memoised by the run.
+    The same kinds as `completing_kinds` (tests/test_engine_fast_paths.py).
+    """
+    if len(kinds) != 3 * sets + 1:
+        return []
+    runs = []
+    rest = kinds
+    for above in _ABOVE_SUIT:
+        run = rest.rstrip(above)
+        rest = rest[len(run) :]
+        runs.append(run)
+    pairs = [_whole_pairs(run) for run in runs]
+    broken = [suit for suit, pair in enumerate(pairs) if pair < 0]
+    if len(broken) > 1:
+        return []
+    found = []
+    for suit in broken or [suit for suit, pair in enumerate(pairs) if pair == 1]:
+        others = sum(pairs) - pairs[suit]
+        found += [kind for kind, pair in _run_completions(suit, runs[suit]) if others + pair == 1]
+    return found
+
+
+def _whole_pairs(run: bytes) -> int:
+    """The pairs (0 or 1) one suit's run of sorted kinds uses when it reads whole (as sets, and a pair where
+    its count is two more than a multiple of three); -1 where it does not. A suit's run is looked up moved
+    down to rank 0 (`234m` and `567p` are one), as `_suit_memo_miss` does."""
+    if not run:
+        return 0
+    first = run[0]
+    if first >= T.EAST:
+        return _honors_whole(run)
+    return _stretch_whole(run.translate(_DOWN_FROM[first]))
+
+
+@M.lru_cache("engine.stretch_whole", maxsize=20_000, bytes_per_entry=150)
+def _stretch_whole(relative: bytes) -> int:
+    """`_whole_pairs` of a suited run moved down to rank 0."""
+    n = len(relative)
+    if n % 3 == 1:
+        return -1
+    counts = bytearray(relative[-1] + 1)
+    for rank in relative:
+        counts[rank] += 1
+    # every way of the stretch table uses the one pair where the count leaves two over, and none elsewhere
+    return (1 if n % 3 == 2 else 0) if _suit_ways(bytes(counts)) else -1
+
+
+@M.lru_cache("engine.honors_whole", maxsize=4096, bytes_per_entry=150)
+def _honors_whole(run: bytes) -> int:
+    """`_whole_pairs` of the honors: pungs, and a pair where the count is two more than a multiple of three."""
+    sizes = [run.count(kind) for kind in sorted(set(run))]
+    if any(size not in (2, 3) for size in sizes) or sizes.count(2) != (1 if len(run) % 3 == 2 else 0):
+        return -1
+    return sizes.count(2)
+
+
+def _run_completions(suit: int, run: bytes) -> list[tuple[int, int]] | tuple[tuple[int, int], ...]:
+    """(kind, pairs used) of each kind of the suit that makes its run read whole (`_whole_pairs`): a kind held,
+    or for a suit one up to two ranks from one, as a tile with neither stands alone."""
+    if not run:
+        return ()
+    if suit == 3:
+        return _honors_completions(run)
+    first = run[0]
+    low, high = _SUIT_STARTS[suit], _SUIT_STARTS[suit] + 9
+    return [
+        (first + offset, pair)
+        for offset, pair in _stretch_completions(run.translate(_DOWN_FROM[first]))
+        if low <= first + offset < high
+    ]
+
+
+@M.lru_cache("engine.stretch_completions", maxsize=20_000, bytes_per_entry=200)
+def _stretch_completions(relative: bytes) -> tuple[tuple[int, int], ...]:
+    """(offset from the run's first kind, pairs used) of each tile up to two ranks beyond a suited run moved
+    down to rank 0 that makes it read whole, the suit's edges not yet applied."""
+    found = []
+    for offset in range(-2, relative[-1] + 3):
+        if offset < 0:
+            more = bytes([0, *(rank - offset for rank in relative)])
+        else:
+            more = bytes(sorted((*relative, offset)))
+        pair = _stretch_whole(more)
+        if pair >= 0:
+            found.append((offset, pair))
+    return tuple(found)
+
+
+@M.lru_cache("engine.honors_completions", maxsize=4096, bytes_per_entry=200)
+def _honors_completions(run: bytes) -> tuple[tuple[int, int], ...]:
+    """(kind, pairs used) of each honor held whose tile added makes the honors read whole."""
+    found = []
+    for kind in sorted(set(run)):
+        pair = _honors_whole(bytes(sorted((*run, kind))))
+        if pair >= 0:
+            found.append((kind, pair))
+    return tuple(found)
+
+
 def _suit_index(kind: int) -> int:
     return 3 if kind >= T.EAST else kind // 9
+
+
+_SUIT_OF = tuple(_suit_index(kind) for kind in range(T.PLAYABLE))  # `_suit_index`, as a table
 
 
 @M.lru_cache("engine.suit_shapes", maxsize=20_000, bytes_per_entry=300)

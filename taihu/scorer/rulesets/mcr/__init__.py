@@ -8,12 +8,15 @@ The folder, one concern a file: `hand.py` the hand (`McrHand`, built and validat
 waits; `shapes.py` the winning shapes apart from sets and a pair; `facts.py` what the fan read of one
 reading, the fan between sets among them; `items.py` the fan, their exclusions and the house option, as
 data in the rules page's order; `settlement.py` its payments, `arithmetic.py` its arithmetic lines; this
-module the `RuleSet` that reaches them.
+module the `RuleSet` that reaches them, with its scoring loop (`Mcr.valued`: the fan between sets read off
+the reading, a fan of the hand looked for only where the hand has what it needs).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from functools import cached_property
+from operator import itemgetter
 
 from ... import tiles as T
 from ...engine import PAIR, Group, ReadingFacts, kinds_readings
@@ -21,9 +24,9 @@ from ...errors import HandError
 from ...said import phrase
 from .. import base as B
 from . import shapes as S
-from .facts import HONORS_AND_KNITTED, KNITTED, ORPHANS, SEVEN_PAIRS, STANDARD, McrFacts
+from .facts import HONORS_AND_KNITTED, KNITTED, ORPHANS, SEVEN_PAIRS, STANDARD, McrFacts, tie_order
 from .hand import CONDITIONS, MINIMUM, McrHand, prepare
-from .items import EXCLUSIONS, ITEMS, OPTIONS
+from .items import EXCLUSIONS, HAND_NEEDS, ITEMS, LINKED, OPTIONS, hand_facts
 
 TOO_FEW = phrase("note.mcr.below_minimum", "fan", "minimum")
 FLOWERS = "hua_pai"
@@ -68,35 +71,111 @@ class Mcr(B.RuleSet):
         """Every reading, the standard ones first in rule 6's order, then 七对 and the other shapes."""
         win, drawn, melds, kinds = hand.win, hand.self_drawn, hand.melds, hand.concealed
         standard = [McrFacts(melds + g, STANDARD, win, drawn) for g in kinds_readings(kinds, 4 - len(melds), True)]
-        for knit, groups in S.knitted_readings(kinds, len(melds)):
-            standard.append(McrFacts(melds + groups, KNITTED, win, drawn, knit))
-        standard.sort(key=_order)
+        # a shape other than sets and a pair is looked for only where the kinds held allow it: all nine of a
+        # knitted straight, seven kinds at most (七对), the thirteen orphans, fourteen kinds (全不靠)
+        held = hand.held
+        different = held.bit_count()
+        if different >= 9 and len(melds) <= 1 and any(held & knit == knit for knit in S.KNIT_BITS):
+            for knit, groups in S.knitted_readings(kinds, len(melds)):
+                standard.append(McrFacts(melds + groups, KNITTED, win, drawn, knit))
+        if len(standard) > 1:
+            standard.sort(key=_order)
         yield from standard
         if melds:
             return
-        if S.seven_pairs(kinds):
+        if different <= 7 and S.seven_pairs(kinds):
             pairs = tuple(Group(PAIR, k) for k in kinds[::2])
             yield McrFacts(pairs, SEVEN_PAIRS, win, drawn)
-        if S.thirteen_orphans(kinds):
+        if held == S.ORPHAN_BITS and S.thirteen_orphans(kinds):
             yield McrFacts((), ORPHANS, win, drawn)
-        knitted = S.honors_and_knitted(kinds)
-        if knitted is not None:
-            yield McrFacts((), HONORS_AND_KNITTED, win, drawn, knitted)
+        if different == 14:
+            knitted = S.honors_and_knitted(kinds)
+            if knitted is not None:
+                yield McrFacts((), HONORS_AND_KNITTED, win, drawn, knitted)
 
     def best_reading(self, hand: McrHand, readings: object = None) -> B.Chosen | None:
         """The reading with the most fan; of readings of one total, the first that has 一色三同顺 or 三同刻
         (rule 6: a standard reading comes before 七对, and the readings come in its order)."""
-        fixed = self._fixed_found(hand)
+        fixed = self._fixed_entries(hand)
         found = []
         for facts in self.readings(hand) if readings is None else readings:  # type: ignore[attr-defined]
-            items, outcome = self._valued(hand, facts, fixed)
+            items, outcome = self.valued(hand, facts, fixed)
             found.append((items, outcome, facts))
         if not found:
             return None
+        if len(found) == 1:  # most hands: one reading, no tie to break
+            items, outcome, facts = found[0]
+            return items, outcome, facts, facts
         best = max(B.rank(o) for _, o, _ in found)
         tied = [f for f in found if B.rank(f[1]) == best]
         kept = next((f for f in tied if any(i.key in TIE_FANS for i, _, _ in f[0])), tied[0])
         return kept[0], kept[1], kept[2], kept[2]
+
+    # -- the scoring loop, MCR's way: the same fan as every finder run plainly (tests/test_mcr_fast_paths.py)
+
+    def valued(self, hand: McrHand, facts: McrFacts, fixed: list[Entry]) -> tuple[B.Found, B.Outcome]:
+        """One reading's fan, valued, in table order: the hand's own (`fixed`, found once per hand), the fan
+        between sets read straight off `facts.linked` (most readings make none or one, so their 23 finders
+        are not run), and the other reading fan whose gate the reading opens."""
+        entries = fixed.copy()
+        linked = self._linked_items
+        for key, details in facts.linked.items():
+            at, item, points = linked[key]
+            entries += [(at, item, points, detail) for detail in details]
+        options = hand.options
+        for at, item, rows in self._open_reading_items.get(facts.present) or self._open_for(facts.present):
+            for variant, subject in item.find(hand, facts):
+                entries.append((at, item, item.points(variant, options) if rows is None else rows[variant], subject))
+        entries.sort(key=_AT)
+        found = self._exclude([(item, points, detail) for _, item, points, detail in entries])
+        return found, self.finish(hand, found)
+
+    def _fixed_entries(self, hand: McrHand) -> list[Entry]:
+        """The fan that read no reading, found once per hand (as `_fixed_found`), each with its place in the table;
+        a fan only where the hand has what it needs (`items.HAND_NEEDS`)."""
+        facts = hand_facts(hand)
+        options = hand.options
+        entries: list[Entry] = []
+        for at, item, rows in self._fixed_plans.get(facts) or self._fixed_plan_for(facts):
+            for variant, subject in item.find(hand, None):
+                entries.append((at, item, item.points(variant, options) if rows is None else rows[variant], subject))
+        return entries
+
+    @cached_property
+    def _fixed_plans(self) -> dict[frozenset[str], tuple[tuple[int, B.Item, B.Rows | None], ...]]:
+        """By the hand's facts (`items.hand_facts`): the fan of the hand it may have. A few dozen at most."""
+        return {}
+
+    def _fixed_plan_for(self, facts: frozenset[str]) -> tuple[tuple[int, B.Item, B.Rows | None], ...]:
+        plan = self._fixed_plans[facts] = tuple(
+            (self._places[item.key], item, item.plain_rows)
+            for item in self._fixed
+            if HAND_NEEDS.get(item.key, frozenset()) <= facts
+        )
+        return plan
+
+    @cached_property
+    def _places(self) -> dict[str, int]:
+        """Each fan's place in the table, the order the fan are counted and excluded in."""
+        return {item.key: at for at, item in enumerate(self.items)}
+
+    @cached_property
+    def _linked_items(self) -> dict[str, tuple[int, B.Item, int]]:
+        """The fan made between sets (`items.LINKED`), by key: its place, the item, its value."""
+        return {item.key: (self._places[item.key], item, item.rows[B.ONE]) for item in self.items if item.key in LINKED}
+
+    @cached_property
+    def _open_reading_items(self) -> dict[frozenset[str], tuple[tuple[int, B.Item, B.Rows | None], ...]]:
+        """By the gate facts a reading has: the other reading fan whose gate is open. Few distinct ones."""
+        return {}
+
+    def _open_for(self, present: frozenset[str]) -> tuple[tuple[int, B.Item, B.Rows | None], ...]:
+        opened = self._open_reading_items[present] = tuple(
+            (self._places[item.key], item, item.plain_rows)
+            for item in self._plan[B.WINNER_ONLY]
+            if item.reads and item.key not in LINKED and (not item.gate or not present.isdisjoint(item.gate))
+        )
+        return opened
 
     def ledger_round(self, deal: int) -> str | None:
         """A 16-deal match: E for deals 1–4, S for 5–8, W for 9–12, N for 13–16, then E again."""
@@ -148,8 +227,12 @@ class Mcr(B.RuleSet):
         return HandError.of("error.shape.mcr", code="no_winning_shape")
 
 
+Entry = tuple[int, B.Item, int, object]  # a fan found: its place in the table, the item, its points, its detail
+_AT = itemgetter(0)
+
+
 def _order(facts: McrFacts) -> tuple[int, ...]:
-    return facts.order
+    return tie_order(facts.shape, facts.groups, facts.knit)
 
 
 RULE_SET = Mcr()

@@ -13,14 +13,16 @@ from __future__ import annotations
 
 from itertools import combinations
 
+from ... import memo as M
 from ... import tiles as T
-from ...engine import CHOW, PAIR, Group, ReadingFacts, group_text
+from ...engine import CHOW, KONG, PAIR, PUNG, Group, ReadingFacts, group_text
 
 # the shapes a reading can have: sets and a pair, the 组合龙 shape, 七对, 十三幺, 全不靠 (七星不靠 among them)
 STANDARD, KNITTED, SEVEN_PAIRS, ORPHANS = "standard", "knitted straight", "seven pairs", "thirteen orphans"
 HONORS_AND_KNITTED = "honors and knitted"
 
 # the fan two chows make, in the order the fourth chow of a fan of three takes the first it can make
+TRIPLETS = (PUNG, KONG)
 TWO_CHOWS = ("yi_ban_gao", "xi_xiang_feng", "lian_liu", "lao_shao_fu")
 Linked = dict[str, list[str]]  # fan key -> one detail per occurrence
 
@@ -29,14 +31,15 @@ class McrFacts(ReadingFacts):
     """A reading's facts (`ReadingFacts`) and MCR's own: its shape, the knitted straight, the pair, the
     concealed pungs and the fan made between its sets (`linked`)."""
 
-    __slots__ = ("shape", "knit", "pair", "sets", "linked", "concealed_pungs", "order")
+    __slots__ = ("shape", "knit", "pair", "sets", "triplets", "linked", "concealed_pungs", "wait_place")
     shape: str
     knit: tuple[int, ...]  # the knitted straight's nine kinds (组合龙), else ()
     pair: int  # the pair's kind, -1 where the shape has none
     sets: tuple[Group, ...]  # the sets, melds included (not the knitted straight)
+    triplets: list[int]  # the kinds of the pungs and kongs, ascending
     linked: Linked
     concealed_pungs: int  # 暗刻: concealed pungs and concealed kongs
-    order: tuple[int, ...]  # how ties between readings of one total are broken (rule 6)
+    wait_place: str  # the winning tile's place that may score a wait fan: "bian", "kan", "dan" or ""
 
     def __init__(
         self, groups: tuple[Group, ...], shape: str, win: int, self_drawn: bool, knit: tuple[int, ...] = ()
@@ -44,30 +47,57 @@ class McrFacts(ReadingFacts):
         super().__init__(groups)
         self.shape = shape
         self.knit = knit
-        self.sets = tuple(g for g in groups if g.shape != PAIR)
         pairs = self.pairs
-        self.pair = pairs[0].kind if len(pairs) == 1 else -1
+        self.sets = sets = tuple([g for g in groups if g.shape != PAIR]) if pairs else groups
+        self.pair = pair = pairs[0].kind if len(pairs) == 1 else -1
+        pungs, kongs = self.pungs, self.kongs
+        if kongs:
+            self.triplets = triplets = sorted([g.kind for _, g in pungs] + [g.kind for g in kongs])
+        else:
+            self.triplets = triplets = (
+                sorted([g.kind for _, g in pungs]) if len(pungs) > 1 else [g.kind for _, g in pungs]
+            )
         if shape in (STANDARD, KNITTED):
-            self.linked = between_sets(self.sets, self.pair)
-            self.concealed_pungs = concealed_pungs(self.sets, win, self_drawn, knit)
+            starts = sorted([g.kind for g in sets if g.shape == CHOW]) if self.chows else []
+            self.linked = between_sets(starts, triplets, pair)
+            self.concealed_pungs = concealed_pungs(sets, win, self_drawn, knit) if triplets else 0
+            self.wait_place = wait_place(groups, win)
         else:
             self.linked = {}
             self.concealed_pungs = 0
-        self.order = tie_order(shape, groups, knit)
+            self.wait_place = ""
 
 
 def concealed_pungs(sets: tuple[Group, ...], win: int, self_drawn: bool, knit: tuple[int, ...]) -> int:
     """暗刻: the concealed pungs and concealed kongs. A pung the winning tile completed on a discard is exposed,
     unless a concealed chow (or the knitted straight) holds that kind: the tile is then read there."""
     count = 0
+    completed = False  # a concealed pung of the winning tile's kind, won on a discard
     for g in sets:
-        if g.is_triplet and not g.exposed:
+        if g.shape in TRIPLETS and not g.exposed:
             count += 1
-    if not self_drawn and any(g.is_triplet and not g.exposed and not g.concealed_kong and g.kind == win for g in sets):
+            completed = completed or (not self_drawn and not g.concealed_kong and g.kind == win)
+    if completed:
         in_chow = win in knit or any(g.shape == CHOW and not g.exposed and g.kind <= win <= g.kind + 2 for g in sets)
         if not in_chow:
             count -= 1
     return count
+
+
+def wait_place(groups: tuple[Group, ...], win: int) -> str:
+    """The winning tile's place in the concealed sets and pair that a wait fan reads (where the hand waited on
+    it alone): an end of a chow holding it ("bian") before its middle ("kan") before the pair ("dan")."""
+    kan = dan = False
+    for g in groups:
+        shape = g.shape
+        if shape == CHOW:
+            if g.kind <= win <= g.kind + 2 and not g.exposed:
+                if win != g.kind + 1:
+                    return "bian"
+                kan = True
+        elif shape == PAIR and g.kind == win:
+            dan = True
+    return "kan" if kan else "dan" if dan else ""
 
 
 def tie_order(shape: str, groups: tuple[Group, ...], knit: tuple[int, ...]) -> tuple[int, ...]:
@@ -82,6 +112,7 @@ def tie_order(shape: str, groups: tuple[Group, ...], knit: tuple[int, ...]) -> t
 # -- chows ----------------------------------------------------------------------
 
 
+@M.lru_cache("mcr.two_chows", maxsize=8192, bytes_per_entry=150)
 def two_chows(a: int, b: int) -> str:
     """The fan two chows (by their lowest kinds) make together, or ''."""
     if a == b:
@@ -97,6 +128,7 @@ def two_chows(a: int, b: int) -> str:
     return ""
 
 
+@M.lru_cache("mcr.three_chows", maxsize=8192, bytes_per_entry=150)
 def three_chows(a: int, b: int, c: int) -> str:
     """The fan three chows (lowest kinds, ascending) make together, or ''."""
     if a // 9 == b // 9 == c // 9:
@@ -182,6 +214,7 @@ def account_once(pairs: list[tuple[int, int, str]], most: int) -> list[tuple[int
 # -- pungs ----------------------------------------------------------------------
 
 
+@M.lru_cache("mcr.two_pungs", maxsize=8192, bytes_per_entry=150)
 def two_pungs(a: int, b: int) -> str:
     if T.is_suited(a) and T.is_suited(b) and a % 9 == b % 9 and a != b:
         return "shuang_tong_ke"
@@ -190,6 +223,7 @@ def two_pungs(a: int, b: int) -> str:
     return ""
 
 
+@M.lru_cache("mcr.three_pungs", maxsize=8192, bytes_per_entry=150)
 def three_pungs(a: int, b: int, c: int) -> str:
     if all(T.is_suited(k) for k in (a, b, c)):
         if len({a // 9, b // 9, c // 9}) == 3:
@@ -237,16 +271,31 @@ def pung_fans(kinds: list[int]) -> list[tuple[str, tuple[int, ...]]]:
     return [(fan, (a, b)) for a, b in combinations(kinds, 2) if (fan := two_pungs(a, b))]
 
 
-def between_sets(sets: tuple[Group, ...], pair: int) -> Linked:
-    """Every fan made between the sets of a reading, one detail per occurrence."""
-    starts = sorted(g.kind for g in sets if g.shape == CHOW)
-    kinds = sorted(g.kind for g in sets if g.is_triplet)
+def between_sets(starts: list[int], kinds: list[int], pair: int) -> Linked:
+    """Every fan made between the sets of a reading, one detail per occurrence: its chows by their lowest kinds
+    and its pungs and kongs by their kinds, each ascending, and its pair."""
     linked: Linked = {}
-    for fan, made in (*chow_fans(starts, pair), *pung_fans(kinds)):
-        # chows as their tiles (123m), pungs by their kind (5m, N)
-        detail = " ".join(group_text(Group(CHOW, k)) if fan in CHOW_FANS else T.name(k) for k in made)
+    made: tuple[tuple[str, str], ...] = ()
+    if len(starts) > 1:
+        made = chow_links(tuple(starts), pair if len(starts) == 4 else -1)  # only four chows read the pair
+    if len(kinds) > 1:
+        made += pung_links(tuple(kinds))
+    for fan, detail in made:
         linked.setdefault(fan, []).append(detail)
     return linked
+
+
+@M.lru_cache("mcr.chow_links", maxsize=4096, bytes_per_entry=300)
+def chow_links(starts: tuple[int, ...], pair: int) -> tuple[tuple[str, str], ...]:
+    """The fan between chows (`chow_fans`), each with its detail: the chows as their tiles (123m). Memoised:
+    the same few hundred combinations of chows recur hand after hand."""
+    return tuple((fan, " ".join(group_text(Group(CHOW, k)) for k in made)) for fan, made in chow_fans([*starts], pair))
+
+
+@M.lru_cache("mcr.pung_links", maxsize=4096, bytes_per_entry=300)
+def pung_links(kinds: tuple[int, ...]) -> tuple[tuple[str, str], ...]:
+    """The fan between pungs and kongs (`pung_fans`), each with its detail: the pungs by their kinds (5m N)."""
+    return tuple((fan, " ".join(T.name(k) for k in made)) for fan, made in pung_fans([*kinds]))
 
 
 CHOW_FANS = frozenset(

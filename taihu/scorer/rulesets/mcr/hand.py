@@ -9,11 +9,11 @@ whether the hand waited on one tile only (独听), which decides 边张, 坎张 
 from __future__ import annotations
 
 from bisect import insort
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from functools import cached_property
 
-from ... import memo as M
 from ... import tiles as T
-from ...engine import KONG, Group, completing_kinds
+from ...engine import KONG, Group, standard_waits
 from ...errors import HandError, Text
 from ...notation import ParsedHand
 from ...said import said
@@ -49,16 +49,26 @@ class McrHand(B.Prepared):
     self_drawn: bool = False
     flowers: tuple[int, ...] = ()
     counts: tuple[int, ...] = ()  # every kind's tiles in the hand, a kong as four
-    kinds: list[int] = field(default_factory=list)  # the kinds held, ascending
+    held: int = 0  # the kinds held, as bits (1 << kind)
     exposed_kongs: int = 0
     concealed_kongs: int = 0
-    single_wait: bool = False  # 独听: the 13 tiles before the win waited on this one kind only
     nine_gates: bool = False  # 九莲宝灯: the 13 tiles before the win are 1112345678999 of one suit
+
+    @cached_property
+    def single_wait(self) -> bool:
+        """独听: the 13 tiles before the win waited on this one kind only. Found when a reading asks (the
+        winning tile at a chow's edge or middle, or in the pair), as most readings place it otherwise."""
+        if not self.winner:
+            return False
+        before = bytearray(self.concealed)
+        before.remove(self.win)
+        return single_wait(bytes(before), self.melds, self.counts, self.win)
 
 
 def prepare(parsed: ParsedHand, options: dict[str, int]) -> McrHand:
     B.check_known_conditions(parsed, "mcr", CONDITIONS, HINTS)
-    flowers = tuple(k for k in parsed.tiles if T.is_flower(k))
+    tiles = parsed.tiles
+    flowers = tuple(k for k in tiles if T.is_flower(k)) if tiles and T.is_flower(max(tiles)) else ()
     for meld in parsed.melds:
         if meld.is_flower_set:
             raise HandError.of(
@@ -70,7 +80,7 @@ def prepare(parsed: ParsedHand, options: dict[str, int]) -> McrHand:
     for kind in set(flowers):
         if flowers.count(kind) > 1:
             raise B.too_many_copies(parsed, kind, flowers.count(kind), 1, Text("error.tiles.mcr.one_flower"))
-    held = [k for k in parsed.tiles if not T.is_flower(k)]
+    held = [k for k in tiles if not T.is_flower(k)] if flowers else list(tiles)
     if parsed.win is not None:
         if T.is_flower(parsed.win):
             raise HandError.of("error.notation.mcr.flower_won", code="bad_winning_tile", column=parsed.columns.get("+"))
@@ -82,9 +92,9 @@ def prepare(parsed: ParsedHand, options: dict[str, int]) -> McrHand:
     for meld in parsed.melds:
         for kind in meld.tiles:
             counts[kind] += 1
-    for kind, seen in enumerate(counts):
-        if seen > 4:
-            raise B.too_many_copies(parsed, kind, seen, 4)
+    if max(counts) > 4:
+        kind = next(k for k, seen in enumerate(counts) if seen > 4)
+        raise B.too_many_copies(parsed, kind, counts[kind], 4)
 
     size = len(held) + 3 * len(melds)
     winner = parsed.win is not None
@@ -112,9 +122,9 @@ def prepare(parsed: ParsedHand, options: dict[str, int]) -> McrHand:
     if not winner:
         notes.append(said("note.mcr.non_winner"))
     concealed = bytes(held)
-    before = list(held)
-    if winner:
-        before.remove(win)
+    kinds = set(held)
+    for meld in parsed.melds:
+        kinds.update(meld.tiles)
     hand = McrHand(
         parsed=parsed,
         winner=winner,
@@ -129,27 +139,30 @@ def prepare(parsed: ParsedHand, options: dict[str, int]) -> McrHand:
         self_drawn=not flags.isdisjoint(SELF_DRAWN),
         flowers=flowers,
         counts=tuple(counts),
-        kinds=[k for k, n in enumerate(counts) if n],
-        exposed_kongs=sum(1 for g in melds if g.shape == KONG and g.exposed),
-        concealed_kongs=sum(1 for g in melds if g.concealed_kong),
-        single_wait=winner and single_wait(bytes(before), melds, tuple(counts), win),
-        nine_gates=winner and not melds and S.nine_gates(before),
+        held=sum(1 << k for k in kinds),
+        exposed_kongs=sum(1 for g in melds if g.shape == KONG and g.exposed) if melds else 0,
+        concealed_kongs=sum(1 for g in melds if g.concealed_kong) if melds else 0,
+        # 九莲宝灯's fourteen tiles run from its suit's 1 to its 9
+        nine_gates=winner and not melds and held[-1] - held[0] == 8 and S.nine_gates(_without(held, win)),
     )
     return hand
 
 
+def _without(held: list[int], win: int) -> list[int]:
+    before = list(held)
+    before.remove(win)
+    return before
+
+
 def single_wait(before: bytes, melds: tuple[Group, ...], counts: tuple[int, ...], win: int) -> bool:
     """独听: the winning kind is the one kind that completes the 13 tiles, a kind whose four tiles are all the
-    winner's own left out (it cannot be drawn)."""
-    live = [k for k in waits(before, len(melds)) if counts[k] - (k == win) < 4]
-    return live == [win]
-
-
-@M.lru_cache("mcr.waits", maxsize=4096, bytes_per_entry=300)
-def waits(before: bytes, melds: int) -> tuple[int, ...]:
-    """The kinds that complete concealed tiles `before` (with `melds` melds beside them) into any winning shape."""
-    found = set(completing_kinds(before, 4 - melds, range(T.PLAYABLE)))
-    for kind in S.special_candidates(before, melds):
-        if kind not in found and S.special_win(before, kind, melds):
-            found.add(kind)
-    return tuple(sorted(found))
+    winner's own left out (it cannot be drawn). The waits of sets and a pair are found first; the other shapes
+    are tried only where those leave the winning kind alone, and only on the kinds that might complete them."""
+    sets = 4 - len(melds)
+    standard = standard_waits(before, sets)
+    if any(k != win and counts[k] < 4 for k in standard):
+        return False
+    return not any(
+        k != win and counts[k] < 4 and k not in standard and S.special_win(before, k, len(melds))
+        for k in S.special_candidates(before, len(melds))
+    )

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 
 from ... import tiles as T
-from ...engine import CHOW, PAIR
+from ...engine import CHOW
 from .. import base as B
 from ..base import FOUND, NONE, ONE, WINNER_ONLY, Exclusion, Item, Kind, Option, Variant, once
 from .facts import HONORS_AND_KNITTED, KNITTED, ORPHANS, SEVEN_PAIRS, STANDARD, McrFacts
@@ -24,76 +24,83 @@ FAN = Kind("fan", "fan")  # how its items count: every fan adds up
 # -- the hand's tiles (read once per hand) ----------------------------------------
 
 
-def _tiles(test: Callable[[list[int]], bool]) -> B.Finder:
-    """A fan of the hand's tiles alone, found when `test(kinds held)`."""
+def _tiles(test: Callable[[int], bool]) -> B.Finder:
+    """A fan of the hand's tiles alone, found when `test(kinds held)`, the kinds as bits (`McrHand.held`)."""
 
     def find(hand: McrHand, facts: None) -> Found:
-        return FOUND if test(hand.kinds) else NONE
+        return FOUND if test(hand.held) else NONE
 
     return find
 
 
-def _suits(kinds: list[int]) -> set[int]:
-    return {k // 9 for k in kinds if k < T.EAST}
+def _bits(kinds: Iterable[int]) -> int:
+    return sum(1 << k for k in set(kinds))
 
 
-def _honors(kinds: list[int]) -> bool:
-    return kinds[-1] >= T.EAST
+SUITS = tuple(_bits(range(9 * suit, 9 * suit + 9)) for suit in range(3))
+HONORS = _bits(range(T.EAST, T.PLAYABLE))
+WINDS = _bits(range(T.EAST, T.RED))
+DRAGONS = HONORS & ~WINDS
 
 
-def _within(allowed: Iterable[int]) -> Callable[[list[int]], bool]:
-    allowed = frozenset(allowed)
-    return lambda kinds: allowed.issuperset(kinds)
+def _suits(held: int) -> int:
+    """How many of the three suits the hand holds."""
+    return (held & SUITS[0] != 0) + (held & SUITS[1] != 0) + (held & SUITS[2] != 0)
 
 
-def _ranks(low: int, high: int) -> Callable[[list[int]], bool]:
+def _within(allowed: Iterable[int]) -> Callable[[int], bool]:
+    outside = ~_bits(allowed)
+    return lambda held: not held & outside
+
+
+def _ranks(low: int, high: int) -> Callable[[int], bool]:
     """Suited tiles of ranks low..high only, no honor."""
-    return lambda kinds: not _honors(kinds) and all(low <= T.rank(k) <= high for k in kinds)
+    return _within(k for k in range(T.EAST) if low <= T.rank(k) <= high)
 
 
 GREEN = (19, 20, 21, 23, 25, T.GREEN)  # 2 3 4 6 8 bamboo and 发
 REVERSIBLE = (9, 10, 11, 12, 13, 16, 17, 19, 21, 22, 23, 25, 26, T.WHITE)  # 1234589 dots, 245689 bamboo, 白
 TERMINALS = frozenset((0, 8, 9, 17, 18, 26))
+YAO_JIU = TERMINALS | frozenset(range(T.EAST, T.RED))  # the kinds whose pung may be a 幺九刻
+_qing_yao_jiu = _within(TERMINALS)
+_only_terminals_and_honors = _within(TERMINALS | set(range(T.EAST, T.PLAYABLE)))
 
 
-def _qing_yao_jiu(kinds: list[int]) -> bool:
-    return TERMINALS.issuperset(kinds)
+def _hun_yao_jiu(held: int) -> bool:
+    return bool(held & HONORS) and bool(held & ~HONORS) and _only_terminals_and_honors(held)
 
 
-def _hun_yao_jiu(kinds: list[int]) -> bool:
-    return _honors(kinds) and kinds[0] in TERMINALS and all(k in TERMINALS or k >= T.EAST for k in kinds)
+def _zi_yi_se(held: int) -> bool:
+    return not held & ~HONORS
 
 
-def _zi_yi_se(kinds: list[int]) -> bool:
-    return kinds[0] >= T.EAST
+def _qing_yi_se(held: int) -> bool:
+    return not held & HONORS and _suits(held) == 1
 
 
-def _qing_yi_se(kinds: list[int]) -> bool:
-    return not _honors(kinds) and len(_suits(kinds)) == 1
+def _hun_yi_se(held: int) -> bool:
+    return bool(held & HONORS) and _suits(held) == 1
 
 
-def _hun_yi_se(kinds: list[int]) -> bool:
-    return _honors(kinds) and len(_suits(kinds)) == 1
+def _que_yi_men(held: int) -> bool:
+    return _suits(held) == 2
 
 
-def _que_yi_men(kinds: list[int]) -> bool:
-    return len(_suits(kinds)) == 2
+def _wu_zi(held: int) -> bool:
+    return not held & HONORS
 
 
-def _wu_zi(kinds: list[int]) -> bool:
-    return not _honors(kinds)
+def _wu_men_qi(held: int) -> bool:
+    return _suits(held) == 3 and bool(held & WINDS) and bool(held & DRAGONS)
 
 
-def _wu_men_qi(kinds: list[int]) -> bool:
-    return len(_suits(kinds)) == 3 and any(T.is_wind(k) for k in kinds) and kinds[-1] >= T.RED
-
-
-def _duan_yao(kinds: list[int]) -> bool:
-    return not _honors(kinds) and all(2 <= T.rank(k) <= 8 for k in kinds)
+_duan_yao = _ranks(2, 8)
 
 
 def _si_gui_yi(hand: McrHand, facts: None) -> Found:
     """Each kind with its four tiles in the hand, none of them as a kong."""
+    if 4 not in hand.counts:
+        return NONE
     kongs = {g.kind for g in hand.melds if g.shape == "kong"}
     return [(ONE, T.name(k)) for k, n in enumerate(hand.counts) if n == 4 and k not in kongs]
 
@@ -108,10 +115,12 @@ def _nine_gates(hand: McrHand, facts: None) -> Found:
 def _flag(*conditions: str, self_drawn: bool | None = None) -> B.Finder:
     """A fan of the conditions written: all of `conditions`, self-drawn or not where `self_drawn` says."""
 
+    written = frozenset(conditions)
+
     def find(hand: McrHand, facts: None) -> Found:
         if self_drawn is not None and hand.self_drawn != self_drawn:
             return NONE
-        return FOUND if all(hand.has(c) for c in conditions) else NONE
+        return FOUND if written <= hand.parsed.flags else NONE
 
     return find
 
@@ -121,7 +130,7 @@ def _zi_mo(hand: McrHand, facts: None) -> Found:
 
 
 def _concealed(hand: McrHand) -> bool:
-    return all(not g.exposed for g in hand.melds)
+    return not hand.melds or all(not g.exposed for g in hand.melds)
 
 
 def _men_qian_qing(hand: McrHand, facts: None) -> Found:
@@ -139,8 +148,10 @@ def _quan_qiu_ren(hand: McrHand, facts: None) -> Found:
 
 def _he_jue_zhang(hand: McrHand, facts: None) -> Found:
     """`fourth-tile`, or the other three of the winning kind in the winner's own exposed melds."""
-    shown = sum(g.kinds.count(hand.win) for g in hand.melds if g.exposed)
-    return FOUND if hand.has("fourth-tile") or shown == 3 else NONE
+    if hand.has("fourth-tile"):
+        return FOUND
+    shown = sum(g.kinds.count(hand.win) for g in hand.melds if g.exposed) if hand.melds else 0
+    return FOUND if shown == 3 else NONE
 
 
 # -- kongs ------------------------------------------------------------------------
@@ -208,8 +219,12 @@ def _zu_he_long(hand: McrHand, facts: McrFacts) -> Found:
     return NONE
 
 
+LINKED: set[str] = set()  # the fan made between sets: the scoring loop reads them off `McrFacts.linked` by key
+
+
 def _linked(key: str) -> B.Finder:
     """A fan made between sets: as often as the reading's sets make it (`McrFacts.linked`)."""
+    LINKED.add(key)
 
     def find(hand: McrHand, facts: McrFacts) -> Found:
         return [(ONE, detail) for detail in facts.linked.get(key, ())]
@@ -218,19 +233,23 @@ def _linked(key: str) -> B.Finder:
 
 
 def _triplets(facts: McrFacts) -> list[int]:
-    return [g.kind for g in facts.sets if g.is_triplet]
+    return facts.triplets
 
 
 def _winds(hand: McrHand, facts: McrFacts) -> Found:
     """小四喜: pungs of three winds and a pair of the fourth."""
+    if not T.is_wind(facts.pair):
+        return NONE
     winds = [k for k in _triplets(facts) if T.is_wind(k)]
-    return FOUND if len(winds) == 3 and T.is_wind(facts.pair) else NONE
+    return FOUND if len(winds) == 3 else NONE
 
 
 def _dragons(hand: McrHand, facts: McrFacts) -> Found:
     """小三元: pungs of two dragons and a pair of the third."""
+    if facts.pair < T.RED:
+        return NONE
     dragons = [k for k in _triplets(facts) if k >= T.RED]
-    return FOUND if len(dragons) == 2 and facts.pair >= T.RED else NONE
+    return FOUND if len(dragons) == 2 else NONE
 
 
 def _an_ke(count: int) -> B.Finder:
@@ -253,11 +272,14 @@ def _quan_shuang_ke(hand: McrHand, facts: McrFacts) -> Found:
 def _every_set(holds: Callable[[int, bool], bool]) -> B.Finder:
     """A fan of a standard reading whose every set and pair holds a tile of `holds(kind, chow)`."""
 
+    # the chows (by their lowest kind) and the kinds of pungs and pairs that hold one, read off once
+    chows = frozenset(s for s in range(T.EAST) if s % 9 < 7 and any(holds(k, True) for k in (s, s + 1, s + 2)))
+    kinds = frozenset(k for k in range(T.PLAYABLE) if holds(k, False))
+
     def find(hand: McrHand, facts: McrFacts) -> Found:
         if facts.shape != STANDARD:
             return NONE
-        groups = (*facts.sets, *facts.pairs)
-        every = all(any(holds(k, True) for k in g.kinds) if g.shape == CHOW else holds(g.kind, False) for g in groups)
+        every = all(g.kind in (chows if g.shape == CHOW else kinds) for g in facts.groups)
         return FOUND if every else NONE
 
     return find
@@ -273,7 +295,7 @@ def _five(kind: int, chow: bool) -> bool:
 
 def _ping_he(hand: McrHand, facts: McrFacts) -> Found:
     """Four chows (the knitted straight counts as three) and a suited pair."""
-    chows = sum(1 for g in facts.sets if g.shape == CHOW) + (3 if facts.knit and facts.shape == KNITTED else 0)
+    chows = facts.chows + (3 if facts.knit and facts.shape == KNITTED else 0)
     return FOUND if facts.shape in (STANDARD, KNITTED) and chows == 4 and T.is_suited(facts.pair) else NONE
 
 
@@ -281,6 +303,8 @@ def _pung_of(test: Callable[[McrHand, int], bool]) -> B.Finder:
     """A fan of each pung (or kong) of a kind `test` accepts."""
 
     def find(hand: McrHand, facts: McrFacts) -> Found:
+        if not any(test(hand, kind) for kind in facts.triplets):
+            return NONE
         return [(ONE, T.name(g.kind)) for g in facts.sets if g.is_triplet and test(hand, g.kind)]
 
     return find
@@ -289,6 +313,8 @@ def _pung_of(test: Callable[[McrHand, int], bool]) -> B.Finder:
 def _yao_jiu_ke(hand: McrHand, facts: McrFacts) -> Found:
     """Each pung of a 1, a 9 or a wind: a dragon's scores 箭刻, a wind's that is the prevalent or seat wind scores
     圈风刻/门风刻, and the three wind pungs of 三风刻 (or 小四喜) count no 幺九刻; 九莲宝灯 takes one."""
+    if YAO_JIU.isdisjoint(facts.triplets):
+        return NONE
     winds = sum(1 for k in _triplets(facts) if T.is_wind(k))
     found: Found = []
     for g in facts.sets:
@@ -301,25 +327,37 @@ def _yao_jiu_ke(hand: McrHand, facts: McrFacts) -> Found:
 
 
 def _wait(place: str) -> B.Finder:
-    """独听 and the winning tile's place in the reading's concealed sets and pair: 边张 (an end of a chow) before
-    坎张 (its middle) before 单钓将 (the pair)."""
+    """独听 and the winning tile's place in the reading's concealed sets and pair (`McrFacts.wait_place`): 边张
+    (an end of a chow) before 坎张 (its middle) before 单钓将 (the pair). Whether the hand waited on that tile
+    alone is a search of the hand's waits (`McrHand.single_wait`): asked last, and not at all where the
+    reading itself shows another wait (`_two_sided`)."""
 
     def find(hand: McrHand, facts: McrFacts) -> Found:
-        if not hand.single_wait or facts.shape not in (STANDARD, KNITTED):
+        if facts.wait_place != place or (place == "bian" and _two_sided(hand, facts)) or not hand.single_wait:
             return NONE
-        win = hand.win
-        places = set()
-        for g in facts.groups:
-            if g.exposed or g.concealed_kong:
-                continue
-            if g.shape == CHOW and g.kind <= win <= g.kind + 2:
-                places.add("kan" if win == g.kind + 1 else "bian")
-            elif g.shape == PAIR and g.kind == win:
-                places.add("dan")
-        first = next((p for p in ("bian", "kan", "dan") if p in places), "")
-        return once(ONE, T.name(win)) if first == place else NONE
+        return once(ONE, T.name(hand.win))
 
     return find
+
+
+def _two_sided(hand: McrHand, facts: McrFacts) -> bool:
+    """Whether the winning tile ends a concealed chow of the reading whose other side is a kind of the suit
+    with a tile left to draw (not all four the winner's own): that tile would complete the same sets and pair
+    (23m waits on 1m and 4m), so the hand did not wait on one kind only."""
+    win = hand.win
+    for g in facts.groups:
+        if g.shape != CHOW or g.exposed:
+            continue
+        start = g.kind
+        if win == start + 2 and start % 9 > 0:
+            other = start - 1
+        elif win == start and start % 9 < 6:
+            other = start + 3
+        else:
+            continue
+        if hand.counts[other] < 4:
+            return True
+    return False
 
 
 def _flowers(hand: McrHand, facts: None) -> Found:
@@ -331,14 +369,66 @@ def _nothing(hand: McrHand, facts: None) -> Found:
     return FOUND
 
 
-READS = ("shape", "knit", "pair", "sets", "pairs", "groups", "linked", "concealed_pungs")
+READS = (
+    "shape",
+    "knit",
+    "pair",
+    "sets",
+    "triplets",
+    "pairs",
+    "groups",
+    "chows",
+    "linked",
+    "concealed_pungs",
+    "wait_place",
+)
 
 
-def _fan(key: str, name: str, name_en: str, value: int, find: B.Finder, reads: bool = True) -> Item:
-    return Item(key, name, name_en, value, FAN, WINNER_ONLY, find, reads=READS if reads else ())
+# gates (`Item.gate`): a fan of pungs needs a reading with a pung or a kong; one of no chows (碰碰和, the special
+# shapes) a reading with none; one of honor pungs a reading with an honor group
+PUNGS = ("pungs", "kongs")
+NO_CHOWS = ("no_chows",)
+HONORS_HELD = ("honors",)  # a fan of honor pungs needs a reading with an honor group (few have one)
 
 
-def _hand_fan(key: str, name: str, name_en: str, value: int, find: B.Finder) -> Item:
+def _fan(
+    key: str, name: str, name_en: str, value: int, find: B.Finder, reads: bool = True, gate: tuple[str, ...] = ()
+) -> Item:
+    return Item(key, name, name_en, value, FAN, WINNER_ONLY, find, reads=READS if reads else (), gate=gate)
+
+
+# What a fan of the hand (read once per hand) needs the hand to have at all, by fan: the scoring loop looks for
+# it only in a hand with every fact it names (`hand_facts`), and the answer is the same either way
+# (tests/test_mcr_fast_paths.py runs every finder on every hand)
+HAND_FACTS = frozenset({"kongs", "conditions", "melds", "flowers", "nine_gates", "honors", "no_honors", "one_suit"})
+HAND_NEEDS: dict[str, frozenset[str]] = {}
+
+
+def hand_facts(hand: McrHand) -> frozenset[str]:
+    """The facts of `HAND_FACTS` the hand has: kongs, conditions written, exposed melds, flowers, 九莲宝灯's
+    tiles, honors or none, one suit only."""
+    held = hand.held
+    facts = {"honors" if held & HONORS else "no_honors"}
+    if _suits(held) == 1:
+        facts.add("one_suit")
+    if hand.melds:
+        if hand.exposed_kongs or hand.concealed_kongs:
+            facts.add("kongs")
+        if any(g.exposed for g in hand.melds):
+            facts.add("melds")
+    if hand.parsed.flags:
+        facts.add("conditions")
+    if hand.flowers:
+        facts.add("flowers")
+    if hand.nine_gates:
+        facts.add("nine_gates")
+    return frozenset(facts)
+
+
+def _hand_fan(key: str, name: str, name_en: str, value: int, find: B.Finder, needs: tuple[str, ...] = ()) -> Item:
+    if not HAND_FACTS.issuperset(needs):  # a misspelt fact would keep the fan from every hand
+        raise ValueError(f"fan {key}: hand facts {sorted(set(needs) - HAND_FACTS)} are none of {sorted(HAND_FACTS)}")
+    HAND_NEEDS[key] = frozenset(needs)
     return _fan(key, name, name_en, value, find, reads=False)
 
 
@@ -346,74 +436,98 @@ OPTIONS = (Option("ming_an_gang", 5, (6, 0), "option.mcr.ming_an_gang", chinese=
 
 ITEMS = (
     # 88
-    _fan("da_si_xi", "大四喜", "Big Four Winds", 88, _linked("da_si_xi")),
-    _fan("da_san_yuan", "大三元", "Big Three Dragons", 88, _linked("da_san_yuan")),
-    _hand_fan("lv_yi_se", "绿一色", "All Green", 88, _tiles(_within(GREEN))),
-    _hand_fan("jiu_lian_bao_deng", "九莲宝灯", "Nine Gates", 88, _nine_gates),
-    _hand_fan("si_gang", "四杠", "Four Kongs", 88, _kongs(None, None, 4)),
-    _fan("lian_qi_dui", "连七对", "Seven Shifted Pairs", 88, _shape(SEVEN_PAIRS, _lian_qi_dui)),
-    _fan("shi_san_yao", "十三幺", "Thirteen Orphans", 88, _shape(ORPHANS)),
+    _fan("da_si_xi", "大四喜", "Big Four Winds", 88, _linked("da_si_xi"), gate=PUNGS),
+    _fan("da_san_yuan", "大三元", "Big Three Dragons", 88, _linked("da_san_yuan"), gate=PUNGS),
+    _hand_fan("lv_yi_se", "绿一色", "All Green", 88, _tiles(_within(GREEN)), needs=("one_suit",)),
+    _hand_fan("jiu_lian_bao_deng", "九莲宝灯", "Nine Gates", 88, _nine_gates, needs=("nine_gates",)),
+    _hand_fan("si_gang", "四杠", "Four Kongs", 88, _kongs(None, None, 4), needs=("kongs",)),
+    _fan("lian_qi_dui", "连七对", "Seven Shifted Pairs", 88, _shape(SEVEN_PAIRS, _lian_qi_dui), gate=NO_CHOWS),
+    _fan("shi_san_yao", "十三幺", "Thirteen Orphans", 88, _shape(ORPHANS), gate=NO_CHOWS),
     # 64
-    _hand_fan("qing_yao_jiu", "清幺九", "All Terminals", 64, _tiles(_qing_yao_jiu)),
-    _fan("xiao_si_xi", "小四喜", "Little Four Winds", 64, _winds),
-    _fan("xiao_san_yuan", "小三元", "Little Three Dragons", 64, _dragons),
-    _hand_fan("zi_yi_se", "字一色", "All Honors", 64, _tiles(_zi_yi_se)),
-    _fan("si_an_ke", "四暗刻", "Four Concealed Pungs", 64, _an_ke(4)),
+    _hand_fan("qing_yao_jiu", "清幺九", "All Terminals", 64, _tiles(_qing_yao_jiu), needs=("no_honors",)),
+    _fan("xiao_si_xi", "小四喜", "Little Four Winds", 64, _winds, gate=HONORS_HELD),
+    _fan("xiao_san_yuan", "小三元", "Little Three Dragons", 64, _dragons, gate=HONORS_HELD),
+    _hand_fan("zi_yi_se", "字一色", "All Honors", 64, _tiles(_zi_yi_se), needs=("honors",)),
+    _fan("si_an_ke", "四暗刻", "Four Concealed Pungs", 64, _an_ke(4), gate=PUNGS),
     _fan("yi_se_shuang_long_hui", "一色双龙会", "Pure Terminal Chows", 64, _linked("yi_se_shuang_long_hui")),
     # 48
     _fan("yi_se_si_tong_shun", "一色四同顺", "Quadruple Chow", 48, _linked("yi_se_si_tong_shun")),
-    _fan("yi_se_si_jie_gao", "一色四节高", "Four Pure Shifted Pungs", 48, _linked("yi_se_si_jie_gao")),
+    _fan("yi_se_si_jie_gao", "一色四节高", "Four Pure Shifted Pungs", 48, _linked("yi_se_si_jie_gao"), gate=PUNGS),
     # 32
     _fan("yi_se_si_bu_gao", "一色四步高", "Four Pure Shifted Chows", 32, _linked("yi_se_si_bu_gao")),
-    _hand_fan("san_gang", "三杠", "Three Kongs", 32, _kongs(None, None, 3)),
-    _hand_fan("hun_yao_jiu", "混幺九", "All Terminals and Honors", 32, _tiles(_hun_yao_jiu)),
+    _hand_fan("san_gang", "三杠", "Three Kongs", 32, _kongs(None, None, 3), needs=("kongs",)),
+    _hand_fan("hun_yao_jiu", "混幺九", "All Terminals and Honors", 32, _tiles(_hun_yao_jiu), needs=("honors",)),
     # 24
-    _fan("qi_dui", "七对", "Seven Pairs", 24, _shape(SEVEN_PAIRS)),
+    _fan("qi_dui", "七对", "Seven Pairs", 24, _shape(SEVEN_PAIRS), gate=NO_CHOWS),
     _fan(
         "qi_xing_bu_kao",
         "七星不靠",
         "Greater Honors and Knitted Tiles",
         24,
         _shape(HONORS_AND_KNITTED, _all_honors_there),
+        gate=NO_CHOWS,
     ),
-    _fan("quan_shuang_ke", "全双刻", "All Even Pungs", 24, _quan_shuang_ke),
-    _hand_fan("qing_yi_se", "清一色", "Full Flush", 24, _tiles(_qing_yi_se)),
+    _fan("quan_shuang_ke", "全双刻", "All Even Pungs", 24, _quan_shuang_ke, gate=NO_CHOWS),
+    _hand_fan("qing_yi_se", "清一色", "Full Flush", 24, _tiles(_qing_yi_se), needs=("one_suit", "no_honors")),
     _fan("yi_se_san_tong_shun", "一色三同顺", "Pure Triple Chow", 24, _linked("yi_se_san_tong_shun")),
-    _fan("yi_se_san_jie_gao", "一色三节高", "Pure Shifted Pungs", 24, _linked("yi_se_san_jie_gao")),
-    _hand_fan("quan_da", "全大", "Upper Tiles", 24, _tiles(_ranks(7, 9))),
-    _hand_fan("quan_zhong", "全中", "Middle Tiles", 24, _tiles(_ranks(4, 6))),
-    _hand_fan("quan_xiao", "全小", "Lower Tiles", 24, _tiles(_ranks(1, 3))),
+    _fan("yi_se_san_jie_gao", "一色三节高", "Pure Shifted Pungs", 24, _linked("yi_se_san_jie_gao"), gate=PUNGS),
+    _hand_fan("quan_da", "全大", "Upper Tiles", 24, _tiles(_ranks(7, 9)), needs=("no_honors",)),
+    _hand_fan("quan_zhong", "全中", "Middle Tiles", 24, _tiles(_ranks(4, 6)), needs=("no_honors",)),
+    _hand_fan("quan_xiao", "全小", "Lower Tiles", 24, _tiles(_ranks(1, 3)), needs=("no_honors",)),
     # 16
     _fan("qing_long", "清龙", "Pure Straight", 16, _linked("qing_long")),
     _fan("san_se_shuang_long_hui", "三色双龙会", "Three-Suited Terminal Chows", 16, _linked("san_se_shuang_long_hui")),
     _fan("yi_se_san_bu_gao", "一色三步高", "Pure Shifted Chows", 16, _linked("yi_se_san_bu_gao")),
     _fan("quan_dai_wu", "全带五", "All Fives", 16, _every_set(_five)),
-    _fan("san_tong_ke", "三同刻", "Triple Pung", 16, _linked("san_tong_ke")),
-    _fan("san_an_ke", "三暗刻", "Three Concealed Pungs", 16, _an_ke(3)),
+    _fan("san_tong_ke", "三同刻", "Triple Pung", 16, _linked("san_tong_ke"), gate=PUNGS),
+    _fan("san_an_ke", "三暗刻", "Three Concealed Pungs", 16, _an_ke(3), gate=PUNGS),
     # 12
-    _fan("quan_bu_kao", "全不靠", "Lesser Honors and Knitted Tiles", 12, _shape(HONORS_AND_KNITTED, _lesser)),
+    _fan(
+        "quan_bu_kao",
+        "全不靠",
+        "Lesser Honors and Knitted Tiles",
+        12,
+        _shape(HONORS_AND_KNITTED, _lesser),
+        gate=NO_CHOWS,
+    ),
     _fan("zu_he_long", "组合龙", "Knitted Straight", 12, _zu_he_long),
-    _hand_fan("da_yu_wu", "大于五", "Upper Four", 12, _tiles(_ranks(6, 9))),
-    _hand_fan("xiao_yu_wu", "小于五", "Lower Four", 12, _tiles(_ranks(1, 4))),
-    _fan("san_feng_ke", "三风刻", "Big Three Winds", 12, _linked("san_feng_ke")),
+    _hand_fan("da_yu_wu", "大于五", "Upper Four", 12, _tiles(_ranks(6, 9)), needs=("no_honors",)),
+    _hand_fan("xiao_yu_wu", "小于五", "Lower Four", 12, _tiles(_ranks(1, 4)), needs=("no_honors",)),
+    _fan("san_feng_ke", "三风刻", "Big Three Winds", 12, _linked("san_feng_ke"), gate=PUNGS),
     # 8
     _fan("hua_long", "花龙", "Mixed Straight", 8, _linked("hua_long")),
     _hand_fan("tui_bu_dao", "推不倒", "Reversible Tiles", 8, _tiles(_within(REVERSIBLE))),
     _fan("san_se_san_tong_shun", "三色三同顺", "Mixed Triple Chow", 8, _linked("san_se_san_tong_shun")),
-    _fan("san_se_san_jie_gao", "三色三节高", "Mixed Shifted Pungs", 8, _linked("san_se_san_jie_gao")),
+    _fan("san_se_san_jie_gao", "三色三节高", "Mixed Shifted Pungs", 8, _linked("san_se_san_jie_gao"), gate=PUNGS),
     _hand_fan("wu_fan_he", "无番和", "Chicken Hand", 8, _nothing),
-    _hand_fan("miao_shou_hui_chun", "妙手回春", "Last Tile Draw", 8, _flag("last-tile", self_drawn=True)),
-    _hand_fan("hai_di_lao_yue", "海底捞月", "Last Tile Claim", 8, _flag("last-tile", self_drawn=False)),
-    _hand_fan("gang_shang_kai_hua", "杠上开花", "Out with Replacement Tile", 8, _flag("kong-draw")),
-    _hand_fan("qiang_gang_he", "抢杠和", "Robbing the Kong", 8, _flag("rob-kong")),
+    _hand_fan(
+        "miao_shou_hui_chun",
+        "妙手回春",
+        "Last Tile Draw",
+        8,
+        _flag("last-tile", self_drawn=True),
+        needs=("conditions",),
+    ),
+    _hand_fan(
+        "hai_di_lao_yue", "海底捞月", "Last Tile Claim", 8, _flag("last-tile", self_drawn=False), needs=("conditions",)
+    ),
+    _hand_fan(
+        "gang_shang_kai_hua",
+        "杠上开花",
+        "Out with Replacement Tile",
+        8,
+        _flag("kong-draw"),
+        needs=("conditions", "kongs"),
+    ),
+    _hand_fan("qiang_gang_he", "抢杠和", "Robbing the Kong", 8, _flag("rob-kong"), needs=("conditions",)),
     # 6
-    _fan("peng_peng_he", "碰碰和", "All Pungs", 6, _peng_peng_he),
-    _hand_fan("hun_yi_se", "混一色", "Half Flush", 6, _tiles(_hun_yi_se)),
+    _fan("peng_peng_he", "碰碰和", "All Pungs", 6, _peng_peng_he, gate=NO_CHOWS),
+    _hand_fan("hun_yi_se", "混一色", "Half Flush", 6, _tiles(_hun_yi_se), needs=("one_suit", "honors")),
     _fan("san_se_san_bu_gao", "三色三步高", "Mixed Shifted Chows", 6, _linked("san_se_san_bu_gao")),
-    _hand_fan("wu_men_qi", "五门齐", "All Types", 6, _tiles(_wu_men_qi)),
-    _hand_fan("quan_qiu_ren", "全求人", "Melded Hand", 6, _quan_qiu_ren),
-    _hand_fan("shuang_an_gang", "双暗杠", "Two Concealed Kongs", 6, _kongs(0, 2, 2)),
-    _fan("shuang_jian_ke", "双箭刻", "Two Dragon Pungs", 6, _linked("shuang_jian_ke")),
+    _hand_fan("wu_men_qi", "五门齐", "All Types", 6, _tiles(_wu_men_qi), needs=("honors",)),
+    _hand_fan("quan_qiu_ren", "全求人", "Melded Hand", 6, _quan_qiu_ren, needs=("melds",)),
+    _hand_fan("shuang_an_gang", "双暗杠", "Two Concealed Kongs", 6, _kongs(0, 2, 2), needs=("kongs",)),
+    _fan("shuang_jian_ke", "双箭刻", "Two Dragon Pungs", 6, _linked("shuang_jian_ke"), gate=PUNGS),
     # 5 (明暗杠: one item for one exposed and one concealed kong, a house option)
     Item(
         "ming_an_gang", "明暗杠", "Melded and Concealed Kongs", 1, FAN, WINNER_ONLY, _one_of_each, option="ming_an_gang"
@@ -421,34 +535,43 @@ ITEMS = (
     # 4
     _fan("quan_dai_yao", "全带幺", "Outside Hand", 4, _every_set(_yao)),
     _hand_fan("bu_qiu_ren", "不求人", "Fully Concealed Hand", 4, _bu_qiu_ren),
-    _hand_fan("shuang_ming_gang", "双明杠", "Two Melded Kongs", 4, _kongs(2, 0, 2)),
+    _hand_fan("shuang_ming_gang", "双明杠", "Two Melded Kongs", 4, _kongs(2, 0, 2), needs=("kongs", "melds")),
     _hand_fan("he_jue_zhang", "和绝张", "Last Tile", 4, _he_jue_zhang),
     # 2
-    _fan("jian_ke", "箭刻", "Dragon Pung", 2, _pung_of(lambda hand, kind: kind >= T.RED)),
-    _fan("quan_feng_ke", "圈风刻", "Prevalent Wind", 2, _pung_of(lambda hand, kind: kind == hand.round_wind)),
-    _fan("men_feng_ke", "门风刻", "Seat Wind", 2, _pung_of(lambda hand, kind: kind == hand.seat_wind)),
+    _fan("jian_ke", "箭刻", "Dragon Pung", 2, _pung_of(lambda hand, kind: kind >= T.RED), gate=HONORS_HELD),
+    _fan(
+        "quan_feng_ke",
+        "圈风刻",
+        "Prevalent Wind",
+        2,
+        _pung_of(lambda hand, kind: kind == hand.round_wind),
+        gate=HONORS_HELD,
+    ),
+    _fan(
+        "men_feng_ke", "门风刻", "Seat Wind", 2, _pung_of(lambda hand, kind: kind == hand.seat_wind), gate=HONORS_HELD
+    ),
     _hand_fan("men_qian_qing", "门前清", "Concealed Hand", 2, _men_qian_qing),
     _fan("ping_he", "平和", "All Chows", 2, _ping_he),
     _hand_fan("si_gui_yi", "四归一", "Tile Hog", 2, _si_gui_yi),
-    _fan("shuang_tong_ke", "双同刻", "Double Pung", 2, _linked("shuang_tong_ke")),
-    _fan("shuang_an_ke", "双暗刻", "Two Concealed Pungs", 2, _an_ke(2)),
-    _hand_fan("an_gang", "暗杠", "Concealed Kong", 2, _single_kong(exposed=False)),
-    _hand_fan("duan_yao", "断幺", "All Simples", 2, _tiles(_duan_yao)),
+    _fan("shuang_tong_ke", "双同刻", "Double Pung", 2, _linked("shuang_tong_ke"), gate=PUNGS),
+    _fan("shuang_an_ke", "双暗刻", "Two Concealed Pungs", 2, _an_ke(2), gate=PUNGS),
+    _hand_fan("an_gang", "暗杠", "Concealed Kong", 2, _single_kong(exposed=False), needs=("kongs",)),
+    _hand_fan("duan_yao", "断幺", "All Simples", 2, _tiles(_duan_yao), needs=("no_honors",)),
     # 1
     _fan("yi_ban_gao", "一般高", "Pure Double Chow", 1, _linked("yi_ban_gao")),
     _fan("xi_xiang_feng", "喜相逢", "Mixed Double Chow", 1, _linked("xi_xiang_feng")),
     _fan("lian_liu", "连六", "Short Straight", 1, _linked("lian_liu")),
     _fan("lao_shao_fu", "老少副", "Two Terminal Chows", 1, _linked("lao_shao_fu")),
-    _fan("yao_jiu_ke", "幺九刻", "Pung of Terminals or Honors", 1, _yao_jiu_ke),
-    _hand_fan("ming_gang", "明杠", "Melded Kong", 1, _single_kong(exposed=True)),
+    _fan("yao_jiu_ke", "幺九刻", "Pung of Terminals or Honors", 1, _yao_jiu_ke, gate=PUNGS),
+    _hand_fan("ming_gang", "明杠", "Melded Kong", 1, _single_kong(exposed=True), needs=("kongs",)),
     _hand_fan("que_yi_men", "缺一门", "One Voided Suit", 1, _tiles(_que_yi_men)),
-    _hand_fan("wu_zi", "无字", "No Honors", 1, _tiles(_wu_zi)),
+    _hand_fan("wu_zi", "无字", "No Honors", 1, _tiles(_wu_zi), needs=("no_honors",)),
     _fan("bian_zhang", "边张", "Edge Wait", 1, _wait("bian")),
     _fan("kan_zhang", "坎张", "Closed Wait", 1, _wait("kan")),
     _fan("dan_diao_jiang", "单钓将", "Single Wait", 1, _wait("dan")),
     _hand_fan("zi_mo", "自摸", "Self-Drawn", 1, _zi_mo),
     # flowers: counted apart, never toward the minimum
-    _hand_fan("hua_pai", "花牌", "Flower Tiles", 1, _flowers),
+    _hand_fan("hua_pai", "花牌", "Flower Tiles", 1, _flowers, needs=("flowers",)),
 )
 
 

@@ -20,6 +20,9 @@ KNITS: tuple[tuple[int, ...], ...] = tuple(
     tuple(sorted(9 * suit + rank for suit, start in zip(order, range(3), strict=True) for rank in range(start, 9, 3)))
     for order in permutations(range(3))
 )
+KNIT_SETS = tuple(map(frozenset, KNITS))
+KNIT_BITS = tuple(sum(1 << k for k in knit) for knit in KNITS)  # each as bits of kinds (`McrHand.held`)
+ORPHAN_BITS = sum(1 << k for k in ORPHANS)
 NINE_GATES = (3, 1, 1, 1, 1, 1, 1, 1, 3)
 
 
@@ -64,8 +67,8 @@ def knitted_readings(kinds: bytes, melds: int) -> list[tuple[tuple[int, ...], tu
 
 def nine_gates(before: list[int] | bytes) -> bool:
     """九莲宝灯: the thirteen tiles before the win are 1112345678999 of one suit."""
-    if len(before) != 13 or not T.is_suited(before[0]):
-        return False
+    if len(before) != 13 or not T.is_suited(before[0]) or before[2] != before[0] or before[-1] != before[0] + 8:
+        return False  # not three of the suit's 1 first and its 9 last
     base = before[0] - before[0] % 9
     return tuple(before.count(base + r) for r in range(9)) == NINE_GATES
 
@@ -78,12 +81,13 @@ def special_candidates(before: bytes, melds: int) -> list[int]:
         return []
     held = set(before)
     kinds: set[int] = set()
-    for knit in KNITS:
-        missing = [k for k in knit if k not in held]
-        if len(missing) <= 1:
-            kinds.update(missing or range(T.PLAYABLE))
+    if len(held) >= 8:  # a knitted straight's eight kinds
+        for knit in KNIT_SETS:
+            missing = knit.difference(held)
+            if len(missing) <= 1:
+                kinds.update(missing or range(T.PLAYABLE))
     if not melds:
-        if sum(1 for k in held if before.count(k) >= 2) >= 5:
+        if len(held) <= 7 and sum(before.count(k) // 2 for k in held) >= 6:  # 七对: four alike are two pairs
             kinds.update(k for k in held if before.count(k) % 2)
         if held <= ORPHANS:
             kinds.update(ORPHANS)

@@ -1,0 +1,146 @@
+"""MCR's fast paths against plain versions of the same thing (speed lives in the rule set's search, each fast
+path beside a plain one).
+
+- `Mcr.valued` scores a reading with the fan between sets read straight off
+  `McrFacts.linked` and the other reading fan only where their gate is
+  open: compared with every fan's finder run on the reading, then the
+  exclusions (`plain_valued`);
+- `McrHand.single_wait` (独听) is found only when a reading asks, with the
+  waits of sets and a pair first (`engine.standard_waits`): compared with
+  all the hand's waits, every shape, every kind tried (`plain_single_wait`);
+  and a reading whose winning tile ends a two-sided chow answers "not 独听"
+  without the search (`items._two_sided`): the plain search must agree;
+- `Mcr.readings` tries a special shape only where cheap facts of the hand
+  allow it: compared with trying every shape (`plain_readings`).
+
+Each runs on the random legal hands of the differential test (tests/mcr_hands.py: melds, kongs, the special
+shapes, flowers, every condition) and on the worked examples.
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+from mcr_hands import random_hand
+
+from taihu.scorer import parse
+from taihu.scorer.engine import PAIR, Group, completing_kinds, kinds_readings
+from taihu.scorer.rulesets import base as B
+from taihu.scorer.rulesets.mcr import RULE_SET as MCR
+from taihu.scorer.rulesets.mcr import shapes as S
+from taihu.scorer.rulesets.mcr.facts import HONORS_AND_KNITTED, KNITTED, ORPHANS, SEVEN_PAIRS, STANDARD, McrFacts
+from taihu.scorer.rulesets.mcr.hand import McrHand
+from taihu.scorer.rulesets.mcr.items import _two_sided
+
+ROOT = Path(__file__).resolve().parent.parent
+HANDS = 400
+
+
+def example_lines() -> list[str]:
+    text = (ROOT / "examples/hands/mcr.txt").read_text(encoding="utf-8")
+    lines = [line.split("#")[0].strip() for line in text.splitlines()]
+    return [line for line in lines if "+" in line]
+
+
+def lines() -> list[str]:
+    rng = random.Random(20261207)
+    # a 七对 wait holding two four-alikes: each is two pairs, so the kinds paired undercount the pairs
+    seven_pairs = ["111122m334p3333s +4p seat:W round:E self"]
+    return example_lines() + seven_pairs + [random_hand(rng) for _ in range(HANDS)]
+
+
+LINES = lines()
+
+
+def prepared(line: str) -> McrHand:
+    hand = MCR.prepare(parse(line), MCR.resolve_options(None))
+    assert isinstance(hand, McrHand)
+    return hand
+
+
+def plain_valued(hand: McrHand, facts: McrFacts) -> tuple[B.Found, B.Outcome]:
+    """Every fan's finder on the reading (the hand's own with no reading), in table order, then the exclusions."""
+    found = [
+        (item, item.points(variant, hand.options), detail)
+        for item in MCR.items
+        for variant, detail in item.find(hand, facts if item.reads else None)
+    ]
+    found = MCR._exclude(found)
+    return found, MCR.finish(hand, found)
+
+
+def plain_single_wait(hand: McrHand) -> bool:
+    """独听: every kind tried on the 13 tiles before the win, as sets and a pair and as each other shape; a kind
+    whose four tiles are all the winner's own is no wait."""
+    before = bytearray(hand.concealed)
+    before.remove(hand.win)
+    tiles = bytes(before)
+    melds = len(hand.melds)
+    waits = set(completing_kinds(tiles, 4 - melds, range(34)))
+    waits |= {kind for kind in range(34) if S.special_win(tiles, kind, melds)}
+    live = sorted(k for k in waits if hand.counts[k] - (k == hand.win) < 4)
+    return live == [hand.win]
+
+
+def plain_readings(hand: McrHand) -> list[McrFacts]:
+    """Every shape tried on every hand, in `Mcr.readings`' order."""
+    win, drawn, melds, kinds = hand.win, hand.self_drawn, hand.melds, hand.concealed
+    standard = [McrFacts(melds + g, STANDARD, win, drawn) for g in kinds_readings(kinds, 4 - len(melds), True)]
+    for knit, groups in S.knitted_readings(kinds, len(melds)):
+        standard.append(McrFacts(melds + groups, KNITTED, win, drawn, knit))
+    standard.sort(key=lambda f: S_order(f))
+    found = list(standard)
+    if not melds:
+        if S.seven_pairs(kinds):
+            found.append(McrFacts(tuple(Group(PAIR, k) for k in kinds[::2]), SEVEN_PAIRS, win, drawn))
+        if S.thirteen_orphans(kinds):
+            found.append(McrFacts((), ORPHANS, win, drawn))
+        knitted = S.honors_and_knitted(kinds)
+        if knitted is not None:
+            found.append(McrFacts((), HONORS_AND_KNITTED, win, drawn, knitted))
+    return found
+
+
+def S_order(facts: McrFacts) -> tuple[int, ...]:
+    from taihu.scorer.rulesets.mcr.facts import tie_order
+
+    return tie_order(facts.shape, facts.groups, facts.knit)
+
+
+def test_the_hands_reach_every_shape() -> None:
+    shapes = {facts.shape for line in LINES for facts in MCR.readings(prepared(line))}
+    assert shapes == {STANDARD, KNITTED, SEVEN_PAIRS, ORPHANS, HONORS_AND_KNITTED}
+
+
+@pytest.mark.parametrize("line", LINES)
+def test_valued_as_every_finder_finds(line: str) -> None:
+    hand = prepared(line)
+    fixed = MCR._fixed_entries(hand)
+    for facts in MCR.readings(hand):
+        assert MCR.valued(hand, facts, fixed) == plain_valued(hand, facts), line
+
+
+@pytest.mark.parametrize("line", LINES)
+def test_single_wait_as_every_kind_tried(line: str) -> None:
+    hand = prepared(line)
+    assert hand.single_wait == plain_single_wait(hand), line
+
+
+@pytest.mark.parametrize("line", LINES)
+def test_readings_as_every_shape_tried(line: str) -> None:
+    hand = prepared(line)
+    fast = [(f.shape, f.groups, f.knit) for f in MCR.readings(hand)]
+    assert fast == [(f.shape, f.groups, f.knit) for f in plain_readings(hand)], line
+
+
+@pytest.mark.parametrize("line", LINES)
+def test_a_two_sided_chow_is_never_a_single_wait(line: str) -> None:
+    hand = prepared(line)
+    if any(_two_sided(hand, facts) for facts in MCR.readings(hand)):
+        assert not plain_single_wait(hand), line
+
+
+def test_two_sided_chows_are_among_the_hands() -> None:
+    assert sum(any(_two_sided(h, f) for f in MCR.readings(h)) for h in map(prepared, LINES)) > 50
