@@ -232,6 +232,7 @@ def test_a_stopped_postgresql_is_a_503_to_retry_naming_no_host() -> None:
         dispose_engines()
 
 
+@pytest.mark.server  # runs `taihu serve`, which refuses to start
 def test_taihu_serve_refuses_a_wrong_password_naming_the_setting(postgres: Cluster) -> None:
     role = "room_pw"
     postgres.sql("taihu", f"DROP ROLE IF EXISTS {role}", f"CREATE ROLE {role} LOGIN PASSWORD 'right'")
