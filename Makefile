@@ -79,7 +79,7 @@ bench-against: $(BIN)/python
 	$(BIN)/python bench/against.py --ref $(REF)
 
 # every answer of the library, the API and the CLI against an older commit's (REF, given: 527aaa9, the
-# last commit before issue 25's refactor), on the examples, the docs and random hands (bench/compare_answers.py)
+# last commit before the rule sets were refactored), on the examples, the docs and random hands (bench/compare_answers.py)
 .PHONY: compare-answers
 compare-answers: install-test
 	$(BIN)/python bench/compare_answers.py --ref $(if $(filter command line environment,$(origin REF)),$(REF),527aaa9)

@@ -1,7 +1,7 @@
 """The Luoshan row of `make bench` for this tree and for an older commit, in turns.
 
 Run with `make bench-against` (REF=1f0c049 by default: the code of
-2026-11-29, the baseline issue 11 names). The commit is exported with
+2026-11-29, the baseline of the Luoshan row). The commit is exported with
 `git archive` into a temporary folder; each round then runs the Luoshan
 bench once per tree, each in a fresh process, the tree going first
 alternating from round to round, so load that changes during the run falls

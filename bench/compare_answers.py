@@ -358,7 +358,7 @@ def rules_of(item: Input) -> str:
 # parsed JSON answer, changed in place); an answer is "the same but for" them when the older one, so
 # changed and written back in its own layout, is this tree's byte for byte.
 def waits_kind(answer: Any, item: Input) -> None:
-    """Issue 26 (a9203cd): a waits answer names its kind, `"kind": "waits"` or `"discards"`, after that list."""
+    """A waits answer names its kind, `"kind": "waits"` or `"discards"`, after that list."""
     if not isinstance(answer, dict) or "hand" not in answer or "kind" in answer:
         return
     kind = "waits" if "waits" in answer and "ready" in answer else "discards" if "discards" in answer else ""
@@ -372,7 +372,7 @@ def waits_kind(answer: Any, item: Input) -> None:
 
 
 def tenpai_kept(answer: Any, item: Input) -> None:
-    """Issue 26 (915b2c5): a seat given as `{"tenpai": ...}` keeps it in the settlement's `scores`."""
+    """A seat given as `{"tenpai": ...}` keeps it in the settlement's `scores`."""
     table = item.get("table") or settled_table(item)
     if isinstance(answer, dict) and isinstance(answer.get("scores"), dict) and table:
         for seat, player in table.get("players", {}).items():
@@ -428,7 +428,7 @@ def changed(what: str, item: Input, old: str) -> str:
 
 
 def trailing_spaces_only(ours: str, theirs: str) -> bool:
-    """Issue 24 (the CLI on rich): a wrapped `note:` line of the text table may end in a space."""
+    """A wrapped `note:` line of the text table (the CLI on rich) may end in a space."""
     try:
         mine, old = json.loads(ours), json.loads(theirs)
     except ValueError:
@@ -451,9 +451,9 @@ def how_different(what: str, item: Input, ours: str, theirs: str) -> str:
         return "the same"
     expected = changed(what, item, theirs)
     if ours == expected:
-        return "the same but for issue 26's changes"
+        return "the same but for the documented changes of the API"
     if trailing_spaces_only(ours, expected):
-        return "the same but for trailing spaces (issue 24)"
+        return "the same but for trailing spaces"
     return "DIFFERENT"
 
 

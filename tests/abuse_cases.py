@@ -178,7 +178,7 @@ def costly_hands(seed: int = 5, each: int = 5) -> list[tuple[str, str]]:
     return out
 
 
-# -- issue 21: the costly bodies and hands -----------------------------------------------
+# -- the costly bodies and hands -----------------------------------------------
 
 # An unclosed string of escaped quotes, 64 KB less a byte: 21 s for the former JSON check, on the event loop.
 ESCAPED_QUOTES = b'"' + b'\\"' * 32767

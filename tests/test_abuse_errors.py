@@ -1,4 +1,4 @@
-"""Issue 15, part 2: errors never fail — a message quotes at most ~40 characters of the input, escaped.
+"""Errors never fail — a message quotes at most ~40 characters of the input, escaped.
 
 A lone surrogate (`"\\ud800"` in JSON) or a 50 KB string echoed into a
 message must still give a clean answer: `HandError` in the library, a 422

@@ -1,4 +1,4 @@
-"""Issue 21, finding 9: security headers on every answer, only listed Host names answered, no ledger id
+"""Security headers on every answer, only listed Host names answered, no ledger id
 in the access log. The browser tests (tests/test_page_browser.py) check the page and /docs still work
 under the policy."""
 

@@ -1,4 +1,4 @@
-"""Issue 15, the soak's fuzz in little: hostile and fuzzed requests to a real server, one connection.
+"""The soak's fuzz in little: hostile and fuzzed requests to a real server, one connection.
 
 Every answer is a 200 or a clean 4xx, the connection is kept, and the server
 logs nothing. `make soak` runs the same cases at length.

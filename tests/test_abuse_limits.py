@@ -1,4 +1,4 @@
-"""Issue 15, part 3: bounded numbers and nesting, and a TypeError naming the argument (docs/limits.md).
+"""Bounded numbers and nesting, and a TypeError naming the argument (docs/limits.md).
 
 Each hostile input gets the same clean refusal everywhere: HandError (or
 TypeError) in the library, exit 2 with one line in the CLI, 422 over HTTP.

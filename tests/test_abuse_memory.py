@@ -1,4 +1,4 @@
-"""Issue 15, part 1: every cache of the core under one memory budget, least-recently used out.
+"""Every cache of the core under one memory budget, least-recently used out.
 
 The bounded version of the soak's memory case: distinct hands with new
 wildcard kinds and suit mixes, scored under a small budget, keep the caches'

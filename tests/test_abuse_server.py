@@ -1,5 +1,5 @@
-"""Issue 21, findings 1, 7 and 8: no request holds the event loop, no address holds the connections,
-and `/waits` stops at its time budget.
+"""No request holds the event loop, and `/waits` stops at its time budget (the connections one address
+may hold are the reverse proxy's to bound: tests/test_deploy.py).
 
 Real uvicorn servers on 127.0.0.1 (tests/live_server.py); a hostile client
 binds its sockets to 127.0.0.2. Every wait is bounded by a generous timeout

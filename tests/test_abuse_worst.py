@@ -1,4 +1,4 @@
-"""Issue 15, part 5: Putian's search keeps one decomposition per display class, and still shows the same reading.
+"""Putian's search keeps one decomposition per display class, and still shows the same reading.
 
 Putian scores nothing from the grouping; only the displayed arrangement is
 chosen (`_stand_ins`). The search used to place the 金 on every

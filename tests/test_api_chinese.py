@@ -1,4 +1,4 @@
-"""Issue 23, the API's done-when lines: under `Accept-Language: zh-CN` every message is Chinese, and every error
+"""The API in Chinese: under `Accept-Language: zh-CN` every message is Chinese, and every error
 answer of every status is the one shape, with `column` on every hand error that has a place.
 
 - a sweep of every endpoint and status (tests/test_api_errors.py's cases, the core's errors of each hand code,

@@ -1,4 +1,4 @@
-"""Issue 23 parts 2 and 3, the API's side: one error shape on every status, in the language asked for.
+"""The API's side: one error shape on every status, in the language asked for.
 
 Table-driven over every status and code the API answers: each answer validates against the OpenAPI
 document's `ErrorAnswer`, has every field of the shape with `detail == message`, is documented for its

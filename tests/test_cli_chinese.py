@@ -1,4 +1,4 @@
-"""Issue 23 part 7, the command line: under `LANG=zh_CN.UTF-8`, `score`, `settle`, `waits` and `ledger` print
+"""The command line: under `LANG=zh_CN.UTF-8`, `score`, `settle`, `waits` and `ledger` print
 no English word but tile codes, item keys and the texts the core still builds in English.
 
 Those texts are listed in `CORE_TEXTS`, each with where it is built: the next step gives them codes
@@ -72,7 +72,7 @@ def error_text(call: Callable[[], object]) -> list[str]:
 
 
 # Each kind of text the core still writes in English, as this test lets it through. Remove a line when
-# the core gives that text a code (issue 23): the test then holds its Chinese too.
+# the core gives that text a code: the test then holds its Chinese too.
 CORE_TEXTS = {
     "the notation, item keys and option names": "HandScore.hand, .arrangement, ScoreItem.key, Option.name, conditions",
 }

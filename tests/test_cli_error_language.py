@@ -1,4 +1,4 @@
-"""Issue 23 part 3, the command line's side: its errors in the command's language, `--json` in the one shape.
+"""The command line's side: its errors in the command's language, `--json` in the one shape.
 
 `--lang zh` or a `zh_*` locale: the message (`message_in`) and the hint (`hint_in`) on stderr in Chinese,
 after `错误：` and `提示：`; `--json` prints the API's error shape on stdout, its message in that

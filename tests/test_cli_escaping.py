@@ -1,4 +1,4 @@
-"""Issue 21 finding 4: what `taihu` prints holds no raw control: names and hands reach the terminal as text.
+"""What `taihu` prints holds no raw control: names and hands reach the terminal as text.
 
 A ledger's and its players' names are written straight into the database (as a file from an older taihu,
 or made by hand, could hold them: the ledger's own checks would refuse them today), then shown by every

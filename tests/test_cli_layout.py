@@ -1,4 +1,4 @@
-"""Issue 12 part 5, readable anywhere: `--lang`, the compact layout under 60 columns, batch mode, completion.
+"""Readable anywhere: `--lang`, the compact layout under 60 columns, batch mode, completion.
 
 A phone's terminal is 40 columns (`COLUMNS=40`): there `taihu score` must print
 every name whole — no `…`, no word split across lines — for the hands of every

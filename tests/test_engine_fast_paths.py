@@ -1,5 +1,4 @@
-"""The engine's wildcard-free fast paths against plain versions of the same thing (issue 11: speed lives in
-the engine, each fast path beside a plain one).
+"""The engine's wildcard-free fast paths against plain versions of the same thing.
 
 - `kinds_readings` cuts each suit's run off with `bytes.rstrip`, finds a
   run new to its memo by its stretch moved to rank 0 (`_RUN_WAYS`), places

@@ -1,4 +1,4 @@
-"""Issue 23 part 1, errors: every HandError the core raises has a fine code and its text in the catalog.
+"""Errors: every HandError the core raises has a fine code and its text in the catalog.
 
 A HandError made with `HandError.of(msgid, code=..., **params)` keeps its msgid and parameters; its English
 (`str(err)`) and its Chinese (`message_in("zh")`) are the catalog's texts (taihu/messages/), so the English is

@@ -1,4 +1,4 @@
-"""docs/api.md's error codes and the catalog agree (issue 23 part 3): every code taihu answers has a row, and each
+"""Docs/api.md's error codes and the catalog agree: every code taihu answers has a row, and each
 row names the catalog entries its Chinese and English texts come from.
 
 The code → entries map is read from the source: every call with a constant `code="…"` and a catalog key (the first

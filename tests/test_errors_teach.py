@@ -1,4 +1,4 @@
-"""Errors that teach (issue 12): each common slip names the place, what is wrong and the likely fix.
+"""Errors that teach: each common slip names the place, what is wrong and the likely fix.
 
 One row per slip, from docs/notation.md "Errors you will meet": the hand,
 the rule set, a part of the message that is the hint, the stable `code` and

@@ -1,4 +1,4 @@
-"""The engine's fast paths against plain versions of the same thing (issue 11: speed machinery behind clear names).
+"""The engine's fast paths against plain versions of the same thing.
 
 - `place_wildcards` sorts the slots and the wildcards only when the
   wildcards left to place are not all alike;

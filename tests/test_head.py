@@ -1,4 +1,4 @@
-"""HEAD answers as GET does, without the body (issue 21; taihu/api/head.py): the same status and headers,
+"""HEAD answers as GET does, without the body: the same status and headers,
 `content-length` included, on every path, through the app and through a real uvicorn."""
 
 from __future__ import annotations

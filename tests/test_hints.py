@@ -1,4 +1,4 @@
-"""Hints that find the mistake (issue 23, finding 4): a count error names the tile to take out or put in.
+"""Hints that find the mistake: a count error names the tile to take out or put in.
 
 A winning hand with a tile too many names the tile whose removal leaves the best
 win: the `+` tile only when it is that tile (a stray `1p`, a seat word `南` left

@@ -1,4 +1,4 @@
-"""Issue 21, finding 1: `check_json_text` against a plain reference, and bounded on hostile 64 KB bodies.
+"""`check_json_text` against a plain reference, and bounded on hostile 64 KB bodies.
 
 The reference parses with `json.loads`, recording each number token as the
 parser reads it, and walks the result for its depth. On valid JSON the check

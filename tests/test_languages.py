@@ -1,4 +1,4 @@
-"""Issue 23 part 2: the language a person reads, from the POSIX locale or an HTTP `Accept-Language` header."""
+"""The language a person reads, from the POSIX locale or an HTTP `Accept-Language` header."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The ledger (issue 16 parts 2, 3 and 6): seats rotate as `next_dealer` says, totals are the sum of the nets.
+"""The ledger: seats rotate as `next_dealer` says, totals are the sum of the nets.
 
 Every expectation here is worked out on its own — the test seats the players
 and settles each deal with `settle_table` itself — and compared with what the

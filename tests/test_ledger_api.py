@@ -1,4 +1,4 @@
-"""`/ledgers` over HTTP (issue 16 parts 4 and 5): only the token's keeper changes a ledger; the id reads it."""
+"""`/ledgers` over HTTP: only the token's keeper changes a ledger; the id reads it."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Issue 21, the ledger's part: safe CSV, names that are text, canonical rule sets, bounded ledgers, a private file.
+"""The ledger's part: safe CSV, names that are text, canonical rule sets, bounded ledgers, a private file.
 
 Each finding of the probe is a case here (docs/limits.md, docs/ledger.md):
 formula injection through players' names (2), a lone surrogate or bytes that

@@ -1,4 +1,4 @@
-"""Several hosts, one ledger (issue 22 part 3): two real `taihu serve` processes on one PostgreSQL database.
+"""Several hosts, one ledger: two real `taihu serve` processes on one PostgreSQL database.
 
 Twenty clients add and undo deals of one ledger at once, each alternating between the two hosts (two
 ports on 127.0.0.1). Every answer is a success (or, for an undo of an empty ledger, the 422 saying so);

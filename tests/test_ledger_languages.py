@@ -1,4 +1,4 @@
-"""Issue 23 for the ledger: what a ledger answer shows a person follows the reader's language, as `POST /settle` does.
+"""For the ledger: what a ledger answer shows a person follows the reader's language, as `POST /settle` does.
 
 Each deal is stored with its texts' codes (`Settlement.to_dict(codes=True)`) and shown on every read in the
 language asked for (`lang`, `Accept-Language`; the CLI's `--lang`): the same table settled by `POST /settle`

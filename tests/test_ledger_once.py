@@ -1,4 +1,4 @@
-"""Exactly once (issue 22 part 4): a retried add stores its deal once, over HTTP, in the CLI and in the store.
+"""Exactly once: a retried add stores its deal once, over HTTP, in the CLI and in the store.
 
 A client names the deal it means to create (`"deal": N`, or `If-Match` with the ledger's ETag) and gets a
 409 with the current count when another deal got there first; an `Idempotency-Key` sent again within

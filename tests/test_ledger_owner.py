@@ -1,4 +1,4 @@
-"""Owner actions (issue 22 part 6): a title, an expiry, a new edit token, delete; the CSV's winner and results.
+"""Owner actions: a title, an expiry, a new edit token, delete; the CSV's winner and results.
 
 Only the token's keeper acts (401 without it, 403 with another, and nothing changes). An expired ledger is
 gone: 404, its rows removed when it is touched or when a ledger is made over HTTP. The store's part runs on

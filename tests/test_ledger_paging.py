@@ -1,4 +1,4 @@
-"""Answers an app can poll (issue 22 part 5): the deals in pages, ETag and 304, the standings alone, gzip.
+"""Answers an app can poll: the deals in pages, ETag and 304, the standings alone, gzip.
 
 The pages put together are the ledger's deals; an answer the client holds (`If-None-Match`) is a 304 without
 a body until the ledger changes; `?deals=none` is the standings and the deal count; a large answer is

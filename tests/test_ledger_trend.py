@@ -1,4 +1,4 @@
-"""The evening as a picture in the terminal (issue 22 part 7): each player's running total as a sparkline.
+"""The evening as a picture in the terminal: each player's running total as a sparkline.
 
 `taihu.ledger.trend_lines` is a pure function, tested here on tables of cases and on random evenings; `taihu
 ledger show` prints one line a player.

@@ -1,4 +1,4 @@
-"""Luoshan's fast paths against the plain versions they stand for (issue 11: the Luoshan bench's ratio).
+"""Luoshan's fast paths against the plain versions they stand for.
 
 `Luoshan.arrangement` lays a reading out from what a Luoshan reading is
 (the melds on the table lead it, its facts hold its pairs);

@@ -1,4 +1,4 @@
-"""Issue 23 part 1: the one catalog of messages (taihu/messages/) is whole, compiled and used.
+"""The one catalog of messages (taihu/messages/) is whole, compiled and used.
 
 Every code has a Chinese and an English text with the same parameters; the `.mo` files the program
 reads are what the `.po` files compile to (Babel, as `make messages` runs it); every code the code

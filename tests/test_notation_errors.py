@@ -1,4 +1,4 @@
-"""The notation's own errors (issue 23, part 1 for notation.py): a fine code, a catalog text, both languages.
+"""The notation's own errors: a fine code, a catalog text, both languages.
 
 Each error of the notation (and of the players' words and hints) is made by
 `notation_error` from its catalog text `error.notation.…` and parameters. Where
@@ -114,7 +114,7 @@ def test_a_hint_around_another_errors_text_reads_from_the_catalog(
 
 
 def test_a_column_is_the_errors_column_where_the_message_names_one() -> None:
-    """The column of every case is in the error, as the API's `column` (issue 23, finding 2)."""
+    """The column of every case is in the error, as the API's `column`."""
     for line, rules, _ in CASES:
         with pytest.raises(HandError) as info:
             score_hand(line, rules=rules)

@@ -1,4 +1,4 @@
-"""What the API needs to serve the table page (issue 14 part 6), checked without a browser.
+"""What the API needs to serve the table page, checked without a browser.
 
 The page at `/` from files in the package; `/docs` with no outside assets; the
 request schemas (rules as an enum, unknown fields refused, examples); CORS

@@ -96,7 +96,7 @@ class Visit:
         self.page = self.context.new_page()
         self.requests: list[str] = []
         self.page.on("request", lambda request: self.requests.append(request.url))
-        self.refused: list[str] = []  # what the security policy blocked (issue 21: it must block nothing of ours)
+        self.refused: list[str] = []  # what the security policy blocked
         self.page.on("console", self.watch)
 
     def watch(self, message: Any) -> None:
@@ -703,7 +703,7 @@ def test_the_place_is_marked_in_what_the_player_typed(visit: Visit) -> None:
     expect(page.get_by_role("textbox", name="Hand")).to_have_value("123m x")
 
 
-# -- the evening's ledger (issue 14 part 4, through the HTTP ledger endpoints) ------------------
+# -- the evening's ledger ------------------
 
 PLAYERS = ("甲", "乙", "丙", "丁")
 # 丁 (at place N) wins on 甲's (place E) discard: docs/ledger.md's deal 3, seated as after deal 1.

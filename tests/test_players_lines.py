@@ -1,6 +1,6 @@
 """Real players' lines (tests/players_lines.toml), each through the library, the command line and the API.
 
-Issue 23, part 7: every form players write (winds with 风, 金, the declared wins by their Chinese
+Every form players write (winds with 风, 金, the declared wins by their Chinese
 names, 立直 and リーチ, 宝牌 and 里宝牌, spaces after `:` and `,`, capital suit letters, simplified,
 traditional and full-width characters) and the worked examples of every rule set typed in Chinese.
 A line that scores gives its total, and the same hand as its ASCII line; a line that is refused gives

@@ -1,4 +1,4 @@
-"""The words players write (issue 23, finding 3): how the registry's words and the wildcard words are read.
+"""The words players write: how the registry's words and the wildcard words are read.
 
 The lines themselves, each form as a player types it with its total or its refusal and rewrite, are
 the table tests/players_lines.toml (tests/test_players_lines.py runs it through the library, the

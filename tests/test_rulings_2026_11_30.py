@@ -1,4 +1,4 @@
-"""The settlement and condition rulings of 2026-11-30 (issue 10, parts 3 to 9).
+"""The settlement and condition rulings of 2026-11-30.
 
 Each ruling is checked both ways: the table or hand it allows settles, and
 the one it forbids is refused with a message naming the field or seat, the

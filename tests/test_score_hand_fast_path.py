@@ -1,4 +1,4 @@
-"""`score_hand`'s fast path against its checked path (issue 11: the Luoshan bench's ratio).
+"""`score_hand`'s fast path against its checked path.
 
 The common call (a `str` hand, a rule set by its own name, options None or a
 dict) skips the argument checks and the name lookup; any other call takes the

@@ -1,4 +1,4 @@
-"""The scoring loop's fast path against the plain one (issue 11 part 6: values first, details for the best only).
+"""The scoring loop's fast path against the plain one.
 
 `RuleSet.best_reading` values every reading without describing it (no
 detail text, no ScoreItem), reuses the items found once per hand and skips

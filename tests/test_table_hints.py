@@ -1,4 +1,4 @@
-"""Errors that teach at a table (issue 12 part 2): a seat's hand gets the hints `score` gives.
+"""Errors that teach at a table: a seat's hand gets the hints `score` gives.
 
 A hand inside `taihu settle` / `POST /settle` is parsed with its rule set's
 conditions (the nearest match and that rule set's list), keeps the error's

@@ -1,4 +1,4 @@
-"""Table-level properties for all five rule sets (issue 10 "Done when"; docs/api.md "Table", "Settlement").
+"""Table-level properties for all five rule sets.
 
 Random tables that are valid by construction — a winning hand built from random sets and a pair
 out of the rule set's own tiles, the other hands dealt from what is left of the wall, wildcards

@@ -1,4 +1,4 @@
-"""Issue 23, the core's texts: every note, item detail, payment reason, arithmetic line, limit, option description
+"""The core's texts: every note, item detail, payment reason, arithmetic line, limit, option description
 and rules value that has words is a `Said` (taihu/scorer/said.py): a `str` that is its English text, byte for byte
 what the answers always said, with a catalog code and parameters that render it in Chinese.
 

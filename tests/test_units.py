@@ -1,4 +1,4 @@
-"""Issue 12 part 4, units that add up: each item's `unit` from its kind, and each rule set's arithmetic.
+"""Units that add up: each item's `unit` from its kind, and each rule set's arithmetic.
 
 The hands are the worked examples of the rules pages (docs/rules/*.md); the
 arithmetic lines are asserted exactly, so a player can check the total by

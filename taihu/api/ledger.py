@@ -1,4 +1,4 @@
-"""`/ledgers`: the evening's ledger over HTTP (issue 16, docs/api.md).
+"""`/ledgers`: the evening's ledger over HTTP.
 
 Reading needs only the ledger's id (≥ 128 random bits), so the link can be
 shared with the table. Adding or undoing a deal needs a token
