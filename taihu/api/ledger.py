@@ -77,7 +77,7 @@ class NewLedger(BaseModel):
 
 
 class Keys(BaseModel):
-    id: str = Field(description="the ledger's id: reading needs only this")
+    id: str = Field(description="the ledger's id: reading needs only this, unless the owner makes the ledger private")
     token: str = Field(
         description="the owner token, shown once: it adds and undoes deals, and alone renames, deletes, rotates "
         "and manages devices"
