@@ -122,8 +122,11 @@ def new_invite(
     settings: Settings = Depends(settings_of),
 ) -> Response:
     """Make an invite: its `code` goes into the join link a phone opens. The owner's token only."""
-    with LedgerStore(settings.db) as store:
-        made = store.invite(kept(store, ledger_id, token), invite.name, invite.expires_in_hours)
+    try:
+        with LedgerStore(settings.db) as store:
+            made = store.invite(kept(store, ledger_id, token), invite.name, invite.expires_in_hours)
+    except LedgerFull as exc:
+        return hand_error_answer(exc, request_language(http), 409)
     return JSON(made, status_code=201, headers=made_at(http, f"/ledgers/{ledger_id}/invites/{made['id']}"))
 
 
@@ -170,8 +173,11 @@ def revoke_invite(
 def join_ledger(ledger_id: str, join: Join, http: Request, settings: Settings = Depends(settings_of)) -> Response:
     """Join the ledger as a scorer device by an invite's code (no Authorization: the code is the key); answers
     the device and its own token."""
-    with LedgerStore(settings.db) as store:
-        joined = store.join(found(store, ledger_id), join.invite, join.name)
+    try:
+        with LedgerStore(settings.db) as store:
+            joined = store.join(found(store, ledger_id), join.invite, join.name)
+    except LedgerFull as exc:
+        return hand_error_answer(exc, request_language(http), 409)
     if joined is None:
         raise Refusal(403, "api.error.invite_wrong")
     device, device_token = joined
