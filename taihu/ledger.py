@@ -154,6 +154,7 @@ class Ledger:
     options: dict[str, int]
     title: str | None = None  # a display name apart from the name (over HTTP the name is the ledger's id)
     expires: str | None = None  # when the store removes it (ISO 8601, UTC); None: kept until deleted
+    private: bool = False  # over HTTP: the id alone does not read it, only its tokens and read links
 
     def heading(self) -> dict[str, Any]:
         """The keys of the ledger's JSON before its deals and standings."""

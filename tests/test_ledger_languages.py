@@ -253,7 +253,7 @@ def test_deals_stored_in_english_get_their_codes_where_settling_again_agrees(sto
     engine.dispose()
     dispose_engines()
     with LedgerStore(store_db) as store:
-        assert store.revision() == newest_revision() == "0007"
+        assert store.revision() == newest_revision() == "0008"
         view = store.view(store.ledger("old"))
     upgraded, kept = view.deals
     assert upgraded.settlement == settle_table(normal).to_dict(codes=True)

@@ -93,6 +93,14 @@ def test_a_revoked_device_and_a_revoked_invite_stop_at_once(client: TestClient) 
     assert client.get(f"/v1/ledgers/{ledger}/invites", headers=owner).json() == {"invites": []}
 
 
+def test_a_ledger_at_its_most_invites_is_a_409(client: TestClient) -> None:
+    ledger, owner = new_ledger(client)
+    for _ in range(16):
+        assert client.post(f"/v1/ledgers/{ledger}/invites", json={}, headers=owner).status_code == 201
+    full = client.post(f"/v1/ledgers/{ledger}/invites", json={}, headers=owner)
+    assert (full.status_code, full.json()["code"]) == (409, "too_many_invites")
+
+
 def test_an_invite_is_one_ledgers_and_a_device_token_is_one_ledgers(client: TestClient) -> None:
     first, first_owner = new_ledger(client)
     second, _ = new_ledger(client)

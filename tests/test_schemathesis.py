@@ -76,10 +76,13 @@ def test_every_operation_is_covered() -> None:
         ("GET", "/v1/ledgers/{ledger_id}/devices"),
         ("DELETE", "/v1/ledgers/{ledger_id}/devices/{device_id}"),
         ("GET", "/v1/ledgers/{ledger_id}/events"),
+        ("POST", "/v1/ledgers/{ledger_id}/read-links"),
+        ("GET", "/v1/ledgers/{ledger_id}/read-links"),
+        ("DELETE", "/v1/ledgers/{ledger_id}/read-links/{link_id}"),
     }
 
 
-@pytest.mark.slow  # 30 drawn requests for each of the 24 operations
+@pytest.mark.slow  # 30 drawn requests for each of the 27 operations
 @schema.parametrize()
 @settings(
     max_examples=30,

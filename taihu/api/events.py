@@ -24,11 +24,12 @@ from typing import Any
 import sqlalchemy as sa
 from anyio import to_thread
 from fastapi import APIRouter, Depends, Request
+from fastapi.security import HTTPAuthorizationCredentials
 from fastapi.sse import EventSourceResponse, ServerSentEvent
 
 from taihu.api.headers import LAST_EVENT_ID
 from taihu.api.language import request_language
-from taihu.api.ledger import found, problems
+from taihu.api.ledger import READ_CODE, bearer, problems, readable
 from taihu.api.settings import Settings, settings_of
 from taihu.ledger import Ledger, shown_settlement
 from taihu.messages import Language
@@ -138,10 +139,16 @@ def as_json(responses: dict[int | str, dict[str, Any]]) -> dict[int | str, dict[
     }
 
 
-def stream_start(ledger_id: str, settings: Settings = Depends(settings_of)) -> Ledger:
-    """The ledger streamed, looked up before the stream begins (a 404 is an answer, not an event)."""
+def stream_start(
+    ledger_id: str,
+    settings: Settings = Depends(settings_of),
+    read: str | None = READ_CODE,
+    credentials: HTTPAuthorizationCredentials | None = Depends(bearer),
+) -> Ledger:
+    """The ledger streamed, looked up before the stream begins (a 403 or a 404 is an answer, not an event), as
+    for reading it."""
     with LedgerStore(settings.db) as store:
-        return found(store, ledger_id)
+        return readable(store, ledger_id, read, credentials)
 
 
 @router.get(
@@ -154,7 +161,7 @@ def stream_start(ledger_id: str, settings: Settings = Depends(settings_of)) -> L
             "`ledger-edited` or `ledger-deleted`, its `id` the ledger's count of changes (it only grows), its "
             "`data` JSON: `deal` (the deal's number), `standings`, and for an add or undo `entry` (the deal)",
         },
-        **as_json(problems(404)),
+        **as_json(problems(403, 404)),
     },
 )
 async def ledger_events(
@@ -165,7 +172,8 @@ async def ledger_events(
 ) -> AsyncIterator[ServerSentEvent]:
     """The ledger's changes as they happen. Without `Last-Event-ID` it starts with the ledger as it stands (a
     `ledger-edited` event); with it, the events after that id (if they are no longer kept, that first event
-    says so with `"resync": true`: read the ledger again). The id alone, as for reading."""
+    says so with `"resync": true`: read the ledger again). Who may read the ledger may stream it: the id alone,
+    or for a private ledger a token or a read link (`?read=`, as EventSource sends no headers)."""
     lang = request_language(http)
     hub = hub_for(http, settings.db)
     hub.start()

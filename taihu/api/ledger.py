@@ -1,7 +1,9 @@
 """`/ledgers`: the evening's ledger over HTTP.
 
 Reading needs only the ledger's id (≥ 128 random bits), so the link can be
-shared with the table. Adding or undoing a deal needs a token
+shared with the table; or, once the owner makes the ledger private, one of its
+tokens or a read link's code (`?read=`, taihu/api/room.py), which the owner
+revokes apart from the ledger (`readable`). Adding or undoing a deal needs a token
 (`Authorization: Bearer <token>`: 401 without it, 403 with a wrong one, and
 nothing changes): the owner token `POST /ledgers` answered once, or a scorer
 device's (taihu/api/room.py); renaming, deleting and rotating need the
@@ -75,7 +77,7 @@ class NewLedger(BaseModel):
 
 
 class Keys(BaseModel):
-    id: str = Field(description="the ledger's id: reading needs only this")
+    id: str = Field(description="the ledger's id: reading needs only this, unless the owner makes the ledger private")
     token: str = Field(
         description="the owner token, shown once: it adds and undoes deals, and alone renames, deletes, rotates "
         "and manages devices"
@@ -215,6 +217,33 @@ def kept(store: LedgerStore, ledger_id: str, token: str, *roles: str) -> Ledger:
 
 
 SCORING = (OWNER, SCORER)  # who adds and undoes deals
+# a query parameter, not a header, so that a link (and the browser's EventSource, which sends no headers) carries it
+READ_CODE = Query(
+    None,
+    max_length=200,
+    description="a read link's code (POST /ledgers/{id}/read-links): reads the ledger, private or not; "
+    "a revoked one is a 403 `read_link_wrong`",
+)
+
+
+def readable(
+    store: LedgerStore, ledger_id: str, read: str | None, credentials: HTTPAuthorizationCredentials | None
+) -> Ledger:
+    """The ledger, if this request may read it: by a read link's code when one is given (403 `read_link_wrong`
+    if it is none of the ledger's: mistyped or revoked); else by the id alone, unless the ledger is private, when
+    one of its tokens is needed (403 `ledger_private` without one, `token_wrong` for another's)."""
+    ledger = found(store, ledger_id)
+    if read is not None:
+        if not store.reads_by(ledger, read):
+            raise Refusal(403, "api.error.read_link_wrong")
+        return ledger
+    if not ledger.private:
+        return ledger
+    if credentials is None:
+        raise Refusal(403, "api.error.ledger_private")
+    if store.role(ledger, credentials.credentials) is None:
+        raise Refusal(403, "api.error.token_wrong")
+    return ledger
 
 
 @router.post(
@@ -261,13 +290,19 @@ def new_ledger(
             "description": "one row per deal and player, a header row first (UTF-8); the header is the same in "
             "every language, the `result` cells are in the request's language",
         },
-        **problems(404),
+        **problems(403, 404),
     },
 )
-def ledger_csv(ledger_id: str, http: Request, settings: Settings = Depends(settings_of)) -> Response:
+def ledger_csv(
+    ledger_id: str,
+    http: Request,
+    settings: Settings = Depends(settings_of),
+    read: str | None = READ_CODE,
+    credentials: HTTPAuthorizationCredentials | None = Depends(bearer),
+) -> Response:
     """The ledger as CSV, to download: one row per deal and player, a header row first (docs/ledger.md)."""
     with LedgerStore(settings.db) as store:
-        view = store.view(found(store, ledger_id))
+        view = store.view(readable(store, ledger_id, read, credentials))
     return Response(
         view.to_csv(request_language(http)),
         media_type="text/csv; charset=utf-8",
@@ -291,7 +326,10 @@ def unchanged(tag: str, if_none_match: str | None) -> Response | None:
 
 
 @router.get(
-    "/ledgers/{ledger_id}", operation_id="show_ledger", **ANSWER, responses=TAGGED | problems(404) | NOT_MODIFIED
+    "/ledgers/{ledger_id}",
+    operation_id="show_ledger",
+    **ANSWER,
+    responses=TAGGED | problems(403, 404) | NOT_MODIFIED,
 )
 def show_ledger(
     ledger_id: str,
@@ -299,6 +337,8 @@ def show_ledger(
     settings: Settings = Depends(settings_of),
     deals: str = Query("all", pattern="^(all|none)$", description="`none`: the standings and deal count alone"),
     if_none_match: str | None = IF_NONE_MATCH,
+    read: str | None = READ_CODE,
+    credentials: HTTPAuthorizationCredentials | None = Depends(bearer),
 ) -> Response:
     """The deals, who sat where, each player's total and who deals next; its ETag (for If-Match, If-None-Match).
 
@@ -306,7 +346,7 @@ def show_ledger(
     (reasons, notes, details) are in the request's language, and so is the ETag (`"3.5"`, `"3.5.zh"`)."""
     lang = request_language(http)
     with LedgerStore(settings.db) as store:
-        ledger = found(store, ledger_id)
+        ledger = readable(store, ledger_id, read, credentials)
         standing, state = store.state(ledger)  # read first: a change meanwhile makes it older, never newer
         tag = etag_in(state, lang)
         answer = unchanged(tag, if_none_match)
@@ -321,7 +361,7 @@ def show_ledger(
     "/ledgers/{ledger_id}/deals",
     operation_id="deals_page",
     response_model=DealsPage,
-    responses=TAGGED | problems(404) | NOT_MODIFIED,
+    responses=TAGGED | problems(403, 404) | NOT_MODIFIED,
 )
 def deals_page(
     ledger_id: str,
@@ -332,12 +372,14 @@ def deals_page(
     ),
     limit: int = Query(PAGE_LIMIT, ge=1, le=MAX_PAGE, description=f"the most deals in the page (at most {MAX_PAGE})"),
     if_none_match: str | None = IF_NONE_MATCH,
+    read: str | None = READ_CODE,
+    credentials: HTTPAuthorizationCredentials | None = Depends(bearer),
 ) -> Response:
     """A page of the deals: those numbered after `after`, at most `limit`, their texts in the request's
     language; its ETag is the ledger's in that language."""
     lang = request_language(http)
     with LedgerStore(settings.db) as store:
-        ledger = found(store, ledger_id)
+        ledger = readable(store, ledger_id, read, credentials)
         page, standing, state = store.page(ledger, after, limit)
     tag = etag_in(state, lang)
     answer = unchanged(tag, if_none_match)
@@ -468,6 +510,9 @@ class LedgerEdit(BaseModel):
     expires_in_hours: int | None = Field(
         None, ge=1, le=MAX_EXPIRY_HOURS, description="remove the ledger this many hours from now; null: keep it"
     )
+    private: bool = Field(
+        False, strict=True, description="true: the id alone no longer reads, only the tokens and read links do"
+    )
 
 
 @router.patch(
@@ -475,7 +520,7 @@ class LedgerEdit(BaseModel):
     operation_id="edit_ledger",
     **ANSWER,
     responses=TAGGED | problems(401, 403, 404, *WITH_BODY),
-    summary="Rename, or set the expiry",
+    summary="Rename, set the expiry, or make the ledger private",
 )
 def edit_ledger(
     ledger_id: str,
@@ -484,9 +529,8 @@ def edit_ledger(
     token: str = Depends(edit_token),
     settings: Settings = Depends(settings_of),
 ) -> Response:
-    """Give the ledger a title (a display name apart from its id) or an expiry; answers it without its deals.
-
-    The owner's token only."""
+    """Give the ledger a title (a display name apart from its id) or an expiry, or make it private (the id
+    alone no longer reads it); answers it without its deals. The owner's token only."""
     with LedgerStore(settings.db) as store:
         ledger = kept(store, ledger_id, token)
         given = edit.model_fields_set
@@ -495,6 +539,8 @@ def edit_ledger(
         if "expires_in_hours" in given:
             expires = hours_from_now(edit.expires_in_hours) if edit.expires_in_hours is not None else None
         ledger = store.retitle(ledger, title, expires)
+        if "private" in given:
+            ledger = store.set_private(ledger, edit.private)
         standing, state = store.state(ledger)
     changed(http, settings, ledger)
     return JSON(ledger.heading() | standing.to_json(), headers={"ETag": etag_in(state, request_language(http))})

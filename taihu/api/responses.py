@@ -157,10 +157,12 @@ DESCRIPTIONS: dict[int, str] = {
     "or a cross-origin preflight is refused (`cors_refused`)",
     401: "No token: send `Authorization: Bearer <token>` (`token_missing`)",
     403: "None of this ledger's tokens (`token_wrong`), a scorer's token where the owner's is needed "
-    "(`owner_only`), or an invite not open (`invite_wrong`); nothing was changed",
-    404: "No ledger with this id (`ledger_not_found`), no such device or invite (`device_not_found`, "
-    "`invite_not_found`), or no such path (`not_found`)",
-    409: "The ledger holds its most deals, devices or invites, or the database its most ledgers (`ledger_full`, "
+    "(`owner_only`), an invite not open (`invite_wrong`), a read link not the ledger's (`read_link_wrong`), or "
+    "a private ledger read by its id alone (`ledger_private`); nothing was changed",
+    404: "No ledger with this id (`ledger_not_found`), no such device, invite or read link (`device_not_found`, "
+    "`invite_not_found`, `read_link_not_found`), or no such path (`not_found`)",
+    409: "The ledger holds its most deals, devices, invites or read links, or the database its most ledgers "
+    "(`ledger_full`, "
     "`too_many_…`), or another client changed the ledger first: `deal` is the current count (`deal_conflict`)",
     412: "An undo's If-Match is not the ledger's ETag: it changed since; nothing was removed (`deal_conflict`, "
     "`deal` the current count)",

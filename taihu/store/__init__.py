@@ -70,6 +70,7 @@ INVITE_HOURS = 12  # how long an invite (a join link) answers unless the owner s
 MAX_INVITE_HOURS = 7 * 24
 MAX_DEVICES = 32  # scorer devices of one ledger: a table's four phones, and room for a club's spares
 MAX_INVITES = 16  # open invites of one ledger
+MAX_READ_LINKS = 16  # read links of one ledger
 CHANGES_CHANNEL = "taihu_ledger_changes"  # PostgreSQL: NOTIFY names the ledger changed (its key) to every host
 OWNER, SCORER = "owner", "scorer"  # the roles a token gives
 ADD, UNDO, ROTATE = "add", "undo", "rotate"  # what an Idempotency-Key was first sent with
@@ -93,6 +94,8 @@ ledgers = sa.Table(
     sa.Column("expires", sa.Text),
     sa.Column("old_token_sha256", sa.Text),  # revision 0007: the owner token before a rotation, for a while
     sa.Column("old_token_until", sa.Text),
+    # revision 0008: the id alone no longer reads, only the tokens and the read links
+    sa.Column("private", sa.Boolean, nullable=False, server_default=sa.false()),
 )
 idempotency = sa.Table(
     "idempotency",
@@ -122,6 +125,15 @@ invites = sa.Table(
     sa.Column("name", sa.Text),
     sa.Column("created", sa.Text, nullable=False),
     sa.Column("expires", sa.Text, nullable=False),
+)
+read_links = sa.Table(
+    "read_links",
+    metadata,
+    sa.Column("ledger_id", sa.Integer, nullable=False),
+    sa.Column("public_id", sa.Text, nullable=False),
+    sa.Column("code_sha256", sa.Text, nullable=False),
+    sa.Column("name", sa.Text),
+    sa.Column("created", sa.Text, nullable=False),
 )
 devices = sa.Table(
     "devices",
@@ -162,7 +174,7 @@ STANDING_COLUMNS = (deals.c.number, deals.c.totals, deals.c.next_dealer, deals.c
 DEAL_COLUMNS = (deals.c.number, deals.c.seats, deals.c.deal_table, deals.c.settlement, deals.c.taihu_version)
 LEDGER_COLUMNS = (
     *(ledgers.c.id, ledgers.c.name, ledgers.c.rules, ledgers.c.players, ledgers.c.options),
-    *(ledgers.c.title, ledgers.c.expires),
+    *(ledgers.c.title, ledgers.c.expires, ledgers.c.private),
 )
 EACH = len(LEDGER_COLUMNS)
 # Made once: `column + 1` made anew for each change leaves a reference cycle in SQLAlchemy's bound parameter
@@ -632,6 +644,62 @@ class LedgerStore:
             where = sa.and_(devices.c.ledger_id == ledger.key, devices.c.public_id == public_id)
             return db.execute(devices.delete().where(where)).rowcount > 0
 
+    # -- read links and privacy -------------------------------------------------------------------
+
+    def new_read_link(self, ledger: Ledger, name: str | None) -> dict[str, Any]:
+        """A new read link: answers it with its `code`, shown once (only its hash is kept)."""
+        if name is not None:
+            check_text(name, "name", Text("error.name.read_link"))
+        code, public_id = secrets.token_urlsafe(24), secrets.token_urlsafe(6)
+        shown = {"id": public_id, "name": name, "created": now()}
+        with self.transaction() as db:
+            self._lock(db, ledger)
+            count = db.execute(
+                sa.select(sa.func.count()).select_from(read_links).where(read_links.c.ledger_id == ledger.key)
+            ).scalar_one()
+            if count >= MAX_READ_LINKS:
+                raise LedgerFull.of("error.store.too_many_read_links", code="too_many_read_links", most=MAX_READ_LINKS)
+            db.execute(
+                read_links.insert().values(
+                    ledger_id=ledger.key,
+                    public_id=public_id,
+                    code_sha256=hash_token(code),
+                    name=name,
+                    created=shown["created"],
+                )
+            )
+        return shown | {"code": code}
+
+    def read_links_of(self, ledger: Ledger) -> list[dict[str, Any]]:
+        """The ledger's read links, oldest first (never their codes)."""
+        query = (
+            sa.select(read_links.c.public_id, read_links.c.name, read_links.c.created)
+            .where(read_links.c.ledger_id == ledger.key)
+            .order_by(read_links.c.created, read_links.c.public_id)
+        )
+        with self.reading() as db:
+            rows = db.execute(query).all()
+        return [{"id": i, "name": n, "created": c} for i, n, c in rows]
+
+    def revoke_read_link(self, ledger: Ledger, public_id: str) -> bool:
+        """Ends a read link at once. False: no such link."""
+        with self.transaction() as db:
+            where = sa.and_(read_links.c.ledger_id == ledger.key, read_links.c.public_id == public_id)
+            return db.execute(read_links.delete().where(where)).rowcount > 0
+
+    def reads_by(self, ledger: Ledger, code: str) -> bool:
+        """Whether `code` is a read link of this ledger (one revoked is none)."""
+        where = sa.and_(read_links.c.ledger_id == ledger.key, read_links.c.code_sha256 == hash_token(code))
+        with self.reading() as db:
+            return db.execute(sa.select(read_links.c.public_id).where(where)).first() is not None
+
+    def set_private(self, ledger: Ledger, private: bool) -> Ledger:
+        """Whether the id alone reads the ledger (False) or only its tokens and read links do (True)."""
+        with self.transaction() as db:
+            self._lock(db, ledger)
+            db.execute(ledgers.update().where(ledgers.c.id == ledger.key).values(private=private))
+        return replace(ledger, private=private)
+
     def _insert_ledger(self, db: Connection, new: NewLedger, public_id: str | None, token_sha256: str | None) -> int:
         """Inserts a checked ledger, unless the database holds max_ledgers already (LedgerFull)."""
         count = db.execute(sa.select(sa.func.count()).select_from(ledgers)).scalar_one()
@@ -690,8 +758,8 @@ class LedgerStore:
 
     @staticmethod
     def _ledger(row: Any) -> Ledger:
-        key, name, rules, players, options, title, expires = row
-        return Ledger(key, name, rules, json.loads(players), json.loads(options), title, expires)
+        key, name, rules, players, options, title, expires, private = row
+        return Ledger(key, name, rules, json.loads(players), json.loads(options), title, expires, bool(private))
 
     # -- owner actions -------------------------------------------------------------------------
 
@@ -777,7 +845,7 @@ class LedgerStore:
         return OWNER
 
     def delete(self, ledger: Ledger) -> None:
-        """Removes the ledger with its deals, devices and kept answers; a stream of it then ends."""
+        """Removes the ledger with its deals, devices, read links and kept answers; a stream of it then ends."""
         with self.transaction() as db:
             self._lock(db, ledger)
             self._remove(db, [ledger.key])
@@ -795,7 +863,7 @@ class LedgerStore:
     def _remove(db: Connection, keys: list[int]) -> None:
         """The ledgers' rows and all that hangs on them (written out, not left to ON DELETE CASCADE)."""
         if keys:
-            for table in (idempotency, creation_keys, invites, devices, ledger_events):
+            for table in (idempotency, creation_keys, invites, devices, read_links, ledger_events):
                 db.execute(table.delete().where(table.c.ledger_id.in_(keys)))
             db.execute(deals.delete().where(deals.c.ledger_id.in_(keys)))
             db.execute(ledgers.delete().where(ledgers.c.id.in_(keys)))
