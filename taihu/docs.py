@@ -38,9 +38,10 @@ import warnings
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 
+from taihu.scorer.limits import MAX_OPTION_VALUE
 from taihu.scorer.notation import CONDITION_ORDER
 from taihu.scorer.rulesets import RULESETS, get, players_words
-from taihu.scorer.rulesets.base import MAX_OPTION_VALUE, SCOPE_WORDS
+from taihu.scorer.rulesets.interface import SCOPE_WORDS
 
 ROOT = Path(__file__).resolve().parent.parent
 WIDTH = 80  # the width the CLI outputs are shown at: a terminal's default

@@ -19,7 +19,7 @@ import pytest
 from taihu.scorer import parse, score_hand
 from taihu.scorer.engine import ReadingFacts
 from taihu.scorer.rulesets import RULESETS
-from taihu.scorer.rulesets.base import EVERY_PLAYER, WINNER_ONLY
+from taihu.scorer.rulesets.interface import EVERY_PLAYER, WINNER_ONLY
 from taihu.scorer.rulesets.lingxi import ITEMS, Lingxi
 
 ROOT = Path(__file__).resolve().parent.parent

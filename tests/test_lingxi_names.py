@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from taihu.scorer import score_hand
 from taihu.scorer.rulesets import RULESETS
-from taihu.scorer.rulesets.base import DECLARED_ONLY, WINNER_ONLY
+from taihu.scorer.rulesets.interface import DECLARED_ONLY, WINNER_ONLY
 from taihu.scorer.rulesets.lingxi.items import BONUS_TAI, DECLARED_WIN, OPTIONS, SHA_ZHU_HU_ROWS, sha_zhu_hu_factors
 from taihu.scorer.said import said
 

@@ -27,7 +27,7 @@ from mcr_hands import random_hand
 
 from taihu.scorer import parse
 from taihu.scorer.engine import PAIR, Group, completing_kinds, kinds_readings
-from taihu.scorer.rulesets import base as B
+from taihu.scorer.rulesets import interface as I
 from taihu.scorer.rulesets.mcr import RULE_SET as MCR
 from taihu.scorer.rulesets.mcr import shapes as S
 from taihu.scorer.rulesets.mcr.facts import HONORS_AND_KNITTED, KNITTED, ORPHANS, SEVEN_PAIRS, STANDARD, McrFacts
@@ -60,7 +60,7 @@ def prepared(line: str) -> McrHand:
     return hand
 
 
-def plain_valued(hand: McrHand, facts: McrFacts) -> tuple[B.Found, B.Outcome]:
+def plain_valued(hand: McrHand, facts: McrFacts) -> tuple[I.Found, I.Outcome]:
     """Every fan's finder on the reading (the hand's own with no reading), in table order, then the exclusions."""
     found = [
         (item, item.points(variant, hand.options), detail)

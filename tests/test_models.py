@@ -24,7 +24,7 @@ from taihu.api import schemas
 from taihu.scorer import HandScore, Payment, PlayerTotal, Settlement, Table, score_hand, settle_table
 from taihu.scorer.errors import HandError
 from taihu.scorer.rulesets import REGISTRY, RULESETS, chinese_names, get
-from taihu.scorer.rulesets.base import SUITED_TILES
+from taihu.scorer.rulesets.interface import SUITED_TILES
 
 TABLES = sorted((Path(__file__).parent.parent / "examples" / "tables").glob("*.json"))
 HAND_56 = "555m 222p 777p 333s 888s 9m f1 f2 P P +9m wild:5m,E seat:S"
@@ -159,7 +159,11 @@ def unwanted(loaded: set[str], never: set[str]) -> set[str]:
 def rule_set_modules(loaded: set[str]) -> set[str]:
     """Which rule sets' modules were imported (riichi's package by its name)."""
     prefix = "taihu.scorer.rulesets."
-    return {m.split(".")[3] for m in loaded if m.startswith(prefix) and m != prefix + "base"}
+    return {m.split(".")[3] for m in loaded if m.startswith(prefix) and m.split(".")[3] not in SHARED_MODULES}
+
+
+# the modules of `rulesets/` every rule set is made with: no rule set's own
+SHARED_MODULES = {"base", "interface", "scoring_loop", "validation", "hints", "heuristics", "rule_data"}
 
 
 def test_importing_the_cli_loads_no_rule_set_no_renderer_and_no_settlement() -> None:

@@ -16,7 +16,8 @@ import pytest
 from fastapi.testclient import TestClient
 
 from taihu.scorer.rulesets import REGISTRY, RULESETS
-from taihu.scorer.rulesets.base import WINNER_ONLY, Exclusion, Item, Kind, Option, RuleSet, excludes, flag_item
+from taihu.scorer.rulesets.base import RuleSet
+from taihu.scorer.rulesets.interface import WINNER_ONLY, Exclusion, Item, Kind, Option, excludes, flag_item
 
 HAND_TYPE = Kind("hand type", "points")
 

@@ -22,7 +22,8 @@ from hypothesis import strategies as st
 from test_reading_classes import EXAMPLES, HONOR_HEAVY, LINGXI_HANDS, LINGXI_KINDS, outcome
 from test_wildcard_brute_force import ALL_KINDS, example_hands, wild_hands
 
-from taihu.scorer.rulesets.base import Outcome, RuleSet, rank
+from taihu.scorer.rulesets.base import RuleSet
+from taihu.scorer.rulesets.interface import Outcome, rank
 
 
 @contextmanager

@@ -15,7 +15,7 @@ import pytest
 
 from taihu.scorer.engine import ReadingFacts
 from taihu.scorer.rulesets import RULESETS
-from taihu.scorer.rulesets.base import NONE, ONE, WINNER_ONLY, Item, Variant, once
+from taihu.scorer.rulesets.interface import NONE, ONE, WINNER_ONLY, Item, Variant, once
 from taihu.scorer.rulesets.lingxi import Lingxi
 from taihu.scorer.rulesets.lingxi.hand import LingxiHand
 from taihu.scorer.rulesets.lingxi.items import BONUS_TAI, ITEMS

@@ -25,7 +25,7 @@ from taihu.messages import known
 from taihu.scorer import HandError, HandScore, score_hand, settle_table
 from taihu.scorer.arithmetic import arithmetic
 from taihu.scorer.rulesets import REGISTRY, RULESETS
-from taihu.scorer.rulesets.base import WINNER_ONLY, Item, flag_item
+from taihu.scorer.rulesets.interface import WINNER_ONLY, Item, flag_item
 
 ROOT = Path(__file__).resolve().parent.parent
 DESK = {"COLUMNS": "100", "LINES": "50", "TERM": "xterm", "NO_COLOR": "1", "FORCE_COLOR": None}

@@ -17,7 +17,8 @@ from taihu.scorer.errors import HandError
 from taihu.scorer.models import HandScore, Payment, Settlement, Table
 from taihu.scorer.notation import ParsedHand
 from taihu.scorer.rulesets import Registered
-from taihu.scorer.rulesets.base import (
+from taihu.scorer.rulesets.base import RuleSet
+from taihu.scorer.rulesets.interface import (
     FOUND,
     NONE,
     SUITED_TILES,
@@ -27,10 +28,9 @@ from taihu.scorer.rulesets.base import (
     Kind,
     Outcome,
     Prepared,
-    RuleSet,
     Variant,
-    check_known_conditions,
 )
+from taihu.scorer.rulesets.validation import check_known_conditions
 
 HAND_TYPE = Kind("hand type", "points")  # how its items count: the best type is the total
 

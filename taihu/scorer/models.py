@@ -107,7 +107,7 @@ class ScoreItem(Record):
     name: str  # Chinese name
     name_en: str  # English name
     value: int  # value in the item's unit
-    unit: str  # what `value` counts: its item's kind's (`rulesets.base.Kind`)
+    unit: str  # what `value` counts: its item's kind's (`rulesets.interface.Kind`)
     detail: str = field(default="", metadata=TEXT)
 
 

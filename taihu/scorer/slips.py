@@ -6,14 +6,13 @@ written twice; a complete hand with no `+` is a winner whose `+` was left out.
 Which it is shows by trying: the tile whose one removal (or whose mark as `+`)
 leaves a hand the rule set scores as a win. The search is bounded, so a hostile
 line cannot make it costly: at most `MAX_CANDIDATES` kinds are tried, each one
-score of a hand of the rule set's size, and a search never starts inside another.
+score of a hand of the rule set's size, scored with `hints=False`: a candidate's count error is the plain one,
+so a search never starts inside another.
 """
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterator
-from contextlib import contextmanager
-from contextvars import ContextVar
+from collections.abc import Collection
 
 from . import tiles as T
 from .errors import HandError
@@ -21,20 +20,6 @@ from .models import HandScore
 from .notation import ParsedHand
 
 MAX_CANDIDATES = 18  # kinds tried: a winning hand of 17 tiles has at most 17 distinct ones, and the `+` kind
-# set while a candidate is scored: its own score never searches again (it has the right count, but to be sure);
-# a context variable, so a server's threads do not see each other's
-_SEARCHING: ContextVar[bool] = ContextVar("slips_searching", default=False)
-
-
-@contextmanager
-def unhinted() -> Iterator[None]:
-    """No search in here: for a caller that answers a count error its own way (`waits` lists the discards of a
-    hand with a tile too many), which would pay for the hint and drop it."""
-    token = _SEARCHING.set(True)
-    try:
-        yield
-    finally:
-        _SEARCHING.reset(token)
 
 
 def removals_that_win(parsed: ParsedHand, rule_set: str, set_aside: Collection[int] = ()) -> list[int]:
@@ -57,7 +42,7 @@ def additions_that_win(parsed: ParsedHand, rule_set: str) -> list[int]:
     `+` tile's), at most `T.PLAYABLE`, each a score of a hand without wildcards: with wildcards nearly
     any tile would make some win, which finds nothing, so such a hand is not searched.
     """
-    if _SEARCHING.get() or parsed.wild is not None or parsed.flip is not None:
+    if parsed.wild is not None or parsed.flip is not None:
         return []
     held = [k for k in (*parsed.tiles, *([parsed.win] if parsed.win is not None else [])) if k < T.PLAYABLE]
     near: dict[int, None] = {}
@@ -85,11 +70,11 @@ def suggested_mark(parsed: ParsedHand, rule_set: str, set_aside: Collection[int]
     """The `+` to suggest for a winner's count written with none: a tile of the hand, one whose mark makes a win
     where one does, the best win (a legal one first, then the total: `234567m 234p 88p 67s 8s` is +8s, the
     two-sided wait, not +8p), then a pair's tile (the wait most often), then the highest; where no mark wins, the
-    cheap guess of the note on a non-winner (`base.likely_wait_kind`); None for a hand of flowers."""
+    cheap guess of the note on a non-winner (`heuristics.likely_wait_kind`); None for a hand of flowers."""
     ranked = _ranked_marks(parsed, rule_set, set_aside)
     if ranked:
         return max(ranked, key=lambda kind: (ranked[kind], parsed.tiles.count(kind) == 2, kind))
-    from .rulesets.base import likely_wait_kind  # slips is loaded by base, with the first count error
+    from .rulesets.heuristics import likely_wait_kind  # slips is loaded with the first count error
 
     return likely_wait_kind(parsed, set_aside)
 
@@ -105,9 +90,7 @@ def _ranked_marks(parsed: ParsedHand, rule_set: str, set_aside: Collection[int])
 
 
 def _candidates(parsed: ParsedHand, set_aside: Collection[int]) -> list[int]:
-    """The kinds to try, at most `MAX_CANDIDATES`; none inside another search."""
-    if _SEARCHING.get():
-        return []
+    """The kinds to try, at most `MAX_CANDIDATES`."""
     kinds = [k for k in dict.fromkeys(parsed.tiles) if k not in set_aside and not T.is_flower(k)]
     return kinds[:MAX_CANDIDATES]
 
@@ -124,10 +107,7 @@ def _score(rule_set: str, parsed: ParsedHand) -> HandScore | None:
 
     if rule_set not in RULESETS:
         return None
-    token = _SEARCHING.set(True)
     try:
-        return RULESETS[rule_set].score(parsed)
+        return RULESETS[rule_set].score(parsed, hints=False)  # its count error, if any, searches nothing
     except HandError:
         return None
-    finally:
-        _SEARCHING.reset(token)

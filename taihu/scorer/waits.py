@@ -21,14 +21,15 @@ from typing import Any
 
 from taihu.messages import Language
 
-from . import slips
 from . import tiles as T
 from .engine import StandIns, completing_kinds, extra_tile_decompositions
 from .errors import HandError, Text, Word
 from .models import HandScore
 from .notation import FLAG_CONDITIONS, ParsedHand, reject_stand_in_pungs, to_text
 from .rulesets import DEFAULT_RULES, get, standing_flags
-from .rulesets.base import MARK_THE_WIN, Prepared, RuleSet
+from .rulesets.base import RuleSet
+from .rulesets.interface import Prepared
+from .rulesets.validation import MARK_THE_WIN
 
 # Conditions that say how a win happened: `waits` scores every tile both ways itself.
 WIN_CONDITIONS = frozenset(FLAG_CONDITIONS) - standing_flags()  # what a waiting line says nothing of
@@ -478,8 +479,7 @@ def waits(
     parsed = ruleset.read_line(hand)
     check_waiting_line(parsed, hand)
     try:
-        with slips.unhinted():  # a tile too many is answered with its discards, not a count error's hint
-            _validate(ruleset, parsed, options)
+        _validate(ruleset, parsed, options)  # a tile too many: its error has no hint, as its discards answer it
     except HandError as exc:
         discards = _discards(ruleset, parsed, options, finder, check)
         if discards is None:

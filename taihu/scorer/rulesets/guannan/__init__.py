@@ -18,6 +18,7 @@ from ... import tiles as T
 from ...errors import HandError
 from ...notation import ParsedHand
 from .. import base as B
+from .. import interface as I
 from .hand import CONDITIONS, GuannanHand, copies, prepare, readings
 from .items import EXCLUSIONS, HAND_TYPE, ITEMS, OPTIONS
 
@@ -26,7 +27,7 @@ class Guannan(B.RuleSet):
     name = "guannan"
     chinese = "灌南"
     unit = "points"
-    tiles = (*B.SUITED_TILES, "E", "S", "W", "N")
+    tiles = (*I.SUITED_TILES, "E", "S", "W", "N")
     # the side events its settlement takes: foul (the seat counts 0 and cannot win, docs/api.md); no false win or 包赔
     events = ("foul",)
     items = ITEMS
@@ -46,9 +47,9 @@ class Guannan(B.RuleSet):
 
     readings = staticmethod(readings)
 
-    def finish(self, hand: GuannanHand, found: B.Found) -> B.Outcome:
+    def finish(self, hand: GuannanHand, found: I.Found) -> I.Outcome:
         total = sum(v for item, v, _ in found if item.kind == HAND_TYPE)
-        return B.Outcome(total, False, total)
+        return I.Outcome(total, False, total)
 
     def no_shape_error(self, hand: GuannanHand) -> HandError:
         if hand.winds:

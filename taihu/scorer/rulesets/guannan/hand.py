@@ -11,18 +11,19 @@ from ...engine import Group
 from ...errors import HandError, Text
 from ...notation import ParsedHand
 from ...said import said
-from .. import base as B
+from .. import interface as I
+from .. import validation as V
 
 SETS = 4  # 4 sets + 1 pair, or seven pairs
 WIN_SIZE, HAND_SIZE = 14, 13
 CONDITIONS = frozenset({"seat", "self", "kong-draw", "rob-kong"})  # how the hand was won decides who pays
 WIN_CONDITIONS = ("self", "kong-draw", "rob-kong")
-CONFLICTS = (B.ROB_KONG_NOT_SELF, B.ROB_KONG_OR_KONG_DRAW)
+CONFLICTS = (V.ROB_KONG_NOT_SELF, V.ROB_KONG_OR_KONG_DRAW)
 NO_WILDCARDS = E.StandIns(pairs=(), sets=())
 
 
 @dataclass
-class GuannanHand(B.Prepared):
+class GuannanHand(I.Prepared):
     naturals: list[int] = field(default_factory=list)  # count array, winning tile included
     melds: tuple[Group, ...] = ()
     winds: tuple[int, ...] = ()  # winds held in hand: such a hand cannot win
@@ -35,7 +36,7 @@ def copies(kind: int) -> int:
 
 def prepare(parsed: ParsedHand, options: dict[str, int]) -> GuannanHand:
     no_wild = Text("error.condition.guannan_no_wild")
-    B.check_known_conditions(parsed, "Guannan", CONDITIONS, {"wild": no_wild, "flip": no_wild})
+    V.check_known_conditions(parsed, "Guannan", CONDITIONS, {"wild": no_wild, "flip": no_wild})
 
     everything = list(parsed.tiles) + [t for m in parsed.melds for t in m.tiles]
     if parsed.win is not None:
@@ -63,21 +64,21 @@ def prepare(parsed: ParsedHand, options: dict[str, int]) -> GuannanHand:
                     count=seen,
                     most=copies(kind),
                 )
-            raise B.too_many_copies(parsed, kind, seen, 4)
+            raise V.too_many_copies(parsed, kind, seen, 4)
 
     melds: list[Group] = []
     for meld in parsed.melds:
-        melds.append(B.meld_group(meld))
+        melds.append(I.meld_group(meld))
     held = list(parsed.tiles) + ([parsed.win] if parsed.win is not None else [])
 
     size = len(held) + 3 * len(melds)
     winner = parsed.win is not None
     if size != (WIN_SIZE if winner else HAND_SIZE):
-        raise B.tile_count_error(parsed, "guannan", size, HAND_SIZE, winner)
+        raise V.tile_count_error(parsed, "guannan", size, HAND_SIZE, winner)
 
     flags = parsed.flags
-    B.check_win_conditions(parsed, winner, WIN_CONDITIONS, CONFLICTS)
-    B.check_kong_draw(flags, melds)
+    V.check_win_conditions(parsed, winner, WIN_CONDITIONS, CONFLICTS)
+    V.check_kong_draw(flags, melds)
 
     values = ", ".join(f"{name} {value}" for name, value in options.items())  # the house options, in order
     return GuannanHand(
@@ -92,7 +93,7 @@ def prepare(parsed: ParsedHand, options: dict[str, int]) -> GuannanHand:
     )
 
 
-def readings(hand: GuannanHand) -> Iterable[B.Reading]:
+def readings(hand: GuannanHand) -> Iterable[I.Reading]:
     sets = SETS - len(hand.melds)
     for groups in E.standard_readings(hand.naturals, (), sets, NO_WILDCARDS):
         yield hand.melds + groups

@@ -6,8 +6,8 @@ from collections.abc import Callable
 
 from ...engine import CHOW, ReadingFacts
 from ...said import said
-from .. import base as B
-from ..base import NONE, ONE, WINNER_ONLY, Exclusion, Item, Kind, Option, Variant, once
+from .. import interface as I
+from ..interface import NONE, ONE, WINNER_ONLY, Exclusion, Item, Kind, Option, Variant, once
 from .hand import GuannanHand
 
 HAND_TYPE = Kind("hand type", "points")  # how its items count: the one type that applies
@@ -19,7 +19,7 @@ def _is_seven_pairs(facts: ReadingFacts) -> bool:
     return len(facts.pairs) == 7
 
 
-def _house(key: str, applies: Callable[[ReadingFacts], bool]) -> B.Finder:
+def _house(key: str, applies: Callable[[ReadingFacts], bool]) -> I.Finder:
     """A finder of the hand type `key`, found when `applies(facts)`."""
 
     def find(hand: GuannanHand, facts: ReadingFacts) -> list[tuple[Variant, str]]:

@@ -22,6 +22,7 @@ from ...errors import HandError
 from ...notation import ParsedHand
 from ...said import said
 from .. import base as B
+from .. import interface as I
 from .hand import BU_KAO, CONDITIONS, LUAN_FENG, SEVEN_PAIRS, JinhuaHand, Shape, copies, prepare
 from .items import EXCLUSIONS, ITEMS, MULTIPLIER, OPTIONS, ShapeFacts
 from .search import KEPT_FOR_ITEMS, readings, wild_waited_alone
@@ -58,19 +59,19 @@ class Jinhua(B.RuleSet):
         return frozenset(() if hand.wild_kind is None else (hand.wild_kind,))
 
     def as_faces(self, hand: JinhuaHand) -> JinhuaHand:
-        return dataclasses.replace(hand, wild_tiles=(), naturals=B.with_tiles(hand.naturals, hand.wild_tiles))
+        return dataclasses.replace(hand, wild_tiles=(), naturals=I.with_tiles(hand.naturals, hand.wild_tiles))
 
     readings = staticmethod(readings)
 
     def facts_of(self, reading: Shape) -> ShapeFacts:
         return ShapeFacts(reading)
 
-    def finish(self, hand: JinhuaHand, found: B.Found) -> B.Outcome:
+    def finish(self, hand: JinhuaHand, found: I.Found) -> I.Outcome:
         """The multipliers multiply (Decision); a non-winner counts 0."""
         if not hand.winner:
-            return B.Outcome(0, False, 0)
+            return I.Outcome(0, False, 0)
         total = prod(v for item, v, _ in found if item.kind == MULTIPLIER)
-        return B.Outcome(total, False, total)
+        return I.Outcome(total, False, total)
 
     def no_shape_error(self, hand: JinhuaHand) -> HandError:
         return HandError.of("error.shape.jinhua", code="no_winning_shape")

@@ -11,7 +11,8 @@ from ...engine import Group
 from ...errors import HandError, Text
 from ...notation import ParsedHand
 from ...said import phrase
-from .. import base as B
+from .. import interface as I
+from .. import validation as V
 
 JINHUA_NO_WILD_NOTE = phrase("note.jinhua.no_wild")
 JINHUA_QUAN_QIU_REN_SELF_NOTE = phrase("note.jinhua.quan_qiu_ren_self")
@@ -23,12 +24,12 @@ WIN_CONDITIONS = ("self", "kong-draw", "last-tile", "heaven", "earth", "human")
 # Won on the player's own draw: no 全求人, and the settlement's "each pays 2X".
 SELF_DRAWN = ("self", "kong-draw", "last-tile", "heaven", "human")  # human: `self` may be omitted (Decision)
 CONFLICTS = (
-    B.KONG_DRAW_NOT_LAST_TILE,
-    B.HEAVEN_OR_EARTH,
+    V.KONG_DRAW_NOT_LAST_TILE,
+    V.HEAVEN_OR_EARTH,
     ("heaven", "human", "天胡 is the dealer's, 人胡 a non-dealer's"),
     ("earth", "human", "地胡 is won on a discard, 人胡 self-drawn"),
-    *B.on_dealt_hand("kong-draw", "last-tile"),
-    *B.on_first_discard("self", "kong-draw", "last-tile"),
+    *V.on_dealt_hand("kong-draw", "last-tile"),
+    *V.on_first_discard("self", "kong-draw", "last-tile"),
     ("human", "last-tile", "人胡 is won in the first go-round"),
 )
 STANDARD, SEVEN_PAIRS, BU_KAO, LUAN_FENG = "4 sets + pair", "seven pairs", "十三不靠/七风", "乱风"
@@ -51,7 +52,7 @@ class Shape(NamedTuple):
 
 
 @dataclass
-class JinhuaHand(B.Prepared):
+class JinhuaHand(I.Prepared):
     wild_kind: int | None = None  # the 财神 kind (`wild:T`)
     face: int | None = None  # what every 白 plays as: the 财神's own face
     wild_tiles: tuple[int, ...] = ()  # 财神 held, the winning tile included
@@ -74,11 +75,11 @@ JINHUA_WILD_OUT = Text("error.tiles.jinhua_wild_out")  # why a 财神 kind has 3
 
 
 def _flower_error(parsed: ParsedHand, kind: int) -> HandError:
-    return B.not_a_tile_of(parsed, kind, "Jinhua", Text("error.tiles.jinhua"))
+    return V.not_a_tile_of(parsed, kind, "Jinhua", Text("error.tiles.jinhua"))
 
 
 def prepare(parsed: ParsedHand, options: dict[str, int]) -> JinhuaHand:
-    B.check_known_conditions(parsed, "Jinhua", CONDITIONS, {"flip": Text("error.condition.jinhua_flip")})
+    V.check_known_conditions(parsed, "Jinhua", CONDITIONS, {"flip": Text("error.condition.jinhua_flip")})
     notes: list[str] = []
     wild_kind: int | None = None
     if parsed.wild is None:
@@ -103,7 +104,7 @@ def prepare(parsed: ParsedHand, options: dict[str, int]) -> JinhuaHand:
         seen, limit = everything.count(kind), copies(kind, parsed.wild)
         if seen > limit:
             why = JINHUA_WILD_OUT if limit == 3 else ""
-            raise B.too_many_copies(parsed, kind, seen, limit, why)
+            raise V.too_many_copies(parsed, kind, seen, limit, why)
 
     def plays_as(kind: int) -> int:
         return face if kind == T.WHITE and face is not None else kind
@@ -111,8 +112,8 @@ def prepare(parsed: ParsedHand, options: dict[str, int]) -> JinhuaHand:
     melds: list[Group] = []
     for meld in parsed.melds:
         if wild_kind in meld.tiles:
-            raise B.wildcard_in_meld(wild_kind, meld, key="error.meld.jinhua_wild")
-        melds.append(B.meld_group(meld, plays_as(meld.tiles[0])))
+            raise V.wildcard_in_meld(wild_kind, meld, key="error.meld.jinhua_wild")
+        melds.append(I.meld_group(meld, plays_as(meld.tiles[0])))
 
     held = list(parsed.tiles) + ([parsed.win] if parsed.win is not None else [])
     wild_tiles = tuple(k for k in held if k == wild_kind)
@@ -120,20 +121,20 @@ def prepare(parsed: ParsedHand, options: dict[str, int]) -> JinhuaHand:
     size = len(held) + 3 * len(melds)
     winner = parsed.win is not None
     if size != (WIN_SIZE if winner else HAND_SIZE):
-        raise B.tile_count_error(parsed, "jinhua", size, HAND_SIZE, winner)
+        raise V.tile_count_error(parsed, "jinhua", size, HAND_SIZE, winner)
 
     flags = parsed.flags
     # the seat decides only whether 天胡 is the dealer's: noted when it does
-    seat = B.seat_or_dealer(parsed, notes) if "heaven" in parsed.flags else parsed.seat or "E"
-    B.check_win_conditions(parsed, winner, WIN_CONDITIONS, CONFLICTS)
+    seat = V.seat_or_dealer(parsed, notes) if "heaven" in parsed.flags else parsed.seat or "E"
+    V.check_win_conditions(parsed, winner, WIN_CONDITIONS, CONFLICTS)
     if "heaven" in flags and seat != "E":
-        raise B.heaven_needs_dealer(parsed)
+        raise V.heaven_needs_dealer(parsed)
     for cond in ("earth", "human"):
         if cond in flags and seat == "E":
-            raise B.needs_non_dealer(parsed, cond)
-    B.check_kong_draw(flags, melds)
+            raise V.needs_non_dealer(parsed, cond)
+    V.check_kong_draw(flags, melds)
     if parsed.win is not None and parsed.win == wild_kind:
-        B.check_won_on_wildcard(parsed, "Jinhua", SELF_DRAWN)
+        V.check_won_on_wildcard(parsed, "Jinhua", SELF_DRAWN)
 
     self_drawn = any(f in flags for f in SELF_DRAWN)
     if winner and self_drawn and quan_qiu_ren_shape(parsed, wild_kind):

@@ -5,8 +5,8 @@ from __future__ import annotations
 from ... import tiles as T
 from ...engine import KONG, PUNG, Group, ReadingFacts
 from ...said import phrase, said
-from .. import base as B
-from ..base import FOUND, NONE, ONE, WINNER_ONLY, Exclusion, Item, Kind, Option, Variant, flag_item, once
+from .. import interface as I
+from ..interface import FOUND, NONE, ONE, WINNER_ONLY, Exclusion, Item, Kind, Option, Variant, flag_item, once
 from .hand import ALL_HONORS, BU_KAO, LUAN_FENG, SEVEN_PAIRS, STANDARD, JinhuaHand, Shape, quan_qiu_ren_shape
 
 MULTIPLIER = Kind("multiplier", "multiplier")  # how its items count: the multipliers multiply
@@ -46,7 +46,7 @@ def _all_honors(facts: ShapeFacts) -> bool:
     return name != BU_KAO and all(T.is_honor(k) for k in _kinds(facts))
 
 
-def _shape_is(name: str) -> B.Finder:
+def _shape_is(name: str) -> I.Finder:
     def find(hand: JinhuaHand, facts: ShapeFacts) -> list[tuple[Variant, str]]:
         return FOUND if facts.shape.name == name else NONE
 

@@ -21,7 +21,8 @@ from ...engine import PAIR, WILD_SET
 from ...errors import HandError
 from ...notation import ParsedHand
 from .. import base as B
-from ..base import ONE
+from .. import interface as I
+from ..interface import ONE
 from .hand import CONDITIONS, DECLARES, SETS, LingxiHand, copies, prepare
 from .items import EXCLUSIONS, ITEMS, OPTIONS, ZI_MO, doubles
 from .search import KEPT_FOR_ITEMS, readings, si_feng_qi_in_reach, stand_ins
@@ -31,7 +32,7 @@ class Lingxi(B.RuleSet):
     name = "lingxi"
     chinese = "灵溪"
     unit = "tai"
-    tiles = (*B.SUITED_TILES, *B.HONOUR_TILES, *B.FLOWER_TILES)
+    tiles = (*I.SUITED_TILES, *I.HONOUR_TILES, *I.FLOWER_TILES)
     wild_kinds = 2
     events = ("false-win", "foul", "liable")  # the side events its settlement takes
     items = ITEMS
@@ -64,10 +65,10 @@ class Lingxi(B.RuleSet):
     prepare = staticmethod(prepare)
     readings = staticmethod(readings)
 
-    def finish(self, hand: LingxiHand, found: B.Found) -> B.Outcome:
+    def finish(self, hand: LingxiHand, found: I.Found) -> I.Outcome:
         subtotal = sum(v for _, v, _ in found)  # base, bonus and declared tai all add up
         doubled = hand.winner and doubles(subtotal, hand.options)
-        return B.Outcome(subtotal, doubled, subtotal * 2 if doubled else subtotal)
+        return I.Outcome(subtotal, doubled, subtotal * 2 if doubled else subtotal)
 
     def copies_in_play(self, kind: int, parsed: ParsedHand) -> int:
         return copies(kind, parsed.wild or ())
@@ -79,11 +80,11 @@ class Lingxi(B.RuleSet):
         """A wildcard flower or 白 is no meldable tile as itself."""
         if any(T.is_flower(t) or t == T.WHITE for t in hand.wild_tiles):
             return None
-        naturals = B.with_tiles(hand.naturals, hand.wild_tiles)
+        naturals = I.with_tiles(hand.naturals, hand.wild_tiles)
         return dataclasses.replace(hand, wild_tiles=(), wild_kinds=frozenset(), naturals=naturals)
 
     def standard_shape(self, hand: LingxiHand) -> tuple[list[int], int] | None:
-        return None if hand.wild_tiles else (B.tiles_of(hand.naturals), SETS - len(hand.melds))
+        return None if hand.wild_tiles else (I.tiles_of(hand.naturals), SETS - len(hand.melds))
 
     def self_drawn_from_discard(self, total: int, subtotal: int, options: Mapping[str, int]) -> int | None:
         """The same reading + 自摸: no other item reads how the hand was won (bar the conditions waits
@@ -91,7 +92,7 @@ class Lingxi(B.RuleSet):
         subtotal += ZI_MO.points(ONE, options)
         return subtotal * 2 if doubles(subtotal, options) else subtotal
 
-    def sweep(self, hand: LingxiHand, kinds: list[int]) -> B.Sweep | None:
+    def sweep(self, hand: LingxiHand, kinds: list[int]) -> I.Sweep | None:
         """The tiles are swept together by the stand-ins their hands get (the suits present and
         whether 四风齐 is in reach change with the tile)."""
         if not hand.wild_tiles:
@@ -99,14 +100,14 @@ class Lingxi(B.RuleSet):
         by_stand_ins: dict[E.StandIns, list[int]] = {}
         for kind in kinds:
             if kind < T.PLAYABLE and kind != T.WHITE and kind not in hand.wild_kinds:
-                won = dataclasses.replace(hand, naturals=B.with_tiles(hand.naturals, (kind,)))
+                won = dataclasses.replace(hand, naturals=I.with_tiles(hand.naturals, (kind,)))
                 by_stand_ins.setdefault(stand_ins(won), []).append(kind)
         return hand.naturals, len(hand.wild_tiles), SETS - len(hand.melds), by_stand_ins
 
     def no_shape_error(self, hand: LingxiHand) -> HandError:
         return HandError.of("error.shape.lingxi", code="no_winning_shape")
 
-    def classed_readings(self, hand: LingxiHand) -> Iterable[tuple[str, B.Reading]] | None:
+    def classed_readings(self, hand: LingxiHand) -> Iterable[tuple[str, I.Reading]] | None:
         """With wildcards and 四风齐 out of reach, the coarse classes decide every item that reads a reading
         (`_coarse_class`), and the melds are the hand's: the signature is the key."""
         if not hand.wild_tiles or si_feng_qi_in_reach(hand):
@@ -115,12 +116,12 @@ class Lingxi(B.RuleSet):
         found = E.classed_readings(hand.naturals, hand.wild_tiles, sets, stand_ins(hand))
         return ((signature, hand.melds + groups) for signature, groups in found)
 
-    def as_shown(self, hand: LingxiHand, reading: B.Reading) -> B.Reading:
+    def as_shown(self, hand: LingxiHand, reading: I.Reading) -> I.Reading:
         if not hand.wild_tiles or si_feng_qi_in_reach(hand):
             return reading  # placed by the search
         return hand.melds + E.place_wildcards(reading[len(hand.melds) :], hand.wild_tiles)
 
-    def arrangement(self, hand: LingxiHand, reading: B.Reading) -> list[str]:
+    def arrangement(self, hand: LingxiHand, reading: I.Reading) -> list[str]:
         melds = reading[: len(hand.melds)]
         rest = reading[len(hand.melds) :]
         pair = [g for g in rest if g.shape == PAIR]

@@ -8,10 +8,11 @@ from pathlib import Path
 from ... import engine as E
 from ... import tiles as T
 from ...engine import Group
-from ...errors import HandError
+from ...errors import HandError, Text
 from ...notation import ParsedHand
 from ...said import phrase
-from .. import base as B
+from .. import interface as I
+from .. import validation as V
 from .. import words_in
 
 NO_WILD_NOTE = phrase("note.no_wild")
@@ -23,13 +24,13 @@ CONDITIONS = frozenset({"seat", "wild", "self", "kong-draw", "rob-kong", "last-t
 DECLARES = frozenset(words_in(Path(__file__).parent).declared_wins)  # words.toml, beside this module
 # Conditions that cannot stand together, with the reason.
 CONFLICTS = (
-    B.ROB_KONG_NOT_SELF,
-    B.ROB_KONG_OR_KONG_DRAW,
+    V.ROB_KONG_NOT_SELF,
+    V.ROB_KONG_OR_KONG_DRAW,
     ("rob-kong", "last-tile", "last-tile is a win on a draw; robbing a kong is not"),
-    B.KONG_DRAW_NOT_LAST_TILE,
-    B.HEAVEN_OR_EARTH,
-    *B.on_dealt_hand("rob-kong", "kong-draw", "last-tile"),
-    *B.on_first_discard("self", "kong-draw", "rob-kong", "last-tile"),
+    V.KONG_DRAW_NOT_LAST_TILE,
+    V.HEAVEN_OR_EARTH,
+    *V.on_dealt_hand("rob-kong", "kong-draw", "last-tile"),
+    *V.on_first_discard("self", "kong-draw", "rob-kong", "last-tile"),
 )
 WIN_CONDITIONS = ("self", "kong-draw", "rob-kong", "last-tile", "heaven", "earth")
 # wins on the player's own turn: the only ones a wildcard (never discarded) can be won by
@@ -46,7 +47,7 @@ class WildFamily:
 
 
 @dataclass
-class LingxiHand(B.Prepared):
+class LingxiHand(I.Prepared):
     seat_wind: int = T.EAST
     families: tuple[WildFamily, ...] = ()
     same_kind: bool = False  # both revealed tiles of one kind
@@ -85,9 +86,9 @@ def copies(kind: int, revealed: tuple[int, ...]) -> int:
 
 
 def prepare(parsed: ParsedHand, options: dict[str, int]) -> LingxiHand:
-    B.check_known_conditions(parsed, "Lingxi", CONDITIONS)
+    V.check_known_conditions(parsed, "Lingxi", CONDITIONS)
     if parsed.declare is not None and parsed.declare not in DECLARES:
-        raise B.not_a_declared_win(parsed, "Lingxi", ("sha-zhu", "hua-hu"))
+        raise V.not_a_declared_win(parsed, "Lingxi", ("sha-zhu", "hua-hu"))
     notes: list[str] = []
     revealed: tuple[int, ...] = ()
     families: tuple[WildFamily, ...] = ()
@@ -120,31 +121,31 @@ def prepare(parsed: ParsedHand, options: dict[str, int]) -> LingxiHand:
     for kind in sorted(set(everything)):
         seen, limit = everything.count(kind), copies(kind, revealed)
         if seen > limit:
-            why = "" if limit == (1 if T.is_flower(kind) else 4) else B.Text("error.tiles.wildcards_out")
-            raise B.too_many_copies(parsed, kind, seen, limit, why)
+            why = "" if limit == (1 if T.is_flower(kind) else 4) else Text("error.tiles.wildcards_out")
+            raise V.too_many_copies(parsed, kind, seen, limit, why)
 
-    seat = B.seat_or_dealer(parsed, notes)
+    seat = V.seat_or_dealer(parsed, notes)
     melds: list[Group] = []
     from_deal: set[str] = set()
     set_aside: dict[str, list[int]] = {name: [] for name, _ in FLOWER_GROUPS}
     for meld in parsed.melds:
         wild_in = [t for t in meld.tiles if t in wild_kinds]
         if wild_in:
-            raise B.wildcard_in_meld(wild_in[0], meld)
+            raise V.wildcard_in_meld(wild_in[0], meld)
         if meld.is_flower_set or (meld.tiles[0] == T.WHITE):
             if not meld.concealed:
                 raise HandError.of(
                     "error.meld.lingxi_white",
                     code="bad_meld",
                     column=meld.column or None,
-                    hint=B.Text("error.hint.lingxi_white"),
+                    hint=Text("error.hint.lingxi_white"),
                     meld=meld.source or meld.text(),
                 )
             group = _flower_group(meld.tiles[0])
             from_deal.add(group)
             set_aside[group].extend(meld.tiles)
             continue
-        melds.append(B.meld_group(meld))
+        melds.append(I.meld_group(meld))
 
     wild_tiles: list[int] = []
     naturals: list[int] = []
@@ -176,17 +177,17 @@ def prepare(parsed: ParsedHand, options: dict[str, int]) -> LingxiHand:
         if size not in (HAND_SIZE, WIN_SIZE):
             raise HandError.of("error.tile_count.lingxi_declared", code="tile_count", size=size)
     elif size != (WIN_SIZE if winner else HAND_SIZE):
-        raise B.tile_count_error(parsed, "lingxi", size, HAND_SIZE, winner, set_aside=(T.WHITE,))
+        raise V.tile_count_error(parsed, "lingxi", size, HAND_SIZE, winner, set_aside=(T.WHITE,))
 
     flags = parsed.flags
-    B.check_win_conditions(parsed, winner, WIN_CONDITIONS, CONFLICTS, declared_wins=True)
+    V.check_win_conditions(parsed, winner, WIN_CONDITIONS, CONFLICTS, declared_wins=True)
     if "heaven" in flags and seat != "E":
-        raise B.heaven_needs_dealer(parsed)
+        raise V.heaven_needs_dealer(parsed)
     if "earth" in flags and seat == "E":
-        raise B.needs_non_dealer(parsed, "earth")
-    B.check_kong_draw(flags, melds)
+        raise V.needs_non_dealer(parsed, "earth")
+    V.check_kong_draw(flags, melds)
     if parsed.win in wild_kinds:
-        B.check_won_on_wildcard(parsed, "Lingxi", OWN_TURN)
+        V.check_won_on_wildcard(parsed, "Lingxi", OWN_TURN)
 
     hand = LingxiHand(
         parsed=parsed,
@@ -206,7 +207,7 @@ def prepare(parsed: ParsedHand, options: dict[str, int]) -> LingxiHand:
         before_win=before_win,
     )
     if parsed.declare == "sha-zhu" and not sha_zhu_holding(hand):
-        held = held_text(hand) or B.Text("error.declare.none_held")
+        held = held_text(hand) or Text("error.declare.none_held")
         raise HandError.of("error.declare.sha_zhu", code="declare_not_met", held=held)
     if parsed.declare == "hua-hu" and not all_flowers(hand):
         raise HandError.of("error.declare.hua_hu", code="declare_not_met")

@@ -7,8 +7,8 @@ from collections.abc import Mapping
 from ... import tiles as T
 from ...engine import CHOW, KONG, PUNG, Group, ReadingFacts
 from ...said import phrase, said
-from .. import base as B
-from ..base import (
+from .. import interface as I
+from ..interface import (
     DECLARED_ONLY,
     EVERY_PLAYER,
     FOUND,
@@ -42,7 +42,7 @@ WAITING_ON_WILDCARD = phrase("detail.lingxi.waiting_on_wildcard", "tile")
 # -- items ---------------------------------------------------------------------
 
 
-def _groups(hand: LingxiHand, facts: ReadingFacts | None) -> B.Reading:
+def _groups(hand: LingxiHand, facts: ReadingFacts | None) -> I.Reading:
     """The reading, or for a non-winner its melds and concealed natural triples."""
     if facts is not None:
         return facts.groups
@@ -66,7 +66,7 @@ HONORED_KONG = 1  # a kong of the seat wind, 中 or 发 scores this much more
 KONG_VALUE_TEXT = "value.lingxi.kong"
 
 
-def _kongs(concealed: bool) -> B.Finder:
+def _kongs(concealed: bool) -> I.Finder:
     def find(hand: LingxiHand, facts: None) -> list[tuple[Variant, str]]:
         out: list[tuple[Variant, str]] = []
         for g in hand.melds:

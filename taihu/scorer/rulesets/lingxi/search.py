@@ -8,7 +8,7 @@ from collections.abc import Callable, Iterable
 from ... import engine as E
 from ... import tiles as T
 from ...engine import CHOW, PUNG, WILD_SET, Group
-from .. import base as B
+from .. import interface as I
 from .hand import SETS, LingxiHand
 
 # -- the readings ------------------------------------------------------------
@@ -95,7 +95,7 @@ def stand_ins(hand: LingxiHand) -> E.StandIns:
     )
 
 
-def readings(hand: LingxiHand) -> Iterable[B.Reading]:
+def readings(hand: LingxiHand) -> Iterable[I.Reading]:
     """With 四风齐 out of reach, no value depends on which wildcard stands where (only 四风齐 tells a wind
     wildcard from another), so the wildcards are placed on the reading shown only (`Lingxi.as_shown`)."""
     sets = SETS - len(hand.melds)

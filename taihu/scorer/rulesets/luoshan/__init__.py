@@ -22,6 +22,8 @@ from ...engine import ReadingFacts
 from ...errors import HandError
 from ...notation import ParsedHand
 from .. import base as B
+from .. import interface as I
+from .. import validation as V
 from .hand import CONDITIONS, MINIMUM, SETS, LuoshanHand, named_wild_kind, not_legal, prepare
 from .items import EXCLUSIONS, HU, ITEMS, TAI
 from .search import KEPT_FOR_ITEMS, readings
@@ -58,7 +60,7 @@ class Luoshan(B.RuleSet):
             kind = named_wild_kind(parsed, [])
         except HandError:
             return True  # the scoring refuses the line, in its words
-        return kind is not None and B.holds_kind(parsed, kind)
+        return kind is not None and V.holds_kind(parsed, kind)
 
     def as_faces(self, hand: LuoshanHand) -> LuoshanHand:
         kinds = bytes(sorted(hand.natural_kinds + bytes(hand.wild_tiles)))
@@ -69,9 +71,9 @@ class Luoshan(B.RuleSet):
 
     readings = staticmethod(readings)
 
-    def finish(self, hand: LuoshanHand, found: B.Found) -> B.Outcome:
+    def finish(self, hand: LuoshanHand, found: I.Found) -> I.Outcome:
         if not hand.winner:
-            return B.Outcome(0, False, 0)
+            return I.Outcome(0, False, 0)
         hu = tai = 0
         for item, value, _ in found:
             kind = item.kind
@@ -80,11 +82,11 @@ class Luoshan(B.RuleSet):
             elif kind == TAI:
                 tai += value
             else:  # a named special hand gives the total, legal at any total (Decision); exclusions leave one
-                return B.Outcome(value, False, value)
+                return I.Outcome(value, False, value)
         total = -(-hu * 2**tai // 10) * 10  # rounded up to 10
         if total >= MINIMUM[hand.self_drawn]:
-            return B.Outcome(hu, tai > 0, total)
-        return B.Outcome(hu, tai > 0, total, legal=False, notes=[not_legal(hand.self_drawn, total)])
+            return I.Outcome(hu, tai > 0, total)
+        return I.Outcome(hu, tai > 0, total, legal=False, notes=[not_legal(hand.self_drawn, total)])
 
     def arrangement(self, hand: LuoshanHand, reading: ReadingFacts) -> list[str]:
         """`RuleSet.arrangement` from what a Luoshan reading is: the melds on the table lead it (no search

@@ -15,7 +15,9 @@ from ...engine import PUNG, Group
 from ...errors import HandError, Text
 from ...notation import Meld, ParsedHand
 from ...said import phrase, said
-from .. import base as B
+from .. import interface as I
+from .. import scoring_loop as L
+from .. import validation as V
 
 SETS = 4  # 4 sets + 1 pair
 WIN_SIZE, HAND_SIZE = 14, 13
@@ -24,7 +26,7 @@ WIN_CONDITIONS = ("self", "kong-draw", "rob-kong")
 SELF_DRAWN = frozenset(WIN_CONDITIONS)  # 抢杠当自摸; a kong replacement is a draw
 CONFLICTS = (
     ("rob-kong", "self", "robbing a kong is a win on another player's tile (it only scores as self-drawn)"),
-    B.ROB_KONG_OR_KONG_DRAW,
+    V.ROB_KONG_OR_KONG_DRAW,
 )
 DRAGONS = (T.RED, T.GREEN, T.WHITE)  # 大料: 白 is an ordinary dragon here
 MINIMUM = {True: 100, False: 200}  # self-drawn / on a discard
@@ -57,7 +59,7 @@ def wildcard_after(indicator: int) -> int:
 
 
 @dataclass
-class LuoshanHand(B.Prepared):
+class LuoshanHand(I.Prepared):
     wild_kind: int | None = None
     honored: frozenset[int] = frozenset()  # the dragons and the seat wind: 对子 hu, 台
     wild_tiles: tuple[int, ...] = ()  # held wildcards, the winning tile included
@@ -136,7 +138,7 @@ def _meld_group(meld: Meld, wild_kind: int | None, seat: str) -> Group:
             return Group(PUNG, kind, (kind,), exposed=True, wilds=((wild[0], kind),))
         rule = Text("error.meld.luoshan_rule", seat=seat)
         if wild:
-            raise B.wildcard_in_meld(wild[0], meld, Text("error.meld.because", rule=rule))
+            raise V.wildcard_in_meld(wild[0], meld, Text("error.meld.because", rule=rule))
         odd = min(set(meld.tiles), key=meld.tiles.count)
         held = (
             Text("error.meld.luoshan_wild_is", tile=T.name(wild_kind))
@@ -153,7 +155,7 @@ def _meld_group(meld: Meld, wild_kind: int | None, seat: str) -> Group:
             held=held,
             rule=rule,
         )
-    return B.meld_group(meld)
+    return I.meld_group(meld)
 
 
 # (seat, wild, flip, flags, declare, the riichi values: `_CONDITION_FIELDS`, `_RIICHI_FIELDS`) of hands that passed
@@ -174,10 +176,10 @@ def _conditions(parsed: ParsedHand) -> tuple[int | None, list[str], tuple[bool, 
     key = fields[_CONDITION_FIELDS] + fields[_RIICHI_FIELDS]
     known = _CONDITIONS_SEEN.get(key)
     if known is None:
-        B.check_known_conditions(parsed, "Luoshan", CONDITIONS)
+        V.check_known_conditions(parsed, "Luoshan", CONDITIONS)
         notes: list[str] = []
         wild_kind = named_wild_kind(parsed, notes)
-        B.seat_or_dealer(parsed, notes)  # the seat wind's pungs and pair score: a missing seat: is noted
+        V.seat_or_dealer(parsed, notes)  # the seat wind's pungs and pair score: a missing seat: is noted
         if len(_CONDITIONS_SEEN) >= 1024:
             _CONDITIONS_SEEN.clear()
         passes = (_win_conditions_pass(parsed, False), _win_conditions_pass(parsed, True))
@@ -193,7 +195,7 @@ _RIICHI_FIELDS = slice(ParsedHand._fields.index("round"), ParsedHand._fields.ind
 
 def _win_conditions_pass(parsed: ParsedHand, winner: bool) -> bool:
     try:
-        B.check_win_conditions(parsed, winner, WIN_CONDITIONS, CONFLICTS)
+        V.check_win_conditions(parsed, winner, WIN_CONDITIONS, CONFLICTS)
     except HandError:
         return False
     return True
@@ -212,10 +214,10 @@ def prepare(parsed: ParsedHand, options: dict[str, int]) -> LuoshanHand:
         counts = E.to_counts(seen)
         for kind in sorted(set(seen)):
             if T.is_flower(kind):
-                raise B.not_a_tile_of(parsed, kind, "Luoshan", LUOSHAN_TILES)
+                raise V.not_a_tile_of(parsed, kind, "Luoshan", LUOSHAN_TILES)
             # the flipped indicator stays in play: four of every kind can be held
             if counts[kind] > 4:
-                raise B.too_many_copies(parsed, kind, counts[kind], 4)
+                raise V.too_many_copies(parsed, kind, counts[kind], 4)
 
     seat = parsed.seat or "E"
     melds = tuple([_meld_group(m, wild_kind, seat) for m in parsed.melds]) if parsed.melds else ()
@@ -227,17 +229,17 @@ def prepare(parsed: ParsedHand, options: dict[str, int]) -> LuoshanHand:
     size = len(held) + 3 * len(melds)
     winner = parsed.win is not None
     if size != (WIN_SIZE if winner else HAND_SIZE):
-        raise B.tile_count_error(parsed, "luoshan", size, HAND_SIZE, winner)
+        raise V.tile_count_error(parsed, "luoshan", size, HAND_SIZE, winner)
 
     flags = parsed.flags
     if not win_conditions_pass[winner]:
-        B.check_win_conditions(parsed, winner, WIN_CONDITIONS, CONFLICTS)  # raises the error
+        V.check_win_conditions(parsed, winner, WIN_CONDITIONS, CONFLICTS)  # raises the error
     if not winner:
         notes.append(said("note.luoshan.non_winner"))
     if "kong-draw" in flags:
-        B.check_kong_draw(flags, melds)
+        V.check_kong_draw(flags, melds)
 
-    hand = B.new_instance(LuoshanHand)
+    hand = L.new_instance(LuoshanHand)
     LuoshanHand.__init__(
         hand,
         parsed=parsed,

@@ -5,8 +5,8 @@ from __future__ import annotations
 from ... import tiles as T
 from ...engine import KONG, PUNG, Group, ReadingFacts
 from ...said import phrase
-from .. import base as B
-from ..base import FOUND, NONE, ONE, WINNER_ONLY, Exclusion, Item, Kind, Variant
+from .. import interface as I
+from ..interface import FOUND, NONE, ONE, WINNER_ONLY, Exclusion, Item, Kind, Variant
 from .hand import ROW, SETS, LuoshanHand
 
 # How its items count: hu × 2^tai, or a special hand's fixed total (in hu)
@@ -67,7 +67,7 @@ def an_ke(hand: LuoshanHand, facts: ReadingFacts) -> Occurrences:
     return out
 
 
-def _kongs(concealed: bool) -> B.Finder:
+def _kongs(concealed: bool) -> I.Finder:
     def find(hand: LuoshanHand, facts: ReadingFacts) -> Occurrences:
         out: Occurrences = []
         for g in facts.kongs:

@@ -23,6 +23,7 @@ from ...engine import PAIR, Group, ReadingFacts, kinds_readings
 from ...errors import HandError
 from ...said import phrase
 from .. import base as B
+from .. import interface as I
 from . import shapes as S
 from .facts import HONORS_AND_KNITTED, KNITTED, ORPHANS, SEVEN_PAIRS, STANDARD, McrFacts, tie_order
 from .hand import CONDITIONS, MINIMUM, McrHand, prepare
@@ -44,7 +45,7 @@ class Mcr(B.RuleSet):
     exclusions = EXCLUSIONS
     options = OPTIONS
     conditions = CONDITIONS
-    tiles = (*B.SUITED_TILES, *B.HONOUR_TILES, *B.FLOWER_TILES)
+    tiles = (*I.SUITED_TILES, *I.HONOUR_TILES, *I.FLOWER_TILES)
     events = ("false-win", "foul")  # the side events its settlement takes
     examples = (
         {"hand": "234567m 23456p 55s +7p seat:W"},
@@ -93,9 +94,12 @@ class Mcr(B.RuleSet):
             if knitted is not None:
                 yield McrFacts((), HONORS_AND_KNITTED, win, drawn, knitted)
 
-    def best_reading(self, hand: McrHand, readings: object = None) -> B.Chosen | None:
+    def best_reading(self, hand: McrHand, readings: object = None) -> I.Chosen | None:
         """The reading with the most fan; of readings of one total, the first that has 一色三同顺 or 三同刻
-        (rule 6: a standard reading comes before 七对, and the readings come in its order)."""
+        (rule 6: a standard reading comes before 七对, and the readings come in its order).
+
+        Overrides the shared loop's step (`ScoringLoop.best_reading`), valuing each reading with `valued` in
+        place of the shared `_valued`; `RuleSet.score` around it is the shared one."""
         fixed = self._fixed_entries(hand)
         found = []
         for facts in self.readings(hand) if readings is None else readings:  # type: ignore[attr-defined]
@@ -106,14 +110,14 @@ class Mcr(B.RuleSet):
         if len(found) == 1:  # most hands: one reading, no tie to break
             items, outcome, facts = found[0]
             return items, outcome, facts, facts
-        best = max(B.rank(o) for _, o, _ in found)
-        tied = [f for f in found if B.rank(f[1]) == best]
+        best = max(I.rank(o) for _, o, _ in found)
+        tied = [f for f in found if I.rank(f[1]) == best]
         kept = next((f for f in tied if any(i.key in TIE_FANS for i, _, _ in f[0])), tied[0])
         return kept[0], kept[1], kept[2], kept[2]
 
     # -- the scoring loop, MCR's way: the same fan as every finder run plainly (tests/test_mcr_fast_paths.py)
 
-    def valued(self, hand: McrHand, facts: McrFacts, fixed: list[Entry]) -> tuple[B.Found, B.Outcome]:
+    def valued(self, hand: McrHand, facts: McrFacts, fixed: list[Entry]) -> tuple[I.Found, I.Outcome]:
         """One reading's fan, valued, in table order: the hand's own (`fixed`, found once per hand), the fan
         between sets read straight off `facts.linked` (most readings make none or one, so their 23 finders
         are not run), and the other reading fan whose gate the reading opens."""
@@ -142,11 +146,11 @@ class Mcr(B.RuleSet):
         return entries
 
     @cached_property
-    def _fixed_plans(self) -> dict[frozenset[str], tuple[tuple[int, B.Item, B.Rows | None], ...]]:
+    def _fixed_plans(self) -> dict[frozenset[str], tuple[tuple[int, I.Item, I.Rows | None], ...]]:
         """By the hand's facts (`items.hand_facts`): the fan of the hand it may have. A few dozen at most."""
         return {}
 
-    def _fixed_plan_for(self, facts: frozenset[str]) -> tuple[tuple[int, B.Item, B.Rows | None], ...]:
+    def _fixed_plan_for(self, facts: frozenset[str]) -> tuple[tuple[int, I.Item, I.Rows | None], ...]:
         plan = self._fixed_plans[facts] = tuple(
             (self._places[item.key], item, item.plain_rows)
             for item in self._fixed
@@ -160,19 +164,19 @@ class Mcr(B.RuleSet):
         return {item.key: at for at, item in enumerate(self.items)}
 
     @cached_property
-    def _linked_items(self) -> dict[str, tuple[int, B.Item, int]]:
+    def _linked_items(self) -> dict[str, tuple[int, I.Item, int]]:
         """The fan made between sets (`items.LINKED`), by key: its place, the item, its value."""
-        return {item.key: (self._places[item.key], item, item.rows[B.ONE]) for item in self.items if item.key in LINKED}
+        return {item.key: (self._places[item.key], item, item.rows[I.ONE]) for item in self.items if item.key in LINKED}
 
     @cached_property
-    def _open_reading_items(self) -> dict[frozenset[str], tuple[tuple[int, B.Item, B.Rows | None], ...]]:
+    def _open_reading_items(self) -> dict[frozenset[str], tuple[tuple[int, I.Item, I.Rows | None], ...]]:
         """By the gate facts a reading has: the other reading fan whose gate is open. Few distinct ones."""
         return {}
 
-    def _open_for(self, present: frozenset[str]) -> tuple[tuple[int, B.Item, B.Rows | None], ...]:
+    def _open_for(self, present: frozenset[str]) -> tuple[tuple[int, I.Item, I.Rows | None], ...]:
         opened = self._open_reading_items[present] = tuple(
             (self._places[item.key], item, item.plain_rows)
-            for item in self._plan[B.WINNER_ONLY]
+            for item in self._plan[I.WINNER_ONLY]
             if item.reads and item.key not in LINKED and (not item.gate or not present.isdisjoint(item.gate))
         )
         return opened
@@ -185,12 +189,12 @@ class Mcr(B.RuleSet):
         assert isinstance(reading, McrFacts)
         return reading
 
-    def _exclude(self, found: B.Found) -> B.Found:
+    def _exclude(self, found: I.Found) -> I.Found:
         """不重复: from the highest fan down (the table's order), a fan not itself excluded excludes its list;
         无番和 (found on every win) stays only where no other fan does, flowers apart."""
         removes = self._removes
         gone: set[str] = set()
-        kept: B.Found = []
+        kept: I.Found = []
         for entry in found:
             key = entry[0].key
             if key in gone:
@@ -204,13 +208,13 @@ class Mcr(B.RuleSet):
             kept = [entry for entry in kept if entry[0].key != NO_FAN]
         return kept
 
-    def finish(self, hand: McrHand, found: B.Found) -> B.Outcome:
+    def finish(self, hand: McrHand, found: I.Found) -> I.Outcome:
         flowers = sum(v for item, v, _ in found if item.key == FLOWERS)
         total = sum(v for _, v, _ in found)
         fan = total - flowers
         if fan >= MINIMUM:
-            return B.Outcome(fan, False, total)
-        return B.Outcome(fan, False, total, legal=False, notes=[TOO_FEW(fan, MINIMUM)])
+            return I.Outcome(fan, False, total)
+        return I.Outcome(fan, False, total, legal=False, notes=[TOO_FEW(fan, MINIMUM)])
 
     def arrangement(self, hand: McrHand, reading: McrFacts) -> list[str]:
         """Melds first, the knitted straight as one group, then the sets and the pair; a shape of single tiles
@@ -227,7 +231,7 @@ class Mcr(B.RuleSet):
         return HandError.of("error.shape.mcr", code="no_winning_shape")
 
 
-Entry = tuple[int, B.Item, int, object]  # a fan found: its place in the table, the item, its points, its detail
+Entry = tuple[int, I.Item, int, object]  # a fan found: its place in the table, the item, its points, its detail
 _AT = itemgetter(0)
 
 

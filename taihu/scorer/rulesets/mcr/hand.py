@@ -17,7 +17,8 @@ from ...engine import KONG, Group, standard_waits
 from ...errors import HandError, Text
 from ...notation import ParsedHand
 from ...said import said
-from .. import base as B
+from .. import interface as I
+from .. import validation as V
 from . import shapes as S
 
 WIN_SIZE, HAND_SIZE = 14, 13
@@ -28,8 +29,8 @@ CONDITIONS = frozenset(
 WIN_CONDITIONS = ("self", "kong-draw", "rob-kong", "last-tile", "fourth-tile")
 SELF_DRAWN = frozenset({"self", "kong-draw"})  # 杠上开花 is won on one's own draw
 CONFLICTS = (
-    B.ROB_KONG_NOT_SELF,
-    B.ROB_KONG_OR_KONG_DRAW,
+    V.ROB_KONG_NOT_SELF,
+    V.ROB_KONG_OR_KONG_DRAW,
     ("rob-kong", "last-tile", "error.conflict.mcr.rob_kong_last_tile"),
 )
 # what `mcr` refuses, with why: 天和/地和/人和 are no fan of the competition rules, and it plays no wildcard
@@ -40,7 +41,7 @@ WIND = {"E": T.EAST, "S": T.SOUTH, "W": T.WEST, "N": T.NORTH}
 
 
 @dataclass
-class McrHand(B.Prepared):
+class McrHand(I.Prepared):
     concealed: bytes = b""  # the concealed tiles, the winning tile included, sorted
     melds: tuple[Group, ...] = ()  # exposed melds and concealed kongs, as written
     win: int = -1
@@ -66,7 +67,7 @@ class McrHand(B.Prepared):
 
 
 def prepare(parsed: ParsedHand, options: dict[str, int]) -> McrHand:
-    B.check_known_conditions(parsed, "mcr", CONDITIONS, HINTS)
+    V.check_known_conditions(parsed, "mcr", CONDITIONS, HINTS)
     tiles = parsed.tiles
     flowers = tuple(k for k in tiles if T.is_flower(k)) if tiles and T.is_flower(max(tiles)) else ()
     for meld in parsed.melds:
@@ -79,13 +80,13 @@ def prepare(parsed: ParsedHand, options: dict[str, int]) -> McrHand:
             )
     for kind in set(flowers):
         if flowers.count(kind) > 1:
-            raise B.too_many_copies(parsed, kind, flowers.count(kind), 1, Text("error.tiles.mcr.one_flower"))
+            raise V.too_many_copies(parsed, kind, flowers.count(kind), 1, Text("error.tiles.mcr.one_flower"))
     held = [k for k in tiles if not T.is_flower(k)] if flowers else list(tiles)
     if parsed.win is not None:
         if T.is_flower(parsed.win):
             raise HandError.of("error.notation.mcr.flower_won", code="bad_winning_tile", column=parsed.columns.get("+"))
         insort(held, parsed.win)
-    melds = tuple(B.meld_group(m) for m in parsed.melds)
+    melds = tuple(I.meld_group(m) for m in parsed.melds)
     counts = [0] * T.PLAYABLE
     for kind in held:
         counts[kind] += 1
@@ -94,15 +95,15 @@ def prepare(parsed: ParsedHand, options: dict[str, int]) -> McrHand:
             counts[kind] += 1
     if max(counts) > 4:
         kind = next(k for k, seen in enumerate(counts) if seen > 4)
-        raise B.too_many_copies(parsed, kind, counts[kind], 4)
+        raise V.too_many_copies(parsed, kind, counts[kind], 4)
 
     size = len(held) + 3 * len(melds)
     winner = parsed.win is not None
     if size != (WIN_SIZE if winner else HAND_SIZE):
-        raise B.tile_count_error(parsed, "mcr", size, HAND_SIZE, winner)
-    B.check_win_conditions(parsed, winner, WIN_CONDITIONS, CONFLICTS)
+        raise V.tile_count_error(parsed, "mcr", size, HAND_SIZE, winner)
+    V.check_win_conditions(parsed, winner, WIN_CONDITIONS, CONFLICTS)
     flags = parsed.flags
-    B.check_kong_draw(flags, melds)
+    V.check_kong_draw(flags, melds)
     win = parsed.win if parsed.win is not None else -1
     if "rob-kong" in flags and counts[win] > 1:
         raise HandError.of(

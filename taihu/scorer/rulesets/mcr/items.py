@@ -13,8 +13,8 @@ from collections.abc import Callable, Iterable
 
 from ... import tiles as T
 from ...engine import CHOW
-from .. import base as B
-from ..base import FOUND, NONE, ONE, WINNER_ONLY, Exclusion, Item, Kind, Option, Variant, once
+from .. import interface as I
+from ..interface import FOUND, NONE, ONE, WINNER_ONLY, Exclusion, Item, Kind, Option, Variant, once
 from .facts import HONORS_AND_KNITTED, KNITTED, ORPHANS, SEVEN_PAIRS, STANDARD, McrFacts
 from .hand import McrHand
 
@@ -24,7 +24,7 @@ FAN = Kind("fan", "fan")  # how its items count: every fan adds up
 # -- the hand's tiles (read once per hand) ----------------------------------------
 
 
-def _tiles(test: Callable[[int], bool]) -> B.Finder:
+def _tiles(test: Callable[[int], bool]) -> I.Finder:
     """A fan of the hand's tiles alone, found when `test(kinds held)`, the kinds as bits (`McrHand.held`)."""
 
     def find(hand: McrHand, facts: None) -> Found:
@@ -112,7 +112,7 @@ def _nine_gates(hand: McrHand, facts: None) -> Found:
 # -- how it was won ---------------------------------------------------------------
 
 
-def _flag(*conditions: str, self_drawn: bool | None = None) -> B.Finder:
+def _flag(*conditions: str, self_drawn: bool | None = None) -> I.Finder:
     """A fan of the conditions written: all of `conditions`, self-drawn or not where `self_drawn` says."""
 
     written = frozenset(conditions)
@@ -157,7 +157,7 @@ def _he_jue_zhang(hand: McrHand, facts: None) -> Found:
 # -- kongs ------------------------------------------------------------------------
 
 
-def _kongs(exposed: int | None, concealed: int | None, total: int) -> B.Finder:
+def _kongs(exposed: int | None, concealed: int | None, total: int) -> I.Finder:
     """A kong fan: `total` kongs, of which `exposed` and `concealed` (None: any)."""
 
     def find(hand: McrHand, facts: None) -> Found:
@@ -174,7 +174,7 @@ def _one_of_each(hand: McrHand, facts: None) -> Found:
     return FOUND if hand.exposed_kongs == 1 == hand.concealed_kongs and hand.options["ming_an_gang"] else NONE
 
 
-def _single_kong(exposed: bool) -> B.Finder:
+def _single_kong(exposed: bool) -> I.Finder:
     """明杠 / 暗杠: the hand's one kong; with one of each, both where the house counts them apart."""
 
     def find(hand: McrHand, facts: None) -> Found:
@@ -191,7 +191,7 @@ def _single_kong(exposed: bool) -> B.Finder:
 # -- the reading's shape and sets -------------------------------------------------
 
 
-def _shape(shape: str, test: Callable[[McrHand, McrFacts], bool] | None = None) -> B.Finder:
+def _shape(shape: str, test: Callable[[McrHand, McrFacts], bool] | None = None) -> I.Finder:
     def find(hand: McrHand, facts: McrFacts) -> Found:
         return FOUND if facts.shape == shape and (test is None or test(hand, facts)) else NONE
 
@@ -222,7 +222,7 @@ def _zu_he_long(hand: McrHand, facts: McrFacts) -> Found:
 LINKED: set[str] = set()  # the fan made between sets: the scoring loop reads them off `McrFacts.linked` by key
 
 
-def _linked(key: str) -> B.Finder:
+def _linked(key: str) -> I.Finder:
     """A fan made between sets: as often as the reading's sets make it (`McrFacts.linked`)."""
     LINKED.add(key)
 
@@ -252,7 +252,7 @@ def _dragons(hand: McrHand, facts: McrFacts) -> Found:
     return FOUND if len(dragons) == 2 else NONE
 
 
-def _an_ke(count: int) -> B.Finder:
+def _an_ke(count: int) -> I.Finder:
     def find(hand: McrHand, facts: McrFacts) -> Found:
         return FOUND if facts.concealed_pungs == count else NONE
 
@@ -269,7 +269,7 @@ def _quan_shuang_ke(hand: McrHand, facts: McrFacts) -> Found:
     return FOUND if facts.shape == STANDARD and len(kinds) == 5 and even else NONE
 
 
-def _every_set(holds: Callable[[int, bool], bool]) -> B.Finder:
+def _every_set(holds: Callable[[int, bool], bool]) -> I.Finder:
     """A fan of a standard reading whose every set and pair holds a tile of `holds(kind, chow)`."""
 
     # the chows (by their lowest kind) and the kinds of pungs and pairs that hold one, read off once
@@ -299,7 +299,7 @@ def _ping_he(hand: McrHand, facts: McrFacts) -> Found:
     return FOUND if facts.shape in (STANDARD, KNITTED) and chows == 4 and T.is_suited(facts.pair) else NONE
 
 
-def _pung_of(test: Callable[[McrHand, int], bool]) -> B.Finder:
+def _pung_of(test: Callable[[McrHand, int], bool]) -> I.Finder:
     """A fan of each pung (or kong) of a kind `test` accepts."""
 
     def find(hand: McrHand, facts: McrFacts) -> Found:
@@ -326,7 +326,7 @@ def _yao_jiu_ke(hand: McrHand, facts: McrFacts) -> Found:
     return found[1:] if hand.nine_gates else found
 
 
-def _wait(place: str) -> B.Finder:
+def _wait(place: str) -> I.Finder:
     """独听 and the winning tile's place in the reading's concealed sets and pair (`McrFacts.wait_place`): 边张
     (an end of a chow) before 坎张 (its middle) before 单钓将 (the pair). Whether the hand waited on that tile
     alone is a search of the hand's waits (`McrHand.single_wait`): asked last, and not at all where the
@@ -392,7 +392,7 @@ HONORS_HELD = ("honors",)  # a fan of honor pungs needs a reading with an honor 
 
 
 def _fan(
-    key: str, name: str, name_en: str, value: int, find: B.Finder, reads: bool = True, gate: tuple[str, ...] = ()
+    key: str, name: str, name_en: str, value: int, find: I.Finder, reads: bool = True, gate: tuple[str, ...] = ()
 ) -> Item:
     return Item(key, name, name_en, value, FAN, WINNER_ONLY, find, reads=READS if reads else (), gate=gate)
 
@@ -425,7 +425,7 @@ def hand_facts(hand: McrHand) -> frozenset[str]:
     return frozenset(facts)
 
 
-def _hand_fan(key: str, name: str, name_en: str, value: int, find: B.Finder, needs: tuple[str, ...] = ()) -> Item:
+def _hand_fan(key: str, name: str, name_en: str, value: int, find: I.Finder, needs: tuple[str, ...] = ()) -> Item:
     if not HAND_FACTS.issuperset(needs):  # a misspelt fact would keep the fan from every hand
         raise ValueError(f"fan {key}: hand facts {sorted(set(needs) - HAND_FACTS)} are none of {sorted(HAND_FACTS)}")
     HAND_NEEDS[key] = frozenset(needs)

@@ -22,6 +22,7 @@ from ...errors import HandError, Text
 from ...notation import ParsedHand
 from ...said import said
 from .. import base as B
+from .. import interface as I
 from .hand import CONDITIONS, DECLARES, SETS, PutianHand, copies, prepare
 from .items import ITEMS, MULTIPLIER
 from .search import KEPT_FOR_ITEMS, jokers, readings
@@ -36,14 +37,14 @@ def _as_faces(hand: PutianHand) -> PutianHand | None:
     """A 白 that is 金 is no meldable tile as itself."""
     if hand.jin == T.WHITE and hand.jin_tiles:
         return None
-    return dataclasses.replace(hand, jin_tiles=(), jin=None, naturals=B.with_tiles(hand.naturals, hand.jin_tiles))
+    return dataclasses.replace(hand, jin_tiles=(), jin=None, naturals=I.with_tiles(hand.naturals, hand.jin_tiles))
 
 
 def _standard_shape(hand: PutianHand) -> tuple[list[int], int] | None:
-    return None if hand.jin_tiles else (B.tiles_of(hand.naturals), SETS - len(hand.melds))
+    return None if hand.jin_tiles else (I.tiles_of(hand.naturals), SETS - len(hand.melds))
 
 
-def _sweep(hand: PutianHand, kinds: list[int]) -> B.Sweep | None:
+def _sweep(hand: PutianHand, kinds: list[int]) -> I.Sweep | None:
     """One sweep over the suited tiles (the only natural ones that can win), whose hands all get the same
     stand-ins (those of the 金)."""
     if not hand.jin_tiles:
@@ -56,7 +57,7 @@ class Putian(B.RuleSet):
     name = "putian"
     chinese = "莆田"
     unit = "fen"
-    tiles = (*B.SUITED_TILES, "P")
+    tiles = (*I.SUITED_TILES, "P")
     wild_kinds = 1
     wild_name = "金"  # the page's name for its wildcard
     events = ("false-win", "foul", "xiao-xiang-gong", "gen-da", "da-jin")  # the side events its settlement takes
@@ -82,12 +83,12 @@ class Putian(B.RuleSet):
 
     readings = staticmethod(readings)
 
-    def finish(self, hand: PutianHand, found: B.Found) -> B.Outcome:
+    def finish(self, hand: PutianHand, found: I.Found) -> I.Outcome:
         """`total` is the 底分: the winning type's multiplier is applied in settlement, not added."""
         base = sum(v for item, v, _ in found if item.kind != MULTIPLIER)  # 底 + 分
         if hand.winner and hand.has("da-jin"):
-            return B.Outcome(base, False, base, legal=False, notes=[said("note.putian.da_jin")])
-        return B.Outcome(base, False, base)
+            return I.Outcome(base, False, base, legal=False, notes=[said("note.putian.da_jin")])
+        return I.Outcome(base, False, base)
 
     def no_shape_error(self, hand: PutianHand) -> HandError:
         if hand.you_jin:
@@ -97,7 +98,7 @@ class Putian(B.RuleSet):
             return HandError.of("error.shape.putian.three_jin", code="no_winning_shape", hint=hint)
         return HandError.of("error.shape.putian", code="no_winning_shape")
 
-    def arrangement(self, hand: PutianHand, reading: B.Reading) -> list[str]:
+    def arrangement(self, hand: PutianHand, reading: I.Reading) -> list[str]:
         melds = [g.text() for g in reading[: len(hand.melds)]]
         rest = reading[len(hand.melds) :]
         if hand.shapeless:

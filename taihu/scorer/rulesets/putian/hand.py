@@ -12,8 +12,9 @@ from ...engine import Group
 from ...errors import HandError, Text
 from ...notation import ParsedHand
 from ...said import phrase, said
-from .. import base as B
-from .. import words_in
+from .. import condition_word, words_in
+from .. import interface as I
+from .. import validation as V
 
 PUTIAN_NO_WILD_NOTE = phrase("note.putian.no_wild")
 
@@ -26,10 +27,10 @@ SELF_DRAWN = ("self", "kong-draw")  # kong-draw is a self-draw with no item of i
 OWN_TURN = (*SELF_DRAWN, "heaven")  # wins on the player's own turn: the only ones a 金 (never discarded) is won by
 # Conditions that cannot stand together, with the reason.
 CONFLICTS = (
-    B.ROB_KONG_NOT_SELF,
+    V.ROB_KONG_NOT_SELF,
     ("rob-kong", "heaven", "天胡 is won on the dealt hand"),
-    B.ROB_KONG_OR_KONG_DRAW,
-    *B.on_dealt_hand("kong-draw"),
+    V.ROB_KONG_OR_KONG_DRAW,
+    *V.on_dealt_hand("kong-draw"),
 )
 
 
@@ -70,7 +71,7 @@ def pay_text(key: str) -> str:
 
 
 @dataclass
-class PutianHand(B.Prepared):
+class PutianHand(I.Prepared):
     seat: str = "E"
     jin: int | None = None  # the 金 kind (wild:T)
     jin_tiles: tuple[int, ...] = ()  # 金 held, the winning tile included
@@ -102,9 +103,9 @@ def _not_putian(kind: int, where: Text | str, column: int | None = None) -> Hand
 
 
 def prepare(parsed: ParsedHand, options: dict[str, int]) -> PutianHand:
-    B.check_known_conditions(parsed, "Putian", CONDITIONS)
+    V.check_known_conditions(parsed, "Putian", CONDITIONS)
     if parsed.declare is not None and parsed.declare not in DECLARES:
-        raise B.not_a_declared_win(parsed, "Putian", DECLARES)
+        raise V.not_a_declared_win(parsed, "Putian", DECLARES)
     everything = list(parsed.tiles) + [t for m in parsed.melds for t in m.tiles]
     if parsed.win is not None:
         everything.append(parsed.win)
@@ -113,7 +114,7 @@ def prepare(parsed: ParsedHand, options: dict[str, int]) -> PutianHand:
             raise _not_putian(kind, "", parsed.tile_column(kind))
     for kind in sorted(set(everything)):
         if everything.count(kind) > 4:
-            raise B.too_many_copies(parsed, kind, everything.count(kind), 4)
+            raise V.too_many_copies(parsed, kind, everything.count(kind), 4)
 
     notes: list[str] = []
     jin: int | None = None
@@ -134,7 +135,7 @@ def prepare(parsed: ParsedHand, options: dict[str, int]) -> PutianHand:
     for meld in parsed.melds:
         text = meld.source or meld.text()
         if jin is not None and jin in meld.tiles:
-            raise B.wildcard_in_meld(jin, meld, key="error.meld.putian_jin")
+            raise V.wildcard_in_meld(jin, meld, key="error.meld.putian_jin")
         if T.WHITE in meld.tiles:
             raise HandError.of(
                 "error.meld.putian_white",
@@ -143,7 +144,7 @@ def prepare(parsed: ParsedHand, options: dict[str, int]) -> PutianHand:
                 hint=Text("error.hint.putian_white"),
                 meld=text,
             )
-        melds.append(B.meld_group(meld))
+        melds.append(I.meld_group(meld))
 
     jin_tiles = [k for k in parsed.tiles if k == jin]
     naturals = [k for k in parsed.tiles if k != jin and k != T.WHITE]
@@ -189,20 +190,20 @@ def prepare(parsed: ParsedHand, options: dict[str, int]) -> PutianHand:
         if size not in (HAND_SIZE, WIN_SIZE):
             raise HandError.of("error.tile_count.san_jin_dao", code="tile_count", size=size)
     elif size != (WIN_SIZE if winner else HAND_SIZE):
-        raise B.tile_count_error(parsed, "putian", size, HAND_SIZE, winner, set_aside=(T.WHITE,))
+        raise V.tile_count_error(parsed, "putian", size, HAND_SIZE, winner, set_aside=(T.WHITE,))
 
     flags = parsed.flags
-    seat = B.seat_or_dealer(parsed, notes)
-    B.check_win_conditions(parsed, winner, WIN_CONDITIONS, CONFLICTS, declared_wins=True)
+    seat = V.seat_or_dealer(parsed, notes)
+    V.check_win_conditions(parsed, winner, WIN_CONDITIONS, CONFLICTS, declared_wins=True)
     if declare is not None and "rob-kong" in flags:
         raise HandError.of("error.declare.rob_kong", code="conditions_contradict", declare=declare)
     if declare in ("qiang-jin", "you-jin", "san-jin-you") and "heaven" in flags:
         raise HandError.of(
-            "error.declare.heaven", code="conditions_contradict", declare=declare, cond=B.condition_word("heaven")
+            "error.declare.heaven", code="conditions_contradict", declare=declare, cond=condition_word("heaven")
         )
     if "heaven" in flags and seat != "E":
-        raise B.heaven_needs_dealer(parsed)
-    B.check_kong_draw(flags, melds)
+        raise V.heaven_needs_dealer(parsed)
+    V.check_kong_draw(flags, melds)
     if declare is not None and jin is None:
         raise HandError.of("error.declare.needs_jin", code="declare_not_met", declare=declare)
     if declare == "qiang-jin" and parsed.win != jin:
@@ -212,7 +213,7 @@ def prepare(parsed: ParsedHand, options: dict[str, int]) -> PutianHand:
     if you_jin and not jin_tiles:
         raise HandError.of("error.declare.lone_jin", code="declare_not_met", declare=declare)
     if parsed.win is not None and parsed.win == jin:
-        B.check_won_on_wildcard(parsed, "Putian", OWN_TURN)
+        V.check_won_on_wildcard(parsed, "Putian", OWN_TURN)
 
     return PutianHand(
         parsed=parsed,

@@ -5,8 +5,8 @@ from __future__ import annotations
 from ... import tiles as T
 from ...engine import KONG
 from ...said import phrase, said
-from .. import base as B
-from ..base import EVERY_PLAYER, NONE, ONE, WINNER_ONLY, Item, Kind, Variant, once
+from .. import interface as I
+from ..interface import EVERY_PLAYER, NONE, ONE, WINNER_ONLY, Item, Kind, Variant, once
 from .hand import SELF_DRAWN, WIN_TYPES, PutianHand, _who_pays, pay_text
 
 # How its items count: 底 and 分 add up to the 底分 (in fen), the multipliers multiply it
@@ -50,7 +50,7 @@ def jin(hand: PutianHand, facts: None) -> list[tuple[Variant, str]]:
     return once((ONE,) * n, f"{T.name(hand.jin or 0)} ×{n}") if n else NONE
 
 
-def _kongs(concealed: bool) -> B.Finder:
+def _kongs(concealed: bool) -> I.Finder:
     def find(hand: PutianHand, facts: None) -> list[tuple[Variant, str]]:
         kongs = [g for g in hand.melds if g.shape == KONG and g.concealed_kong == concealed]
         return once((ONE,) * len(kongs), " ".join(g.text() for g in kongs)) if kongs else NONE
@@ -77,7 +77,7 @@ def winning_type(hand: PutianHand) -> tuple[str, str]:
     return "ping_hu", ""
 
 
-def _win_type(key: str) -> B.Finder:
+def _win_type(key: str) -> I.Finder:
     def find(hand: PutianHand, facts: None) -> list[tuple[Variant, str]]:
         found, why = winning_type(hand)
         if found != key:

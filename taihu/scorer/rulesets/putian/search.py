@@ -8,7 +8,7 @@ from collections.abc import Callable, Iterable
 from ... import engine as E
 from ... import tiles as T
 from ...engine import PAIR, PUNG, Group
-from .. import base as B
+from .. import interface as I
 from .hand import SETS, PutianHand
 
 # -- the readings ------------------------------------------------------------
@@ -39,7 +39,7 @@ def jokers(hand: PutianHand) -> E.StandIns:
     return E.StandIns(pairs=(kind,), sets=((PUNG, kind),), classify=_DISPLAY_CLASSES[kind])
 
 
-def readings(hand: PutianHand) -> Iterable[B.Reading]:
+def readings(hand: PutianHand) -> Iterable[I.Reading]:
     """One winning reading: no Putian item depends on the grouping, so only its display is chosen.
 
     游金 sets one 金 aside as the pair's half and needs the rest as sets only;
@@ -61,7 +61,7 @@ def readings(hand: PutianHand) -> Iterable[B.Reading]:
         yield hand.melds + min(found, key=_stand_ins)
 
 
-def _stand_ins(groups: B.Reading) -> tuple[int, int]:
+def _stand_ins(groups: I.Reading) -> tuple[int, int]:
     """Orders readings for display: 金 standing for themselves first, then fewer slots in natural groups."""
     moved = sum(w != k for g in groups for w, k in g.wilds)
     mixed = sum(1 for g in groups if g.wilds and len(g.wilds) < len(g.kinds))

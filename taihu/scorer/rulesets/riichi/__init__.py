@@ -20,7 +20,10 @@ from ...errors import HandError
 from ...models import ExclusionKeys, FuItem, HandScore, ItemInfo, RuleSetInfo, ScoreItem
 from ...notation import ParsedHand, reject_stand_in_pungs, to_text
 from ...said import phrase, said, said_from
-from ..base import Kind, Outcome, RuleSet, excludes, no_winning_tile_notes
+from ..base import RuleSet
+from ..heuristics import no_winning_tile_notes
+from ..hints import prepared_with_hint
+from ..interface import Kind, Outcome, excludes
 from .fu import FuLine, basic_points, fu_lines, limit_text, paid, payments, rounded
 from .hand import CONDITIONS, OPTIONS, ORPHANS, RiichiHand, check_options, prepare
 from .yaku import (
@@ -288,9 +291,14 @@ class Riichi(RuleSet):
         resolved = RuleSet.resolve_options(self, given)  # not super(): a call less on every hand
         return check_options(resolved) if given else resolved
 
-    def score(self, parsed: ParsedHand, options: Mapping[str, Any] | None = None, *, alone: bool = False) -> HandScore:
+    def score(
+        self, parsed: ParsedHand, options: Mapping[str, Any] | None = None, *, alone: bool = False, hints: bool = True
+    ) -> HandScore:
+        """Riichi's own loop (`RuleSet.score` is the extension point): the hand's views, each valued by yaku and
+        fu (`best`), the best kept."""
         reject_stand_in_pungs(parsed)
-        hand = prepare(parsed, self.resolve_options(options))
+        resolved = self.resolve_options(options)
+        hand = prepared_with_hint(prepare, parsed, resolved) if hints else prepare(parsed, resolved)
         if not hand.winner:
             return _hand_score(hand, None, Outcome(0, False, 0), no_winning_tile_notes(parsed) if alone else [])
         scored = best(hand)
@@ -431,7 +439,7 @@ def _arrangement(view: View) -> list[str]:
 def is_ready(parsed: ParsedHand) -> bool:
     """听牌: a tile the hand holds fewer than four of completes a winning shape (13 tiles, melds included)."""
     options = RIICHI.resolve_options({"aka_dora": 1})
-    hand = prepare(parsed, options)
+    hand = prepared_with_hint(prepare, parsed, options)  # its error is the seat's at a drawn table: with the hint
     for kind in range(T.PLAYABLE):
         if hand.counts[kind] >= 4:
             continue  # waiting on a tile the hand holds all four of is no wait

@@ -17,12 +17,12 @@ from ...engine import CHOW, KONG, PUNG, Group, to_counts
 from ...errors import HandError, Text
 from ...notation import FLAG_CONDITIONS, ParsedHand
 from ...said import phrase
-from ..base import (
-    Option,
+from .. import condition_word
+from ..interface import Option
+from ..validation import (
     check_known_conditions,
     check_kong_draw,
     check_win_conditions,
-    condition_word,
     not_a_tile_of,
     tile_count_error,
 )

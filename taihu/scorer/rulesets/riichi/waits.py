@@ -21,7 +21,6 @@ from typing import Any
 
 from taihu.messages import Language
 
-from ... import slips
 from ... import tiles as T
 from ...errors import HandError
 from ...models import HandScore, text_code
@@ -110,8 +109,7 @@ def riichi_waits(text: str, options: Mapping[str, Any] | None, check: Check = no
     reject_flowers(parsed)
     resolved = RIICHI.resolve_options(options)
     try:
-        with slips.unhinted():  # a tile too many is answered with its discards, not a count error's hint
-            prepare(parsed, resolved)
+        prepare(parsed, resolved)  # a tile too many: its error has no hint, as its discards answer it
     except HandError:
         discards = _discards(parsed, options, resolved, check)
         if discards is None:

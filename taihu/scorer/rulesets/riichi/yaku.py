@@ -14,7 +14,8 @@ from dataclasses import dataclass
 from ... import tiles as T
 from ...engine import CHOW, PAIR, Group
 from ...said import said
-from ..base import Exclusion, exclusion_problems
+from ..interface import Exclusion
+from ..rule_data import exclusion_problems
 from .hand import ALL_GREEN, ALL_ORPHANS, CLOSED, NO_ORPHANS, ONE_SUIT, THREE_KONGS, RiichiHand
 
 STANDARD, SEVEN_PAIRS, THIRTEEN_ORPHANS = "standard", "seven pairs", "thirteen orphans"
