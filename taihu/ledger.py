@@ -48,7 +48,7 @@ from typing import Any
 from taihu.messages import Language, Messages
 from taihu.ratelimit import Rate
 from taihu.scorer import HandError, Settlement, settle_table
-from taihu.scorer.errors import Text, quote, type_word
+from taihu.scorer.errors import Field, Text, quote, type_word
 from taihu.scorer.rulesets import get
 from taihu.scorer.said import code_in_lang, is_code
 from taihu.scorer.settlement.common import within
@@ -533,7 +533,7 @@ def check_text(text: object, where: str, what: Text, label: Text | None = None) 
     rule = Text("error.name.rule", what=what, most=MAX_NAME)
 
     def refused(key: str, **params: Any) -> HandError:
-        return HandError.of(key, code="bad_name", hint=rule, field=where, where=label or where, **params)
+        return HandError.of(key, code="bad_name", hint=rule, field=where, where=label or Field(where), **params)
 
     if not isinstance(text, str):
         raise refused("error.name.not_text", given=quote(text))
@@ -582,7 +582,7 @@ def in_winds(table: Any, ledger: Ledger, seats: dict[str, str]) -> dict[str, Any
                 code="unknown_player",
                 player=value,
                 field=where,
-                where=where,
+                where=Field(where),
                 name=value,
                 ledger=ledger.name,
                 players=", ".join(ledger.players),
@@ -730,7 +730,7 @@ def as_written(exc: HandError, table: Any, seats: dict[str, str]) -> HandError:
             params = exc.text.params
             renamed = {name: player for name in exc.seat_params if params.get(name) == exc.seat}
             if params.get("path") == wind_field:  # `players.S: …`, a hand's error at its seat (`within`)
-                renamed["path"] = player_field
+                renamed["path"] = Field(player_field)
             if renamed:
                 named = exc.replaced(**renamed)
         named.field = player_field

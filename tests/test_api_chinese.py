@@ -99,12 +99,25 @@ def english_in(answer: dict[str, Any], written: set[str]) -> set[str]:
     return words(shown) - written - PROTOCOL - words([answer.get("field") or ""])
 
 
+FIELD_OPENING = re.compile(r"^[a-z_][A-Za-z_.\[\]0-9]*：")  # a key's name opening a message (`discarder：`)
+
+
+def field_names_in(message: str, field: str | None = None) -> list[str]:
+    """The field names a Chinese message shows: a seat's path (`players.`), an event's (`events[`), a key's name
+    opening the message, or the error's own field as its path reads (`players.S`, `discarder`)."""
+    found = [name for name in ("players.", "players[", "events[") if name in message]
+    found += [opening.group(0) for opening in [FIELD_OPENING.match(message.strip())] if opening]
+    found += [field] if field and re.search(rf"(?<![A-Za-z_:\"']){re.escape(field)}(?![A-Za-z_:\"'])", message) else []
+    return found
+
+
 def assert_the_shape_in_chinese(reply: httpx.Response, written: set[str]) -> dict[str, Any]:
     answer = reply.json()
     assert set(answer) - MORE == set(ERROR_FIELDS), answer
     assert list(answer)[: len(ERROR_FIELDS)] == list(ERROR_FIELDS), answer
     assert answer["message"] and answer["detail"] == answer["message"], answer
     assert english_in(answer, written) == set(), answer
+    assert field_names_in(answer["message"], answer["field"]) == [], answer
     assert reply.headers["content-language"] == "zh"
     return answer
 
@@ -715,6 +728,13 @@ def test_no_chinese_error_opens_with_a_field_s_name() -> None:
     """A field is the error's `field`, not a prefix of its message (`discarder：…`)."""
     opening = re.compile(r"^[a-z_][A-Za-z_.\[\]0-9]*：")  # a key's name (a format's, CSV, is a word)
     assert [code for code, text in catalog_texts("zh").items() if opening.match(text.strip())] == []
+
+
+def test_the_field_sweep_sees_a_field_s_name() -> None:
+    assert field_names_in("players.乙：第 6 列的 '5Q' 不是牌", "players.乙") == ["players.", "players.乙"]
+    assert field_names_in("第 1 个事件：没有这种事件", "events[0]") == []
+    assert field_names_in("discarder：没有人和牌", "discarder") == ["discarder：", "discarder"]
+    assert field_names_in("放炮的人：E 是和牌的人；wild:5m 写在手牌里", "discarder") == []
 
 
 def test_the_sweep_sees_english() -> None:

@@ -289,7 +289,7 @@ def with_players(**players: object) -> dict[str, Any]:
 # (a table, the code, the seat and field it names, a piece of its Chinese message)
 BAD_TABLES = [
     (with_players(E="12334456p 11789s f3 [CCC] seat:W"), "bad_seat", "E", "players.E", "人却坐在 E"),
-    (with_players(N="123789m 336699p 125s E f4 ff"), "unknown_condition", "N", "players.N", "players.N："),
+    (with_players(N="123789m 336699p 125s E f4 ff"), "unknown_condition", "N", "players.N", "北家："),
     ({**NORMAL_WIN, "discarder": "S"}, "bad_discarder", None, "discarder", "和牌的人不会打出"),
     ({**NORMAL_WIN, "wild": ["5m"]}, "bad_wild", None, "wild", "灵溪翻两张财神"),
     ({**NORMAL_WIN, "options": {"nope": 1}}, "unknown_option", None, "options", "灵溪没有选项 'nope'"),

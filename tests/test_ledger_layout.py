@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from taihu.cli import main
 from taihu.cli.draw import together, wrapped
 from taihu.cli.main import app
 from taihu.store import dispose_engines
@@ -174,3 +175,37 @@ WRAPS = [
 @pytest.mark.parametrize("why, text, width, hang, lines", WRAPS, ids=[w[0] for w in WRAPS])
 def test_wrapped(why: str, text: str, width: int, hang: int, lines: list[str]) -> None:
     assert wrapped(text, width, hang) == lines
+
+
+# -- an error's lines at 40 columns ----------------------------------------------------------------------------
+
+ERRORS = [
+    ("ledger", "show", "nosuch", "--db", "e.db"),  # no ledger of that name: the one to list them
+    ("ledger", "new", "sunday", "--players", "甲,乙,丙", "--db", "e.db"),  # three players
+    ("ledger", "add", "friday", "bad.json", "--db", "e.db"),  # a seat's hand that does not read
+    ("score", "123m 456p 789s 11z 5Q", "--rules", "lingxi"),  # a tile without its suit
+    ("score", "123m 456p 789s EE 55s", "--rules", "nosuch"),  # a rule set there is not
+]
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_an_error_s_lines_fit_40_columns_and_say_what_a_pipe_s_one_line_says(
+    lang: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    bad = {"rules": "lingxi", "winner": None, "players": {"E": "123m 5Q", "S": "1m", "W": "1m", "N": "1m"}}
+    (tmp_path / "bad.json").write_text(json.dumps(bad), encoding="utf-8")
+    made = RUNNER.invoke(app, ["ledger", "new", "friday", "--players", "甲,乙,丙,丁", "--db", "e.db"], env=PHONE)
+    assert made.exit_code == 0, made.output
+    for args in ERRORS:
+        piped = RUNNER.invoke(app, [*args, "--lang", lang], env=PHONE)  # stderr a pipe: each line whole
+        with monkeypatch.context() as terminal:
+            terminal.setattr(main, "stderr_is_terminal", lambda: True)
+            phone = RUNNER.invoke(app, [*args, "--lang", lang], env=PHONE)
+        assert phone.exit_code == piped.exit_code == 2, (args, phone.output)
+        assert widest(phone.stderr) <= 40, (args, phone.stderr)
+        assert said(phone.stderr) == said(piped.stderr), (args, phone.stderr, piped.stderr)
+        assert len(piped.stderr.splitlines()) < len(phone.stderr.splitlines()), (args, piped.stderr)
+        as_json = RUNNER.invoke(app, [*args, "--lang", lang, "--json"], env=PHONE)
+        assert as_json.stdout == RUNNER.invoke(app, [*args, "--lang", lang, "--json"], env=DESK).stdout
+    dispose_engines()

@@ -19,7 +19,7 @@ from typing import Any
 
 from taihu.messages import Language, plural, text
 from taihu.messages.error_shape import error_shape
-from taihu.scorer.errors import HandError, Term, Text, printable, quote
+from taihu.scorer.errors import Field, HandError, Term, Text, printable, quote
 
 MAX_PROBLEMS = 5  # problems a message names; a hostile body has tens of thousands (each `1` in a list of 32,000)
 
@@ -119,7 +119,7 @@ def problem(err: Mapping[str, Any], lang: Language, what: str) -> tuple[str, str
     if err.get("type") == "json_invalid":
         return "invalid_json", json_problem(str(ctx.get("error", "")), loc[0] if loc else None, lang)[0], None
     path = path_of(loc)
-    shown = path or text(WHAT.get(what, WHAT["body"]), lang)
+    shown = Field(path).in_lang(lang) if path else text(WHAT.get(what, WHAT["body"]), lang)
     message = printable(str(err.get("msg", "is invalid")).removeprefix("Value error, "))
     kind = KINDS.get(str(err.get("type")))
     if kind is not None and (err.get("type") != "too_long" or ctx.get("field_type") == "List"):

@@ -88,6 +88,45 @@ def wrapped(text: str, width: int, hang: int = 2) -> list[str]:
     return [line.replace(KEEP, " ") for line in lines]
 
 
+def fitted(text: str, width: int, hang: int = 2) -> list[str]:
+    """`text` as `wrapped` lines of at most `width` cells; a line still too wide that holds wide (CJK) characters,
+    a Chinese sentence without spaces, is broken next to one of them too, never inside a word of ASCII (a
+    path, a command), which stands whole as `wrapped` leaves it."""
+    lines: list[str] = []
+    for line in wrapped(text, width, hang):
+        while cell_len(line) > width and any(_wide(ch) for ch in line):
+            cut = _wide_break(line, width)
+            if cut is None:
+                break
+            lines.append(line[:cut].rstrip())
+            line = " " * hang + line[cut:].lstrip()
+        lines.append(line)
+    return lines
+
+
+def _wide(ch: str) -> bool:
+    return cell_len(ch) == 2
+
+
+def _wide_break(line: str, width: int) -> int | None:
+    """The last place within `width` cells where `line` may break: beside a wide character or at a space; after
+    a Chinese punctuation mark (、，；) where one is in the line's second half, so a word is kept whole."""
+    best, punctuated, cells = None, None, 0
+    for at, ch in enumerate(line):
+        cells += cell_len(ch)
+        if cells > width:
+            break
+        after = line[at + 1] if at + 1 < len(line) else ""
+        if at + 1 > len(line) - len(line.lstrip()) and (_wide(ch) or _wide(after) or after == " "):
+            best = at + 1
+            if ch in _PAUSES and cells > width // 2:
+                punctuated = at + 1
+    return punctuated or best
+
+
+_PAUSES = frozenset("、，；：。）」")
+
+
 def console() -> Terminal:
     """The terminal (stdout): its width, `COLUMNS` if set, else 80 in a pipe. Made anew each time, so a test
     (or the docs) running several widths in one process gets each its own."""

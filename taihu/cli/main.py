@@ -163,11 +163,17 @@ class Refused(Exception):
         self.error, self.pointer, self.as_json = error, pointer, as_json
 
 
+def stderr_is_terminal() -> bool:
+    return sys.stderr.isatty()
+
+
 def error_status(refused: Refused, lang: Lang) -> int:
-    """Bad input: with `--json` the one error shape on stdout; the message on stderr, unwrapped, then the
-    pointer lines (hand and caret) and the hint, all in the command's language; status 2.
+    """Bad input: with `--json` the one error shape on stdout; the message on stderr, then the pointer lines
+    (hand and caret) and the hint, all in the command's language; status 2.
 
     Each line is escaped (`printable`): what the input held reaches the terminal as text, never as a control.
+    On a terminal the message and the hint are wrapped to its width (`COLUMNS` where set), as `fitted` breaks
+    them (a phone's 40 columns); in a pipe each stays one line, whole, for a log or grep to read.
     """
     error, pointer, say = refused.error, refused.pointer, lang.say
     shape = hand_error_shape(error, say.lang) if isinstance(error, HandError) else None
@@ -177,7 +183,13 @@ def error_status(refused: Refused, lang: Lang) -> int:
     lines += pointer.split("\n") if pointer else ()
     if shape is not None and shape["hint"] and shape["hint"] not in shape["message"]:  # a message may hold its fix
         lines.append(say("cli.error.hint", hint=shape["hint"]))
-    sys.stderr.write("".join(printable(line) + "\n" for line in lines))
+    lines = [printable(line) for line in lines]
+    if stderr_is_terminal():
+        from taihu.cli.draw import Terminal, fitted
+
+        width, pointed = Terminal(stderr=True).width, {printable(line) for line in pointer.split("\n") if pointer}
+        lines = [fit for line in lines for fit in ([line] if line in pointed else fitted(line, width))]
+    sys.stderr.write("".join(line + "\n" for line in lines))
     return 2
 
 

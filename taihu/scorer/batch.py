@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TypeVar
 
-from .errors import HandError, Text, problems_error
+from .errors import Field, HandError, Text, problems_error
 from .models import (
     MAX_HAND_LENGTH,
     Check,
@@ -54,7 +54,7 @@ def score_item(item: object) -> HandScore:
     values = read_fields(item, SCORE_FIELDS, "", problems)
     hand = values.get("hand")
     if isinstance(hand, str) and len(hand) > MAX_HAND_LENGTH:
-        problems.append(Text("error.field.string_too_long", path="hand", most=MAX_HAND_LENGTH))
+        problems.append(Text("error.field.string_too_long", path=Field("hand"), most=MAX_HAND_LENGTH))
     if problems:
         raise problems_error(problems, "bad_field")
     return score_hand(values["hand"], rules=values.get("rules") or DEFAULT_RULES, options=values.get("options"))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import re
 import unicodedata
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -105,6 +106,70 @@ class Joined:
 
     def in_lang(self, lang: Language) -> str:
         return ("；" if lang == "zh" else "; ").join(str(rendered(part, lang)) for part in self.parts)
+
+
+class Field(str):
+    """An input field's path (`players.S`, `events[0].seat`, `wild`) as a message names the place: in English the
+    path as written; in Chinese the place as a player reads it (东家, 第 1 个事件的座位, 财神), since a key's
+    name is data (the error's `field`), not words of a Chinese sentence. A `str`, so it compares and joins as
+    the path it is."""
+
+    def in_lang(self, lang: Language, /) -> str:
+        return self if lang == "en" else field_words(self)
+
+
+SEAT_WORDS = {"E": "东家", "S": "南家", "W": "西家", "N": "北家"}
+# the Chinese of every key a request or a table may name (the request models' fields, the table's and events')
+FIELD_WORDS = {
+    "deal": "这局",
+    "discarder": "放炮的人",
+    "events": "事件",
+    "expires_in_hours": "有效时长",
+    "flip": "翻出的牌",
+    "hand": "手牌",
+    "honba": "本场数",
+    "options": "规则选项",
+    "players": "玩家",
+    "pot": "场供",
+    "round": "场风",
+    "rules": "规则",
+    "seat": "座位",
+    "tenpai": "听牌",
+    "title": "标题",
+    "total": "总分",
+    "type": "类型",
+    "wild": "财神",
+    "winner": "和牌的人",
+    "number": "编号",
+    "arrangement": "座次",
+    "seats": "座位",
+    "device": "设备",
+    "role": "身份",
+    "dealer": "庄家",
+    "name": "名字",
+    "hands": "手牌",
+    "table": "牌桌",
+    "tables": "牌桌",
+}
+_STEP = re.compile(r"\[(\d+)\]|([^.\[]+)")
+
+
+def field_words(path: str) -> str:
+    """`path` in Chinese: a seat as 东家/南家/西家/北家 or the player's name as written, an item of a list by its
+    place (第 1 个事件, counting from 1), a key by its Chinese word, a key the client made up quoted as written."""
+    steps = [(int(index), None) if index else (None, key) for index, key in _STEP.findall(path)]
+    words: list[str] = []
+    for at, (index, key) in enumerate(steps):
+        before = steps[at - 1][1] if at else None
+        if index is not None:
+            words.append(f"第 {index + 1} 个{FIELD_WORDS.get(before or '', '') or '项'}")
+            if words[:-1] and before is not None:
+                words.pop(-2)  # `events[0]`: 第 1 个事件, not 事件的第 1 个事件
+        elif before == "players" and at == 1:
+            words[-1] = SEAT_WORDS.get(key or "", key or "")
+        else:
+            words.append(FIELD_WORDS.get(key or "", f"'{key}'"))
+    return "的".join(words) if words else path
 
 
 PLACE = ("column", "seat", "player", "field", "line")  # where a HandError's problem is: its own attributes

@@ -18,7 +18,7 @@ from typing import Any, Literal, cast
 from taihu.messages import Language
 
 from . import memo as M
-from .errors import Joined, Text, problems_error, quote, require, type_word
+from .errors import Field, Joined, Text, problems_error, quote, require, type_word
 from .limits import MAX_TOTAL
 from .rulesets import DEFAULT_RULES
 from .said import Said
@@ -319,22 +319,23 @@ def read_fields(
         if name in data:
             values[name] = check(data[name], _at(path, name), problems)
         elif required:
-            problems.append(Text("error.field.required", path=_at(path, name)))
-    problems.extend(Text("error.field.extra", path=_at(path, quote(name))) for name in data if name not in checks)
+            problems.append(Text("error.field.required", path=Field(_at(path, name))))
+    extra = [name for name in data if name not in checks]
+    problems.extend(Text("error.field.extra", path=Field(_at(path, quote(name)))) for name in extra)
     return values
 
 
 def text(value: Any, path: str, problems: list[Text]) -> str | None:
     if isinstance(value, str):
         return value
-    problems.append(Text("error.field.string", path=path))
+    problems.append(Text("error.field.string", path=Field(path)))
     return None
 
 
 def seat(value: Any, path: str, problems: list[Text]) -> str | None:
     if isinstance(value, str) and value in SEATS:
         return value
-    problems.append(Text("error.field.seat", path=path))
+    problems.append(Text("error.field.seat", path=Field(path)))
     return None
 
 
@@ -342,7 +343,7 @@ def whole_number(value: Any, path: str, problems: list[Text]) -> int | None:
     """An int, or what JSON readers take for one: 10.0, "10" (as the HTTP schema does); never a bool, which
     Python counts among the ints but JSON's `true` is no number."""
     if isinstance(value, bool):
-        problems.append(Text("error.field.integer", path=path, why=Text("error.field.boolean")))
+        problems.append(Text("error.field.integer", path=Field(path), why=Text("error.field.boolean")))
         return None
     if isinstance(value, int):
         return int(value)
@@ -351,7 +352,7 @@ def whole_number(value: Any, path: str, problems: list[Text]) -> int | None:
     if isinstance(value, str) and len(value) <= MAX_WHOLE_TEXT and _WHOLE.fullmatch(value):
         return int(value)
     why = {float: Text("error.field.fraction"), str: Text("error.field.not_integer_text")}
-    problems.append(Text("error.field.integer", path=path, why=why.get(type(value), "")))
+    problems.append(Text("error.field.integer", path=Field(path), why=why.get(type(value), "")))
     return None
 
 
@@ -359,10 +360,10 @@ def count(value: Any, path: str, problems: list[Text]) -> int | None:
     """A whole number from 0 to MAX_TOTAL (the honba and the pot)."""
     whole = whole_number(value, path, problems)
     if whole is not None and whole < 0:
-        problems.append(Text("error.field.negative", path=path))
+        problems.append(Text("error.field.negative", path=Field(path)))
         return None
     if whole is not None and whole > MAX_TOTAL:
-        problems.append(Text("error.field.too_large", path=path, most=MAX_TOTAL))
+        problems.append(Text("error.field.too_large", path=Field(path), most=MAX_TOTAL))
         return None
     return whole
 
@@ -374,7 +375,7 @@ def optional(check: Check) -> Check:
 def list_of(check: Check) -> Check:
     def read(value: Any, path: str, problems: list[Text]) -> list[Any] | None:
         if not isinstance(value, list | tuple):
-            problems.append(Text("error.field.list", path=path))
+            problems.append(Text("error.field.list", path=Field(path)))
             return None
         return [check(v, f"{path}[{i}]", problems) for i, v in enumerate(value)]
 
@@ -383,12 +384,12 @@ def list_of(check: Check) -> Check:
 
 def options(value: Any, path: str, problems: list[Text]) -> dict[str, int] | None:
     if not isinstance(value, Mapping):
-        problems.append(Text("error.field.dictionary", path=path))
+        problems.append(Text("error.field.dictionary", path=Field(path)))
         return None
     out: dict[str, int] = {}
     for name, number in value.items():
         if not isinstance(name, str):
-            problems.append(Text("error.field.option_name", path=path, name=quote(name)))
+            problems.append(Text("error.field.option_name", path=Field(path), name=quote(name)))
             continue
         whole = whole_number(number, _at(path, quote(name)), problems)
         if whole is not None:
@@ -401,7 +402,7 @@ EVENT_FIELDS: dict[str, tuple[Check, bool]] = {"type": (text, True), "seat": (se
 
 def event(value: Any, path: str, problems: list[Text]) -> Event | None:
     if not isinstance(value, Mapping):
-        problems.append(Text("error.field.event", path=path))
+        problems.append(Text("error.field.event", path=Field(path)))
         return None
     before = len(problems)
     values = read_fields(value, EVENT_FIELDS, path, problems)
@@ -414,7 +415,7 @@ def players(value: Any, path: str, problems: list[Text]) -> dict[str, Player] | 
     One sentence, not a union's error list."""
     problem = players_problem_text(value)
     if problem:
-        problems.append(Text("error.field.at", path=path, problem=problem))
+        problems.append(Text("error.field.at", path=Field(path), problem=problem))
         return None
     return {s: _player(p) for s, p in value.items()}
 

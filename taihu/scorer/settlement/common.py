@@ -2,8 +2,9 @@
 
 Each hand is parsed, checked against the table's wild/flip and its seat, and
 given them, so a hand never needs to repeat what the table already says.
-Every bad input is a HandError whose message starts with the field it is
-about (`players.S: ...`, `events[0]: ...`).
+Every bad input is a HandError whose message starts with the place it is
+about: in English the field (`players.S: ...`, `events[0]: ...`), in Chinese
+the place as a player reads it (`南家：...`, `第 1 个事件：...`).
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from taihu.messages import Language
 from taihu.messages import text as catalog_text
 
 from .. import tiles as T
-from ..errors import HandError, Localized, Text, quote
+from ..errors import Field, HandError, Localized, Text, quote
 from ..models import HandScore, Payment, PlayerTenpai, PlayerTotal, Settlement, Table
 from ..notation import ParsedHand, parse
 from ..rulesets import get, rules_word
@@ -51,7 +52,7 @@ def within(exc: HandError, path: str, seat: str | None = None, *, at_a_table: bo
         player=exc.player,
         field=path,
         hint=AtTable(hint) if at_a_table and hint is not None else hint,
-        path=path,
+        path=Field(path),
         problem=AtTable(exc) if at_a_table else exc,
     )
 
@@ -109,7 +110,7 @@ def _one_tile(text: str, where: str) -> int:
     except HandError as exc:
         raise within(exc, where) from None
     if len(hand.tiles) != 1 or hand.melds or hand.win is not None or hand.conditions:
-        raise HandError.of("error.table.one_tile", code="bad_tile", field=where, path=where, given=quote(text))
+        raise HandError.of("error.table.one_tile", code="bad_tile", field=where, path=Field(where), given=quote(text))
     return hand.tiles[0]
 
 
