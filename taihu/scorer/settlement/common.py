@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, TypeVar
 
@@ -255,8 +255,9 @@ def check_winner(table: Table, hands: Hands) -> None:
 SELF_DRAWN = ("self", "kong-draw", "last-tile", "heaven", "human")  # human: Jinhua 人胡 (Decision 2026-11-30)
 
 
-def check_discarder(table: Table, hands: Hands) -> None:
-    """A discarder only for a win on another player's tile."""
+def check_discarder(table: Table, hands: Hands, self_drawn: Sequence[str] = SELF_DRAWN) -> None:
+    """A discarder only for a win on another player's tile; `self_drawn`: the flags of a win on one's own draw
+    (a rule set where `last-tile` is won on a discard gives its own)."""
     winner, discarder = table.winner, table.discarder
     if discarder is not None and winner is None:
         raise HandError.of("error.discarder.no_winner", code="bad_discarder", field="discarder")
@@ -265,7 +266,7 @@ def check_discarder(table: Table, hands: Hands) -> None:
     hand = hands[winner] if winner is not None else None
     if not isinstance(hand, ParsedHand):
         return
-    own = [f for f in SELF_DRAWN if f in hand.flags] + ([f"declare:{hand.declare}"] if hand.declare else [])
+    own = [f for f in self_drawn if f in hand.flags] + ([f"declare:{hand.declare}"] if hand.declare else [])
     if own and discarder is not None:
         raise HandError.of(
             "error.discarder.own_turn",

@@ -31,7 +31,7 @@ def settle(table: Table) -> Settlement:
     C.check_tile_counts(hands, lambda kind: 1 if T.is_flower(kind) else 4)  # the hands as written, claims too
     hands = C.set_aside_false_claims(table, hands, RULE_SET, deal.options)  # an offender's claim wins nothing
     C.check_winner(table, hands)
-    _check_discarder(table, hands)
+    C.check_discarder(table, hands, self_drawn=sorted(SELF_DRAWN))  # 海底捞月 (last-tile) is won on a discard
     C.check_winner_hand(table, hands, "MCR")
     C.check_non_winners(table, hands, Text("error.total.mcr_non_winners"))
     scores = C.score_hands(hands, RULE_SET, deal.options)
@@ -88,33 +88,3 @@ def _with_round(table: Table, hands: C.Hands) -> C.Hands:
 
 def _false_winners(table: Table) -> list[str]:
     return [event.seat for event in table.events if event.type == "false-win" and event.seat is not None]
-
-
-def _check_discarder(table: Table, hands: C.Hands) -> None:
-    """A discarder for a win on another's tile, none for a self-drawn one (`self`, `kong-draw`)."""
-    winner, discarder = table.winner, table.discarder
-    if discarder is not None and winner is None:
-        raise HandError.of("error.discarder.no_winner", code="bad_discarder", field="discarder")
-    if discarder is not None and discarder == winner:
-        raise C.discarder_is_winner(discarder)
-    hand = hands.get(winner) if winner is not None else None
-    if not isinstance(hand, ParsedHand):
-        return
-    own = sorted(SELF_DRAWN & hand.flags)
-    if own and discarder is not None:
-        raise HandError.of(
-            "error.discarder.own_turn",
-            code="bad_discarder",
-            field="discarder",
-            hint=Text("error.hint.no_discarder"),
-            winner=winner,
-            own=", ".join(own),
-        )
-    if not own and discarder is None:
-        raise HandError.of(
-            "error.discarder.missing",
-            code="bad_discarder",
-            field="discarder",
-            hint=Text("error.hint.name_the_discarder"),
-            winner=winner,
-        )
