@@ -179,6 +179,18 @@ def seat_disagrees(seat: str, written: str) -> HandError:
     )
 
 
+def round_disagrees(seat: str, written: str, round_wind: str) -> HandError:
+    """A seat's hand that says another prevalent wind than the table's (`round:S` in a deal of round E)."""
+    return HandError.at_seat(
+        "error.table.round_disagrees",
+        seat,
+        code="table_disagrees",
+        named="seat_word",
+        written=written,
+        round=round_wind,
+    )
+
+
 def event_error(key: str, index: int, seat: str | None = None, **params: Any) -> HandError:
     """An error of the table's event `events[index]` (about `seat`'s event, where it names one)."""
     return HandError.of(

@@ -74,14 +74,7 @@ def _with_round(table: Table, hands: C.Hands) -> C.Hands:
         if not isinstance(hand, ParsedHand):
             continue
         if hand.round is not None and hand.round != round_wind:
-            raise HandError.at_seat(
-                "error.table.round_disagrees",
-                seat,
-                code="table_disagrees",
-                named="seat_word",
-                written=hand.round,
-                round=round_wind,
-            )
+            raise C.round_disagrees(seat, hand.round, round_wind)
         out[seat] = hand._replace(round=round_wind)
     return out
 

@@ -23,6 +23,7 @@ from ...settlement.common import (
     net_of,
     next_seat,
     parse_in_seat,
+    round_disagrees,
     seat_disagrees,
     table_options,
 )
@@ -48,14 +49,7 @@ def _hands(table: Table) -> dict[str, RiichiSeat]:
         if hand.seat is not None and hand.seat != seat:
             raise seat_disagrees(seat, hand.seat)
         if hand.round is not None and hand.round != round_wind:
-            raise HandError.at_seat(
-                "error.table.round_disagrees",
-                seat,
-                code="table_disagrees",
-                named="seat_word",
-                written=hand.round,
-                round=round_wind,
-            )
+            raise round_disagrees(seat, hand.round, round_wind)
         hands[seat] = hand._replace(seat=seat, round=round_wind)
     return hands
 
