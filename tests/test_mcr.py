@@ -887,3 +887,48 @@ def test_a_ledger_passes_the_deal_every_time_and_moves_the_prevalent_wind_every_
         dealt = [store.add(ledger, drawn) for _ in range(17)]
     assert [deal.table["round"] for deal in dealt] == list("EEEESSSSWWWWNNNNE")
     assert [deal.dealer for deal in dealt[:5]] == ["甲", "乙", "丙", "丁", "甲"]
+
+
+# deals of a match in seats as they stand: a draw, or a win by one seat on another's discard (EXAMPLE_1)
+DRAW = table()
+NORTH_ON_EAST = table(
+    winner="N", discarder="E", players={"E": {"total": 0}, "S": {"total": 0}, "W": {"total": 0}, "N": EXAMPLE_1}
+)
+MATCH = [NORTH_ON_EAST, DRAW, NORTH_ON_EAST, NORTH_ON_EAST, DRAW, NORTH_ON_EAST]
+
+
+@pytest.mark.parametrize(
+    ("played", "undone", "round_next", "dealer_next"),
+    [
+        (4, 1, "E", "丁"),  # the 4th deal undone: it is played again in the East round, 丁 dealing
+        (5, 1, "S", "甲"),  # the 5th, the South round's first: South again, 甲 dealing
+        (5, 2, "E", "丁"),  # the 5th and the 4th: back in the East round
+        (6, 2, "S", "甲"),
+    ],
+)
+def test_an_undo_keeps_the_prevalent_wind_rotation_and_the_standings(
+    tmp_path: Path, played: int, undone: int, round_next: str, dealer_next: str
+) -> None:
+    """The prevalent wind moves every four deals: a deal undone and played again gets the round and dealer it had,
+    and the standings after it are those of the same deals added with no undo."""
+    from taihu.store import LedgerStore
+
+    players = ["甲", "乙", "丙", "丁"]
+    with LedgerStore(tmp_path / "ledger.db") as store:
+        ledger = store.create("undone", "mcr", players)
+        first = [store.add(ledger, deal) for deal in MATCH[:played]]
+        for _ in range(undone):
+            store.undo(ledger)
+        again = store.add(ledger, MATCH[played - undone])
+        after_undo = store.standing(ledger)
+        straight = store.create("straight", "mcr", players)
+        for deal in MATCH[: played - undone + 1]:
+            store.add(straight, deal)
+        expected = store.standing(straight)
+    assert (again.table["round"], again.dealer) == (round_next, dealer_next)
+    redone = first[played - undone]
+    assert (again.number, again.table["round"], again.dealer) == (redone.number, redone.table["round"], redone.dealer)
+    assert after_undo.totals == expected.totals
+    assert after_undo.next_dealer == expected.next_dealer
+    assert after_undo.deal_count == played - undone + 1
+    assert any(after_undo.totals.values())  # the wins counted: the standings compared are not all zero

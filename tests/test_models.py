@@ -237,3 +237,24 @@ def test_the_registry_facts_kept_as_data_agree_with_the_rule_set_modules() -> No
         assert set(REGISTRY[name].words.declared_wins) == set(RULESETS[name].declared_wins), name
         assert RULESETS[name].chinese == REGISTRY[name].chinese[0], name
     assert set(chinese_names().values()) == set(RULESETS)
+
+
+# a condition written with its value; any other condition word is written bare
+WITH_VALUE = {"round": "round:E", "dora": "dora:1m", "ura": "ura:1m", "honba": "honba:1", "sticks": "sticks:1"}
+DECLARED_WORDS = sorted({word for line in REGISTRY.values() for word in line.words.conditions})
+
+
+@pytest.mark.parametrize("word", DECLARED_WORDS)
+def test_a_condition_another_rule_set_reads_is_refused_naming_every_rule_set_that_reads_it(word: str) -> None:
+    """`round:` is read by more than one rule set: the error of any other names them all, as their modules say."""
+    from taihu.scorer.notation import parse
+    from taihu.scorer.rulesets.validation import check_known_conditions
+
+    readers = [name for name in RULESETS if word in RULESETS[name].conditions]
+    parsed = parse(f"123m 456m 789p 234s 1p +1p {WITH_VALUE.get(word, word)}")
+    others = [name for name in RULESETS if name not in readers]
+    assert readers and others
+    for name in others:
+        with pytest.raises(HandError) as refused:
+            check_known_conditions(parsed, name, RULESETS[name].conditions)
+        assert f"score the hand with --rules {' / '.join(readers)})" in str(refused.value), (word, name)

@@ -33,8 +33,8 @@ V = TypeVar("V")
 
 @dataclass(frozen=True)
 class Words:
-    """The notation's words only one rule set reads, from `words.toml` in its folder: read as data, so the parser
-    and the errors of every other rule set know them without importing it.
+    """The notation's words a rule set reads that not every rule set does, from `words.toml` in its folder: read
+    as data, so the parser and the errors of every other rule set know them without importing it.
 
     `leading` are flags written right after `self` (what a player declares before the win, and what follows
     from it), `flags` the others, written after the shared ones; `standing` those of its flags that say how
@@ -147,9 +147,10 @@ def players_words() -> dict[str, tuple[str, str]]:
     return {word: (reads_as, name) for name, line in REGISTRY.items() for word, reads_as in line.words.players_words}
 
 
-def owner_of(word: str) -> str | None:
-    """The rule set that alone reads this condition word, if one does."""
-    return next((name for name, line in REGISTRY.items() if word in line.words.conditions), None)
+def owners_of(word: str) -> tuple[str, ...]:
+    """The rule sets whose `words.toml` declare this condition word (`round` is MCR's and riichi's), in the
+    registry's order; none for a word every rule set reads or none does."""
+    return tuple(name for name, line in REGISTRY.items() if word in line.words.conditions)
 
 
 def chinese_names() -> dict[str, str]:
