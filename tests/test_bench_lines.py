@@ -73,3 +73,24 @@ def test_the_server_bench_hands_score() -> None:
     serve = bench_module("serve")
     for rules, line in serve.bench_hands(random.Random(5), SAMPLE):
         assert score_hand(line, rules=rules).winner
+
+
+def test_the_mcr_lines_score_and_pymahjonggb_reads_them_as_its_raw_call_does(bench: ModuleType) -> None:
+    gb = pytest.importorskip("MahjongGB")
+    for tiles, win in bench.distinct_hands(random.Random(6), SAMPLE, set()):
+        line = bench.mcr_line(tiles, win)
+        assert score_hand(line, rules="mcr").winner, line
+        arguments = bench.gb_arguments(line)
+        assert bench.gb_from_line(line) == bench.gb_raw(arguments) == gb.MahjongFanCalculator(*arguments), line
+
+
+@pytest.mark.parametrize("libraries", [2, 3])
+def test_the_libraries_take_turns_and_each_call_is_timed_once_in_hand_order(bench: ModuleType, libraries: int) -> None:
+    made: list[tuple[int, int]] = []
+    hands = 2 * bench.BLOCK + 7
+    blocks = [tuple(lambda h=h, lib=lib: made.append((lib, h)) for lib in range(libraries)) for h in range(hands)]
+    times = bench.alternate(blocks)
+    assert len(times) == libraries and all(len(t.wall) == len(t.cpu) == hands for t in times)
+    assert sorted(made) == [(lib, h) for lib in range(libraries) for h in range(hands)]
+    firsts = [made[start * libraries][0] for start in range(0, hands, bench.BLOCK)]
+    assert firsts == [block % libraries for block in range(len(firsts))]  # who goes first turns from block to block
