@@ -11,7 +11,12 @@ path beside a plain one).
   and a reading whose winning tile ends a two-sided chow answers "not 独听"
   without the search (`items._two_sided`): the plain search must agree;
 - `Mcr.readings` tries a special shape only where cheap facts of the hand
-  allow it: compared with trying every shape (`plain_readings`).
+  allow it: compared with trying every shape (`plain_readings`);
+- `Mcr.valued` runs a fan of the sets only on a reading holding what it needs
+  (`McrFacts.holds`, `items.READING_NEEDS`): every such fan must find nothing
+  on a reading without it;
+- the fan between sets are memoised by the chows' and the pungs' kinds
+  (`facts.between_sets`): compared with finding them afresh (`plain_linked`).
 
 Each runs on the random legal hands of the differential test (tests/mcr_hands.py: melds, kongs, the special
 shapes, flowers, every condition) and on the worked examples.
@@ -32,7 +37,7 @@ from taihu.scorer.rulesets.mcr import RULE_SET as MCR
 from taihu.scorer.rulesets.mcr import shapes as S
 from taihu.scorer.rulesets.mcr.facts import HONORS_AND_KNITTED, KNITTED, ORPHANS, SEVEN_PAIRS, STANDARD, McrFacts
 from taihu.scorer.rulesets.mcr.hand import McrHand
-from taihu.scorer.rulesets.mcr.items import _two_sided
+from taihu.scorer.rulesets.mcr.items import READING_NEEDS, _two_sided
 
 ROOT = Path(__file__).resolve().parent.parent
 HANDS = 400
@@ -144,3 +149,52 @@ def test_a_two_sided_chow_is_never_a_single_wait(line: str) -> None:
 
 def test_two_sided_chows_are_among_the_hands() -> None:
     assert sum(any(_two_sided(h, f) for f in MCR.readings(h)) for h in map(prepared, LINES)) > 50
+
+
+NEEDING = [item for item in MCR.items if item.key in READING_NEEDS]
+
+
+def test_every_bit_a_fan_needs_is_held_by_some_reading() -> None:
+    held = 0
+    for line in LINES:
+        for facts in MCR.readings(prepared(line)):
+            held |= facts.holds
+    assert all(held & needs for needs in READING_NEEDS.values())
+    assert len(NEEDING) > 20
+
+
+@pytest.mark.parametrize("line", LINES)
+def test_a_reading_without_what_a_fan_needs_finds_none_of_it(line: str) -> None:
+    """`McrFacts.holds` only saves work: a fan whose needs (`items.READING_NEEDS`) the reading does not hold is
+    not looked for, so its finder must find nothing there."""
+    hand = prepared(line)
+    for facts in MCR.readings(hand):
+        for item in NEEDING:
+            if not facts.holds & READING_NEEDS[item.key]:
+                assert not list(item.find(hand, facts)), (line, item.key)
+
+
+def plain_linked(facts: McrFacts) -> dict[str, list[str]]:
+    """The fan between sets found afresh (`chow_fans`, `pung_fans`), with no memo."""
+    from taihu.scorer import tiles as T
+    from taihu.scorer.engine import CHOW, group_text
+    from taihu.scorer.rulesets.mcr.facts import chow_fans, pung_fans
+
+    if facts.shape not in (STANDARD, KNITTED):
+        return {}
+    starts = sorted(g.kind for g in facts.sets if g.shape == CHOW)
+    found: dict[str, list[str]] = {}
+    if len(starts) > 1:
+        for fan, made in chow_fans(starts, facts.pair if len(starts) == 4 else -1):
+            found.setdefault(fan, []).append(" ".join(group_text(Group(CHOW, k)) for k in made))
+    if len(facts.triplets) > 1:
+        for fan, made in pung_fans(list(facts.triplets)):
+            found.setdefault(fan, []).append(" ".join(T.name(k) for k in made))
+    return found
+
+
+@pytest.mark.parametrize("line", LINES)
+def test_the_fan_between_sets_as_found_afresh(line: str) -> None:
+    hand = prepared(line)
+    for facts in MCR.readings(hand):
+        assert facts.linked == plain_linked(facts), line

@@ -27,7 +27,7 @@ from .. import interface as I
 from . import shapes as S
 from .facts import HONORS_AND_KNITTED, KNITTED, ORPHANS, SEVEN_PAIRS, STANDARD, McrFacts, tie_order
 from .hand import CONDITIONS, MINIMUM, McrHand, prepare
-from .items import EXCLUSIONS, HAND_NEEDS, ITEMS, LINKED, OPTIONS, hand_facts
+from .items import EXCLUSIONS, HAND_NEEDS, ITEMS, LINKED, OPTIONS, READING_NEEDS, hand_facts
 
 TOO_FEW = phrase("note.mcr.below_minimum", "fan", "minimum")
 FLOWERS = "hua_pai"
@@ -120,14 +120,17 @@ class Mcr(B.RuleSet):
     def valued(self, hand: McrHand, facts: McrFacts, fixed: list[Entry]) -> tuple[I.Found, I.Outcome]:
         """One reading's fan, valued, in table order: the hand's own (`fixed`, found once per hand), the fan
         between sets read straight off `facts.linked` (most readings make none or one, so their 23 finders
-        are not run), and the other reading fan whose gate the reading opens."""
+        are not run), and the other reading fan whose gate the reading opens and whose needs it holds."""
         entries = fixed.copy()
         linked = self._linked_items
         for key, details in facts.linked.items():
             at, item, points = linked[key]
             entries += [(at, item, points, detail) for detail in details]
         options = hand.options
-        for at, item, rows in self._open_reading_items.get(facts.present) or self._open_for(facts.present):
+        holds = facts.holds
+        for at, item, rows, needs in self._open_reading_items.get(facts.present) or self._open_for(facts.present):
+            if needs and not holds & needs:
+                continue  # the reading holds nothing this fan needs (`items.READING_NEEDS`): it cannot have it
             for variant, subject in item.find(hand, facts):
                 entries.append((at, item, item.points(variant, options) if rows is None else rows[variant], subject))
         entries.sort(key=_AT)
@@ -146,15 +149,15 @@ class Mcr(B.RuleSet):
         return entries
 
     @cached_property
-    def _fixed_plans(self) -> dict[frozenset[str], tuple[tuple[int, I.Item, I.Rows | None], ...]]:
+    def _fixed_plans(self) -> dict[int, tuple[tuple[int, I.Item, I.Rows | None], ...]]:
         """By the hand's facts (`items.hand_facts`): the fan of the hand it may have. A few dozen at most."""
         return {}
 
-    def _fixed_plan_for(self, facts: frozenset[str]) -> tuple[tuple[int, I.Item, I.Rows | None], ...]:
+    def _fixed_plan_for(self, facts: int) -> tuple[tuple[int, I.Item, I.Rows | None], ...]:
         plan = self._fixed_plans[facts] = tuple(
             (self._places[item.key], item, item.plain_rows)
             for item in self._fixed
-            if HAND_NEEDS.get(item.key, frozenset()) <= facts
+            if HAND_NEEDS.get(item.key, 0) & facts == HAND_NEEDS.get(item.key, 0)
         )
         return plan
 
@@ -169,13 +172,14 @@ class Mcr(B.RuleSet):
         return {item.key: (self._places[item.key], item, item.rows[I.ONE]) for item in self.items if item.key in LINKED}
 
     @cached_property
-    def _open_reading_items(self) -> dict[frozenset[str], tuple[tuple[int, I.Item, I.Rows | None], ...]]:
-        """By the gate facts a reading has: the other reading fan whose gate is open. Few distinct ones."""
+    def _open_reading_items(self) -> dict[frozenset[str], tuple[tuple[int, I.Item, I.Rows | None, int], ...]]:
+        """By the gate facts a reading has: the other reading fan whose gate is open, each with what it needs the
+        reading to hold (`items.READING_NEEDS`, 0: nothing). Few distinct ones."""
         return {}
 
-    def _open_for(self, present: frozenset[str]) -> tuple[tuple[int, I.Item, I.Rows | None], ...]:
+    def _open_for(self, present: frozenset[str]) -> tuple[tuple[int, I.Item, I.Rows | None, int], ...]:
         opened = self._open_reading_items[present] = tuple(
-            (self._places[item.key], item, item.plain_rows)
+            (self._places[item.key], item, item.plain_rows, READING_NEEDS.get(item.key, 0))
             for item in self._plan[I.WINNER_ONLY]
             if item.reads and item.key not in LINKED and (not item.gate or not present.isdisjoint(item.gate))
         )

@@ -25,13 +25,60 @@ HONORS_AND_KNITTED = "honors and knitted"
 TRIPLETS = (PUNG, KONG)
 TWO_CHOWS = ("yi_ban_gao", "xi_xiang_feng", "lian_liu", "lao_shao_fu")
 Linked = dict[str, list[str]]  # fan key -> one detail per occurrence
+NO_LINKS: Linked = {}  # a reading's whose sets make none (most): shared, read only
+
+
+# What a reading holds that a fan of its sets needs, as bits (`McrFacts.holds`): the scoring loop runs that fan's
+# finder only on a reading holding one of the bits it needs (`items.READING_NEEDS`), and a reading without them
+# finds nothing there (tests/test_mcr_fast_paths.py runs every finder on every reading)
+(
+    STANDARD_SHAPE,
+    KNITTED_SHAPE,
+    SEVEN_PAIRS_SHAPE,
+    ORPHANS_SHAPE,
+    HONORS_AND_KNITTED_SHAPE,
+    EDGE_WAIT,  # the winning tile at a concealed chow's end (边张)
+    CLOSED_WAIT,  # in its middle (坎张)
+    PAIR_WAIT,  # in the pair (单钓将)
+    TWO_CONCEALED,  # 暗刻: two concealed pungs or kongs, three, four
+    THREE_CONCEALED,
+    FOUR_CONCEALED,
+    WIND_PAIR,
+    DRAGON_PAIR,
+    DRAGON_PUNG,
+    WIND_PUNG,
+    YAO_JIU_PUNG,  # a pung of a 1, a 9 or a wind
+    ALL_CHOWS,  # four chows, the knitted straight counting as three
+) = (1 << bit for bit in range(17))
+SHAPE_HOLDS = {
+    STANDARD: STANDARD_SHAPE,
+    KNITTED: KNITTED_SHAPE,
+    SEVEN_PAIRS: SEVEN_PAIRS_SHAPE,
+    ORPHANS: ORPHANS_SHAPE,
+    HONORS_AND_KNITTED: HONORS_AND_KNITTED_SHAPE,
+}
+WAIT_HOLDS = {"bian": EDGE_WAIT, "kan": CLOSED_WAIT, "dan": PAIR_WAIT, "": 0}
+CONCEALED_HOLDS = (0, 0, TWO_CONCEALED, THREE_CONCEALED, FOUR_CONCEALED)
+_TERMINAL_RANKS = (0, 8)
+# by kind: what a pung (or kong) of it holds, and what a pair of it holds
+PUNG_HOLDS = tuple(
+    DRAGON_PUNG
+    if k >= T.RED
+    else WIND_PUNG | YAO_JIU_PUNG
+    if k >= T.EAST
+    else YAO_JIU_PUNG
+    if k % 9 in _TERMINAL_RANKS
+    else 0
+    for k in range(T.PLAYABLE)
+)
+PAIR_HOLDS = tuple(DRAGON_PAIR if k >= T.RED else WIND_PAIR if k >= T.EAST else 0 for k in range(T.PLAYABLE))
 
 
 class McrFacts(ReadingFacts):
     """A reading's facts (`ReadingFacts`) and MCR's own: its shape, the knitted straight, the pair, the
-    concealed pungs and the fan made between its sets (`linked`)."""
+    concealed pungs, the fan made between its sets (`linked`) and what its fan of sets need (`holds`)."""
 
-    __slots__ = ("shape", "knit", "pair", "sets", "triplets", "linked", "concealed_pungs", "wait_place")
+    __slots__ = ("shape", "knit", "pair", "sets", "triplets", "linked", "concealed_pungs", "wait_place", "holds")
     shape: str
     knit: tuple[int, ...]  # the knitted straight's nine kinds (组合龙), else ()
     pair: int  # the pair's kind, -1 where the shape has none
@@ -40,6 +87,7 @@ class McrFacts(ReadingFacts):
     linked: Linked
     concealed_pungs: int  # 暗刻: concealed pungs and concealed kongs
     wait_place: str  # the winning tile's place that may score a wait fan: "bian", "kan", "dan" or ""
+    holds: int  # the bits above (`STANDARD_SHAPE` …) the reading holds
 
     def __init__(
         self, groups: tuple[Group, ...], shape: str, win: int, self_drawn: bool, knit: tuple[int, ...] = ()
@@ -57,15 +105,27 @@ class McrFacts(ReadingFacts):
             self.triplets = triplets = (
                 sorted([g.kind for _, g in pungs]) if len(pungs) > 1 else [g.kind for _, g in pungs]
             )
-        if shape in (STANDARD, KNITTED):
-            starts = sorted([g.kind for g in sets if g.shape == CHOW]) if self.chows else []
-            self.linked = between_sets(starts, triplets, pair)
-            self.concealed_pungs = concealed_pungs(sets, win, self_drawn, knit) if triplets else 0
-            self.wait_place = wait_place(groups, win)
+        holds = SHAPE_HOLDS[shape]
+        for kind in triplets:
+            holds |= PUNG_HOLDS[kind]
+        if pair >= 0:
+            holds |= PAIR_HOLDS[pair]
+        if shape == STANDARD or shape == KNITTED:
+            chows = self.chows
+            if chows > 1:
+                self.linked = between_sets(sorted([g.kind for g in sets if g.shape == CHOW]), triplets, pair)
+            else:
+                self.linked = between_sets([], triplets, pair) if len(triplets) > 1 else NO_LINKS
+            self.concealed_pungs = hidden = concealed_pungs(sets, win, self_drawn, knit) if triplets else 0
+            self.wait_place = place = wait_place(groups, win)
+            holds |= CONCEALED_HOLDS[hidden] | WAIT_HOLDS[place]
+            if chows + (3 if knit and shape == KNITTED else 0) == 4:
+                holds |= ALL_CHOWS
         else:
-            self.linked = {}
+            self.linked = NO_LINKS
             self.concealed_pungs = 0
             self.wait_place = ""
+        self.holds = holds
 
 
 def concealed_pungs(sets: tuple[Group, ...], win: int, self_drawn: bool, knit: tuple[int, ...]) -> int:
@@ -273,29 +333,61 @@ def pung_fans(kinds: list[int]) -> list[tuple[str, tuple[int, ...]]]:
 
 def between_sets(starts: list[int], kinds: list[int], pair: int) -> Linked:
     """Every fan made between the sets of a reading, one detail per occurrence: its chows by their lowest kinds
-    and its pungs and kongs by their kinds, each ascending, and its pair."""
-    linked: Linked = {}
+    and its pungs and kongs by their kinds, each ascending, and its pair (only four chows read it)."""
     made: tuple[tuple[str, str], ...] = ()
     if len(starts) > 1:
-        made = chow_links(tuple(starts), pair if len(starts) == 4 else -1)  # only four chows read the pair
+        key = bytes(starts) if len(starts) < 4 else bytes((*starts, pair + 1))
+        chows = _CHOW_LINKS.get(key)
+        made = _chow_links_miss(key, starts, pair if len(starts) == 4 else -1) if chows is None else chows
     if len(kinds) > 1:
-        made += pung_links(tuple(kinds))
+        key = bytes(kinds)
+        pungs = _PUNG_LINKS.get(key)
+        made += _pung_links_miss(key, kinds) if pungs is None else pungs
+    if not made:
+        return NO_LINKS
+    linked: Linked = {}
     for fan, detail in made:
         linked.setdefault(fan, []).append(detail)
     return linked
 
 
-@M.lru_cache("mcr.chow_links", maxsize=4096, bytes_per_entry=300)
+# The fan between chows by the chows' lowest kinds (and the pair, for four chows), and between pungs by their
+# kinds, as bytes: the same few thousand combinations recur hand after hand. Keys of bytes and values of
+# strings, made inner tuples first, so the garbage collector untracks an entry at the first collection that
+# sees it (`functools.lru_cache` of several arguments keys each entry by a new tuple).
+_CHOW_LINKS: dict[bytes, tuple[tuple[str, str], ...]] = {}
+_PUNG_LINKS: dict[bytes, tuple[tuple[str, str], ...]] = {}
+LINKS_LIMIT = 20_000  # entries of each; past it the memo starts afresh
+M.register("mcr.chow_links", _CHOW_LINKS.__len__, _CHOW_LINKS.clear, bytes_per_entry=300)
+M.register("mcr.pung_links", _PUNG_LINKS.__len__, _PUNG_LINKS.clear, bytes_per_entry=300)
+
+
+def _chow_links_miss(key: bytes, starts: list[int], pair: int) -> tuple[tuple[str, str], ...]:
+    if len(_CHOW_LINKS) >= LINKS_LIMIT:
+        _CHOW_LINKS.clear()
+    made = chow_links(tuple(starts), pair)
+    _CHOW_LINKS[key] = made
+    return made
+
+
+def _pung_links_miss(key: bytes, kinds: list[int]) -> tuple[tuple[str, str], ...]:
+    if len(_PUNG_LINKS) >= LINKS_LIMIT:
+        _PUNG_LINKS.clear()
+    made = pung_links(tuple(kinds))
+    _PUNG_LINKS[key] = made
+    return made
+
+
 def chow_links(starts: tuple[int, ...], pair: int) -> tuple[tuple[str, str], ...]:
-    """The fan between chows (`chow_fans`), each with its detail: the chows as their tiles (123m). Memoised:
-    the same few hundred combinations of chows recur hand after hand."""
-    return tuple((fan, " ".join(group_text(Group(CHOW, k)) for k in made)) for fan, made in chow_fans([*starts], pair))
+    """The fan between chows (`chow_fans`), each with its detail: the chows as their tiles (123m)."""
+    return tuple(
+        [(fan, " ".join([group_text(Group(CHOW, k)) for k in made])) for fan, made in chow_fans([*starts], pair)]
+    )
 
 
-@M.lru_cache("mcr.pung_links", maxsize=4096, bytes_per_entry=300)
 def pung_links(kinds: tuple[int, ...]) -> tuple[tuple[str, str], ...]:
     """The fan between pungs and kongs (`pung_fans`), each with its detail: the pungs by their kinds (5m N)."""
-    return tuple((fan, " ".join(T.name(k) for k in made)) for fan, made in pung_fans([*kinds]))
+    return tuple([(fan, " ".join([T.name(k) for k in made])) for fan, made in pung_fans([*kinds])])
 
 
 CHOW_FANS = frozenset(

@@ -15,6 +15,7 @@ from ... import tiles as T
 from ...engine import CHOW
 from .. import interface as I
 from ..interface import FOUND, NONE, ONE, WINNER_ONLY, Exclusion, Item, Kind, Option, Variant, once
+from . import facts as F
 from .facts import HONORS_AND_KNITTED, KNITTED, ORPHANS, SEVEN_PAIRS, STANDARD, McrFacts
 from .hand import McrHand
 
@@ -391,9 +392,24 @@ NO_CHOWS = ("no_chows",)
 HONORS_HELD = ("honors",)  # a fan of honor pungs needs a reading with an honor group (few have one)
 
 
+# What a fan of a reading's sets needs the reading to hold, by fan: any one of these bits of `McrFacts.holds`
+# (its shape, the winning tile's place, its concealed pungs, its pair and pungs of honors or terminals, four
+# chows). The scoring loop runs the finder only on a reading that holds one; a fan not here is always run.
+READING_NEEDS: dict[str, int] = {}
+
+
 def _fan(
-    key: str, name: str, name_en: str, value: int, find: I.Finder, reads: bool = True, gate: tuple[str, ...] = ()
+    key: str,
+    name: str,
+    name_en: str,
+    value: int,
+    find: I.Finder,
+    reads: bool = True,
+    gate: tuple[str, ...] = (),
+    holds: int = 0,
 ) -> Item:
+    if holds:
+        READING_NEEDS[key] = holds
     return Item(key, name, name_en, value, FAN, WINNER_ONLY, find, reads=READS if reads else (), gate=gate)
 
 
@@ -401,34 +417,38 @@ def _fan(
 # it only in a hand with every fact it names (`hand_facts`), and the answer is the same either way
 # (tests/test_mcr_fast_paths.py runs every finder on every hand)
 HAND_FACTS = frozenset({"kongs", "conditions", "melds", "flowers", "nine_gates", "honors", "no_honors", "one_suit"})
-HAND_NEEDS: dict[str, frozenset[str]] = {}
+HAND_BIT = {fact: 1 << bit for bit, fact in enumerate(sorted(HAND_FACTS))}  # each fact as a bit of `hand_facts`
+HAND_NEEDS: dict[str, int] = {}  # by fan: the bits of the facts it needs, all of them
 
 
-def hand_facts(hand: McrHand) -> frozenset[str]:
-    """The facts of `HAND_FACTS` the hand has: kongs, conditions written, exposed melds, flowers, 九莲宝灯's
-    tiles, honors or none, one suit only."""
+def hand_facts(hand: McrHand) -> int:
+    """The facts of `HAND_FACTS` the hand has, as bits (`HAND_BIT`): kongs, conditions written, exposed melds,
+    flowers, 九莲宝灯's tiles, honors or none, one suit only."""
     held = hand.held
-    facts = {"honors" if held & HONORS else "no_honors"}
+    facts = _HONORS_BIT if held & HONORS else _NO_HONORS_BIT
     if _suits(held) == 1:
-        facts.add("one_suit")
+        facts |= _ONE_SUIT_BIT
     if hand.melds:
         if hand.exposed_kongs or hand.concealed_kongs:
-            facts.add("kongs")
+            facts |= HAND_BIT["kongs"]
         if any(g.exposed for g in hand.melds):
-            facts.add("melds")
+            facts |= HAND_BIT["melds"]
     if hand.parsed.flags:
-        facts.add("conditions")
+        facts |= HAND_BIT["conditions"]
     if hand.flowers:
-        facts.add("flowers")
+        facts |= HAND_BIT["flowers"]
     if hand.nine_gates:
-        facts.add("nine_gates")
-    return frozenset(facts)
+        facts |= HAND_BIT["nine_gates"]
+    return facts
+
+
+_HONORS_BIT, _NO_HONORS_BIT, _ONE_SUIT_BIT = HAND_BIT["honors"], HAND_BIT["no_honors"], HAND_BIT["one_suit"]
 
 
 def _hand_fan(key: str, name: str, name_en: str, value: int, find: I.Finder, needs: tuple[str, ...] = ()) -> Item:
     if not HAND_FACTS.issuperset(needs):  # a misspelt fact would keep the fan from every hand
         raise ValueError(f"fan {key}: hand facts {sorted(set(needs) - HAND_FACTS)} are none of {sorted(HAND_FACTS)}")
-    HAND_NEEDS[key] = frozenset(needs)
+    HAND_NEEDS[key] = sum(HAND_BIT[fact] for fact in set(needs))
     return _fan(key, name, name_en, value, find, reads=False)
 
 
@@ -441,14 +461,22 @@ ITEMS = (
     _hand_fan("lv_yi_se", "绿一色", "All Green", 88, _tiles(_within(GREEN)), needs=("one_suit",)),
     _hand_fan("jiu_lian_bao_deng", "九莲宝灯", "Nine Gates", 88, _nine_gates, needs=("nine_gates",)),
     _hand_fan("si_gang", "四杠", "Four Kongs", 88, _kongs(None, None, 4), needs=("kongs",)),
-    _fan("lian_qi_dui", "连七对", "Seven Shifted Pairs", 88, _shape(SEVEN_PAIRS, _lian_qi_dui), gate=NO_CHOWS),
-    _fan("shi_san_yao", "十三幺", "Thirteen Orphans", 88, _shape(ORPHANS), gate=NO_CHOWS),
+    _fan(
+        "lian_qi_dui",
+        "连七对",
+        "Seven Shifted Pairs",
+        88,
+        _shape(SEVEN_PAIRS, _lian_qi_dui),
+        gate=NO_CHOWS,
+        holds=F.SEVEN_PAIRS_SHAPE,
+    ),
+    _fan("shi_san_yao", "十三幺", "Thirteen Orphans", 88, _shape(ORPHANS), gate=NO_CHOWS, holds=F.ORPHANS_SHAPE),
     # 64
     _hand_fan("qing_yao_jiu", "清幺九", "All Terminals", 64, _tiles(_qing_yao_jiu), needs=("no_honors",)),
-    _fan("xiao_si_xi", "小四喜", "Little Four Winds", 64, _winds, gate=HONORS_HELD),
-    _fan("xiao_san_yuan", "小三元", "Little Three Dragons", 64, _dragons, gate=HONORS_HELD),
+    _fan("xiao_si_xi", "小四喜", "Little Four Winds", 64, _winds, gate=HONORS_HELD, holds=F.WIND_PAIR),
+    _fan("xiao_san_yuan", "小三元", "Little Three Dragons", 64, _dragons, gate=HONORS_HELD, holds=F.DRAGON_PAIR),
     _hand_fan("zi_yi_se", "字一色", "All Honors", 64, _tiles(_zi_yi_se), needs=("honors",)),
-    _fan("si_an_ke", "四暗刻", "Four Concealed Pungs", 64, _an_ke(4), gate=PUNGS),
+    _fan("si_an_ke", "四暗刻", "Four Concealed Pungs", 64, _an_ke(4), gate=PUNGS, holds=F.FOUR_CONCEALED),
     _fan("yi_se_shuang_long_hui", "一色双龙会", "Pure Terminal Chows", 64, _linked("yi_se_shuang_long_hui")),
     # 48
     _fan("yi_se_si_tong_shun", "一色四同顺", "Quadruple Chow", 48, _linked("yi_se_si_tong_shun")),
@@ -458,7 +486,7 @@ ITEMS = (
     _hand_fan("san_gang", "三杠", "Three Kongs", 32, _kongs(None, None, 3), needs=("kongs",)),
     _hand_fan("hun_yao_jiu", "混幺九", "All Terminals and Honors", 32, _tiles(_hun_yao_jiu), needs=("honors",)),
     # 24
-    _fan("qi_dui", "七对", "Seven Pairs", 24, _shape(SEVEN_PAIRS), gate=NO_CHOWS),
+    _fan("qi_dui", "七对", "Seven Pairs", 24, _shape(SEVEN_PAIRS), gate=NO_CHOWS, holds=F.SEVEN_PAIRS_SHAPE),
     _fan(
         "qi_xing_bu_kao",
         "七星不靠",
@@ -466,8 +494,9 @@ ITEMS = (
         24,
         _shape(HONORS_AND_KNITTED, _all_honors_there),
         gate=NO_CHOWS,
+        holds=F.HONORS_AND_KNITTED_SHAPE,
     ),
-    _fan("quan_shuang_ke", "全双刻", "All Even Pungs", 24, _quan_shuang_ke, gate=NO_CHOWS),
+    _fan("quan_shuang_ke", "全双刻", "All Even Pungs", 24, _quan_shuang_ke, gate=NO_CHOWS, holds=F.STANDARD_SHAPE),
     _hand_fan("qing_yi_se", "清一色", "Full Flush", 24, _tiles(_qing_yi_se), needs=("one_suit", "no_honors")),
     _fan("yi_se_san_tong_shun", "一色三同顺", "Pure Triple Chow", 24, _linked("yi_se_san_tong_shun")),
     _fan("yi_se_san_jie_gao", "一色三节高", "Pure Shifted Pungs", 24, _linked("yi_se_san_jie_gao"), gate=PUNGS),
@@ -478,9 +507,9 @@ ITEMS = (
     _fan("qing_long", "清龙", "Pure Straight", 16, _linked("qing_long")),
     _fan("san_se_shuang_long_hui", "三色双龙会", "Three-Suited Terminal Chows", 16, _linked("san_se_shuang_long_hui")),
     _fan("yi_se_san_bu_gao", "一色三步高", "Pure Shifted Chows", 16, _linked("yi_se_san_bu_gao")),
-    _fan("quan_dai_wu", "全带五", "All Fives", 16, _every_set(_five)),
+    _fan("quan_dai_wu", "全带五", "All Fives", 16, _every_set(_five), holds=F.STANDARD_SHAPE),
     _fan("san_tong_ke", "三同刻", "Triple Pung", 16, _linked("san_tong_ke"), gate=PUNGS),
-    _fan("san_an_ke", "三暗刻", "Three Concealed Pungs", 16, _an_ke(3), gate=PUNGS),
+    _fan("san_an_ke", "三暗刻", "Three Concealed Pungs", 16, _an_ke(3), gate=PUNGS, holds=F.THREE_CONCEALED),
     # 12
     _fan(
         "quan_bu_kao",
@@ -489,8 +518,11 @@ ITEMS = (
         12,
         _shape(HONORS_AND_KNITTED, _lesser),
         gate=NO_CHOWS,
+        holds=F.HONORS_AND_KNITTED_SHAPE,
     ),
-    _fan("zu_he_long", "组合龙", "Knitted Straight", 12, _zu_he_long),
+    _fan(
+        "zu_he_long", "组合龙", "Knitted Straight", 12, _zu_he_long, holds=F.KNITTED_SHAPE | F.HONORS_AND_KNITTED_SHAPE
+    ),
     _hand_fan("da_yu_wu", "大于五", "Upper Four", 12, _tiles(_ranks(6, 9)), needs=("no_honors",)),
     _hand_fan("xiao_yu_wu", "小于五", "Lower Four", 12, _tiles(_ranks(1, 4)), needs=("no_honors",)),
     _fan("san_feng_ke", "三风刻", "Big Three Winds", 12, _linked("san_feng_ke"), gate=PUNGS),
@@ -521,7 +553,7 @@ ITEMS = (
     ),
     _hand_fan("qiang_gang_he", "抢杠和", "Robbing the Kong", 8, _flag("rob-kong"), needs=("conditions",)),
     # 6
-    _fan("peng_peng_he", "碰碰和", "All Pungs", 6, _peng_peng_he, gate=NO_CHOWS),
+    _fan("peng_peng_he", "碰碰和", "All Pungs", 6, _peng_peng_he, gate=NO_CHOWS, holds=F.STANDARD_SHAPE),
     _hand_fan("hun_yi_se", "混一色", "Half Flush", 6, _tiles(_hun_yi_se), needs=("one_suit", "honors")),
     _fan("san_se_san_bu_gao", "三色三步高", "Mixed Shifted Chows", 6, _linked("san_se_san_bu_gao")),
     _hand_fan("wu_men_qi", "五门齐", "All Types", 6, _tiles(_wu_men_qi), needs=("honors",)),
@@ -533,12 +565,20 @@ ITEMS = (
         "ming_an_gang", "明暗杠", "Melded and Concealed Kongs", 1, FAN, WINNER_ONLY, _one_of_each, option="ming_an_gang"
     ),
     # 4
-    _fan("quan_dai_yao", "全带幺", "Outside Hand", 4, _every_set(_yao)),
+    _fan("quan_dai_yao", "全带幺", "Outside Hand", 4, _every_set(_yao), holds=F.STANDARD_SHAPE),
     _hand_fan("bu_qiu_ren", "不求人", "Fully Concealed Hand", 4, _bu_qiu_ren),
     _hand_fan("shuang_ming_gang", "双明杠", "Two Melded Kongs", 4, _kongs(2, 0, 2), needs=("kongs", "melds")),
     _hand_fan("he_jue_zhang", "和绝张", "Last Tile", 4, _he_jue_zhang),
     # 2
-    _fan("jian_ke", "箭刻", "Dragon Pung", 2, _pung_of(lambda hand, kind: kind >= T.RED), gate=HONORS_HELD),
+    _fan(
+        "jian_ke",
+        "箭刻",
+        "Dragon Pung",
+        2,
+        _pung_of(lambda hand, kind: kind >= T.RED),
+        gate=HONORS_HELD,
+        holds=F.DRAGON_PUNG,
+    ),
     _fan(
         "quan_feng_ke",
         "圈风刻",
@@ -546,15 +586,22 @@ ITEMS = (
         2,
         _pung_of(lambda hand, kind: kind == hand.round_wind),
         gate=HONORS_HELD,
+        holds=F.WIND_PUNG,
     ),
     _fan(
-        "men_feng_ke", "门风刻", "Seat Wind", 2, _pung_of(lambda hand, kind: kind == hand.seat_wind), gate=HONORS_HELD
+        "men_feng_ke",
+        "门风刻",
+        "Seat Wind",
+        2,
+        _pung_of(lambda hand, kind: kind == hand.seat_wind),
+        gate=HONORS_HELD,
+        holds=F.WIND_PUNG,
     ),
     _hand_fan("men_qian_qing", "门前清", "Concealed Hand", 2, _men_qian_qing),
-    _fan("ping_he", "平和", "All Chows", 2, _ping_he),
+    _fan("ping_he", "平和", "All Chows", 2, _ping_he, holds=F.ALL_CHOWS),
     _hand_fan("si_gui_yi", "四归一", "Tile Hog", 2, _si_gui_yi),
     _fan("shuang_tong_ke", "双同刻", "Double Pung", 2, _linked("shuang_tong_ke"), gate=PUNGS),
-    _fan("shuang_an_ke", "双暗刻", "Two Concealed Pungs", 2, _an_ke(2), gate=PUNGS),
+    _fan("shuang_an_ke", "双暗刻", "Two Concealed Pungs", 2, _an_ke(2), gate=PUNGS, holds=F.TWO_CONCEALED),
     _hand_fan("an_gang", "暗杠", "Concealed Kong", 2, _single_kong(exposed=False), needs=("kongs",)),
     _hand_fan("duan_yao", "断幺", "All Simples", 2, _tiles(_duan_yao), needs=("no_honors",)),
     # 1
@@ -562,13 +609,13 @@ ITEMS = (
     _fan("xi_xiang_feng", "喜相逢", "Mixed Double Chow", 1, _linked("xi_xiang_feng")),
     _fan("lian_liu", "连六", "Short Straight", 1, _linked("lian_liu")),
     _fan("lao_shao_fu", "老少副", "Two Terminal Chows", 1, _linked("lao_shao_fu")),
-    _fan("yao_jiu_ke", "幺九刻", "Pung of Terminals or Honors", 1, _yao_jiu_ke, gate=PUNGS),
+    _fan("yao_jiu_ke", "幺九刻", "Pung of Terminals or Honors", 1, _yao_jiu_ke, gate=PUNGS, holds=F.YAO_JIU_PUNG),
     _hand_fan("ming_gang", "明杠", "Melded Kong", 1, _single_kong(exposed=True), needs=("kongs",)),
     _hand_fan("que_yi_men", "缺一门", "One Voided Suit", 1, _tiles(_que_yi_men)),
     _hand_fan("wu_zi", "无字", "No Honors", 1, _tiles(_wu_zi), needs=("no_honors",)),
-    _fan("bian_zhang", "边张", "Edge Wait", 1, _wait("bian")),
-    _fan("kan_zhang", "坎张", "Closed Wait", 1, _wait("kan")),
-    _fan("dan_diao_jiang", "单钓将", "Single Wait", 1, _wait("dan")),
+    _fan("bian_zhang", "边张", "Edge Wait", 1, _wait("bian"), holds=F.EDGE_WAIT),
+    _fan("kan_zhang", "坎张", "Closed Wait", 1, _wait("kan"), holds=F.CLOSED_WAIT),
+    _fan("dan_diao_jiang", "单钓将", "Single Wait", 1, _wait("dan"), holds=F.PAIR_WAIT),
     _hand_fan("zi_mo", "自摸", "Self-Drawn", 1, _zi_mo),
     # flowers: counted apart, never toward the minimum
     _hand_fan("hua_pai", "花牌", "Flower Tiles", 1, _flowers, needs=("flowers",)),
