@@ -198,3 +198,15 @@ def test_the_fan_between_sets_as_found_afresh(line: str) -> None:
     hand = prepared(line)
     for facts in MCR.readings(hand):
         assert facts.linked == plain_linked(facts), line
+
+
+@pytest.mark.parametrize("line", LINES)
+def test_the_concealed_pungs_and_the_winning_tiles_place_as_found_apart(line: str) -> None:
+    """`McrFacts` finds both in one pass over the groups: as `concealed_pungs` and `wait_place` do apart."""
+    from taihu.scorer.rulesets.mcr.facts import concealed_pungs, wait_place
+
+    hand = prepared(line)
+    for facts in MCR.readings(hand):
+        if facts.shape in (STANDARD, KNITTED):
+            hidden = concealed_pungs(facts.sets, hand.win, hand.self_drawn, facts.knit) if facts.triplets else 0
+            assert (facts.concealed_pungs, facts.wait_place) == (hidden, wait_place(facts.groups, hand.win)), line

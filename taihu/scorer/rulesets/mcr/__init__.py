@@ -208,13 +208,17 @@ class Mcr(B.RuleSet):
                 gone |= removes[key]
         if gone:
             kept = [entry for entry in kept if entry[0].key not in gone]
-        if any(item.key not in APART for item, _, _ in kept):
-            kept = [entry for entry in kept if entry[0].key != NO_FAN]
+        for item, _, _ in kept:  # loops, not generators: a generator is a call per step
+            if item.key not in APART:
+                return [entry for entry in kept if entry[0].key != NO_FAN]
         return kept
 
     def finish(self, hand: McrHand, found: I.Found) -> I.Outcome:
-        flowers = sum(v for item, v, _ in found if item.key == FLOWERS)
-        total = sum(v for _, v, _ in found)
+        flowers = total = 0
+        for item, value, _ in found:
+            total += value
+            if item.key == FLOWERS:
+                flowers += value
         fan = total - flowers
         if fan >= MINIMUM:
             return I.Outcome(fan, False, total)

@@ -96,7 +96,7 @@ class McrFacts(ReadingFacts):
         self.shape = shape
         self.knit = knit
         pairs = self.pairs
-        self.sets = sets = tuple([g for g in groups if g.shape != PAIR]) if pairs else groups
+        self.sets = tuple([g for g in groups if g.shape != PAIR]) if pairs else groups
         self.pair = pair = pairs[0].kind if len(pairs) == 1 else -1
         pungs, kongs = self.pungs, self.kongs
         if kongs:
@@ -111,13 +111,38 @@ class McrFacts(ReadingFacts):
         if pair >= 0:
             holds |= PAIR_HOLDS[pair]
         if shape == STANDARD or shape == KNITTED:
-            chows = self.chows
+            # the chows, the concealed pungs and the winning tile's place in one pass: as `concealed_pungs` and
+            # `wait_place` find them (tests/test_mcr_fast_paths.py)
+            starts: list[int] = []
+            hidden = 0
+            completed = edge = middle = in_pair = False
+            in_chow = win in knit
+            for g in groups:
+                group_shape = g.shape
+                if group_shape == CHOW:
+                    start = g.kind
+                    starts.append(start)
+                    if start <= win <= start + 2 and not g.exposed:
+                        in_chow = True
+                        if win == start + 1:
+                            middle = True
+                        else:
+                            edge = True
+                elif group_shape == PAIR:
+                    in_pair = in_pair or g.kind == win
+                elif not g.exposed:  # a concealed pung or kong
+                    hidden += 1
+                    completed = completed or (not self_drawn and not g.concealed_kong and g.kind == win)
+            if completed and not in_chow:
+                hidden -= 1  # the pung the winning tile completed on a discard is exposed
+            chows = len(starts)
             if chows > 1:
-                self.linked = between_sets(sorted([g.kind for g in sets if g.shape == CHOW]), triplets, pair)
+                starts.sort()
+                self.linked = between_sets(starts, triplets, pair)
             else:
-                self.linked = between_sets([], triplets, pair) if len(triplets) > 1 else NO_LINKS
-            self.concealed_pungs = hidden = concealed_pungs(sets, win, self_drawn, knit) if triplets else 0
-            self.wait_place = place = wait_place(groups, win)
+                self.linked = between_sets(starts, triplets, pair) if len(triplets) > 1 else NO_LINKS
+            self.concealed_pungs = hidden
+            self.wait_place = place = "bian" if edge else "kan" if middle else "dan" if in_pair else ""
             holds |= CONCEALED_HOLDS[hidden] | WAIT_HOLDS[place]
             if chows + (3 if knit and shape == KNITTED else 0) == 4:
                 holds |= ALL_CHOWS
