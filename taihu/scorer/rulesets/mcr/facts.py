@@ -11,6 +11,7 @@ qualify, no more of them than the sets can account for.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from itertools import combinations
 
 from ... import memo as M
@@ -197,7 +198,6 @@ def tie_order(shape: str, groups: tuple[Group, ...], knit: tuple[int, ...]) -> t
 # -- chows ----------------------------------------------------------------------
 
 
-@M.lru_cache("mcr.two_chows", maxsize=8192, bytes_per_entry=150)
 def two_chows(a: int, b: int) -> str:
     """The fan two chows (by their lowest kinds) make together, or ''."""
     if a == b:
@@ -213,7 +213,6 @@ def two_chows(a: int, b: int) -> str:
     return ""
 
 
-@M.lru_cache("mcr.three_chows", maxsize=8192, bytes_per_entry=150)
 def three_chows(a: int, b: int, c: int) -> str:
     """The fan three chows (lowest kinds, ascending) make together, or ''."""
     if a // 9 == b // 9 == c // 9:
@@ -299,7 +298,6 @@ def account_once(pairs: list[tuple[int, int, str]], most: int) -> list[tuple[int
 # -- pungs ----------------------------------------------------------------------
 
 
-@M.lru_cache("mcr.two_pungs", maxsize=8192, bytes_per_entry=150)
 def two_pungs(a: int, b: int) -> str:
     if T.is_suited(a) and T.is_suited(b) and a % 9 == b % 9 and a != b:
         return "shuang_tong_ke"
@@ -308,7 +306,6 @@ def two_pungs(a: int, b: int) -> str:
     return ""
 
 
-@M.lru_cache("mcr.three_pungs", maxsize=8192, bytes_per_entry=150)
 def three_pungs(a: int, b: int, c: int) -> str:
     if all(T.is_suited(k) for k in (a, b, c)):
         if len({a // 9, b // 9, c // 9}) == 3:
@@ -362,12 +359,16 @@ def between_sets(starts: list[int], kinds: list[int], pair: int) -> Linked:
     made: tuple[tuple[str, str], ...] = ()
     if len(starts) > 1:
         key = bytes(starts) if len(starts) < 4 else bytes((*starts, pair + 1))
-        chows = _CHOW_LINKS.get(key)
-        made = _chow_links_miss(key, starts, pair if len(starts) == 4 else -1) if chows is None else chows
+        at = CHOW_LINKS.places.get(key)
+        made = (
+            CHOW_LINKS.answers[at]
+            if at is not None
+            else CHOW_LINKS.miss(key, (tuple(starts), pair if len(starts) == 4 else -1))
+        )
     if len(kinds) > 1:
         key = bytes(kinds)
-        pungs = _PUNG_LINKS.get(key)
-        made += _pung_links_miss(key, kinds) if pungs is None else pungs
+        at = PUNG_LINKS.places.get(key)
+        made += PUNG_LINKS.answers[at] if at is not None else PUNG_LINKS.miss(key, (tuple(kinds),))
     if not made:
         return NO_LINKS
     linked: Linked = {}
@@ -376,31 +377,36 @@ def between_sets(starts: list[int], kinds: list[int], pair: int) -> Linked:
     return linked
 
 
-# The fan between chows by the chows' lowest kinds (and the pair, for four chows), and between pungs by their
-# kinds, as bytes: the same few thousand combinations recur hand after hand. Keys of bytes and values of
-# strings, made inner tuples first, so the garbage collector untracks an entry at the first collection that
-# sees it (`functools.lru_cache` of several arguments keys each entry by a new tuple).
-_CHOW_LINKS: dict[bytes, tuple[tuple[str, str], ...]] = {}
-_PUNG_LINKS: dict[bytes, tuple[tuple[str, str], ...]] = {}
-LINKS_LIMIT = 20_000  # entries of each; past it the memo starts afresh
-M.register("mcr.chow_links", _CHOW_LINKS.__len__, _CHOW_LINKS.clear, bytes_per_entry=300)
-M.register("mcr.pung_links", _PUNG_LINKS.__len__, _PUNG_LINKS.clear, bytes_per_entry=300)
+Made = tuple[tuple[str, str], ...]  # the fan between some sets, each with its detail
 
 
-def _chow_links_miss(key: bytes, starts: list[int], pair: int) -> tuple[tuple[str, str], ...]:
-    if len(_CHOW_LINKS) >= LINKS_LIMIT:
-        _CHOW_LINKS.clear()
-    made = chow_links(tuple(starts), pair)
-    _CHOW_LINKS[key] = made
-    return made
+class LinksMemo:
+    """The fan between some sets by their kinds as bytes (the same few thousand combinations recur hand after
+    hand): a dict of bytes to places in one list of answers, none of which the garbage collector tracks for
+    long. A dict holding new tuples is tracked again at each new entry and walked whole by the collections
+    that follow (so was `functools.lru_cache` of several arguments, keyed by a new tuple each)."""
 
+    def __init__(self, name: str, find: Callable[..., Made], limit: int = 20_000) -> None:
+        self.places: dict[bytes, int] = {}
+        self.answers: list[Made] = [()]  # an answer of no fan, shared
+        self.find = find
+        self.limit = limit  # entries; past it the memo starts afresh
+        M.register(name, self.places.__len__, self.clear, bytes_per_entry=300)
 
-def _pung_links_miss(key: bytes, kinds: list[int]) -> tuple[tuple[str, str], ...]:
-    if len(_PUNG_LINKS) >= LINKS_LIMIT:
-        _PUNG_LINKS.clear()
-    made = pung_links(tuple(kinds))
-    _PUNG_LINKS[key] = made
-    return made
+    def clear(self) -> None:
+        self.places.clear()
+        del self.answers[1:]
+
+    def miss(self, key: bytes, arguments: tuple[object, ...]) -> Made:
+        if len(self.places) >= self.limit:
+            self.clear()
+        made: Made = self.find(*arguments)
+        if made:
+            self.places[key] = len(self.answers)
+            self.answers.append(made)
+        else:
+            self.places[key] = 0
+        return made
 
 
 def chow_links(starts: tuple[int, ...], pair: int) -> tuple[tuple[str, str], ...]:
@@ -413,6 +419,10 @@ def chow_links(starts: tuple[int, ...], pair: int) -> tuple[tuple[str, str], ...
 def pung_links(kinds: tuple[int, ...]) -> tuple[tuple[str, str], ...]:
     """The fan between pungs and kongs (`pung_fans`), each with its detail: the pungs by their kinds (5m N)."""
     return tuple([(fan, " ".join([T.name(k) for k in made])) for fan, made in pung_fans([*kinds])])
+
+
+CHOW_LINKS = LinksMemo("mcr.chow_links", chow_links)  # by the chows' lowest kinds, and the pair of four chows
+PUNG_LINKS = LinksMemo("mcr.pung_links", pung_links)  # by the pungs' and kongs' kinds
 
 
 CHOW_FANS = frozenset(
