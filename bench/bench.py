@@ -439,8 +439,8 @@ def bench_mcr(hands: list[tuple[list[int], int]]) -> None:
     print(f"  taihu  score_hand(mcr)               median {ours_med * 1e3:7.3f} ms  p99 {p99 * 1e3:7.3f} ms")
     print(f"  pymahjonggb from the line            median {theirs_med * 1e3:7.3f} ms")
     print(f"  pymahjonggb's call alone (raw)       median {statistics.median(raw_gb.wall) * 1e3:7.3f} ms")
-    print(f"  ratio taihu/pymahjonggb (medians)    {ours_med / theirs_med:.3f}  (target ≤ 3)")
-    print(f"  ratio taihu/pymahjonggb's raw call   {ours_med / statistics.median(raw_gb.wall):.3f}")
+    print(f"  taihu over pymahjonggb (medians)      {ours_med / theirs_med:.3f}  (target ≤ 3)")
+    print(f"  taihu over pymahjonggb's raw call     {ours_med / statistics.median(raw_gb.wall):.3f}")
     print(f"  slowest taihu hand / pymahjonggb median {max(ours.wall) / theirs_med:.1f}× in this run  (target ≤ 20×)")
     if len(runs) > 1:
         # each hand's least time over forked copies of the same state: what the hand costs itself, a
