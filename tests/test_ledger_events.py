@@ -237,19 +237,23 @@ def test_the_room_s_changes_are_events_naming_ids_alone(store_db: Path | str) ->
             code = httpx.post(room.at("/invites"), json={}, headers=room.owner).json()["code"]
             joined = httpx.post(room.at("/devices"), json={"invite": code, "name": "丙的手机"}).json()["device"]
             assert httpx.delete(room.at(f"/devices/{joined['id']}"), headers=room.owner).status_code == 204
+            made = httpx.post(room.at("/read-links"), json={"name": "丙的屏"}, headers=room.owner).json()
             assert httpx.delete(room.at(f"/read-links/{room.link}"), headers=room.owner).status_code == 204
-            seen = [stream.next() for _ in range(3)]
+            seen = [stream.next() for _ in range(4)]
             assert [(e["event"], e["data"]["deal"]) for e in seen] == [
                 ("device-joined", 0),
                 ("device-revoked", 0),
+                ("read-link-made", 0),
                 ("read-link-revoked", 0),
             ]
             assert [e["data"].get("device") or e["data"].get("read_link") for e in seen] == [
                 joined["id"],
                 joined["id"],
+                made["id"],
                 room.link,
             ]
-            assert "丙的手机" not in json.dumps([e["data"] for e in seen], ensure_ascii=False)  # names stay the owner's
+            shown = json.dumps([e["data"] for e in seen], ensure_ascii=False)
+            assert "丙的手机" not in shown and "丙的屏" not in shown and made["code"] not in shown  # the owner's alone
             assert [int(e["id"]) for e in seen] == sorted({int(e["id"]) for e in seen})
         finally:
             stream.close()

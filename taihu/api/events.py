@@ -197,7 +197,8 @@ def stream_start(
     responses={
         200: {
             "description": "`text/event-stream`: each event's `event` is `deal-added`, `deal-undone`, "
-            "`ledger-edited`, `device-joined`, `device-revoked`, `read-link-revoked` or `ledger-deleted`, its "
+            "`ledger-edited`, `device-joined`, `device-revoked`, `read-link-made`, `read-link-revoked` or "
+            "`ledger-deleted`, its "
             "`id` the ledger's count of changes (it only grows), its `data` JSON: `deal` (the deal's number), "
             "`standings`, for an add or undo `entry` (the deal), for a device's event `device` (its id), for a "
             "read link's `read_link` (its id). A stream whose reader no longer reads (its read link or device "

@@ -217,7 +217,7 @@ def kept(store: LedgerStore, ledger_id: str, token: str, *roles: str) -> Ledger:
 
 
 SCORING = (OWNER, SCORER)  # who adds and undoes deals
-# a query parameter, not a header, so that a link (and the browser's EventSource, which sends no headers) carries it
+# a query parameter, not a header, so that a link carries it (a code that only reads, and the owner revokes)
 READ_CODE = Query(
     None,
     max_length=200,

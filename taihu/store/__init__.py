@@ -77,7 +77,8 @@ ADD, UNDO, ROTATE = "add", "undo", "rotate"  # what an Idempotency-Key was first
 DEAL_ADDED, DEAL_UNDONE, LEDGER_EDITED = "deal-added", "deal-undone", "ledger-edited"
 # changes of the table's room, events of the ledger's stream too: the owner's page follows its devices by them,
 # and a stream its access was taken from ends (taihu/api/events.py)
-DEVICE_JOINED, DEVICE_REVOKED, READ_LINK_REVOKED = "device-joined", "device-revoked", "read-link-revoked"
+DEVICE_JOINED, DEVICE_REVOKED = "device-joined", "device-revoked"
+READ_LINK_MADE, READ_LINK_REVOKED = "read-link-made", "read-link-revoked"
 LAST_HAND_WRITTEN = 3  # the `schema_version` of the last taihu before Alembic (revision 0001 takes it over)
 
 metadata = sa.MetaData()
@@ -677,6 +678,7 @@ class LedgerStore:
                     created=shown["created"],
                 )
             )
+            self._room_changed(db, ledger, READ_LINK_MADE, {"read_link": public_id})
         return shown | {"code": code}
 
     def read_links_of(self, ledger: Ledger) -> list[dict[str, Any]]:
