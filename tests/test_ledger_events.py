@@ -133,3 +133,127 @@ def test_a_deal_added_on_one_host_reaches_a_stream_on_another_within_a_second(pg
             assert event["event"] == "deal-added" and event["data"]["deal"] == number
             assert arrived - sent < 1.0, f"deal {number} reached host B {arrived - sent:.2f} s after it was sent"
         stream.close()
+
+
+def bearer(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+class Room:
+    """A ledger on a live server with its owner, a scorer device and a read link, private or not."""
+
+    def __init__(self, base: str, private: bool) -> None:
+        self.base = base
+        keys = httpx.post(f"{base}/ledgers", json=NEW).json()
+        self.id, self.owner = keys["id"], bearer(keys["token"])
+        code = httpx.post(self.at("/invites"), json={}, headers=self.owner).json()["code"]
+        joined = httpx.post(self.at("/devices"), json={"invite": code, "name": "乙的手机"}).json()
+        self.device, self.scorer = joined["device"]["id"], bearer(joined["token"])
+        link = httpx.post(self.at("/read-links"), json={"name": "screen"}, headers=self.owner).json()
+        self.link, self.code = link["id"], link["code"]
+        if private:
+            assert httpx.patch(self.at(""), json={"private": True}, headers=self.owner).status_code == 200
+
+    def at(self, path: str) -> str:
+        return f"{self.base}/ledgers/{self.id}{path}"
+
+    def stream(self, by: str) -> Stream:
+        """A stream opened by `by`: the id alone, the read link, the device's token or the owner's."""
+        query, headers = {
+            "id": ("", {}),
+            "read link": (f"?read={self.code}", {}),
+            "device": ("", self.scorer),
+            "owner": ("", self.owner),
+        }[by]
+        stream = Stream(self.at(f"/events{query}"), headers)
+        assert stream.status == 200
+        assert stream.next()["event"] == "ledger-edited"
+        return stream
+
+    def take_away(self, what: str) -> None:
+        """Takes access away: revokes the read link or the device, makes the ledger private, or rotates the
+        owner token and uses the new one (which ends the grace of the one before; `owner` is then the new)."""
+        if what == "revoke the read link":
+            answer = httpx.delete(self.at(f"/read-links/{self.link}"), headers=self.owner)
+        elif what == "revoke the device":
+            answer = httpx.delete(self.at(f"/devices/{self.device}"), headers=self.owner)
+        elif what == "make it private":
+            answer = httpx.patch(self.at(""), json={"private": True}, headers=self.owner)
+        else:
+            self.owner = bearer(httpx.post(self.at("/token"), headers=self.owner).json()["token"])
+            answer = httpx.get(self.at("/devices"), headers=self.owner)
+        assert answer.status_code in (200, 204), answer.text
+
+
+# a stream opened by one reader, the change that takes its access away, the refusal its last event names, and
+# another reader's stream that goes on; on a private ledger, but for the id alone (which a private one refuses)
+TAKEN_AWAY = [
+    ("read link", "revoke the read link", "read_link_wrong", "device", "read-link-revoked", True),
+    ("device", "revoke the device", "token_wrong", "read link", "device-revoked", True),
+    ("id", "make it private", "ledger_private", "owner", "ledger-edited", False),
+    ("owner", "rotate the owner token", "token_wrong", "device", None, True),
+]
+
+
+@pytest.mark.parametrize(("by", "what", "code", "other", "heard", "private"), TAKEN_AWAY)
+def test_a_stream_ends_when_its_access_is_taken_away(
+    store_db: Path | str,
+    monkeypatch: pytest.MonkeyPatch,
+    by: str,
+    what: str,
+    code: str,
+    other: str,
+    heard: str | None,
+    private: bool,
+) -> None:
+    from taihu.api import events
+
+    monkeypatch.setattr(events, "RECHECK_S", 0.5)  # the rotation's grace ends with no event: asked again soon
+    with live_server() as (host, port):
+        room = Room(f"http://{host}:{port}/v1", private)
+        ended, going = room.stream(by), room.stream(other)
+        try:
+            room.take_away(what)
+            last = ended.next()
+            assert (last["event"], last["data"]) == ("revoked", {"deal": None, "code": code})
+            assert "id" not in last  # a client resumes from the event before it, if it tries
+            ended.thread.join(WAIT_S)
+            assert not ended.thread.is_alive()  # the server ended the stream
+            assert ended.events.empty()
+            if heard is not None:
+                assert going.next()["event"] == heard
+            assert httpx.post(room.at("/deals"), json=NORMAL_WIN, headers=room.owner).status_code == 201
+            assert going.next()["event"] == "deal-added"  # the other reader's stream goes on
+        finally:
+            ended.close()
+            going.close()
+
+
+def test_the_room_s_changes_are_events_naming_ids_alone(store_db: Path | str) -> None:
+    with live_server() as (host, port):
+        room = Room(f"http://{host}:{port}/v1", private=False)
+        stream = room.stream("id")
+        try:
+            code = httpx.post(room.at("/invites"), json={}, headers=room.owner).json()["code"]
+            joined = httpx.post(room.at("/devices"), json={"invite": code, "name": "丙的手机"}).json()["device"]
+            assert httpx.delete(room.at(f"/devices/{joined['id']}"), headers=room.owner).status_code == 204
+            made = httpx.post(room.at("/read-links"), json={"name": "丙的屏"}, headers=room.owner).json()
+            assert httpx.delete(room.at(f"/read-links/{room.link}"), headers=room.owner).status_code == 204
+            seen = [stream.next() for _ in range(4)]
+            assert [(e["event"], e["data"]["deal"]) for e in seen] == [
+                ("device-joined", 0),
+                ("device-revoked", 0),
+                ("read-link-made", 0),
+                ("read-link-revoked", 0),
+            ]
+            assert [e["data"].get("device") or e["data"].get("read_link") for e in seen] == [
+                joined["id"],
+                joined["id"],
+                made["id"],
+                room.link,
+            ]
+            shown = json.dumps([e["data"] for e in seen], ensure_ascii=False)
+            assert "丙的手机" not in shown and "丙的屏" not in shown and made["code"] not in shown  # the owner's alone
+            assert [int(e["id"]) for e in seen] == sorted({int(e["id"]) for e in seen})
+        finally:
+            stream.close()

@@ -1,8 +1,10 @@
 """The table's room on the page, in headless Chromium: four phones keep one ledger (the owner invites by a
 join link and its QR code, the others join as scorers), each sees the others' deals live, one records two
-deals offline that wait in a queue and go in once, in order; the page installs (manifest, icons, a
-service worker) and opens with the server stopped. Driven by role and accessible name, as
-tests/test_page_browser.py does, on its server and browser.
+deals offline that wait in a queue and go in once, in order; a waiting deal another phone got in before is
+sent as the next or dropped, as its phone says; a private ledger is live too (the stream read with the
+phone's token in a header), the owner's devices and read links follow the stream, and a revoked phone's
+stream ends; the page installs (manifest, icons, a service worker) and opens with the server stopped.
+Driven by role and accessible name, as tests/test_page_browser.py does, on its server and browser.
 """
 
 from __future__ import annotations
@@ -111,8 +113,8 @@ def test_four_phones_keep_one_ledger_live_and_offline(browser: Browser, server: 
             expect(ledger_region(page).get_by_role("button", name="Add deal")).to_be_visible()
             assert f"#ledger={ledger_id}" in page.url  # the code is not left in the address
             pages.append(page)
-        for name in NAMES[1:]:  # the owner sees the three phones (the list is read again every few seconds)
-            expect(room.get_by_role("button", name=f"Revoke {name}的手机")).to_be_visible(timeout=10_000)
+        for name in NAMES[1:]:  # the owner sees the three phones (each join an event of its stream)
+            expect(room.get_by_role("button", name=f"Revoke {name}的手机")).to_be_visible(timeout=LIVE_S * 1000)
         expect(ledger_region(pages[1]).get_by_role("button", name="Invite")).to_have_count(0)  # owner only
 
         for number, (page, deal) in enumerate(zip(pages, DEALS, strict=False), start=1):
@@ -239,3 +241,183 @@ def test_putian_s_headline_is_what_the_winner_is_paid(browser: Browser, server: 
             expect(result.locator(".total").last).to_have_text(base)
         finally:
             seen.context.close()
+
+
+def owner_token(page: Page, ledger_id: str) -> str:
+    return str(page.evaluate("JSON.parse(localStorage.getItem('taihu.ledgerTokens'))")[ledger_id])
+
+
+def as_owner(base: str, method: str, path: str, token: str, body: dict[str, Any] | None = None) -> Any:
+    """What the server answers the owner's request, outside the browser (a change another device makes)."""
+    data = json.dumps(body).encode() if body is not None else None
+    headers = {"Authorization": f"Bearer {token}", "Content-Type": "application/json"}
+    with urllib.request.urlopen(urllib.request.Request(base + path, data, headers, method=method), timeout=10) as r:
+        text = r.read()
+    return json.loads(text) if text else None
+
+
+def join_by_link(visit: Visit, link: str, name: str) -> Page:
+    page = visit.open(link.removeprefix(visit.base))
+    ledger_region(page).get_by_role("textbox", name="Phone's name").fill(name)
+    ledger_region(page).get_by_role("button", name="Join").click()
+    expect(ledger_region(page)).to_contain_text("This phone records deals in this ledger now.")
+    return page
+
+
+def invite_link(owner: Page) -> str:
+    ledger_region(owner).get_by_role("button", name="Invite").click()
+    return str(ledger_region(owner).get_by_role("link", name=re.compile(r"#join=")).get_attribute("href"))
+
+
+class Sent:
+    """Each request a page makes: its address and its headers."""
+
+    def __init__(self, page: Page) -> None:
+        self.requests: list[tuple[str, str, dict[str, str]]] = []
+        page.on("request", lambda r: self.requests.append((r.method, r.url, r.headers)))
+
+    def to(self, method: str, pattern: str) -> list[tuple[str, dict[str, str]]]:
+        return [(url, headers) for m, url, headers in self.requests if m == method and re.search(pattern, url)]
+
+
+def test_a_private_ledger_is_live_and_the_owner_s_room_follows_its_stream(browser: Browser, server: str) -> None:  # noqa: F811
+    phones = [Visit(browser, server), Visit(browser, server, width=390, height=844)]
+    try:
+        owner = phones[0].open()
+        seen = Sent(owner)
+        ledger_id = start_ledger(owner, NAMES)
+        token = owner_token(owner, ledger_id)
+        as_owner(server, "PATCH", f"/ledgers/{ledger_id}", token, {"private": True})
+        owner.reload()  # the page learns the ledger is private as it reads it: with its token from then on
+        expect(ledger_region(owner)).to_contain_text("No deals yet.")
+        room = ledger_region(owner)
+
+        watched = Sent(phones[1].page)
+        scorer = join_by_link(phones[1], invite_link(owner), "乙的手机")
+        started = time.monotonic()
+        revoke = room.get_by_role("button", name="Revoke 乙的手机")
+        expect(revoke).to_be_visible(timeout=LIVE_S * 1000)  # the join is an event of the owner's stream
+        assert time.monotonic() - started < LIVE_S * 2
+        listed = len(seen.to("GET", r"/devices\?"))
+        scorer.wait_for_timeout(4500)  # longer than the page once polled its devices: it asks no more
+        assert len(seen.to("GET", r"/devices\?")) == listed
+
+        for page, other, deal, number in ((owner, scorer, DEALS[0], 1), (scorer, owner, DEALS[1], 2)):
+            record(page, deal)
+            expect(ledger_region(page)).to_contain_text(f"Deal {number} added:")
+            expect(deal_rows(other)).to_have_count(number, timeout=LIVE_S * 1000)  # no tap, on a private ledger
+        assert no_horizontal_scroll(scorer) and no_horizontal_scroll(owner)
+
+        # the streams carry the tokens in the header alone, never in an address
+        device_token = str(scorer.evaluate("JSON.parse(localStorage.getItem('taihu.ledgerTokens'))")[ledger_id])
+        for sent, key in ((seen, token), (watched, device_token)):
+            streams = sent.to("GET", rf"/ledgers/{ledger_id}/events")
+            assert streams and all(headers.get("authorization") == f"Bearer {key}" for _, headers in streams)
+            assert not [url for _, url, _ in sent.requests if token in url or device_token in url]
+
+        # revoked by another of the owner's devices: the list follows, and the scorer's stream ends
+        device = as_owner(server, "GET", f"/ledgers/{ledger_id}/devices", token)["devices"][0]["id"]
+        started = time.monotonic()
+        as_owner(server, "DELETE", f"/ledgers/{ledger_id}/devices/{device}", token)
+        expect(revoke).to_have_count(0, timeout=LIVE_S * 1000)
+        expect(room).to_contain_text("No other phone yet.")
+        expect(scorer.get_by_role("alert")).to_contain_text("no longer follows this ledger live")
+        assert time.monotonic() - started < LIVE_S * 3
+        phones[1].shot("room-stream-revoked-en", of=ledger_region(scorer))
+    finally:
+        for visit in phones:
+            visit.context.close()
+            assert not visit.refused, f"the security policy blocked part of the page: {visit.refused}"
+
+
+def test_the_owner_lists_and_revokes_read_links_in_either_language(browser: Browser, server: str) -> None:  # noqa: F811
+    visit = Visit(browser, server)
+    try:
+        owner = visit.open()
+        ledger_id = start_ledger(owner, NAMES)
+        token = owner_token(owner, ledger_id)
+        room = ledger_region(owner)
+        links = room.get_by_role("list", name="Read links")
+        expect(room.get_by_role("heading", name="Read links")).to_be_visible()
+        expect(room).to_contain_text("No read links.")
+        path = f"/ledgers/{ledger_id}/read-links"
+        screen = as_owner(server, "POST", path, token, {"name": "the club's screen"})
+        unnamed = as_owner(server, "POST", path, token, {})
+        screen_revoke = room.get_by_role("button", name="Revoke read link the club's screen")
+        expect(screen_revoke).to_be_visible(timeout=LIVE_S * 1000)  # made elsewhere: the list follows the stream
+        expect(room.get_by_role("button", name="Revoke read link (no name)")).to_be_visible()
+        expect(links.get_by_role("listitem")).to_have_count(2)
+        named = links.get_by_role("listitem").filter(has_text="the club's screen")
+        expect(named).to_contain_text(re.compile(r"^the club's screen made \S"))  # its label, and when it was made
+        assert no_horizontal_scroll(owner)
+        assert too_small_to_tap(owner) == []
+        visit.shot("room-read-links-en", of=room)
+
+        screen_revoke.click()
+        expect(screen_revoke).to_have_count(0)
+        expect(room).to_contain_text("The read link the club's screen no longer reads this ledger.")
+        assert [link["id"] for link in as_owner(server, "GET", path, token)["read_links"]] == [unnamed["id"]]
+        request = urllib.request.Request(f"{server}/ledgers/{ledger_id}?read={screen['code']}")
+        try:
+            urllib.request.urlopen(request, timeout=10)
+            raise AssertionError("a revoked read link still reads")
+        except urllib.error.HTTPError as refused:
+            assert refused.code == 403
+
+        owner.get_by_role("button", name="中文").click()
+        expect(room.get_by_role("heading", name="只读链接")).to_be_visible()
+        chinese = room.get_by_role("button", name="撤销权限 Revoke 只读链接 read link （没有名字）")
+        expect(chinese).to_be_visible()
+        assert no_horizontal_scroll(owner)
+        assert too_small_to_tap(owner) == []
+        visit.shot("room-read-links-zh", of=room)
+        chinese.click()
+        expect(room).to_contain_text("没有只读链接。")
+        expect(room).to_contain_text("只读链接 （没有名字） 不能再看这本账了。")
+        assert as_owner(server, "GET", path, token)["read_links"] == []
+    finally:
+        visit.context.close()
+        assert not visit.refused, f"the security policy blocked part of the page: {visit.refused}"
+
+
+# what the phone offline does with its waiting deal when another phone recorded that deal first, and how many
+# deals the ledger then has (the other phone's, and the waiting one's if it is sent as the next)
+CONFLICT_CHOICES = [("Send as the next deal", 2), ("Drop the waiting deals", 1)]
+
+
+def test_a_waiting_deal_another_phone_got_in_before_is_sent_as_next_or_dropped(browser: Browser, server: str) -> None:  # noqa: F811
+    for choice, count in CONFLICT_CHOICES:
+        phones = [Visit(browser, server), Visit(browser, server)]
+        try:
+            owner = phones[0].open()
+            ledger_id = start_ledger(owner, NAMES)
+            scorer = join_by_link(phones[1], invite_link(owner), "丁的手机")
+            phones[1].context.set_offline(True)
+            record(scorer, DEALS[2])  # 丁 wins by self-draw: waits as deal 1
+            expect(ledger_region(scorer).get_by_text("Waiting to send: 1 deal")).to_be_visible()
+            record(owner, DEALS[0])  # 乙 wins: deal 1 is the owner's
+            expect(ledger_region(owner)).to_contain_text("Deal 1 added:")
+            phones[1].context.set_offline(False)
+            asked = ledger_region(scorer)
+            expect(asked).to_contain_text(
+                "Deal 1 was not sent: another phone recorded deal 1 first (the ledger has 1 deals now).",
+                timeout=15_000,
+            )
+            expect(asked.get_by_role("button", name="Send as the next deal")).to_be_visible()
+            expect(asked.get_by_role("button", name="Drop the waiting deals")).to_be_visible()
+            assert no_horizontal_scroll(scorer)
+            assert len(api(server, f"/ledgers/{ledger_id}")["deals"]) == 1  # nothing sent before the phone says
+            phones[1].shot(f"room-queue-conflict-{count}-en", of=asked)
+
+            asked.get_by_role("button", name=choice).click()
+            expect(asked.get_by_text(re.compile(r"^Waiting to send"))).to_have_count(0)
+            for page in (owner, scorer):
+                expect(deal_rows(page)).to_have_count(count, timeout=LIVE_S * 1000 * 2)
+            ledger = api(server, f"/ledgers/{ledger_id}")
+            winners = [deal["seats"][deal["table"]["winner"]] for deal in ledger["deals"]]
+            assert winners == ["乙", "丁"][:count]  # sent as deal 2, once; or dropped
+            assert ledger["totals"] == expected_totals(ledger)
+            assert shown_totals(scorer) == shown_totals(owner) == ledger["totals"]
+        finally:
+            for visit in phones:
+                visit.context.close()

@@ -10,6 +10,11 @@ What wakes a stream (`Hub`, one per process and database): a change made by this
 PostgreSQL, the `NOTIFY` every host's change sends, heard on one `LISTEN` connection per process; else (SQLite
 changed by another process, or while PostgreSQL's listener is down) a look at the ledger's count every
 `POLL_S`, one indexed row.
+
+Who reads a stream is asked again (`still_reads`: the request that opened it, as `readable` judges a read)
+after each event of the room that may take access away (a device or a read link revoked, the ledger edited:
+made private) and every `RECHECK_S` besides (the owner token before a rotation, past its grace); a stream
+that would now be refused sends a last `revoked` event, with the refusal's code, and ends.
 """
 
 from __future__ import annotations
@@ -19,6 +24,7 @@ import logging
 import threading
 from collections import defaultdict
 from collections.abc import AsyncIterator
+from dataclasses import dataclass
 from typing import Any
 
 import sqlalchemy as sa
@@ -30,11 +36,22 @@ from fastapi.sse import EventSourceResponse, ServerSentEvent
 from taihu.api.headers import LAST_EVENT_ID
 from taihu.api.language import request_language
 from taihu.api.ledger import READ_CODE, bearer, problems, readable
+from taihu.api.responses import Refusal
 from taihu.api.settings import Settings, settings_of
 from taihu.ledger import Ledger, shown_settlement
 from taihu.messages import Language
 from taihu.scorer import HandError
-from taihu.store import CHANGES_CHANNEL, DEAL_ADDED, DEAL_UNDONE, LEDGER_EDITED, LedgerStore, database_url, engine_for
+from taihu.store import (
+    CHANGES_CHANNEL,
+    DEAL_ADDED,
+    DEAL_UNDONE,
+    DEVICE_REVOKED,
+    LEDGER_EDITED,
+    READ_LINK_REVOKED,
+    LedgerStore,
+    database_url,
+    engine_for,
+)
 
 router = APIRouter(tags=["ledgers"])
 log = logging.getLogger("taihu.api")
@@ -42,7 +59,10 @@ POLL_S = 1.0  # how often a stream looks at its ledger when nothing tells it of 
 LISTENING_POLL_S = 30.0  # the same while PostgreSQL's NOTIFY is heard: only a safety net
 RETRY_LISTEN_S = 2.0  # how soon a lost LISTEN connection is made again
 BATCH = 100  # events read at once
+RECHECK_S = 30.0  # how often a quiet stream asks again whether its reader still reads
 LEDGER_DELETED = "ledger-deleted"
+REVOKED = "revoked"  # the stream's last event: the access that opened it is gone
+ACCESS_EVENTS = frozenset({DEVICE_REVOKED, READ_LINK_REVOKED, LEDGER_EDITED})  # after these, who reads is asked
 
 
 class Hub:
@@ -139,16 +159,35 @@ def as_json(responses: dict[int | str, dict[str, Any]]) -> dict[int | str, dict[
     }
 
 
+@dataclass(frozen=True)
+class Reader:
+    """The ledger a stream reads, and what the request that opened it read it by (asked again as it runs)."""
+
+    ledger: Ledger
+    ledger_id: str
+    read: str | None
+    credentials: HTTPAuthorizationCredentials | None
+
+    def refusal(self, store: LedgerStore) -> str | None:
+        """The code of the refusal the opening request would get now (a 403), or None: it still reads. A ledger
+        gone is not a refusal here: the stream says `ledger-deleted` of it."""
+        try:
+            readable(store, self.ledger_id, self.read, self.credentials)
+        except Refusal as refused:
+            return refused.code if refused.status_code == 403 else None
+        return None
+
+
 def stream_start(
     ledger_id: str,
     settings: Settings = Depends(settings_of),
     read: str | None = READ_CODE,
     credentials: HTTPAuthorizationCredentials | None = Depends(bearer),
-) -> Ledger:
+) -> Reader:
     """The ledger streamed, looked up before the stream begins (a 403 or a 404 is an answer, not an event), as
     for reading it."""
     with LedgerStore(settings.db) as store:
-        return readable(store, ledger_id, read, credentials)
+        return Reader(readable(store, ledger_id, read, credentials), ledger_id, read, credentials)
 
 
 @router.get(
@@ -158,31 +197,37 @@ def stream_start(
     responses={
         200: {
             "description": "`text/event-stream`: each event's `event` is `deal-added`, `deal-undone`, "
-            "`ledger-edited` or `ledger-deleted`, its `id` the ledger's count of changes (it only grows), its "
-            "`data` JSON: `deal` (the deal's number), `standings`, and for an add or undo `entry` (the deal)",
+            "`ledger-edited`, `device-joined`, `device-revoked`, `read-link-made`, `read-link-revoked` or "
+            "`ledger-deleted`, its "
+            "`id` the ledger's count of changes (it only grows), its `data` JSON: `deal` (the deal's number), "
+            "`standings`, for an add or undo `entry` (the deal), for a device's event `device` (its id), for a "
+            "read link's `read_link` (its id). A stream whose reader no longer reads (its read link or device "
+            "revoked, the ledger made private) ends with `revoked` (no `id`; `data`: `code`, the refusal's)",
         },
         **as_json(problems(403, 404)),
     },
 )
 async def ledger_events(
     http: Request,
-    ledger: Ledger = Depends(stream_start),
+    reader: Reader = Depends(stream_start),
     settings: Settings = Depends(settings_of),
     last_event_id: str | None = LAST_EVENT_ID,
 ) -> AsyncIterator[ServerSentEvent]:
     """The ledger's changes as they happen. Without `Last-Event-ID` it starts with the ledger as it stands (a
     `ledger-edited` event); with it, the events after that id (if they are no longer kept, that first event
     says so with `"resync": true`: read the ledger again). Who may read the ledger may stream it: the id alone,
-    or for a private ledger a token or a read link (`?read=`, as EventSource sends no headers)."""
+    or for a private ledger a token (`Authorization`, as the page sends it: it reads the stream with fetch) or
+    a read link (`?read=`). When that access is taken away, the stream ends with a `revoked` event."""
     lang = request_language(http)
     hub = hub_for(http, settings.db)
     hub.start()
+    ledger = reader.ledger
     woken = asyncio.Event()
     hub.waiting[ledger.key].add(woken)
     store = LedgerStore(settings.db)
     after = int(last_event_id) if last_event_id is not None and last_event_id.strip().isdigit() else None
     try:
-        async for event in changes_of(store, hub, ledger, after, lang, woken):
+        async for event in changes_of(store, hub, reader, after, lang, woken):
             yield event
     except (sa.exc.SQLAlchemyError, HandError) as exc:  # the answer has begun: the client reconnects with its id
         log.warning("a ledger stream ends: the database failed (%s)", type(exc).__name__)
@@ -192,10 +237,21 @@ async def ledger_events(
             del hub.waiting[ledger.key]
 
 
+async def revoked(store: LedgerStore, reader: Reader) -> ServerSentEvent | None:
+    """The stream's last event if its reader no longer reads: `revoked`, without an `id` (a client resumes from
+    none after it), with the refusal's code."""
+    refused = await to_thread.run_sync(reader.refusal, store)
+    return None if refused is None else ServerSentEvent(event=REVOKED, data={"deal": None, "code": refused})
+
+
 async def changes_of(
-    store: LedgerStore, hub: Hub, ledger: Ledger, after: int | None, lang: Language, woken: asyncio.Event
+    store: LedgerStore, hub: Hub, reader: Reader, after: int | None, lang: Language, woken: asyncio.Event
 ) -> AsyncIterator[ServerSentEvent]:
-    """The events of the stream: the start (the ledger as it stands, or what was missed), then each change."""
+    """The events of the stream: the start (the ledger as it stands, or what was missed), then each change; the
+    last, `revoked`, when its reader no longer reads."""
+    ledger = reader.ledger
+    loop = asyncio.get_running_loop()
+    asked = loop.time()  # when the reader was last asked about
     at = after or 0
     changes, events = await to_thread.run_sync(store.events_after, ledger.key, at, BATCH)
     if changes is None:
@@ -209,13 +265,22 @@ async def changes_of(
         at, events = changes, []
     while True:
         for number, kind, body in events:
+            # asked before the event is sent: a reader who lost access is sent nothing from then on
+            if kind in ACCESS_EVENTS and (last := await revoked(store, reader)) is not None:
+                yield last
+                return
             yield ServerSentEvent(event=kind, id=str(number), data=event_data(kind, body, lang))
             at = number
+        if loop.time() - asked >= RECHECK_S:
+            asked = loop.time()
+            if (last := await revoked(store, reader)) is not None:
+                yield last
+                return
         if len(events) == BATCH:  # more are waiting
             changes, events = await to_thread.run_sync(store.events_after, ledger.key, at, BATCH)
         else:
             try:
-                await asyncio.wait_for(woken.wait(), hub.poll_s)
+                await asyncio.wait_for(woken.wait(), min(hub.poll_s, RECHECK_S))
             except TimeoutError:
                 pass
             woken.clear()

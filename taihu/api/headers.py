@@ -31,8 +31,8 @@ IF_NONE_MATCH = Header(
 LAST_EVENT_ID = Header(
     None,
     alias="Last-Event-ID",
-    description="the `id` of the last event the client holds (a browser's EventSource sends it when it "
-    "reconnects): the events after it are sent first",
+    description="the `id` of the last event the client holds (a browser's EventSource, and the page's reader, "
+    "send it when they reconnect): the events after it are sent first",
 )
 
 # the request headers a browser's page sends cross-origin, and the response headers it may read

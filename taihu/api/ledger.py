@@ -217,7 +217,7 @@ def kept(store: LedgerStore, ledger_id: str, token: str, *roles: str) -> Ledger:
 
 
 SCORING = (OWNER, SCORER)  # who adds and undoes deals
-# a query parameter, not a header, so that a link (and the browser's EventSource, which sends no headers) carries it
+# a query parameter, not a header, so that a link carries it (a code that only reads, and the owner revokes)
 READ_CODE = Query(
     None,
     max_length=200,
@@ -538,9 +538,9 @@ def edit_ledger(
         expires = ledger.expires
         if "expires_in_hours" in given:
             expires = hours_from_now(edit.expires_in_hours) if edit.expires_in_hours is not None else None
-        ledger = store.retitle(ledger, title, expires)
-        if "private" in given:
+        if "private" in given:  # first: the edit's event finds the ledger private, and its streams see it so
             ledger = store.set_private(ledger, edit.private)
+        ledger = store.retitle(ledger, title, expires)
         standing, state = store.state(ledger)
     changed(http, settings, ledger)
     return JSON(ledger.heading() | standing.to_json(), headers={"ETag": etag_in(state, request_language(http))})

@@ -4,7 +4,8 @@ do what").
 The owner makes an invite; its `code` (shown once, kept as a hash) goes into the join link the page shows as a
 QR code. A phone that opens it sends the code and a name (its player's, or the phone's) and gets a scorer token
 of its own: it adds and undoes deals, and nothing else. The owner lists the invites and the devices and revokes
-either; a revoked device's token answers 403 from then on, and a revoked invite makes no more devices.
+either; a revoked device's token answers 403 from then on, and a revoked invite makes no more devices. A device
+joined or revoked and a read link made or revoked are events of the ledger's stream (taihu/api/events.py).
 
 The id alone reads the ledger unless the owner makes it private (PATCH `{"private": true}`). A read link is a
 code the owner makes and revokes apart from the ledger: `?read=<code>` reads it, private or not, until revoked
@@ -19,7 +20,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from taihu.api.headers import LOCATION, declared
 from taihu.api.language import request_language
-from taihu.api.ledger import edit_token, found, kept, problems
+from taihu.api.ledger import changed, edit_token, found, kept, problems
 from taihu.api.responses import JSON, WITH_BODY, Refusal, hand_error_answer
 from taihu.api.settings import Settings, settings_of
 from taihu.ledger import MAX_NAME, LedgerFull
@@ -175,11 +176,13 @@ def join_ledger(ledger_id: str, join: Join, http: Request, settings: Settings = 
     the device and its own token."""
     try:
         with LedgerStore(settings.db) as store:
-            joined = store.join(found(store, ledger_id), join.invite, join.name)
+            ledger = found(store, ledger_id)
+            joined = store.join(ledger, join.invite, join.name)
     except LedgerFull as exc:
         return hand_error_answer(exc, request_language(http), 409)
     if joined is None:
         raise Refusal(403, "api.error.invite_wrong")
+    changed(http, settings, ledger)
     device, device_token = joined
     answer = {"device": device, "token": device_token}
     return JSON(answer, status_code=201, headers=made_at(http, f"/ledgers/{ledger_id}/devices/{device['id']}"))
@@ -206,12 +209,18 @@ def list_devices(
     responses=problems(401, 403, 404),
 )
 def revoke_device(
-    ledger_id: str, device_id: str, token: str = Depends(edit_token), settings: Settings = Depends(settings_of)
+    ledger_id: str,
+    device_id: str,
+    http: Request,
+    token: str = Depends(edit_token),
+    settings: Settings = Depends(settings_of),
 ) -> Response:
-    """Revoke a device: its token answers 403 from now on. The owner's token only."""
+    """Revoke a device: its token answers 403 from now on, and a stream it opened ends. The owner's token only."""
     with LedgerStore(settings.db) as store:
-        if not store.revoke_device(kept(store, ledger_id, token), device_id):
+        ledger = kept(store, ledger_id, token)
+        if not store.revoke_device(ledger, device_id):
             raise Refusal(404, "api.error.device_not_found", id=device_id)
+    changed(http, settings, ledger)
     return Response(status_code=204)
 
 
@@ -236,9 +245,11 @@ def new_read_link(
     revoked; a ledger keeps at most 16. The owner's token only."""
     try:
         with LedgerStore(settings.db) as store:
-            made = store.new_read_link(kept(store, ledger_id, token), link.name)
+            ledger = kept(store, ledger_id, token)
+            made = store.new_read_link(ledger, link.name)
     except LedgerFull as exc:
         return hand_error_answer(exc, request_language(http), 409)
+    changed(http, settings, ledger)
     return JSON(made, status_code=201, headers=made_at(http, f"/ledgers/{ledger_id}/read-links/{made['id']}"))
 
 
@@ -264,10 +275,17 @@ def list_read_links(
     responses=problems(401, 403, 404),
 )
 def revoke_read_link(
-    ledger_id: str, link_id: str, token: str = Depends(edit_token), settings: Settings = Depends(settings_of)
+    ledger_id: str,
+    link_id: str,
+    http: Request,
+    token: str = Depends(edit_token),
+    settings: Settings = Depends(settings_of),
 ) -> Response:
-    """Revoke a read link: its code answers 403 `read_link_wrong` from now on. The owner's token only."""
+    """Revoke a read link: its code answers 403 `read_link_wrong` from now on, and a stream it opened ends. The
+    owner's token only."""
     with LedgerStore(settings.db) as store:
-        if not store.revoke_read_link(kept(store, ledger_id, token), link_id):
+        ledger = kept(store, ledger_id, token)
+        if not store.revoke_read_link(ledger, link_id):
             raise Refusal(404, "api.error.read_link_not_found", id=link_id)
+    changed(http, settings, ledger)
     return Response(status_code=204)

@@ -27,7 +27,7 @@ KEEP_ALIVE = 5  # seconds a connection may sit idle after an answer
 MAX_CONNECTIONS = 100  # open connections per process; beyond, a request is answered 503
 MAX_HEAD_BYTES = 16 * 1024  # a request head still incomplete at this size is refused (h11)
 # seconds a stop waits for answers in progress: a ledger's event stream never ends by itself, so without a
-# bound one watching phone would keep the server from stopping (its EventSource reconnects to another host)
+# bound one watching phone would keep the server from stopping (its reader reconnects, to another host)
 SHUTDOWN_GRACE_S = 5
 
 

@@ -75,6 +75,10 @@ CHANGES_CHANNEL = "taihu_ledger_changes"  # PostgreSQL: NOTIFY names the ledger 
 OWNER, SCORER = "owner", "scorer"  # the roles a token gives
 ADD, UNDO, ROTATE = "add", "undo", "rotate"  # what an Idempotency-Key was first sent with
 DEAL_ADDED, DEAL_UNDONE, LEDGER_EDITED = "deal-added", "deal-undone", "ledger-edited"
+# changes of the table's room, events of the ledger's stream too: the owner's page follows its devices by them,
+# and a stream its access was taken from ends (taihu/api/events.py)
+DEVICE_JOINED, DEVICE_REVOKED = "device-joined", "device-revoked"
+READ_LINK_MADE, READ_LINK_REVOKED = "read-link-made", "read-link-revoked"
 LAST_HAND_WRITTEN = 3  # the `schema_version` of the last taihu before Alembic (revision 0001 takes it over)
 
 metadata = sa.MetaData()
@@ -625,6 +629,7 @@ class LedgerStore:
                     created=shown["created"],
                 )
             )
+            self._room_changed(db, ledger, DEVICE_JOINED, {"device": public_id})
         return shown, token
 
     def devices_of(self, ledger: Ledger) -> list[dict[str, Any]]:
@@ -639,10 +644,15 @@ class LedgerStore:
         return [{"id": i, "name": n, "role": SCORER, "invite": v, "created": c} for i, n, v, c in rows]
 
     def revoke_device(self, ledger: Ledger, public_id: str) -> bool:
-        """Ends a device's token at once. False: no such device."""
+        """Ends a device's token at once (an event of the ledger: its streams look again at who reads). False: no
+        such device."""
         with self.transaction() as db:
+            self._lock(db, ledger)
             where = sa.and_(devices.c.ledger_id == ledger.key, devices.c.public_id == public_id)
-            return db.execute(devices.delete().where(where)).rowcount > 0
+            if db.execute(devices.delete().where(where)).rowcount == 0:
+                return False
+            self._room_changed(db, ledger, DEVICE_REVOKED, {"device": public_id})
+            return True
 
     # -- read links and privacy -------------------------------------------------------------------
 
@@ -668,6 +678,7 @@ class LedgerStore:
                     created=shown["created"],
                 )
             )
+            self._room_changed(db, ledger, READ_LINK_MADE, {"read_link": public_id})
         return shown | {"code": code}
 
     def read_links_of(self, ledger: Ledger) -> list[dict[str, Any]]:
@@ -682,10 +693,15 @@ class LedgerStore:
         return [{"id": i, "name": n, "created": c} for i, n, c in rows]
 
     def revoke_read_link(self, ledger: Ledger, public_id: str) -> bool:
-        """Ends a read link at once. False: no such link."""
+        """Ends a read link at once (an event of the ledger: its streams look again at who reads). False: no such
+        link."""
         with self.transaction() as db:
+            self._lock(db, ledger)
             where = sa.and_(read_links.c.ledger_id == ledger.key, read_links.c.public_id == public_id)
-            return db.execute(read_links.delete().where(where)).rowcount > 0
+            if db.execute(read_links.delete().where(where)).rowcount == 0:
+                return False
+            self._room_changed(db, ledger, READ_LINK_REVOKED, {"read_link": public_id})
+            return True
 
     def reads_by(self, ledger: Ledger, code: str) -> bool:
         """Whether `code` is a read link of this ledger (one revoked is none)."""
@@ -1020,6 +1036,11 @@ class LedgerStore:
             db.execute(ledger_events.delete().where(gone))
         self._notify(db, ledger.key)
         return number
+
+    def _room_changed(self, db: Connection, ledger: Ledger, kind: str, about: dict[str, str]) -> None:
+        """A change of the table's room as the ledger's event: what changed (an id, never a name or a code, as
+        whoever reads the ledger reads its stream) beside the standings every event carries."""
+        self._changed(db, ledger, kind, {"standings": self._standing(db, ledger).to_json()} | about)
 
     def _notify(self, db: Connection, key: int) -> None:
         """PostgreSQL: every host listening hears of the change when it is committed (and not if it is not)."""

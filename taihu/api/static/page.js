@@ -165,6 +165,15 @@ const WORDS = {
     "第 {n} 局没有发出：别的手机先记了第 {n} 局（账上现在有 {count} 局）。"],
   queueResend: ["Send as the next deal", "作为下一局发送 Send as the next deal"],
   queueDrop: ["Drop the waiting deals", "丢弃待发送的局 Drop the waiting deals"],
+  // the read links the owner made (GET /ledgers/{id}/read-links), and a stream whose access was taken away
+  roomReadLinks: ["Read links", "只读链接"],
+  roomReadLink: ["read link", "只读链接 read link"],
+  roomNoReadLinks: ["No read links.", "没有只读链接。"],
+  roomUnnamed: ["(no name)", "（没有名字）"],
+  roomMade: ["made {when}", "{when} 建"],
+  roomLinkRevoked: ["The read link {name} no longer reads this ledger.", "只读链接 {name} 不能再看这本账了。"],
+  streamRevoked: ["This phone no longer follows this ledger live: its access was taken away.",
+    "这部手机不再实时跟着这本账：它的权限被收回了。"],
 };
 const UNITS = {
   en: { tai: "tai", hu: "hu", fen: "fen", bei: "bei", points: "points", multiplier: "×", han: "han" },
@@ -192,7 +201,7 @@ const SEAT_WORDS = { E: "东", S: "南", W: "西", N: "北" };
 const CHINESE_CONDITIONS = ["自摸", "杠上开花", "杠开", "抢杠", "海底", "天胡", "地胡", "人胡"];
 
 const state = { lang: "en", scoreShown: false, rules: [], palette: {}, paths: new Set(), mode: null, undo: [], ledger: null, tokens: {}, ledgerNote: "",
-  roles: {}, queue: [], queueConflict: null, devices: null, stream: null, joining: null };
+  roles: {}, queue: [], queueConflict: null, devices: null, readLinks: null, stream: null, joining: null, private: new Set() };
 const $ = (id) => document.getElementById(id);
 
 function t(key) { const pair = WORDS[key]; return pair ? pair[state.lang === "zh" ? 1 : 0] : key; }
@@ -954,7 +963,7 @@ function drawLedger() {
   $("ledger-share").hidden = !shown;
   $("ledger-mine").hidden = !shown || Boolean(token) || !mine.length;
   $("room").hidden = !(shown && isOwner());
-  if (!$("room").hidden) drawDevices();
+  if (!$("room").hidden) { drawDevices(); drawReadLinks(); }
   drawQueue();
   if (!shown) { $("ledger-view").replaceChildren(); return; }
   const { id } = state.ledger;
@@ -974,8 +983,21 @@ function drawLedger() {
   $("ledger-link").textContent = ledgerLink(id);
 }
 
+// An open ledger is read without a token, so the service worker may keep it for the page offline; a
+// private one (403 `ledger_private`) with this phone's token, from then on.
+async function readLedger(id) {
+  const path = `ledgers/${encodeURIComponent(id)}`;
+  const token = state.tokens[id];
+  const withToken = () => call("GET", path, undefined, { authorization: `Bearer ${token}` });
+  if (token && state.private.has(id)) return withToken();
+  const reply = await call("GET", path);
+  if (reply.status !== 403 || reply.data?.code !== "ledger_private" || !token) return reply;
+  state.private.add(id);
+  return withToken();
+}
+
 async function openLedger(id) {
-  const reply = await call("GET", `ledgers/${encodeURIComponent(id)}`);
+  const reply = await readLedger(id);
   state.ledgerNote = "";
   if (!reply.ok) {
     if (reply.status === 404) { state.ledger = null; remember(LEDGER_KEY, null); listen(); }
@@ -986,6 +1008,7 @@ async function openLedger(id) {
     followLedger(true);
     listen();
     loadDevices();
+    loadReadLinks();
     flushQueue();
   }
   drawLedger();
@@ -1101,7 +1124,7 @@ async function mergeChange(answer, added) {
 
 async function reread() {
   const id = state.ledger.id;
-  const reply = await call("GET", `ledgers/${encodeURIComponent(id)}`);
+  const reply = await readLedger(id);
   if (reply.ok && state.ledger?.id === id) state.ledger.data = reply.data;
 }
 
@@ -1140,7 +1163,7 @@ async function setupLedger(paths) {
     if (id && id !== state.ledger?.id) openLedger(id);
   });
   window.addEventListener("online", () => flushQueue());
-  setInterval(() => { if (queued().length) flushQueue(); if (isOwner()) loadDevices(); }, ROOM_POLL_MS);
+  setInterval(() => { if (queued().length) flushQueue(); }, QUEUE_RETRY_MS);  // the devices follow the stream
   const joining = linkedJoin();
   const id = joining?.id || linkedLedger() || remembered(LEDGER_KEY, null);
   if (typeof id === "string" && LEDGER_ID.test(id)) await openLedger(id);
@@ -1148,26 +1171,87 @@ async function setupLedger(paths) {
 }
 
 // -- live: the ledger's changes as they happen -----------------------------------------------------
-// Every phone with a ledger open listens to its event stream (GET /ledgers/{id}/events); EventSource
-// reconnects by itself and resumes with Last-Event-ID, so a deal another phone records shows here
-// without a tap. The stream speaks the page's language, so a change of language listens anew.
+// Every phone with a ledger open listens to its event stream (GET /ledgers/{id}/events), so a deal another
+// phone records shows here without a tap. It is read with fetch, not EventSource: EventSource sends no
+// headers, and a private ledger's stream needs the phone's token, which goes in the Authorization header
+// (never in the address, where access logs and proxies would keep it). Like EventSource, the reader
+// reconnects after a break and resumes with Last-Event-ID. The stream speaks the page's language and
+// carries the phone's token, so a change of either listens anew; a `revoked` event (the access that
+// opened it was taken away) ends it for good.
+const STREAM_RETRY_MS = 2000;
+
 function listen() {
   const id = state.ledger?.id || null;
-  const url = id ? new URL(inLanguage(`ledgers/${encodeURIComponent(id)}/events`), location.href).href : null;
-  if (state.stream?.url === url) return;
-  state.stream?.source.close();
+  const key = id ? `${id} ${state.lang} ${state.tokens[id] || ""}` : null;
+  if (state.stream?.key === key) return;
+  state.stream?.stop.abort();
   state.stream = null;
-  if (!url || typeof EventSource === "undefined") return;
-  const source = new EventSource(url);
-  state.stream = { url, source };
-  for (const kind of ["deal-added", "deal-undone", "ledger-edited", "ledger-deleted"]) {
-    source.addEventListener(kind, (event) => {
-      let data = null;
-      try { data = JSON.parse(event.data); } catch { return; }
-      heard(id, kind, data);
-    });
+  if (!id || typeof TextDecoderStream === "undefined") return;
+  const stream = { key, id, stop: new AbortController(), lastId: null, retry: STREAM_RETRY_MS };
+  state.stream = stream;
+  follow(stream);
+}
+
+async function follow(stream) {
+  while (!stream.stop.signal.aborted && !(await readStream(stream)) && !stream.stop.signal.aborted) {
+    await new Promise((resolve) => setTimeout(resolve, stream.retry));
   }
-  source.addEventListener("open", () => flushQueue());
+}
+
+// One connection of the stream; true when it is over for good (refused, revoked, the ledger deleted).
+async function readStream(stream) {
+  const token = state.tokens[stream.id];
+  const headers = { accept: "text/event-stream" };
+  if (token) headers.authorization = `Bearer ${token}`;
+  if (stream.lastId !== null) headers["last-event-id"] = stream.lastId;
+  let reply;
+  try {
+    reply = await fetch(inLanguage(`ledgers/${encodeURIComponent(stream.id)}/events`),
+      { headers, cache: "no-store", signal: stream.stop.signal });
+  } catch { return false; }  // no network: tried again
+  if (reply.status === 403 || reply.status === 404) return true;  // reading the ledger says why
+  if (!reply.ok || !reply.body) return false;
+  flushQueue();  // the server is there: deals waiting go in
+  const lines = reply.body.pipeThrough(new TextDecoderStream()).getReader();
+  let buffer = "";
+  let event = { data: [] };
+  try {
+    for (;;) {
+      const { value, done } = await lines.read();
+      if (done) return false;
+      buffer += value;
+      const complete = buffer.split(/\r?\n/);
+      buffer = complete.pop();  // a line not ended yet (a lone \r stays with it, as \r\n may follow)
+      for (const line of complete) {
+        if (line === "") {  // an event ends
+          if (event.data.length && dispatch(stream, event)) { stream.stop.abort(); return true; }
+          event = { data: [] };
+        } else if (!line.startsWith(":")) {  // a comment (the keep-alive) is skipped
+          const colon = line.indexOf(":");
+          const field = colon < 0 ? line : line.slice(0, colon);
+          const text = colon < 0 ? "" : line.slice(colon + 1).replace(/^ /, "");
+          if (field === "event") event.kind = text;
+          else if (field === "data") event.data.push(text);
+          else if (field === "id" && !text.includes("\0")) event.id = text;
+          else if (field === "retry" && /^\d+$/.test(text)) stream.retry = Number(text);
+        }
+      }
+    }
+  } catch { return false; }  // the connection broke (or was closed here): tried again unless stopped
+}
+
+// An event of the stream; true when it is the last one.
+function dispatch(stream, event) {
+  if (event.id !== undefined) stream.lastId = event.id;
+  let data = null;
+  try { data = JSON.parse(event.data.join("\n")); } catch { return false; }
+  const kind = event.kind || "message";
+  if (kind === "revoked") {
+    if (state.ledger?.id === stream.id) showError("ledger-error", { detail: t("streamRevoked") }, "", null);
+    return true;
+  }
+  heard(stream.id, kind, data);
+  return kind === "ledger-deleted";
 }
 
 async function heard(id, kind, data) {
@@ -1175,6 +1259,9 @@ async function heard(id, kind, data) {
   const shown = state.ledger.data;
   const count = shown.deals.length;
   if (kind === "ledger-deleted") { await openLedger(id); return; }
+  if (kind.startsWith("device-")) { await loadDevices(); return; }  // the owner's list follows the room
+  if (kind.startsWith("read-link-")) { await loadReadLinks(); return; }
+  if (data.resync) { loadDevices(); loadReadLinks(); }  // what changed while away is read again
   let moved = true;
   if (kind === "deal-added" && data.entry?.number === count + 1) {
     shown.deals.push(data.entry);
@@ -1201,7 +1288,7 @@ async function heard(id, kind, data) {
 // has it: sent in order; a repeat of one that landed but whose answer was lost answers 200 with the first
 // answer (nothing stored twice); a 409 (another phone recorded that deal first) stops the queue and asks.
 const QUEUE_KEY = "taihu.queue";
-const ROOM_POLL_MS = 4000;
+const QUEUE_RETRY_MS = 4000;
 let flushing = null;
 
 function queued(id = state.ledger?.id) { return (state.queue || []).filter((item) => item.ledger === id); }
@@ -1338,6 +1425,43 @@ function drawDevices() {
       drawLedger();
     });
     return el("li", {}, el("span", { text: device.name }), revoke);
+  }));
+}
+
+// The read links the owner made: each named (or not) and dated, and revoked here; the list follows the
+// stream's read-link events as the devices' does.
+async function loadReadLinks() {
+  if (!isOwner()) return;
+  const id = state.ledger.id;
+  const reply = await ownerCall("GET", "read-links");
+  if (!reply.ok || state.ledger?.id !== id) return;
+  const known = JSON.stringify(state.readLinks);
+  state.readLinks = reply.data.read_links;
+  if (JSON.stringify(state.readLinks) !== known) drawReadLinks();
+}
+
+function madeWhen(iso) {
+  const when = new Date(iso);
+  if (Number.isNaN(when.getTime())) return iso;
+  return when.toLocaleString(state.lang === "zh" ? "zh-CN" : "en", { dateStyle: "short", timeStyle: "short" });
+}
+
+function drawReadLinks() {
+  const list = $("room-read-links");
+  const links = state.readLinks || [];
+  if (!links.length) { list.replaceChildren(el("li", { class: "hint", text: t("roomNoReadLinks") })); return; }
+  list.replaceChildren(...links.map((link) => {
+    const name = link.name ?? t("roomUnnamed");
+    const revoke = el("button", { type: "button", text: t("roomRevoke"), "aria-label": `${t("roomRevoke")} ${t("roomReadLink")} ${name}` });
+    revoke.addEventListener("click", async () => {
+      const reply = await ownerCall("DELETE", `read-links/${encodeURIComponent(link.id)}`);
+      if (!reply.ok && reply.status !== 404) { showError("ledger-error", reply.data, "", null); return; }
+      state.ledgerNote = fmt("roomLinkRevoked", { name });
+      await loadReadLinks();
+      drawLedger();
+    });
+    return el("li", {}, el("span", {}, el("span", { text: name }), " ",
+      el("span", { class: "hint", text: fmt("roomMade", { when: madeWhen(link.created) }) })), revoke);
   }));
 }
 
