@@ -34,12 +34,12 @@ from taihu.cli.main import app
 from taihu.messages import Language, known
 from taihu.scorer import HandError, HandScore, score_hand
 from taihu.scorer import tiles as T
-from taihu.scorer.arithmetic import arithmetic
+from taihu.scorer.arithmetic_lines import arithmetic
 from taihu.scorer.rulesets import RULESETS, get
 from taihu.scorer.rulesets.riichi.yaku import YAKU
 from taihu.scorer.said import Said, code_in_lang, in_lang, parameters, said
 from taihu.scorer.settlement import settle_table
-from taihu.scorer.waits import waits
+from taihu.scorer.waiting import waits
 
 
 def texts_in(value: Any) -> Iterator[str]:

@@ -41,7 +41,7 @@ if TYPE_CHECKING:  # imported where a table is printed, a table settled, a hand'
     from rich.table import Table
 
     from taihu.scorer import Settlement
-    from taihu.scorer.waits import Discards, Wait, Waits, WinValue
+    from taihu.scorer.waiting import Discards, Wait, Waits, WinValue
 
 
 class Taihu(SpokenGroup):
@@ -352,7 +352,7 @@ def hand_table(result: HandScore, lang: Lang = Lang.both, compact: bool = False)
         if result.doubled:
             table.add_row(say("cli.score.doubled"), *name_cells("翻", "", lang), doubled, "")
         table.add_row(say("cli.score.total"), *blank, f"{result.total} {unit_name(result.unit, lang)}", illegal)
-    from taihu.scorer.arithmetic import arithmetic
+    from taihu.scorer.arithmetic_lines import arithmetic
 
     table.caption, table.caption_justify = "\n".join(map(lang.said, arithmetic(result))), "left"
     return table
@@ -535,7 +535,7 @@ def waits_command(
     lang: LangOption = None,
 ) -> None:
     """What wins for a waiting hand (听牌): each tile, its copies unseen, its total on a discard and self-drawn."""
-    from taihu.scorer.waits import Discards, waits
+    from taihu.scorer.waiting import Discards, waits
 
     lang = option_lang(lang)
 

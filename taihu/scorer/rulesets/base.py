@@ -42,7 +42,7 @@ from .scoring_loop import ScoringLoop, new_instance, score_item
 from .validation import TileCountError, holds_kind
 
 if TYPE_CHECKING:
-    from ..waits import Check, Discards, Waits
+    from ..waiting import Check, Discards, Waits
 
 # a group's kind, then its shape: read by index, as a NamedTuple's fields by name cost several times more
 BY_KIND = itemgetter(Group._fields.index("kind"), Group._fields.index("shape"))
@@ -125,7 +125,7 @@ class RuleSet(ScoringLoop):
         lines: Callable[[HandScore], list[str]] = import_module(f"{type(self).__module__}.arithmetic").lines
         return lines(score)
 
-    # -- what the waits search asks (taihu/scorer/waits.py) ---------------
+    # -- what the waits search asks (taihu/scorer/waiting.py) ---------------
 
     def own_waits(self, line: str, options: Mapping[str, Any] | None, check: Check) -> Waits | Discards | None:
         """The waits of a line, where a rule set finds them its own way (one may score through its own

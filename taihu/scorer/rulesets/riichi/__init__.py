@@ -44,7 +44,7 @@ from .yaku import (
 HAN = Kind("han", "han")  # how its items count: every yaku and dora counts han
 
 if TYPE_CHECKING:
-    from ...waits import Check
+    from ...waiting import Check
 
 NO_YAKU_NOTE, FURITEN_NOTE = "note.riichi.no_yaku", "note.riichi.furiten"  # the notes of a win that is not legal
 NO_YAKU, FURITEN = phrase(NO_YAKU_NOTE), phrase(FURITEN_NOTE)
