@@ -38,7 +38,7 @@ from .interface import (
     scope_text,
 )
 from .rule_data import check_rule_data, check_search_contract
-from .scoring_loop import ScoringLoop, new_instance, score_item
+from .scoring_loop import ScoringLoop, score_item
 from .validation import TileCountError, holds_kind
 
 if TYPE_CHECKING:
@@ -351,9 +351,7 @@ class RuleSet(ScoringLoop):
             if i.describe is not None:  # the detail, built for the reading kept only
                 d = i.describe(hand, facts, d)
             lines.append(i.lines.get((v, d)) or score_item(i, v, d))  # most lines are known
-        scored = new_instance(HandScore)
-        HandScore.__init__(
-            scored,
+        scored = HandScore(
             rules=self.name,
             hand=to_text(parsed),
             winner=hand.winner,
