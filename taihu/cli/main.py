@@ -89,7 +89,9 @@ def end_as_a_closed_pipe_ends() -> None:
     Python ignores SIGPIPE, so that a write to a closed pipe raises BrokenPipeError instead (the docs' "Note
     on SIGPIPE", which warns against restoring the default for the whole run: a socket closed under a server
     would kill it). Restored here only, at the very end, once there is nothing left to do; a shell then shows
-    141, as for `yes`, and a program that reads the status sees the signal. Where there is no SIGPIPE: 141.
+    141, as for `yes`, and a program that reads the status sees the signal. Where there is no SIGPIPE: 141, by
+    `os._exit`, not for speed: the interpreter's own exit would flush stdout into the closed pipe once more and
+    print that error.
     """
     import signal
 
@@ -133,8 +135,9 @@ def main() -> None:
     """The console script `taihu`: the command line's arguments, the exit status.
 
     A command that has finished has closed what it opened and leaves only its output to flush, so
-    the process ends there, without the interpreter's teardown of every module (7 ms, a seventh of
-    a `taihu score`). `serve` ends the usual way: its server and workers have their own clean-up.
+    the process ends there (`os._exit`), without the interpreter's teardown of every module: 4% of a
+    `taihu score`'s instructions, with or without `--json` (docs/performance.md, "Tricks outside the
+    engine"). `serve` ends the usual way: its server and workers have their own clean-up.
     """
     try:
         app(prog_name="taihu")
