@@ -274,7 +274,6 @@ class Riichi(RuleSet):
     unit = "points"
     events = ("riichi", "liable", "false-win", "foul")  # the side events its settlement takes
     subtotal_unit = "han"  # the subtotal is the han
-    pot_stick = "riichi stick"  # 立直棒
     options = OPTIONS
     red_fives = True
     conditions = CONDITIONS
