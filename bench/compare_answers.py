@@ -254,8 +254,8 @@ def answered(call: Callable[[], Any]) -> str:
 
 def library_answers(inputs: dict[str, list[Input]]) -> dict[str, list[str]]:
     from taihu.scorer import rule_sets, score_hand, settle_table
-    from taihu.scorer.arithmetic import arithmetic
-    from taihu.scorer.waits import waits
+    from taihu.scorer.arithmetic_lines import arithmetic
+    from taihu.scorer.waiting import waits
 
     def scored(hand: Input) -> dict[str, Any]:
         score = score_hand(hand["hand"], rules=hand["rules"], options=hand["options"])

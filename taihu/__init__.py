@@ -27,9 +27,9 @@ from .scorer import (
 )
 
 if TYPE_CHECKING:
-    from .scorer.arithmetic import arithmetic
+    from .scorer.arithmetic_lines import arithmetic
     from .scorer.settlement import settle_table
-    from .scorer.waits import waits
+    from .scorer.waiting import waits
 
     __version__: str
 

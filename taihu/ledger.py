@@ -34,7 +34,6 @@ from __future__ import annotations
 import copy
 import csv
 import hashlib
-import hmac
 import io
 import os
 import re
@@ -736,8 +735,3 @@ def as_written(exc: HandError, table: Any, seats: dict[str, str]) -> HandError:
         named.field = player_field
     named.player = player
     return named
-
-
-def token_matches(given: str, stored_sha256: str | None) -> bool:
-    """Constant-time comparison of the hashes; a ledger without a token (a local one) has no keeper online."""
-    return stored_sha256 is not None and hmac.compare_digest(hash_token(given), stored_sha256)

@@ -24,7 +24,7 @@ from fastapi.testclient import TestClient
 from live_server import live_server
 
 import taihu.api.waits as waits_module
-from taihu.scorer.waits import waits
+from taihu.scorer.waiting import waits
 
 BOUND = 10.0  # seconds: how long any one request may take before the test calls it a freeze
 HOLD = 3.0  # seconds the hostile clients keep at it

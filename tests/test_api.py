@@ -28,7 +28,7 @@ import taihu.api.app as api_module
 from taihu.api.guards import MAX_BODY
 from taihu.messages.error_shape import ERROR_FIELDS, error_shape, hand_error_shape
 from taihu.scorer import HandError, score_hand, settle_table
-from taihu.scorer.arithmetic import arithmetic
+from taihu.scorer.arithmetic_lines import arithmetic
 from taihu.scorer.rulesets import RULESETS
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -42,7 +42,7 @@ from taihu.api.waits import WaitsRequest
 from taihu.messages.error_shape import ERROR_FIELDS
 from taihu.scorer import HandError, score_hand
 from taihu.scorer.rulesets import RULESETS
-from taihu.scorer.waits import waits
+from taihu.scorer.waiting import waits
 
 __all__ = ["arranged", "client"]  # test_api_errors' fixtures, used here by name
 

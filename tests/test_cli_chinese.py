@@ -27,7 +27,7 @@ from taihu.cli.main import app
 from taihu.scorer import HandError, HandScore, score_hand
 from taihu.scorer.rulesets import REGISTRY, get
 from taihu.scorer.settlement import settle_table
-from taihu.scorer.waits import Discards, Waits, waits
+from taihu.scorer.waiting import Discards, Waits, waits
 
 ROOT = Path(__file__).resolve().parent.parent
 TABLES = sorted((ROOT / "examples" / "tables").glob("*.json"))

@@ -27,7 +27,7 @@ import pytest
 from taihu import HandError, score_hand, settle_table, waits
 from taihu.docs import ROOT, generated_specs, pages, regenerate
 from taihu.scorer.rulesets import RULESETS
-from taihu.scorer.waits import Discards, Waits
+from taihu.scorer.waiting import Discards, Waits
 
 PAGES = pages()
 FENCE = re.compile(r"^```sh\n(?P<body>.*?)^```", re.MULTILINE | re.DOTALL)

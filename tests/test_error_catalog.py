@@ -29,7 +29,7 @@ from taihu.scorer import HandError, score_hand
 from taihu.scorer.errors import Joined, Term, Text, Word
 from taihu.scorer.rulesets import RULESETS
 from taihu.scorer.settlement import settle_table
-from taihu.scorer.waits import waits
+from taihu.scorer.waiting import waits
 
 ROOT = Path(__file__).resolve().parent.parent
 # made elsewhere, by their owners: the notation's errors, the API's and the command line's own

@@ -422,7 +422,7 @@ TILE_TOKENS = st.one_of(
 @FEWER
 @given(tokens=st.lists(TILE_TOKENS, min_size=10, max_size=19))
 def test_any_tile_anywhere_is_scored_or_refused_and_waits_too(rules: str, tokens: list[str]) -> None:
-    from taihu.scorer.waits import waits
+    from taihu.scorer.waiting import waits
 
     line = " ".join(tokens)
     for call in (lambda: score_hand(line, rules=rules), lambda: waits(line.replace("+", ""), rules=rules)):

@@ -169,7 +169,7 @@ SHARED_MODULES = {"base", "interface", "scoring_loop", "validation", "hints", "h
 def test_importing_the_cli_loads_no_rule_set_no_renderer_and_no_settlement() -> None:
     loaded = modules_after(None)
     assert "taihu.cli.main" in loaded
-    assert not unwanted(loaded, NEVER | NO_TABLE | {"taihu.scorer.settlement", "taihu.scorer.waits"})
+    assert not unwanted(loaded, NEVER | NO_TABLE | {"taihu.scorer.settlement", "taihu.scorer.waiting"})
     assert rule_set_modules(loaded) == set()
 
 
@@ -186,7 +186,7 @@ def test_a_score_imports_only_its_rule_set(args: list[str], rules: set[str], als
     """No click, rich (but to draw), pydantic, fastapi, sqlite3, settlement or waits search; one rule set's module."""
     loaded = modules_after(args)
     assert "taihu.scorer.rulesets.base" in loaded  # the command ran
-    assert not unwanted(loaded, NEVER | also_never | {"taihu.scorer.settlement", "taihu.scorer.waits"})
+    assert not unwanted(loaded, NEVER | also_never | {"taihu.scorer.settlement", "taihu.scorer.waiting"})
     assert rule_set_modules(loaded) == rules
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import json
 import os
 import shutil
@@ -9,11 +10,15 @@ import subprocess
 import sys
 import tomllib
 from pathlib import Path
+from types import ModuleType
 
+import pytest
 from typer.testing import CliRunner
 
 import taihu
+import taihu.scorer
 from taihu.cli.main import app
+from taihu.scorer import LATER
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -24,6 +29,15 @@ def test_public_api_is_importable_from_taihu() -> None:
     assert score_hand("555m 222p 777p 333s 888s 9m f1 f2 P P +9m wild:5m,E seat:S").total == 56
     assert callable(settle_table)
     assert issubclass(HandError, ValueError) or issubclass(HandError, Exception)
+
+
+@pytest.mark.parametrize("name, module", sorted(LATER.items()))
+def test_a_name_loaded_on_first_use_stays_the_name_once_its_module_is_imported(name: str, module: str) -> None:
+    """Importing a submodule binds it on its package: a module named as the name it holds would replace it."""
+    loaded = importlib.import_module(f"taihu.scorer.{module}")
+    assert getattr(taihu.scorer, name) is getattr(loaded, name)
+    assert getattr(taihu, name, getattr(loaded, name)) is getattr(loaded, name)
+    assert not isinstance(getattr(taihu.scorer, name), ModuleType)
 
 
 def test_version_flag_prints_the_distribution_version() -> None:

@@ -27,7 +27,7 @@ from api_app import app as taihu_app
 from playwright.sync_api import Browser, Locator, Page, Playwright, expect, sync_playwright
 
 from taihu.scorer import score_hand, settle_table
-from taihu.scorer.arithmetic import arithmetic
+from taihu.scorer.arithmetic_lines import arithmetic
 from taihu.scorer.rulesets import REGISTRY, RULESETS
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -37,7 +37,7 @@ from taihu.scorer import HandError, HandScore, parse, score_hand, slips, to_text
 from taihu.scorer import tiles as T
 from taihu.scorer.notation import DECLARED_WINS
 from taihu.scorer.rulesets import RULESETS
-from taihu.scorer.waits import Waits, waits
+from taihu.scorer.waiting import Waits, waits
 from tests.test_cli_chinese import assert_chinese, error_text, keys, score_texts
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -20,7 +20,7 @@ from taihu import HandError, score_hand, waits
 from taihu.cli.main import app as cli_app
 from taihu.scorer import tiles as T
 from taihu.scorer.rulesets.riichi.waits import RiichiWaits
-from taihu.scorer.waits import Discards, Waits
+from taihu.scorer.waiting import Discards, Waits
 
 SETTINGS = settings(
     max_examples=25,

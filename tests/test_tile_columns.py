@@ -11,7 +11,7 @@ import pytest
 from taihu.scorer import HandError, score_hand
 from taihu.scorer.notation import parse
 from taihu.scorer.rulesets import RULESETS
-from taihu.scorer.waits import waits
+from taihu.scorer.waiting import waits
 
 # (rule set, line, the error's code, the column: the copy over the limit, the first of four alike, the last copy
 # of the tile too many, a tile not played)

@@ -23,7 +23,7 @@ from typer.testing import CliRunner
 from taihu.cli.main import app as taihu_app
 from taihu.messages import known
 from taihu.scorer import HandError, HandScore, score_hand, settle_table
-from taihu.scorer.arithmetic import arithmetic
+from taihu.scorer.arithmetic_lines import arithmetic
 from taihu.scorer.rulesets import REGISTRY, RULESETS
 from taihu.scorer.rulesets.interface import WINNER_ONLY, Item, flag_item
 

@@ -22,7 +22,7 @@ from taihu import HandError, score_hand
 from taihu.scorer import tiles as T
 from taihu.scorer.rulesets import REGISTRY, RULESETS
 from taihu.scorer.rulesets.base import RuleSet
-from taihu.scorer.waits import (
+from taihu.scorer.waiting import (
     Discards,
     Wait,
     Waits,

@@ -23,7 +23,7 @@ from taihu.scorer import HandError, parse
 from taihu.scorer import engine as E
 from taihu.scorer import tiles as T
 from taihu.scorer.rulesets import lingxi
-from taihu.scorer.waits import Waits, plain_waits, waits
+from taihu.scorer.waiting import Waits, plain_waits, waits
 
 SETTINGS = settings(
     max_examples=25,

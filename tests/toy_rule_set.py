@@ -75,7 +75,6 @@ class Toy(RuleSet):
     tiles = SUITED_TILES  # one suit or mixed, no honours
     conditions = CONDITIONS
     examples = ({"hand": ONE_SUIT, "options": {}}, {"hand": MIXED + " self seat:S", "options": {}})
-    example_waits = "1112345678999m"
     items = (
         Item("ping_hu", "平胡", "Plain win", 1, HAND_TYPE, WINNER_ONLY, ping_hu),
         Item("qing_yi_se", "清一色", "One suit", 4, HAND_TYPE, WINNER_ONLY, qing_yi_se, reads=("one_suit",)),

@@ -61,7 +61,7 @@ from taihu.api.settings import Settings, settings_of
 from taihu.api.waits import router as waits_router
 from taihu.messages import Language
 from taihu.scorer import HandError, RuleSetInfo, memo, rule_sets, score_hand, settle_table
-from taihu.scorer.arithmetic import arithmetic
+from taihu.scorer.arithmetic_lines import arithmetic
 from taihu.store import DatabaseUnavailable, LedgerStore
 
 RETRY_DATABASE_S = 5  # the Retry-After of a database that cannot be reached: a restart or a failover takes seconds

@@ -30,7 +30,7 @@ from taihu.api.schemas import HouseOptions, rules_field
 from taihu.scorer.models import MAX_HAND_LENGTH
 from taihu.scorer.notation import FLAG_CONDITIONS
 from taihu.scorer.rulesets import RULESETS
-from taihu.scorer.waits import waits
+from taihu.scorer.waiting import waits
 
 WAITS_BUDGET = CPU_BUDGET  # seconds of CPU a /waits search may take (docs/soak.md)
 

@@ -41,7 +41,7 @@ if TYPE_CHECKING:  # imported where a table is printed, a table settled, a hand'
     from rich.table import Table
 
     from taihu.scorer import Settlement
-    from taihu.scorer.waits import Discards, Wait, Waits, WinValue
+    from taihu.scorer.waiting import Discards, Wait, Waits, WinValue
 
 
 class Taihu(SpokenGroup):
@@ -89,7 +89,9 @@ def end_as_a_closed_pipe_ends() -> None:
     Python ignores SIGPIPE, so that a write to a closed pipe raises BrokenPipeError instead (the docs' "Note
     on SIGPIPE", which warns against restoring the default for the whole run: a socket closed under a server
     would kill it). Restored here only, at the very end, once there is nothing left to do; a shell then shows
-    141, as for `yes`, and a program that reads the status sees the signal. Where there is no SIGPIPE: 141.
+    141, as for `yes`, and a program that reads the status sees the signal. Where there is no SIGPIPE: 141, by
+    `os._exit`, not for speed: the interpreter's own exit would flush stdout into the closed pipe once more and
+    print that error.
     """
     import signal
 
@@ -133,8 +135,9 @@ def main() -> None:
     """The console script `taihu`: the command line's arguments, the exit status.
 
     A command that has finished has closed what it opened and leaves only its output to flush, so
-    the process ends there, without the interpreter's teardown of every module (7 ms, a seventh of
-    a `taihu score`). `serve` ends the usual way: its server and workers have their own clean-up.
+    the process ends there (`os._exit`), without the interpreter's teardown of every module: 4% of a
+    `taihu score`'s instructions, with or without `--json` (docs/performance.md, "Tricks outside the
+    engine"). `serve` ends the usual way: its server and workers have their own clean-up.
     """
     try:
         app(prog_name="taihu")
@@ -352,7 +355,7 @@ def hand_table(result: HandScore, lang: Lang = Lang.both, compact: bool = False)
         if result.doubled:
             table.add_row(say("cli.score.doubled"), *name_cells("翻", "", lang), doubled, "")
         table.add_row(say("cli.score.total"), *blank, f"{result.total} {unit_name(result.unit, lang)}", illegal)
-    from taihu.scorer.arithmetic import arithmetic
+    from taihu.scorer.arithmetic_lines import arithmetic
 
     table.caption, table.caption_justify = "\n".join(map(lang.said, arithmetic(result))), "left"
     return table
@@ -535,7 +538,7 @@ def waits_command(
     lang: LangOption = None,
 ) -> None:
     """What wins for a waiting hand (听牌): each tile, its copies unseen, its total on a discard and self-drawn."""
-    from taihu.scorer.waits import Discards, waits
+    from taihu.scorer.waiting import Discards, waits
 
     lang = option_lang(lang)
 

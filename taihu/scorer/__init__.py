@@ -6,9 +6,7 @@ No I/O and no printing here; the CLI and the HTTP API are thin shells over
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Mapping
-from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 from .errors import ArgumentError, HandError, require
@@ -18,14 +16,19 @@ from .notation import parse, to_text
 from .rulesets import DEFAULT_RULES, RULESETS, get
 
 if TYPE_CHECKING:
-    from .arithmetic import arithmetic
+    from .arithmetic_lines import arithmetic
     from .batch import score_batch, settle_batch
     from .settlement import settle_table
-    from .waits import Discard, Discards, Wait, Waits, WinValue, waits
+    from .waiting import Discard, Discards, Wait, Waits, WinValue, waits
 
 # imported on first use: `taihu score` needs neither the settlement nor the waits search
-LATER = {"settle_table": "settlement", "arithmetic": "arithmetic", "score_batch": "batch", "settle_batch": "batch"}
-LATER |= dict.fromkeys(("Discard", "Discards", "Wait", "Waits", "WinValue", "waits"), "waits")
+LATER = {
+    "settle_table": "settlement",
+    "arithmetic": "arithmetic_lines",
+    "score_batch": "batch",
+    "settle_batch": "batch",
+}
+LATER |= dict.fromkeys(("Discard", "Discards", "Wait", "Waits", "WinValue", "waits"), "waiting")
 
 
 def score_hand(hand: str, rules: str = DEFAULT_RULES, options: Mapping[str, Any] | None = None) -> HandScore:
@@ -59,22 +62,6 @@ def __getattr__(name: str) -> Any:
 
         return getattr(import_module(f"{__name__}.{LATER[name]}"), name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
-class Package(ModuleType):
-    """This package, whose `waits` stays the function `waits` once the module `waits` is imported.
-
-    The import system binds a submodule it imports on its package; the function `waits` has its
-    module's name, so that binding is turned into the function (as an eager import would leave it).
-    """
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        if name in LATER and isinstance(value, ModuleType):
-            value = getattr(value, name)
-        super().__setattr__(name, value)
-
-
-sys.modules[__name__].__class__ = Package
 
 
 __all__ = [

@@ -5,7 +5,7 @@ and its English as the string itself.
 these fields as strings — joined, compared, written as JSON — reads the English text, and English costs
 nothing more to show. `in_lang("zh")` renders the same code and parameters in another
 language; a parameter that is itself a `Said` (a word: a suit, "winner") renders in that language too.
-`said(code, **params)` makes one, keeping the few that recur (the same notes, hand after hand).
+`said(code, **params)` makes one; `phrase` makes a rule set's per-hand details, keeping those that recur.
 
 The English template is read from the English catalog on the first text made, never at import.
 """
@@ -20,8 +20,6 @@ from typing import Any
 from taihu.messages import Language, catalog
 
 from . import memo as M
-
-MAX_KEPT = 4096  # texts kept for reuse; past this the store starts afresh (a few hundred recur in practice)
 
 
 class Said(str):
@@ -85,25 +83,12 @@ def _said_of_code(value: Mapping[str, Any], lang: Language) -> Said:
     return Said(code, {k: _said_of_code(v, lang) if is_code(v) else v for k, v in value["params"].items()})
 
 
-_KEPT: dict[tuple[Any, ...], Said] = {}
-M.register("said.texts", _KEPT.__len__, _KEPT.clear, bytes_per_entry=400)
-
-
 def said(code: str, /, **params: object) -> Said:
-    """The text `code` with `params` (hashable: strings, numbers, `Said`s); one shared instance per text.
-
-    Texts are kept by their parameters' values as strings compare, so a word parameter of a code is always
-    a `Said` of one code (`reason=said("reason.winner")`), never a plain string of the same English."""
-    key = (code, *params.items())
-    found = _KEPT.get(key)
-    if found is None:
-        if len(_KEPT) >= MAX_KEPT:
-            _KEPT.clear()
-        found = _KEPT[key] = Said(code, params)
-    return found
+    """The text `code` with `params` (strings, numbers, `Said`s); a word parameter of a code is a `Said` of
+    that code (`reason=said("reason.winner")`), never a plain string of the same English."""
+    return Said(code, params)
 
 
-@M.lru_cache("said.parameters", maxsize=1024, bytes_per_entry=200)
 def parameters(code: str) -> tuple[str, ...]:
     """The parameters the English text of `code` names."""
     template = catalog("en").gettext(code)
@@ -115,9 +100,13 @@ def said_from(code: str, values: Mapping[str, object]) -> Said:
     return said(code, **{name: values[name] for name in parameters(code)})
 
 
+MAX_KEPT = 4096  # a few hundred recur in practice
+
+
 def phrase(code: str, *names: str) -> Callable[..., Said]:
     """A maker of the texts of `code`, its parameters given by position in the order of `names`: what a rule
-    set's per-hand details use (`COMPLETES_PAIR(tile, group)`), half the cost of `said` by keywords."""
+    set's per-hand details use (`COMPLETES_PAIR(tile, group)`); the texts that recur (the same details, hand after
+    hand) are kept, up to `MAX_KEPT` of a code, past which its store starts afresh."""
     kept: dict[tuple[object, ...], Said] = {}
     M.register(f"said.{code}", kept.__len__, kept.clear, bytes_per_entry=400)
 

@@ -38,11 +38,11 @@ from .interface import (
     scope_text,
 )
 from .rule_data import check_rule_data, check_search_contract
-from .scoring_loop import ScoringLoop, new_instance, score_item
-from .validation import TileCountError, holds_kind
+from .scoring_loop import ScoringLoop, score_item
+from .validation import TileCountError
 
 if TYPE_CHECKING:
-    from ..waits import Check, Discards, Waits
+    from ..waiting import Check, Discards, Waits
 
 # a group's kind, then its shape: read by index, as a NamedTuple's fields by name cost several times more
 BY_KIND = itemgetter(Group._fields.index("kind"), Group._fields.index("shape"))
@@ -66,22 +66,18 @@ class RuleSet(ScoringLoop):
     options: tuple[Option, ...] = ()
     stand_in_pungs: bool = False  # 花碰 `[CC2m]` allowed; else it is no meld
     red_fives: bool = False  # `0m 0p 0s` read as red fives; else they are an error
-    single_wild_kind: bool = False  # the one wildcard kind is the kind `wild:` names (`holds_wildcard`)
     # -- what the page offers (GET /palette.json): the tiles it plays, in the page's order, and how many
     # wildcard kinds a hand of it names
     tiles: tuple[str, ...] = (*SUITED_TILES, *HONOUR_TILES)
     wild_kinds: int = 0
     wild_name: str = ""  # what the page calls the wildcard, where not 财神
     events: tuple[str, ...] = ()  # the side events its settlement takes (a table's `events`)
-    # the API's examples (its OpenAPI document): score requests ({"hand", "options"}), a /settle table and a
-    # waiting line whose /waits answer is the document's example answer
+    # the API's examples (its OpenAPI document): score requests ({"hand", "options"}) and a /settle table
     examples: tuple[Mapping[str, Any], ...] = ()
     example_table: Mapping[str, Any] | None = None
-    example_waits: str = ""
     # -- a table (settlement)
     table_fields: frozenset[str] = frozenset()  # the table's own fields it reads (honba, pot, round); else refused
     tenpai_seats: bool = False  # a drawn deal's seat may be {"tenpai": ...}
-    pot_stick: str = "stick"  # what a stick in the pot is called, where the table carries one (`table_fields`)
     subtotal_unit: str = ""  # what the subtotal counts, where not the unit
     # -- the waits search
     discards_wildcards: bool = True  # a player may discard a wildcard (a 何切る then offers it)
@@ -125,7 +121,7 @@ class RuleSet(ScoringLoop):
         lines: Callable[[HandScore], list[str]] = import_module(f"{type(self).__module__}.arithmetic").lines
         return lines(score)
 
-    # -- what the waits search asks (taihu/scorer/waits.py) ---------------
+    # -- what the waits search asks (taihu/scorer/waiting.py) ---------------
 
     def own_waits(self, line: str, options: Mapping[str, Any] | None, check: Check) -> Waits | Discards | None:
         """The waits of a line, where a rule set finds them its own way (one may score through its own
@@ -140,19 +136,6 @@ class RuleSet(ScoringLoop):
     def wildcard_kinds(self, hand: Any) -> frozenset[int]:
         """The kinds that are wildcards in a prepared hand."""
         return frozenset()
-
-    def holds_wildcard(self, parsed: ParsedHand) -> bool:
-        """Whether a line read by this rule set may hold a wildcard tile: its search is then the wildcard
-        search, whose cost grows with the wildcards held (the API scores such a hand in a worker thread).
-
-        False where the line names no wildcard (no `wild:` nor `flip:`), or where the rule set makes the one
-        kind `wild:` names the wildcard (`single_wild_kind`) and no tile of the line is of it; True
-        otherwise, a line the scoring will refuse included."""
-        if parsed.wild is None and parsed.flip is None:
-            return False
-        if self.single_wild_kind and parsed.flip is None and parsed.wild is not None and len(parsed.wild) == 1:
-            return holds_kind(parsed, parsed.wild[0])
-        return True
 
     def as_faces(self, hand: Any) -> Any:
         """The prepared hand with every wildcard tile playing only as its own face; None if a face cannot meld."""
@@ -351,9 +334,7 @@ class RuleSet(ScoringLoop):
             if i.describe is not None:  # the detail, built for the reading kept only
                 d = i.describe(hand, facts, d)
             lines.append(i.lines.get((v, d)) or score_item(i, v, d))  # most lines are known
-        scored = new_instance(HandScore)
-        HandScore.__init__(
-            scored,
+        scored = HandScore(
             rules=self.name,
             hand=to_text(parsed),
             winner=hand.winner,

@@ -27,10 +27,6 @@ from .interface import (
     rank,
 )
 
-# An instance made bare, to be filled by its class's own `__init__` called by keywords: half the cost of calling
-# the class by keywords, which first gathers them in a dict and then matches them to the parameters again.
-new_instance = object.__new__
-
 _NO_FACTS: frozenset[str] = frozenset()
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ...arithmetic import non_winner
+from ...arithmetic_lines import non_winner
 from ...models import HandScore
 from ...said import said
 

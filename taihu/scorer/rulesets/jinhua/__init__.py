@@ -42,7 +42,6 @@ class Jinhua(B.RuleSet):
     conditions = CONDITIONS
     search_keeps = KEPT_FOR_ITEMS
     claims_wildcards = False  # a 财神 is never claimed
-    single_wild_kind = True  # the 财神 is the kind `wild:` names
     lone_tiles_win = True  # 十三不靠/七风 and 乱风
 
     def prepare(self, parsed: ParsedHand, options: dict[str, int]) -> JinhuaHand:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ...arithmetic import non_winner, values
+from ...arithmetic_lines import non_winner, values
 from ...models import HandScore
 from ...said import said
 

@@ -23,8 +23,7 @@ from ...errors import HandError
 from ...notation import ParsedHand
 from .. import base as B
 from .. import interface as I
-from .. import validation as V
-from .hand import CONDITIONS, MINIMUM, SETS, LuoshanHand, named_wild_kind, not_legal, prepare
+from .hand import CONDITIONS, MINIMUM, SETS, LuoshanHand, not_legal, prepare
 from .items import EXCLUSIONS, HU, ITEMS, TAI
 from .search import KEPT_FOR_ITEMS, readings
 
@@ -42,7 +41,6 @@ class Luoshan(B.RuleSet):
     stand_in_pungs = True  # 花碰
     conditions = CONDITIONS
     examples = ({"hand": "[EEE] (CCCC) [999m] 11p FF +1p self flip:5s seat:E"},)
-    example_waits = "123m 456m 789p 23s 55p flip:9p"
     search_keeps = KEPT_FOR_ITEMS
     same_readings_self_drawn = True  # how it was won changes only the items valued on the readings
 
@@ -53,14 +51,6 @@ class Luoshan(B.RuleSet):
 
     def wildcard_kinds(self, hand: LuoshanHand) -> frozenset[int]:
         return frozenset(() if hand.wild_kind is None else (hand.wild_kind,))
-
-    def holds_wildcard(self, parsed: ParsedHand) -> bool:
-        """The one wildcard kind is the one `wild:` names or the one after the `flip:` indicator."""
-        try:
-            kind = named_wild_kind(parsed, [])
-        except HandError:
-            return True  # the scoring refuses the line, in its words
-        return kind is not None and V.holds_kind(parsed, kind)
 
     def as_faces(self, hand: LuoshanHand) -> LuoshanHand:
         kinds = bytes(sorted(hand.natural_kinds + bytes(hand.wild_tiles)))

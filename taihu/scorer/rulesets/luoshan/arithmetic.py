@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ...arithmetic import SUPERSCRIPT, added, kinds, non_winner, rounded, values
+from ...arithmetic_lines import SUPERSCRIPT, added, kinds, non_winner, rounded, values
 from ...models import HandScore
 from ...said import said
 from .items import TOTAL

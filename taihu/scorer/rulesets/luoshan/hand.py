@@ -16,7 +16,6 @@ from ...errors import HandError, Text
 from ...notation import Meld, ParsedHand
 from ...said import phrase, said
 from .. import interface as I
-from .. import scoring_loop as L
 from .. import validation as V
 
 SETS = 4  # 4 sets + 1 pair
@@ -239,9 +238,7 @@ def prepare(parsed: ParsedHand, options: dict[str, int]) -> LuoshanHand:
     if "kong-draw" in flags:
         V.check_kong_draw(flags, melds)
 
-    hand = L.new_instance(LuoshanHand)
-    LuoshanHand.__init__(
-        hand,
+    hand = LuoshanHand(
         parsed=parsed,
         winner=winner,
         declared=False,

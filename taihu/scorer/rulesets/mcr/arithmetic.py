@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ...arithmetic import added, non_winner
+from ...arithmetic_lines import added, non_winner
 from ...models import HandScore
 from ...said import said
 from .hand import MINIMUM

@@ -70,7 +70,6 @@ class Putian(B.RuleSet):
     declared_wins = DECLARES
     discards_wildcards = False  # 打金: no win this deal
     claims_wildcards = False
-    single_wild_kind = True  # the 金 is the kind `wild:` names
 
     prepare = staticmethod(prepare)
     copies_in_play = staticmethod(_copies_in_play)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ...arithmetic import added, values
+from ...arithmetic_lines import added, values
 from ...models import HandScore
 from ...said import said
 from .hand import WIN_TYPES

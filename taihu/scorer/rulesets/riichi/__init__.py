@@ -44,7 +44,7 @@ from .yaku import (
 HAN = Kind("han", "han")  # how its items count: every yaku and dora counts han
 
 if TYPE_CHECKING:
-    from ...waits import Check
+    from ...waiting import Check
 
 NO_YAKU_NOTE, FURITEN_NOTE = "note.riichi.no_yaku", "note.riichi.furiten"  # the notes of a win that is not legal
 NO_YAKU, FURITEN = phrase(NO_YAKU_NOTE), phrase(FURITEN_NOTE)
@@ -274,7 +274,6 @@ class Riichi(RuleSet):
     unit = "points"
     events = ("riichi", "liable", "false-win", "foul")  # the side events its settlement takes
     subtotal_unit = "han"  # the subtotal is the han
-    pot_stick = "riichi stick"  # 立直棒
     options = OPTIONS
     red_fives = True
     conditions = CONDITIONS

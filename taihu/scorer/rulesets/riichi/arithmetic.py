@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ...arithmetic import added, non_winner, rounded, values
+from ...arithmetic_lines import added, non_winner, rounded, values
 from ...models import HandScore
 from ...notation import parse_red_fives
 from ...said import said

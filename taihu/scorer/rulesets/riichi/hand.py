@@ -9,9 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from operator import itemgetter
-from typing import Any
 
-from ... import memo as M
 from ... import tiles as T
 from ...engine import CHOW, KONG, PUNG, Group, to_counts
 from ...errors import HandError, Text
@@ -215,17 +213,12 @@ def _melds(parsed: ParsedHand) -> tuple[Group, ...]:
     return tuple(groups)
 
 
-@M.lru_cache("riichi.meld_group", maxsize=1024, bytes_per_entry=300)
 def _meld_group(tiles: tuple[int, ...], concealed: bool) -> Group:
-    """The group of a meld as the readings hold it; the same melds recur hand after hand."""
+    """The group of a meld as the readings hold it."""
     kind = tiles[0]
     if len(tiles) == 4:
         return Group(KONG, kind, exposed=not concealed, concealed_kong=concealed)
     return Group(CHOW if tiles[1] != kind else PUNG, kind, exposed=True)
-
-
-_CONDITIONS_PASSED: set[tuple[Any, ...]] = set()
-M.register("riichi.conditions", _CONDITIONS_PASSED.__len__, _CONDITIONS_PASSED.clear, bytes_per_entry=400)
 
 
 def _check_conditions(parsed: ParsedHand, winner: bool, melds: tuple[Group, ...], held: list[int]) -> None:
@@ -234,14 +227,6 @@ def _check_conditions(parsed: ParsedHand, winner: bool, melds: tuple[Group, ...]
     if flags <= PLAIN and parsed.ura is None and len(parsed.dora or ()) <= MAX_INDICATORS:
         return  # nothing that can contradict: the common case
     exposed = [g for g in melds if g.exposed] if melds else []
-    # what the checks below read, but for rob-kong (which reads the tiles): a set that passed passes again
-    seen = None
-    if "rob-kong" not in flags:
-        kongs = bool(melds) and any(g.shape == KONG for g in melds)
-        ura = -1 if parsed.ura is None else len(parsed.ura)
-        seen = (flags, winner, parsed.seat, bool(exposed), kongs, bool(melds), ura, len(parsed.dora or ()))
-        if seen in _CONDITIONS_PASSED:
-            return
     check_win_conditions(parsed, winner, WIN_CONDITIONS, CONFLICTS)
     for flag in ("riichi", "double-riichi", "ippatsu"):
         if flag in flags and exposed:
@@ -302,10 +287,6 @@ def _check_conditions(parsed: ParsedHand, winner: bool, melds: tuple[Group, ...]
             count=len(parsed.dora),
             most=MAX_INDICATORS,
         )
-    if seen is not None:
-        if len(_CONDITIONS_PASSED) > 1024:
-            _CONDITIONS_PASSED.clear()
-        _CONDITIONS_PASSED.add(seen)
 
 
 def check_options(options: dict[str, int]) -> dict[str, int]:

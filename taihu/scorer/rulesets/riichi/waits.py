@@ -26,7 +26,7 @@ from ...errors import HandError
 from ...models import HandScore, text_code
 from ...notation import ParsedHand, parse_red_fives, reject_stand_in_pungs, to_text
 from ...said import in_lang
-from ...waits import Check, Discard, Discards, Wait, Waits, WinValue, check_waiting_line, no_check
+from ...waiting import Check, Discard, Discards, Wait, Waits, WinValue, check_waiting_line, no_check
 from . import FURITEN_NOTE, NO_YAKU_NOTE, RIICHI
 from .hand import CONDITIONS, WIN_CONDITIONS, prepare, reject_flowers
 
