@@ -62,7 +62,6 @@ class Mcr(B.RuleSet):
             "N": "[123m] [345m] 678p 56s WW +7s seat:N",
         },
     }
-    example_waits = "234567m 23456p 55s seat:W"
     table_fields = frozenset({"round"})
     subtotal_unit = "fan"
 
