@@ -6,12 +6,15 @@ a thread do not count, so the same request is over the budget or not
 whatever the load. A retry would not help, so it is a 422 `over_budget`,
 not a 503.
 
-Costly work runs on anyio's worker threads (`run_costly`), a few at a time
+Costly work runs on anyio's worker threads (`run_costly`), one at a time
 (`COSTLY_AT_ONCE`): the interpreter runs one thread at a time, so more
-threads would not answer sooner, and each one running is one more that the
-event loop waits behind for the interpreter's lock, which is what made
-`/health` slow beside eight clients of the costliest `/waits` (docs/soak.md).
-The requests past the limit wait for a thread without using any.
+threads would not answer sooner; the event loop then waits for the
+interpreter behind one search rather than eight, and a flood of costly
+requests leaves FastAPI's thread pool to `/score` and `/settle`. The
+requests past the limit wait for a thread without using any. What it does
+to `/health` beside eight clients of the costliest `/waits` is in
+docs/soak.md (against eight at once, in turns: a median twice as long,
+the longest about the same).
 """
 
 from __future__ import annotations
