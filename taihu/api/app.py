@@ -12,8 +12,9 @@ that id) in the server log only.
 `create_app(settings)` makes the one app, as FastAPI's docs make theirs: its
 routes with typed bodies (the OpenAPI document is generated from them), the
 exception handlers of the one error shape, and the app-level middleware.
-Scoring, settling and the waits search are sync endpoints, which FastAPI runs
-on its thread pool, off the event loop.
+Scoring and settling are sync endpoints, which FastAPI runs on its thread
+pool, off the event loop; the waits search and the batches run on worker
+threads one at a time (`taihu.api.budget.run_costly`).
 """
 
 from __future__ import annotations
@@ -304,6 +305,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         redoc_url=None if settings.api_only else "/redoc",
         separate_input_output_schemas=False,
         openapi_tags=TAGS,
+        telemetry={"tracing": settings.telemetry, "metrics": settings.telemetry, "logs": settings.telemetry},
     )
     app.state.settings = settings
     app.add_exception_handler(HandError, hand_error)

@@ -5,8 +5,9 @@ alone, in the order sent (`taihu.scorer.batch`). The body's model takes any
 item (the core reads each, so that one bad item is that item's error, not a
 422 for the whole request), while its schema shows the item's model.
 
-The batch runs on FastAPI's thread pool within the CPU budget of `/waits`
-(`CPU_BUDGET`): the items after the budget is spent answer `over_budget`.
+The batch runs on a worker thread, one costly request at a time as `/waits`
+(`run_costly`), within its CPU budget (`CPU_BUDGET`): the items after the
+budget is spent answer `over_budget`.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from fastapi.responses import Response
 from pydantic import BaseModel, ConfigDict, Field
 from pydantic.config import JsonDict
 
-from taihu.api.budget import CPU_BUDGET, cpu_budget
+from taihu.api.budget import CPU_BUDGET, cpu_budget, run_costly
 from taihu.api.language import request_language
 from taihu.api.responses import WITH_BODY, ErrorAnswer, errors, json_bytes
 from taihu.api.schemas import SCORE_EXAMPLES, TABLE_EXAMPLES, HandScore, ScoreRequest, Settlement, Table
@@ -81,10 +82,13 @@ def answers(results: Sequence[Any], lang: Language) -> bytes:
     )
 
 
-def batched(items: Sequence[Any], run: Callable[..., Sequence[Any]], lang: Language) -> Response:
-    """Answers each item within the budget, rendered."""
-    results = run(items, check=cpu_budget(CPU_BUDGET))
-    return Response(answers(results, lang), media_type="application/json")
+async def batched(items: Sequence[Any], run: Callable[..., Sequence[Any]], lang: Language) -> Response:
+    """Answers each item within the budget, rendered, on a worker thread (`run_costly`)."""
+
+    def answer() -> bytes:  # the budget counts the worker thread's CPU from here
+        return answers(run(items, check=cpu_budget(CPU_BUDGET)), lang)
+
+    return Response(await run_costly(answer), media_type="application/json")
 
 
 @router.post(
@@ -98,8 +102,8 @@ def batched(items: Sequence[Any], run: Callable[..., Sequence[Any]], lang: Langu
     f'the rest. A body that is not `{{"hands": [...]}}`, or has over {MAX_BATCH_HANDS} hands, is one 422. '
     f"Hands past the request's CPU budget ({CPU_BUDGET:g} s) answer the error `over_budget`: send those again.",
 )
-def score_many(batch: ScoreBatch, request: Request) -> Response:
-    return batched(batch.hands, score_batch, request_language(request))
+async def score_many(batch: ScoreBatch, request: Request) -> Response:
+    return await batched(batch.hands, score_batch, request_language(request))
 
 
 @router.post(
@@ -113,5 +117,5 @@ def score_many(batch: ScoreBatch, request: Request) -> Response:
     f'`{{"tables": [...]}}`, or has over {MAX_BATCH_TABLES} tables, is one 422; tables past the CPU budget '
     "answer `over_budget`.",
 )
-def settle_many(batch: SettleBatch, request: Request) -> Response:
-    return batched(batch.tables, settle_batch, request_language(request))
+async def settle_many(batch: SettleBatch, request: Request) -> Response:
+    return await batched(batch.tables, settle_batch, request_language(request))

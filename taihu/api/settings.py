@@ -2,7 +2,7 @@
 
 `taihu serve` makes it from its options; without them, each field is read
 from its `TAIHU_*` environment variable (`TAIHU_DB`, `TAIHU_ALLOWED_HOSTS`,
-`TAIHU_CORS_ORIGINS`, `TAIHU_API_ONLY`, `TAIHU_CACHE_MB`), as pydantic-settings
+`TAIHU_CORS_ORIGINS`, `TAIHU_API_ONLY`, `TAIHU_CACHE_MB`, `TAIHU_TELEMETRY`), as pydantic-settings
 reads them: a list as JSON. No other module of taihu reads the environment.
 
 uvicorn's worker processes (`--workers` > 1) import the app by name and
@@ -40,6 +40,10 @@ class Settings(BaseSettings):
     """The API alone: no page at `/`, no `/docs` or `/redoc`."""
     cache_mb: float | None = None
     """Memory for the core's caches, per process; None: the core's default."""
+    telemetry: bool = False
+    """FastAPI's own OpenTelemetry spans, metrics and logs, through the providers the process configures
+    (`opentelemetry-instrument`). Off, FastAPI does not look for those providers on every request (some 23 K
+    instructions, 1.5% of a `POST /v1/score`: docs/performance.md)."""
 
     @field_validator("allowed_hosts")
     @classmethod

@@ -6,8 +6,8 @@ the library's HandError, which the app answers as it does for `/score` (422,
 the library's message). The answer models only describe the reply for
 /docs: the core's `to_dict()` is the contract.
 
-The search runs on FastAPI's thread pool (a sync endpoint) within a time budget
-(docs/limits.md "Costly requests"): `WAITS_BUDGET` seconds of that thread's
+The search runs on a worker thread, one costly request at a time (`run_costly`),
+within a time budget (docs/limits.md "Costly requests"): `WAITS_BUDGET` seconds of that thread's
 CPU time, checked by the search before each tile it scores, so a hand over
 it stops there with a 422 `over_budget`. CPU time, not the clock: the
 waits for the GIL and for a worker do not count, so the same hand is over
@@ -23,7 +23,7 @@ from typing import Annotated, Any, Literal
 from fastapi import APIRouter, Request
 from pydantic import BaseModel, ConfigDict, Field
 
-from taihu.api.budget import CPU_BUDGET, cpu_budget
+from taihu.api.budget import CPU_BUDGET, cpu_budget, run_costly
 from taihu.api.language import request_language
 from taihu.api.responses import JSON, WITH_BODY, errors
 from taihu.api.schemas import HouseOptions, rules_field
@@ -119,13 +119,18 @@ class DiscardsOut(BaseModel):
     response_model_exclude_unset=True,  # a rule set's extra fields only where the library's JSON has them
     responses=errors(*WITH_BODY),
 )
-def post_waits(body: WaitsRequest, request: Request) -> JSON:
+async def post_waits(body: WaitsRequest, request: Request) -> JSON:
     """The waits of a hand without `+`; with one tile too many, each discard and the waits it leaves.
 
     `kind` tells the two answers apart. A hand whose search takes over the time budget (1 s of CPU) is a
     422 with the code `over_budget`."""
-    found = waits(body.hand, rules=body.rules, options=body.options, check=budget(WAITS_BUDGET))
-    return JSON(found.to_dict(request_language(request)))
+    lang = request_language(request)
+
+    def search() -> JSON:  # on the worker thread, whose CPU time the budget counts from here
+        found = waits(body.hand, rules=body.rules, options=body.options, check=budget(WAITS_BUDGET))
+        return JSON(found.to_dict(lang))
+
+    return await run_costly(search)
 
 
 def budget(seconds: float) -> Callable[[], None]:
