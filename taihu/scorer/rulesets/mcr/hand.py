@@ -19,7 +19,6 @@ from ...notation import ParsedHand
 from ...said import said
 from .. import interface as I
 from .. import validation as V
-from ..scoring_loop import new_instance
 from . import shapes as S
 
 WIN_SIZE, HAND_SIZE = 14, 13
@@ -130,9 +129,7 @@ def prepare(parsed: ParsedHand, options: dict[str, int]) -> McrHand:
     for meld in parsed.melds:
         for kind in meld.tiles:
             bits |= 1 << kind
-    hand = new_instance(McrHand)  # made bare and filled by its own `__init__`: half the cost of a keyword call
-    McrHand.__init__(
-        hand,
+    hand = McrHand(
         parsed=parsed,
         winner=winner,
         declared=False,
