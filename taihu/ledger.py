@@ -590,7 +590,9 @@ def in_winds(table: Any, ledger: Ledger, seats: dict[str, str]) -> dict[str, Any
         return wind_of[value]
 
     out = dict(table)
-    rules = out.setdefault("rules", ledger.rules)
+    if out.get("rules") is None:  # null is left out, as every other field's (the API's schema allows it)
+        out["rules"] = ledger.rules
+    rules = out["rules"]
     if not isinstance(rules, str) or get(rules).name != ledger.rules:
         raise HandError.of(
             "error.ledger.rules",

@@ -502,16 +502,36 @@ def undo_deal(
     return JSON(shown_change(undone.answer, lang), headers={"ETag": etag_in(undone.etag, lang)})
 
 
+def left_out_unchanged(schema: dict[str, Any]) -> None:
+    """A PATCH field's schema without a default: left out, the field stays as it is, so a client generated from the
+    document must not send one (a default there is what such a client sends in every request)."""
+    schema.pop("default", None)
+
+
 class LedgerEdit(BaseModel):
-    """What a keeper changes: a field left out stays as it is; null clears it."""
+    """What a keeper changes: a field left out stays as it is (there is no default); null clears the title or the
+    expiry."""
 
     model_config = ConfigDict(extra="forbid")
-    title: str | None = Field(None, description="a display name (1 to 100 printable characters), null: none")
+    title: str | None = Field(
+        None,
+        description="a display name (1 to 100 printable characters); null: no title; left out: unchanged",
+        json_schema_extra=left_out_unchanged,
+    )
     expires_in_hours: int | None = Field(
-        None, ge=1, le=MAX_EXPIRY_HOURS, description="remove the ledger this many hours from now; null: keep it"
+        None,
+        ge=1,
+        le=MAX_EXPIRY_HOURS,
+        description="remove the ledger this many hours from now; null: no expiry, kept until deleted; "
+        "left out: unchanged",
+        json_schema_extra=left_out_unchanged,
     )
     private: bool = Field(
-        False, strict=True, description="true: the id alone no longer reads, only the tokens and read links do"
+        False,
+        strict=True,
+        description="true: the id alone no longer reads, only the tokens and read links do; false: the id reads "
+        "it; left out: unchanged",
+        json_schema_extra=left_out_unchanged,
     )
 
 
