@@ -181,7 +181,16 @@ SWEEP: dict[str, tuple[int, str, Request]] = {
         "token_wrong",
         Request("DELETE", "/v1/ledgers/{id}", headers={"Authorization": "Bearer x"}),
     ),
-    "ledger-undo-empty": (422, "no_deals", Request("DELETE", "/v1/ledgers/{id}/deals/last", keeper=True)),
+    "ledger-undo-empty": (  # a new ledger's ETag: no deals, no changes
+        422,
+        "no_deals",
+        Request("DELETE", "/v1/ledgers/{id}/deals/last", headers={"If-Match": '"0.0"'}, keeper=True),
+    ),
+    "ledger-undo-unnamed": (
+        428,
+        "precondition_required",
+        Request("DELETE", "/v1/ledgers/{id}/deals/last", keeper=True),
+    ),
     "ledger-token-no-token": (401, "token_missing", Request("POST", "/v1/ledgers/{id}/token")),
     "ledger-deal-unknown-player": (
         422,
@@ -659,6 +668,7 @@ WHERE: dict[int, set[tuple[str, str]] | None] = {
     403: TOKEN,
     409: {("post", "/v1/ledgers"), ("post", "/v1/ledgers/{ledger_id}/deals"), ("delete", UNDO)},
     412: {("delete", UNDO)},  # an undo's stale If-Match
+    428: {("delete", UNDO)},  # an undo that names no deal
     429: {("post", "/v1/ledgers"), ("post", "/v1/ledgers/{ledger_id}/deals")},
 }
 
@@ -678,7 +688,7 @@ def test_the_document_models_the_one_shape_for_every_status_where_it_can_happen(
         if "requestBody" in operation:
             assert "415" in operation["responses"], key
     statuses = {int(s) for op in operations.values() for s in op["responses"] if s.startswith(("4", "5"))}
-    assert statuses | {404, 405} == {400, 401, 403, 404, 405, 409, 412, 413, 415, 422, 429, 500, 503}
+    assert statuses | {404, 405} == {400, 401, 403, 404, 405, 409, 412, 413, 415, 422, 428, 429, 500, 503}
 
 
 # -- the sweep of every Chinese text a player reads: the catalog, the rules' options, the page ------------------

@@ -147,7 +147,8 @@ def test_settle_batch_over_http(client: TestClient) -> None:
 # -- a batch item's error is the single route's ------------------------------------------------
 
 NORMAL_WIN: dict[str, Any] = json.loads((ROOT / "examples/tables/normal-win.json").read_text(encoding="utf-8"))
-# hands that `POST /score` refuses, each kind of problem once: the body's shape, its fields' types and bounds, the core's
+# hands that `POST /score` refuses, each kind of problem once: the body's shape, its fields' types and bounds, and
+# the core's own
 BAD_HANDS: list[Any] = [
     {},
     {"rules": "lingxi"},

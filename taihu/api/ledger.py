@@ -444,7 +444,8 @@ def add_deal(
     The owner's token or a scorer's. Safe to retry (docs/ledger.md): with an Idempotency-Key, a repeat answers
     200 with the first answer and stores nothing; with `deal` or If-Match, a deal that another client got in
     first is a 409."""
-    rest, expect = expected_number(table.model_dump(exclude_unset=True))
+    # a field sent as null is as one left out (the schema allows null where a field may be left out): not stored
+    rest, expect = expected_number(table.model_dump(exclude_unset=True, exclude_none=True))
     lang = request_language(http)
     with LedgerStore(settings.db) as store:
         ledger = kept(store, ledger_id, token, *SCORING)
@@ -471,7 +472,7 @@ def add_deal(
             "description": "The deal is removed; or, to a repeated `Idempotency-Key`, the first answer again",
             "headers": declared(ETAG),
         },
-        **problems(401, 403, 404, 409, 412),
+        **problems(401, 403, 404, 409, 412, 428),
     },
 )
 def undo_deal(
@@ -480,7 +481,11 @@ def undo_deal(
     token: str = Depends(edit_token),
     settings: Settings = Depends(settings_of),
     deal: int | None = Query(
-        None, ge=1, le=MAX_TOTAL, description="the number of the deal to remove, the last: a 409 if it is not"
+        None,
+        ge=1,
+        le=MAX_TOTAL,
+        description="the number of the deal to remove, the last: a 409 if it is not. This or If-Match "
+        "is needed: an undo that names no deal is a 428",
     ),
     idempotency_key: str | None = IDEMPOTENCY_KEY,
     if_match: str | None = IF_MATCH,
@@ -489,10 +494,14 @@ def undo_deal(
 
     Safe to retry (docs/ledger.md): `?deal=N` names the deal it removes (409 if another is last now), or
     If-Match the ledger's ETag (412 if it changed); with an Idempotency-Key, a repeat answers the first answer
-    and removes nothing more. With none of them it removes whatever deal is last (as for older clients)."""
+    and removes nothing more. An undo that names no deal (neither `?deal=N` nor If-Match, or `If-Match: *`, which
+    any state matches) is a 428 and removes nothing: a retry of it, or two phones at once, would remove a deal no
+    one meant."""
     lang = request_language(http)
     with LedgerStore(settings.db) as store:
         ledger = kept(store, ledger_id, token, *SCORING)
+        if deal is None and (if_match is None or if_match.strip() == "*"):
+            raise Refusal(428, "api.error.precondition_required", hint="api.hint.name_the_deal")
         try:
             undone = store.undo_once(ledger, expect=deal, if_match=if_match, key=idempotency_key)
         except DealConflict as exc:
