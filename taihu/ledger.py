@@ -503,7 +503,11 @@ def check_new(name: str, rules: str, players: list[str], options: Mapping[str, A
         check_text(player, f"players[{i}]", Text("error.name.player"))
         if player in WINDS:
             raise HandError.of(
-                "error.ledger.player_is_wind", code="bad_players", field=f"players[{i}]", name=player, index=i
+                "error.ledger.player_is_wind",
+                code="bad_players",
+                field=f"players[{i}]",
+                name=player,
+                where=Field(f"players[{i}]"),
             )
     repeated = sorted({p for p in players if players.count(p) > 1})
     if repeated:

@@ -785,3 +785,41 @@ def test_the_page_s_chinese_words_are_chinese() -> None:
         if words([rest]) - {"wild", "flip", "taihu", "CSV"}:
             english[key] = zh
     assert english == {}
+
+
+# -- a place in a list counts from 1, and a rule set's wildcard is called by its own name ----------------------
+
+WILD_TABLES = [
+    pytest.param(name, rule_set, id=name)
+    for name, rule_set in RULESETS.items()
+    if rule_set.example_table is not None and "wild" in rule_set.example_table
+]
+
+
+@pytest.mark.parametrize(("name", "rule_set"), WILD_TABLES)
+def test_a_wild_tile_s_place_is_called_as_the_rule_set_calls_its_wildcard(name: str, rule_set: Any) -> None:
+    table = {"rules": name, **rule_set.example_table, "wild": ["x"]}
+    answer = TestClient(app).post("/v1/settle?lang=zh", json=table).json()
+    assert answer["field"] == "wild[0]", answer
+    assert answer["message"].startswith(f"第 1 个{rule_set.wild_name or '财神'}："), answer
+
+
+@pytest.mark.parametrize(
+    ("events", "field", "place"),
+    [
+        ([{"type": "nope", "seat": "E"}], "events[0]", "第 1 个事件："),
+        ([{"type": "foul", "seat": "N"}, {"type": "nope", "seat": "E"}], "events[1]", "第 2 个事件："),
+        ([{"type": "foul", "seat": "N"}, {"type": "liable", "seat": "S"}], "events[1]", "第 2 个事件："),
+    ],
+)
+def test_an_event_s_place_counts_from_1(events: list[dict[str, str]], field: str, place: str) -> None:
+    answer = TestClient(app).post("/v1/settle?lang=zh", json=NORMAL_WIN | {"events": events}).json()
+    assert answer["field"] == field and answer["message"].startswith(place), answer
+    english = TestClient(app).post("/v1/settle", json=NORMAL_WIN | {"events": events}).json()
+    assert english["message"].startswith(f"{field}: "), english
+
+
+def test_no_chinese_text_counts_a_place_from_0() -> None:
+    """A place in a list is the Field's words (第 1 个事件), never an index in a Chinese text (`事件 {index}`)."""
+    for path in (ROOT / "taihu").rglob("zh/LC_MESSAGES/*.po"):
+        assert "{index}" not in path.read_text(encoding="utf-8"), path

@@ -444,8 +444,7 @@ def add_deal(
     The owner's token or a scorer's. Safe to retry (docs/ledger.md): with an Idempotency-Key, a repeat answers
     200 with the first answer and stores nothing; with `deal` or If-Match, a deal that another client got in
     first is a 409."""
-    # a field sent as null is as one left out (the schema allows null where a field may be left out): not stored
-    rest, expect = expected_number(table.model_dump(exclude_unset=True, exclude_none=True))
+    rest, expect = expected_number(table.model_dump(exclude_unset=True))
     lang = request_language(http)
     with LedgerStore(settings.db) as store:
         ledger = kept(store, ledger_id, token, *SCORING)
