@@ -789,19 +789,29 @@ def test_the_page_s_chinese_words_are_chinese() -> None:
 
 # -- a place in a list counts from 1, and a rule set's wildcard is called by its own name ----------------------
 
-WILD_TABLES = [
-    pytest.param(name, rule_set, id=name)
-    for name, rule_set in RULESETS.items()
-    if rule_set.example_table is not None and "wild" in rule_set.example_table
-]
+# one example table of each rule set that has a table's `wild`
+WILD_TABLES = {
+    table["rules"]: table
+    for table in (json.loads(path.read_text(encoding="utf-8")) for path in sorted(ROOT.glob("examples/tables/*.json")))
+    if "wild" in table
+}
 
 
-@pytest.mark.parametrize(("name", "rule_set"), WILD_TABLES)
-def test_a_wild_tile_s_place_is_called_as_the_rule_set_calls_its_wildcard(name: str, rule_set: Any) -> None:
-    table = {"rules": name, **rule_set.example_table, "wild": ["x"]}
-    answer = TestClient(app).post("/v1/settle?lang=zh", json=table).json()
-    assert answer["field"] == "wild[0]", answer
-    assert answer["message"].startswith(f"第 1 个{rule_set.wild_name or '财神'}："), answer
+def test_the_wild_tables_were_found() -> None:
+    assert {"lingxi", "putian"} <= set(WILD_TABLES) and any(RULESETS[name].wild_name for name in WILD_TABLES)
+
+
+@pytest.mark.parametrize("name", sorted(WILD_TABLES))
+def test_a_wild_tile_s_place_is_called_as_the_rule_set_calls_its_wildcard(name: str) -> None:
+    """The core's error (a tile that is none) and the body's (a wrong type), alone and as a batch's item."""
+    word = RULESETS[name].wild_name or "财神"
+    client = TestClient(app)
+    for wild, field, place in ((["x"], "wild[0]", f"第 1 个{word}："), ("5m", "wild", f"{word}：")):
+        table = WILD_TABLES[name] | {"wild": wild}
+        answer = client.post("/v1/settle?lang=zh", json=table).json()
+        assert answer["field"] == field and answer["message"].startswith(place), answer
+        [item] = client.post("/v1/settle/batch?lang=zh", json={"tables": [table]}).json()["results"]
+        assert item == {"error": answer}
 
 
 @pytest.mark.parametrize(

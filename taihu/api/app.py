@@ -122,7 +122,7 @@ async def hand_error(request: Request, exc: Exception) -> Response:
 
 async def request_invalid(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, RequestValidationError)
-    return JSON(validation_shape(exc.errors(), request_language(request), what="body"), status_code=422)
+    return JSON(validation_shape(exc.errors(), request_language(request), what="body", body=exc.body), status_code=422)
 
 
 async def http_error(request: Request, exc: Exception) -> Response:

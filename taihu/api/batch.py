@@ -82,7 +82,7 @@ def read_item(model: type[BaseModel], item: Any, lang: Language) -> dict[str, An
             raise ValidationError.from_exception_data(model.__name__, [{"type": "missing", "loc": (), "input": item}])
         return {"item": model.model_validate(item, from_attributes=True).model_dump()}  # as FastAPI validates a body
     except ValidationError as exc:
-        return {"error": validation_shape(exc.errors(), lang, what="body")}
+        return {"error": validation_shape(exc.errors(), lang, what="body", body=item)}
 
 
 def batched(
