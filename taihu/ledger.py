@@ -502,7 +502,11 @@ def check_new(name: str, rules: str, players: list[str], options: Mapping[str, A
         check_text(player, f"players[{i}]", Text("error.name.player"))
         if player in WINDS:
             raise HandError.of(
-                "error.ledger.player_is_wind", code="bad_players", field=f"players[{i}]", name=player, index=i
+                "error.ledger.player_is_wind",
+                code="bad_players",
+                field=f"players[{i}]",
+                name=player,
+                where=Field(f"players[{i}]"),
             )
     repeated = sorted({p for p in players if players.count(p) > 1})
     if repeated:
@@ -589,7 +593,9 @@ def in_winds(table: Any, ledger: Ledger, seats: dict[str, str]) -> dict[str, Any
         return wind_of[value]
 
     out = dict(table)
-    rules = out.setdefault("rules", ledger.rules)
+    if out.get("rules") is None:  # null is left out, as every other field's (the API's schema allows it)
+        out["rules"] = ledger.rules
+    rules = out["rules"]
     if not isinstance(rules, str) or get(rules).name != ledger.rules:
         raise HandError.of(
             "error.ledger.rules",

@@ -181,7 +181,16 @@ SWEEP: dict[str, tuple[int, str, Request]] = {
         "token_wrong",
         Request("DELETE", "/v1/ledgers/{id}", headers={"Authorization": "Bearer x"}),
     ),
-    "ledger-undo-empty": (422, "no_deals", Request("DELETE", "/v1/ledgers/{id}/deals/last", keeper=True)),
+    "ledger-undo-empty": (  # a new ledger's ETag: no deals, no changes
+        422,
+        "no_deals",
+        Request("DELETE", "/v1/ledgers/{id}/deals/last", headers={"If-Match": '"0.0"'}, keeper=True),
+    ),
+    "ledger-undo-unnamed": (
+        428,
+        "precondition_required",
+        Request("DELETE", "/v1/ledgers/{id}/deals/last", keeper=True),
+    ),
     "ledger-token-no-token": (401, "token_missing", Request("POST", "/v1/ledgers/{id}/token")),
     "ledger-deal-unknown-player": (
         422,
@@ -659,6 +668,7 @@ WHERE: dict[int, set[tuple[str, str]] | None] = {
     403: TOKEN,
     409: {("post", "/v1/ledgers"), ("post", "/v1/ledgers/{ledger_id}/deals"), ("delete", UNDO)},
     412: {("delete", UNDO)},  # an undo's stale If-Match
+    428: {("delete", UNDO)},  # an undo that names no deal
     429: {("post", "/v1/ledgers"), ("post", "/v1/ledgers/{ledger_id}/deals")},
 }
 
@@ -678,7 +688,7 @@ def test_the_document_models_the_one_shape_for_every_status_where_it_can_happen(
         if "requestBody" in operation:
             assert "415" in operation["responses"], key
     statuses = {int(s) for op in operations.values() for s in op["responses"] if s.startswith(("4", "5"))}
-    assert statuses | {404, 405} == {400, 401, 403, 404, 405, 409, 412, 413, 415, 422, 429, 500, 503}
+    assert statuses | {404, 405} == {400, 401, 403, 404, 405, 409, 412, 413, 415, 422, 428, 429, 500, 503}
 
 
 # -- the sweep of every Chinese text a player reads: the catalog, the rules' options, the page ------------------
@@ -775,3 +785,51 @@ def test_the_page_s_chinese_words_are_chinese() -> None:
         if words([rest]) - {"wild", "flip", "taihu", "CSV"}:
             english[key] = zh
     assert english == {}
+
+
+# -- a place in a list counts from 1, and a rule set's wildcard is called by its own name ----------------------
+
+# one example table of each rule set that has a table's `wild`
+WILD_TABLES = {
+    table["rules"]: table
+    for table in (json.loads(path.read_text(encoding="utf-8")) for path in sorted(ROOT.glob("examples/tables/*.json")))
+    if "wild" in table
+}
+
+
+def test_the_wild_tables_were_found() -> None:
+    assert {"lingxi", "putian"} <= set(WILD_TABLES) and any(RULESETS[name].wild_name for name in WILD_TABLES)
+
+
+@pytest.mark.parametrize("name", sorted(WILD_TABLES))
+def test_a_wild_tile_s_place_is_called_as_the_rule_set_calls_its_wildcard(name: str) -> None:
+    """The core's error (a tile that is none) and the body's (a wrong type), alone and as a batch's item."""
+    word = RULESETS[name].wild_name or "财神"
+    client = TestClient(app)
+    for wild, field, place in ((["x"], "wild[0]", f"第 1 个{word}："), ("5m", "wild", f"{word}：")):
+        table = WILD_TABLES[name] | {"wild": wild}
+        answer = client.post("/v1/settle?lang=zh", json=table).json()
+        assert answer["field"] == field and answer["message"].startswith(place), answer
+        [item] = client.post("/v1/settle/batch?lang=zh", json={"tables": [table]}).json()["results"]
+        assert item == {"error": answer}
+
+
+@pytest.mark.parametrize(
+    ("events", "field", "place"),
+    [
+        ([{"type": "nope", "seat": "E"}], "events[0]", "第 1 个事件："),
+        ([{"type": "foul", "seat": "N"}, {"type": "nope", "seat": "E"}], "events[1]", "第 2 个事件："),
+        ([{"type": "foul", "seat": "N"}, {"type": "liable", "seat": "S"}], "events[1]", "第 2 个事件："),
+    ],
+)
+def test_an_event_s_place_counts_from_1(events: list[dict[str, str]], field: str, place: str) -> None:
+    answer = TestClient(app).post("/v1/settle?lang=zh", json=NORMAL_WIN | {"events": events}).json()
+    assert answer["field"] == field and answer["message"].startswith(place), answer
+    english = TestClient(app).post("/v1/settle", json=NORMAL_WIN | {"events": events}).json()
+    assert english["message"].startswith(f"{field}: "), english
+
+
+def test_no_chinese_text_counts_a_place_from_0() -> None:
+    """A place in a list is the Field's words (第 1 个事件), never an index in a Chinese text (`事件 {index}`)."""
+    for path in (ROOT / "taihu").rglob("zh/LC_MESSAGES/*.po"):
+        assert "{index}" not in path.read_text(encoding="utf-8"), path

@@ -26,6 +26,7 @@ import taihu.api.waits as waits_module
 from taihu.api.guards import MAX_BODY
 from taihu.api.language import query_language, scope_language
 from taihu.api.ledger import LedgerRates
+from taihu.messages import LANGUAGES
 from taihu.messages.error_shape import ERROR_FIELDS
 from taihu.ratelimit import Rate, RateLimiter
 
@@ -225,11 +226,42 @@ def test_a_batch_item_s_error_is_the_one_shape_in_the_language_asked(document: d
         assert list(error) == list(ERROR_FIELDS) and error["detail"] == error["message"]
 
 
-def test_every_operation_takes_lang_and_documents_the_error_shape(document: dict[str, Any]) -> None:
+def resolved(document: dict[str, Any], node: Any) -> Any:
+    """`node`, or what its `$ref` points at in the document."""
+    if isinstance(node, dict) and "$ref" in node:
+        found: Any = document
+        for part in node["$ref"].removeprefix("#/").split("/"):
+            found = found[part]
+        return found
+    return node
+
+
+def language_types(node: Any) -> list[Any]:
+    """Every schema in `node` whose values are the languages: the types of `lang` a generated client would make."""
+    if isinstance(node, list):
+        return [found for item in node for found in language_types(item)]
+    if not isinstance(node, dict):
+        return []
+    own = [node] if sorted(node.get("enum", [])) == sorted(LANGUAGES) else []
+    return own + [found for value in node.values() for found in language_types(value)]
+
+
+def test_lang_is_one_component_that_every_operation_references(document: dict[str, Any]) -> None:
+    """One type of `lang` in a generated client: one schema, one parameter, each operation a `$ref` to it."""
+    [lang_type] = language_types(document)
+    parameter = document["components"]["parameters"]["lang"]
+    assert (parameter["name"], parameter["in"]) == ("lang", "query")
+    assert resolved(document, parameter["schema"]) is lang_type
     for path, operations in document["paths"].items():
         for method, operation in operations.items():
-            names = [p["name"] for p in operation.get("parameters", []) if p["in"] == "query"]
-            assert "lang" in names, (path, method)
+            listed = operation.get("parameters", [])
+            assert {"$ref": "#/components/parameters/lang"} in listed, (path, method)
+            assert [resolved(document, p)["name"] for p in listed].count("lang") == 1, (path, method)
+
+
+def test_every_operation_documents_the_error_shape(document: dict[str, Any]) -> None:
+    for path, operations in document["paths"].items():
+        for method, operation in operations.items():
             answered = operation["responses"]
             for status in ("400", "413", "422", "500"):
                 schema = answered[status]["content"]["application/json"]["schema"]

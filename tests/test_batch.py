@@ -142,3 +142,81 @@ def test_settle_batch_over_http(client: TestClient) -> None:
     first, second, bad = reply.json()["results"]
     assert first == settle_table(tables[0]).to_dict() and second == settle_table(tables[1]).to_dict()
     assert bad["error"]["code"] == "bad_table"
+
+
+# -- a batch item's error is the single route's ------------------------------------------------
+
+NORMAL_WIN: dict[str, Any] = json.loads((ROOT / "examples/tables/normal-win.json").read_text(encoding="utf-8"))
+# hands that `POST /score` refuses, each kind of problem once: the body's shape, its fields' types and bounds, and
+# the core's own
+BAD_HANDS: list[Any] = [
+    {},
+    {"rules": "lingxi"},
+    {"hand": 5},
+    {"hand": None},
+    {"hand": "123m", "rules": 5},
+    {"hand": "123m", "rules": None},
+    {"hand": "123m", "rules": "mars"},
+    {"hand": "123m", "colour": "red"},
+    {"hand": "1m" * 200},
+    {"hand": "123m x"},
+    {"hand": "123m"},
+    {"hand": "123m 456m 789p 234s 678s 5p +5p", "options": {"nope": 1}},
+    {"hand": "123m 456m 789p 234s 678s 5p +5p", "options": {"double_at": True}},
+    {"hand": "123m 456m 789p 234s 678s 5p +5p", "options": {"double_at": 1.5}},
+    {"hand": "123m 456m 789p 234s 678s 5p +5p", "options": []},
+    {"hand": "123m 456m 789p 234s 678s 5p +5p", "options": None},
+    "123m",
+    None,
+    [],
+    5,
+]
+# tables that `POST /settle` refuses
+BAD_TABLES: list[Any] = [
+    {},
+    {"rules": "lingxi"},
+    NORMAL_WIN | {"rules": "mars"},
+    NORMAL_WIN | {"players": {"E": "123m"}},
+    NORMAL_WIN | {"players": []},
+    NORMAL_WIN | {"players": {**NORMAL_WIN["players"], "E": "123m x"}},
+    NORMAL_WIN | {"players": {**NORMAL_WIN["players"], "E": 5}},
+    NORMAL_WIN | {"players": {**NORMAL_WIN["players"], "E": {"total": -1}}},
+    NORMAL_WIN | {"winner": "X"},
+    NORMAL_WIN | {"winner": None},
+    NORMAL_WIN | {"discarder": 5},
+    NORMAL_WIN | {"honba": 1},
+    NORMAL_WIN | {"honba": -1},
+    NORMAL_WIN | {"round": "Q"},
+    NORMAL_WIN | {"events": [{"type": "foul"}]},
+    NORMAL_WIN | {"events": "foul"},
+    NORMAL_WIN | {"wild": "5m"},
+    NORMAL_WIN | {"options": {"nope": 1}},
+    NORMAL_WIN | {"colour": "red"},
+    "table",
+    None,
+    [],
+]
+ROUTES = [pytest.param("/v1/score", "hands", item, id=f"score-{i}") for i, item in enumerate(BAD_HANDS)] + [
+    pytest.param("/v1/settle", "tables", item, id=f"settle-{i}") for i, item in enumerate(BAD_TABLES)
+]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize(("single", "key", "item"), ROUTES)
+def test_a_batch_item_answers_the_error_of_its_single_route(
+    client: TestClient, single: str, key: str, item: Any, lang: str
+) -> None:
+    """The same code, place, message and hint as the single route answers for the same body, item by item."""
+    alone = client.post(single, json=item, params={"lang": lang})
+    assert alone.status_code == 422, alone.text  # each case is bad input
+    batch = client.post(f"{single}/batch", json={key: [item, item]}, params={"lang": lang})
+    assert batch.status_code == 200, batch.text
+    assert batch.json()["results"] == [{"error": alone.json()}] * 2
+
+
+@pytest.mark.parametrize(
+    ("single", "key", "item"), [("/v1/score", "hands", GOOD[3]), ("/v1/settle", "tables", NORMAL_WIN)]
+)
+def test_a_good_item_answers_what_its_single_route_does(client: TestClient, single: str, key: str, item: Any) -> None:
+    results = client.post(f"{single}/batch", json={key: [BAD_HANDS[0], item]}).json()["results"]
+    assert results[1] == client.post(single, json=item).json()

@@ -111,5 +111,24 @@ def test_every_operation_through_the_generated_client(generated: ModuleType) -> 
         wrong = generated.AuthenticatedClient(base_url=f"http://{host}:{port}", token="nope")
         refused = ledgers["undo_deal"].sync(keys.id, client=wrong)
         assert isinstance(refused, models.ErrorAnswer) and refused.code == "token_wrong"
-        undone = ledgers["undo_deal"].sync(keys.id, client=keeper)
+        unnamed = ledgers["undo_deal"].sync(keys.id, client=keeper)  # an undo must name its deal
+        assert isinstance(unnamed, models.ErrorAnswer) and unnamed.code == "precondition_required"
+        undone = ledgers["undo_deal"].sync(keys.id, client=keeper, deal=1, idempotency_key="an-undo")
         assert isinstance(undone, models.LedgerChange) and undone.standings.deal_count == 0
+
+        # PATCH: a field the client leaves out stays as it is, so the generated model sends no default for it
+        edit = part("api.ledgers.edit_ledger")
+        edit.sync(keys.id, client=keeper, body=models.LedgerEdit(expires_in_hours=48, private=True))
+        assert models.LedgerEdit(title="周五").to_dict() == {"title": "周五"}
+        titled = edit.sync(keys.id, client=keeper, body=models.LedgerEdit(title="周五"))
+        assert isinstance(titled, models.LedgerAnswer) and titled.title == "周五" and titled.expires
+        assert ledgers["show_ledger"].sync(keys.id, client=client).code == "ledger_private"  # still private
+
+        # one type of `lang`, the same for every operation
+        assert [n for n in dir(models) if n.lower().endswith("lang") and isinstance(getattr(models, n), type)] == [
+            "Lang"
+        ]
+        chinese = scoring["score_hand"].sync(
+            client=client, body=models.ScoreRequest(hand="123m x"), lang=models.Lang.ZH
+        )
+        assert isinstance(chinese, models.ErrorAnswer) and chinese.code == bad.code and chinese.message != bad.message

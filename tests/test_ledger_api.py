@@ -53,7 +53,7 @@ def test_a_keeper_adds_and_undoes_and_anyone_with_the_id_reads(client: TestClien
         ("丙", "W", -52),
         ("丁", "N", -52),
     ]
-    undone = client.delete(f"/ledgers/{ledger_id}/deals/last", headers=keeper)
+    undone = client.delete(f"/ledgers/{ledger_id}/deals/last?deal=1", headers=keeper)
     assert undone.status_code == 200 and undone.json()["deal"] == shown["deals"][0]
     assert undone.json()["standings"] == {"totals": dict.fromkeys(PLAYERS, 0), "next_dealer": "甲", "deal_count": 0}
 
@@ -151,7 +151,8 @@ def test_a_bad_new_ledger_is_422(client: TestClient, body: dict[str, Any], messa
 
 def test_undo_of_an_empty_ledger_is_422(client: TestClient) -> None:
     ledger_id, keeper = new_ledger(client)
-    reply = client.delete(f"/ledgers/{ledger_id}/deals/last", headers=keeper)
+    tag = client.get(f"/ledgers/{ledger_id}").headers["ETag"]
+    reply = client.delete(f"/ledgers/{ledger_id}/deals/last", headers=keeper | {"If-Match": tag})
     assert reply.status_code == 422 and "has no deals to undo" in reply.json()["detail"]
 
 

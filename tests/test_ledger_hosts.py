@@ -1,7 +1,8 @@
 """Several hosts, one ledger: two real `taihu serve` processes on one PostgreSQL database.
 
 Twenty clients add and undo deals of one ledger at once, each alternating between the two hosts (two
-ports on 127.0.0.1). Every answer is a success (or, for an undo of an empty ledger, the 422 saying so);
+ports on 127.0.0.1); an undo names the deal it removes by the ETag it read just before. Every answer is a
+success (or, for an undo, the 412 of a ledger changed since its read, or the 422 of an empty one);
 afterwards the deals are numbered 1..n without a gap, n is the adds acknowledged less the undos
 acknowledged, no deal is stored twice, and replaying the stored deals in order — seating each from the
 one before, settling each with `settle_table` — gives the seats, settlements, totals and next dealer the
@@ -52,7 +53,8 @@ def test_two_hosts_on_one_postgresql_keep_one_ledger(pg_url: str) -> None:
                     for request in range(REQUESTS_EACH):
                         host = hosts[(number + request) % 2]
                         if rng.random() < 0.25:
-                            reply = http.delete(f"{host}/ledgers/{ledger}/deals/last")
+                            tag = http.get(f"{host}/ledgers/{ledger}?deals=none").headers["ETag"]
+                            reply = http.delete(f"{host}/ledgers/{ledger}/deals/last", headers={"If-Match": tag})
                             answers.append(("undo", None, reply.status_code))
                         elif rng.random() < 0.5:
                             reply = http.post(f"{host}/ledgers/{ledger}/deals", json=NORMAL_WIN)
@@ -75,7 +77,8 @@ def test_two_hosts_on_one_postgresql_keep_one_ledger(pg_url: str) -> None:
 
     assert len(answers) == CLIENTS * REQUESTS_EACH
     assert {status for what, _, status in answers if what != "undo"} == {201}
-    assert {status for what, _, status in answers if what == "undo"} <= {200, 422}  # 422: nothing left to undo
+    # 412: another client changed the ledger since the undo read it; 422: nothing left to undo
+    assert {status for what, _, status in answers if what == "undo"} <= {200, 412, 422}
     added = sum(1 for what, _, _ in answers if what != "undo")
     undone = sum(1 for what, _, status in answers if what == "undo" and status == 200)
     stored = view["deals"]

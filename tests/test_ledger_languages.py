@@ -83,7 +83,7 @@ def test_a_deal_reads_as_settle_answers_it_in_each_language(
     english, chinese = (client.post(f"/settle?lang={lang}", json=table).json() for lang in ("en", "zh"))
     if english != chinese:  # a table with texts: the two readings differ, and the ledger's too
         assert client.get(f"/ledgers/{ledger_id}?lang=zh").json() != client.get(f"/ledgers/{ledger_id}").json()
-    undone = client.delete(f"/ledgers/{ledger_id}/deals/last", headers=keeper | ZH)
+    undone = client.delete(f"/ledgers/{ledger_id}/deals/last?deal=1", headers=keeper | ZH)
     assert undone.status_code == 200 and undone.json()["deal"]["settlement"] == chinese
 
 
@@ -108,8 +108,9 @@ def table_words(answer: Any) -> list[str]:
     return [json.dumps(deal["table"], ensure_ascii=False) for deal in deals]
 
 
-# what a message names as the client writes it: HTTP's methods, header names and words (`Authorization: Bearer`)
-HTTP_WORDS = ["GET", "Authorization", "Bearer", "If-Match", "If-None-Match", "Idempotency-Key", "ETag"]
+# what a message names as the client writes it: HTTP's methods, header names and words (`Authorization: Bearer`),
+# and the query parameter an undo names its deal with (`?deal=N`)
+HTTP_WORDS = ["GET", "Authorization", "Bearer", "If-Match", "If-None-Match", "Idempotency-Key", "ETag", "deal"]
 EVENING = {
     "lingxi": ["normal-win", "drawn", "false-win", "liable-si-feng-qi", "sha-zhu"],
     "riichi": ["riichi-win", "riichi-drawn"],
@@ -149,16 +150,18 @@ def test_every_ledger_answer_in_chinese_has_no_english_word(rules: str, client: 
     answers.append(client.get(f"/ledgers/{ledger_id}?deals=none", headers=ZH).json())
     answers.append(client.get(f"/ledgers/{ledger_id}/deals?limit=2", headers=ZH).json())
     answers.append(client.patch(f"/ledgers/{ledger_id}", json={"title": "周五"}, headers=keeper | ZH).json())
-    undone = client.delete(f"/ledgers/{ledger_id}/deals/last", headers=keeper | ZH)
+    undone = client.delete(f"/ledgers/{ledger_id}/deals/last?deal={len(EVENING[rules])}", headers=keeper | ZH)
+    assert undone.status_code == 200, undone.text
     answers.append(undone.json())
     refusals = [
         client.get("/ledgers/no-such-ledger", headers=ZH),  # 404
         client.delete(f"/ledgers/{ledger_id}/deals/last", headers=ZH),  # 401
         client.delete(f"/ledgers/{ledger_id}/deals/last", headers=ZH | {"Authorization": "Bearer wrong"}),  # 403
+        client.delete(f"/ledgers/{ledger_id}/deals/last", headers=keeper | ZH),  # 428: no deal named
         client.post(f"/ledgers/{ledger_id}/deals", json={"winner": "戊", "players": {}}, headers=keeper | ZH),  # 422
         client.post(f"/ledgers/{ledger_id}/deals", json={"deal": 1, "players": {}}, headers=keeper | ZH),  # 409
     ]
-    assert [r.status_code for r in refusals] == [404, 401, 403, 422, 409]
+    assert [r.status_code for r in refusals] == [404, 401, 403, 428, 422, 409]
     answers += [r.json() for r in refusals]
     reasons = [p["reason"] for a in answers for d in a.get("deals", []) for p in d["settlement"]["payments"]]
     assert reasons, "the answers hold payments' reasons"

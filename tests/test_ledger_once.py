@@ -79,7 +79,7 @@ def test_an_undo_changes_the_etag_even_where_the_count_comes_back(client: TestCl
     ledger_id, keeper = new_ledger(client)
     client.post(f"/ledgers/{ledger_id}/deals", json=NORMAL_WIN, headers=keeper)
     before = client.get(f"/ledgers/{ledger_id}").headers["ETag"]
-    client.delete(f"/ledgers/{ledger_id}/deals/last", headers=keeper)
+    assert client.delete(f"/ledgers/{ledger_id}/deals/last?deal=1", headers=keeper).status_code == 200
     client.post(f"/ledgers/{ledger_id}/deals", json=DRAWN, headers=keeper)
     stale = client.post(f"/ledgers/{ledger_id}/deals", json=NORMAL_WIN, headers={**keeper, "If-Match": before})
     assert stale.status_code == 409
@@ -103,6 +103,39 @@ def test_what_a_retry_may_send(client: TestClient, body: dict[str, Any], headers
     ledger_id, keeper = new_ledger(client)
     reply = client.post(f"/ledgers/{ledger_id}/deals", json={**NORMAL_WIN, **body}, headers={**keeper, **headers})
     assert reply.status_code == status, reply.text
+
+
+# an undo with two deals in the ledger: what it sends → its status, the deals left
+UNDOS: list[tuple[str, dict[str, str], int, int]] = [
+    ("", {}, 428, 2),  # names no deal: a retry of it would remove a second
+    ("", {"Idempotency-Key": "u-1"}, 428, 2),  # a key alone names no deal either
+    ("", {"If-Match": "*"}, 428, 2),  # any state matches `*`
+    ("", {"If-Match": " * "}, 428, 2),
+    ("&deal=2", {}, 200, 1),
+    ("&deal=1", {}, 409, 2),
+    ("", {"If-Match": '"2.2"'}, 200, 1),
+    ("", {"If-Match": '"2.1"'}, 412, 2),
+    ("&deal=2", {"If-Match": '"2.2"', "Idempotency-Key": "u-2"}, 200, 1),
+]
+
+
+@pytest.mark.parametrize(("query", "headers", "status", "left"), UNDOS)
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_an_undo_names_the_deal_it_removes(
+    client: TestClient, query: str, headers: dict[str, str], status: int, left: int, lang: str
+) -> None:
+    ledger_id, keeper = new_ledger(client)
+    for _ in range(2):
+        assert client.post(f"/v1/ledgers/{ledger_id}/deals", json=NORMAL_WIN, headers=keeper).status_code == 201
+    undo = client.delete(f"/v1/ledgers/{ledger_id}/deals/last?lang={lang}{query}", headers=keeper | headers)
+    assert undo.status_code == status, undo.text
+    assert client.get(f"/v1/ledgers/{ledger_id}?deals=none").json()["deal_count"] == left
+    if status == 428:
+        answer = undo.json()
+        assert answer["code"] == "precondition_required" and undo.headers["content-language"] == lang
+        assert "?deal=N" in answer["hint"] and "If-Match" in answer["hint"]
+        assert ("nothing was removed" in answer["message"]) == (lang == "en")
+        assert ("什么也没有删除" in answer["message"]) == (lang == "zh")
 
 
 def test_concurrent_retries_with_one_key_store_one_deal(store_db: Path | str) -> None:

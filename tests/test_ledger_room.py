@@ -143,8 +143,8 @@ def test_an_undo_sent_again_with_its_key_removes_one_deal(client: TestClient) ->
     for _ in range(3):
         client.post(f"/v1/ledgers/{ledger}/deals", json=NORMAL_WIN, headers=owner)
     key = owner | {"Idempotency-Key": "undo-3"}
-    first = client.delete(f"/v1/ledgers/{ledger}/deals/last", headers=key)
-    again = client.delete(f"/v1/ledgers/{ledger}/deals/last", headers=key)
+    first = client.delete(f"/v1/ledgers/{ledger}/deals/last?deal=3", headers=key)
+    again = client.delete(f"/v1/ledgers/{ledger}/deals/last?deal=3", headers=key)
     assert (first.status_code, again.status_code) == (200, 200) and first.json() == again.json()
     assert client.get(f"/v1/ledgers/{ledger}?deals=none").json()["deal_count"] == 2
     reused = client.post(f"/v1/ledgers/{ledger}/deals", json=NORMAL_WIN, headers=key)  # the key of another request
@@ -175,8 +175,9 @@ def test_the_document_answers_under_v1_with_the_replays_and_the_headers() -> Non
     assert "Location" in paths["/v1/ledgers"]["post"]["responses"]["201"]["headers"]
     assert "Retry-After" in paths["/v1/ledgers"]["post"]["responses"]["429"]["headers"]
     assert "ETag" in paths["/v1/ledgers/{ledger_id}"]["get"]["responses"]["200"]["headers"]
-    undo = {p["name"] for p in paths["/v1/ledgers/{ledger_id}/deals/last"]["delete"]["parameters"]}
+    undo = {p.get("name") for p in paths["/v1/ledgers/{ledger_id}/deals/last"]["delete"]["parameters"]}
     assert {"deal", "If-Match", "Idempotency-Key"} <= undo
+    assert "428" in paths["/v1/ledgers/{ledger_id}/deals/last"]["delete"]["responses"]  # an undo naming no deal
     code = document["components"]["schemas"]["ErrorAnswer"]["properties"]["code"]
     assert {"database_unavailable", "owner_only", "deal_conflict", "unknown_tile"} <= set(code["enum"])
 

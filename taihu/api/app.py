@@ -41,7 +41,7 @@ from taihu.api.events import router as events_router
 from taihu.api.guards import BodyChecks
 from taihu.api.head import HeadAsGet
 from taihu.api.headers import RETRY_AFTER, declared
-from taihu.api.language import document_lang, request_language, scope_language
+from taihu.api.language import add_lang_component, document_lang, request_language, scope_language
 from taihu.api.ledger import router as ledger_router
 from taihu.api.page import allow_origins, install_page
 from taihu.api.responses import (
@@ -123,7 +123,7 @@ async def hand_error(request: Request, exc: Exception) -> Response:
 
 async def request_invalid(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, RequestValidationError)
-    return JSON(validation_shape(exc.errors(), request_language(request), what="body"), status_code=422)
+    return JSON(validation_shape(exc.errors(), request_language(request), what="body", body=exc.body), status_code=422)
 
 
 async def http_error(request: Request, exc: Exception) -> Response:
@@ -317,6 +317,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     for router in ROUTERS:
         app.include_router(router, prefix=VERSION)  # the contract: /v1/…
         app.include_router(router, include_in_schema=False)  # the same answers without /v1, for older clients
+    add_lang_component(app)
     versioned_document(app)
     if not settings.api_only:
         install_page(app)  # GET / (the table page) and its files

@@ -2,8 +2,10 @@
 
 Each item is its own: its answer, or `{"error": ErrorAnswer}` for that item
 alone, in the order sent (`taihu.scorer.batch`). The body's model takes any
-item (the core reads each, so that one bad item is that item's error, not a
-422 for the whole request), while its schema shows the item's model.
+item (so that one bad item is that item's error, not a 422 for the whole
+request), while its schema shows the item's model; each item is then read by
+that model (`read_item`), so its error has the code, place and message the
+single route answers for the same body.
 
 The batch runs on a worker thread, one costly request at a time as `/waits`
 (`run_costly`), within its CPU budget (`CPU_BUDGET`): the items after the
@@ -17,10 +19,11 @@ from typing import Any, cast
 
 from fastapi import APIRouter, Request
 from fastapi.responses import Response
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from pydantic.config import JsonDict
 
 from taihu.api.budget import CPU_BUDGET, cpu_budget, run_costly
+from taihu.api.errors import validation_shape
 from taihu.api.language import request_language
 from taihu.api.responses import WITH_BODY, ErrorAnswer, errors, json_bytes
 from taihu.api.schemas import SCORE_EXAMPLES, TABLE_EXAMPLES, HandScore, ScoreRequest, Settlement, Table
@@ -72,21 +75,37 @@ class SettleBatchAnswer(BaseModel):
     results: list[Settlement | ItemError] = Field(description="one per table, in the order sent")
 
 
-def answers(results: Sequence[Any], lang: Language) -> bytes:
-    return json_bytes(
-        {
-            "results": [
-                {"error": hand_error_shape(r, lang)} if isinstance(r, HandError) else r.to_dict(lang) for r in results
-            ]
-        }
-    )
+def read_item(model: type[BaseModel], item: Any, lang: Language) -> dict[str, Any]:
+    """An item as the single route reads its body (`model`): its fields as the core takes them, or its error, the
+    same code, place and message as that route answers for the same body."""
+    try:
+        if item is None:  # FastAPI reads a body of JSON null as no body: `missing`, as the single route answers
+            raise ValidationError.from_exception_data(model.__name__, [{"type": "missing", "loc": (), "input": item}])
+        return {"item": model.model_validate(item, from_attributes=True).model_dump()}  # as FastAPI validates a body
+    except ValidationError as exc:
+        return {"error": validation_shape(exc.errors(), lang, what="body", body=item)}
 
 
-async def batched(items: Sequence[Any], run: Callable[..., Sequence[Any]], lang: Language) -> Response:
-    """Answers each item within the budget, rendered, on a worker thread (`run_costly`)."""
+async def batched(
+    items: Sequence[Any], model: type[BaseModel], run: Callable[..., Sequence[Any]], lang: Language
+) -> Response:
+    """Answers each item within the budget, rendered, on a worker thread (`run_costly`): an item its single route
+    refuses answers that route's error (`read_item`); the others go to the core in order, each answering its
+    result or its HandError."""
 
-    def answer() -> bytes:  # the budget counts the worker thread's CPU from here
-        return answers(run(items, check=cpu_budget(CPU_BUDGET)), lang)
+    def answer() -> bytes:  # the budget counts the worker thread's CPU from the core's first item
+        read = [read_item(model, item, lang) for item in items]
+        results = iter(run([r["item"] for r in read if "item" in r], check=cpu_budget(CPU_BUDGET)))
+        shown = []
+        for r in read:
+            if "error" in r:
+                shown.append(r)
+                continue
+            result = next(results)
+            shown.append(
+                {"error": hand_error_shape(result, lang)} if isinstance(result, HandError) else result.to_dict(lang)
+            )
+        return json_bytes({"results": shown})
 
     return Response(await run_costly(answer), media_type="application/json")
 
@@ -103,7 +122,7 @@ async def batched(items: Sequence[Any], run: Callable[..., Sequence[Any]], lang:
     f"Hands past the request's CPU budget ({CPU_BUDGET:g} s) answer the error `over_budget`: send those again.",
 )
 async def score_many(batch: ScoreBatch, request: Request) -> Response:
-    return await batched(batch.hands, score_batch, request_language(request))
+    return await batched(batch.hands, ScoreRequest, score_batch, request_language(request))
 
 
 @router.post(
@@ -118,4 +137,4 @@ async def score_many(batch: ScoreBatch, request: Request) -> Response:
     "answer `over_budget`.",
 )
 async def settle_many(batch: SettleBatch, request: Request) -> Response:
-    return await batched(batch.tables, settle_batch, request_language(request))
+    return await batched(batch.tables, Table, settle_batch, request_language(request))

@@ -20,6 +20,7 @@ from typing import Any
 from taihu.messages import Language, plural, text
 from taihu.messages.error_shape import error_shape
 from taihu.scorer.errors import Field, HandError, Term, Text, printable, quote
+from taihu.scorer.rulesets import get
 
 MAX_PROBLEMS = 5  # problems a message names; a hostile body has tens of thousands (each `1` in a list of 32,000)
 
@@ -112,14 +113,25 @@ def json_problem(reason: str, pos: object, lang: Language) -> tuple[str, int | N
     return text("api.validation.json_invalid_at", lang, position=column, reason=why), column
 
 
-def problem(err: Mapping[str, Any], lang: Language, what: str) -> tuple[str, str, str | None]:
-    """One pydantic error: its code, its text in `lang`, and the field it is in (None: the body as a whole)."""
+def wild_word(body: object) -> str:
+    """The word for the wildcard of the rule set a body names (Putian's 金), for the place of its `wild` field; ""
+    (the place says 财神) for a body that names none, or none known."""
+    rules = body.get("rules") if isinstance(body, Mapping) else None
+    try:
+        return get(rules).wild_name if isinstance(rules, str) else ""
+    except HandError:
+        return ""
+
+
+def problem(err: Mapping[str, Any], lang: Language, what: str, wild: str = "") -> tuple[str, str, str | None]:
+    """One pydantic error: its code, its text in `lang`, and the field it is in (None: the body as a whole);
+    `wild` the body's rule set's word for its wildcard (`wild_word`)."""
     loc = located(err)
     ctx = err.get("ctx") or {}
     if err.get("type") == "json_invalid":
         return "invalid_json", json_problem(str(ctx.get("error", "")), loc[0] if loc else None, lang)[0], None
     path = path_of(loc)
-    shown = Field(path).in_lang(lang) if path else text(WHAT.get(what, WHAT["body"]), lang)
+    shown = Field(path, wild=wild).in_lang(lang) if path else text(WHAT.get(what, WHAT["body"]), lang)
     message = printable(str(err.get("msg", "is invalid")).removeprefix("Value error, "))
     kind = KINDS.get(str(err.get("type")))
     if kind is not None and (err.get("type") != "too_long" or ctx.get("field_type") == "List"):
@@ -138,7 +150,9 @@ def problem(err: Mapping[str, Any], lang: Language, what: str) -> tuple[str, str
     return code, text("api.validation.value_error", lang, field=shown, message=message), path or None
 
 
-def described(errors: Iterable[Mapping[str, Any]], lang: Language, what: str) -> tuple[str, str, str | None]:
+def described(
+    errors: Iterable[Mapping[str, Any]], lang: Language, what: str, wild: str = ""
+) -> tuple[str, str, str | None]:
     """The code and field of the first problem, and the message naming at most MAX_PROBLEMS, the rest counted,
     so neither the message nor the time to write it grows with a hostile body."""
     lines: list[str] = []
@@ -148,7 +162,7 @@ def described(errors: Iterable[Mapping[str, Any]], lang: Language, what: str) ->
         if len(lines) == MAX_PROBLEMS:
             more += 1
             continue
-        code, line, field = problem(err, lang, what)
+        code, line, field = problem(err, lang, what, wild)
         first = first or (code, field)
         if line not in lines:
             lines.append(line)
@@ -164,11 +178,14 @@ def describe_validation(errors: Iterable[Mapping[str, Any]], what: str = "table"
     return described(errors, lang, what)[1]
 
 
-def validation_shape(errors: Iterable[Mapping[str, Any]], lang: Language, what: str = "table") -> dict[str, Any]:
-    """pydantic's error list as the one error shape: the first problem's code and field, every problem's text;
-    a body that is not JSON has its place as `column` (the body's 1-based character)."""
+def validation_shape(
+    errors: Iterable[Mapping[str, Any]], lang: Language, what: str = "table", body: object = None
+) -> dict[str, Any]:
+    """pydantic's error list as the one error shape: the first problem's code and field, every problem's text
+    (a `wild` field's place in the words of the `body`'s rule set); a body that is not JSON has its place as
+    `column` (the body's 1-based character)."""
     errors = list(errors)
-    code, message, field = described(errors, lang, what)
+    code, message, field = described(errors, lang, what, wild_word(body))
     first = errors[0] if errors else {}
     place = located(first) if first.get("type") == "json_invalid" else []
     column = json_place(place[0]) if place else None

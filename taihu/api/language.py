@@ -9,8 +9,10 @@ and `Vary: Accept-Language` tells a cache that the answer depends on that header
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Any
 from urllib.parse import parse_qsl
 
+from fastapi import FastAPI
 from fastapi.routing import APIRoute
 from starlette.requests import Request
 from starlette.routing import BaseRoute
@@ -26,27 +28,37 @@ UNTRANSLATED = frozenset({"/openapi.json"})  # JSON answers that are the same in
 SPOKEN_TYPES = (b"application/json", b"text/csv")  # the answers whose texts follow the language (a ledger's CSV too)
 LANG_DESCRIPTION = (
     "the language of the answer's texts (messages, notes, reasons): `zh` or `en`. Without it, "
-    "`Accept-Language` decides (any `zh-…` range reads Chinese), else English. Also accepted: a language "
-    "tag (`zh-CN`, `en-GB`); another value is ignored. Keys and codes never change."
+    "`Accept-Language` decides (any `zh-…` range reads Chinese), else English. Also accepted, though not in "
+    "the enum: a language tag (`zh-CN`, `en-GB`); another value is ignored. Keys and codes never change."
 )
 
 
-LANG_IN_DOCUMENT = {  # the parameter as FastAPI writes an optional `str` query parameter
-    "name": LANG_PARAMETER,
-    "in": "query",
-    "required": False,
-    "schema": {
-        "anyOf": [{"type": "string"}, {"type": "null"}],
-        "description": LANG_DESCRIPTION,
-        "examples": list(LANGUAGES),
-        "title": "Lang",
+LANG_SCHEMA = "Lang"  # the one type of `lang` in the document: a generated client has one enum of it
+LANG_COMPONENTS: dict[str, dict[str, Any]] = {
+    "schemas": {
+        LANG_SCHEMA: {
+            "type": "string",
+            "enum": list(LANGUAGES),
+            "title": LANG_SCHEMA,
+            "description": "a language of the answers' texts",
+        }
     },
-    "description": LANG_DESCRIPTION,
+    "parameters": {
+        LANG_PARAMETER: {
+            "name": LANG_PARAMETER,
+            "in": "query",
+            "required": False,
+            "schema": {"$ref": f"#/components/schemas/{LANG_SCHEMA}"},
+            "description": LANG_DESCRIPTION,
+        }
+    },
 }
+LANG_IN_DOCUMENT = {"$ref": f"#/components/parameters/{LANG_PARAMETER}"}  # what each operation lists
 
 
 def document_lang(routes: Iterable[BaseRoute]) -> None:
-    """Every operation of `routes` documented as taking the `lang` query parameter.
+    """Every operation of `routes` documented as taking the `lang` query parameter, one component of the document
+    (`add_lang_component`) that each references.
 
     In the document only (`openapi_extra`): `scope_language` reads it from the query string, and a
     parameter FastAPI declared would be solved, validated and handed to nobody on every request (a
@@ -58,6 +70,21 @@ def document_lang(routes: Iterable[BaseRoute]) -> None:
             if LANG_IN_DOCUMENT not in documented:
                 extra["parameters"] = [*documented, LANG_IN_DOCUMENT]
             route.openapi_extra = extra
+
+
+def add_lang_component(app: FastAPI) -> None:
+    """`app.openapi()` (FastAPI's, which makes the document once and keeps it) with `lang`'s components added, as
+    FastAPI's docs extend the document ("Extending OpenAPI")."""
+    made = app.openapi
+
+    def document() -> dict[str, Any]:
+        schema = made()
+        components = schema.setdefault("components", {})
+        for kind, entries in LANG_COMPONENTS.items():
+            components.setdefault(kind, {}).update(entries)
+        return schema
+
+    app.openapi = document  # type: ignore[method-assign]  # the override FastAPI's docs show
 
 
 def query_language(query_string: bytes) -> Language | None:

@@ -471,7 +471,7 @@ def add_deal(
             "description": "The deal is removed; or, to a repeated `Idempotency-Key`, the first answer again",
             "headers": declared(ETAG),
         },
-        **problems(401, 403, 404, 409, 412),
+        **problems(401, 403, 404, 409, 412, 428),
     },
 )
 def undo_deal(
@@ -480,7 +480,11 @@ def undo_deal(
     token: str = Depends(edit_token),
     settings: Settings = Depends(settings_of),
     deal: int | None = Query(
-        None, ge=1, le=MAX_TOTAL, description="the number of the deal to remove, the last: a 409 if it is not"
+        None,
+        ge=1,
+        le=MAX_TOTAL,
+        description="the number of the deal to remove, the last: a 409 if it is not. This or If-Match "
+        "is needed: an undo that names no deal is a 428",
     ),
     idempotency_key: str | None = IDEMPOTENCY_KEY,
     if_match: str | None = IF_MATCH,
@@ -489,10 +493,14 @@ def undo_deal(
 
     Safe to retry (docs/ledger.md): `?deal=N` names the deal it removes (409 if another is last now), or
     If-Match the ledger's ETag (412 if it changed); with an Idempotency-Key, a repeat answers the first answer
-    and removes nothing more. With none of them it removes whatever deal is last (as for older clients)."""
+    and removes nothing more. An undo that names no deal (neither `?deal=N` nor If-Match, or `If-Match: *`, which
+    any state matches) is a 428 and removes nothing: a retry of it, or two phones at once, would remove a deal no
+    one meant."""
     lang = request_language(http)
     with LedgerStore(settings.db) as store:
         ledger = kept(store, ledger_id, token, *SCORING)
+        if deal is None and (if_match is None or if_match.strip() == "*"):
+            raise Refusal(428, "api.error.precondition_required", hint="api.hint.name_the_deal")
         try:
             undone = store.undo_once(ledger, expect=deal, if_match=if_match, key=idempotency_key)
         except DealConflict as exc:
@@ -502,16 +510,36 @@ def undo_deal(
     return JSON(shown_change(undone.answer, lang), headers={"ETag": etag_in(undone.etag, lang)})
 
 
+def left_out_unchanged(schema: dict[str, Any]) -> None:
+    """A PATCH field's schema without a default: left out, the field stays as it is, so a client generated from the
+    document must not send one (a default there is what such a client sends in every request)."""
+    schema.pop("default", None)
+
+
 class LedgerEdit(BaseModel):
-    """What a keeper changes: a field left out stays as it is; null clears it."""
+    """What a keeper changes: a field left out stays as it is (there is no default); null clears the title or the
+    expiry."""
 
     model_config = ConfigDict(extra="forbid")
-    title: str | None = Field(None, description="a display name (1 to 100 printable characters), null: none")
+    title: str | None = Field(
+        None,
+        description="a display name (1 to 100 printable characters); null: no title; left out: unchanged",
+        json_schema_extra=left_out_unchanged,
+    )
     expires_in_hours: int | None = Field(
-        None, ge=1, le=MAX_EXPIRY_HOURS, description="remove the ledger this many hours from now; null: keep it"
+        None,
+        ge=1,
+        le=MAX_EXPIRY_HOURS,
+        description="remove the ledger this many hours from now; null: no expiry, kept until deleted; "
+        "left out: unchanged",
+        json_schema_extra=left_out_unchanged,
     )
     private: bool = Field(
-        False, strict=True, description="true: the id alone no longer reads, only the tokens and read links do"
+        False,
+        strict=True,
+        description="true: the id alone no longer reads, only the tokens and read links do; false: the id reads "
+        "it; left out: unchanged",
+        json_schema_extra=left_out_unchanged,
     )
 
 

@@ -94,7 +94,8 @@ class Refusal(HTTPException):
     """A refusal of the API's own (a token missing, a ledger not there, a rate spent) as an exception, so a
     route or a dependency can raise it; the app answers it in the request's language (`answer`).
 
-    `key` is its catalog entry, `params` the entry's parameters; its `detail` is the English text."""
+    `key` is its catalog entry, `params` the entry's parameters, `hint` the catalog entry of the fix (if any); its
+    `detail` is the English text."""
 
     def __init__(
         self,
@@ -104,15 +105,17 @@ class Refusal(HTTPException):
         *,
         code: str | None = None,
         headers: dict[str, str] | None = None,
+        hint: str | None = None,
         **params: object,
     ) -> None:
         super().__init__(status, text(key, "en", **params), headers)
-        self.key, self.code = key, code or key.rsplit(".", 1)[-1]
+        self.key, self.code, self.hint = key, code or key.rsplit(".", 1)[-1], hint
         self.params: dict[str, Any] = params
 
     def answer(self, lang: Language) -> JSON:
         headers = dict(self.headers) if self.headers is not None else None
-        return error_answer(self.status_code, self.key, lang, code=self.code, headers=headers, **self.params)
+        more = {"hint": text(self.hint, lang)} if self.hint is not None else None
+        return error_answer(self.status_code, self.key, lang, code=self.code, headers=headers, more=more, **self.params)
 
 
 class ErrorAnswer(BaseModel):
@@ -166,6 +169,8 @@ DESCRIPTIONS: dict[int, str] = {
     "`too_many_…`), or another client changed the ledger first: `deal` is the current count (`deal_conflict`)",
     412: "An undo's If-Match is not the ledger's ETag: it changed since; nothing was removed (`deal_conflict`, "
     "`deal` the current count)",
+    428: "An undo that names no deal: send `?deal=N` (the last deal's number) or `If-Match` (the ledger's ETag); "
+    "nothing was removed (`precondition_required`)",
     413: "The request body is over 64 KB (`body_too_large`)",
     415: "The body is not sent as JSON: send `Content-Type: application/json` (`unsupported_media_type`)",
     422: "Bad input: `message` says what and where, `code` which problem, `column` / `seat` / `field` the place",

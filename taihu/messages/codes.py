@@ -82,6 +82,7 @@ ERROR_CODES = (
     "out_of_range",
     "over_budget",
     "owner_only",
+    "precondition_required",
     "rate_limited",
     "read_link_not_found",
     "read_link_wrong",

@@ -112,10 +112,18 @@ class Field(str):
     """An input field's path (`players.S`, `events[0].seat`, `wild`) as a message names the place: in English the
     path as written; in Chinese the place as a player reads it (东家, 第 1 个事件的座位, 财神), since a key's
     name is data (the error's `field`), not words of a Chinese sentence. A `str`, so it compares and joins as
-    the path it is."""
+    the path it is. `wild` is the rule set's word for its wildcard where it has its own (Putian's 金, its
+    `wild_name`): the Chinese of the key `wild`, 财神 otherwise; a Field made from a Field keeps it."""
+
+    wild: str
+
+    def __new__(cls, path: str, wild: str = "") -> Field:
+        made = super().__new__(cls, path)
+        made.wild = wild or getattr(path, "wild", "")
+        return made
 
     def in_lang(self, lang: Language, /) -> str:
-        return self if lang == "en" else field_words(self)
+        return self if lang == "en" else field_words(self, self.wild)
 
 
 SEAT_WORDS = {"E": "东家", "S": "南家", "W": "西家", "N": "北家"}
@@ -154,21 +162,23 @@ FIELD_WORDS = {
 _STEP = re.compile(r"\[(\d+)\]|([^.\[]+)")
 
 
-def field_words(path: str) -> str:
+def field_words(path: str, wild: str = "") -> str:
     """`path` in Chinese: a seat as 东家/南家/西家/北家 or the player's name as written, an item of a list by its
-    place (第 1 个事件, counting from 1), a key by its Chinese word, a key the client made up quoted as written."""
+    place (第 1 个事件, counting from 1), a key by its Chinese word (`wild`: the rule set's own word for its
+    wildcard, if given), a key the client made up quoted as written."""
+    known = FIELD_WORDS | {"wild": wild} if wild else FIELD_WORDS
     steps = [(int(index), None) if index else (None, key) for index, key in _STEP.findall(path)]
     words: list[str] = []
     for at, (index, key) in enumerate(steps):
         before = steps[at - 1][1] if at else None
         if index is not None:
-            words.append(f"第 {index + 1} 个{FIELD_WORDS.get(before or '', '') or '项'}")
+            words.append(f"第 {index + 1} 个{known.get(before or '', '') or '项'}")
             if words[:-1] and before is not None:
                 words.pop(-2)  # `events[0]`: 第 1 个事件, not 事件的第 1 个事件
         elif before == "players" and at == 1:
             words[-1] = SEAT_WORDS.get(key or "", key or "")
         else:
-            words.append(FIELD_WORDS.get(key or "", f"'{key}'"))
+            words.append(known.get(key or "", f"'{key}'"))
     return "的".join(words) if words else path
 
 

@@ -50,7 +50,7 @@ def within(exc: HandError, path: str, seat: str | None = None, *, at_a_table: bo
         column=exc.column,
         seat=seat or exc.seat,
         player=exc.player,
-        field=path,
+        field=str(path),
         hint=AtTable(hint) if at_a_table and hint is not None else hint,
         path=Field(path),
         problem=AtTable(exc) if at_a_table else exc,
@@ -110,7 +110,9 @@ def _one_tile(text: str, where: str) -> int:
     except HandError as exc:
         raise within(exc, where) from None
     if len(hand.tiles) != 1 or hand.melds or hand.win is not None or hand.conditions:
-        raise HandError.of("error.table.one_tile", code="bad_tile", field=where, path=Field(where), given=quote(text))
+        raise HandError.of(
+            "error.table.one_tile", code="bad_tile", field=str(where), path=Field(where), given=quote(text)
+        )
     return hand.tiles[0]
 
 
@@ -157,7 +159,8 @@ def seat_hands(table: Table) -> tuple[Hands, tuple[int, ...] | None, int | None]
     parsed = {s: h for s, h in hands.items() if isinstance(h, ParsedHand)}
     table_wild = None
     if table.wild is not None:
-        table_wild = tuple(_one_tile(t, f"wild[{i}]") for i, t in enumerate(table.wild))
+        wild_word = get(table.rules).wild_name  # where the rule set names its wildcard (金), the place says so
+        table_wild = tuple(_one_tile(t, Field(f"wild[{i}]", wild=wild_word)) for i, t in enumerate(table.wild))
     table_flip = _one_tile(table.flip, "flip") if table.flip is not None else None
     wild = _agreed("wild", table_wild, parsed, _wild_text)
     flip = _agreed("flip", table_flip, parsed, T.name)
@@ -194,7 +197,13 @@ def round_disagrees(seat: str, written: str, round_wind: str) -> HandError:
 def event_error(key: str, index: int, seat: str | None = None, **params: Any) -> HandError:
     """An error of the table's event `events[index]` (about `seat`'s event, where it names one)."""
     return HandError.of(
-        key, code="bad_event", seat=seat, field=f"events[{index}]", index=index, seat_word=seat, **params
+        key,
+        code="bad_event",
+        seat=seat,
+        field=f"events[{index}]",
+        event=Field(f"events[{index}]"),
+        seat_word=seat,
+        **params,
     )
 
 
@@ -216,7 +225,7 @@ def check_events(table: Table, known: tuple[str, ...]) -> None:
                 "error.event.unknown" if known else "error.event.none",
                 code="unknown_event",
                 field=f"events[{i}]",
-                index=i,
+                event=Field(f"events[{i}]"),
                 type=quote(event.type),
                 rules=rules,
                 known=known_events,
@@ -403,11 +412,22 @@ def liable_hand(table: Table, hands: Hands, index: int, name: str) -> ParsedHand
     """A liable event rests on the winner's melds, so it needs the winner's hand string (Decision 2026-11-30)."""
     winner = table.winner
     if winner is None:
-        raise HandError.of("error.liable.no_winner", code="bad_event", field=f"events[{index}]", index=index, name=name)
+        raise HandError.of(
+            "error.liable.no_winner",
+            code="bad_event",
+            field=f"events[{index}]",
+            event=Field(f"events[{index}]"),
+            name=name,
+        )
     seat = table.events[index].seat
     if seat == winner:
         raise HandError.of(
-            "error.liable.is_winner", code="bad_event", seat=seat, field=f"events[{index}]", index=index, seat_word=seat
+            "error.liable.is_winner",
+            code="bad_event",
+            seat=seat,
+            field=f"events[{index}]",
+            event=Field(f"events[{index}]"),
+            seat_word=seat,
         )
     hand = hands[winner]
     if not isinstance(hand, ParsedHand):
@@ -416,7 +436,7 @@ def liable_hand(table: Table, hands: Hands, index: int, name: str) -> ParsedHand
             code="bad_event",
             hint=Text("error.hint.give_the_hand", winner=winner),
             field=f"events[{index}]",
-            index=index,
+            event=Field(f"events[{index}]"),
             name=name,
             winner=winner,
             total=hand.total,

@@ -8,7 +8,7 @@ liable player (承包) pays all of it.
 from __future__ import annotations
 
 from ... import tiles as T
-from ...errors import HandError, Text
+from ...errors import Field, HandError, Text
 from ...models import Payment, Settlement, Table
 from ...said import said
 from ...settlement.common import (
@@ -73,7 +73,10 @@ def _liable(table: Table, hands: Hands) -> str | None:
     seats = [(i, e.seat) for i, e in enumerate(table.events) if e.type == "liable"]
     if len(seats) > 1:
         raise HandError.of(
-            "error.event.one_liable_jinhua", code="bad_event", field=f"events[{seats[1][0]}]", index=seats[1][0]
+            "error.event.one_liable_jinhua",
+            code="bad_event",
+            field=f"events[{seats[1][0]}]",
+            event=Field(f"events[{seats[1][0]}]"),
         )
     for i, _ in seats:
         hand = liable_hand(table, hands, i, "承包")
@@ -84,7 +87,7 @@ def _liable(table: Table, hands: Hands) -> str | None:
                 code="bad_event",
                 field=f"events[{i}]",
                 hint=Text("error.hint.jinhua_liable"),
-                index=i,
+                event=Field(f"events[{i}]"),
                 most=LIABLE_MELDS,
                 winner=table.winner,
                 count=len(shown),

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ... import tiles as T
-from ...errors import HandError, Joined, Text
+from ...errors import Field, HandError, Joined, Text
 from ...models import HandScore, Payment, Settlement, Table
 from ...notation import ParsedHand, to_text
 from ...said import said
@@ -56,10 +56,12 @@ def _lingxi_events(table: Table) -> dict[str, int]:
                 "error.event.one_false_win" if event.type == "false-win" else "error.event.one_liable_lingxi",
                 code="bad_event",
                 field=f"events[{i}]",
-                index=i,
+                event=Field(f"events[{i}]"),
             )
         if event.type == "false-win" and winner is not None:
-            raise HandError.of("error.event.false_win_winner", code="bad_event", field=f"events[{i}]", index=i)
+            raise HandError.of(
+                "error.event.false_win_winner", code="bad_event", field=f"events[{i}]", event=Field(f"events[{i}]")
+            )
         found.setdefault(event.type, i)
     C.foul_seats(table)
     return found
@@ -136,7 +138,7 @@ def _check_liable(index: int, winner: str, hand: ParsedHand, score: HandScore) -
             "error.liable.lingxi",
             code="bad_event",
             field=f"events[{index}]",
-            index=index,
+            event=Field(f"events[{index}]"),
             winner=winner,
             hand=to_text(hand),
             problems=Joined(problems),
