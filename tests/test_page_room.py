@@ -14,6 +14,7 @@ import re
 import struct
 import time
 import urllib.request
+from pathlib import Path
 from typing import Any
 
 from live_server import live_server
@@ -314,6 +315,13 @@ def test_a_private_ledger_is_live_and_the_owner_s_room_follows_its_stream(browse
             streams = sent.to("GET", rf"/ledgers/{ledger_id}/events")
             assert streams and all(headers.get("authorization") == f"Bearer {key}" for _, headers in streams)
             assert not [url for _, url, _ in sent.requests if token in url or device_token in url]
+
+        # a private ledger's CSV, which a plain link could not fetch without the token
+        with owner.expect_download() as download:
+            owner.get_by_role("link", name="Download CSV").click()
+        rows = Path(download.value.path()).read_text(encoding="utf-8").splitlines()
+        assert rows[0].lstrip("\ufeff").startswith("deal,player,")
+        assert [row.split(",")[0] for row in rows[1:]] == ["1"] * 4 + ["2"] * 4  # a row a player a deal
 
         # revoked by another of the owner's devices: the list follows, and the scorer's stream ends
         device = as_owner(server, "GET", f"/ledgers/{ledger_id}/devices", token)["devices"][0]["id"]

@@ -1128,6 +1128,23 @@ async function reread() {
   if (reply.ok && state.ledger?.id === id) state.ledger.data = reply.data;
 }
 
+// A private ledger's CSV needs this phone's token, which a link cannot carry: it is fetched with the token in
+// the Authorization header and handed to the browser as a file. An open ledger's link downloads as it is.
+async function downloadPrivateCsv(event) {
+  const id = state.ledger?.id;
+  const token = id && state.tokens[id];
+  if (!token || !state.private.has(id)) return;
+  event.preventDefault();
+  const reply = await fetch(inLanguage(`ledgers/${encodeURIComponent(id)}.csv`), { headers: { authorization: `Bearer ${token}` } });
+  if (!reply.ok) { showError("ledger-error", await reply.json().catch(() => ({})), "", null); return; }
+  const url = URL.createObjectURL(await reply.blob());
+  const save = el("a", { href: url, download: `${id}.csv` });
+  document.body.append(save);
+  save.click();
+  save.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
+
 async function copyLedgerLink() {
   const copied = await copyText(ledgerLink(state.ledger.id));
   $("ledger-link-note").textContent = copied ? t("ledgerCopied") : t("ledgerCopyByHand");
@@ -1154,6 +1171,7 @@ async function setupLedger(paths) {
   $("ledger-undo").addEventListener("click", undoDeal);
   $("ledger-refresh").addEventListener("click", () => openLedger(state.ledger.id));
   $("ledger-copy").addEventListener("click", copyLedgerLink);
+  $("ledger-csv").addEventListener("click", downloadPrivateCsv);
   $("ledger-mine").addEventListener("click", () => openLedger(Object.keys(state.tokens).at(-1)));
   setupRoom();
   window.addEventListener("hashchange", () => {
