@@ -15,7 +15,7 @@ from ..engine import KONG, Group
 from ..errors import HandError, Term, Text, quote
 from ..notation import Meld, ParsedHand, notation_error
 from ..said import phrase
-from . import REGISTRY, condition_word, owner_of, rules_word, rules_words
+from . import REGISTRY, condition_word, owners_of, rules_word, rules_words
 from .heuristics import likely_wait_kind
 
 NO_SEAT_NOTE = phrase("note.no_seat")
@@ -31,16 +31,16 @@ def check_known_conditions(
         and (parsed.wild is None or "wild" in known)
         and (parsed.flip is None or "flip" in known)
         and (parsed.declare is None or "declare" in known)
-        and not parsed.deal_values
+        and not parsed.declared_values
     ):
         return  # all known: the common case, without listing the conditions
     for cond in parsed.conditions:
         if cond not in known:
             col = parsed.columns.get(cond, 0)
             hint: Text | str = (hints or {}).get(cond, "")
-            owner = owner_of(cond)
-            if not hint and owner is not None:
-                hint = Text("error.condition.owner", owner=owner, name=rules_word(owner))
+            owners = owners_of(cond)
+            if not hint and owners:
+                hint = Text("error.condition.owner", owner=" / ".join(owners), name=rules_words(owners))
             raise HandError.of(
                 "error.condition.not_used",
                 code="unknown_condition",
