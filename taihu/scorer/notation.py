@@ -239,8 +239,8 @@ class ParsedHand(NamedTuple):
 
     Immutable, and a NamedTuple rather than a frozen dataclass: the
     generated `__init__` of a frozen dataclass pays an `object.__setattr__`
-    call per field, and building this one cost a twelfth of a score.
-    Compared and hashed as a dataclass would be: by every field but `columns`
+    call per field, which costs about 5% of a Luoshan score (docs/performance.md,
+    "The parsed hand as a NamedTuple"). Compared and hashed as a dataclass would be: by every field but `columns`
     (where each condition was written). `hand._replace(win=…)` is a copy
     with fields changed.
     """
