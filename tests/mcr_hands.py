@@ -57,7 +57,7 @@ def oracle(line: str) -> list[tuple[str, int]]:
         bool(flags & {"kong-draw", "rob-kong"}),
         "last-tile" in flags,
         WINDS.index(hand.seat or "E"),
-        WINDS.index(hand.round or "E"),
+        WINDS.index(hand.values.get("round") or "E"),
         verbose=True,
     )
     out = []

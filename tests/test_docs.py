@@ -23,10 +23,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from rule_set_examples import documented, package_rule_sets_only
 
 from taihu import HandError, score_hand, settle_table, waits
 from taihu.docs import ROOT, generated_specs, pages, regenerate
-from taihu.scorer.rulesets import RULESETS
 from taihu.scorer.waiting import Discards, Waits
 
 PAGES = pages()
@@ -149,7 +149,7 @@ def test_docs_have_examples() -> None:
         "docs/notation.md",
         "docs/api.md",
         "docs/waits.md",
-        *(f"docs/rules/{n}.md" for n in RULESETS),
+        *(f"docs/rules/{n}.md" for n in documented()),
     }
     assert {e.where.split(":")[0] for e in EXAMPLES} >= pages
 
@@ -168,10 +168,11 @@ def test_documented_example_gives_documented_output(example: Example) -> None:
 @pytest.mark.parametrize("page", PAGES, ids=[str(p.relative_to(ROOT)) for p in PAGES])
 def test_generated_parts_are_current(page: Path) -> None:
     text = page.read_text(encoding="utf-8")
-    assert regenerate(text) == text, f"{page.name} is stale: run `make docs`"
+    with package_rule_sets_only():  # a test's rule set, registered for the run, is in no document
+        assert regenerate(text) == text, f"{page.name} is stale: run `make docs`"
 
 
-@pytest.mark.parametrize("name", list(RULESETS))
+@pytest.mark.parametrize("name", documented())
 def test_every_rule_set_page_shows_its_items(name: str) -> None:
     page = ROOT / "docs" / "rules" / f"{name}.md"
     assert f"items {name}" in list(generated_specs(page.read_text(encoding="utf-8")))

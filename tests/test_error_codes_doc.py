@@ -17,6 +17,7 @@ from pathlib import Path
 from taihu.api.errors import KINDS
 from taihu.messages import LANGUAGES, known
 from taihu.messages.codes import ERROR_CODES
+from taihu.scorer.rulesets import declared_values
 
 ROOT = Path(__file__).resolve().parent.parent
 KEY = re.compile(r"[a-z_]+(?:\.[a-z_0-9]+)+")
@@ -54,6 +55,9 @@ def codes_and_texts() -> dict[str, set[str]]:
                 for key in keys:
                     if key.startswith("api.error.") and key not in BY_ANOTHER:
                         found[key.rsplit(".", 1)[-1]].add(key)
+    for value in declared_values().values():  # the error of a value a rule set's words.toml declares
+        if value.error:
+            found[value.error].add(value.message)
     return dict(found)
 
 

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from rule_set_examples import example_lines
 
 from taihu.scorer import parse, score_hand
 from taihu.scorer.engine import ReadingFacts
@@ -39,9 +40,7 @@ class Recorder:
 
 
 def _winning_lines(rules: str) -> list[str]:
-    text = (ROOT / "examples/hands" / f"{rules}.txt").read_text(encoding="utf-8")
-    lines = [line.split("#")[0].strip() for line in text.splitlines()]
-    return [line for line in lines if "+" in line or "declare:" in line]
+    return [line for line in example_lines(rules) if "+" in line or "declare:" in line]
 
 
 # Riichi keeps its own yaku table (one check per yaku, no Item finders), so it has no reads to record.

@@ -20,6 +20,7 @@ from typing import Any
 
 import pytest
 import sqlalchemy as sa
+from rule_set_examples import example_lines
 
 from taihu.ledger import Ledger, default_path, in_winds
 from taihu.scorer import HandError, settle_table
@@ -40,8 +41,8 @@ FALSE_WIN = ("lingxi", "putian")
 def winning_lines(rules: str) -> list[str]:
     """The rule set's example winning hands, without `seat:`, that settle at every seat."""
     found = []
-    for raw in (ROOT / "examples/hands" / f"{rules}.txt").read_text(encoding="utf-8").splitlines():
-        line = " ".join(t for t in raw.split("#")[0].split() if not t.startswith("seat:"))
+    for raw in example_lines(rules):
+        line = " ".join(t for t in raw.split() if not t.startswith("seat:"))
         if "+" in line and all(_settles(rules, line, w, d) for w, d in _win_seats(line)):
             found.append(line)
     return found

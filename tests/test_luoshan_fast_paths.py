@@ -50,4 +50,4 @@ def test_the_conditions_memo_is_keyed_by_every_condition_field() -> None:
     field order, or a hand would get another hand's checks (the error of a condition, the wildcard)."""
     fields = ParsedHand._fields
     assert fields[luoshan.hand._CONDITION_FIELDS] == ("seat", "wild", "flip", "flags", "declare")
-    assert fields[luoshan.hand._RIICHI_FIELDS] == ("round", "dora", "ura", "honba", "sticks")
+    assert fields[luoshan.hand._VALUES_FIELD] == ("values",)

@@ -27,7 +27,7 @@ from taihu.cli.usage import HELP_COMMAND, HELP_PARAM, METAVAR
 from taihu.messages import LANGUAGES, Messages, catalog, known, plural, text
 from taihu.scorer import clear_caches
 from taihu.scorer.errors import TYPE_PREFIX, WORD_PREFIX
-from taihu.scorer.rulesets import RULESETS
+from taihu.scorer.rulesets import RULESETS, declared_values
 
 ROOT = Path(__file__).resolve().parent.parent
 # a message's code as the code names it (the notation's error texts: `error.notation.tile_hint.G`, `….either.2`)
@@ -79,6 +79,9 @@ def codes_in_source() -> dict[str, str]:
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.Constant) and isinstance(node.value, str) and CODE.fullmatch(node.value):
                 found.setdefault(node.value, f"{path.relative_to(ROOT)}:{node.lineno}")
+    for value in declared_values().values():  # the texts a rule set's words.toml names
+        for key in value.catalog_keys:
+            found.setdefault(key, f"words.toml: values.{value.name}")
     return found
 
 

@@ -21,7 +21,7 @@ from pydantic import TypeAdapter
 from settle_helpers import API_TABLE
 
 from taihu.api import schemas
-from taihu.scorer import HandScore, Payment, PlayerTotal, Settlement, Table, score_hand, settle_table
+from taihu.scorer import HandScore, Payment, PlayerTotal, Settlement, Table, rulesets, score_hand, settle_table
 from taihu.scorer.errors import HandError
 from taihu.scorer.rulesets import REGISTRY, RULESETS, chinese_names, get
 from taihu.scorer.rulesets.interface import SUITED_TILES
@@ -157,13 +157,13 @@ def unwanted(loaded: set[str], never: set[str]) -> set[str]:
 
 
 def rule_set_modules(loaded: set[str]) -> set[str]:
-    """Which rule sets' modules were imported (riichi's package by its name)."""
+    """Which rule sets' modules were imported: a rule set is a folder of `rulesets/` (its package, by its name);
+    the modules beside them are what every rule set is made with."""
     prefix = "taihu.scorer.rulesets."
-    return {m.split(".")[3] for m in loaded if m.startswith(prefix) and m.split(".")[3] not in SHARED_MODULES}
+    return {m.split(".")[3] for m in loaded if m.startswith(prefix) and (RULE_SET_FOLDERS / m.split(".")[3]).is_dir()}
 
 
-# the modules of `rulesets/` every rule set is made with: no rule set's own
-SHARED_MODULES = {"base", "interface", "scoring_loop", "validation", "hints", "heuristics", "rule_data"}
+RULE_SET_FOLDERS = Path(rulesets.__file__).parent
 
 
 def test_importing_the_cli_loads_no_rule_set_no_renderer_and_no_settlement() -> None:
@@ -207,7 +207,8 @@ def test_a_table_printed_imports_the_renderer() -> None:
     """The other side of the tests above: they would pass vacuously if nothing were ever loaded late."""
     assert {"rich", "taihu.cli.draw"} <= modules_after(["score", HAND_56])
     assert "taihu.scorer.settlement" in modules_after(["settle", str(TABLES[0])])
-    assert rule_set_modules(modules_after(["rules"])) == set(RULESETS)
+    # the rule sets of the package's own registry (a test's, registered in this process, is not the command's)
+    assert rule_set_modules(modules_after(["rules"])) == {name for name, line in REGISTRY.items() if not line.module}
 
 
 def hand_size_taken(name: str) -> int:

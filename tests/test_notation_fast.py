@@ -91,7 +91,7 @@ def test_unusual_lines_go_to_the_careful_parser(text: str) -> None:
 def test_fast_hand_is_a_normal_hand() -> None:
     hand = parse(TYPICAL[4])
     assert list(N._NO_FIELDS) == list(N.ParsedHand._fields)
-    assert set(N.VALUE_CONDITIONS) <= set(N._NO_FIELDS)  # value conditions are written straight into the fields
+    assert set(N.SHARED_VALUES) <= set(N._NO_FIELDS)  # the shared value conditions are written straight into the fields
     rebuilt = N.ParsedHand(**{name: getattr(hand, name) for name in N.ParsedHand._fields})
     assert rebuilt == hand and hash(rebuilt) == hash(hand) and rebuilt._asdict() == hand._asdict()
     assert hand._replace(seat="N").seat == "N"

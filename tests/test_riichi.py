@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 
 from taihu.cli.main import app as cli_app
 from taihu.scorer import HandError, score_hand, to_text
-from taihu.scorer.notation import parse_red_fives
+from taihu.scorer.notation import parse
 from taihu.scorer.rulesets import RULESETS
 
 E1 = "234567m 234p 88p 67s +8s seat:S round:E self riichi dora:1p ura:7s sticks:1"
@@ -219,21 +219,21 @@ def test_red_five_needs_the_option() -> None:
 
 
 def test_red_five_is_printed_as_zero_before_the_plain_fives() -> None:
-    hand = parse_red_fives("55p 34056m [0555s] 678p +0p seat:S dora:E riichi")
+    hand = parse("55p 34056m [0555s] 678p +0p seat:S dora:E riichi", rules="riichi")
     assert to_text(hand) == "34056m 55678p [0555s] +0p seat:S dora:E riichi"
-    assert parse_red_fives(to_text(hand)) == hand
-    indicator = parse_red_fives("123m 456m 789p 234s 5s +5s dora:E,0m")
-    assert to_text(indicator).endswith("+5s dora:E,0m") and indicator.red == {("dora", 0)}
+    assert parse(to_text(hand), rules="riichi") == hand
+    indicator = parse("123m 456m 789p 234s 5s +5s dora:E,0m", rules="riichi")
+    assert to_text(indicator).endswith("+5s dora:E,0m") and indicator.values["red"] == {("dora", 0)}
 
 
 def test_one_red_five_per_suit() -> None:
     with pytest.raises(HandError, match="second red five '0m'"):
-        parse_red_fives("0m 0m")
+        parse("0m 0m", rules="riichi")
 
 
 def test_canonical_order_of_the_riichi_conditions() -> None:
-    hand = parse_red_fives(
-        "123m 456m 789m 123p 5p +5p sticks:1 honba:2 furiten riichi self ura:1m dora:2m round:S seat:W"
+    hand = parse(
+        "123m 456m 789m 123p 5p +5p sticks:1 honba:2 furiten riichi self ura:1m dora:2m round:S seat:W", rules="riichi"
     )
     assert to_text(hand).split(" +5p ")[1] == "seat:W round:S dora:2m ura:1m self riichi furiten honba:2 sticks:1"
 

@@ -16,7 +16,7 @@ from riichi_oracle import Case, riichi_cases
 
 from taihu import score_hand
 from taihu.scorer.engine import kinds_readings, win_places
-from taihu.scorer.notation import parse_red_fives, to_text
+from taihu.scorer.notation import parse, to_text
 from taihu.scorer.rulesets import riichi as R
 from taihu.scorer.rulesets.riichi.hand import prepare
 from taihu.scorer.rulesets.riichi.yaku import PER_HAND, PER_READING
@@ -50,7 +50,7 @@ def test_yaku_tried_by_facts_score_as_every_yaku_tried(case: Case) -> None:
 @FAST
 @given(case=riichi_cases())
 def test_win_indexes_are_the_engines_win_places(case: Case) -> None:
-    parsed = parse_red_fives(case.line, R.RIICHI.conditions, "Riichi")
+    parsed = parse(case.line, R.RIICHI.conditions, "Riichi", rules="riichi")
     hand = prepare(parsed, R.RIICHI.resolve_options(case.options))
     held = bytes(sorted([*parsed.tiles, hand.win]))
     for groups in kinds_readings(held, 4 - len(hand.melds), True):
@@ -62,9 +62,9 @@ def test_win_indexes_are_the_engines_win_places(case: Case) -> None:
 @FAST
 @given(case=riichi_cases())
 def test_canonical_text_round_trips(case: Case) -> None:
-    parsed = parse_red_fives(case.line, R.RIICHI.conditions, "Riichi")
+    parsed = parse(case.line, R.RIICHI.conditions, "Riichi", rules="riichi")
     text = to_text(parsed)
-    again = parse_red_fives(text, R.RIICHI.conditions, "Riichi")
+    again = parse(text, R.RIICHI.conditions, "Riichi", rules="riichi")
     assert again == parsed and to_text(again) == text, case.line
 
 
@@ -79,5 +79,5 @@ def test_canonical_text_round_trips(case: Case) -> None:
 )
 def test_riichi_tail_in_canonical_order(tiles: str, tail: str) -> None:
     """The tail is written in the page's order (seat round dora ura, flags, honba sticks), red fives as 0."""
-    parsed = parse_red_fives(f"{tiles} {tail}", R.RIICHI.conditions, "Riichi")
+    parsed = parse(f"{tiles} {tail}", R.RIICHI.conditions, "Riichi", rules="riichi")
     assert to_text(parsed).endswith(" " + tail)

@@ -20,6 +20,7 @@ import schemathesis
 from api_app import app
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from rule_set_examples import example_lines
 from schemathesis.checks import not_a_server_error
 from schemathesis.specs.openapi.checks import (
     content_type_conformance,
@@ -100,12 +101,7 @@ def test_api_conforms_to_its_schema(case: schemathesis.Case) -> None:
 # checks from the repository's own example hands and tables, sent through the same operations.
 
 ROOT = Path(__file__).resolve().parent.parent
-EXAMPLE_HANDS = [
-    (path.stem, line.split("#")[0].strip())
-    for path in sorted((ROOT / "examples/hands").glob("*.txt"))
-    for line in path.read_text(encoding="utf-8").splitlines()
-    if line.split("#")[0].strip()
-]
+EXAMPLE_HANDS = [(rules, line) for rules in RULESETS for line in example_lines(rules)]
 SEATS = ("E", "S", "W", "N")
 EXAMPLE_TABLES = sorted((ROOT / "examples/tables").glob("*.json"))
 

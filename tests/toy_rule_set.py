@@ -74,7 +74,12 @@ class Toy(RuleSet):
     unit = "points"
     tiles = SUITED_TILES  # one suit or mixed, no honours
     conditions = CONDITIONS
-    examples = ({"hand": ONE_SUIT, "options": {}}, {"hand": MIXED + " self seat:S", "options": {}})
+    examples = (
+        {"hand": ONE_SUIT, "options": {}},
+        {"hand": MIXED + " self seat:S", "options": {}},
+        {"hand": "123p 456p 789p 123s 5s +5s", "options": {}},
+        {"hand": "1112345678999s +9s self", "options": {}},
+    )
     items = (
         Item("ping_hu", "平胡", "Plain win", 1, HAND_TYPE, WINNER_ONLY, ping_hu),
         Item("qing_yi_se", "清一色", "One suit", 4, HAND_TYPE, WINNER_ONLY, qing_yi_se, reads=("one_suit",)),
@@ -89,11 +94,14 @@ class Toy(RuleSet):
     # a rule set defined outside a folder of its own says here what its settlement.py and arithmetic.py would
     def settle(self, table: Table) -> Settlement:
         winner = table.winner
-        assert winner is not None and isinstance(table.players[winner], str)
+        # the deal passes on every time (to S, the next dealer), won or drawn; a drawn deal: nobody pays
+        if winner is None:
+            return Settlement(rules=self.name, scores={}, payments=[], net=dict.fromkeys("ESWN", 0), next_dealer="S")
+        assert isinstance(table.players[winner], str)
         total = self.score_line(str(table.players[winner])).total
         payments = [Payment(from_=seat, to=winner, amount=total, reason="toy") for seat in "ESWN" if seat != winner]
         net = {seat: (3 * total if seat == winner else -total) for seat in "ESWN"}
-        return Settlement(rules=self.name, scores={}, payments=payments, net=net, next_dealer="E")
+        return Settlement(rules=self.name, scores={}, payments=payments, net=net, next_dealer="S")
 
     def arithmetic(self, score: HandScore) -> list[str]:
         return [f"{' + '.join(str(i.value) for i in score.items)} = {score.total} points"]

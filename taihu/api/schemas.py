@@ -32,8 +32,13 @@ def rules_field(what: str = "the rule set") -> Any:
         description=f"{what}. Also accepted as input, though not in the enum: each name in any case "
         f"(`{DEFAULT_RULES.title()}`, `{DEFAULT_RULES.upper()}`) and the Chinese names ({other}); "
         "answers always name the rule set as in the enum",
-        json_schema_extra={"enum": list(REGISTRY)},
+        json_schema_extra=rules_enum,
     )
+
+
+def rules_enum(schema: dict[str, Any]) -> None:
+    """The registry's rule sets, as the OpenAPI document is made (not at import: a rule set may be added)."""
+    schema["enum"] = list(REGISTRY)
 
 
 RULES_FIELD: Any = rules_field()

@@ -10,7 +10,7 @@ from __future__ import annotations
 import copy
 import re
 from bisect import bisect_left
-from collections.abc import Collection, Mapping
+from collections.abc import Collection, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, NamedTuple
@@ -19,7 +19,17 @@ from . import memo as M
 from . import tiles as T
 from .errors import HandError, Text, nearest, quote
 from .limits import MAX_TOTAL
-from .rulesets import condition_word, declared_wins, leading_flags, own_flags, rules_word
+from .rulesets import (
+    Value,
+    condition_word,
+    declared_values,
+    declared_wins,
+    leading_flags,
+    marks,
+    marks_of,
+    own_flags,
+    rules_word,
+)
 
 if TYPE_CHECKING:  # the players' forms (五万, full-width) are read only for a line that is not ASCII
     from .forms import Folded
@@ -37,11 +47,17 @@ FLAG_CONDITIONS = (
     "human",
     *own_flags(),
 )
-VALUE_CONDITIONS = ("seat", "wild", "flip", "declare", "round", "dora", "ura", "honba", "sticks")
+# the conditions with a value that rule sets declare in their words (`rulesets.Value`), by word, kept in
+# `ParsedHand.values`; the shared ones are fields of it
+DECLARED_VALUES = declared_values()
+SHARED_VALUES = ("seat", "wild", "flip", "declare")
+VALUE_CONDITIONS = SHARED_VALUES + tuple(DECLARED_VALUES)
+MARKS = marks()  # the names rule sets keep their marked fives under (`rulesets.Words.marks`)
 DECLARED_WINS = declared_wins()  # every rule set's, each its own (`rulesets.Words.declared_wins`)
-CONDITION_ORDER = ("seat", "round", "dora", "ura", "wild", "flip") + FLAG_CONDITIONS + ("declare", "honba", "sticks")
-# the deal's values a line may carry: the round wind, the indicators, the counters
-DEAL_VALUES = ("round", "dora", "ura", "honba", "sticks")
+# the declared values printed right after `seat:`, and those printed last
+_FIRST_VALUES = tuple(word for word, value in DECLARED_VALUES.items() if value.first)
+_LAST_VALUES = tuple(word for word, value in DECLARED_VALUES.items() if not value.first)
+CONDITION_ORDER = ("seat", *_FIRST_VALUES, "wild", "flip") + FLAG_CONDITIONS + ("declare", *_LAST_VALUES)
 # What players write for a condition, from other games and romanisations: the nearest match names the condition.
 CONDITION_ALIASES = {
     "zimo": "self",
@@ -79,10 +95,9 @@ _FIXES: dict[str, tuple[str, tuple[str, ...]]] = {
     "error.notation.takes_no_value": ("error.hint.condition_alone", ("word",)),
     "error.notation.needs_value": ("error.hint.condition_value", ("word", "example")),
     "error.notation.bad_seat": ("error.hint.a_wind", ("word",)),
-    "error.notation.bad_round": ("error.hint.a_wind", ("word",)),
     "error.notation.one_tile": ("error.hint.one_tile", ()),
 }
-_FIX_WORDS = {"error.notation.bad_seat": "seat", "error.notation.bad_round": "round"}
+_FIX_WORDS = {"error.notation.bad_seat": "seat"}
 
 
 def notation_error(msgid: str, /, *, code: str, column: int | None = None, **params: Any) -> HandError:
@@ -187,13 +202,45 @@ class WrittenAt(dict[str, int]):
     read_as: tuple[str, ...]  # what was read otherwise than typed (a slip, a decoration left out), as notes
 
 
+class Values(Mapping[str, Any]):
+    """A parsed hand's declared values (`word:value` of a rule set's words, and its marked tiles), by word:
+    immutable, and equal and
+    hashed by what it holds, as the hand that holds it is."""
+
+    __slots__ = ("_held",)
+
+    def __init__(self, held: Mapping[str, Any] | None = None) -> None:
+        self._held: dict[str, Any] = dict(held or {})
+
+    def __getitem__(self, word: str) -> Any:
+        return self._held[word]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._held)
+
+    def __len__(self) -> int:
+        return len(self._held)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Values) and self._held == other._held
+
+    def __hash__(self) -> int:
+        return hash(frozenset(self._held.items()))
+
+    def __repr__(self) -> str:
+        return f"Values({self._held!r})"
+
+
+NO_VALUES = Values()
+
+
 class ParsedHand(NamedTuple):
     """One player's hand as written, before any rule set reads it.
 
     Immutable, and a NamedTuple rather than a frozen dataclass: the
     generated `__init__` of a frozen dataclass pays an `object.__setattr__`
-    call per field, and building this one cost a twelfth of a score.
-    Compared and hashed as a dataclass would be: by every field but `columns`
+    call per field, which costs about 5% of a Luoshan score (docs/performance.md,
+    "The parsed hand as a NamedTuple"). Compared and hashed as a dataclass would be: by every field but `columns`
     (where each condition was written). `hand._replace(win=…)` is a copy
     with fields changed.
     """
@@ -208,15 +255,11 @@ class ParsedHand(NamedTuple):
     declare: str | None
     # where each condition, meld and the `+` were written; read from a line, a `WrittenAt`, which has the line
     columns: Mapping[str, int] = _NO_COLUMNS
-    # the deal's values, read by the rule sets whose conditions name them; every other refuses them
-    round: str | None = None
-    dora: tuple[int, ...] | None = None
-    ura: tuple[int, ...] | None = None
-    honba: int | None = None
-    sticks: int | None = None
-    # red fives by where they were written: ("hand", suit), ("win", suit), ("dora", suit), ("ura", suit),
-    # ("meld", tiles, concealed); a line holds at most one per suit
-    red: frozenset[tuple[Any, ...]] = frozenset()
+    # the values of the conditions rule sets declare (`DECLARED_VALUES`: a wind, tiles, a number), read by
+    # those whose conditions name them, every other refusing them; and where the line wrote marked tiles,
+    # under the name their rule set's words give them (`rulesets.Words.marks`): a set of ("hand", suit),
+    # ("win", suit), (value word, suit), ("meld", tiles, concealed), at most one a suit
+    values: Values = NO_VALUES
 
     def __eq__(self, other: object) -> bool:
         """Equal to another hand alone (a plain tuple of the same fields is none), whatever its `columns`."""
@@ -230,6 +273,12 @@ class ParsedHand(NamedTuple):
     def __hash__(self) -> int:
         return hash((self[:_COLUMNS], self[_COLUMNS + 1 :]))
 
+    def with_values(self, **changed: object) -> ParsedHand:
+        """A copy with these declared values (or marked fives) set, as if written; None or empty: not written."""
+        held = {**self.values, **changed}
+        kept = {word: value for word, value in held.items() if value is not None and value != frozenset()}
+        return self._replace(values=Values(kept) if kept else NO_VALUES)
+
     def tile_column(self, kind: int, nth: int = 1) -> int | None:
         """The column of the `nth` copy of `kind` as the line wrote it (-1: the last), for an error about that
         tile ("1m appears 5 times" points at the fifth); None for a hand not read from a line."""
@@ -237,9 +286,9 @@ class ParsedHand(NamedTuple):
         return _copy_column(columns.line, kind, nth) if isinstance(columns, WrittenAt) else None
 
     @property
-    def deal_values(self) -> bool:
-        """Whether any of the deal's values (round:, dora:, ura:, honba:, sticks:) is written."""
-        return self[_DEAL_VALUES] != _NO_DEAL_VALUES
+    def declared_values(self) -> bool:
+        """Whether any condition a rule set declares (`DECLARED_VALUES`) is written."""
+        return bool(self.values) and any(word in DECLARED_VALUES for word in self.values)
 
     @property
     def conditions(self) -> list[str]:
@@ -247,8 +296,8 @@ class ParsedHand(NamedTuple):
         out = [
             name for name, value in (("seat", self.seat), ("wild", self.wild), ("flip", self.flip)) if value is not None
         ]
-        if self.deal_values:
-            out += [name for name in DEAL_VALUES if getattr(self, name) is not None]
+        if self.values:
+            out += [name for name in DECLARED_VALUES if name in self.values]
         if self.flags:
             out += [f for f in FLAG_CONDITIONS if f in self.flags]
         if self.declare is not None:
@@ -257,12 +306,6 @@ class ParsedHand(NamedTuple):
 
 
 _COLUMNS = ParsedHand._fields.index("columns")  # the one field equality and the hash leave out
-# fields as slices of a hand, each read in one step: the deal's values (round … sticks); those and the
-# red fives (round … red)
-_DEAL_VALUES = slice(ParsedHand._fields.index("round"), ParsedHand._fields.index("sticks") + 1)
-_DEAL_OR_REDS = slice(ParsedHand._fields.index("round"), None)
-_NO_DEAL_VALUES = (None,) * (_DEAL_VALUES.stop - _DEAL_VALUES.start)
-_NO_DEAL_OR_REDS: tuple[object, ...] = (*_NO_DEAL_VALUES, frozenset())
 
 
 def _tile_error(token: str, column: int) -> HandError:
@@ -295,7 +338,7 @@ def _condition_error(word: str, column: int, conditions: Collection[str] | None,
         return notation_error(
             "error.notation.condition.alone", code="unknown_condition", column=column, problem=problem
         )
-    names = ", ".join(f"{c}:{_VALUE_SHAPE[c]}" if c in VALUE_CONDITIONS else c for c in known)
+    names = ", ".join(f"{c}:{_VALUE_SHAPE[c]}" if c in _VALUE_SHAPE else c for c in known)
     return notation_error(
         "error.notation.condition.listed" if rule_set else "error.notation.condition.listed_any",
         code="unknown_condition",
@@ -311,11 +354,7 @@ _VALUE_SHAPE = {
     "wild": "T",
     "flip": "T",
     "declare": "NAME",
-    "round": "X",
-    "dora": "T",
-    "ura": "T",
-    "honba": "N",
-    "sticks": "N",
+    **{word: value.letter for word, value in DECLARED_VALUES.items()},
 }
 
 
@@ -327,12 +366,12 @@ def _is_digit(ch: str) -> bool:
 class _Scanner:
     """Reads tiles from `text`; `origin` is where `text` starts in the hand line, for columns."""
 
-    def __init__(self, text: str, origin: int = 0, red_fives: bool = False) -> None:
+    def __init__(self, text: str, origin: int = 0, marks: bool = False) -> None:
         self.text = text
         self.pos = 0
         self.origin = origin
-        self.red_fives = red_fives  # `0m` is a red five (RuleSet.red_fives)
-        self.reds: list[tuple[int, int]] = []  # (suit, column) of each red five read
+        self.marks = marks  # `0m` is a marked 5m (the rule set's words declare `marks`)
+        self.marked: list[tuple[int, int]] = []  # (suit, column) of each marked five read
 
     @property
     def column(self) -> int:
@@ -385,11 +424,11 @@ class _Scanner:
                     value = int(digit)
                     dcol = start + offset + 1 + self.origin
                     if value == 0:
-                        if not self.red_fives or suit == "z":
+                        if not self.marks or suit == "z":
                             raise notation_error(
                                 "error.notation.no_red_fives", code="no_red_fives", column=dcol, suit=suit, at=dcol
                             )
-                        self.reds.append(("mps".index(suit), dcol))
+                        self.marked.append(("mps".index(suit), dcol))
                         value = 5
                     if suit == "z":
                         if value > 7:
@@ -484,16 +523,16 @@ def _condition_word(scanner: _Scanner) -> tuple[str, str | None, int, int]:
     return word, value, start + 1, value_col
 
 
-def _single_tile(text: str, column: int, what: Text, reds: list[tuple[int, int]] | None = None) -> int:
-    """One tile; with `reds` given, a red five `0m` is read and its (suit, column) added there."""
-    scanner = _Scanner(text, origin=column - 1, red_fives=reds is not None)
+def _single_tile(text: str, column: int, what: Text, marked: list[tuple[int, int]] | None = None) -> int:
+    """One tile; with `marked` given, a marked five `0m` is read and its (suit, column) added there."""
+    scanner = _Scanner(text, origin=column - 1, marks=marked is not None)
     found = scanner.tiles()
     if scanner.pos != len(text) or len(found) != 1:
         raise notation_error(
             "error.notation.one_tile", code="not_one_tile", column=column, what=what, at=column, got=quote(text)
         )
-    if reds is not None:
-        reds += scanner.reds
+    if marked is not None:
+        marked += scanner.marked
     return found[0][0]
 
 
@@ -624,19 +663,20 @@ def parse(text: str, conditions: Collection[str] | None = None, rule_set: str = 
 
     `conditions` and `rule_set` (its name as written) only shape the message for an
     unknown condition, which lists what that rule set knows; `rules`, the rule
-    set's name, decides the players' words only one rule set reads (`金:`).
+    set's name, decides the players' words only one rule set reads (`金:`), and
+    whether `0m` is a marked five (its words' `marks`; elsewhere an error).
     """
     if type(text) is str:
-        hand = _parse_plain(text)
+        hand = _parse_plain(text)  # a marked five is never a plain token: such lines are read carefully
         if hand is not None:
             return hand
         if not text.isascii():
-            return _parse_players_forms(text, conditions, rule_set, rules=rules)
-    return _parse_careful(text, conditions, rule_set)
+            return _parse_players_forms(text, conditions, rule_set, marks_of(rules), rules=rules)
+    return _parse_careful(text, conditions, rule_set, marks_of(rules))
 
 
 def _parse_players_forms(
-    text: str, conditions: Collection[str] | None = None, rule_set: str = "", red_fives: bool = False, rules: str = ""
+    text: str, conditions: Collection[str] | None = None, rule_set: str = "", marks: str = "", rules: str = ""
 ) -> ParsedHand:
     """A line with Chinese or full-width forms: parsed as its ASCII fold, columns counted in the line as typed."""
     from .forms import at_the_wrong_character, fold
@@ -644,8 +684,8 @@ def _parse_players_forms(
     folded = fold(text, rules)
     try:
         if folded.text == text:
-            return _parse_careful(text, conditions, rule_set, red_fives)
-        hand = _parse_plain(folded.text) or _parse_careful(folded.text, conditions, rule_set, red_fives)
+            return _parse_careful(text, conditions, rule_set, marks)
+        hand = _parse_plain(folded.text) or _parse_careful(folded.text, conditions, rule_set, marks)
     except HandError as exc:
         if folded.stand_ins:
             raise _stand_in_error(folded, None) from None
@@ -721,15 +761,16 @@ def _stand_in_error(folded: Folded, rest: ParsedHand | None) -> HandError:
 
 
 def _parse_careful(
-    text: str, conditions: Collection[str] | None = None, rule_set: str = "", red_fives: bool = False
+    text: str, conditions: Collection[str] | None = None, rule_set: str = "", marks: str = ""
 ) -> ParsedHand:
-    """The parser proper: reads anything, and finds the exact column of every problem."""
+    """The parser proper: reads anything, and finds the exact column of every problem. `marks`: the value
+    that keeps where marked fives (`0m`) were written; empty where they are an error."""
     if not isinstance(text, str):
         raise notation_error("error.notation.not_a_string", code="bad_input")
     if not text.strip():
         raise notation_error("error.notation.empty", code="empty_hand")
-    scanner = _Scanner(text, red_fives=red_fives)
-    red: list[tuple[tuple[Any, ...], int]] = []  # (where, column) of each red five
+    scanner = _Scanner(text, marks=bool(marks))
+    marked: list[tuple[tuple[Any, ...], int]] = []  # (where, column) of each marked five
     bare: list[int] = []
     melds: list[Meld] = []
     win: int | None = None
@@ -743,10 +784,10 @@ def _parse_careful(
         if ch == "":
             break
         col = scanner.column
-        read_before = len(scanner.reds)
+        read_before = len(scanner.marked)
         if ch in "[(":
             melds.append(_parse_meld(scanner))
-            red += [(("meld", melds[-1].tiles, melds[-1].concealed), c) for _, c in scanner.reds[read_before:]]
+            marked += [(("meld", melds[-1].tiles, melds[-1].concealed), c) for _, c in scanner.marked[read_before:]]
         elif ch in "])":
             raise notation_error("error.notation.never_opened", code="group_not_opened", column=col, char=ch, at=col)
         elif ch == "+":
@@ -758,7 +799,7 @@ def _parse_careful(
                 raise notation_error("error.notation.plus_one_tile", code="bad_winning_tile", column=col, at=col)
             win = found[0][0]
             seen["+"] = col  # for errors about the winning tile (written twice)
-            red += [(("win", suit), c) for suit, c in scanner.reds[read_before:]]
+            marked += [(("win", suit), c) for suit, c in scanner.marked[read_before:]]
         elif (
             ch.isascii()
             and ch.islower()
@@ -799,17 +840,19 @@ def _parse_careful(
                     at=wcol,
                     example=_EXAMPLE[word],
                 )
-            value_reds: list[tuple[int, int]] | None = [] if red_fives else None
-            values[word] = _condition_value(word, value, vcol, value_reds)
-            red += [((word, suit), c) for suit, c in value_reds or ()]
+            value_marked: list[tuple[int, int]] | None = [] if marks else None
+            values[word] = _condition_value(word, value, vcol, value_marked)
+            marked += [((word, suit), c) for suit, c in value_marked or ()]
         else:
             try:
                 bare.extend(_bare_tiles(scanner))
             except HandError as exc:
                 raise _condition_in_capitals(exc, text, col, conditions, rule_set) or exc from None
-            red += [(("hand", suit), c) for suit, c in scanner.reds[read_before:]]
-    if red:
-        seen.update(_red_columns(red))
+            marked += [(("hand", suit), c) for suit, c in scanner.marked[read_before:]]
+    declared = {word: values.pop(word) for word in DECLARED_VALUES if word in values}
+    if marked:
+        seen.update(_marked_columns(marked))
+        declared[marks] = frozenset(where for where, _ in marked)
     return ParsedHand(
         tiles=tuple(sorted(bare)),
         melds=tuple(sorted(melds, key=_meld_order)),
@@ -820,12 +863,7 @@ def _parse_careful(
         flags=frozenset(flags),
         declare=values.get("declare"),  # type: ignore[arg-type]
         columns=seen,
-        round=values.get("round"),  # type: ignore[arg-type]
-        dora=values.get("dora"),  # type: ignore[arg-type]
-        ura=values.get("ura"),  # type: ignore[arg-type]
-        honba=values.get("honba"),  # type: ignore[arg-type]
-        sticks=values.get("sticks"),  # type: ignore[arg-type]
-        red=frozenset(where for where, _ in red),
+        values=Values(declared) if declared else NO_VALUES,
     )
 
 
@@ -843,10 +881,10 @@ def _condition_in_capitals(
     return _condition_error(word, column, conditions, rule_set)
 
 
-def _red_columns(red: list[tuple[tuple[Any, ...], int]]) -> dict[str, int]:
-    """The column of each suit's red five (`0m` …, for the errors); a second one of a suit is an error."""
+def _marked_columns(marked: list[tuple[tuple[Any, ...], int]]) -> dict[str, int]:
+    """The column of each suit's marked five (`0m` …, for the errors); a second one of a suit is an error."""
     columns: dict[str, int] = {}
-    for where, column in sorted(red, key=lambda r: r[1]):
+    for where, column in sorted(marked, key=lambda r: r[1]):
         suit = "mps"[T.suit_of(where[1][0]) if where[0] == "meld" else where[1]]
         if f"0{suit}" in columns:
             raise notation_error(
@@ -946,6 +984,7 @@ def _parse_plain(text: str) -> ParsedHand | None:
     columns.line = text
     flags: list[str] = []
     melds: list[Meld] = []
+    declared: dict[str, object] = {}
     end = 0
     for token in others:
         entry = _OTHER_TOKENS.get(token) or _read_token(token)
@@ -972,8 +1011,10 @@ def _parse_plain(text: str) -> ParsedHand | None:
         columns[word] = start + 1
         if tag == "flag":
             flags.append(word)
+        elif word in DECLARED_VALUES:
+            declared[word] = entry[2]
         else:
-            fields[word] = entry[2]  # the value conditions are named as the fields
+            fields[word] = entry[2]  # the shared value conditions are named as the fields
     bare.sort()
     fields["tiles"] = tuple(bare)
     if melds:
@@ -981,6 +1022,8 @@ def _parse_plain(text: str) -> ParsedHand | None:
     if flags:
         fields["flags"] = frozenset(flags)
     fields["columns"] = columns
+    if declared:
+        fields["values"] = Values(declared)
     # in field order, as `_NO_FIELDS` is (tests/test_notation_fast.py); `_make` is this call and a length
     # check in a Python frame of its own, and `_NO_FIELDS` has every field
     return _new_tuple(ParsedHand, fields.values())
@@ -998,12 +1041,7 @@ _NO_FIELDS: dict[str, Any] = {
     "flags": frozenset(),
     "declare": None,
     "columns": None,
-    "round": None,
-    "dora": None,
-    "ura": None,
-    "honba": None,
-    "sticks": None,
-    "red": frozenset(),
+    "values": NO_VALUES,
 }
 
 
@@ -1012,16 +1050,12 @@ _EXAMPLE = {
     "wild": "5m,E",
     "flip": "1m",
     "declare": next(iter(DECLARED_WINS), "NAME"),
-    "round": "E",
-    "dora": "3m,E",
-    "ura": "5p",
-    "honba": "1",
-    "sticks": "1",
+    **{word: value.example for word, value in DECLARED_VALUES.items()},
 }
 _SEAT_NAMES = {"E": "E", "S": "S", "W": "W", "N": "N", "东": "E", "東": "E", "南": "S", "西": "W", "北": "N"}
 
 
-def _condition_value(word: str, value: str, column: int, reds: list[tuple[int, int]] | None = None) -> object:
+def _condition_value(word: str, value: str, column: int, marked: list[tuple[int, int]] | None = None) -> object:
     if word == "seat":
         if value not in _SEAT_NAMES:
             raise notation_error(
@@ -1033,8 +1067,9 @@ def _condition_value(word: str, value: str, column: int, reds: list[tuple[int, i
         return tuple(_single_tile(part, at, what) for part, at in _parts(value, column))
     if word == "flip":
         return _single_tile(value, column, Text("error.notation.one_tile.flip"))
-    if word in DEAL_VALUES:
-        return _deal_value(word, value, column, reds)
+    declared = DECLARED_VALUES.get(word)
+    if declared is not None:
+        return _declared_value(declared, value, column, marked)
     # `declare:` then a players' word for a declared win, which already reads as `declare:KEY`: its value comes here so
     value = value.removeprefix("declare:")
     if value not in DECLARED_WINS:
@@ -1049,15 +1084,22 @@ def _condition_value(word: str, value: str, column: int, reds: list[tuple[int, i
     return value
 
 
-def _deal_value(word: str, value: str, column: int, reds: list[tuple[int, int]] | None) -> object:
-    """`round:`, `dora:`, `ura:`, `honba:`, `sticks:`; `reds` (red fives read) collects those of the indicators."""
-    if word == "round":
+def _declared_value(declared: Value, value: str, column: int, marked: list[tuple[int, int]] | None) -> object:
+    """A value of a condition a rule set declares, read by its shape; `marked` collects the marked fives of
+    its tiles, where the line's rule set reads them."""
+    word = declared.name
+    if declared.shape == "wind":
         if value not in _SEAT_NAMES:
             raise notation_error(
-                "error.notation.bad_round", code="bad_round", column=column, value=quote(value), at=column
+                declared.message,
+                code=declared.error,
+                column=column,
+                value=quote(value),
+                at=column,
+                hint=Text("error.hint.a_wind", word=word),
             )
         return _SEAT_NAMES[value]
-    if word in ("honba", "sticks"):
+    if declared.shape == "count":
         if not value.isascii() or not value.isdigit():
             raise notation_error(
                 "error.notation.whole_number",
@@ -1078,8 +1120,8 @@ def _deal_value(word: str, value: str, column: int, reds: list[tuple[int, int]] 
                 most=f"{MAX_TOTAL:,}",
             )
         return int(value)
-    what = Text("error.notation.one_tile.indicator", word=word)
-    return tuple(_single_tile(part, at, what, reds) for part, at in _parts(value, column))
+    what = Text(declared.each, word=word)
+    return tuple(_single_tile(part, at, what, marked) for part, at in _parts(value, column))
 
 
 def _parts(value: str, column: int) -> list[tuple[str, int]]:
@@ -1133,11 +1175,11 @@ def to_text(hand: ParsedHand) -> str:
     parts = _bare_parts(hand.tiles)
     if hand.melds:
         parts += [m.text() for m in hand.melds]
-    if hand[_DEAL_OR_REDS] != _NO_DEAL_OR_REDS:  # red fives or the deal's values
-        if hand.red:
-            parts = _with_red(parts, hand)
-        conditions = (hand.win, hand.seat, hand.round, hand.dora, hand.ura, hand.flags, hand.honba, hand.sticks)
-        parts.append(_deal_tail(*conditions, hand.red))
+    if hand.values:  # declared values or marked fives
+        marked = _marked(hand.values)
+        if marked:
+            parts = _with_marks(parts, hand, marked)
+        parts.append(_values_tail(hand, marked))
         return " ".join(parts)
     tail = _tail_text(hand.win, hand.seat, hand.wild, hand.flip, hand.flags, hand.declare)
     if tail:
@@ -1170,35 +1212,51 @@ def _tail_text(
     return " ".join(parts)
 
 
-def _red_five(text: str) -> str:
-    """The first 5 of a tile text written as a red five: `34556m` → `34056m`, `[555p]` → `[055p]`."""
+def _marked_five(text: str) -> str:
+    """The first 5 of a tile text written as a marked five: `34556m` → `34056m`, `[555p]` → `[055p]`."""
     return text.replace("5", "0", 1)
 
 
-def _with_red(parts: list[str], hand: ParsedHand) -> list[str]:
-    """The hand's tiles and melds with its red fives shown as `0`."""
+def _marked(values: Values) -> frozenset[tuple[Any, ...]]:
+    """Where a hand's marked fives were written (under the name its rule set's words give them), if any."""
+    for word in MARKS:
+        if word in values:
+            found: frozenset[tuple[Any, ...]] = values[word]
+            return found
+    return frozenset()
+
+
+def _with_marks(parts: list[str], hand: ParsedHand, marked: frozenset[tuple[Any, ...]]) -> list[str]:
+    """The hand's tiles and melds with its marked fives shown as `0`."""
     out = []
     bare = len(parts) - len(hand.melds)
     for index, part in enumerate(parts):
         if index < bare:
-            red = part[-1] in "mps" and ("hand", "mps".index(part[-1])) in hand.red
+            mark = part[-1] in "mps" and ("hand", "mps".index(part[-1])) in marked
         else:
             meld = hand.melds[index - bare]
-            red = ("meld", meld.tiles, meld.concealed) in hand.red and not any(
+            mark = ("meld", meld.tiles, meld.concealed) in marked and not any(
                 m == meld for m in hand.melds[: index - bare]
             )
-        out.append(_red_five(part) if red else part)
+        out.append(_marked_five(part) if mark else part)
     return out
 
 
 @M.lru_cache("notation.indicators", maxsize=4096, bytes_per_entry=300)
-def _indicators(word: str, kinds: tuple[int, ...], red: frozenset[tuple[Any, ...]]) -> str:
+def _tiles_text(word: str, kinds: tuple[int, ...], marked: frozenset[tuple[Any, ...]]) -> str:
+    """A declared value of tiles as written (`word:3m,E`), its marked fives shown as `0`."""
     names = [T.name(k) for k in kinds]
     for suit in range(3):
-        if (word, suit) in red:
+        if (word, suit) in marked:
             at = names.index(f"5{'mps'[suit]}")
-            names[at] = _red_five(names[at])
+            names[at] = _marked_five(names[at])
     return f"{word}:" + ",".join(names)
+
+
+def _value_text(word: str, value: Any, marked: frozenset[tuple[Any, ...]]) -> str:
+    if DECLARED_VALUES[word].shape == "tiles":
+        return _tiles_text(word, value, marked)
+    return f"{word}:{value}"
 
 
 @M.lru_cache("notation.flags_text", maxsize=1024, bytes_per_entry=300)
@@ -1207,52 +1265,30 @@ def _flags_text(flags: frozenset[str]) -> str:
     return " ".join(f for f in FLAG_CONDITIONS if f in flags)
 
 
-def _deal_tail(
-    win: int | None,
-    seat: str | None,
-    round_wind: str | None,
-    dora: tuple[int, ...] | None,
-    ura: tuple[int, ...] | None,
-    flags: frozenset[str],
-    honba: int | None,
-    sticks: int | None,
-    red: frozenset[tuple[Any, ...]],
-) -> str:
-    """The `+` tile and the conditions of a line with the deal's values: seat round dora ura, flags, honba sticks.
+def _values_tail(hand: ParsedHand, marked: frozenset[tuple[Any, ...]]) -> str:
+    """The `+` tile and the conditions of a line with declared values: seat, the values printed first, wild,
+    flip, the flags, declare, the other values.
 
-    Not cached whole: a winning tile, seat and indicators together rarely recur, so a cache of the
-    whole tail mostly misses; its parts that do recur (indicators, flags) are cached each.
-    (Such lines have no wild:, flip: or declare:; the rule set that reads them refuses those.)
+    Not cached whole: a winning tile, seat and tiles of values together rarely recur, so a cache of the
+    whole tail mostly misses; its parts that do recur (a value's tiles, flags) are cached each.
     """
     parts = []
+    win = hand.win
     if win is not None:
         name = T.name(win)
-        parts.append("+" + (_red_five(name) if red and T.is_suited(win) and ("win", T.suit_of(win)) in red else name))
-    if seat is not None:
-        parts.append("seat:" + seat)
-    if round_wind is not None:
-        parts.append("round:" + round_wind)
-    if dora is not None:
-        parts.append(_indicators("dora", dora, red))
-    if ura is not None:
-        parts.append(_indicators("ura", ura, red))
-    if flags:
-        parts.append(_flags_text(flags))
-    if honba is not None:
-        parts.append(f"honba:{honba}")
-    if sticks is not None:
-        parts.append(f"sticks:{sticks}")
+        mark = marked and T.is_suited(win) and ("win", T.suit_of(win)) in marked
+        parts.append("+" + (_marked_five(name) if mark else name))
+    if hand.seat is not None:
+        parts.append("seat:" + hand.seat)
+    values = hand.values
+    parts += [_value_text(word, values[word], marked) for word in _FIRST_VALUES if word in values]
+    if hand.wild is not None:
+        parts.append("wild:" + ",".join(T.name(k) for k in hand.wild))
+    if hand.flip is not None:
+        parts.append("flip:" + T.name(hand.flip))
+    if hand.flags:
+        parts.append(_flags_text(hand.flags))
+    if hand.declare is not None:
+        parts.append(f"declare:{hand.declare}")
+    parts += [_value_text(word, values[word], marked) for word in _LAST_VALUES if word in values]
     return " ".join(parts)
-
-
-def parse_red_fives(
-    text: str, conditions: Collection[str] | None = None, rule_set: str = "", *, rules: str = ""
-) -> ParsedHand:
-    """`parse` for a rule set with red fives (`RuleSet.red_fives`): `0m 0p 0s` (elsewhere they are an error)."""
-    if type(text) is str:
-        hand = _parse_plain(text)  # a red five is never a plain token: such lines are read carefully
-        if hand is not None:
-            return hand
-        if not text.isascii():
-            return _parse_players_forms(text, conditions, rule_set, red_fives=True, rules=rules)
-    return _parse_careful(text, conditions, rule_set, red_fives=True)

@@ -31,6 +31,43 @@ if TYPE_CHECKING:
 V = TypeVar("V")
 
 
+SHAPES = {"wind": "X", "tiles": "T", "count": "N"}  # a declared value's shape, and the letter lists show it by
+
+
+@dataclass(frozen=True)
+class Value:
+    """A condition written with a value that a rule set declares (`[values.NAME]` of its `words.toml`): how the
+    parser reads it and how a line prints it, without the rule set loaded.
+
+    `shape` is one of `SHAPES`: a wind (`E`, `南`), comma-separated tiles, or a whole number (≤ 10⁹); `example`
+    is what an error suggests writing; `first`: printed right after `seat:` (else after everything else).
+    A wind's `error` is the code of a value that is no wind, its message `error.notation.<error>`; the tiles'
+    `each` is the catalog text naming one of its tiles in the error of a part that is not one tile.
+    """
+
+    name: str
+    shape: str
+    example: str
+    first: bool = False
+    error: str = ""
+    each: str = ""
+
+    @property
+    def letter(self) -> str:
+        """How a list of conditions shows the value: `X` a wind, `T` tiles, `N` a number (`word:X`)."""
+        return SHAPES[self.shape]
+
+    @property
+    def message(self) -> str:
+        """The catalog text of a wind's `error`."""
+        return f"error.notation.{self.error}"
+
+    @property
+    def catalog_keys(self) -> tuple[str, ...]:
+        """The catalog texts the declaration names (the scans of the catalog's use read them here)."""
+        return tuple(key for key in (self.error and self.message, self.each) if key)
+
+
 @dataclass(frozen=True)
 class Words:
     """The notation's words a rule set reads that not every rule set does, from `words.toml` in its folder: read
@@ -39,7 +76,9 @@ class Words:
     `leading` are flags written right after `self` (what a player declares before the win, and what follows
     from it), `flags` the others, written after the shared ones; `standing` those of its flags that say how
     the deal stands rather than how the hand was won (a waiting line may carry them); `values` conditions
-    written with a value (`round:E`); `declared_wins` the wins `declare:` names. `players_words` are the
+    written with a value (`word:value`, each a `Value`); `declared_wins` the wins `declare:` names; `marks`, where
+    its notation writes a suit's 5 as `0` (a marked tile: the line keeps which were so written), the name of
+    the parsed hand's value that holds where they were written. `players_words` are the
     players' own words for its conditions, each with the notation it is read as: a word
     ending in `:` takes a value (`金:9m` is `wild:9m`), which only this rule set reads so; any other word
     reads the same under every rule set, and the one that has no use for it says so.
@@ -48,14 +87,15 @@ class Words:
     leading: tuple[str, ...] = ()
     flags: tuple[str, ...] = ()
     standing: tuple[str, ...] = ()
-    values: tuple[str, ...] = ()
+    values: tuple[Value, ...] = ()
     declared_wins: tuple[str, ...] = ()
+    marks: str = ""
     players_words: tuple[tuple[str, str], ...] = ()
 
     @property
     def conditions(self) -> tuple[str, ...]:
         """Every condition word of it: what another rule set names it for."""
-        return (*self.leading, *self.flags, *self.values)
+        return (*self.leading, *self.flags, *(value.name for value in self.values))
 
 
 NO_WORDS = Words()
@@ -67,8 +107,17 @@ def words_in(folder: Path) -> Words:
     if not path.exists():
         return NO_WORDS
     data = tomllib.loads(path.read_text(encoding="utf-8"))
-    lists = {key: tuple(data.get(key, ())) for key in ("leading", "flags", "standing", "values", "declared_wins")}
-    return Words(**lists, players_words=tuple(data.get("players_words", {}).items()))
+    lists = {key: tuple(data.get(key, ())) for key in ("leading", "flags", "standing", "declared_wins")}
+    values = tuple(Value(name, **declared) for name, declared in data.get("values", {}).items())
+    for value in values:
+        if value.shape not in SHAPES:
+            raise ValueError(f"{path}: values.{value.name}: shape {value.shape!r} is none of {', '.join(SHAPES)}")
+    return Words(
+        **lists,
+        values=values,
+        marks=data.get("marks", ""),
+        players_words=tuple(data.get("players_words", {}).items()),
+    )
 
 
 @dataclass(frozen=True)
@@ -140,6 +189,28 @@ def standing_flags() -> frozenset[str]:
 def declared_wins() -> tuple[str, ...]:
     """The wins `declare:` may name, of every rule set (`Words.declared_wins`)."""
     return tuple(word for line in REGISTRY.values() for word in line.words.declared_wins)
+
+
+def declared_values() -> dict[str, Value]:
+    """The conditions with a value every rule set declares (`Words.values`), by word, in the registry's order; a
+    word two rule sets declare is read one way, so they must declare it alike."""
+    found: dict[str, Value] = {}
+    for name, line in REGISTRY.items():
+        for value in line.words.values:
+            if found.setdefault(value.name, value) != value:
+                raise ValueError(f"{name}'s words.toml declares {value.name}: otherwise than another rule set does")
+    return found
+
+
+def marks_of(rules: str) -> str:
+    """The value under which the rule set `rules` keeps its marked tiles (`Words.marks`); empty: it has none."""
+    line = REGISTRY.get(rules)
+    return line.words.marks if line is not None else ""
+
+
+def marks() -> tuple[str, ...]:
+    """The names every rule set keeps its marked tiles under (`Words.marks`)."""
+    return tuple(dict.fromkeys(line.words.marks for line in REGISTRY.values() if line.words.marks))
 
 
 def players_words() -> dict[str, tuple[str, str]]:

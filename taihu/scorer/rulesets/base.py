@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 from ..engine import PAIR, Group, ReadingFacts, group_text
 from ..errors import HandError, Text, quote
 from ..models import ExclusionKeys, HandScore, ItemInfo, OptionInfo, RuleSetInfo, Settlement, Table
-from ..notation import ParsedHand, notation_error, parse, parse_red_fives, reject_stand_in_pungs, to_text
+from ..notation import ParsedHand, notation_error, parse, reject_stand_in_pungs, to_text
 from ..said import said
 from . import REGISTRY, rules_word
 from .heuristics import no_winning_tile_notes
@@ -65,7 +65,6 @@ class RuleSet(ScoringLoop):
     exclusions: tuple[Exclusion, ...] = ()
     options: tuple[Option, ...] = ()
     stand_in_pungs: bool = False  # 花碰 `[CC2m]` allowed; else it is no meld
-    red_fives: bool = False  # `0m 0p 0s` read as red fives; else they are an error
     # -- what the page offers (GET /palette.json): the tiles it plays, in the page's order, and how many
     # wildcard kinds a hand of it names
     tiles: tuple[str, ...] = (*SUITED_TILES, *HONOUR_TILES)
@@ -281,16 +280,16 @@ class RuleSet(ScoringLoop):
         return self.score(self.read_line(line), options, alone=True)
 
     def read_line(self, line: str) -> ParsedHand:
-        """A hand line read as this rule set reads it (red fives, where it reads them), its errors naming its
-        conditions."""
-        read, conditions, label = self._reader
-        return read(line, conditions, label, rules=self.name)
+        """A hand line read as this rule set reads it (marked fives, where its words declare them), its errors
+        naming its conditions."""
+        conditions, label = self._reader
+        return parse(line, conditions, label, rules=self.name)
 
     @cached_property
-    def _reader(self) -> tuple[Callable[..., ParsedHand], frozenset[str], str]:
-        """The parser for this rule set's lines, and what its errors name: the conditions known, the rule set
-        (its name also picks the players' words only it reads, `金:`)."""
-        return (parse_red_fives if self.red_fives else parse), self.conditions, self.name.capitalize()
+    def _reader(self) -> tuple[frozenset[str], str]:
+        """What the errors of this rule set's lines name: the conditions known, the rule set (its name also picks
+        the players' words and the marks only it reads, `金:`, `0m`)."""
+        return self.conditions, self.name.capitalize()
 
     def score(
         self, parsed: ParsedHand, options: Mapping[str, Any] | None = None, *, alone: bool = False, hints: bool = True

@@ -31,7 +31,7 @@ def check_known_conditions(
         and (parsed.wild is None or "wild" in known)
         and (parsed.flip is None or "flip" in known)
         and (parsed.declare is None or "declare" in known)
-        and not parsed.deal_values
+        and not parsed.declared_values
     ):
         return  # all known: the common case, without listing the conditions
     for cond in parsed.conditions:

@@ -172,7 +172,7 @@ def _conditions(parsed: ParsedHand) -> tuple[int | None, list[str], tuple[bool, 
     error in its own place, after the tile count.
     """
     fields: tuple[Any, ...] = parsed
-    key = fields[_CONDITION_FIELDS] + fields[_RIICHI_FIELDS]
+    key = fields[_CONDITION_FIELDS] + fields[_VALUES_FIELD]
     known = _CONDITIONS_SEEN.get(key)
     if known is None:
         V.check_known_conditions(parsed, "Luoshan", CONDITIONS)
@@ -187,9 +187,9 @@ def _conditions(parsed: ParsedHand) -> tuple[int | None, list[str], tuple[bool, 
 
 
 # the fields `_conditions` reads, as slices of the NamedTuple (one C call, where ten field reads cost ten lookups):
-# seat, wild, flip, flags, declare; and the riichi values, refused, but a key must tell them apart
+# seat, wild, flip, flags, declare; and the values other rule sets declare, refused, but a key must tell them apart
 _CONDITION_FIELDS = slice(ParsedHand._fields.index("seat"), ParsedHand._fields.index("declare") + 1)
-_RIICHI_FIELDS = slice(ParsedHand._fields.index("round"), ParsedHand._fields.index("sticks") + 1)
+_VALUES_FIELD = slice(ParsedHand._fields.index("values"), ParsedHand._fields.index("values") + 1)
 
 
 def _win_conditions_pass(parsed: ParsedHand, winner: bool) -> bool:

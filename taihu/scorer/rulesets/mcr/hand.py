@@ -139,7 +139,7 @@ def prepare(parsed: ParsedHand, options: dict[str, int]) -> McrHand:
         melds=melds,
         win=win,
         seat_wind=WIND[parsed.seat or "E"],
-        round_wind=WIND[parsed.round or "E"],
+        round_wind=WIND[parsed.values.get("round") or "E"],
         self_drawn=not flags.isdisjoint(SELF_DRAWN),
         flowers=flowers,
         counts=tuple(counts),

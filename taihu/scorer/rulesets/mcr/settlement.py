@@ -73,9 +73,10 @@ def _with_round(table: Table, hands: C.Hands) -> C.Hands:
     for seat, hand in hands.items():
         if not isinstance(hand, ParsedHand):
             continue
-        if hand.round is not None and hand.round != round_wind:
-            raise C.round_disagrees(seat, hand.round, round_wind)
-        out[seat] = hand._replace(round=round_wind)
+        written = hand.values.get("round")
+        if written is not None and written != round_wind:
+            raise C.round_disagrees(seat, written, round_wind)
+        out[seat] = hand.with_values(round=round_wind)
     return out
 
 

@@ -25,7 +25,7 @@ from ..heuristics import no_winning_tile_notes
 from ..hints import prepared_with_hint
 from ..interface import Kind, Outcome, excludes
 from .fu import FuLine, basic_points, fu_lines, limit_text, paid, payments, rounded
-from .hand import CONDITIONS, OPTIONS, ORPHANS, RiichiHand, check_options, prepare
+from .hand import CONDITIONS, OPTIONS, ORPHANS, RiichiHand, check_options, deal_of, prepare
 from .yaku import (
     BY_KEY,
     EXCLUSIONS,
@@ -241,8 +241,9 @@ def score_view(view: View, fixed: list[tuple[Yaku, str]], values: Lines, detaile
     if not lines:
         return Scored((-1, False, 0, fu, raw), [], 0, fu, fus, "", {}, 0, view)
     basic, limit = basic_points(han, fu, yakuman_han, hand.options)
-    payment = payments(basic, hand.dealer, hand.tsumo, hand.parsed.honba or 0)
-    total = paid(payment) + 1000 * (hand.parsed.sticks or 0)
+    deal = deal_of(hand.parsed)
+    payment = payments(basic, hand.dealer, hand.tsumo, deal.honba or 0)
+    total = paid(payment) + 1000 * (deal.sticks or 0)
     return Scored((total, bool(yakuman), han, fu, raw), lines, han, fu, fus, limit, payment, total, view)
 
 
@@ -275,7 +276,6 @@ class Riichi(RuleSet):
     events = ("riichi", "liable", "false-win", "foul")  # the side events its settlement takes
     subtotal_unit = "han"  # the subtotal is the han
     options = OPTIONS
-    red_fives = True
     conditions = CONDITIONS
     table_fields = frozenset({"honba", "pot", "round"})
     tenpai_seats = True

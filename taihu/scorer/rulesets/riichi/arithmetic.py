@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from ...arithmetic_lines import added, non_winner, rounded, values
 from ...models import HandScore
-from ...notation import parse_red_fives
+from ...notation import parse
 from ...said import said
 from .fu import MANGAN, TIERS
+from .hand import deal_of
 
 
 def limit_points(limit: str) -> int:
@@ -33,8 +34,9 @@ def lines(score: HandScore) -> list[str]:
             lines.append(said("arith.riichi.fu", sum=added(fus)))
     lines.append(basic_line(han, fu, limit))
     basic = limit_points(limit) if limit else fu * 2 ** (han + 2)
-    hand = parse_red_fives(score.hand)  # the canonical line: its seat, counters and sticks as scored
-    return lines + payment_lines(basic, (hand.seat or "E") == "E", hand.honba or 0, hand.sticks or 0, score)
+    hand = parse(score.hand, rules="riichi")  # the canonical line: its seat, counters and sticks as scored
+    deal = deal_of(hand)
+    return lines + payment_lines(basic, (hand.seat or "E") == "E", deal.honba or 0, deal.sticks or 0, score)
 
 
 def basic_line(han: int, fu: int, limit: str) -> str:

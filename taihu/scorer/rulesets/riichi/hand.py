@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from operator import itemgetter
+from typing import Any, NamedTuple
 
 from ... import tiles as T
 from ...engine import CHOW, KONG, PUNG, Group, to_counts
@@ -26,6 +27,33 @@ from ..validation import (
 )
 
 RIICHI_NO_DORA_NOTE = phrase("note.riichi.no_dora")
+
+
+class Deal(NamedTuple):
+    """The values riichi's words declare (`words.toml`: the round wind, the indicators, the counters) and its red
+    fives, as a parsed hand keeps them (`ParsedHand.values`); None: not written."""
+
+    round: str | None = None
+    dora: tuple[int, ...] | None = None
+    ura: tuple[int, ...] | None = None
+    honba: int | None = None
+    sticks: int | None = None
+    # by where they were written: ("hand", suit), ("win", suit), ("dora", suit), ("ura", suit),
+    # ("meld", tiles, concealed); a line holds at most one per suit
+    red: frozenset[tuple[Any, ...]] = frozenset()
+
+
+NO_DEAL = Deal()
+
+
+def deal_of(parsed: ParsedHand) -> Deal:
+    """The deal's values a riichi line wrote."""
+    values = parsed.values
+    if not values:
+        return NO_DEAL
+    get = values.get
+    return Deal(get("round"), get("dora"), get("ura"), get("honba"), get("sticks"), get("red", frozenset()))
+
 
 OPTIONS = (
     Option("kuitan", 0, (1,), "option.riichi.kuitan", chinese="食断"),
@@ -157,6 +185,7 @@ def _pointed(indicators: tuple[int, ...] | None) -> dict[int, int]:
 def _check_tiles(parsed: ParsedHand) -> tuple[list[int], list[int]]:
     """The count arrays of the tiles in hand (the winning tile included) and of every tile of the hand
     (indicators apart); at most 4 of a kind, counting the indicators."""
+    deal = deal_of(parsed)
     held = to_counts(parsed.tiles)
     if parsed.win is not None:
         held[parsed.win] += 1
@@ -166,7 +195,7 @@ def _check_tiles(parsed: ParsedHand) -> tuple[list[int], list[int]]:
         for meld in parsed.melds:
             for kind in meld.tiles:
                 counts[kind] += 1
-    shown = (parsed.dora or ()) + (parsed.ura or ())
+    shown = (deal.dora or ()) + (deal.ura or ())
     if max(counts) <= 4 and not any(counts[T.FIRST_FLOWER :]) and not any(map(T.is_flower, shown)):
         for kind in shown:
             if counts[kind] + shown.count(kind) > 4:
@@ -198,8 +227,9 @@ def _check_tiles(parsed: ParsedHand) -> tuple[list[int], list[int]]:
 def reject_flowers(parsed: ParsedHand) -> None:
     """Riichi plays no flowers: one anywhere in the line (hand, melds, indicators) is refused before any search,
     as `waits` would otherwise try a discard of it."""
+    deal = deal_of(parsed)
     melded = (kind for meld in parsed.melds for kind in meld.tiles)
-    for kind in (*parsed.tiles, *melded, *(parsed.dora or ()), *(parsed.ura or ())):
+    for kind in (*parsed.tiles, *melded, *(deal.dora or ()), *(deal.ura or ())):
         if T.is_flower(kind):
             raise not_a_tile_of(parsed, kind, "riichi", Text("error.tiles.riichi"))
 
@@ -223,8 +253,9 @@ def _meld_group(tiles: tuple[int, ...], concealed: bool) -> Group:
 
 def _check_conditions(parsed: ParsedHand, winner: bool, melds: tuple[Group, ...], held: list[int]) -> None:
     """The contradictions of docs/rules/riichi.md, each an error with its reason."""
+    deal = deal_of(parsed)
     flags = parsed.flags
-    if flags <= PLAIN and parsed.ura is None and len(parsed.dora or ()) <= MAX_INDICATORS:
+    if flags <= PLAIN and deal.ura is None and len(deal.dora or ()) <= MAX_INDICATORS:
         return  # nothing that can contradict: the common case
     exposed = [g for g in melds if g.exposed] if melds else []
     check_win_conditions(parsed, winner, WIN_CONDITIONS, CONFLICTS)
@@ -244,7 +275,7 @@ def _check_conditions(parsed: ParsedHand, winner: bool, melds: tuple[Group, ...]
         win = parsed.win
         if held[win] > 1 or any(win in g.kinds for g in melds):
             raise HandError.of("error.condition.rob_kong_held", code="condition_not_met", tile=T.name(win))
-        if win in (parsed.dora or ()) or win in (parsed.ura or ()):
+        if win in (deal.dora or ()) or win in (deal.ura or ()):
             raise HandError.of("error.condition.rob_kong_indicator", code="condition_not_met", tile=T.name(win))
     seat = parsed.seat or "E"
     if "heaven" in flags and seat != "E":
@@ -268,23 +299,23 @@ def _check_conditions(parsed: ParsedHand, winner: bool, melds: tuple[Group, ...]
                         second=condition_word(other),
                         why=Text("error.conflict.riichi.blessing", cond=condition_word(flag)),
                     )
-    if parsed.ura is not None:
+    if deal.ura is not None:
         if not flags & {"riichi", "double-riichi"}:
             raise HandError.of("error.indicator.ura_riichi", code="bad_indicator", column=parsed.columns.get("ura"))
-        if len(parsed.ura) > len(parsed.dora or ()):
+        if len(deal.ura) > len(deal.dora or ()):
             raise HandError.of(
                 "error.indicator.ura_count",
                 code="bad_indicator",
                 column=parsed.columns.get("ura"),
-                ura=len(parsed.ura),
-                dora=len(parsed.dora or ()),
+                ura=len(deal.ura),
+                dora=len(deal.dora or ()),
             )
-    if parsed.dora is not None and len(parsed.dora) > MAX_INDICATORS:
+    if deal.dora is not None and len(deal.dora) > MAX_INDICATORS:
         raise HandError.of(
             "error.indicator.dora_count",
             code="bad_indicator",
             column=parsed.columns.get("dora"),
-            count=len(parsed.dora),
+            count=len(deal.dora),
             most=MAX_INDICATORS,
         )
 
@@ -306,9 +337,10 @@ def check_options(options: dict[str, int]) -> dict[str, int]:
 
 
 def prepare(parsed: ParsedHand, options: dict[str, int]) -> RiichiHand:
+    deal = deal_of(parsed)
     if not (parsed.flags <= CONDITIONS and parsed.wild is None and parsed.flip is None and parsed.declare is None):
         check_known_conditions(parsed, "riichi", CONDITIONS, NOT_RIICHI)
-    if parsed.red and not options["aka_dora"]:
+    if deal.red and not options["aka_dora"]:
         suit, column = min(((k, c) for k, c in parsed.columns.items() if k.startswith("0")), key=lambda kc: kc[1])
         raise HandError.of(
             "error.tiles.red_five",
@@ -327,7 +359,7 @@ def prepare(parsed: ParsedHand, options: dict[str, int]) -> RiichiHand:
     _check_conditions(parsed, winner, melds, held)
     flags = parsed.flags
     seat = parsed.seat or "E"
-    aka = sum(1 for where in parsed.red if where[0] in ("hand", "win", "meld")) if parsed.red else 0
+    aka = sum(1 for where in deal.red if where[0] in ("hand", "win", "meld")) if deal.red else 0
     closed, kongs = True, 0
     for group in melds:  # a loop, not two generators (each a call in Python 3.11)
         closed = closed and not group.exposed
@@ -341,13 +373,13 @@ def prepare(parsed: ParsedHand, options: dict[str, int]) -> RiichiHand:
         closed=closed,
         dealer=seat == "E",
         seat_wind=T.SEAT_WIND[seat],
-        round_wind=T.SEAT_WIND[parsed.round or "E"],
+        round_wind=T.SEAT_WIND[deal.round or "E"],
         melds=melds,
         held=held,
         counts=counts,
         kongs=kongs,
-        dora=_pointed(parsed.dora) if parsed.dora else {},
-        ura=_pointed(parsed.ura) if parsed.ura and not flags.isdisjoint(RIICHI_FLAGS) else {},
+        dora=_pointed(deal.dora) if deal.dora else {},
+        ura=_pointed(deal.ura) if deal.ura and not flags.isdisjoint(RIICHI_FLAGS) else {},
         aka=aka,
-        notes=[RIICHI_NO_DORA_NOTE()] if winner and parsed.dora is None else [],
+        notes=[RIICHI_NO_DORA_NOTE()] if winner and deal.dora is None else [],
     )

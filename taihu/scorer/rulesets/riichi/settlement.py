@@ -28,6 +28,7 @@ from ...settlement.common import (
     table_options,
 )
 from . import RIICHI, is_ready
+from .hand import deal_of
 
 STICK = 1000
 NOTEN_BAPPU = 3000
@@ -48,16 +49,17 @@ def _hands(table: Table) -> dict[str, RiichiSeat]:
         hand = parse_in_seat(seat, player, RIICHI)
         if hand.seat is not None and hand.seat != seat:
             raise seat_disagrees(seat, hand.seat)
-        if hand.round is not None and hand.round != round_wind:
-            raise round_disagrees(seat, hand.round, round_wind)
-        hands[seat] = hand._replace(seat=seat, round=round_wind)
+        written = deal_of(hand).round
+        if written is not None and written != round_wind:
+            raise round_disagrees(seat, written, round_wind)
+        hands[seat] = hand._replace(seat=seat).with_values(round=round_wind)
     return hands
 
 
 def _agree(hand: ParsedHand, seat: str, honba: int, sticks: int) -> ParsedHand:
     """The winner's hand with the table's honba and sticks; a hand that repeats them must agree."""
-    for name, value in (("honba", honba), ("sticks", sticks)):
-        written = getattr(hand, name)
+    deal = deal_of(hand)
+    for name, written, value in (("honba", deal.honba, honba), ("sticks", deal.sticks, sticks)):
         if written is not None and written != value:
             why = Text("error.table.sticks_why") if name == "sticks" else ""
             raise HandError.at_seat(
@@ -70,7 +72,7 @@ def _agree(hand: ParsedHand, seat: str, honba: int, sticks: int) -> ParsedHand:
                 value=value,
                 why=why,
             )
-    return hand._replace(honba=honba, sticks=sticks)
+    return hand.with_values(honba=honba, sticks=sticks)
 
 
 def _check_riichi_events(hands: dict[str, RiichiSeat], declared: list[str]) -> None:

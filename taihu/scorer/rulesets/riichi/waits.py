@@ -24,11 +24,11 @@ from taihu.messages import Language
 from ... import tiles as T
 from ...errors import HandError
 from ...models import HandScore, text_code
-from ...notation import ParsedHand, parse_red_fives, reject_stand_in_pungs, to_text
+from ...notation import ParsedHand, parse, reject_stand_in_pungs, to_text
 from ...said import in_lang
 from ...waiting import Check, Discard, Discards, Wait, Waits, WinValue, check_waiting_line, no_check
 from . import FURITEN_NOTE, NO_YAKU_NOTE, RIICHI
-from .hand import CONDITIONS, WIN_CONDITIONS, prepare, reject_flowers
+from .hand import CONDITIONS, WIN_CONDITIONS, deal_of, prepare, reject_flowers
 
 FIVES = {4: 0, 13: 1, 22: 2}  # the kind of each suit's five -> its suit (m p s)
 
@@ -103,7 +103,7 @@ def riichi_waits(text: str, options: Mapping[str, Any] | None, check: Check = no
 
     `check` as for `waits`: called before each tile is scored, raising to stop the search.
     """
-    parsed = parse_red_fives(text, CONDITIONS, "Riichi", rules="riichi")
+    parsed = parse(text, CONDITIONS, "Riichi", rules="riichi")
     check_waiting_line(parsed, text, frozenset(WIN_CONDITIONS))
     reject_stand_in_pungs(parsed)
     reject_flowers(parsed)
@@ -122,9 +122,10 @@ def riichi_waits(text: str, options: Mapping[str, Any] | None, check: Check = no
 def seen_in_line(parsed: ParsedHand) -> list[int]:
     """Copies of each kind the player sees in the line: hand, melds and the dora and ura indicators."""
     seen = [0] * T.PLAYABLE
-    for kind in [*parsed.tiles, *(k for meld in parsed.melds for k in meld.tiles), *(parsed.dora or ())]:
+    deal = deal_of(parsed)
+    for kind in [*parsed.tiles, *(k for meld in parsed.melds for k in meld.tiles), *(deal.dora or ())]:
         seen[kind] += 1
-    for kind in parsed.ura or ():
+    for kind in deal.ura or ():
         seen[kind] += 1
     return seen
 
@@ -132,7 +133,7 @@ def seen_in_line(parsed: ParsedHand) -> list[int]:
 def red_suits_seen(parsed: ParsedHand) -> set[int]:
     """The suits whose red five is in the line (in hand, a meld or an indicator)."""
     suits = set()
-    for where in parsed.red:
+    for where in deal_of(parsed).red:
         if where[0] == "meld":
             suits.add(T.suit_of(where[1][0]))
         else:
@@ -210,7 +211,8 @@ def _discards(
             furiten = True  # the tile just discarded is a wait: 振听, no win on a discard
             after = after._replace(flags=after.flags | {"furiten"})
             found = find_waits(after, options, resolved, discarded=kind, check=check)
-        red = kind in FIVES and ("hand", FIVES[kind]) in parsed.red and ("hand", FIVES[kind]) not in after.red
+        in_hand = ("hand", FIVES[kind]) if kind in FIVES else None
+        red = in_hand is not None and in_hand in deal_of(parsed).red and in_hand not in deal_of(after).red
         name = "0" + T.name(kind)[1] if red else T.name(kind)
         choices.append((RiichiDiscard(name, found, furiten=furiten), kind))
     if not choices:
@@ -225,7 +227,7 @@ def _without(parsed: ParsedHand, kind: int) -> ParsedHand:
     """The hand with one tile of `kind` discarded (a red five only if it is the one five of its suit held)."""
     rest = list(parsed.tiles)
     rest.remove(kind)
-    red = parsed.red
+    red = deal_of(parsed).red
     if kind in FIVES and ("hand", FIVES[kind]) in red and kind not in rest:
-        red = red - {("hand", FIVES[kind])}
-    return parsed._replace(tiles=tuple(rest), red=red)
+        return parsed._replace(tiles=tuple(rest)).with_values(red=red - {("hand", FIVES[kind])})
+    return parsed._replace(tiles=tuple(rest))
