@@ -1,11 +1,14 @@
 """The engine's wildcard-free fast paths against plain versions of the same thing.
 
 - `kinds_readings` cuts each suit's run off with `bytes.rstrip`, finds a
-  run new to its memo by its stretch moved to rank 0 (`_RUN_WAYS`), places
-  the groups with an `itemgetter`, checks the tile count and pairs once per
+  run new to its memo by its stretch moved to rank 0 (`_RUN_WAYS`), keeps
+  each way as its group codes in bytes moved to where the run lies and
+  builds the groups when read, checks the tile count and pairs once per
   hand and makes the one reading of a hand whose suits read one way each as
   it goes: compared with counting each suit, reading its stretch off the
   table, building every combination and keeping those of the right size;
+  and the memos it fills hold nothing the garbage collector must keep
+  tracking (bytes and ints in plain tuples);
 - `ReadingFacts` reads the wait off tables made from `wait_of` and the
   suits' gate facts off a table by the suits present: compared with
   `wait_of` and the gate facts named from the groups one by one;
@@ -139,6 +142,28 @@ def test_kinds_readings_by_the_table(tiles: str, sets: int, pair: bool) -> None:
     memo.clear_caches()
     assert E.kinds_readings(kinds, sets, pair) == plain_kinds_readings(kinds, sets, pair)
     assert E.kinds_readings(kinds, sets, pair) == plain_kinds_readings(kinds, sets, pair)
+
+
+def untrackable(value: object) -> bool:
+    """What the garbage collector stops tracking the first time it looks: atoms, and plain tuples of them
+    (a NamedTuple such as `Group`, a list, an `itemgetter` stay tracked for good)."""
+    if type(value) is tuple:
+        return all(untrackable(item) for item in value)
+    return type(value) in (int, bytes, str, bool)
+
+
+@pytest.mark.parametrize("memo_of", [E._SUIT_MEMO, E._RUN_WAYS], ids=["suit memo", "run memo"])
+def test_the_suit_memos_hold_only_untrackable_values(memo_of: dict[bytes, object]) -> None:
+    """Every hand new to the memos adds entries to them: were those tracked, each collection would walk
+    them until they reached the oldest generation (the slowest MCR hand was such a collection)."""
+    memo.clear_caches()
+    for tiles, sets in [*[(t, s) for t, s, _ in CASES], ("123m 456p 789s EEE 55m", 4), ("EEE SSS WWW NN CCC", 4)]:
+        kinds = bytes(sorted(parse(tiles).tiles))
+        E.kinds_readings(kinds, sets, True)
+        E.kinds_readings(kinds, sets, False)
+        E.wildcard_free_facts(kinds, sets, kinds[0])
+    assert len(memo_of) >= 5
+    assert all(untrackable(value) for value in memo_of.values())
 
 
 def plain_present(groups: tuple[Group, ...], wait: str) -> frozenset[str]:

@@ -21,8 +21,7 @@ from __future__ import annotations
 import threading
 from bisect import bisect_right
 from collections.abc import Callable, Iterable, Iterator
-from itertools import chain, combinations, combinations_with_replacement, product
-from operator import itemgetter
+from itertools import combinations, combinations_with_replacement, product
 from typing import Any, NamedTuple
 
 from . import memo as M
@@ -373,10 +372,20 @@ def _searched_suit_ways(shape: bytes) -> tuple[SuitWay, ...]:
 # `EEE` + `CCC` (pung, pung) share theirs; `wildcard_free_facts` puts a reading's together.
 WayFacts = tuple[int, tuple[int, ...], int]
 # A suit's readings: the pairs every one of them uses (a suit's tile count fixes it: 3 a set, 2 the pair),
-# the groups of each, in the order the stretch table gives them, and the facts of each.
-SuitReadings = tuple[int, tuple[tuple[Group, ...], ...], tuple[WayFacts, ...]]
+# the group codes of each (indices into `_PLAIN`, one byte a group), in the order the stretch table gives
+# them, and the facts of each. Bytes and ints only, never `Group`s: the garbage collector untracks a tuple
+# of those the first time it looks, so the memos below grow without adding to what every collection walks
+# (a tuple of `Group`s, a NamedTuple, stays tracked for good). The groups are built when a reading is read.
+SuitReadings = tuple[int, tuple[bytes, ...], tuple[WayFacts, ...]]
 _NO_SUIT_READING: SuitReadings = (0, (), ())
 _SHAPE_OF_CODE = bytes(code // T.PLAYABLE for code in range(256))  # `bytes.translate`: a code's shape index
+# a code's group: `tuple(map(_PLAIN_AT, codes))` builds a way's groups in C (a list's getter is the quicker)
+_PLAIN_AT = list(_PLAIN).__getitem__
+
+
+def plain_groups(codes: bytes) -> tuple[Group, ...]:
+    """The groups of a way's codes (`SuitReadings`)."""
+    return tuple(map(_PLAIN_AT, codes))
 
 
 @M.lru_cache("engine.way_facts", maxsize=4096, bytes_per_entry=300)
@@ -387,36 +396,35 @@ def _way_facts(shapes: bytes) -> WayFacts:
 
 def _honor_ways(pattern: bytes) -> SuitReadings:
     """Honors only form pungs and pairs: one way to read their seven counts, or none."""
-    codes = []
+    codes = bytearray()
     for offset, count in enumerate(pattern):
         if count not in (0, 2, 3):
             return _NO_SUIT_READING
         if count:
-            codes.append((_PAIR_CODE if count == 2 else _PUNG_CODE) + offset)
-    groups = tuple(_PLAIN[T.EAST + code] for code in codes)
+            codes.append((_PAIR_CODE if count == 2 else _PUNG_CODE) + T.EAST + offset)
     facts = _way_facts(bytes(codes).translate(_SHAPE_OF_CODE))
-    return pattern.count(2), (groups,), (facts,)
+    return pattern.count(2), (bytes(codes),), (facts,)
 
 
 # one suit's (or the honors') tiles, sorted, as bytes -> its readings; the kinds tell the suit apart
 _SUIT_MEMO: dict[bytes, SuitReadings] = {}
 SUIT_MEMO_LIMIT = 50_000  # entries; past it the memo starts afresh
-M.register("engine.suit_readings", _SUIT_MEMO.__len__, _SUIT_MEMO.clear, bytes_per_entry=300)
+M.register("engine.suit_readings", _SUIT_MEMO.__len__, _SUIT_MEMO.clear, bytes_per_entry=250)
 
-# A suited run's readings wherever it lies: the pairs they use, a getter per way that takes the way's
-# groups (as a tuple) from `_PLAIN` cut at the run's first tile, and each way's facts.
-RunWays = tuple[int, tuple[Callable[[tuple[Group, ...]], tuple[Group, ...]], ...], tuple[WayFacts, ...]]
+# A suited run's readings wherever it lies, as `SuitReadings` with its group codes counted from the run's
+# first tile (a code plus the first tile's kind is the code where the run lies).
+RunWays = SuitReadings
 # one suit's run moved down to rank 0 (its first tile's kind taken off each) -> its ways: the stretches
 # are far fewer than the runs (`234m` and `567p` are one), so a run new to `_SUIT_MEMO` is mostly found here
 _RUN_WAYS: dict[bytes, RunWays] = {}
 RUN_WAYS_LIMIT = 50_000  # entries, as the suit memo's; past it the memo starts afresh
-M.register("engine.run_ways", _RUN_WAYS.__len__, _RUN_WAYS.clear, bytes_per_entry=400)
+M.register("engine.run_ways", _RUN_WAYS.__len__, _RUN_WAYS.clear, bytes_per_entry=250)
 _DOWN_FROM = tuple(bytes((byte - first) % 256 for byte in range(256)) for first in range(T.EAST))  # translate
-_PLAIN_FROM = tuple(_PLAIN[first:] for first in range(T.EAST))  # a suited run's groups by code from its first tile
+_UP_FROM = tuple(bytes((byte + first) % 256 for byte in range(256)) for first in range(T.EAST))  # and back
 
 
 def _suit_memo_miss(kinds: bytes) -> SuitReadings:
-    """A suit's run not yet in the memo: its stretch's ways (`_run_ways`), placed where the run lies."""
+    """A suit's run not yet in the memo: its stretch's ways (`_run_ways`), moved to where the run lies."""
     first = kinds[0]
     if first >= T.EAST:
         counts = bytearray(T.PLAYABLE - T.EAST)
@@ -425,12 +433,12 @@ def _suit_memo_miss(kinds: bytes) -> SuitReadings:
         ways = _honor_ways(bytes(counts))
     else:
         relative = kinds.translate(_DOWN_FROM[first])
-        pairs, takes, facts = _RUN_WAYS.get(relative) or _run_ways(relative)
-        at_first = _PLAIN_FROM[first]
-        if len(takes) == 1:  # most runs: one way, no loop
-            ways = (pairs, (takes[0](at_first),), facts)
+        pairs, codes, facts = _RUN_WAYS.get(relative) or _run_ways(relative)
+        up = _UP_FROM[first]
+        if len(codes) == 1:  # most runs: one way, no loop
+            ways = (pairs, (codes[0].translate(up),), facts)
         else:
-            ways = (pairs, tuple([take(at_first) for take in takes]), facts)
+            ways = (pairs, tuple([way.translate(up) for way in codes]), facts)
     if len(_SUIT_MEMO) >= SUIT_MEMO_LIMIT:
         _SUIT_MEMO.clear()
     _SUIT_MEMO[kinds] = ways
@@ -443,23 +451,12 @@ def _run_ways(relative: bytes) -> RunWays:
     for rank in relative:
         counts[rank] += 1
     found = _suit_ways(bytes(counts))
-    ways = (
-        found[0][0] if found else 0,
-        tuple(map(_taker, (codes for _, codes in found))),
-        tuple([_way_facts(bytes(codes).translate(_SHAPE_OF_CODE)) for _, codes in found]),
-    )
+    codes = tuple([bytes(way) for _, way in found])
+    ways = (found[0][0] if found else 0, codes, tuple([_way_facts(way.translate(_SHAPE_OF_CODE)) for way in codes]))
     if len(_RUN_WAYS) >= RUN_WAYS_LIMIT:
         _RUN_WAYS.clear()
     _RUN_WAYS[relative] = ways
     return ways
-
-
-def _taker(codes: tuple[int, ...]) -> Callable[[tuple[Group, ...]], tuple[Group, ...]]:
-    """What takes a way's groups from the plain groups cut at its first tile, in C: an `itemgetter` of its
-    codes (of one code, a slice of it, since an `itemgetter` of one item gives the item, not a tuple)."""
-    if len(codes) == 1:
-        return itemgetter(slice(codes[0], codes[0] + 1))
-    return itemgetter(*codes)
 
 
 # the kinds above each suit (and none above the honors): what `bytes.rstrip` takes off to leave a suit's run
@@ -483,7 +480,7 @@ def kinds_readings(
     parts = []
     pairs = 0
     combos = 1  # how many readings: the product of the suits' ways
-    groups: tuple[Group, ...] = ()  # the one reading while each suit reads one way
+    codes = b""  # the one reading's group codes while each suit reads one way
     rest = kinds
     for above in _ABOVE_SUIT:
         run = rest.rstrip(above)  # the sorted kinds up to the suit's last: its run
@@ -494,13 +491,13 @@ def kinds_readings(
                 return ()
             pairs += used
             combos *= len(ways)
-            groups += ways[0]
+            codes += ways[0]
             parts.append(ways)
     if pairs != pair:
         return ()
     if combos == 1:
-        return (groups,)
-    found = [tuple(chain.from_iterable(combo)) for combo in product(*parts)]
+        return (tuple(map(_PLAIN_AT, codes)),)
+    found = [tuple(map(_PLAIN_AT, b"".join(combo))) for combo in product(*parts)]
     if classify is None:
         return tuple(found)
     kept: dict[tuple[Any, ...], tuple[Group, ...]] = {}
@@ -1264,6 +1261,22 @@ _PRESENT = {
 # `wait_of` as tables, made from it: a chow's by 3 × its first rank (0-based) + the place in it, a set's by shape
 _CHOW_WAIT_AT = tuple(wait_of(Group(CHOW, start), start + place) for start in range(9) for place in range(3))
 _SET_WAIT = {shape: wait_of(Group(shape, 0), 0) for shape in (PAIR, PUNG, KONG, WILD_SET)}
+
+
+def _wait_at_code(win: int, code: int) -> str:
+    """The wait of `_PLAIN[code]` where it holds the winning tile `win` (natural), as `win_placements` and
+    `wait_of` find it; "" where it does not hold it."""
+    group = _PLAIN[code]
+    kind = group.kind
+    if kind == win:
+        return _CHOW_WAIT_AT[3 * (kind % 9)] if group.shape == CHOW else _SET_WAIT[group.shape]
+    if win - 2 <= kind < win and group.shape == CHOW:
+        return _CHOW_WAIT_AT[3 * (kind % 9) + win - kind]
+    return ""
+
+
+# by the winning tile, then a group's code: `_wait_at_code`
+_WAIT_AT_CODE = tuple(tuple(_wait_at_code(win, code) for code in range(len(_PLAIN))) for win in range(T.PLAYABLE))
 # the gate facts the suits and honors present give (`_KIND_BIT`s ored), by those bits
 _SUIT_GATES = tuple(
     (_HONORS if bits > _SUITS_BITS else 0) | (_ONE_SUIT if _ONLY_SUIT[bits & _SUITS_BITS] else 0) for bits in range(16)
@@ -1303,8 +1316,9 @@ def wildcard_free_facts(kinds: bytes, sets: int, win: int, melds: tuple[Group, .
     else:
         pungs, pair_groups, kongs, wild_sets, chows, bits = [], [], (), (), 0, 0
     win_bit = _KIND_BIT[win]
-    lowest = win - 2  # a chow holding the winning tile starts at most two below it
-    groups = melds
+    win_at = _WAIT_AT_CODE[win]  # each code's wait where its group holds the winning tile ("": it does not)
+    offset = len(melds)  # where the suit's groups start in the reading
+    codes = b""  # the reading's group codes after the melds
     waits: list[tuple[int, str]] = []  # (group index, wait) of each group holding the winning tile
     pairs = 0
     combos = 1
@@ -1318,30 +1332,28 @@ def wildcard_free_facts(kinds: bytes, sets: int, win: int, melds: tuple[Group, .
                 return []
             pairs += used
             combos *= len(ways)
-            suit_groups = ways[0]
+            suit_codes = ways[0]
             suit_chows, pungs_at, pair_at = way_facts[0]
-            offset = len(groups)
             for at in pungs_at:
-                pungs.append((offset + at, suit_groups[at]))
+                pungs.append((offset + at, _PLAIN[suit_codes[at]]))
             if pair_at >= 0:
-                pair_groups.append(suit_groups[pair_at])
+                pair_groups.append(_PLAIN[suit_codes[pair_at]])
             if bit == win_bit:  # the winning tile's suit: its places as `win_placements` finds them
                 at = offset
-                for group in suit_groups:
-                    kind = group.kind
-                    if kind == win:
-                        shape = group.shape
-                        waits.append((at, _CHOW_WAIT_AT[3 * (kind % 9)] if shape == CHOW else _SET_WAIT[shape]))
-                    elif lowest <= kind < win and group.shape == CHOW:
-                        waits.append((at, _CHOW_WAIT_AT[3 * (kind % 9) + win - kind]))
+                for code in suit_codes:
+                    wait = win_at[code]
+                    if wait:
+                        waits.append((at, wait))
                     at += 1
             chows += suit_chows
             bits |= bit
-            groups += suit_groups
+            codes += suit_codes
+            offset += len(suit_codes)
     if pairs != 1:
         return []
     if combos > 1:
         return _plain_facts(kinds, sets, win, melds)
+    groups = melds + tuple(map(_PLAIN_AT, codes))
     honors, suit, one_suit = _SUIT_FACTS[bits]
     gates = _SUIT_GATES[bits] | _CHOW_GATES.get(chows, 0)
     if pungs:
