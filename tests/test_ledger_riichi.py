@@ -59,8 +59,8 @@ def test_honba_and_pot_carry_and_the_sticks_are_conserved(seed: int, deals: int,
             expected = settle_table({**deal, **counters, "options": {}})
             assert stored.settlement == expected.to_dict(codes=True)
             assert (stored.table["honba"], stored.table["pot"]) == (counters["honba"], counters["pot"])
-            assert expected.pot_before == counters["pot"]
-            counters = {"honba": expected.next_honba or 0, "pot": expected.pot_after or 0}
+            assert expected.extra["pot_before"] == counters["pot"]
+            counters = {"honba": expected.extra["next_honba"] or 0, "pot": expected.extra["pot_after"] or 0}
             paid_in += sum(expected.net.values())
             assert paid_in == -1000 * counters["pot"]  # every stick not on the table went to a winner
         standing = store.standing(ledger)
