@@ -292,7 +292,7 @@ def players_words() -> dict[str, tuple[str, str]]:
 
 
 def owners_of(word: str) -> tuple[str, ...]:
-    """The rule sets whose `words.toml` declare this condition word (`round` is MCR's and riichi's), in the
+    """The rule sets whose `words.toml` declare this condition word (one may be several's), in the
     registry's order; none for a word every rule set reads or none does."""
     return tuple(name for name, line in REGISTRY.items() if word in line.words.conditions)
 

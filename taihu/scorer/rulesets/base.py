@@ -3,7 +3,7 @@ the waits search, the arithmetic) asks a rule set, with its default answer.
 
 A rule set module declares its data as rows (`interface.py`: items, exclusions, house options); `score` runs
 the shared loop (`scoring_loop.py`) by default, after validation through the rule set's `prepare`
-(`validation.py`), and a rule set may replace it with its own (riichi does).
+(`validation.py`), and a rule set may replace it with its own.
 """
 
 from __future__ import annotations
@@ -306,7 +306,7 @@ class RuleSet(ScoringLoop):
 
         The extension point of scoring: this default is the shared loop
         (`prepare`, then `best_reading` over `readings`, the exclusions and
-        `finish`); a rule set that scores its own way (riichi) overrides it,
+        `finish`); a rule set that scores its own way overrides it,
         keeping this signature. `hints`: a wrong tile count's error names its
         likely slip (`hints.with_hint`, a search that scores candidate hands
         with `hints=False`, so it never starts another).
