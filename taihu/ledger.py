@@ -13,11 +13,12 @@ adds what a single Table cannot know — who the players are and who deals.
   `"winner": "甲"`, `"discarder": "丙"`, an event's `"seat": "乙"`); a wind
   means the seat as it stands. The table is stored in winds, beside the
   seats it was played in and its settlement.
-- A rule set with honba: each deal starts with the honba (本场) and the sticks in
-  the pot that the previous deal left (its `next_honba`, `pot_after`); a
-  table may repeat them, not contradict them (docs/ledger.md).
+- A rule set whose table fields a deal leaves for the next (`TableField.leaves` in its
+  words.toml: its counters): each deal starts with what the previous deal's settlement
+  left; a table may repeat them, not contradict them (docs/ledger.md).
 - Each deal row keeps the standings after it (`Standing.after`: the running totals, the next
-  dealer, and where the counters carry the honba and pot), so an add or an undo reads one row however long the ledger;
+  dealer, and where counters carry what the next deal starts with), so an add or an undo reads one
+  row however long the ledger;
   `standing_of` sums the deals plainly, the reference the tests hold the kept totals to.
 - The store makes each change one transaction, so two clients adding at
   once both land, in order. A refused table changes nothing.
@@ -48,7 +49,7 @@ from taihu.messages import Language, Messages
 from taihu.ratelimit import Rate
 from taihu.scorer import HandError, Settlement, settle_table
 from taihu.scorer.errors import Field, Text, quote, type_word
-from taihu.scorer.rulesets import get
+from taihu.scorer.rulesets import get, table_fields_of
 from taihu.scorer.said import code_in_lang, is_code
 from taihu.scorer.settlement.common import within
 
@@ -166,9 +167,14 @@ class Ledger:
         }
 
     @property
+    def counters(self) -> dict[str, str]:
+        """The table fields a deal leaves for the next (its rule set's `TableField.leaves`): each field and the
+        settlement's key holding the value the next deal starts with; none where nothing carries."""
+        return {one.name: one.leaves for one in table_fields_of(get(self.rules).name) if one.leaves}
+
+    @property
     def carries_counters(self) -> bool:
-        """Where the tables carry honba (the rule set's `table_fields`), honba and pot carry from deal to deal."""
-        return "honba" in get(self.rules).table_fields
+        return bool(self.counters)
 
 
 @dataclass(frozen=True)
@@ -238,51 +244,55 @@ class Deal:
 @dataclass(frozen=True)
 class Standing:
     """Where an evening stands: each player's total (summed from the deals) and who deals next;
-    where the counters carry, also the honba and the sticks in the pot the next deal starts with (None elsewhere)."""
+    where counters carry, also what the next deal starts with, by table field (`Ledger.counters`; None elsewhere)."""
 
     players: list[str]
     totals: dict[str, int]
     next_dealer: str
-    next_honba: int | None = None
-    next_pot: int | None = None
+    carried: dict[str, int] | None = None
     deal_count: int = 0
+
+    @classmethod
+    def from_json(cls, players: list[str], data: Mapping[str, Any], counters: Iterable[str]) -> Standing:
+        """The standings of `to_json` (`counters`: the ledger's, whose values it shows as `next_<field>`)."""
+        carried = {field: data[f"next_{field}"] for field in counters if f"next_{field}" in data}
+        plain = {key: data[key] for key in ("totals", "next_dealer", "deal_count") if key in data}
+        return cls(list(players), **plain, carried=carried or None)
 
     @property
     def next_seats(self) -> dict[str, str]:
         return seats_from(self.players, self.next_dealer)
 
     def to_json(self) -> dict[str, Any]:
-        """The standings (docs/api.md): `{"totals", "next_dealer", "deal_count"}` (+ `next_honba`, `next_pot`).
+        """The standings (docs/api.md): `{"totals", "next_dealer", "deal_count"}` (+ `next_<field>` of each counter
+        carried: `next_honba`, `next_pot`).
 
         The same keys as in the ledger's JSON, so a client merges an add's answer into the ledger it holds.
         """
         shown: dict[str, Any] = {"totals": dict(self.totals), "next_dealer": self.next_dealer}
-        if self.next_honba is not None:
-            shown |= {"next_honba": self.next_honba, "next_pot": self.next_pot}
+        if self.carried is not None:
+            shown |= {f"next_{field}": value for field, value in self.carried.items()}
         return shown | {"deal_count": self.deal_count}
 
-    def after(self, deal: Deal, counters: bool = False) -> Standing:
-        """The standings one deal later: this deal's nets added, its next dealer, and what it leaves where the
-        counters carry."""
+    def after(self, deal: Deal, counters: Mapping[str, str] | None = None) -> Standing:
+        """The standings one deal later: this deal's nets added, its next dealer, and what it leaves where
+        `counters` (`Ledger.counters`) carry."""
         net = deal.net()
         totals = {player: total + net[player] for player, total in self.totals.items()}
         if not counters:
             return Standing(self.players, totals, deal.next_dealer, deal_count=deal.number)
-        left = carried(deal)
-        return Standing(self.players, totals, deal.next_dealer, left.get("honba", 0), left.get("pot", 0), deal.number)
+        return Standing(self.players, totals, deal.next_dealer, carried(deal, counters), deal.number)
 
 
-def opening(players: list[str], counters: bool = False) -> Standing:
-    """The standings before the first deal: all at 0, the first player deals; where the counters carry,
-    honba 0 and pot 0."""
-    zero = 0 if counters else None
-    return Standing(list(players), dict.fromkeys(players, 0), players[0], zero, zero)
+def opening(players: list[str], counters: Mapping[str, str] | None = None) -> Standing:
+    """The standings before the first deal: all at 0, the first player deals; where `counters` carry, each 0."""
+    return Standing(list(players), dict.fromkeys(players, 0), players[0], carried(None, counters))
 
 
-def standing_of(players: list[str], deals: Iterable[Deal], counters: bool = False) -> Standing:
+def standing_of(players: list[str], deals: Iterable[Deal], counters: Mapping[str, str] | None = None) -> Standing:
     """The standings summed plainly from every deal (the reference for the kept ones, and a whole view's).
 
-    `counters` (a rule set with honba): the honba and pot the last deal leaves, 0 and 0 before the first."""
+    `counters` (`Ledger.counters`): what the last deal leaves of each, 0 before the first."""
     totals, last, count = dict.fromkeys(players, 0), None, 0
     for last in deals:
         count += 1
@@ -291,8 +301,7 @@ def standing_of(players: list[str], deals: Iterable[Deal], counters: bool = Fals
     dealer = last.next_dealer if last else players[0]
     if not counters:
         return Standing(list(players), totals, dealer, deal_count=count)
-    left = carried(last)
-    return Standing(list(players), totals, dealer, left.get("honba", 0), left.get("pot", 0), count)
+    return Standing(list(players), totals, dealer, carried(last, counters), count)
 
 
 @dataclass(frozen=True)
@@ -317,28 +326,24 @@ def shown_change(answer: dict[str, Any], lang: Language = "en") -> dict[str, Any
     return answer | {"deal": deal | {"settlement": shown_settlement(deal["settlement"], lang)}}
 
 
-COUNTERS = (
-    ("honba", "next_honba"),
-    ("pot", "pot_after"),
-)  # a Table's field (with honba), and the Settlement's
-
-
-def carried(deal: Deal | None) -> dict[str, int]:
-    """What a deal with counters leaves on the table for the next: honba counters and the sticks in the pot."""
-    if deal is None:
-        return {}
-    return {field: deal.settlement[key] for field, key in COUNTERS if deal.settlement.get(key) is not None}
+def carried(deal: Deal | None, counters: Mapping[str, str] | None) -> dict[str, int] | None:
+    """What a deal leaves on the table for the next of each of `counters` (table field: the settlement's key of
+    its next value), 0 where it leaves none or before the first deal; None where no counters carry."""
+    if not counters:
+        return None
+    settlement = deal.settlement if deal is not None else {}
+    return {field: settlement.get(key) or 0 for field, key in counters.items()}
 
 
 def with_counters(table: dict[str, Any], ledger: Ledger, standing: Standing) -> dict[str, Any]:
-    """A deal with counters: the honba and pot the previous deal left; the first deal keeps its own (0 if none).
+    """A deal with counters: what the previous deal left of each; the first deal keeps its own (0 if none).
 
     A table may repeat them, not contradict them: the ledger has seen every deal since, so a
     different number is a mistake in the table (an old file, a deal missing from the ledger).
     """
     out = dict(table)
-    left = {"honba": standing.next_honba, "pot": standing.next_pot} if standing.deal_count else {}
-    for field, _ in COUNTERS:
+    left = (standing.carried or {}) if standing.deal_count else {}
+    for field in ledger.counters:
         given, value = out.get(field), left.get(field)
         if given is None:
             out[field] = value or 0  # stored as played, so every deal of the ledger shows its counters
@@ -365,7 +370,7 @@ class LedgerView:
 
     @property
     def standing(self) -> Standing:
-        return standing_of(self.ledger.players, self.deals, counters=self.ledger.carries_counters)
+        return standing_of(self.ledger.players, self.deals, counters=self.ledger.counters)
 
     @property
     def totals(self) -> dict[str, int]:

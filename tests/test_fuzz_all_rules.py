@@ -258,14 +258,15 @@ def check_settlement(result: Settlement) -> None:
     assert isinstance(result, Settlement)
     assert set(result.net) == set(SEATS)
     # riichi sticks go into and out of the pot, which is no seat (docs/rules/riichi.md); every other rule set sums to 0
-    pot_change = 1000 * (result.pot_before - result.pot_after) if result.pot_before is not None else 0
+    pot = result.extra
+    pot_change = 1000 * (pot["pot_before"] - pot["pot_after"]) if pot.get("pot_before") is not None else 0
     assert sum(result.net.values()) == pot_change
     paid = dict.fromkeys(SEATS, 0)
     for payment in result.payments:
         assert payment.amount > 0 and payment.from_ != payment.to
         paid[payment.from_] -= payment.amount
         paid[payment.to] += payment.amount
-    if result.pot_before is None:
+    if pot.get("pot_before") is None:
         assert paid == result.net
     else:  # riichi: beyond the payments, only whole sticks move, into or out of the pot
         sticks = {seat: result.net[seat] - paid[seat] for seat in SEATS}

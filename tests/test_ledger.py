@@ -135,7 +135,7 @@ def test_a_ledger_of_200_random_deals_rotates_and_totals(rules: str, store_db: W
             played = {"round": prevalent} if prevalent is not None else {}
             settlement = settle_table({**winds_of(deal, seats, rules), **counters, **played})
             if rules == "riichi":
-                counters = {"honba": settlement.next_honba or 0, "pot": settlement.pot_after or 0}
+                counters = {"honba": settlement.extra["next_honba"] or 0, "pot": settlement.extra["pot_after"] or 0}
             assert stored.seats == seats and stored.dealer == dealer
             assert stored.settlement == settlement.to_dict(codes=True)  # stored with the texts' codes
             assert stored.to_json()["settlement"] == settlement.to_dict()  # shown as settle_table's JSON

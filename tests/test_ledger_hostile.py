@@ -277,7 +277,7 @@ def test_a_riichi_ledger_carries_honba_and_pot_however_its_rules_were_spelled(
         store.add(ledger, RIICHI_DEAL1)
         store.add(ledger, {**RIICHI_DEAL2, "rules": spelled})  # a table may spell the rules its own way too
         standing = store.standing(ledger)
-    assert standing.totals["甲"] == 7600 and (standing.next_honba, standing.next_pot) == (2, 0)
+    assert standing.totals["甲"] == 7600 and standing.carried == {"honba": 2, "pot": 0}
     ledger_id, keeper = new_ledger(client, rules=spelled)
     assert client.get(f"/ledgers/{ledger_id}").json()["rules"] == "riichi"
     for deal in (RIICHI_DEAL1, RIICHI_DEAL2):

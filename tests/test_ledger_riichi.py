@@ -59,13 +59,13 @@ def test_honba_and_pot_carry_and_the_sticks_are_conserved(seed: int, deals: int,
             expected = settle_table({**deal, **counters, "options": {}})
             assert stored.settlement == expected.to_dict(codes=True)
             assert (stored.table["honba"], stored.table["pot"]) == (counters["honba"], counters["pot"])
-            assert expected.pot_before == counters["pot"]
-            counters = {"honba": expected.next_honba or 0, "pot": expected.pot_after or 0}
+            assert expected.extra["pot_before"] == counters["pot"]
+            counters = {"honba": expected.extra["next_honba"] or 0, "pot": expected.extra["pot_after"] or 0}
             paid_in += sum(expected.net.values())
             assert paid_in == -1000 * counters["pot"]  # every stick not on the table went to a winner
         standing = store.standing(ledger)
         view = store.view(ledger).to_json()
-    assert (standing.next_honba, standing.next_pot) == (counters["honba"], counters["pot"])
+    assert standing.carried == {"honba": counters["honba"], "pot": counters["pot"]}
     assert (view["next_honba"], view["next_pot"]) == (counters["honba"], counters["pot"])
     assert sum(view["totals"].values()) == -1000 * counters["pot"]
 
@@ -90,7 +90,7 @@ def test_a_stick_is_carried_over_a_draw_and_taken_by_the_next_winner(ledger_db: 
         # dealer 3 han 30 fu on a discard 5800, + 300 for the honba; + the stick
         assert second.net()["甲"] == 5800 + 300 + 1000 and second.net()["丙"] == -6100
         standing = store.standing(ledger)
-    assert (standing.next_honba, standing.next_pot) == (2, 0)
+    assert standing.carried == {"honba": 2, "pot": 0}
     assert sum(standing.totals.values()) == 0  # the stick 甲 paid in came back to 甲
 
 
@@ -112,7 +112,7 @@ def test_other_rule_sets_carry_nothing(ledger_db: Path) -> None:
         ledger = store.create("evening", "guannan", PLAYERS)
         view = store.view(ledger).to_json()
         standing = store.standing(ledger)
-    assert "next_honba" not in view and (standing.next_honba, standing.next_pot) == (None, None)
+    assert "next_honba" not in view and standing.carried is None
 
 
 def test_cli_show_prints_honba_and_pot_and_the_json_gives_them(ledger_db: Path, tmp_path: Path) -> None:

@@ -32,7 +32,7 @@ _evenings = itertools.count()
 
 def plain(store: LedgerStore, ledger: Any) -> Any:
     """The reference: every deal summed in order."""
-    return standing_of(ledger.players, store.view(ledger).deals, counters=ledger.carries_counters)
+    return standing_of(ledger.players, store.view(ledger).deals, counters=ledger.counters)
 
 
 @pytest.fixture

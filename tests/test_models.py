@@ -12,6 +12,7 @@ import importlib
 import json
 import subprocess
 import sys
+from collections.abc import Iterable
 from dataclasses import fields
 from pathlib import Path
 from typing import Any
@@ -23,7 +24,7 @@ from settle_helpers import API_TABLE
 from taihu.api import schemas
 from taihu.scorer import HandScore, Payment, PlayerTotal, Settlement, Table, rulesets, score_hand, settle_table
 from taihu.scorer.errors import HandError
-from taihu.scorer.rulesets import REGISTRY, RULESETS, chinese_names, get
+from taihu.scorer.rulesets import REGISTRY, RULESETS, chinese_names, get, settlement_keys, table_fields
 from taihu.scorer.rulesets.interface import SUITED_TILES
 
 TABLES = sorted((Path(__file__).parent.parent / "examples" / "tables").glob("*.json"))
@@ -92,14 +93,20 @@ def test_a_table_built_in_python_settles_as_its_json() -> None:
     assert settle_table(table).to_dict() == settle_table(API_TABLE).to_dict()
 
 
+def core_keys(core: Any, extra: Iterable[str]) -> list[str]:
+    """A core record's JSON keys: its fields, `extra` holding the keys the rule sets declare in its place."""
+    keys = [{"from_": "from"}.get(f.name, f.name) for f in fields(core)]
+    return [key for name in keys for key in (extra if name == "extra" else [name])]
+
+
 @pytest.mark.parametrize(
     ("mirror", "core"),
     [(schemas.Payment, Payment), (schemas.Settlement, Settlement), (schemas.PlayerTotal, PlayerTotal)],
 )
 def test_http_schemas_name_the_core_records_fields_in_order(mirror: Any, core: Any) -> None:
-    """A field added to a core record (riichi's `pot_after`…) must be added to its HTTP mirror too."""
+    """A field added to a core record, or a settlement key a rule set declares, must be in its HTTP mirror too."""
     shown = list(mirror.model_json_schema(mode="serialization")["properties"])
-    assert shown == [{"from_": "from"}.get(f.name, f.name) for f in fields(core)]
+    assert shown == core_keys(core, settlement_keys())
 
 
 @pytest.mark.parametrize("name", list(RULESETS))
@@ -112,7 +119,8 @@ def test_http_hand_score_schema_names_the_keys_of_every_answer(name: str) -> Non
 
 
 def test_http_table_schema_reads_the_fields_the_core_reads() -> None:
-    assert list(schemas.Table.model_fields) == [f.name for f in fields(Table)]
+    """The core's table fields, and those the rule sets declare in `extra`'s place, are the HTTP schema's."""
+    assert list(schemas.Table.model_fields) == core_keys(Table, table_fields())
 
 
 def test_hand_score_is_not_a_pydantic_model() -> None:

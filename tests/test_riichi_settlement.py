@@ -22,8 +22,8 @@ def table(**fields: Any) -> dict[str, Any]:
 
 
 def check_invariant(result: Settlement) -> None:
-    assert result.pot_before is not None and result.pot_after is not None
-    assert sum(result.net.values()) == 1000 * (result.pot_before - result.pot_after)
+    assert result.extra["pot_before"] is not None and result.extra["pot_after"] is not None
+    assert sum(result.net.values()) == 1000 * (result.extra["pot_before"] - result.extra["pot_after"])
 
 
 def riichi(*seats: str) -> list[dict[str, str]]:
@@ -36,7 +36,7 @@ def test_win_on_a_discard_with_honba_and_the_pot() -> None:
     )
     assert [(p.from_, p.to, p.amount) for p in result.payments] == [("W", "S", 8300)]
     assert result.net == {"E": 0, "S": 8300 + 2000 - 1000, "W": -8300, "N": 0}
-    assert (result.pot_before, result.pot_after, result.next_dealer, result.next_honba) == (1, 0, "S", 0)
+    assert result.extra == {"pot_before": 1, "pot_after": 0, "next_honba": 0} and result.next_dealer == "S"
     check_invariant(result)
 
 
@@ -44,7 +44,7 @@ def test_dealer_self_drawn_keeps_the_deal_and_adds_a_honba() -> None:
     hand = "234567m 234p 88p 67s +8s self dora:1p"  # menzen_tsumo, pinfu, tanyao, dora 1: 4 han 20 fu
     result = settle_table(table(winner="E", honba=2, players={**NOT_READY, "E": hand, "S": NOT_READY["E"]}))
     assert sorted((p.from_, p.amount) for p in result.payments) == [("N", 2800), ("S", 2800), ("W", 2800)]
-    assert (result.next_dealer, result.next_honba, result.pot_after) == ("E", 3, 0)
+    assert (result.next_dealer, result.extra["next_honba"], result.extra["pot_after"]) == ("E", 3, 0)
     check_invariant(result)
 
 
@@ -64,8 +64,8 @@ def test_drawn_deal_pays_noten_bappu_from_the_hands(ready: str, nets: dict[str, 
     players["S"] = "234567m 234p 88p 67s" if "S" in ready else "19m 19p 19s ESWN 2m 5p 8s"
     result = settle_table(table(winner=None, honba=1, pot=2, players=players))
     assert result.net == nets
-    assert result.next_dealer == ("E" if "E" in ready else "S") and result.next_honba == 2
-    assert (result.pot_before, result.pot_after) == (2, 2)
+    assert result.next_dealer == ("E" if "E" in ready else "S") and result.extra["next_honba"] == 2
+    assert (result.extra["pot_before"], result.extra["pot_after"]) == (2, 2)
     check_invariant(result)
 
 
@@ -78,7 +78,7 @@ def test_drawn_deal_with_stated_tenpai_and_a_riichi_stick_left_in_the_pot() -> N
     }
     result = settle_table(table(winner=None, pot=1, players=players, events=riichi("E")))
     assert result.net == {"E": 1500 - 1000, "S": 1500, "W": -1500, "N": -1500}
-    assert (result.pot_after, result.next_dealer) == (2, "E")
+    assert (result.extra["pot_after"], result.next_dealer) == (2, "E")
     check_invariant(result)
     # a seat given as {"tenpai": ...} keeps it in `scores`, beside the 0 it counts
     assert {s: result.to_dict()["scores"][s] for s in "SWN"} == {
@@ -158,7 +158,7 @@ def test_chombo_pays_a_reversed_mangan(offender: str, nets: dict[str, int]) -> N
         )
     )
     assert result.net == nets
-    assert (result.next_dealer, result.next_honba, result.pot_after) == ("E", 2, 1)
+    assert (result.next_dealer, result.extra["next_honba"], result.extra["pot_after"]) == ("E", 2, 1)
 
 
 @pytest.mark.parametrize(
@@ -224,7 +224,7 @@ def test_nets_move_only_the_sticks_of_the_pot(
         )
     )
     check_invariant(result)
-    assert result.pot_after == (0 if win else pot + len(declared))
+    assert result.extra["pot_after"] == (0 if win else pot + len(declared))
 
 
 @pytest.mark.parametrize("name", ["riichi-win.json", "riichi-drawn.json"])

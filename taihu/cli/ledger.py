@@ -183,9 +183,9 @@ def print_next(standing: "Standing", lang: Lang) -> None:
     dealer, seats = printable(standing.next_dealer), seats_line(standing.next_seats)
     whole = say("cli.ledger.next_dealer", dealer=dealer, seats=seats)
     print_whole_or_split(whole, say("cli.ledger.next_dealer_only", dealer=dealer), lang, seats)
-    if standing.next_honba is not None:
-        sticks = say.plural("cli.ledger.sticks", standing.next_pot or 0)
-        print_wrapped(say("cli.ledger.next_deal", honba=standing.next_honba, sticks=sticks))
+    if standing.carried is not None:  # the counters this text names: honba and pot (a words.toml's `leaves`)
+        sticks = say.plural("cli.ledger.sticks", standing.carried.get("pot", 0))
+        print_wrapped(say("cli.ledger.next_deal", honba=standing.carried.get("honba", 0), sticks=sticks))
 
 
 @ledger_app.command(cls=SpokenCommand)
@@ -257,8 +257,7 @@ def add(
     deal = Deal(shown["number"], shown["seats"], shown["table"], shown["settlement"])
     if added.replayed:
         print_wrapped(lang.say("cli.ledger.replayed", number=deal.number, key=key))
-    fields = ("totals", "next_dealer", "next_honba", "next_pot", "deal_count")
-    print_deal(deal, Standing(list(ledger.players), **{f: standings[f] for f in fields if f in standings}), lang)
+    print_deal(deal, Standing.from_json(list(ledger.players), standings, ledger.counters), lang)
 
 
 NARROW_LEDGER = 60  # below this many columns the grid (a column per player) gives way to a list per deal

@@ -127,7 +127,8 @@ class Field(str):
 
 
 SEAT_WORDS = {"E": "东家", "S": "南家", "W": "西家", "N": "北家"}
-# the Chinese of every key a request or a table may name (the request models' fields, the table's and events')
+# the Chinese of every key a request or a table may name (the request models' fields, the table's and events'),
+# with those of the table fields and seats some rule sets declare (`declared_field_words` of the registry)
 FIELD_WORDS = {
     "deal": "这局",
     "discarder": "放炮的人",
@@ -135,14 +136,10 @@ FIELD_WORDS = {
     "expires_in_hours": "有效时长",
     "flip": "翻出的牌",
     "hand": "手牌",
-    "honba": "本场数",
     "options": "规则选项",
     "players": "玩家",
-    "pot": "场供",
-    "round": "场风",
     "rules": "规则",
     "seat": "座位",
-    "tenpai": "听牌",
     "title": "标题",
     "total": "总分",
     "type": "类型",
@@ -166,7 +163,9 @@ def field_words(path: str, wild: str = "") -> str:
     """`path` in Chinese: a seat as 东家/南家/西家/北家 or the player's name as written, an item of a list by its
     place (第 1 个事件, counting from 1), a key by its Chinese word (`wild`: the rule set's own word for its
     wildcard, if given), a key the client made up quoted as written."""
-    known = FIELD_WORDS | {"wild": wild} if wild else FIELD_WORDS
+    from .rulesets import declared_field_words  # the registry imports this module: asked when an error is said
+
+    known = FIELD_WORDS | declared_field_words() | ({"wild": wild} if wild else {})
     steps = [(int(index), None) if index else (None, key) for index, key in _STEP.findall(path)]
     words: list[str] = []
     for at, (index, key) in enumerate(steps):

@@ -1,9 +1,9 @@
 """The core's answers and its settlement input: plain frozen dataclasses with the JSON shapes of docs/api.md.
 
 `to_dict()` is the docs/api.md JSON of every record, fields in declaration order,
-so a new optional field is one line (`honba: int | None = None`) and shows in
+so a new optional field is one line (`flip: str | None = None`) and shows in
 the JSON at once. `Table.from_dict` reads a table given as a dict, with one
-small checker per field (`TABLE_FIELDS`), so a bad table gets one sentence
+small checker per field (`TABLE_FIELDS`, and those the rule sets declare), so a bad table gets one sentence
 naming each place that is wrong. No pydantic here: it lives at the HTTP
 boundary only (`taihu.api.schemas`).
 """
@@ -20,7 +20,7 @@ from taihu.messages import Language
 from . import memo as M
 from .errors import Field, Joined, Text, problems_error, quote, require, type_word
 from .limits import MAX_TOTAL
-from .rulesets import DEFAULT_RULES
+from .rulesets import DEFAULT_RULES, settlement_keys, table_fields
 from .said import Said
 from .tiles import SEATS
 
@@ -226,14 +226,16 @@ class Event(Record):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class PlayerTenpai(Record):
-    """Riichi, a drawn deal: a seat known only by whether it was ready (听牌)."""
+    """A drawn deal, in rule sets with tenpai seats (`RuleSet.tenpai_seats`): a seat known only by whether it
+    was ready (听牌)."""
 
-    tenpai: bool  # the seat was ready (听牌) when the deal was drawn (rule sets with tenpai seats)
+    tenpai: bool  # the seat was ready (听牌) when the deal was drawn
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class TenpaiTotal(PlayerTotal):
-    """Riichi, a drawn deal: in `scores`, a seat given as `{"tenpai": ...}`: it counts 0 and keeps whether it was ready.
+    """A drawn deal with tenpai seats: in `scores`, a seat given as `{"tenpai": ...}`: it counts 0 and keeps
+    whether it was ready.
 
     A PlayerTotal (its `total` is what is settled, as for any seat known without its hand) with the
     `tenpai` the table gave, so the answer shows who was ready."""
@@ -256,20 +258,27 @@ class Table(Record):
     players: dict[str, Player]  # E S W N: a hand string, a PlayerTotal, or (a drawn deal) a PlayerTenpai
     events: list[Event] = field(default_factory=list)
     options: dict[str, int] = field(default_factory=dict)  # house options of the rule set
-    # rule sets with honba only (None for the others)
-    honba: int | None = None  # 本场 counters at the start of the deal, ≥ 0
-    pot: int | None = None  # 立直棒 sticks carried in from earlier deals, ≥ 0
-    round: str | None = None  # the round (prevailing) wind, default E
+    # the fields some rule sets declare (`TableField`, the registry's `table_fields`) that are given, by name:
+    # each in the JSON in this place (`to_dict`); the rule sets that declare none refuse them
+    extra: Mapping[str, Any] = field(default_factory=dict)
 
     @classmethod
     def from_dict(cls, data: object) -> Table:
         """A Table from its JSON; every place that is wrong is named, in one HandError."""
         require(data, Mapping, "table", "error.argument.json_object")  # an ArgumentError (TypeError and HandError)
         problems: list[Text] = []
-        values = read_fields(cast(Mapping[Any, Any], data), TABLE_FIELDS, "", problems)
+        declared = {name: (optional(SHAPE_CHECKS[one.shape]), False) for name, one in table_fields().items()}
+        values = read_fields(cast(Mapping[Any, Any], data), TABLE_FIELDS | declared, "", problems)
         if problems:
             raise problems_error(problems, "bad_table")
-        return cls(**values)
+        extra = {name: values.pop(name) for name in declared if name in values}
+        return cls(**values, extra={name: value for name, value in extra.items() if value is not None})
+
+    def to_dict(self, lang: Language = "en", *, codes: bool = False) -> dict[str, Any]:
+        """`Record.to_dict`, with `extra`'s fields in its place (the JSON `from_dict` reads)."""
+        out = Record.to_dict(self, lang, codes=codes)
+        del out["extra"]
+        return out | {name: plain(value, lang, codes) for name, value in self.extra.items()}
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -290,10 +299,15 @@ class Settlement(Record):
     payments: list[Payment]
     net: dict[str, int]  # what each seat wins (+) or pays (−); sums to 0
     next_dealer: str
-    # rule sets with honba only (None for the others): sum(net) == 1000 × (pot_before − pot_after)
-    pot_before: int | None = None  # sticks on the table before the deal
-    pot_after: int | None = None  # sticks left on the table after it
-    next_honba: int | None = None  # 本场 counters of the next deal
+    # what the rule set adds to its settlement (its declared `settlement` keys), filled by it alone: in the JSON
+    # in this place, every key some rule set declares in every settlement (null where it has none; `to_dict`)
+    extra: Mapping[str, Any] = field(default_factory=dict)
+
+    def to_dict(self, lang: Language = "en", *, codes: bool = False) -> dict[str, Any]:
+        """`Record.to_dict`, with the rule sets' declared keys (`settlement_keys`) in `extra`'s place."""
+        out = Record.to_dict(self, lang, codes=codes)
+        del out["extra"]
+        return out | {key: plain(self.extra.get(key), lang, codes) for key in settlement_keys()}
 
 
 # -- reading a table given as JSON ---------------------------------------------
@@ -357,7 +371,7 @@ def whole_number(value: Any, path: str, problems: list[Text]) -> int | None:
 
 
 def count(value: Any, path: str, problems: list[Text]) -> int | None:
-    """A whole number from 0 to MAX_TOTAL (the honba and the pot)."""
+    """A whole number from 0 to MAX_TOTAL (a table field of the shape `count`)."""
     whole = whole_number(value, path, problems)
     if whole is not None and whole < 0:
         problems.append(Text("error.field.negative", path=Field(path)))
@@ -473,7 +487,6 @@ TABLE_FIELDS: dict[str, tuple[Check, bool]] = {
     "players": (players, True),
     "events": (list_of(event), False),
     "options": (options, False),
-    "honba": (optional(count), False),
-    "pot": (optional(count), False),
-    "round": (optional(seat), False),
 }
+# The check of each shape a rule set's table field may have (`TableField.shape`).
+SHAPE_CHECKS: dict[str, Check] = {"count": count, "wind": seat}

@@ -1000,7 +1000,7 @@ class LedgerStore:
         from taihu import __version__
 
         deal = next_deal(ledger, before, table, __version__, self.max_deals)
-        after = before.after(deal, counters=ledger.carries_counters)
+        after = before.after(deal, counters=ledger.counters)
         db.execute(
             deals.insert().values(
                 ledger_id=ledger.key,
@@ -1012,8 +1012,9 @@ class LedgerStore:
                 taihu_version=__version__,
                 totals=json.dumps(after.totals, ensure_ascii=False),
                 next_dealer=after.next_dealer,
-                next_honba=deal.settlement.get("next_honba"),
-                next_pot=deal.settlement.get("pot_after"),
+                # each counter a deal leaves in its column `next_<field>` (the columns of honba and pot;
+                # another counter would need its column, by a migration)
+                **{f"next_{field}": deal.settlement.get(key) for field, key in ledger.counters.items()},
             )
         )
         self._changed(db, ledger, DEAL_ADDED, Change(deal, after).stored_json())
@@ -1153,8 +1154,8 @@ class LedgerStore:
 def standing_row(ledger: Ledger, row: Any) -> Standing:
     """The standings kept in a deal row (`STANDING_COLUMNS`); no row: before the first deal."""
     if row is None:
-        return opening(ledger.players, counters=ledger.carries_counters)
-    number, totals, next_dealer, honba, pot = row
-    if not ledger.carries_counters:
-        return Standing(list(ledger.players), json.loads(totals), next_dealer, deal_count=number)
-    return Standing(list(ledger.players), json.loads(totals), next_dealer, honba or 0, pot or 0, number)
+        return opening(ledger.players, counters=ledger.counters)
+    kept = dict(zip((column.name for column in STANDING_COLUMNS), row, strict=True))
+    carried = {field: kept.get(f"next_{field}") or 0 for field in ledger.counters} or None
+    totals = json.loads(kept["totals"])
+    return Standing(list(ledger.players), totals, kept["next_dealer"], carried, kept["number"])

@@ -68,6 +68,25 @@ class Value:
         return tuple(key for key in (self.error and self.message, self.each) if key)
 
 
+TABLE_SHAPES = ("count", "wind")  # what a table field declared by a rule set may hold
+
+
+@dataclass(frozen=True)
+class TableField:
+    """A field of a table (docs/api.md "Table") that a rule set declares and reads (`[table.NAME]` of its
+    `words.toml`), any other refusing it: read as data, so every table is read without the rule set loaded.
+
+    `shape` is one of `TABLE_SHAPES`: a whole number from 0 (`count`) or a wind; `word` its Chinese name (what an
+    error in Chinese calls it); `leaves` the key of the settlement (`Settlement.extra`) holding the value the
+    deal leaves for the next deal's field, which a ledger carries from deal to deal; empty: none is carried.
+    """
+
+    name: str
+    shape: str
+    word: str
+    leaves: str = ""
+
+
 @dataclass(frozen=True)
 class Words:
     """The notation's words a rule set reads that not every rule set does, from `words.toml` in its folder: read
@@ -91,6 +110,9 @@ class Words:
     declared_wins: tuple[str, ...] = ()
     marks: str = ""
     players_words: tuple[tuple[str, str], ...] = ()
+    table: tuple[TableField, ...] = ()
+    settlement: tuple[str, ...] = ()
+    field_words: tuple[tuple[str, str], ...] = ()
 
     @property
     def conditions(self) -> tuple[str, ...]:
@@ -112,11 +134,18 @@ def words_in(folder: Path) -> Words:
     for value in values:
         if value.shape not in SHAPES:
             raise ValueError(f"{path}: values.{value.name}: shape {value.shape!r} is none of {', '.join(SHAPES)}")
+    table = tuple(TableField(name, **declared) for name, declared in data.get("table", {}).items())
+    for one in table:
+        if one.shape not in TABLE_SHAPES:
+            raise ValueError(f"{path}: table.{one.name}: shape {one.shape!r} is none of {', '.join(TABLE_SHAPES)}")
     return Words(
         **lists,
         values=values,
         marks=data.get("marks", ""),
         players_words=tuple(data.get("players_words", {}).items()),
+        table=table,
+        settlement=tuple(data.get("settlement", ())),
+        field_words=tuple(data.get("field_words", {}).items()),
     )
 
 
@@ -202,6 +231,50 @@ def declared_values() -> dict[str, Value]:
     return found
 
 
+def merged(lists: Iterable[Iterable[str]]) -> tuple[str, ...]:
+    """The names of several ordered lists once each, every list's order kept where they agree: a name new to
+    the merge goes right before the first name after it in its list that is already there (else last)."""
+    out: list[str] = []
+    for names in lists:
+        names = list(names)
+        for at, name in enumerate(names):
+            if name not in out:
+                after = [out.index(later) for later in names[at + 1 :] if later in out]
+                out.insert(min(after) if after else len(out), name)
+    return tuple(out)
+
+
+def table_fields() -> dict[str, TableField]:
+    """The table fields every rule set declares (`Words.table`), by name, each rule set's order kept; a field two
+    rule sets declare is read one way, so they must declare it alike."""
+    found: dict[str, TableField] = {}
+    for name, line in REGISTRY.items():
+        for one in line.words.table:
+            if found.setdefault(one.name, one) != one:
+                raise ValueError(f"{name}'s words.toml declares table.{one.name}: otherwise than another rule set does")
+    return {name: found[name] for name in merged([one.name for one in line.words.table] for line in REGISTRY.values())}
+
+
+def table_fields_of(rules: str) -> tuple[TableField, ...]:
+    """The table fields the rule set `rules` declares (`Words.table`); none for a name not registered."""
+    line = REGISTRY.get(rules)
+    return line.words.table if line is not None else ()
+
+
+def settlement_keys() -> tuple[str, ...]:
+    """The keys some rule sets add to a settlement (`Words.settlement`, `Settlement.extra`), each rule set's order
+    kept: every settlement's JSON has them all, null where its rule set has none."""
+    return merged(line.words.settlement for line in REGISTRY.values())
+
+
+def declared_field_words() -> dict[str, str]:
+    """The Chinese words of the keys of a table that rule sets declare: their table fields' and `field_words`."""
+    words = {one.name: one.word for one in table_fields().values()}
+    for line in REGISTRY.values():
+        words.update(line.words.field_words)
+    return words
+
+
 def marks_of(rules: str) -> str:
     """The value under which the rule set `rules` keeps its marked tiles (`Words.marks`); empty: it has none."""
     line = REGISTRY.get(rules)
@@ -219,7 +292,7 @@ def players_words() -> dict[str, tuple[str, str]]:
 
 
 def owners_of(word: str) -> tuple[str, ...]:
-    """The rule sets whose `words.toml` declare this condition word (`round` is MCR's and riichi's), in the
+    """The rule sets whose `words.toml` declare this condition word (one may be several's), in the
     registry's order; none for a word every rule set reads or none does."""
     return tuple(name for name, line in REGISTRY.items() if word in line.words.conditions)
 

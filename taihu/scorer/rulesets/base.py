@@ -3,7 +3,7 @@ the waits search, the arithmetic) asks a rule set, with its default answer.
 
 A rule set module declares its data as rows (`interface.py`: items, exclusions, house options); `score` runs
 the shared loop (`scoring_loop.py`) by default, after validation through the rule set's `prepare`
-(`validation.py`), and a rule set may replace it with its own (riichi does).
+(`validation.py`), and a rule set may replace it with its own.
 """
 
 from __future__ import annotations
@@ -75,7 +75,6 @@ class RuleSet(ScoringLoop):
     examples: tuple[Mapping[str, Any], ...] = ()
     example_table: Mapping[str, Any] | None = None
     # -- a table (settlement)
-    table_fields: frozenset[str] = frozenset()  # the table's own fields it reads (honba, pot, round); else refused
     tenpai_seats: bool = False  # a drawn deal's seat may be {"tenpai": ...}
     subtotal_unit: str = ""  # what the subtotal counts, where not the unit
     # -- the waits search
@@ -92,6 +91,12 @@ class RuleSet(ScoringLoop):
         super().__init_subclass__(**kwargs)
         check_rule_data(cls)
         check_search_contract(cls)
+
+    @property
+    def table_fields(self) -> frozenset[str]:
+        """The table's own fields it reads, as its `words.toml` declares them (`TableField`); others refuse them."""
+        line = REGISTRY.get(self.name)
+        return frozenset(one.name for one in line.words.table) if line is not None else frozenset()
 
     @property
     def hand_size(self) -> int:
@@ -112,7 +117,7 @@ class RuleSet(ScoringLoop):
 
     def ledger_round(self, deal: int) -> str | None:
         """The prevalent wind a ledger gives its `deal`-th deal (from 1) where the table does not, for a rule set
-        whose tables read one by a rule of the house (`table_fields` with `round`); None: the table's own."""
+        whose tables read one by a rule of the house (a `round` among its `table_fields`); None: the table's own."""
         return None
 
     def arithmetic(self, score: HandScore) -> list[str]:
@@ -301,7 +306,7 @@ class RuleSet(ScoringLoop):
 
         The extension point of scoring: this default is the shared loop
         (`prepare`, then `best_reading` over `readings`, the exclusions and
-        `finish`); a rule set that scores its own way (riichi) overrides it,
+        `finish`); a rule set that scores its own way overrides it,
         keeping this signature. `hints`: a wrong tile count's error names its
         likely slip (`hints.with_hint`, a search that scores candidate hands
         with `hints=False`, so it never starts another).

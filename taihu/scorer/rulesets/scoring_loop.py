@@ -2,7 +2,7 @@
 without a detail, the exclusions, and the one reading kept, described.
 
 `RuleSet` (`base.py`) inherits it; a rule set may replace a step (MCR its `best_reading` and `valued`) or the
-whole of `RuleSet.score` (riichi), keeping the same answers (tests/test_scoring_loop.py).
+whole of `RuleSet.score`, keeping the same answers (tests/test_scoring_loop.py).
 """
 
 from __future__ import annotations

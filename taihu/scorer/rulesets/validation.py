@@ -39,7 +39,7 @@ def check_known_conditions(
             col = parsed.columns.get(cond, 0)
             hint: Text | str = (hints or {}).get(cond, "")
             owners = owners_of(cond)
-            if not hint and owners:  # every rule set that reads it (`round`: MCR and riichi), as a table field's
+            if not hint and owners:  # every rule set that reads it (there may be several), as a table field's
                 hint = Text("error.condition.owner", owner=" / ".join(owners), name=rules_words(owners))
             raise HandError.of(
                 "error.condition.not_used",

@@ -16,9 +16,6 @@ from ..models import PlayerTenpai, Settlement, Table
 from ..rulesets import RULESETS, get, rules_word, rules_words
 from ..rulesets.base import RuleSet
 
-# the table fields only some rule sets read (`RuleSet.table_fields`); any other refuses them
-OWN_FIELDS = ("honba", "pot", "round")
-
 
 def settle_table(table: Table | Mapping[str, Any]) -> Settlement:
     """Scores every hand of a deal and says who pays whom; raises HandError on bad input."""
@@ -37,10 +34,11 @@ def settle_table(table: Table | Mapping[str, Any]) -> Settlement:
 
 
 def refuse_others_fields(table: Table, ruleset: RuleSet) -> None:
-    """`honba`, `pot`, `round` and `{"tenpai": ...}` seats mean something in the rule sets that read them
-    only (`RuleSet.table_fields`, `RuleSet.tenpai_seats`): elsewhere say whose they are, never ignore them."""
-    for name in OWN_FIELDS:
-        if getattr(table, name) is not None and name not in ruleset.table_fields:
+    """The table fields rule sets declare (`Table.extra`) and `{"tenpai": ...}` seats mean something in the rule
+    sets that read them only (`RuleSet.table_fields`, `RuleSet.tenpai_seats`): elsewhere say whose they are,
+    never ignore them."""
+    for name in table.extra:
+        if name not in ruleset.table_fields:
             owner = owner_of(lambda other, field=name: field in other.table_fields)
             raise HandError.of(
                 "error.table.others_field",

@@ -62,7 +62,6 @@ class Mcr(B.RuleSet):
             "N": "[123m] [345m] 678p 56s WW +7s seat:N",
         },
     }
-    table_fields = frozenset({"round"})
     subtotal_unit = "fan"
 
     prepare = staticmethod(prepare)

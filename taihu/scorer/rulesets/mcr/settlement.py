@@ -68,7 +68,7 @@ def settle(table: Table) -> Settlement:
 
 def _with_round(table: Table, hands: C.Hands) -> C.Hands:
     """Each hand with the table's prevalent wind (E unless given); a hand that repeats `round:` must agree."""
-    round_wind = table.round or "E"
+    round_wind = table.extra.get("round") or "E"
     out = dict(hands)
     for seat, hand in hands.items():
         if not isinstance(hand, ParsedHand):

@@ -277,7 +277,6 @@ class Riichi(RuleSet):
     subtotal_unit = "han"  # the subtotal is the han
     options = OPTIONS
     conditions = CONDITIONS
-    table_fields = frozenset({"honba", "pot", "round"})
     tenpai_seats = True
 
     def own_waits(self, line: str, options: Mapping[str, Any] | None, check: Check) -> Any:

@@ -40,7 +40,7 @@ RiichiSeat = ParsedHand | PlayerTotal | PlayerTenpai
 def _hands(table: Table) -> dict[str, RiichiSeat]:
     """Each seat parsed (red fives allowed), given its seat and the table's round; a repeated value must agree."""
     hands: dict[str, RiichiSeat] = {}
-    round_wind = table.round or "E"
+    round_wind = table.extra.get("round") or "E"
     for seat in SEATS:
         player = table.players[seat]
         if not isinstance(player, str):
@@ -132,7 +132,7 @@ def _win_payments(table: Table, winner: str, score: HandScore, liable: str | Non
         if liable is None or liable == discarder:
             why = said("reason.riichi.liable_and_discarder" if liable else "reason.riichi.discarder")
             return [Payment(from_=discarder, to=winner, amount=amount, reason=why)]
-        honba = 300 * (table.honba or 0)
+        honba = 300 * (table.extra.get("honba") or 0)
         half = (amount - honba) // 2
         return [
             Payment(from_=liable, to=winner, amount=half, reason=said("reason.riichi.liable_half")),
@@ -182,7 +182,7 @@ def settle(table: Table) -> Settlement:
     options = table_options(table, RIICHI)
     check_events(table, RIICHI.events)
     hands = _hands(table)
-    honba, pot_before = table.honba or 0, table.pot or 0
+    honba, pot_before = table.extra.get("honba") or 0, table.extra.get("pot") or 0
     declared: list[str] = [e.seat for e in table.events if e.type == "riichi"]
     false_wins = [e.seat for e in table.events if e.type == "false-win"]
     _check_riichi_events(hands, declared)
@@ -271,7 +271,5 @@ def _settled(
         payments=payments,
         net=net,
         next_dealer=next_dealer,
-        pot_before=pot[0],
-        pot_after=pot[1],
-        next_honba=next_honba,
+        extra={"pot_before": pot[0], "pot_after": pot[1], "next_honba": next_honba},
     )
