@@ -14,9 +14,17 @@ to the floor the same way by the same client, and sent to taihu as one
 every thread of its process, read before and after each of its blocks; a
 server does nothing between them, so that is what its requests took.
 
+A third server, "the endpoint alone" (`create_endpoint_app` of
+bench/floor_app.py: the floor's bare app serving taihu's own scoring
+endpoint, nothing else), takes its turn too: the same ratio for it shows
+what FastAPI and the scoring take before taihu's app adds any part of its
+own. Every timed hand is new to each side: the floor's answer size is
+taken from the warm-up hands, which both sides have seen, so the bench's
+process has not scored a timed hand before it times it.
+
 The figures: taihu's CPU per request against (the floor's + the in-process
 scoring's), target ≤ 1.3; and the batch's rate against the in-process rate,
-target ≥ 0.70. With `--gc` a third server, taihu's app with the collector's
+target ≥ 0.70. With `--gc` a fourth server, taihu's app with the collector's
 thresholds raised and the heap frozen, takes its turn too.
 """
 
@@ -48,6 +56,7 @@ BATCH = 100  # hands in one /v1/score/batch request, and hands per block
 SERVER_TARGET = 1.3  # taihu's CPU per request / (the floor's + in-process scoring)
 BATCH_TARGET = 0.70  # the batch's rate / the in-process rate
 TUNED_GC = "50000,20,20"  # the thresholds of the `--gc` server
+ALONE = "the endpoint alone"  # the server of `create_endpoint_app`
 COMMAND = ".venv/bin/python bench/serve.py"
 
 
@@ -161,7 +170,8 @@ def in_process(hands: Sequence[Hand]) -> float:
 
 
 def answer_bytes(hands: Sequence[Hand]) -> int:
-    """The mean size of taihu's answers to `hands`, in bytes (the floor answers as many)."""
+    """The mean size of taihu's answers to `hands`, in bytes (the floor answers as many); the bench passes the
+    warm-up hands, so that it scores no timed hand before timing it."""
     sizes = [len(json_bytes(score_hand(line, rules=rules).to_dict())) for rules, line in hands]
     return round(statistics.mean(sizes))
 
@@ -236,6 +246,13 @@ def report(figures: dict[str, list[float]], hands: int, size: int) -> tuple[floa
     print(f"  the floor: bare FastAPI, {size} bytes of JSON     server CPU {floor * 1e3:6.3f} ms a request")
     print(f"  taihu POST /v1/score                            server CPU {taihu * 1e3:6.3f} ms a request")
     print(f"  taihu POST /v1/score/batch of {BATCH}               server CPU {batch * 1e3:6.3f} ms a hand")
+    alone = per_hand(figures[ALONE], hands)
+    rows = zip(figures[ALONE], figures["floor"], figures["in-process"], strict=True)
+    alone_ratio = statistics.median(t / (f + o) for t, f, o in rows)
+    print(
+        f"  taihu's endpoint alone on a bare FastAPI app    server CPU {alone * 1e3:6.3f} ms a request"
+        f"  ratio {alone / (floor + ours):4.2f}, blocks' median {alone_ratio:4.2f}"
+    )
     if "taihu, gc tuned" in figures:
         tuned = per_hand(figures["taihu, gc tuned"], hands)
         rows = zip(figures["taihu, gc tuned"], figures["floor"], figures["in-process"], strict=True)
@@ -261,7 +278,7 @@ def bench_server(hands: int = 3000, seed: int = 26, gc: bool = True) -> None:
     taihu's app with the collector tuned (`TUNED_GC`)."""
     rng = random.Random(seed)
     warm, timed_hands = bench_hands(rng, 300), bench_hands(rng, hands)
-    size = answer_bytes(timed_hands)
+    size = answer_bytes(warm)
     print(f"the server: {hands} distinct hands (Luoshan, riichi), blocks of {BATCH} in turns, one keep-alive")
     print("  connection a server, both served by uvicorn.run with uvicorn_options() (bench/run_server.py)")
     print(f"  load average (1, 5, 15 min): {load()}")
@@ -269,6 +286,7 @@ def bench_server(hands: int = 3000, seed: int = 26, gc: bool = True) -> None:
     try:
         servers["taihu"] = Server("taihu.api.app:create_app")
         servers["floor"] = Server("floor_app:create_app", env={ANSWER_BYTES: str(size)})
+        servers[ALONE] = Server("floor_app:create_endpoint_app")
         if gc:
             servers["taihu, gc tuned"] = Server("taihu.api.app:create_app", ["--gc-threshold", TUNED_GC])
         run(servers, warm)  # both sides warm: the first requests, the first hands

@@ -75,6 +75,23 @@ def test_the_server_bench_hands_score() -> None:
         assert score_hand(line, rules=rules).winner
 
 
+def test_the_endpoint_alone_answers_the_bench_hands_as_taihus_app_does() -> None:
+    """The server bench's "endpoint alone" app does taihu's work for a hand, less only the app's own parts."""
+    from fastapi.testclient import TestClient
+
+    from taihu.api.app import create_app
+    from taihu.api.settings import Settings
+
+    serve, floor = bench_module("serve"), bench_module("floor_app")
+    json = {"content-type": "application/json"}  # as the bench's client sends
+    whole_app = create_app(Settings(allowed_hosts=("testserver",)))
+    with TestClient(whole_app) as whole, TestClient(floor.create_endpoint_app()) as alone:
+        for body in serve.score_bodies(serve.bench_hands(random.Random(7), SAMPLE // 4)):
+            answers = [client.post("/v1/score", content=body, headers=json) for client in (whole, alone)]
+            assert [a.status_code for a in answers] == [200, 200]
+            assert answers[0].json() == answers[1].json()
+
+
 def test_the_mcr_lines_score_and_pymahjonggb_reads_them_as_its_raw_call_does(bench: ModuleType) -> None:
     gb = pytest.importorskip("MahjongGB")
     for tiles, win in bench.distinct_hands(random.Random(6), SAMPLE, set()):
