@@ -2,7 +2,7 @@
 
 Part of `make bench` (docs/performance.md "The server"); alone:
 `.venv/bin/python bench/serve.py` (or `bench/bench.py --server-only`).
-Two servers are started on free loopback ports by bench/run_server.py, with
+The servers are started on free loopback ports by bench/run_server.py, with
 the same uvicorn settings (`uvicorn_options()`): taihu's app, and the floor
 (bench/floor_app.py: a bare FastAPI endpoint answering fixed JSON of the size
 of taihu's answers). The same hands are then taken in blocks, and each block
