@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 from taihu.scorer import HandError, parse, to_text
 from taihu.scorer import notation as N
 from taihu.scorer import tiles as T
-from taihu.scorer.rulesets import RULESETS, players_words
+from taihu.scorer.rulesets import RULESETS, marks_of, players_words
 
 SETTINGS = settings(
     max_examples=300,
@@ -212,12 +212,14 @@ GOOD_SEGMENTS = (
 GOOD_TILE_TOKENS = st.lists(GOOD_SEGMENTS, min_size=1, max_size=4).map("".join)
 
 
+def well_written(word: str) -> str:
+    """A condition as a line would write it (a value as the notation's examples give it)."""
+    return word if word in N.FLAG_CONDITIONS else f"{word}:{N._EXAMPLE[word]}"
+
+
 def written_well(rules: str) -> list[str]:
-    """Each condition of the rule set, as a line would write it (a value as the notation's examples give it)."""
-    return [
-        word if word in N.FLAG_CONDITIONS else f"{word}:{N._EXAMPLE[word]}"
-        for word in sorted(RULESETS[rules].conditions)
-    ]
+    """Each condition of the rule set, as a line would write it."""
+    return [well_written(word) for word in sorted(RULESETS[rules].conditions)]
 
 
 def condition_tokens(rules: str) -> st.SearchStrategy[str]:
@@ -285,3 +287,46 @@ def test_every_rule_sets_examples_take_the_fast_path_and_match(rules: str) -> No
         assert as_read(rules, text) == generally(rules, text), text
         if text.isascii() and "0" not in text:
             assert N._parse_plain(text) is not None, text
+
+
+@SETTINGS
+@given(
+    st.dictionaries(st.sampled_from([*N.DECLARED_VALUES, *N.MARKS, "x"]), st.integers(0, 3), max_size=4),
+    st.sampled_from([*N.DECLARED_VALUES, *N.MARKS, "x", 1]),
+)
+def test_values_answer_as_the_dict_they_hold(held: dict[str, int], word: Any) -> None:
+    """`Values` has the dict's own `in` and `get` (`Mapping`'s ask `__getitem__` and catch a KeyError)."""
+    values = N.Values(held)
+    assert (word in values) == (word in held)
+    assert values.get(word) == held.get(word) and values.get(word, "none") == held.get(word, "none")
+    assert dict(values) == held and list(values) == list(held) and len(values) == len(held)
+
+
+@st.composite
+def lines_of_any_conditions(draw: st.DrawFn) -> tuple[str, str]:
+    """A rule set and a line for it, well formed, of any conditions (each rule set reads them all, and refuses
+    those not its own only later) and tiles with marked fives where the rule set has them."""
+    rules = draw(st.sampled_from(RULES))
+    tail = draw(st.permutations([well_written(word) for word in N.CONDITION_ORDER]))[: draw(st.integers(0, 8))]
+    marked = st.sampled_from(["0m", "40p", "[055s]", "+0p"] if marks_of(rules) else ["5m"])
+    tokens = draw(st.lists(GOOD_TILE_TOKENS | marked, min_size=1, max_size=8)) + ["+E", *tail]
+    return rules, " ".join(tokens)
+
+
+@SETTINGS
+@given(rule_set_lines() | lines_of_any_conditions())
+def test_conditions_and_text_of_every_rule_sets_hands(line: tuple[str, str]) -> None:
+    """`conditions`, `declared_values` and the canonical text, each against a plain version of it."""
+    rules, text = line
+    try:
+        hand = RULESETS[rules].read_line(text)
+    except HandError:
+        return
+    written = [("seat", hand.seat), ("wild", hand.wild), ("flip", hand.flip)]
+    plain = [name for name, value in written if value is not None]
+    plain += [name for name in N.DECLARED_VALUES if name in dict(hand.values)]
+    plain += [flag for flag in N.FLAG_CONDITIONS if flag in hand.flags]
+    plain += ["declare"] if hand.declare is not None else []
+    assert hand.conditions == plain
+    assert hand.declared_values == any(word in N.DECLARED_VALUES for word in dict(hand.values))
+    assert RULESETS[rules].read_line(to_text(hand)) == hand

@@ -215,6 +215,13 @@ class Values(Mapping[str, Any]):
     def __getitem__(self, word: str) -> Any:
         return self._held[word]
 
+    # the dict's own: `Mapping`'s ask `__getitem__` and catch its KeyError, a raise for each word not held
+    def __contains__(self, word: object) -> bool:
+        return word in self._held
+
+    def get(self, word: str, default: Any = None) -> Any:
+        return self._held.get(word, default)
+
     def __iter__(self) -> Iterator[str]:
         return iter(self._held)
 
@@ -288,24 +295,31 @@ class ParsedHand(NamedTuple):
     @property
     def declared_values(self) -> bool:
         """Whether any condition a rule set declares (`DECLARED_VALUES`) is written."""
-        return bool(self.values) and any(word in DECLARED_VALUES for word in self.values)
+        return not _DECLARED_WORDS.isdisjoint(self.values)
 
     @property
     def conditions(self) -> list[str]:
         """Names of the conditions written, as the user wrote them."""
-        out = [
-            name for name, value in (("seat", self.seat), ("wild", self.wild), ("flip", self.flip)) if value is not None
-        ]
-        if self.values:
-            out += [name for name in DECLARED_VALUES if name in self.values]
-        if self.flags:
-            out += [f for f in FLAG_CONDITIONS if f in self.flags]
-        if self.declare is not None:
+        _, _, _, seat, wild, flip, flags, declare, _, values = self  # unpacked: fields by name cost more each
+        out = []
+        if seat is not None:
+            out.append("seat")
+        if wild is not None:
+            out.append("wild")
+        if flip is not None:
+            out.append("flip")
+        if values:
+            held = values._held  # this module's own class: a dict's lookups, not `Mapping`'s calls
+            out += [name for name in DECLARED_VALUES if name in held]
+        if flags:
+            out += [f for f in FLAG_CONDITIONS if f in flags]
+        if declare is not None:
             out.append("declare")
         return out
 
 
 _COLUMNS = ParsedHand._fields.index("columns")  # the one field equality and the hash leave out
+_DECLARED_WORDS = frozenset(DECLARED_VALUES)
 
 
 def _tile_error(token: str, column: int) -> HandError:
@@ -1405,23 +1419,23 @@ def _values_tail(hand: ParsedHand, marked: frozenset[tuple[Any, ...]]) -> str:
     Not cached whole: a winning tile, seat and tiles of values together rarely recur, so a cache of the
     whole tail mostly misses; its parts that do recur (a value's tiles, flags) are cached each.
     """
+    _, _, win, seat, wild, flip, flags, declare, _, values = hand  # unpacked: fields by name cost more each
+    held = values._held  # this module's own class: a dict's lookups, not `Mapping`'s calls
     parts = []
-    win = hand.win
     if win is not None:
         name = T.name(win)
         mark = marked and T.is_suited(win) and ("win", T.suit_of(win)) in marked
         parts.append("+" + (_marked_five(name) if mark else name))
-    if hand.seat is not None:
-        parts.append("seat:" + hand.seat)
-    values = hand.values
-    parts += [_value_text(word, values[word], marked) for word in _FIRST_VALUES if word in values]
-    if hand.wild is not None:
-        parts.append("wild:" + ",".join(T.name(k) for k in hand.wild))
-    if hand.flip is not None:
-        parts.append("flip:" + T.name(hand.flip))
-    if hand.flags:
-        parts.append(_flags_text(hand.flags))
-    if hand.declare is not None:
-        parts.append(f"declare:{hand.declare}")
-    parts += [_value_text(word, values[word], marked) for word in _LAST_VALUES if word in values]
+    if seat is not None:
+        parts.append("seat:" + seat)
+    parts += [_value_text(word, held[word], marked) for word in _FIRST_VALUES if word in held]
+    if wild is not None:
+        parts.append("wild:" + ",".join(T.name(k) for k in wild))
+    if flip is not None:
+        parts.append("flip:" + T.name(flip))
+    if flags:
+        parts.append(_flags_text(flags))
+    if declare is not None:
+        parts.append(f"declare:{declare}")
+    parts += [_value_text(word, held[word], marked) for word in _LAST_VALUES if word in held]
     return " ".join(parts)
