@@ -212,6 +212,15 @@ GOOD_SEGMENTS = (
 GOOD_TILE_TOKENS = st.lists(GOOD_SEGMENTS, min_size=1, max_size=4).map("".join)
 
 
+@SETTINGS
+@given(TILE_TOKENS | GOOD_TILE_TOKENS | st.text(alphabet="0123456789mpszESWNCFPf東白+:x", max_size=12))
+def test_a_tokens_kinds_read_as_the_general_decoder_reads_them(token: str) -> None:
+    """`_run_kinds` (a run in the printed order at once, any other through `_decode_run`) against `_decode_run`
+    alone, on the runs `_RUN` takes; None for anything else."""
+    general = bytes(kind for kind, _ in N._decode_run(token)) if N._RUN.fullmatch(token) else None
+    assert N._run_kinds(token) == general
+
+
 def well_written(word: str) -> str:
     """A condition as a line would write it (a value as the notation's examples give it)."""
     return word if word in N.FLAG_CONDITIONS else f"{word}:{N._EXAMPLE[word]}"

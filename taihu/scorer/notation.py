@@ -939,8 +939,8 @@ def _meld_order(meld: Meld) -> tuple[bool, tuple[int, ...]]:
 # conditions seen before: `3345678m44466s +3m seat:S round:E`,
 # `7m 7m 7m … C C +5s self wild:1m`. `_parse_plain` reads the tile tokens
 # through a cache of each token's kinds (a token new to it, as an MCR line's
-# one token for the whole hand mostly is, is cut into segments and translated,
-# `_run_kinds`), and the tail at once through a cache of tails (`_TAILS`):
+# one token for the whole hand mostly is, has each suit's digits translated at
+# once, `_run_kinds`), and the tail at once through a cache of tails (`_TAILS`):
 # what the careful code reads from the tail standing alone, its columns
 # counted from the tail's start. A tail new to that cache is read token by
 # token (`_read_tail`) through a cache of each token's reading. Anything else
@@ -977,38 +977,31 @@ M.register("notation.tile_tokens", _TILE_TOKENS.__len__, _TILE_TOKENS.clear, byt
 M.register("notation.other_tokens", _OTHER_TOKENS.__len__, _OTHER_TOKENS.clear, bytes_per_entry=300)
 M.register("notation.tails", _TAILS.__len__, _TAILS.clear, bytes_per_entry=600)
 
-# One segment of a run (`_RUN`): a suit's digits and its letter, honors, a flower. A token is a run exactly when
-# these segments, found left to right, cover it end to end.
-_SEGMENT = re.compile(r"[1-9]+[mps]|[1-7]+z|f[1-8]|[ESWNCFP东東南西北中发發白春夏秋冬梅兰蘭菊竹]+")
-
-
-def _segment_tables() -> dict[str, dict[int, str | None]]:
-    """For `str.translate`, by a segment's last character (which tells its kind of segment): each character
-    of the segment to the character whose code is its tile's kind, and the suit letter or `f` dropped."""
-    tables: dict[str, dict[int, str | None]] = {}
-    for suit, letter in enumerate("mps"):
-        tables[letter] = {ord(letter): None} | {ord(str(rank)): chr(suit * 9 + rank - 1) for rank in range(1, 10)}
-    tables["z"] = {ord("z"): None} | {ord(str(digit)): chr(kind) for digit, kind in T.HONOR_DIGITS.items()}
-    flowers: dict[int, str | None] = {ord("f"): None} | {ord(str(n)): chr(T.FIRST_FLOWER + n - 1) for n in range(1, 9)}
-    honors: dict[int, str | None] = {ord(char): chr(kind) for char, kind in (T.LETTER | T.CHINESE).items()}
-    return tables | dict.fromkeys("12345678", flowers) | dict.fromkeys(T.LETTER | T.CHINESE, honors)
-
-
-_SEGMENT_TABLES = _segment_tables()
+# A run in the order a hand's text is printed in (`T.group_text`: characters, dots, bamboos, then honors as
+# letters), as nearly every tile token is: each suit's digits are one group, translated to kinds at once.
+_CANONICAL_RUN = re.compile(r"(?:([1-9]+)m)?(?:([1-9]+)p)?(?:([1-9]+)s)?([ESWNCFP]*)")
+# for `str.translate`, each character to the character whose code is its tile's kind
+_CHARACTERS, _DOTS, _BAMBOOS = (
+    str.maketrans({str(rank): chr(suit * 9 + rank - 1) for rank in range(1, 10)}) for suit in range(3)
+)
+_HONOR_LETTERS = str.maketrans({letter: chr(kind) for letter, kind in T.LETTER.items()})
 
 
 def _run_kinds(token: str) -> bytes | None:
     """The kinds of `token` if it is a well-formed run of tiles (`_RUN`), in the order written; else None.
 
-    What `_decode_run` reads, without the offsets and without a step per tile: the token is cut into its
-    segments in one call, and each segment is translated to its kinds in one more (kinds are below 256, so
-    the translated text is their bytes in Latin-1).
+    A run in the printed order (`_CANONICAL_RUN`) is read without a step per tile: its groups are
+    translated, and the text made is the kinds' bytes in Latin-1 (kinds are below 256). Any other run
+    (`1z`, `f1`, `東`, `5p1m`) is read by `_decode_run`, as the careful parser reads it.
     """
-    segments = _SEGMENT.findall(token)
-    if "".join(segments) != token:  # something between or around the segments: no run
+    canonical = _CANONICAL_RUN.fullmatch(token)
+    if canonical is not None and token:  # (the empty token matches, and is no run)
+        characters, dots, bamboos, honors = canonical.groups("")
+        text = characters.translate(_CHARACTERS) + dots.translate(_DOTS) + bamboos.translate(_BAMBOOS)
+        return (text + honors.translate(_HONOR_LETTERS)).encode("latin-1")
+    if _RUN.fullmatch(token) is None:
         return None
-    tables = _SEGMENT_TABLES
-    return "".join([segment.translate(tables[segment[-1]]) for segment in segments]).encode("latin-1")
+    return bytes(kind for kind, _ in _decode_run(token))
 
 
 def _new_tile_token(token: str) -> tuple[int, ...]:
