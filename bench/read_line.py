@@ -1,4 +1,5 @@
-"""`RuleSet.read_line` alone, on the bench's lines, for this tree and an older commit, in turns.
+"""`RuleSet.read_line` alone, on the bench's lines, for this tree and an older commit, in turns; and on the
+hands read, `to_text` and `ParsedHand.conditions`, which scoring asks of each.
 
     .venv/bin/python bench/read_line.py --ref c7a23fd [--rounds 5] [--lines 3000]
 
@@ -30,9 +31,11 @@ SHAPES = ("mcr", "luoshan", "riichi")  # `make bench`'s line makers, by the rule
 
 
 def measure(count: int) -> dict[str, float]:
-    """Median µs of `read_line` per shape, in this process (whose `taihu` is the tree on sys.path)."""
+    """Median µs of `read_line`, `to_text` and `conditions` per shape, in this process (whose `taihu` is the
+    tree on sys.path)."""
     sys.path.insert(0, str(HERE))
     from bench import distinct_hands, luoshan_line, mcr_line, riichi_line
+    from taihu.scorer import to_text
     from taihu.scorer.rulesets import get
 
     makers = {"mcr": mcr_line, "luoshan": luoshan_line, "riichi": riichi_line}
@@ -46,12 +49,20 @@ def measure(count: int) -> dict[str, float]:
             read(make(tiles, win))
         lines = [make(tiles, win) for tiles, win in distinct_hands(random.Random(7), count, seen)]
         clock = time.perf_counter_ns
-        times = []
+        times, texts, conditions = [], [], []
         for line in lines:
             start = clock()
-            read(line)
-            times.append(clock() - start)
+            hand = read(line)
+            read_at = clock()
+            to_text(hand)
+            text_at = clock()
+            hand.conditions  # noqa: B018 (a property, timed)
+            times.append(read_at - start)
+            texts.append(text_at - read_at)
+            conditions.append(clock() - text_at)
         out[name] = statistics.median(times) / 1000
+        out[f"{name} to_text"] = statistics.median(texts) / 1000
+        out[f"{name} conditions"] = statistics.median(conditions) / 1000
     return out
 
 
@@ -74,16 +85,16 @@ def main() -> None:
         archive = subprocess.run(["git", "archive", args.ref], cwd=ROOT, capture_output=True, check=True).stdout
         subprocess.run(["tar", "-x", "-C", old], input=archive, check=True)
         trees = {"this tree": ROOT, args.ref: Path(old)}
-        found: dict[str, dict[str, list[float]]] = {label: {name: [] for name in SHAPES} for label in trees}
+        found: dict[str, dict[str, list[float]]] = {label: {} for label in trees}
         for round_ in range(args.rounds):
             order = list(trees) if round_ % 2 == 0 else list(reversed(trees))
             for label in order:
                 for name, median in run(trees[label], args.lines).items():
-                    found[label][name].append(median)
+                    found[label].setdefault(name, []).append(median)
     print(f"read_line, {args.lines} new lines a shape, {args.rounds} rounds in turns; load {os.getloadavg()[0]:.2f}")
-    for name in SHAPES:
+    for name in found["this tree"]:
         ours, theirs = (statistics.median(found[label][name]) for label in trees)
-        print(f"  {name:8} this tree {ours:6.2f} µs   {args.ref} {theirs:6.2f} µs   ratio {ours / theirs:.3f}")
+        print(f"  {name:19} this tree {ours:6.2f} µs   {args.ref} {theirs:6.2f} µs   ratio {ours / theirs:.3f}")
 
 
 if __name__ == "__main__":

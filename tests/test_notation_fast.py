@@ -10,6 +10,7 @@ fast path, on lines made of that rule set's words and tiles.
 from __future__ import annotations
 
 import dataclasses
+import gc
 import string
 from typing import Any
 
@@ -339,3 +340,15 @@ def test_conditions_and_text_of_every_rule_sets_hands(line: tuple[str, str]) -> 
     assert hand.conditions == plain
     assert hand.declared_values == any(word in N.DECLARED_VALUES for word in dict(hand.values))
     assert RULESETS[rules].read_line(to_text(hand)) == hand
+
+
+def test_the_fast_paths_caches_are_no_work_for_the_garbage_collector() -> None:
+    """What `_parse_plain` keeps (tokens' kinds and readings, tails) is made of str, int and plain tuples,
+    which a collection stops tracking: the caches add nothing to later collections."""
+    for text in TYPICAL[:5] + ["3345678m44466s +3m seat:S round:E", "1m 2m 3m +5m dora:3m,E riichi (1111p)"]:
+        assert N._parse_plain(text) is not None, text
+    for _ in range(4):  # a tuple is untracked once what it holds is: a level of nesting a collection at worst
+        gc.collect()
+    for cache in (N._TILE_TOKENS, N._OTHER_TOKENS, N._TAILS):
+        assert cache
+        assert not [entry for entry in cache.items() if gc.is_tracked(entry[1])]

@@ -956,7 +956,8 @@ _OTHER_TOKENS: dict[str, tuple[Any, ...]] = {}
 
 class _Tail(NamedTuple):
     """What a line's tail (from its first token that is no tiles to the end) reads as, standing alone: only
-    str, int, None and tuples of them, so a cached one is no work for the garbage collector."""
+    str, int, None and tuples of them. Cached as a plain tuple of these fields, which the garbage collector
+    stops tracking (it never does a NamedTuple's)."""
 
     tiles: tuple[int, ...]  # tile tokens written among the conditions
     melds: tuple[tuple[tuple[int, ...], bool, str, int], ...]  # (tiles, concealed, source, column), sorted
@@ -971,11 +972,11 @@ class _Tail(NamedTuple):
     columns: tuple[int, ...]  # 1-based, counted from the tail's start
 
 
-_TAILS: dict[str, _Tail] = {}
+_TAILS: dict[str, tuple[Any, ...]] = {}  # `_Tail`s as plain tuples
 _CACHE_SIZE = 4096  # each cache is emptied when full, so lines of distinct junk cannot grow it without bound
 M.register("notation.tile_tokens", _TILE_TOKENS.__len__, _TILE_TOKENS.clear, bytes_per_entry=200)
 M.register("notation.other_tokens", _OTHER_TOKENS.__len__, _OTHER_TOKENS.clear, bytes_per_entry=300)
-M.register("notation.tails", _TAILS.__len__, _TAILS.clear, bytes_per_entry=600)
+M.register("notation.tails", _TAILS.__len__, _TAILS.clear, bytes_per_entry=900)
 
 # A run in the order a hand's text is printed in (`T.group_text`: characters, dots, bamboos, then honors as
 # letters), as nearly every tile token is: each suit's digits are one group, translated to kinds at once.
@@ -1045,7 +1046,7 @@ def _remember(cache: dict[str, Any], token: str, entry: object) -> None:
     cache[token] = entry
 
 
-def _read_tail(tail: str) -> _Tail | None:
+def _read_tail(tail: str) -> tuple[Any, ...] | None:
     """Caches and returns what the careful parser reads from `tail` standing alone; None if it is not all
     plain tokens, each whole on its own, with no condition and no `+` twice.
 
@@ -1103,7 +1104,7 @@ def _read_tail(tail: str) -> _Tail | None:
         names=tuple(columns),
         columns=tuple(columns.values()),
     )
-    _remember(_TAILS, tail, read)
+    _remember(_TAILS, tail, tuple(read))
     return read
 
 
