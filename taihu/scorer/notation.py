@@ -10,7 +10,7 @@ from __future__ import annotations
 import copy
 import re
 from bisect import bisect_left
-from collections.abc import Collection, Iterator, Mapping
+from collections.abc import Collection, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, NamedTuple
@@ -209,11 +209,18 @@ class Values(Mapping[str, Any]):
 
     __slots__ = ("_held",)
 
-    def __init__(self, held: Mapping[str, Any] | None = None) -> None:
+    def __init__(self, held: Mapping[str, Any] | Iterable[tuple[str, Any]] | None = None) -> None:
         self._held: dict[str, Any] = dict(held or {})
 
     def __getitem__(self, word: str) -> Any:
         return self._held[word]
+
+    # the dict's own: `Mapping`'s ask `__getitem__` and catch its KeyError, a raise for each word not held
+    def __contains__(self, word: object) -> bool:
+        return word in self._held
+
+    def get(self, word: str, default: Any = None) -> Any:
+        return self._held.get(word, default)
 
     def __iter__(self) -> Iterator[str]:
         return iter(self._held)
@@ -288,24 +295,31 @@ class ParsedHand(NamedTuple):
     @property
     def declared_values(self) -> bool:
         """Whether any condition a rule set declares (`DECLARED_VALUES`) is written."""
-        return bool(self.values) and any(word in DECLARED_VALUES for word in self.values)
+        return not _DECLARED_WORDS.isdisjoint(self.values)
 
     @property
     def conditions(self) -> list[str]:
         """Names of the conditions written, as the user wrote them."""
-        out = [
-            name for name, value in (("seat", self.seat), ("wild", self.wild), ("flip", self.flip)) if value is not None
-        ]
-        if self.values:
-            out += [name for name in DECLARED_VALUES if name in self.values]
-        if self.flags:
-            out += [f for f in FLAG_CONDITIONS if f in self.flags]
-        if self.declare is not None:
+        _, _, _, seat, wild, flip, flags, declare, _, values = self  # unpacked: fields by name cost more each
+        out = []
+        if seat is not None:
+            out.append("seat")
+        if wild is not None:
+            out.append("wild")
+        if flip is not None:
+            out.append("flip")
+        if values:
+            held = values._held  # this module's own class: a dict's lookups, not `Mapping`'s calls
+            out += [name for name in DECLARED_VALUES if name in held]
+        if flags:
+            out += [f for f in FLAG_CONDITIONS if f in flags]
+        if declare is not None:
             out.append("declare")
         return out
 
 
 _COLUMNS = ParsedHand._fields.index("columns")  # the one field equality and the hash leave out
+_DECLARED_WORDS = frozenset(DECLARED_VALUES)
 
 
 def _tile_error(token: str, column: int) -> HandError:
@@ -675,17 +689,33 @@ def parse(text: str, conditions: Collection[str] | None = None, rule_set: str = 
     return _parse_careful(text, conditions, rule_set, marks_of(rules))
 
 
-def _parse_players_forms(
-    text: str, conditions: Collection[str] | None = None, rule_set: str = "", marks: str = "", rules: str = ""
+def parse_generally(
+    text: str, conditions: Collection[str] | None = None, rule_set: str = "", *, rules: str = ""
 ) -> ParsedHand:
-    """A line with Chinese or full-width forms: parsed as its ASCII fold, columns counted in the line as typed."""
+    """`parse` by its general code alone, never its fast path (`_parse_plain`): what that is tested against."""
+    if type(text) is str and not text.isascii():
+        return _parse_players_forms(text, conditions, rule_set, marks_of(rules), rules=rules, plain=False)
+    return _parse_careful(text, conditions, rule_set, marks_of(rules))
+
+
+def _parse_players_forms(
+    text: str,
+    conditions: Collection[str] | None = None,
+    rule_set: str = "",
+    marks: str = "",
+    rules: str = "",
+    plain: bool = True,
+) -> ParsedHand:
+    """A line with Chinese or full-width forms: parsed as its ASCII fold, columns counted in the line as typed;
+    `plain`: the fold tried on the fast path first."""
     from .forms import at_the_wrong_character, fold
 
     folded = fold(text, rules)
     try:
         if folded.text == text:
             return _parse_careful(text, conditions, rule_set, marks)
-        hand = _parse_plain(folded.text) or _parse_careful(folded.text, conditions, rule_set, marks)
+        read = _parse_plain(folded.text) if plain else None
+        hand = read or _parse_careful(folded.text, conditions, rule_set, marks)
     except HandError as exc:
         if folded.stand_ins:
             raise _stand_in_error(folded, None) from None
@@ -905,27 +935,88 @@ def _meld_order(meld: Meld) -> tuple[bool, tuple[int, ...]]:
 
 # -- the fast path for plain lines -------------------------------------------------------
 #
-# Nearly every line is whitespace-separated tokens seen before (`7m`, `123m`,
-# `[EEE]`, `+5s`, `self`, `wild:1m`). `_parse_plain` looks each token up in
-# two caches, filled with what the careful code reads from the token alone,
-# so a line costs a few dict lookups. Anything else (a token that is wrong
-# or not whole on its own, a repeated condition, a second `+`) goes to
-# `_parse_careful`, which gives the same result or the error.
+# Nearly every line is tile tokens, then a tail of the `+` tile and
+# conditions seen before: `3345678m44466s +3m seat:S round:E`,
+# `7m 7m 7m … C C +5s self wild:1m`. `_parse_plain` reads the tile tokens
+# through a cache of each token's kinds (a token new to it, as an MCR line's
+# one token for the whole hand mostly is, has each suit's digits translated at
+# once, `_run_kinds`), and the tail at once through a cache of tails (`_TAILS`):
+# what the careful code reads from the tail standing alone, its columns
+# counted from the tail's start. A tail new to that cache is read token by
+# token (`_read_tail`) through a cache of each token's reading. Anything else
+# (a token that is wrong or not whole on its own, a repeated condition, a
+# second `+`) goes to `_parse_careful`, which gives the same result or the
+# error (tests/test_notation_fast.py: both ways, on every rule set's lines).
 
-_TILE_TOKENS: dict[str, tuple[int, ...]] = {}  # `123m`, `EE`, `f1`: the kinds
+# `123m`, `EE`, `f1`: the kinds; `+5s`, `self`, any token that is no run of tiles: ()
+_TILE_TOKENS: dict[str, tuple[int, ...]] = {}
 # ("+", kind), ("flag", word), ("value", word, value) or ("meld", tiles, concealed)
 _OTHER_TOKENS: dict[str, tuple[Any, ...]] = {}
+
+
+class _Tail(NamedTuple):
+    """What a line's tail (from its first token that is no tiles to the end) reads as, standing alone: only
+    str, int, None and tuples of them. Cached as a plain tuple of these fields, which the garbage collector
+    stops tracking (it never does a NamedTuple's)."""
+
+    tiles: tuple[int, ...]  # tile tokens written among the conditions
+    melds: tuple[tuple[tuple[int, ...], bool, str, int], ...]  # (tiles, concealed, source, column), sorted
+    win: int | None
+    seat: str | None
+    wild: tuple[int, ...] | None
+    flip: int | None
+    flags: tuple[str, ...]
+    declare: str | None
+    values: tuple[tuple[str, object], ...]  # the declared values, in `DECLARED_VALUES` order
+    names: tuple[str, ...]  # what `columns` holds, in the order written
+    columns: tuple[int, ...]  # 1-based, counted from the tail's start
+
+
+_TAILS: dict[str, tuple[Any, ...]] = {}  # `_Tail`s as plain tuples
 _CACHE_SIZE = 4096  # each cache is emptied when full, so lines of distinct junk cannot grow it without bound
 M.register("notation.tile_tokens", _TILE_TOKENS.__len__, _TILE_TOKENS.clear, bytes_per_entry=200)
 M.register("notation.other_tokens", _OTHER_TOKENS.__len__, _OTHER_TOKENS.clear, bytes_per_entry=300)
+M.register("notation.tails", _TAILS.__len__, _TAILS.clear, bytes_per_entry=900)
+
+# A run in the order a hand's text is printed in (`T.group_text`: characters, dots, bamboos, then honors as
+# letters), as nearly every tile token is: each suit's digits are one group, translated to kinds at once.
+_CANONICAL_RUN = re.compile(r"(?:([1-9]+)m)?(?:([1-9]+)p)?(?:([1-9]+)s)?([ESWNCFP]*)")
+# for `str.translate`, each character to the character whose code is its tile's kind
+_CHARACTERS, _DOTS, _BAMBOOS = (
+    str.maketrans({str(rank): chr(suit * 9 + rank - 1) for rank in range(1, 10)}) for suit in range(3)
+)
+_HONOR_LETTERS = str.maketrans({letter: chr(kind) for letter, kind in T.LETTER.items()})
+
+
+def _run_kinds(token: str) -> bytes | None:
+    """The kinds of `token` if it is a well-formed run of tiles (`_RUN`), in the order written; else None.
+
+    A run in the printed order (`_CANONICAL_RUN`) is read without a step per tile: its groups are
+    translated, and the text made is the kinds' bytes in Latin-1 (kinds are below 256). Any other run
+    (`1z`, `f1`, `東`, `5p1m`) is read by `_decode_run`, as the careful parser reads it.
+    """
+    canonical = _CANONICAL_RUN.fullmatch(token)
+    if canonical is not None and token:  # (the empty token matches, and is no run)
+        characters, dots, bamboos, honors = canonical.groups("")
+        text = characters.translate(_CHARACTERS) + dots.translate(_DOTS) + bamboos.translate(_BAMBOOS)
+        return (text + honors.translate(_HONOR_LETTERS)).encode("latin-1")
+    if _RUN.fullmatch(token) is None:
+        return None
+    return bytes(kind for kind, _ in _decode_run(token))
+
+
+def _new_tile_token(token: str) -> tuple[int, ...]:
+    """The kinds of a token not in `_TILE_TOKENS`, cached there; () if it is no run of tiles (a tail's first
+    token is looked up there too)."""
+    run = _run_kinds(token)
+    kinds = () if run is None else tuple(run)  # a list takes a tuple's ints in one step, and bytes' one by one
+    _remember(_TILE_TOKENS, token, kinds)
+    return kinds
 
 
 def _read_token(token: str) -> tuple[Any, ...] | None:
-    """Caches and returns what the careful parser reads from `token` standing alone; None if that is no plain token.
-
-    Tiles give their kinds (into `_TILE_TOKENS`); anything else gives an entry
-    of `_OTHER_TOKENS`.
-    """
+    """Caches and returns what the careful parser reads from `token`, no tiles, standing alone (an entry of
+    `_OTHER_TOKENS`); None if that is no plain token."""
     head = token[0]
     entry: tuple[Any, ...] | None = None
     try:
@@ -934,12 +1025,8 @@ def _read_token(token: str) -> tuple[Any, ...] | None:
             meld = _parse_meld(scanner)
             entry = ("meld", meld.tiles, meld.concealed) if scanner.pos == len(token) else None
         elif head == "+":
-            won = _decode_run(token[1:]) if _RUN.fullmatch(token, 1) else ()
-            entry = ("+", won[0][0]) if len(won) == 1 else None
-        elif _RUN.fullmatch(token):
-            kinds = tuple(kind for kind, _ in _decode_run(token))
-            _remember(_TILE_TOKENS, token, kinds)
-            return kinds
+            won = _run_kinds(token[1:])
+            entry = ("+", won[0]) if won is not None and len(won) == 1 else None
         else:
             word, colon, value = token.partition(":")
             if not colon and word in FLAG_CONDITIONS:
@@ -959,90 +1046,144 @@ def _remember(cache: dict[str, Any], token: str, entry: object) -> None:
     cache[token] = entry
 
 
-def _parse_plain(text: str) -> ParsedHand | None:
-    """`_parse_careful(text)` for a line of known-good tokens; None for any other line.
+def _read_tail(tail: str) -> tuple[Any, ...] | None:
+    """Caches and returns what the careful parser reads from `tail` standing alone; None if it is not all
+    plain tokens, each whole on its own, with no condition and no `+` twice.
 
     Columns are found only for the tokens that record one (condition words,
-    melds, the `+` tile), by searching the line from the end of the previous
+    melds, the `+` tile), by searching the tail from the end of the previous
     one: what lies between is whitespace and tile tokens, and these never hold
     a bracket, a `:`, a `+` or a condition word's other letters (as
     tests/test_notation_fast.py checks), so the first match is the token itself.
     """
-    bare: list[int] = []
-    others: list[str] = []
-    tile_kinds = _TILE_TOKENS.get
-    for token in text.split():  # splits where str.isspace(), like the scanner
-        kinds = tile_kinds(token)
-        if kinds is None:
-            others.append(token)
-        else:
-            bare += kinds
-    if not bare and not others:
-        return None  # an empty line
-    fields = _NO_FIELDS.copy()
-    columns = WrittenAt()
-    columns.line = text
+    kinds: list[int] = []
+    melds: list[tuple[tuple[int, ...], bool, str, int]] = []
+    shared: dict[str, Any] = {}  # the shared value conditions, and the `+` tile under "win"
     flags: list[str] = []
-    melds: list[Meld] = []
     declared: dict[str, object] = {}
+    columns: dict[str, int] = {}
     end = 0
-    for token in others:
+    for token in tail.split():  # splits where str.isspace(), like the scanner
+        tiles = _TILE_TOKENS.get(token)
+        if tiles is None:
+            tiles = _new_tile_token(token)
+        if tiles:
+            kinds += tiles
+            continue
         entry = _OTHER_TOKENS.get(token) or _read_token(token)
         if entry is None:
             return None
-        tag = entry[0]
-        if tag.__class__ is int:  # a tile token new to the cache
-            bare += entry
-            continue
-        start = text.find(token, end)
+        start = tail.find(token, end)
         end = start + len(token)
-        if tag == "+":
-            if fields["win"] is not None:
-                return None
-            fields["win"] = entry[1]
-            columns["+"] = start + 1
-            continue
+        tag = entry[0]
         if tag == "meld":
-            melds.append(Meld(entry[1], entry[2], token, start + 1))
+            melds.append((entry[1], entry[2], token, start + 1))
             continue
-        word = entry[1]
+        word = "+" if tag == "+" else entry[1]
         if word in columns:
             return None
         columns[word] = start + 1
-        if tag == "flag":
+        if tag == "+":
+            shared["win"] = entry[1]
+        elif tag == "flag":
             flags.append(word)
         elif word in DECLARED_VALUES:
             declared[word] = entry[2]
         else:
-            fields[word] = entry[2]  # the shared value conditions are named as the fields
+            shared[word] = entry[2]  # the shared value conditions are named as the fields
+    read = _Tail(
+        tiles=tuple(kinds),
+        melds=tuple(sorted(melds, key=_written_meld_order)),
+        win=shared.get("win"),
+        seat=shared.get("seat"),
+        wild=shared.get("wild"),
+        flip=shared.get("flip"),
+        flags=tuple(flags),
+        declare=shared.get("declare"),
+        values=tuple((word, declared[word]) for word in DECLARED_VALUES if word in declared),
+        names=tuple(columns),
+        columns=tuple(columns.values()),
+    )
+    _remember(_TAILS, tail, tuple(read))
+    return read
+
+
+def _written_meld_order(meld: tuple[tuple[int, ...], bool, str, int]) -> tuple[bool, tuple[int, ...]]:
+    """A tail's meld (tiles, concealed, source, column) in the order of `_meld_order`."""
+    return meld[1], meld[0]
+
+
+def _parse_plain(text: str) -> ParsedHand | None:
+    """`_parse_careful(text)` for a line of known-good tokens; None for any other line.
+
+    The tile tokens up to the first token that is none are looked up one by
+    one; from that token on, the line is its tail (`_read_tail`). That token
+    is found in the line by searching from its start: a token that a tail can
+    begin with (a meld, the `+` tile, a condition) is never found inside a
+    tile token (as tests/test_notation_fast.py checks), and any other makes
+    the tail unreadable wherever it is found.
+    """
+    bare: list[int] = []
+    tile_kinds = _TILE_TOKENS.get
+    for token in text.split():  # splits where str.isspace(), like the scanner
+        kinds = tile_kinds(token)
+        if kinds is None:
+            kinds = _new_tile_token(token)
+        if not kinds:
+            break
+        bare += kinds
+    else:  # tiles alone, or an empty line
+        if not bare:
+            return None
+        bare.sort()
+        columns = WrittenAt()
+        columns.line = text
+        return _new_tuple(ParsedHand, (tuple(bare), (), None, None, None, None, _NO_FLAGS, None, columns, NO_VALUES))
+    start = text.find(token)
+    tail_text = text[start:]
+    tail = _TAILS.get(tail_text) or _read_tail(tail_text)
+    if tail is None:
+        return None
+    more, melds, win, seat, wild, flip, flags, declare, declared, names, at = tail  # unpacked: fields by name
+    # are not specialised in Python 3.11, and cost three times as much each
+    if more:
+        bare += more
     bare.sort()
-    fields["tiles"] = tuple(bare)
-    if melds:
-        fields["melds"] = tuple(sorted(melds, key=_meld_order))
-    if flags:
-        fields["flags"] = frozenset(flags)
-    fields["columns"] = columns
+    columns = WrittenAt()
+    for name, column in zip(names, at, strict=True):  # sooner than `dict(zip(…))` for a few
+        columns[name] = start + column
+    columns.line = text
     if declared:
-        fields["values"] = Values(declared)
-    # in field order, as `_NO_FIELDS` is (tests/test_notation_fast.py); `_make` is this call and a length
-    # check in a Python frame of its own, and `_NO_FIELDS` has every field
-    return _new_tuple(ParsedHand, fields.values())
+        values = _new_object(Values)  # as `Values(declared)`, less its `__init__`'s own frame
+        values._held = dict(declared)
+    else:
+        values = NO_VALUES
+    # in field order, as `_PLAIN_FIELDS` names them (tests/test_notation_fast.py); `_make` is this call and a
+    # length check in a Python frame of its own
+    return _new_tuple(
+        ParsedHand,
+        (
+            tuple(bare),
+            tuple([Meld(tiles, concealed, source, start + column) for tiles, concealed, source, column in melds])
+            if melds
+            else (),
+            win,
+            seat,
+            wild,
+            flip,
+            frozenset(flags) if flags else _NO_FLAGS,
+            declare,
+            columns,
+            values,
+        ),
+    )
 
 
 _new_tuple = tuple.__new__
-# a ParsedHand's fields with nothing written, in field order (tests/test_notation_fast.py)
-_NO_FIELDS: dict[str, Any] = {
-    "tiles": (),
-    "melds": (),
-    "win": None,
-    "seat": None,
-    "wild": None,
-    "flip": None,
-    "flags": frozenset(),
-    "declare": None,
-    "columns": None,
-    "values": NO_VALUES,
-}
+_new_object = object.__new__
+_NO_FLAGS: frozenset[str] = frozenset()
+# the fields in the order `_parse_plain` gives them (tests/test_notation_fast.py)
+_PLAIN_FIELDS = ("tiles", "melds", "win", "seat", "wild", "flip", "flags", "declare", "columns", "values")
 
 
 _EXAMPLE = {
@@ -1272,23 +1413,23 @@ def _values_tail(hand: ParsedHand, marked: frozenset[tuple[Any, ...]]) -> str:
     Not cached whole: a winning tile, seat and tiles of values together rarely recur, so a cache of the
     whole tail mostly misses; its parts that do recur (a value's tiles, flags) are cached each.
     """
+    _, _, win, seat, wild, flip, flags, declare, _, values = hand  # unpacked: fields by name cost more each
+    held = values._held  # this module's own class: a dict's lookups, not `Mapping`'s calls
     parts = []
-    win = hand.win
     if win is not None:
         name = T.name(win)
         mark = marked and T.is_suited(win) and ("win", T.suit_of(win)) in marked
         parts.append("+" + (_marked_five(name) if mark else name))
-    if hand.seat is not None:
-        parts.append("seat:" + hand.seat)
-    values = hand.values
-    parts += [_value_text(word, values[word], marked) for word in _FIRST_VALUES if word in values]
-    if hand.wild is not None:
-        parts.append("wild:" + ",".join(T.name(k) for k in hand.wild))
-    if hand.flip is not None:
-        parts.append("flip:" + T.name(hand.flip))
-    if hand.flags:
-        parts.append(_flags_text(hand.flags))
-    if hand.declare is not None:
-        parts.append(f"declare:{hand.declare}")
-    parts += [_value_text(word, values[word], marked) for word in _LAST_VALUES if word in values]
+    if seat is not None:
+        parts.append("seat:" + seat)
+    parts += [_value_text(word, held[word], marked) for word in _FIRST_VALUES if word in held]
+    if wild is not None:
+        parts.append("wild:" + ",".join(T.name(k) for k in wild))
+    if flip is not None:
+        parts.append("flip:" + T.name(flip))
+    if flags:
+        parts.append(_flags_text(flags))
+    if declare is not None:
+        parts.append(f"declare:{declare}")
+    parts += [_value_text(word, held[word], marked) for word in _LAST_VALUES if word in held]
     return " ".join(parts)
