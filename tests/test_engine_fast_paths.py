@@ -21,7 +21,10 @@
 - `standard_waits` (MCR's 独听) sends the added tile only to the suit that
   does not read whole, or to one holding a pair, and memoises what makes a
   suit's run whole: compared with adding each of the 34 kinds and asking
-  `kinds_readings` for a reading.
+  `kinds_readings` for a reading; what makes a run whole
+  (`_stretch_completions`) is read off the run's counts made once, each
+  tile added looked up in the stretch table: compared with each tile added
+  to the run and the run read anew (`_stretch_whole`).
 
 Each is run on random tiles, winning-shaped or not (with wildcards too, for
 `ReadingFacts`), with the memos empty and then full, and must give the same
@@ -328,6 +331,47 @@ def test_standard_waits_as_found_plainly(tiles: list[int]) -> None:
     memo.clear_caches()
     assert E.standard_waits(kinds, sets) == expected, tiles  # every run new to the memos
     assert E.standard_waits(kinds, sets) == expected, tiles  # every run found in them
+
+
+def plain_stretch_completions(relative: bytes) -> tuple[tuple[int, int], ...]:
+    """Each tile up to two ranks beyond a run from rank 0, added to it, the run read anew (`_stretch_whole`)."""
+    found = []
+    for offset in range(-2, relative[-1] + 3):
+        more = bytes([0, *(rank - offset for rank in relative)]) if offset < 0 else bytes(sorted((*relative, offset)))
+        pair = E._stretch_whole(more)
+        if pair >= 0:
+            found.append((offset, pair))
+    return tuple(found)
+
+
+# one suit's tiles, at most four of a rank, moved down to rank 0 as `_run_completions` moves them
+RUNS = st.lists(st.integers(0, 8), min_size=1, max_size=16).filter(lambda r: max(map(r.count, r)) <= 4)
+
+
+@EXAMPLES
+@given(RUNS)
+def test_stretch_completions_as_read_anew(ranks: list[int]) -> None:
+    relative = bytes(sorted(rank - min(ranks) for rank in ranks))
+    E._stretch_completions.cache_clear()
+    assert E._stretch_completions(relative) == plain_stretch_completions(relative), relative
+
+
+@pytest.mark.parametrize(
+    ("run", "found"),
+    [
+        ("1m", ((0, 1),)),  # the pair
+        ("23m", ((-1, 0), (2, 0))),  # either side
+        ("13m", ((1, 0),)),  # the middle
+        ("1112m", ((-1, 1), (1, 1), (2, 1))),  # 11 + 012, 111 + 22, 11 + 123: not a fourth 1
+        ("12m", ((-1, 0), (2, 0))),  # a chow either side
+        ("12m 3m", ()),  # three tiles and one more: one over a multiple of three
+        ("1234567m", ((0, 1), (3, 1), (6, 1))),
+    ],
+)
+def test_stretch_completions_by_the_table(run: str, found: tuple[tuple[int, int], ...]) -> None:
+    ranks = sorted(parse(run).tiles)
+    relative = bytes(rank - ranks[0] for rank in ranks)
+    assert E._stretch_completions(relative) == plain_stretch_completions(relative) == found
 
 
 @pytest.mark.parametrize(

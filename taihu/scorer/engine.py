@@ -751,16 +751,29 @@ def _run_completions(suit: int, run: bytes) -> list[tuple[int, int]] | tuple[tup
 @M.lru_cache("engine.stretch_completions", maxsize=20_000, bytes_per_entry=200)
 def _stretch_completions(relative: bytes) -> tuple[tuple[int, int], ...]:
     """(offset from the run's first kind, pairs used) of each tile up to two ranks beyond a suited run moved
-    down to rank 0 that makes it read whole, the suit's edges not yet applied."""
+    down to rank 0 that makes it read whole, the suit's edges not yet applied.
+
+    As `_stretch_whole` of the run with each tile added, from the run's counts made once: the tile count
+    fixes the pairs (and rules every tile out where it leaves one over a multiple of three), and each added
+    tile's counts are looked up in the stretch table (tests/test_engine_fast_paths.py)."""
+    size = len(relative) + 1
+    if size % 3 == 1:
+        return ()
+    pair = 1 if size % 3 == 2 else 0
+    counts = bytearray(relative[-1] + 3)  # the run's counts, and two ranks above it for a tile added there
+    for rank in relative:
+        counts[rank] += 1
+    held = bytes(counts).rstrip(_NONE_HELD)
     found = []
-    for offset in range(-2, relative[-1] + 3):
-        if offset < 0:
-            more = bytes([0, *(rank - offset for rank in relative)])
-        else:
-            more = bytes(sorted((*relative, offset)))
-        pair = _stretch_whole(more)
-        if pair >= 0:
+    if _suit_ways(b"\1\0" + held):  # two ranks below the run's first
+        found.append((-2, pair))
+    if _suit_ways(b"\1" + held):  # one below
+        found.append((-1, pair))
+    for offset in range(relative[-1] + 3):
+        counts[offset] += 1
+        if _suit_ways(bytes(counts).rstrip(_NONE_HELD)):
             found.append((offset, pair))
+        counts[offset] -= 1
     return tuple(found)
 
 
