@@ -53,7 +53,15 @@ def lines() -> list[str]:
     rng = random.Random(20261207)
     # a 七对 wait holding two four-alikes: each is two pairs, so the kinds paired undercount the pairs
     seven_pairs = ["111122m334p3333s +4p seat:W round:E self"]
-    return example_lines() + seven_pairs + [random_hand(rng) for _ in range(HANDS)]
+    # 全带幺 with a pair of each kind of end (a 1, a 9, a wind, a dragon) and 全带五: a pair's bits gate them
+    outside = [
+        "123789m 123p 789s 1p +1p seat:E",
+        "123789m 123p 789s 9s +9s seat:E",
+        "123789m 123p 789s N +N seat:E",
+        "123789m 123p 789s C +C seat:E",
+        "345m 456m 555p 456s 5s +5s seat:E",
+    ]
+    return example_lines() + seven_pairs + outside + [random_hand(rng) for _ in range(HANDS)]
 
 
 LINES = lines()

@@ -50,7 +50,9 @@ NO_LINKS: Linked = {}  # a reading's whose sets make none (most): shared, read o
     WIND_PUNG,
     YAO_JIU_PUNG,  # a pung of a 1, a 9 or a wind
     ALL_CHOWS,  # four chows, the knitted straight counting as three
-) = (1 << bit for bit in range(17))
+    YAO_PAIR,  # a pair of a 1, a 9 or an honor (全带幺 needs one)
+    FIVE_PAIR,  # a pair of a 5 (全带五 needs one)
+) = (1 << bit for bit in range(19))
 SHAPE_HOLDS = {
     STANDARD: STANDARD_SHAPE,
     KNITTED: KNITTED_SHAPE,
@@ -72,7 +74,18 @@ PUNG_HOLDS = tuple(
     else 0
     for k in range(T.PLAYABLE)
 )
-PAIR_HOLDS = tuple(DRAGON_PAIR if k >= T.RED else WIND_PAIR if k >= T.EAST else 0 for k in range(T.PLAYABLE))
+PAIR_HOLDS = tuple(
+    DRAGON_PAIR | YAO_PAIR
+    if k >= T.RED
+    else WIND_PAIR | YAO_PAIR
+    if k >= T.EAST
+    else YAO_PAIR
+    if k % 9 in _TERMINAL_RANKS
+    else FIVE_PAIR
+    if k % 9 == 4
+    else 0
+    for k in range(T.PLAYABLE)
+)
 
 
 class McrFacts(ReadingFacts):

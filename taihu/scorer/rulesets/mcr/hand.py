@@ -54,6 +54,7 @@ class McrHand(I.Prepared):
     exposed_kongs: int = 0
     concealed_kongs: int = 0
     nine_gates: bool = False  # 九莲宝灯: the 13 tiles before the win are 1112345678999 of one suit
+    four_alike: bool = False  # a kind with its four tiles in the hand (a kong's included)
 
     @cached_property
     def single_wait(self) -> bool:
@@ -96,7 +97,8 @@ def prepare(parsed: ParsedHand, options: dict[str, int]) -> McrHand:
         for kind in meld.tiles:
             counts[kind] += 1
             bits |= 1 << kind
-    if max(counts) > 4:
+    most = max(counts)
+    if most > 4:
         kind = next(k for k, seen in enumerate(counts) if seen > 4)
         raise V.too_many_copies(parsed, kind, counts[kind], 4)
 
@@ -131,6 +133,7 @@ def prepare(parsed: ParsedHand, options: dict[str, int]) -> McrHand:
         concealed_kongs=sum(1 for g in melds if g.concealed_kong) if melds else 0,
         # 九莲宝灯's fourteen tiles run from its suit's 1 to its 9
         nine_gates=winner and not melds and held[-1] - held[0] == 8 and S.nine_gates(_without(held, win)),
+        four_alike=most == 4,
     )
     return hand
 
