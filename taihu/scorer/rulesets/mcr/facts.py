@@ -299,6 +299,8 @@ def chow_fans(starts: list[int], pair: int) -> list[tuple[str, tuple[int, ...]]]
 def account_once(pairs: list[tuple[int, int, str]], most: int) -> list[tuple[int, int, str]]:
     """At most `most` of the fan two chows make: first a second of one fan is dropped, then whole fan, each
     time from 老少副 up to 一般高."""
+    if len(pairs) <= most:
+        return pairs  # none to drop
     kept = list(pairs)
     for limit in (1, 0):
         for fan in reversed(TWO_CHOWS):
@@ -366,10 +368,16 @@ def pung_fans(kinds: list[int]) -> list[tuple[str, tuple[int, ...]]]:
     return [(fan, (a, b)) for a, b in combinations(kinds, 2) if (fan := two_pungs(a, b))]
 
 
+# The fan between some sets, each followed by its detail, in one flat tuple of strings: ("yi_ban_gao", "123m
+# 123m", ...). Flat, so the garbage collector untracks a new answer at the first collection that sees it (a
+# tuple of tuples waits a collection per level, in the older generation a memo's entries reach)
+Made = tuple[str, ...]
+
+
 def between_sets(starts: list[int], kinds: list[int], pair: int) -> Linked:
     """Every fan made between the sets of a reading, one detail per occurrence: its chows by their lowest kinds
     and its pungs and kongs by their kinds, each ascending, and its pair (only four chows read it)."""
-    made: tuple[tuple[str, str], ...] = ()
+    made: Made = ()
     if len(starts) > 1:
         key = bytes(starts) if len(starts) < 4 else bytes((*starts, pair + 1))
         at = CHOW_LINKS.places.get(key)
@@ -385,19 +393,16 @@ def between_sets(starts: list[int], kinds: list[int], pair: int) -> Linked:
     if not made:
         return NO_LINKS
     linked: Linked = {}
-    for fan, detail in made:
-        linked.setdefault(fan, []).append(detail)
+    for at in range(0, len(made), 2):
+        linked.setdefault(made[at], []).append(made[at + 1])
     return linked
-
-
-Made = tuple[tuple[str, str], ...]  # the fan between some sets, each with its detail
 
 
 class LinksMemo:
     """The fan between some sets by their kinds as bytes (the same few thousand combinations recur hand after
-    hand): a dict of bytes to places in one list of answers, none of which the garbage collector tracks for
-    long. A dict holding new tuples is tracked again at each new entry and walked whole by the collections
-    that follow (so was `functools.lru_cache` of several arguments, keyed by a new tuple each)."""
+    hand): a dict of bytes to places in one list of answers (`Made`), none of which the garbage collector
+    tracks for long. A dict holding new tuples is tracked again at each new entry and walked whole by the
+    collections that follow (so was `functools.lru_cache` of several arguments, keyed by a new tuple each)."""
 
     def __init__(self, name: str, find: Callable[..., Made], limit: int = 20_000) -> None:
         self.places: dict[bytes, int] = {}
@@ -422,16 +427,26 @@ class LinksMemo:
         return made
 
 
-def chow_links(starts: tuple[int, ...], pair: int) -> tuple[tuple[str, str], ...]:
-    """The fan between chows (`chow_fans`), each with its detail: the chows as their tiles (123m)."""
-    return tuple(
-        [(fan, " ".join([group_text(Group(CHOW, k)) for k in made])) for fan, made in chow_fans([*starts], pair)]
-    )
+# each chow's text by its lowest kind (123m), and each kind's name, for the details of the fan between sets
+CHOW_TEXT = tuple(group_text(Group(CHOW, k)) if k < T.EAST and k % 9 < 7 else "" for k in range(T.EAST))
+KIND_NAME = tuple(T.name(k) for k in range(T.PLAYABLE))
 
 
-def pung_links(kinds: tuple[int, ...]) -> tuple[tuple[str, str], ...]:
-    """The fan between pungs and kongs (`pung_fans`), each with its detail: the pungs by their kinds (5m N)."""
-    return tuple([(fan, " ".join([T.name(k) for k in made])) for fan, made in pung_fans([*kinds])])
+def chow_links(starts: tuple[int, ...], pair: int) -> Made:
+    """The fan between chows (`chow_fans`), each followed by its detail: the chows as their tiles (123m)."""
+    made: list[str] = []
+    for fan, chows in chow_fans([*starts], pair):
+        made += (fan, " ".join([CHOW_TEXT[k] for k in chows]))
+    return tuple(made)
+
+
+def pung_links(kinds: tuple[int, ...]) -> Made:
+    """The fan between pungs and kongs (`pung_fans`), each followed by its detail: the pungs by their kinds
+    (5m N)."""
+    made: list[str] = []
+    for fan, pungs in pung_fans([*kinds]):
+        made += (fan, " ".join([KIND_NAME[k] for k in pungs]))
+    return tuple(made)
 
 
 CHOW_LINKS = LinksMemo("mcr.chow_links", chow_links)  # by the chows' lowest kinds, and the pair of four chows
