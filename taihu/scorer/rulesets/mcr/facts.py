@@ -314,7 +314,8 @@ def account_once(pairs: list[tuple[int, int, str]], most: int) -> list[tuple[int
 
 
 def two_pungs(a: int, b: int) -> str:
-    if T.is_suited(a) and T.is_suited(b) and a % 9 == b % 9 and a != b:
+    """The fan two pungs (by their kinds, in either order) make together, or ''."""
+    if a < T.EAST and b < T.EAST and a % 9 == b % 9 and a != b:
         return "shuang_tong_ke"
     if a >= T.RED and b >= T.RED and a != b:
         return "shuang_jian_ke"
@@ -322,7 +323,9 @@ def two_pungs(a: int, b: int) -> str:
 
 
 def three_pungs(a: int, b: int, c: int) -> str:
-    if all(T.is_suited(k) for k in (a, b, c)):
+    """The fan three pungs (kinds, ascending) make together, or '': all suited where the highest is, all winds
+    where the lowest and the highest are, all dragons where the lowest is."""
+    if c < T.EAST:
         if len({a // 9, b // 9, c // 9}) == 3:
             ranks = sorted((a % 9, b % 9, c % 9))
             if ranks[0] == ranks[2]:
@@ -332,9 +335,9 @@ def three_pungs(a: int, b: int, c: int) -> str:
         elif a // 9 == c // 9 and b == a + 1 and c == b + 1:
             return "yi_se_san_jie_gao"
         return ""
-    if all(T.is_wind(k) for k in (a, b, c)):
+    if T.is_wind(a) and T.is_wind(c):
         return "san_feng_ke"
-    if all(k >= T.RED for k in (a, b, c)):
+    if a >= T.RED:
         return "da_san_yuan"
     return ""
 
