@@ -8,7 +8,8 @@
   it goes: compared with counting each suit, reading its stretch off the
   table, building every combination and keeping those of the right size;
   and the memos it fills hold nothing the garbage collector must keep
-  tracking (bytes and ints in plain tuples);
+  tracking (bytes and ints in flat tuples, untracked at the first
+  collection that sees them);
 - `ReadingFacts` reads the wait off tables made from `wait_of` and the
   suits' gate facts off a table by the suits present: compared with
   `wait_of` and the gate facts named from the groups one by one;
@@ -33,6 +34,7 @@ readings in the same order (the first best reading is the one scored).
 
 from __future__ import annotations
 
+import gc
 from itertools import product
 
 import pytest
@@ -167,6 +169,26 @@ def test_the_suit_memos_hold_only_untrackable_values(memo_of: dict[bytes, object
         E.wildcard_free_facts(kinds, sets, kinds[0])
     assert len(memo_of) >= 5
     assert all(untrackable(value) for value in memo_of.values())
+
+
+@pytest.mark.parametrize("memo_of", [E._SUIT_MEMO, E._RUN_WAYS], ids=["suit memo", "run memo"])
+def test_a_new_suit_memo_entry_is_untracked_at_the_first_collection(memo_of: dict[bytes, object]) -> None:
+    """A collection moves an object reached only through a young container behind it before it untracks what
+    it can, so a new entry holding a new tuple would stay tracked into the older generation, whose collection
+    walks every such entry (the slowest hand of `bench.py --mcr-only`); a flat entry is untracked at once."""
+    memo.clear_caches()
+    gc.collect()
+    gc.disable()  # the one collection below is the first to see the new entries
+    try:
+        for tiles, sets in [*[(t, s) for t, s, _ in CASES], ("123m 456p 789s EEE 55m", 4), ("EEE SSS WWW NN CCC", 4)]:
+            kinds = bytes(sorted(parse(tiles).tiles))
+            E.kinds_readings(kinds, sets, True)
+            E.wildcard_free_facts(kinds, sets, kinds[0])
+        gc.collect(0)
+    finally:
+        gc.enable()
+    assert len(memo_of) >= 5
+    assert not [value for value in memo_of.values() if gc.is_tracked(value)]
 
 
 def plain_present(groups: tuple[Group, ...], wait: str) -> frozenset[str]:
