@@ -16,7 +16,9 @@ path beside a plain one).
   (`McrFacts.holds`, `items.READING_NEEDS`): every such fan must find nothing
   on a reading without it;
 - the fan between sets are memoised by the chows' and the pungs' kinds
-  (`facts.between_sets`): compared with finding them afresh (`plain_linked`).
+  (`facts.between_sets`): compared with finding them afresh (`plain_linked`);
+- the fan between pungs read the suits off the highest and lowest kind:
+  compared with each kind tested one by one, on every pair and trio of kinds.
 
 Each runs on the random legal hands of the differential test (tests/mcr_hands.py: melds, kongs, the special
 shapes, flowers, every condition) and on the worked examples.
@@ -25,17 +27,28 @@ shapes, flowers, every condition) and on the worked examples.
 from __future__ import annotations
 
 import random
+from itertools import combinations, product
 from pathlib import Path
 
 import pytest
 from mcr_hands import random_hand
 
 from taihu.scorer import parse
+from taihu.scorer import tiles as T
 from taihu.scorer.engine import PAIR, Group, completing_kinds, kinds_readings
 from taihu.scorer.rulesets import interface as I
 from taihu.scorer.rulesets.mcr import RULE_SET as MCR
 from taihu.scorer.rulesets.mcr import shapes as S
-from taihu.scorer.rulesets.mcr.facts import HONORS_AND_KNITTED, KNITTED, ORPHANS, SEVEN_PAIRS, STANDARD, McrFacts
+from taihu.scorer.rulesets.mcr.facts import (
+    HONORS_AND_KNITTED,
+    KNITTED,
+    ORPHANS,
+    SEVEN_PAIRS,
+    STANDARD,
+    McrFacts,
+    three_pungs,
+    two_pungs,
+)
 from taihu.scorer.rulesets.mcr.hand import McrHand
 from taihu.scorer.rulesets.mcr.items import READING_NEEDS, _two_sided
 
@@ -53,7 +66,15 @@ def lines() -> list[str]:
     rng = random.Random(20261207)
     # a 七对 wait holding two four-alikes: each is two pairs, so the kinds paired undercount the pairs
     seven_pairs = ["111122m334p3333s +4p seat:W round:E self"]
-    return example_lines() + seven_pairs + [random_hand(rng) for _ in range(HANDS)]
+    # 全带幺 with a pair of each kind of end (a 1, a 9, a wind, a dragon) and 全带五: a pair's bits gate them
+    outside = [
+        "123789m 123p 789s 1p +1p seat:E",
+        "123789m 123p 789s 9s +9s seat:E",
+        "123789m 123p 789s N +N seat:E",
+        "123789m 123p 789s C +C seat:E",
+        "345m 456m 555p 456s 5s +5s seat:E",
+    ]
+    return example_lines() + seven_pairs + outside + [random_hand(rng) for _ in range(HANDS)]
 
 
 LINES = lines()
@@ -176,7 +197,6 @@ def test_a_reading_without_what_a_fan_needs_finds_none_of_it(line: str) -> None:
 
 def plain_linked(facts: McrFacts) -> dict[str, list[str]]:
     """The fan between sets found afresh (`chow_fans`, `pung_fans`), with no memo."""
-    from taihu.scorer import tiles as T
     from taihu.scorer.engine import CHOW, group_text
     from taihu.scorer.rulesets.mcr.facts import chow_fans, pung_fans
 
@@ -210,3 +230,39 @@ def test_the_concealed_pungs_and_the_winning_tiles_place_as_found_apart(line: st
         if facts.shape in (STANDARD, KNITTED):
             hidden = concealed_pungs(facts.sets, hand.win, hand.self_drawn, facts.knit) if facts.triplets else 0
             assert (facts.concealed_pungs, facts.wait_place) == (hidden, wait_place(facts.groups, hand.win)), line
+
+
+def plain_two_pungs(a: int, b: int) -> str:
+    if T.is_suited(a) and T.is_suited(b) and a % 9 == b % 9 and a != b:
+        return "shuang_tong_ke"
+    if a >= T.RED and b >= T.RED and a != b:
+        return "shuang_jian_ke"
+    return ""
+
+
+def plain_three_pungs(a: int, b: int, c: int) -> str:
+    """三同刻, 三色三节高, 一色三节高, 三风刻, 大三元, each kind tested one by one."""
+    if all(T.is_suited(k) for k in (a, b, c)):
+        ranks = sorted(k % 9 for k in (a, b, c))
+        if len({a // 9, b // 9, c // 9}) == 3:
+            if ranks[0] == ranks[2]:
+                return "san_tong_ke"
+            if ranks == [ranks[0], ranks[0] + 1, ranks[0] + 2]:
+                return "san_se_san_jie_gao"
+        elif a // 9 == b // 9 == c // 9 and ranks == [ranks[0], ranks[0] + 1, ranks[0] + 2]:
+            return "yi_se_san_jie_gao"
+        return ""
+    if all(T.is_wind(k) for k in (a, b, c)):
+        return "san_feng_ke"
+    if all(k >= T.RED for k in (a, b, c)):
+        return "da_san_yuan"
+    return ""
+
+
+def test_the_fan_between_pungs_as_each_kind_tested_one_by_one() -> None:
+    """`two_pungs` (its kinds in either order) and `three_pungs` (ascending, as a reading's pungs come) read the
+    suits off the highest and lowest kind: every pair and every trio of kinds."""
+    for a, b in product(range(T.PLAYABLE), repeat=2):
+        assert two_pungs(a, b) == plain_two_pungs(a, b), (a, b)
+    for trio in combinations(range(T.PLAYABLE), 3):
+        assert three_pungs(*trio) == plain_three_pungs(*trio), trio

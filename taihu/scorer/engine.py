@@ -371,13 +371,17 @@ def _searched_suit_ways(shape: bytes) -> tuple[SuitWay, ...]:
 # its pungs are, where its pair is (-1: none). Fixed by the way's shapes in order, so `234m`, `567p` and
 # `EEE` + `CCC` (pung, pung) share theirs; `wildcard_free_facts` puts a reading's together.
 WayFacts = tuple[int, tuple[int, ...], int]
-# A suit's readings: the pairs every one of them uses (a suit's tile count fixes it: 3 a set, 2 the pair),
-# the group codes of each (indices into `_PLAIN`, one byte a group), in the order the stretch table gives
-# them, and the facts of each. Bytes and ints only, never `Group`s: the garbage collector untracks a tuple
-# of those the first time it looks, so the memos below grow without adding to what every collection walks
-# (a tuple of `Group`s, a NamedTuple, stays tracked for good). The groups are built when a reading is read.
-SuitReadings = tuple[int, tuple[bytes, ...], tuple[WayFacts, ...]]
-_NO_SUIT_READING: SuitReadings = (0, (), ())
+# A suit's readings, one flat tuple: the pairs every one of them uses (a suit's tile count fixes it: 3 a set,
+# 2 the pair), the first way's facts (`WayFacts`, its pungs' places as bytes), then the group codes of each
+# way (indices into `_PLAIN`, one byte a group) in the order the stretch table gives them, from `FIRST_WAY`
+# on. Ints and bytes only, never `Group`s, and no tuple inside: the garbage collector untracks such a tuple
+# at the first collection that sees it, so the memos below grow without adding to what every collection
+# walks. A tuple of `Group`s (a NamedTuple) stays tracked for good, and a tuple holding a new tuple waits
+# for the next collection of the older generation (a collection moves the inner tuple behind the outer one
+# before it untracks what it can). The groups are built when a reading is read.
+SuitReadings = tuple[Any, ...]
+PAIRS, CHOWS, PUNGS_AT, PAIR_AT, FIRST_WAY = range(5)  # the places in `SuitReadings`
+_NO_SUIT_READING: SuitReadings = (0, 0, b"", -1)  # no way
 _SHAPE_OF_CODE = bytes(code // T.PLAYABLE for code in range(256))  # `bytes.translate`: a code's shape index
 # a code's group: `tuple(map(_PLAIN_AT, codes))` builds a way's groups in C (a list's getter is the quicker)
 _PLAIN_AT = list(_PLAIN).__getitem__
@@ -402,8 +406,8 @@ def _honor_ways(pattern: bytes) -> SuitReadings:
             return _NO_SUIT_READING
         if count:
             codes.append((_PAIR_CODE if count == 2 else _PUNG_CODE) + T.EAST + offset)
-    facts = _way_facts(bytes(codes).translate(_SHAPE_OF_CODE))
-    return pattern.count(2), (bytes(codes),), (facts,)
+    chows, pungs_at, pair_at = _way_facts(bytes(codes).translate(_SHAPE_OF_CODE))
+    return pattern.count(2), chows, bytes(pungs_at), pair_at, bytes(codes)
 
 
 # one suit's (or the honors') tiles, sorted, as bytes -> its readings; the kinds tell the suit apart
@@ -433,12 +437,13 @@ def _suit_memo_miss(kinds: bytes) -> SuitReadings:
         ways = _honor_ways(bytes(counts))
     else:
         relative = kinds.translate(_DOWN_FROM[first])
-        pairs, codes, facts = _RUN_WAYS.get(relative) or _run_ways(relative)
+        found = _RUN_WAYS.get(relative) or _run_ways(relative)
         up = _UP_FROM[first]
-        if len(codes) == 1:  # most runs: one way, no loop
-            ways = (pairs, (codes[0].translate(up),), facts)
+        pairs, chows, pungs_at, pair_at = found[:FIRST_WAY]
+        if len(found) == FIRST_WAY + 1:  # most runs: one way, no loop
+            ways = (pairs, chows, pungs_at, pair_at, found[FIRST_WAY].translate(up))
         else:
-            ways = (pairs, tuple([way.translate(up) for way in codes]), facts)
+            ways = (pairs, chows, pungs_at, pair_at, *[way.translate(up) for way in found[FIRST_WAY:]])
     if len(_SUIT_MEMO) >= SUIT_MEMO_LIMIT:
         _SUIT_MEMO.clear()
     _SUIT_MEMO[kinds] = ways
@@ -451,8 +456,12 @@ def _run_ways(relative: bytes) -> RunWays:
     for rank in relative:
         counts[rank] += 1
     found = _suit_ways(bytes(counts))
-    codes = tuple([bytes(way) for _, way in found])
-    ways = (found[0][0] if found else 0, codes, tuple([_way_facts(way.translate(_SHAPE_OF_CODE)) for way in codes]))
+    if found:
+        codes = [bytes(way) for _, way in found]
+        chows, pungs_at, pair_at = _way_facts(codes[0].translate(_SHAPE_OF_CODE))
+        ways = (found[0][0], chows, bytes(pungs_at), pair_at, *codes)
+    else:
+        ways = _NO_SUIT_READING
     if len(_RUN_WAYS) >= RUN_WAYS_LIMIT:
         _RUN_WAYS.clear()
     _RUN_WAYS[relative] = ways
@@ -486,18 +495,18 @@ def kinds_readings(
         run = rest.rstrip(above)  # the sorted kinds up to the suit's last: its run
         if run:
             rest = rest[len(run) :]
-            used, ways, _ = _SUIT_MEMO.get(run) or _suit_memo_miss(run)
-            if not ways:
+            ways = _SUIT_MEMO.get(run) or _suit_memo_miss(run)
+            if len(ways) == FIRST_WAY:
                 return ()
-            pairs += used
-            combos *= len(ways)
-            codes += ways[0]
+            pairs += ways[PAIRS]
+            combos *= len(ways) - FIRST_WAY
+            codes += ways[FIRST_WAY]
             parts.append(ways)
     if pairs != pair:
         return ()
     if combos == 1:
         return (tuple(map(_PLAIN_AT, codes)),)
-    found = [tuple(map(_PLAIN_AT, b"".join(combo))) for combo in product(*parts)]
+    found = [tuple(map(_PLAIN_AT, b"".join(combo))) for combo in product(*[ways[FIRST_WAY:] for ways in parts])]
     if classify is None:
         return tuple(found)
     kept: dict[tuple[Any, ...], tuple[Group, ...]] = {}
@@ -751,16 +760,29 @@ def _run_completions(suit: int, run: bytes) -> list[tuple[int, int]] | tuple[tup
 @M.lru_cache("engine.stretch_completions", maxsize=20_000, bytes_per_entry=200)
 def _stretch_completions(relative: bytes) -> tuple[tuple[int, int], ...]:
     """(offset from the run's first kind, pairs used) of each tile up to two ranks beyond a suited run moved
-    down to rank 0 that makes it read whole, the suit's edges not yet applied."""
+    down to rank 0 that makes it read whole, the suit's edges not yet applied.
+
+    As `_stretch_whole` of the run with each tile added, from the run's counts made once: the tile count
+    fixes the pairs (and rules every tile out where it leaves one over a multiple of three), and each added
+    tile's counts are looked up in the stretch table (tests/test_engine_fast_paths.py)."""
+    size = len(relative) + 1
+    if size % 3 == 1:
+        return ()
+    pair = 1 if size % 3 == 2 else 0
+    counts = bytearray(relative[-1] + 3)  # the run's counts, and two ranks above it for a tile added there
+    for rank in relative:
+        counts[rank] += 1
+    held = bytes(counts).rstrip(_NONE_HELD)
     found = []
-    for offset in range(-2, relative[-1] + 3):
-        if offset < 0:
-            more = bytes([0, *(rank - offset for rank in relative)])
-        else:
-            more = bytes(sorted((*relative, offset)))
-        pair = _stretch_whole(more)
-        if pair >= 0:
+    if _suit_ways(b"\1\0" + held):  # two ranks below the run's first
+        found.append((-2, pair))
+    if _suit_ways(b"\1" + held):  # one below
+        found.append((-1, pair))
+    for offset in range(relative[-1] + 3):
+        counts[offset] += 1
+        if _suit_ways(bytes(counts).rstrip(_NONE_HELD)):
             found.append((offset, pair))
+        counts[offset] -= 1
     return tuple(found)
 
 
@@ -1327,13 +1349,13 @@ def wildcard_free_facts(kinds: bytes, sets: int, win: int, melds: tuple[Group, .
         run = rest.rstrip(above)  # as `kinds_readings` cuts the suits
         if run:
             rest = rest[len(run) :]
-            used, ways, way_facts = _SUIT_MEMO.get(run) or _suit_memo_miss(run)
-            if not ways:
+            ways = _SUIT_MEMO.get(run) or _suit_memo_miss(run)
+            if len(ways) == FIRST_WAY:
                 return []
-            pairs += used
-            combos *= len(ways)
-            suit_codes = ways[0]
-            suit_chows, pungs_at, pair_at = way_facts[0]
+            pairs += ways[PAIRS]
+            combos *= len(ways) - FIRST_WAY
+            suit_codes = ways[FIRST_WAY]
+            suit_chows, pungs_at, pair_at = ways[CHOWS], ways[PUNGS_AT], ways[PAIR_AT]
             for at in pungs_at:
                 pungs.append((offset + at, _PLAIN[suit_codes[at]]))
             if pair_at >= 0:

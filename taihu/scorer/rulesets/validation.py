@@ -13,7 +13,7 @@ from typing import NamedTuple
 from .. import tiles as T
 from ..engine import KONG, Group
 from ..errors import HandError, Term, Text, quote
-from ..notation import Meld, ParsedHand, notation_error
+from ..notation import DECLARED_VALUES, Meld, ParsedHand, notation_error
 from ..said import phrase
 from . import REGISTRY, condition_word, owners_of, rules_word, rules_words
 from .heuristics import likely_wait_kind
@@ -31,7 +31,7 @@ def check_known_conditions(
         and (parsed.wild is None or "wild" in known)
         and (parsed.flip is None or "flip" in known)
         and (parsed.declare is None or "declare" in known)
-        and not parsed.declared_values
+        and (not parsed.values or _values_known(parsed.values, known))
     ):
         return  # all known: the common case, without listing the conditions
     for cond in parsed.conditions:
@@ -50,6 +50,15 @@ def check_known_conditions(
                 rules=rules_word(rule_set),
                 hint_part=hint,
             )
+
+
+def _values_known(values: Iterable[str], known: frozenset[str]) -> bool:
+    """Whether every declared value written (`round:E`) is a condition `known`: as `parsed.conditions` would
+    list them, without the list (tests/test_validation_fast_paths.py)."""
+    for word in values:
+        if word in DECLARED_VALUES and word not in known:
+            return False
+    return True
 
 
 def seat_or_dealer(parsed: ParsedHand, notes: list[str]) -> str:

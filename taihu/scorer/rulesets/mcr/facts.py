@@ -50,7 +50,9 @@ NO_LINKS: Linked = {}  # a reading's whose sets make none (most): shared, read o
     WIND_PUNG,
     YAO_JIU_PUNG,  # a pung of a 1, a 9 or a wind
     ALL_CHOWS,  # four chows, the knitted straight counting as three
-) = (1 << bit for bit in range(17))
+    YAO_PAIR,  # a pair of a 1, a 9 or an honor (全带幺 needs one)
+    FIVE_PAIR,  # a pair of a 5 (全带五 needs one)
+) = (1 << bit for bit in range(19))
 SHAPE_HOLDS = {
     STANDARD: STANDARD_SHAPE,
     KNITTED: KNITTED_SHAPE,
@@ -72,7 +74,18 @@ PUNG_HOLDS = tuple(
     else 0
     for k in range(T.PLAYABLE)
 )
-PAIR_HOLDS = tuple(DRAGON_PAIR if k >= T.RED else WIND_PAIR if k >= T.EAST else 0 for k in range(T.PLAYABLE))
+PAIR_HOLDS = tuple(
+    DRAGON_PAIR | YAO_PAIR
+    if k >= T.RED
+    else WIND_PAIR | YAO_PAIR
+    if k >= T.EAST
+    else YAO_PAIR
+    if k % 9 in _TERMINAL_RANKS
+    else FIVE_PAIR
+    if k % 9 == 4
+    else 0
+    for k in range(T.PLAYABLE)
+)
 
 
 class McrFacts(ReadingFacts):
@@ -286,6 +299,8 @@ def chow_fans(starts: list[int], pair: int) -> list[tuple[str, tuple[int, ...]]]
 def account_once(pairs: list[tuple[int, int, str]], most: int) -> list[tuple[int, int, str]]:
     """At most `most` of the fan two chows make: first a second of one fan is dropped, then whole fan, each
     time from 老少副 up to 一般高."""
+    if len(pairs) <= most:
+        return pairs  # none to drop
     kept = list(pairs)
     for limit in (1, 0):
         for fan in reversed(TWO_CHOWS):
@@ -299,7 +314,8 @@ def account_once(pairs: list[tuple[int, int, str]], most: int) -> list[tuple[int
 
 
 def two_pungs(a: int, b: int) -> str:
-    if T.is_suited(a) and T.is_suited(b) and a % 9 == b % 9 and a != b:
+    """The fan two pungs (by their kinds, in either order) make together, or ''."""
+    if a < T.EAST and b < T.EAST and a % 9 == b % 9 and a != b:
         return "shuang_tong_ke"
     if a >= T.RED and b >= T.RED and a != b:
         return "shuang_jian_ke"
@@ -307,7 +323,9 @@ def two_pungs(a: int, b: int) -> str:
 
 
 def three_pungs(a: int, b: int, c: int) -> str:
-    if all(T.is_suited(k) for k in (a, b, c)):
+    """The fan three pungs (kinds, ascending) make together, or '': all suited where the highest is, all winds
+    where the lowest and the highest are, all dragons where the lowest is."""
+    if c < T.EAST:
         if len({a // 9, b // 9, c // 9}) == 3:
             ranks = sorted((a % 9, b % 9, c % 9))
             if ranks[0] == ranks[2]:
@@ -317,9 +335,9 @@ def three_pungs(a: int, b: int, c: int) -> str:
         elif a // 9 == c // 9 and b == a + 1 and c == b + 1:
             return "yi_se_san_jie_gao"
         return ""
-    if all(T.is_wind(k) for k in (a, b, c)):
+    if T.is_wind(a) and T.is_wind(c):
         return "san_feng_ke"
-    if all(k >= T.RED for k in (a, b, c)):
+    if a >= T.RED:
         return "da_san_yuan"
     return ""
 
@@ -353,10 +371,16 @@ def pung_fans(kinds: list[int]) -> list[tuple[str, tuple[int, ...]]]:
     return [(fan, (a, b)) for a, b in combinations(kinds, 2) if (fan := two_pungs(a, b))]
 
 
+# The fan between some sets, each followed by its detail, in one flat tuple of strings: ("yi_ban_gao", "123m
+# 123m", ...). Flat, so the garbage collector untracks a new answer at the first collection that sees it (a
+# tuple of tuples waits a collection per level, in the older generation a memo's entries reach)
+Made = tuple[str, ...]
+
+
 def between_sets(starts: list[int], kinds: list[int], pair: int) -> Linked:
     """Every fan made between the sets of a reading, one detail per occurrence: its chows by their lowest kinds
     and its pungs and kongs by their kinds, each ascending, and its pair (only four chows read it)."""
-    made: tuple[tuple[str, str], ...] = ()
+    made: Made = ()
     if len(starts) > 1:
         key = bytes(starts) if len(starts) < 4 else bytes((*starts, pair + 1))
         at = CHOW_LINKS.places.get(key)
@@ -372,19 +396,16 @@ def between_sets(starts: list[int], kinds: list[int], pair: int) -> Linked:
     if not made:
         return NO_LINKS
     linked: Linked = {}
-    for fan, detail in made:
-        linked.setdefault(fan, []).append(detail)
+    for at in range(0, len(made), 2):
+        linked.setdefault(made[at], []).append(made[at + 1])
     return linked
-
-
-Made = tuple[tuple[str, str], ...]  # the fan between some sets, each with its detail
 
 
 class LinksMemo:
     """The fan between some sets by their kinds as bytes (the same few thousand combinations recur hand after
-    hand): a dict of bytes to places in one list of answers, none of which the garbage collector tracks for
-    long. A dict holding new tuples is tracked again at each new entry and walked whole by the collections
-    that follow (so was `functools.lru_cache` of several arguments, keyed by a new tuple each)."""
+    hand): a dict of bytes to places in one list of answers (`Made`), none of which the garbage collector
+    tracks for long. A dict holding new tuples is tracked again at each new entry and walked whole by the
+    collections that follow (so was `functools.lru_cache` of several arguments, keyed by a new tuple each)."""
 
     def __init__(self, name: str, find: Callable[..., Made], limit: int = 20_000) -> None:
         self.places: dict[bytes, int] = {}
@@ -409,16 +430,26 @@ class LinksMemo:
         return made
 
 
-def chow_links(starts: tuple[int, ...], pair: int) -> tuple[tuple[str, str], ...]:
-    """The fan between chows (`chow_fans`), each with its detail: the chows as their tiles (123m)."""
-    return tuple(
-        [(fan, " ".join([group_text(Group(CHOW, k)) for k in made])) for fan, made in chow_fans([*starts], pair)]
-    )
+# each chow's text by its lowest kind (123m), and each kind's name, for the details of the fan between sets
+CHOW_TEXT = tuple(group_text(Group(CHOW, k)) if k < T.EAST and k % 9 < 7 else "" for k in range(T.EAST))
+KIND_NAME = tuple(T.name(k) for k in range(T.PLAYABLE))
 
 
-def pung_links(kinds: tuple[int, ...]) -> tuple[tuple[str, str], ...]:
-    """The fan between pungs and kongs (`pung_fans`), each with its detail: the pungs by their kinds (5m N)."""
-    return tuple([(fan, " ".join([T.name(k) for k in made])) for fan, made in pung_fans([*kinds])])
+def chow_links(starts: tuple[int, ...], pair: int) -> Made:
+    """The fan between chows (`chow_fans`), each followed by its detail: the chows as their tiles (123m)."""
+    made: list[str] = []
+    for fan, chows in chow_fans([*starts], pair):
+        made += (fan, " ".join([CHOW_TEXT[k] for k in chows]))
+    return tuple(made)
+
+
+def pung_links(kinds: tuple[int, ...]) -> Made:
+    """The fan between pungs and kongs (`pung_fans`), each followed by its detail: the pungs by their kinds
+    (5m N)."""
+    made: list[str] = []
+    for fan, pungs in pung_fans([*kinds]):
+        made += (fan, " ".join([KIND_NAME[k] for k in pungs]))
+    return tuple(made)
 
 
 CHOW_LINKS = LinksMemo("mcr.chow_links", chow_links)  # by the chows' lowest kinds, and the pair of four chows

@@ -54,6 +54,7 @@ class McrHand(I.Prepared):
     exposed_kongs: int = 0
     concealed_kongs: int = 0
     nine_gates: bool = False  # 九莲宝灯: the 13 tiles before the win are 1112345678999 of one suit
+    four_alike: bool = False  # a kind with its four tiles in the hand (a kong's included)
 
     @cached_property
     def single_wait(self) -> bool:
@@ -86,14 +87,18 @@ def prepare(parsed: ParsedHand, options: dict[str, int]) -> McrHand:
         if T.is_flower(parsed.win):
             raise HandError.of("error.notation.mcr.flower_won", code="bad_winning_tile", column=parsed.columns.get("+"))
         insort(held, parsed.win)
-    melds = tuple(I.meld_group(m) for m in parsed.melds)
+    melds = tuple([I.meld_group(m) for m in parsed.melds]) if parsed.melds else ()
     counts = [0] * T.PLAYABLE
+    bits = 0  # the kinds held, as bits
     for kind in held:
         counts[kind] += 1
+        bits |= 1 << kind
     for meld in parsed.melds:
         for kind in meld.tiles:
             counts[kind] += 1
-    if max(counts) > 4:
+            bits |= 1 << kind
+    most = max(counts)
+    if most > 4:
         kind = next(k for k, seen in enumerate(counts) if seen > 4)
         raise V.too_many_copies(parsed, kind, counts[kind], 4)
 
@@ -101,34 +106,14 @@ def prepare(parsed: ParsedHand, options: dict[str, int]) -> McrHand:
     winner = parsed.win is not None
     if size != (WIN_SIZE if winner else HAND_SIZE):
         raise V.tile_count_error(parsed, "mcr", size, HAND_SIZE, winner)
-    V.check_win_conditions(parsed, winner, WIN_CONDITIONS, CONFLICTS)
     flags = parsed.flags
-    V.check_kong_draw(flags, melds)
     win = parsed.win if parsed.win is not None else -1
-    if "rob-kong" in flags and counts[win] > 1:
-        raise HandError.of(
-            "error.condition.mcr.rob_kong_held",
-            code="condition_not_met",
-            column=parsed.columns.get("rob-kong"),
-            tile=T.name(win),
-        )
-    if "fourth-tile" in flags and held.count(win) > 1:
-        raise HandError.of(
-            "error.condition.mcr.fourth_tile_held",
-            code="condition_not_met",
-            column=parsed.columns.get("fourth-tile"),
-            tile=T.name(win),
-        )
+    if flags:  # the checks of the conditions written: none to check on most hands
+        _check_conditions(parsed, winner, melds, counts, held, win)
     notes: list[str] = []
     if not winner:
         notes.append(said("note.mcr.non_winner"))
     concealed = bytes(held)
-    bits = 0  # the kinds held, as bits
-    for kind in concealed:
-        bits |= 1 << kind
-    for meld in parsed.melds:
-        for kind in meld.tiles:
-            bits |= 1 << kind
     hand = McrHand(
         parsed=parsed,
         winner=winner,
@@ -148,8 +133,32 @@ def prepare(parsed: ParsedHand, options: dict[str, int]) -> McrHand:
         concealed_kongs=sum(1 for g in melds if g.concealed_kong) if melds else 0,
         # 九莲宝灯's fourteen tiles run from its suit's 1 to its 9
         nine_gates=winner and not melds and held[-1] - held[0] == 8 and S.nine_gates(_without(held, win)),
+        four_alike=most == 4,
     )
     return hand
+
+
+def _check_conditions(
+    parsed: ParsedHand, winner: bool, melds: tuple[Group, ...], counts: list[int], held: list[int], win: int
+) -> None:
+    """The conditions written need a win, stand together and fit the tiles (a robbed kong's tile not held)."""
+    flags = parsed.flags
+    V.check_win_conditions(parsed, winner, WIN_CONDITIONS, CONFLICTS)
+    V.check_kong_draw(flags, melds)
+    if "rob-kong" in flags and counts[win] > 1:
+        raise HandError.of(
+            "error.condition.mcr.rob_kong_held",
+            code="condition_not_met",
+            column=parsed.columns.get("rob-kong"),
+            tile=T.name(win),
+        )
+    if "fourth-tile" in flags and held.count(win) > 1:
+        raise HandError.of(
+            "error.condition.mcr.fourth_tile_held",
+            code="condition_not_met",
+            column=parsed.columns.get("fourth-tile"),
+            tile=T.name(win),
+        )
 
 
 def _without(held: list[int], win: int) -> list[int]:

@@ -416,14 +416,16 @@ def _fan(
 # What a fan of the hand (read once per hand) needs the hand to have at all, by fan: the scoring loop looks for
 # it only in a hand with every fact it names (`hand_facts`), and the answer is the same either way
 # (tests/test_mcr_fast_paths.py runs every finder on every hand)
-HAND_FACTS = frozenset({"kongs", "conditions", "melds", "flowers", "nine_gates", "honors", "no_honors", "one_suit"})
+HAND_FACTS = frozenset(
+    {"kongs", "conditions", "melds", "flowers", "nine_gates", "honors", "no_honors", "one_suit", "four_alike"}
+)
 HAND_BIT = {fact: 1 << bit for bit, fact in enumerate(sorted(HAND_FACTS))}  # each fact as a bit of `hand_facts`
 HAND_NEEDS: dict[str, int] = {}  # by fan: the bits of the facts it needs, all of them
 
 
 def hand_facts(hand: McrHand) -> int:
     """The facts of `HAND_FACTS` the hand has, as bits (`HAND_BIT`): kongs, conditions written, exposed melds,
-    flowers, 九莲宝灯's tiles, honors or none, one suit only."""
+    flowers, 九莲宝灯's tiles, honors or none, one suit only, a kind's four tiles."""
     held = hand.held
     facts = _HONORS_BIT if held & HONORS else _NO_HONORS_BIT
     if _suits(held) == 1:
@@ -439,6 +441,8 @@ def hand_facts(hand: McrHand) -> int:
         facts |= HAND_BIT["flowers"]
     if hand.nine_gates:
         facts |= HAND_BIT["nine_gates"]
+    if hand.four_alike:
+        facts |= HAND_BIT["four_alike"]
     return facts
 
 
@@ -507,7 +511,7 @@ ITEMS = (
     _fan("qing_long", "清龙", "Pure Straight", 16, _linked("qing_long")),
     _fan("san_se_shuang_long_hui", "三色双龙会", "Three-Suited Terminal Chows", 16, _linked("san_se_shuang_long_hui")),
     _fan("yi_se_san_bu_gao", "一色三步高", "Pure Shifted Chows", 16, _linked("yi_se_san_bu_gao")),
-    _fan("quan_dai_wu", "全带五", "All Fives", 16, _every_set(_five), holds=F.STANDARD_SHAPE),
+    _fan("quan_dai_wu", "全带五", "All Fives", 16, _every_set(_five), holds=F.FIVE_PAIR),
     _fan("san_tong_ke", "三同刻", "Triple Pung", 16, _linked("san_tong_ke"), gate=PUNGS),
     _fan("san_an_ke", "三暗刻", "Three Concealed Pungs", 16, _an_ke(3), gate=PUNGS, holds=F.THREE_CONCEALED),
     # 12
@@ -565,7 +569,7 @@ ITEMS = (
         "ming_an_gang", "明暗杠", "Melded and Concealed Kongs", 1, FAN, WINNER_ONLY, _one_of_each, option="ming_an_gang"
     ),
     # 4
-    _fan("quan_dai_yao", "全带幺", "Outside Hand", 4, _every_set(_yao), holds=F.STANDARD_SHAPE),
+    _fan("quan_dai_yao", "全带幺", "Outside Hand", 4, _every_set(_yao), holds=F.YAO_PAIR),
     _hand_fan("bu_qiu_ren", "不求人", "Fully Concealed Hand", 4, _bu_qiu_ren),
     _hand_fan("shuang_ming_gang", "双明杠", "Two Melded Kongs", 4, _kongs(2, 0, 2), needs=("kongs", "melds")),
     _hand_fan("he_jue_zhang", "和绝张", "Last Tile", 4, _he_jue_zhang),
@@ -599,7 +603,7 @@ ITEMS = (
     ),
     _hand_fan("men_qian_qing", "门前清", "Concealed Hand", 2, _men_qian_qing),
     _fan("ping_he", "平和", "All Chows", 2, _ping_he, holds=F.ALL_CHOWS),
-    _hand_fan("si_gui_yi", "四归一", "Tile Hog", 2, _si_gui_yi),
+    _hand_fan("si_gui_yi", "四归一", "Tile Hog", 2, _si_gui_yi, needs=("four_alike",)),
     _fan("shuang_tong_ke", "双同刻", "Double Pung", 2, _linked("shuang_tong_ke"), gate=PUNGS),
     _fan("shuang_an_ke", "双暗刻", "Two Concealed Pungs", 2, _an_ke(2), gate=PUNGS, holds=F.TWO_CONCEALED),
     _hand_fan("an_gang", "暗杠", "Concealed Kong", 2, _single_kong(exposed=False), needs=("kongs",)),
