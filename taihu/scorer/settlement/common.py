@@ -412,31 +412,16 @@ def liable_hand(table: Table, hands: Hands, index: int, name: str) -> ParsedHand
     """A liable event rests on the winner's melds, so it needs the winner's hand string (Decision 2026-11-30)."""
     winner = table.winner
     if winner is None:
-        raise HandError.of(
-            "error.liable.no_winner",
-            code="bad_event",
-            field=f"events[{index}]",
-            event=Field(f"events[{index}]"),
-            name=name,
-        )
+        raise event_error("error.liable.no_winner", index, name=name)
     seat = table.events[index].seat
     if seat == winner:
-        raise HandError.of(
-            "error.liable.is_winner",
-            code="bad_event",
-            seat=seat,
-            field=f"events[{index}]",
-            event=Field(f"events[{index}]"),
-            seat_word=seat,
-        )
+        raise event_error("error.liable.is_winner", index, seat)
     hand = hands[winner]
     if not isinstance(hand, ParsedHand):
-        raise HandError.of(
+        raise event_error(
             "error.liable.needs_hand",
-            code="bad_event",
+            index,
             hint=Text("error.hint.give_the_hand", winner=winner),
-            field=f"events[{index}]",
-            event=Field(f"events[{index}]"),
             name=name,
             winner=winner,
             total=hand.total,

@@ -8,13 +8,14 @@ liable player (承包) pays all of it.
 from __future__ import annotations
 
 from ... import tiles as T
-from ...errors import Field, HandError, Text
+from ...errors import HandError, Text
 from ...models import Payment, Settlement, Table
 from ...said import said
 from ...settlement.common import (
     SEATS,
     Hands,
     dealer_stays,
+    event_error,
     exposed_melds,
     liable_hand,
     open_deal,
@@ -72,22 +73,15 @@ def _liable(table: Table, hands: Hands) -> str | None:
     """The one 承包 seat, checked against the winner's hand: three exposed melds or more (Decision 2026-11-30)."""
     seats = [(i, e.seat) for i, e in enumerate(table.events) if e.type == "liable"]
     if len(seats) > 1:
-        raise HandError.of(
-            "error.event.one_liable_jinhua",
-            code="bad_event",
-            field=f"events[{seats[1][0]}]",
-            event=Field(f"events[{seats[1][0]}]"),
-        )
+        raise event_error("error.event.one_liable_jinhua", seats[1][0])
     for i, _ in seats:
         hand = liable_hand(table, hands, i, "承包")
         shown = exposed_melds(hand)
         if len(shown) < LIABLE_MELDS:
-            raise HandError.of(
+            raise event_error(
                 "error.liable.jinhua_one" if len(shown) == 1 else "error.liable.jinhua",
-                code="bad_event",
-                field=f"events[{i}]",
+                i,
                 hint=Text("error.hint.jinhua_liable"),
-                event=Field(f"events[{i}]"),
                 most=LIABLE_MELDS,
                 winner=table.winner,
                 count=len(shown),

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ... import tiles as T
-from ...errors import Field, HandError, Joined, Text
+from ...errors import HandError, Joined, Text
 from ...models import HandScore, Payment, Settlement, Table
 from ...notation import ParsedHand, to_text
 from ...said import said
@@ -52,16 +52,10 @@ def _lingxi_events(table: Table) -> dict[str, int]:
     found: dict[str, int] = {}
     for i, event in enumerate(table.events):
         if event.type in ("false-win", "liable") and event.type in found:
-            raise HandError.of(
-                "error.event.one_false_win" if event.type == "false-win" else "error.event.one_liable_lingxi",
-                code="bad_event",
-                field=f"events[{i}]",
-                event=Field(f"events[{i}]"),
-            )
+            twice = "error.event.one_false_win" if event.type == "false-win" else "error.event.one_liable_lingxi"
+            raise C.event_error(twice, i)
         if event.type == "false-win" and winner is not None:
-            raise HandError.of(
-                "error.event.false_win_winner", code="bad_event", field=f"events[{i}]", event=Field(f"events[{i}]")
-            )
+            raise C.event_error("error.event.false_win_winner", i)
         found.setdefault(event.type, i)
     C.foul_seats(table)
     return found
@@ -134,11 +128,9 @@ def _check_liable(index: int, winner: str, hand: ParsedHand, score: HandScore) -
             )
         )
     if problems:
-        raise HandError.of(
+        raise C.event_error(
             "error.liable.lingxi",
-            code="bad_event",
-            field=f"events[{index}]",
-            event=Field(f"events[{index}]"),
+            index,
             winner=winner,
             hand=to_text(hand),
             problems=Joined(problems),
