@@ -1007,8 +1007,8 @@ async function openLedger(id) {
     remember(LEDGER_KEY, id);
     followLedger(true);
     listen();
-    loadDevices();
-    loadReadLinks();
+    loadOwnerList("devices");
+    loadOwnerList("readLinks");
     flushQueue();
   }
   drawLedger();
@@ -1277,9 +1277,9 @@ async function heard(id, kind, data) {
   const shown = state.ledger.data;
   const count = shown.deals.length;
   if (kind === "ledger-deleted") { await openLedger(id); return; }
-  if (kind.startsWith("device-")) { await loadDevices(); return; }  // the owner's list follows the room
-  if (kind.startsWith("read-link-")) { await loadReadLinks(); return; }
-  if (data.resync) { loadDevices(); loadReadLinks(); }  // what changed while away is read again
+  if (kind.startsWith("device-")) { await loadOwnerList("devices"); return; }  // the owner's list follows the room
+  if (kind.startsWith("read-link-")) { await loadOwnerList("readLinks"); return; }
+  if (data.resync) { loadOwnerList("devices"); loadOwnerList("readLinks"); }  // what changed while away is read again
   let moved = true;
   if (kind === "deal-added" && data.entry?.number === count + 1) {
     shown.deals.push(data.entry);
@@ -1419,14 +1419,35 @@ function drawQr(box, text) {
     "shape-rendering": "crispEdges" }, svg("rect", { width: size, height: size, fill: "#fff" }), svg("path", { d: path, fill: "#000" })));
 }
 
-async function loadDevices() {
+// The owner's lists of the room (`state.devices`, `state.readLinks`): each read from its path and drawn
+// again when it changed; it follows the stream's events of its kind.
+const OWNER_LISTS = {
+  devices: { path: "devices", field: "devices", draw: () => drawDevices() },
+  readLinks: { path: "read-links", field: "read_links", draw: () => drawReadLinks() },
+};
+
+async function loadOwnerList(name) {
   if (!isOwner()) return;
+  const { path, field, draw } = OWNER_LISTS[name];
   const id = state.ledger.id;
-  const reply = await ownerCall("GET", "devices");
+  const reply = await ownerCall("GET", path);
   if (!reply.ok || state.ledger?.id !== id) return;
-  const known = JSON.stringify(state.devices);
-  state.devices = reply.data.devices;
-  if (JSON.stringify(state.devices) !== known) drawDevices();
+  const known = JSON.stringify(state[name]);
+  state[name] = reply.data[field];
+  if (JSON.stringify(state[name]) !== known) draw();
+}
+
+// The button that revokes one entry of an owner's list, then says so (`note`) and reads the list again.
+function revokeButton(name, entryId, label, note) {
+  const revoke = el("button", { type: "button", text: t("roomRevoke"), "aria-label": `${t("roomRevoke")} ${label}` });
+  revoke.addEventListener("click", async () => {
+    const reply = await ownerCall("DELETE", `${OWNER_LISTS[name].path}/${encodeURIComponent(entryId)}`);
+    if (!reply.ok && reply.status !== 404) { showError("ledger-error", reply.data, "", null); return; }
+    state.ledgerNote = note;
+    await loadOwnerList(name);
+    drawLedger();
+  });
+  return revoke;
 }
 
 function drawDevices() {
@@ -1434,28 +1455,9 @@ function drawDevices() {
   const devices = state.devices || [];
   if (!devices.length) { list.replaceChildren(el("li", { class: "hint", text: t("roomNoDevices") })); return; }
   list.replaceChildren(...devices.map((device) => {
-    const revoke = el("button", { type: "button", text: t("roomRevoke"), "aria-label": `${t("roomRevoke")} ${device.name}` });
-    revoke.addEventListener("click", async () => {
-      const reply = await ownerCall("DELETE", `devices/${encodeURIComponent(device.id)}`);
-      if (!reply.ok && reply.status !== 404) { showError("ledger-error", reply.data, "", null); return; }
-      state.ledgerNote = fmt("roomRevoked", { name: device.name });
-      await loadDevices();
-      drawLedger();
-    });
+    const revoke = revokeButton("devices", device.id, device.name, fmt("roomRevoked", { name: device.name }));
     return el("li", {}, el("span", { text: device.name }), revoke);
   }));
-}
-
-// The read links the owner made: each named (or not) and dated, and revoked here; the list follows the
-// stream's read-link events as the devices' does.
-async function loadReadLinks() {
-  if (!isOwner()) return;
-  const id = state.ledger.id;
-  const reply = await ownerCall("GET", "read-links");
-  if (!reply.ok || state.ledger?.id !== id) return;
-  const known = JSON.stringify(state.readLinks);
-  state.readLinks = reply.data.read_links;
-  if (JSON.stringify(state.readLinks) !== known) drawReadLinks();
 }
 
 function madeWhen(iso) {
@@ -1470,14 +1472,8 @@ function drawReadLinks() {
   if (!links.length) { list.replaceChildren(el("li", { class: "hint", text: t("roomNoReadLinks") })); return; }
   list.replaceChildren(...links.map((link) => {
     const name = link.name ?? t("roomUnnamed");
-    const revoke = el("button", { type: "button", text: t("roomRevoke"), "aria-label": `${t("roomRevoke")} ${t("roomReadLink")} ${name}` });
-    revoke.addEventListener("click", async () => {
-      const reply = await ownerCall("DELETE", `read-links/${encodeURIComponent(link.id)}`);
-      if (!reply.ok && reply.status !== 404) { showError("ledger-error", reply.data, "", null); return; }
-      state.ledgerNote = fmt("roomLinkRevoked", { name });
-      await loadReadLinks();
-      drawLedger();
-    });
+    const label = `${t("roomReadLink")} ${name}`;
+    const revoke = revokeButton("readLinks", link.id, label, fmt("roomLinkRevoked", { name }));
     return el("li", {}, el("span", {}, el("span", { text: name }), " ",
       el("span", { class: "hint", text: fmt("roomMade", { when: madeWhen(link.created) }) })), revoke);
   }));
