@@ -125,14 +125,14 @@ class Mcr(B.RuleSet):
             at, item, points = linked[key]
             entries += [(at, item, points, detail) for detail in details]
         options = hand.options
-        holds = facts.holds
-        for at, item, rows, needs in self._open_reading_items.get(facts.present) or self._open_for(facts.present):
-            if needs and not holds & needs:
-                continue  # the reading holds nothing this fan needs (`items.READING_NEEDS`): it cannot have it
+        runs = self._reading_runs.get(facts.present) or self._runs_for(facts.present)
+        for at, item, rows in runs.get(facts.holds) or self._run_for(runs, facts.present, facts.holds):
             for variant, subject in item.find(hand, facts):
                 entries.append((at, item, item.points(variant, options) if rows is None else rows[variant], subject))
         entries.sort(key=_AT)
-        found = self._exclude([(item, points, detail) for _, item, points, detail in entries])
+        found = self._kept(entries)
+        if len(found) == len(hand.flowers):  # no fan but flowers: 无番和, which the plans leave out
+            found.insert(0, self._no_fan)
         return found, self.finish(hand, found)
 
     def _fixed_entries(self, hand: McrHand) -> list[Entry]:
@@ -155,9 +155,17 @@ class Mcr(B.RuleSet):
         plan = self._fixed_plans[facts] = tuple(
             (self._places[item.key], item, item.plain_rows)
             for item in self._fixed
-            if HAND_NEEDS.get(item.key, 0) & facts == HAND_NEEDS.get(item.key, 0)
+            if HAND_NEEDS.get(item.key, 0) & facts == HAND_NEEDS.get(item.key, 0) and item.key != NO_FAN
         )
         return plan
+
+    @cached_property
+    def _no_fan(self) -> tuple[I.Item, int, str]:
+        """无番和, found on every win and kept only where no other fan is but flowers: `valued` adds it there,
+        so the plans of the hand's fan (`_fixed_plan_for`) leave it out. It excludes nothing."""
+        item = next(item for item in self.items if item.key == NO_FAN)
+        assert NO_FAN not in self._removes
+        return item, item.rows[I.ONE], ""
 
     @cached_property
     def _places(self) -> dict[str, int]:
@@ -183,6 +191,24 @@ class Mcr(B.RuleSet):
         )
         return opened
 
+    @cached_property
+    def _reading_runs(self) -> dict[frozenset[str], dict[int, tuple[tuple[int, I.Item, I.Rows | None], ...]]]:
+        """By the gate facts a reading has, then by what it holds (`McrFacts.holds`): the other reading fan the
+        loop runs, those of `_open_for` whose needs the reading holds one of. A few hundred at most."""
+        return {}
+
+    def _runs_for(self, present: frozenset[str]) -> dict[int, tuple[tuple[int, I.Item, I.Rows | None], ...]]:
+        runs = self._reading_runs[present] = {}
+        return runs
+
+    def _run_for(
+        self, runs: dict[int, tuple[tuple[int, I.Item, I.Rows | None], ...]], present: frozenset[str], holds: int
+    ) -> tuple[tuple[int, I.Item, I.Rows | None], ...]:
+        opened = self._open_reading_items.get(present) or self._open_for(present)
+        # a fan whose needs the reading holds none of cannot be found in it (`items.READING_NEEDS`)
+        run = runs[holds] = tuple((at, item, rows) for at, item, rows, needs in opened if not needs or holds & needs)
+        return run
+
     def ledger_round(self, deal: int) -> str | None:
         """A 16-deal match: E for deals 1–4, S for 5–8, W for 9–12, N for 13–16, then E again."""
         return "ESWN"[(deal - 1) // 4 % 4]
@@ -194,21 +220,26 @@ class Mcr(B.RuleSet):
     def _exclude(self, found: I.Found) -> I.Found:
         """不重复: from the highest fan down (the table's order), a fan not itself excluded excludes its list;
         无番和 (found on every win) stays only where no other fan does, flowers apart."""
+        kept = self._kept([(0, item, points, detail) for item, points, detail in found])
+        for item, _, _ in kept:  # loops, not generators: a generator is a call per step
+            if item.key not in APART:
+                return [entry for entry in kept if entry[0].key != NO_FAN]
+        return kept
+
+    def _kept(self, entries: list[Entry]) -> I.Found:
+        """The fan found (`Entry`, in the table's order) that no fan kept before excludes (不重复)."""
         removes = self._removes
         gone: set[str] = set()
         kept: I.Found = []
-        for entry in found:
-            key = entry[0].key
+        for _, item, points, detail in entries:
+            key = item.key
             if key in gone:
                 continue
-            kept.append(entry)
+            kept.append((item, points, detail))
             if key in removes:
                 gone |= removes[key]
         if gone:
             kept = [entry for entry in kept if entry[0].key not in gone]
-        for item, _, _ in kept:  # loops, not generators: a generator is a call per step
-            if item.key not in APART:
-                return [entry for entry in kept if entry[0].key != NO_FAN]
         return kept
 
     def finish(self, hand: McrHand, found: I.Found) -> I.Outcome:

@@ -407,17 +407,30 @@ def _fan(
     reads: bool = True,
     gate: tuple[str, ...] = (),
     holds: int = 0,
+    option: str = "",
 ) -> Item:
     if holds:
         READING_NEEDS[key] = holds
-    return Item(key, name, name_en, value, FAN, WINNER_ONLY, find, reads=READS if reads else (), gate=gate)
+    facts_read = READS if reads else ()
+    return Item(key, name, name_en, value, FAN, WINNER_ONLY, find, option=option, reads=facts_read, gate=gate)
 
 
 # What a fan of the hand (read once per hand) needs the hand to have at all, by fan: the scoring loop looks for
 # it only in a hand with every fact it names (`hand_facts`), and the answer is the same either way
 # (tests/test_mcr_fast_paths.py runs every finder on every hand)
 HAND_FACTS = frozenset(
-    {"kongs", "conditions", "melds", "flowers", "nine_gates", "honors", "no_honors", "one_suit", "four_alike"}
+    {
+        "kongs",
+        "conditions",
+        "melds",
+        "written_or_shown",  # a condition written or a meld shown: 和绝张 is one or the other
+        "flowers",
+        "nine_gates",
+        "honors",
+        "no_honors",
+        "one_suit",
+        "four_alike",
+    }
 )
 HAND_BIT = {fact: 1 << bit for bit, fact in enumerate(sorted(HAND_FACTS))}  # each fact as a bit of `hand_facts`
 HAND_NEEDS: dict[str, int] = {}  # by fan: the bits of the facts it needs, all of them
@@ -434,9 +447,11 @@ def hand_facts(hand: McrHand) -> int:
         if hand.exposed_kongs or hand.concealed_kongs:
             facts |= HAND_BIT["kongs"]
         if any(g.exposed for g in hand.melds):
-            facts |= HAND_BIT["melds"]
+            facts |= _MELDS_BIT
     if hand.parsed.flags:
-        facts |= HAND_BIT["conditions"]
+        facts |= _CONDITIONS_BIT
+    if facts & (_MELDS_BIT | _CONDITIONS_BIT):
+        facts |= HAND_BIT["written_or_shown"]
     if hand.flowers:
         facts |= HAND_BIT["flowers"]
     if hand.nine_gates:
@@ -447,13 +462,16 @@ def hand_facts(hand: McrHand) -> int:
 
 
 _HONORS_BIT, _NO_HONORS_BIT, _ONE_SUIT_BIT = HAND_BIT["honors"], HAND_BIT["no_honors"], HAND_BIT["one_suit"]
+_MELDS_BIT, _CONDITIONS_BIT = HAND_BIT["melds"], HAND_BIT["conditions"]
 
 
-def _hand_fan(key: str, name: str, name_en: str, value: int, find: I.Finder, needs: tuple[str, ...] = ()) -> Item:
+def _hand_fan(
+    key: str, name: str, name_en: str, value: int, find: I.Finder, needs: tuple[str, ...] = (), option: str = ""
+) -> Item:
     if not HAND_FACTS.issuperset(needs):  # a misspelt fact would keep the fan from every hand
         raise ValueError(f"fan {key}: hand facts {sorted(set(needs) - HAND_FACTS)} are none of {sorted(HAND_FACTS)}")
     HAND_NEEDS[key] = sum(HAND_BIT[fact] for fact in set(needs))
-    return _fan(key, name, name_en, value, find, reads=False)
+    return _fan(key, name, name_en, value, find, reads=False, option=option)
 
 
 OPTIONS = (Option("ming_an_gang", 5, (6, 0), "option.mcr.ming_an_gang", chinese="明暗杠番数"),)
@@ -565,14 +583,20 @@ ITEMS = (
     _hand_fan("shuang_an_gang", "双暗杠", "Two Concealed Kongs", 6, _kongs(0, 2, 2), needs=("kongs",)),
     _fan("shuang_jian_ke", "双箭刻", "Two Dragon Pungs", 6, _linked("shuang_jian_ke"), gate=PUNGS),
     # 5 (明暗杠: one item for one exposed and one concealed kong, a house option)
-    Item(
-        "ming_an_gang", "明暗杠", "Melded and Concealed Kongs", 1, FAN, WINNER_ONLY, _one_of_each, option="ming_an_gang"
+    _hand_fan(
+        "ming_an_gang",
+        "明暗杠",
+        "Melded and Concealed Kongs",
+        1,
+        _one_of_each,
+        needs=("kongs",),
+        option="ming_an_gang",
     ),
     # 4
     _fan("quan_dai_yao", "全带幺", "Outside Hand", 4, _every_set(_yao), holds=F.YAO_PAIR),
-    _hand_fan("bu_qiu_ren", "不求人", "Fully Concealed Hand", 4, _bu_qiu_ren),
+    _hand_fan("bu_qiu_ren", "不求人", "Fully Concealed Hand", 4, _bu_qiu_ren, needs=("conditions",)),
     _hand_fan("shuang_ming_gang", "双明杠", "Two Melded Kongs", 4, _kongs(2, 0, 2), needs=("kongs", "melds")),
-    _hand_fan("he_jue_zhang", "和绝张", "Last Tile", 4, _he_jue_zhang),
+    _hand_fan("he_jue_zhang", "和绝张", "Last Tile", 4, _he_jue_zhang, needs=("written_or_shown",)),
     # 2
     _fan(
         "jian_ke",
@@ -620,7 +644,7 @@ ITEMS = (
     _fan("bian_zhang", "边张", "Edge Wait", 1, _wait("bian"), holds=F.EDGE_WAIT),
     _fan("kan_zhang", "坎张", "Closed Wait", 1, _wait("kan"), holds=F.CLOSED_WAIT),
     _fan("dan_diao_jiang", "单钓将", "Single Wait", 1, _wait("dan"), holds=F.PAIR_WAIT),
-    _hand_fan("zi_mo", "自摸", "Self-Drawn", 1, _zi_mo),
+    _hand_fan("zi_mo", "自摸", "Self-Drawn", 1, _zi_mo, needs=("conditions",)),
     # flowers: counted apart, never toward the minimum
     _hand_fan("hua_pai", "花牌", "Flower Tiles", 1, _flowers, needs=("flowers",)),
 )
