@@ -15,6 +15,10 @@ path beside a plain one).
 - `Mcr.valued` runs a fan of the sets only on a reading holding what it needs
   (`McrFacts.holds`, `items.READING_NEEDS`): every such fan must find nothing
   on a reading without it;
+- `Mcr.valued` looks for a fan of the hand only where the hand's facts
+  (`items.hand_facts`: its ranks, suits, melds, conditions …) hold all it
+  needs (`items.HAND_NEEDS`): every such fan must find nothing on a hand
+  without them, and each is found on some hand;
 - the fan between sets are memoised by the chows' and the pungs' kinds
   (`facts.between_sets`): compared with finding them afresh (`plain_linked`);
 - the fan between pungs read the suits off the highest and lowest kind:
@@ -50,7 +54,7 @@ from taihu.scorer.rulesets.mcr.facts import (
     two_pungs,
 )
 from taihu.scorer.rulesets.mcr.hand import McrHand
-from taihu.scorer.rulesets.mcr.items import READING_NEEDS, _two_sided
+from taihu.scorer.rulesets.mcr.items import HAND_NEEDS, READING_NEEDS, _two_sided, hand_facts
 
 ROOT = Path(__file__).resolve().parent.parent
 HANDS = 400
@@ -74,7 +78,23 @@ def lines() -> list[str]:
         "123789m 123p 789s C +C seat:E",
         "345m 456m 555p 456s 5s +5s seat:E",
     ]
-    return example_lines() + seven_pairs + outside + [random_hand(rng) for _ in range(HANDS)]
+    # a fan of the hand's tiles or kongs, each where the hand's facts (`items.hand_facts`) let it be looked for
+    tiles = [
+        "789789m 789p 789s 8s +8s seat:E",  # 全大
+        "456456m 456p 456s 5s +5s seat:E",  # 全中
+        "123123m 123p 123s 2s +2s seat:E",  # 全小
+        "678789m 678p 789s 6s +6s seat:E",  # 大于五
+        "123234m 123p 234s 4s +4s seat:E",  # 小于五
+        "111999m 111p 999s 1s +1s seat:E",  # 清幺九
+        "111m 999p EEE CCC 9s +9s seat:E",  # 混幺九, 五门齐
+        "234678m 345p 456s 5p +5p seat:E",  # 断幺
+        "234234666s FFF 8s +8s seat:E",  # 绿一色
+        "EEE SSS WWW CCC P +P seat:E",  # 字一色
+        "[1111m] [2222p] [3333s] 456m 9p +9p seat:E",  # 三杠
+        "[1111m] [2222p] [3333s] [4444m] 9p +9p seat:E",  # 四杠
+        "[123m] [456p] [678s] 45m WW f1 f2 +3m seat:E round:E",  # 无番和 and flowers
+    ]
+    return example_lines() + seven_pairs + outside + tiles + [random_hand(rng) for _ in range(HANDS)]
 
 
 LINES = lines()
@@ -193,6 +213,27 @@ def test_a_reading_without_what_a_fan_needs_finds_none_of_it(line: str) -> None:
         for item in NEEDING:
             if not facts.holds & READING_NEEDS[item.key]:
                 assert not list(item.find(hand, facts)), (line, item.key)
+
+
+HAND_NEEDING = [item for item in MCR.items if HAND_NEEDS.get(item.key)]
+
+
+def test_every_fan_of_the_hand_that_needs_facts_is_found_on_some_hand() -> None:
+    """The hands give every fan of the hand gated by `items.HAND_NEEDS` a hand that has it, so the next test
+    shows its needs hold wherever it is found."""
+    found = {item.key for line in LINES for item in HAND_NEEDING if item.find(prepared(line), None)}
+    assert sorted(item.key for item in HAND_NEEDING if item.key not in found) == []
+
+
+@pytest.mark.parametrize("line", LINES)
+def test_a_hand_without_what_a_fan_of_the_hand_needs_finds_none_of_it(line: str) -> None:
+    """`items.hand_facts` only saves work: a fan of the hand whose needs the hand lacks is not looked for, so
+    its finder must find nothing there."""
+    hand = prepared(line)
+    facts = hand_facts(hand)
+    for item in HAND_NEEDING:
+        if HAND_NEEDS[item.key] & facts != HAND_NEEDS[item.key]:
+            assert not list(item.find(hand, None)), (line, item.key)
 
 
 def plain_linked(facts: McrFacts) -> dict[str, list[str]]:

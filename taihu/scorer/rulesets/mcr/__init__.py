@@ -125,8 +125,13 @@ class Mcr(B.RuleSet):
             at, item, points = linked[key]
             entries += [(at, item, points, detail) for detail in details]
         options = hand.options
-        runs = self._reading_runs.get(facts.present) or self._runs_for(facts.present)
-        for at, item, rows in runs.get(facts.holds) or self._run_for(runs, facts.present, facts.holds):
+        runs = self._reading_runs.get(facts.present)
+        if runs is None:
+            runs = self._reading_runs[facts.present] = {}
+        run = runs.get(facts.holds)
+        if run is None:  # (not `or`: many runs are empty)
+            run = self._run_for(runs, facts.present, facts.holds)
+        for at, item, rows in run:
             for variant, subject in item.find(hand, facts):
                 entries.append((at, item, item.points(variant, options) if rows is None else rows[variant], subject))
         entries.sort(key=_AT)
@@ -141,7 +146,8 @@ class Mcr(B.RuleSet):
         facts = hand_facts(hand)
         options = hand.options
         entries: list[Entry] = []
-        for at, item, rows in self._fixed_plans.get(facts) or self._fixed_plan_for(facts):
+        plan = self._fixed_plans.get(facts)
+        for at, item, rows in self._fixed_plan_for(facts) if plan is None else plan:
             for variant, subject in item.find(hand, None):
                 entries.append((at, item, item.points(variant, options) if rows is None else rows[variant], subject))
         return entries
@@ -196,10 +202,6 @@ class Mcr(B.RuleSet):
         """By the gate facts a reading has, then by what it holds (`McrFacts.holds`): the other reading fan the
         loop runs, those of `_open_for` whose needs the reading holds one of. A few hundred at most."""
         return {}
-
-    def _runs_for(self, present: frozenset[str]) -> dict[int, tuple[tuple[int, I.Item, I.Rows | None], ...]]:
-        runs = self._reading_runs[present] = {}
-        return runs
 
     def _run_for(
         self, runs: dict[int, tuple[tuple[int, I.Item, I.Rows | None], ...]], present: frozenset[str], holds: int

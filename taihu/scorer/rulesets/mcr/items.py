@@ -429,7 +429,13 @@ HAND_FACTS = frozenset(
         "honors",
         "no_honors",
         "one_suit",
+        "two_suits",
+        "three_suits",
         "four_alike",
+        # the ranks of the suited tiles held (all suits alike): 1 and 9 only; 2 to 8 only; within 1–4, 4–6 or 6–9
+        "terminal_ranks",
+        "simple_ranks",
+        "narrow_ranks",
     }
 )
 HAND_BIT = {fact: 1 << bit for bit, fact in enumerate(sorted(HAND_FACTS))}  # each fact as a bit of `hand_facts`
@@ -438,11 +444,10 @@ HAND_NEEDS: dict[str, int] = {}  # by fan: the bits of the facts it needs, all o
 
 def hand_facts(hand: McrHand) -> int:
     """The facts of `HAND_FACTS` the hand has, as bits (`HAND_BIT`): kongs, conditions written, exposed melds,
-    flowers, 九莲宝灯's tiles, honors or none, one suit only, a kind's four tiles."""
+    flowers, 九莲宝灯's tiles, honors or none, how many suits, a kind's four tiles, the ranks held."""
     held = hand.held
-    facts = _HONORS_BIT if held & HONORS else _NO_HONORS_BIT
-    if _suits(held) == 1:
-        facts |= _ONE_SUIT_BIT
+    facts = (_HONORS_BIT if held & HONORS else _NO_HONORS_BIT) | _SUITS_BITS[_suits(held)]
+    facts |= _RANKS_BITS[(held | held >> 9 | held >> 18) & _ONE_SUIT_RANKS]
     if hand.melds:
         if hand.exposed_kongs or hand.concealed_kongs:
             facts |= HAND_BIT["kongs"]
@@ -461,7 +466,24 @@ def hand_facts(hand: McrHand) -> int:
     return facts
 
 
-_HONORS_BIT, _NO_HONORS_BIT, _ONE_SUIT_BIT = HAND_BIT["honors"], HAND_BIT["no_honors"], HAND_BIT["one_suit"]
+_HONORS_BIT, _NO_HONORS_BIT = HAND_BIT["honors"], HAND_BIT["no_honors"]
+_SUITS_BITS = (0, HAND_BIT["one_suit"], HAND_BIT["two_suits"], HAND_BIT["three_suits"])  # by `_suits`
+_ONE_SUIT_RANKS = SUITS[0]  # ranks 1–9 as bits: a suit's kinds moved down to the first suit's
+
+
+def _ranks_facts(ranks: int) -> int:
+    """The facts of the ranks held (`ranks`, bit r-1 for rank r, all suits alike)."""
+    facts = 0
+    if not ranks & ~_bits((0, 8)):
+        facts |= HAND_BIT["terminal_ranks"]
+    if not ranks & _bits((0, 8)):
+        facts |= HAND_BIT["simple_ranks"]
+    if any(not ranks & ~_bits(range(low - 1, high)) for low, high in ((1, 4), (4, 6), (6, 9))):
+        facts |= HAND_BIT["narrow_ranks"]
+    return facts
+
+
+_RANKS_BITS = tuple(_ranks_facts(ranks) for ranks in range(1 << 9))
 _MELDS_BIT, _CONDITIONS_BIT = HAND_BIT["melds"], HAND_BIT["conditions"]
 
 
@@ -494,7 +516,9 @@ ITEMS = (
     ),
     _fan("shi_san_yao", "十三幺", "Thirteen Orphans", 88, _shape(ORPHANS), gate=NO_CHOWS, holds=F.ORPHANS_SHAPE),
     # 64
-    _hand_fan("qing_yao_jiu", "清幺九", "All Terminals", 64, _tiles(_qing_yao_jiu), needs=("no_honors",)),
+    _hand_fan(
+        "qing_yao_jiu", "清幺九", "All Terminals", 64, _tiles(_qing_yao_jiu), needs=("no_honors", "terminal_ranks")
+    ),
     _fan("xiao_si_xi", "小四喜", "Little Four Winds", 64, _winds, gate=HONORS_HELD, holds=F.WIND_PAIR),
     _fan("xiao_san_yuan", "小三元", "Little Three Dragons", 64, _dragons, gate=HONORS_HELD, holds=F.DRAGON_PAIR),
     _hand_fan("zi_yi_se", "字一色", "All Honors", 64, _tiles(_zi_yi_se), needs=("honors",)),
@@ -506,7 +530,14 @@ ITEMS = (
     # 32
     _fan("yi_se_si_bu_gao", "一色四步高", "Four Pure Shifted Chows", 32, _linked("yi_se_si_bu_gao")),
     _hand_fan("san_gang", "三杠", "Three Kongs", 32, _kongs(None, None, 3), needs=("kongs",)),
-    _hand_fan("hun_yao_jiu", "混幺九", "All Terminals and Honors", 32, _tiles(_hun_yao_jiu), needs=("honors",)),
+    _hand_fan(
+        "hun_yao_jiu",
+        "混幺九",
+        "All Terminals and Honors",
+        32,
+        _tiles(_hun_yao_jiu),
+        needs=("honors", "terminal_ranks"),
+    ),
     # 24
     _fan("qi_dui", "七对", "Seven Pairs", 24, _shape(SEVEN_PAIRS), gate=NO_CHOWS, holds=F.SEVEN_PAIRS_SHAPE),
     _fan(
@@ -522,9 +553,9 @@ ITEMS = (
     _hand_fan("qing_yi_se", "清一色", "Full Flush", 24, _tiles(_qing_yi_se), needs=("one_suit", "no_honors")),
     _fan("yi_se_san_tong_shun", "一色三同顺", "Pure Triple Chow", 24, _linked("yi_se_san_tong_shun")),
     _fan("yi_se_san_jie_gao", "一色三节高", "Pure Shifted Pungs", 24, _linked("yi_se_san_jie_gao"), gate=PUNGS),
-    _hand_fan("quan_da", "全大", "Upper Tiles", 24, _tiles(_ranks(7, 9)), needs=("no_honors",)),
-    _hand_fan("quan_zhong", "全中", "Middle Tiles", 24, _tiles(_ranks(4, 6)), needs=("no_honors",)),
-    _hand_fan("quan_xiao", "全小", "Lower Tiles", 24, _tiles(_ranks(1, 3)), needs=("no_honors",)),
+    _hand_fan("quan_da", "全大", "Upper Tiles", 24, _tiles(_ranks(7, 9)), needs=("no_honors", "narrow_ranks")),
+    _hand_fan("quan_zhong", "全中", "Middle Tiles", 24, _tiles(_ranks(4, 6)), needs=("no_honors", "narrow_ranks")),
+    _hand_fan("quan_xiao", "全小", "Lower Tiles", 24, _tiles(_ranks(1, 3)), needs=("no_honors", "narrow_ranks")),
     # 16
     _fan("qing_long", "清龙", "Pure Straight", 16, _linked("qing_long")),
     _fan("san_se_shuang_long_hui", "三色双龙会", "Three-Suited Terminal Chows", 16, _linked("san_se_shuang_long_hui")),
@@ -545,8 +576,8 @@ ITEMS = (
     _fan(
         "zu_he_long", "组合龙", "Knitted Straight", 12, _zu_he_long, holds=F.KNITTED_SHAPE | F.HONORS_AND_KNITTED_SHAPE
     ),
-    _hand_fan("da_yu_wu", "大于五", "Upper Four", 12, _tiles(_ranks(6, 9)), needs=("no_honors",)),
-    _hand_fan("xiao_yu_wu", "小于五", "Lower Four", 12, _tiles(_ranks(1, 4)), needs=("no_honors",)),
+    _hand_fan("da_yu_wu", "大于五", "Upper Four", 12, _tiles(_ranks(6, 9)), needs=("no_honors", "narrow_ranks")),
+    _hand_fan("xiao_yu_wu", "小于五", "Lower Four", 12, _tiles(_ranks(1, 4)), needs=("no_honors", "narrow_ranks")),
     _fan("san_feng_ke", "三风刻", "Big Three Winds", 12, _linked("san_feng_ke"), gate=PUNGS),
     # 8
     _fan("hua_long", "花龙", "Mixed Straight", 8, _linked("hua_long")),
@@ -578,7 +609,7 @@ ITEMS = (
     _fan("peng_peng_he", "碰碰和", "All Pungs", 6, _peng_peng_he, gate=NO_CHOWS, holds=F.STANDARD_SHAPE),
     _hand_fan("hun_yi_se", "混一色", "Half Flush", 6, _tiles(_hun_yi_se), needs=("one_suit", "honors")),
     _fan("san_se_san_bu_gao", "三色三步高", "Mixed Shifted Chows", 6, _linked("san_se_san_bu_gao")),
-    _hand_fan("wu_men_qi", "五门齐", "All Types", 6, _tiles(_wu_men_qi), needs=("honors",)),
+    _hand_fan("wu_men_qi", "五门齐", "All Types", 6, _tiles(_wu_men_qi), needs=("honors", "three_suits")),
     _hand_fan("quan_qiu_ren", "全求人", "Melded Hand", 6, _quan_qiu_ren, needs=("melds",)),
     _hand_fan("shuang_an_gang", "双暗杠", "Two Concealed Kongs", 6, _kongs(0, 2, 2), needs=("kongs",)),
     _fan("shuang_jian_ke", "双箭刻", "Two Dragon Pungs", 6, _linked("shuang_jian_ke"), gate=PUNGS),
@@ -631,7 +662,7 @@ ITEMS = (
     _fan("shuang_tong_ke", "双同刻", "Double Pung", 2, _linked("shuang_tong_ke"), gate=PUNGS),
     _fan("shuang_an_ke", "双暗刻", "Two Concealed Pungs", 2, _an_ke(2), gate=PUNGS, holds=F.TWO_CONCEALED),
     _hand_fan("an_gang", "暗杠", "Concealed Kong", 2, _single_kong(exposed=False), needs=("kongs",)),
-    _hand_fan("duan_yao", "断幺", "All Simples", 2, _tiles(_duan_yao), needs=("no_honors",)),
+    _hand_fan("duan_yao", "断幺", "All Simples", 2, _tiles(_duan_yao), needs=("no_honors", "simple_ranks")),
     # 1
     _fan("yi_ban_gao", "一般高", "Pure Double Chow", 1, _linked("yi_ban_gao")),
     _fan("xi_xiang_feng", "喜相逢", "Mixed Double Chow", 1, _linked("xi_xiang_feng")),
@@ -639,7 +670,7 @@ ITEMS = (
     _fan("lao_shao_fu", "老少副", "Two Terminal Chows", 1, _linked("lao_shao_fu")),
     _fan("yao_jiu_ke", "幺九刻", "Pung of Terminals or Honors", 1, _yao_jiu_ke, gate=PUNGS, holds=F.YAO_JIU_PUNG),
     _hand_fan("ming_gang", "明杠", "Melded Kong", 1, _single_kong(exposed=True), needs=("kongs",)),
-    _hand_fan("que_yi_men", "缺一门", "One Voided Suit", 1, _tiles(_que_yi_men)),
+    _hand_fan("que_yi_men", "缺一门", "One Voided Suit", 1, _tiles(_que_yi_men), needs=("two_suits",)),
     _hand_fan("wu_zi", "无字", "No Honors", 1, _tiles(_wu_zi), needs=("no_honors",)),
     _fan("bian_zhang", "边张", "Edge Wait", 1, _wait("bian"), holds=F.EDGE_WAIT),
     _fan("kan_zhang", "坎张", "Closed Wait", 1, _wait("kan"), holds=F.CLOSED_WAIT),
