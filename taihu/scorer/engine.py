@@ -488,7 +488,7 @@ def kinds_readings(
         return ()
     parts = []
     pairs = 0
-    combos = 1  # how many readings: the product of the suits' ways
+    several = False  # whether a suit reads more than one way
     codes = b""  # the one reading's group codes while each suit reads one way
     rest = kinds
     for above in _ABOVE_SUIT:
@@ -496,15 +496,18 @@ def kinds_readings(
         if run:
             rest = rest[len(run) :]
             ways = _SUIT_MEMO.get(run) or _suit_memo_miss(run)
-            if len(ways) == FIRST_WAY:
-                return ()
+            if len(ways) != FIRST_WAY + 1:
+                if len(ways) == FIRST_WAY:
+                    return ()
+                several = True
             pairs += ways[PAIRS]
-            combos *= len(ways) - FIRST_WAY
             codes += ways[FIRST_WAY]
             parts.append(ways)
+            if not rest:
+                break
     if pairs != pair:
         return ()
-    if combos == 1:
+    if not several:
         return (tuple(map(_PLAIN_AT, codes)),)
     found = [tuple(map(_PLAIN_AT, b"".join(combo))) for combo in product(*[ways[FIRST_WAY:] for ways in parts])]
     if classify is None:
