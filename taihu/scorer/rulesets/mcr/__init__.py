@@ -245,12 +245,8 @@ class Mcr(B.RuleSet):
         return kept
 
     def finish(self, hand: McrHand, found: I.Found) -> I.Outcome:
-        flowers = total = 0
-        for item, value, _ in found:
-            total += value
-            if item.key == FLOWERS:
-                flowers += value
-        fan = total - flowers
+        total = sum(map(_POINTS, found))
+        fan = total - sum([value for item, value, _ in found if item.key == FLOWERS]) if hand.flowers else total
         if fan >= MINIMUM:
             return I.Outcome(fan, False, total)
         return I.Outcome(fan, False, total, legal=False, notes=[TOO_FEW(fan, MINIMUM)])
@@ -272,6 +268,7 @@ class Mcr(B.RuleSet):
 
 Entry = tuple[int, I.Item, int, object]  # a fan found: its place in the table, the item, its points, its detail
 _AT = itemgetter(0)
+_POINTS = itemgetter(1)  # of a fan found: (item, points, detail)
 
 
 def _order(facts: McrFacts) -> tuple[int, ...]:
