@@ -11,7 +11,7 @@ qualify, no more of them than the sets can account for.
 
 from __future__ import annotations
 
-from itertools import combinations
+from itertools import combinations, combinations_with_replacement
 
 from ... import tiles as T
 from ...engine import CHOW, KONG, PAIR, PUNG, Group, ReadingFacts, group_text
@@ -394,8 +394,14 @@ TWO_PUNGS_MADE: tuple[Made, ...] = tuple(
     for a in range(T.PLAYABLE)
     for b in range(T.PLAYABLE)
 )
-# by how many sets: each three of them and each two, as places, in `combinations`' order
-TRIOS = {3: tuple(combinations(range(3), 3)), 4: tuple(combinations(range(4), 3))}
+# The fan three chows make, by their lowest kinds a ≤ b ≤ c at (a × 27 + b) × 27 + c: only the few that make one
+THREE_CHOWS_FAN: dict[int, str] = {
+    (a * SUITED + b) * SUITED + c: fan
+    for a, b, c in combinations_with_replacement([k for k in range(SUITED) if k % 9 < 7], 3)
+    if (fan := three_chows(a, b, c))
+}
+# each three of four sets, and each two of three or four, as places, in `combinations`' order
+FOUR_TRIOS = tuple(combinations(range(4), 3))
 TWOS = {3: tuple(combinations(range(3), 2)), 4: tuple(combinations(range(4), 2))}
 
 
@@ -417,21 +423,26 @@ def between_sets(starts: list[int], kinds: list[int], pair: int) -> Linked:
 
 def chows_made(starts: list[int], pair: int) -> Made:
     """The fan between two to four chows (lowest kinds, ascending), each followed by its detail (123m 456m): as
-    `chow_fans` finds them (tests/test_mcr_links_fast.py), two chows at a time read off `TWO_CHOWS_MADE`."""
+    `chow_fans` finds them (tests/test_mcr_links_fast.py), read off the tables of two and three chows."""
     n = len(starts)
     if n == 2:
         return TWO_CHOWS_MADE[starts[0] * SUITED + starts[1]]
-    if n == 4:
-        fan = four_chows(starts, pair)
+    if n == 3:
+        a, b, c = starts
+        fan = THREE_CHOWS_FAN.get((a * SUITED + b) * SUITED + c)
         if fan:
-            return (fan, " ".join([CHOW_TEXT[k] for k in starts]))
-    for i, j, k in TRIOS[n]:
+            return (fan, f"{CHOW_TEXT[a]} {CHOW_TEXT[b]} {CHOW_TEXT[c]}")
+        ab, ac, bc = TWO_CHOWS_MADE[a * SUITED + b], TWO_CHOWS_MADE[a * SUITED + c], TWO_CHOWS_MADE[b * SUITED + c]
+        if ab and ac and bc:
+            return chow_pairs_made(starts)  # each two of the three make one: one too many for three chows
+        return ab + ac + bc
+    fan = four_chows(starts, pair)
+    if fan:
+        return (fan, " ".join([CHOW_TEXT[k] for k in starts]))
+    for i, j, k in FOUR_TRIOS:
         a, b, c = starts[i], starts[j], starts[k]
-        fan = three_chows(a, b, c)
+        fan = THREE_CHOWS_FAN.get((a * SUITED + b) * SUITED + c)
         if fan:
-            made: Made = (fan, f"{CHOW_TEXT[a]} {CHOW_TEXT[b]} {CHOW_TEXT[c]}")
-            if n == 3:
-                return made
             # the fourth chow's one fan with one of the three: the first of `TWO_CHOWS` it makes, with the first
             # of them that makes it
             extra = starts[6 - i - j - k]
@@ -440,14 +451,17 @@ def chows_made(starts: list[int], pair: int) -> Made:
                 two = TWO_CHOWS_MADE[start * SUITED + extra]
                 if two and (not best or TWO_CHOWS.index(two[0]) < TWO_CHOWS.index(best[0])):
                     best = two
-            return made + best
+            return (fan, f"{CHOW_TEXT[a]} {CHOW_TEXT[b]} {CHOW_TEXT[c]}", *best)
+    return chow_pairs_made(starts)
+
+
+def chow_pairs_made(starts: list[int]) -> Made:
+    """The fan of two chows among three or four, no more of them than the chows account for (`account_once`)."""
     found = []
-    for i, j in TWOS[n]:
+    for i, j in TWOS[len(starts)]:
         two = TWO_CHOWS_MADE[starts[i] * SUITED + starts[j]]
         if two:
             found.append((i, j, two))
-    if len(found) < 2:  # one fan of two chows is always counted
-        return found[0][2] if found else ()
     linked = {i for i, _, _ in found} | {j for _, j, _ in found}
     kept = account_once([(i, j, two[0]) for i, j, two in found], len(linked) - 1)
     return tuple([text for i, j, _ in kept for text in TWO_CHOWS_MADE[starts[i] * SUITED + starts[j]]])
@@ -459,24 +473,29 @@ def pungs_made(kinds: list[int]) -> Made:
     n = len(kinds)
     if n == 2:
         return TWO_PUNGS_MADE[kinds[0] * T.PLAYABLE + kinds[1]]
-    if n == 4:
-        fan = four_pungs(kinds)
+    if n == 3:
+        a, b, c = kinds
+        fan = three_pungs(a, b, c)
         if fan:
-            return (fan, " ".join([KIND_NAME[k] for k in kinds]))
-    for i, j, k in TRIOS[n]:
+            return (fan, f"{KIND_NAME[a]} {KIND_NAME[b]} {KIND_NAME[c]}")
+        ab, ac, bc = a * T.PLAYABLE + b, a * T.PLAYABLE + c, b * T.PLAYABLE + c
+        return TWO_PUNGS_MADE[ab] + TWO_PUNGS_MADE[ac] + TWO_PUNGS_MADE[bc]
+    fan = four_pungs(kinds)
+    if fan:
+        return (fan, " ".join([KIND_NAME[k] for k in kinds]))
+    for i, j, k in FOUR_TRIOS:
         a, b, c = kinds[i], kinds[j], kinds[k]
         fan = three_pungs(a, b, c)
         if fan:
-            made: Made = (fan, f"{KIND_NAME[a]} {KIND_NAME[b]} {KIND_NAME[c]}")
-            if n == 4:  # the fourth pung's fan with the first of the three it makes one with
-                extra = kinds[6 - i - j - k]
-                for kind in (a, b, c):
-                    two = TWO_PUNGS_MADE[kind * T.PLAYABLE + extra]
-                    if two:
-                        return made + two
-            return made
-    made = ()
-    for i, j in TWOS[n]:
+            # the fourth pung's fan with the first of the three it makes one with
+            extra = kinds[6 - i - j - k]
+            for kind in (a, b, c):
+                two = TWO_PUNGS_MADE[kind * T.PLAYABLE + extra]
+                if two:
+                    return (fan, f"{KIND_NAME[a]} {KIND_NAME[b]} {KIND_NAME[c]}", *two)
+            return (fan, f"{KIND_NAME[a]} {KIND_NAME[b]} {KIND_NAME[c]}")
+    made: Made = ()
+    for i, j in TWOS[4]:
         made += TWO_PUNGS_MADE[kinds[i] * T.PLAYABLE + kinds[j]]
     return made
 
