@@ -103,7 +103,7 @@ class McrFacts(ReadingFacts):
     def __init__(
         self, groups: tuple[Group, ...], shape: str, win: int, self_drawn: bool, knit: tuple[int, ...] = ()
     ) -> None:
-        super().__init__(groups)
+        ReadingFacts.__init__(self, groups)  # not super(): no super object made for every reading
         self.shape = shape
         self.knit = knit
         if shape != STANDARD and shape != KNITTED:
