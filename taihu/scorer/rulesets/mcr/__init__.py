@@ -74,11 +74,15 @@ class Mcr(B.RuleSet):
         held = hand.held
         different = held.bit_count()
         if different >= 9 and len(melds) <= 1:
-            for bits in S.KNIT_BITS:
-                if held & bits == bits:
-                    for knit, groups in S.knitted_readings(kinds, len(melds)):
-                        found.append(McrFacts(melds + groups, KNITTED, win, drawn, knit))
-                    break
+            # a knitted straight holds 147, 258 or 369 of each suit: bit k of `triples` is kinds k, k + 3 and k + 6
+            # held, so each suit's three lowest bits (an octal digit of three) must hold one first
+            triples = held & (held >> 3) & (held >> 6)
+            if triples & 0o7 and triples & 0o7000 and triples & 0o7000000:
+                for bits in S.KNIT_BITS:
+                    if held & bits == bits:
+                        for knit, groups in S.knitted_readings(kinds, len(melds)):
+                            found.append(McrFacts(melds + groups, KNITTED, win, drawn, knit))
+                        break
         if len(found) > 1:
             found.sort(key=_order)
         if melds:
