@@ -14,7 +14,6 @@ the reading, a fan of the hand looked for only where the hand has what it needs)
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from functools import cached_property
 from operator import itemgetter
 
@@ -66,31 +65,38 @@ class Mcr(B.RuleSet):
 
     prepare = staticmethod(prepare)
 
-    def readings(self, hand: McrHand) -> Iterator[McrFacts]:
+    def readings(self, hand: McrHand) -> list[McrFacts]:
         """Every reading, the standard ones first in rule 6's order, then 七对 and the other shapes."""
         win, drawn, melds, kinds = hand.win, hand.self_drawn, hand.melds, hand.concealed
-        standard = [McrFacts(melds + g, STANDARD, win, drawn) for g in kinds_readings(kinds, 4 - len(melds), True)]
+        found = [McrFacts(melds + g, STANDARD, win, drawn) for g in kinds_readings(kinds, 4 - len(melds), True)]
         # a shape other than sets and a pair is looked for only where the kinds held allow it: all nine of a
         # knitted straight, seven kinds at most (七对), the thirteen orphans, fourteen kinds (全不靠)
         held = hand.held
         different = held.bit_count()
-        if different >= 9 and len(melds) <= 1 and any(held & knit == knit for knit in S.KNIT_BITS):
-            for knit, groups in S.knitted_readings(kinds, len(melds)):
-                standard.append(McrFacts(melds + groups, KNITTED, win, drawn, knit))
-        if len(standard) > 1:
-            standard.sort(key=_order)
-        yield from standard
+        if different >= 9 and len(melds) <= 1:
+            # a knitted straight holds 147, 258 or 369 of each suit: bit k of `triples` is kinds k, k + 3 and k + 6
+            # held, so each suit's three lowest bits (an octal digit of three) must hold one first
+            triples = held & (held >> 3) & (held >> 6)
+            if triples & 0o7 and triples & 0o7000 and triples & 0o7000000:
+                for bits in S.KNIT_BITS:
+                    if held & bits == bits:
+                        for knit, groups in S.knitted_readings(kinds, len(melds)):
+                            found.append(McrFacts(melds + groups, KNITTED, win, drawn, knit))
+                        break
+        if len(found) > 1:
+            found.sort(key=_order)
         if melds:
-            return
-        if different <= 7 and S.seven_pairs(kinds):
-            pairs = tuple(Group(PAIR, k) for k in kinds[::2])
-            yield McrFacts(pairs, SEVEN_PAIRS, win, drawn)
+            return found
+        # 七对 (`shapes.seven_pairs`): the sorted kinds pair off, four alike as two pairs
+        if different <= 7 and kinds[::2] == kinds[1::2]:
+            found.append(McrFacts(tuple([Group(PAIR, k) for k in kinds[::2]]), SEVEN_PAIRS, win, drawn))
         if held == S.ORPHAN_BITS and S.thirteen_orphans(kinds):
-            yield McrFacts((), ORPHANS, win, drawn)
+            found.append(McrFacts((), ORPHANS, win, drawn))
         if different == 14:
             knitted = S.honors_and_knitted(kinds)
             if knitted is not None:
-                yield McrFacts((), HONORS_AND_KNITTED, win, drawn, knitted)
+                found.append(McrFacts((), HONORS_AND_KNITTED, win, drawn, knitted))
+        return found
 
     def best_reading(self, hand: McrHand, readings: object = None) -> I.Chosen | None:
         """The reading with the most fan; of readings of one total, the first that has 一色三同顺 or 三同刻

@@ -11,10 +11,8 @@ qualify, no more of them than the sets can account for.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from itertools import combinations
+from itertools import combinations, combinations_with_replacement
 
-from ... import memo as M
 from ... import tiles as T
 from ...engine import CHOW, KONG, PAIR, PUNG, Group, ReadingFacts, group_text
 
@@ -92,11 +90,10 @@ class McrFacts(ReadingFacts):
     """A reading's facts (`ReadingFacts`) and MCR's own: its shape, the knitted straight, the pair, the
     concealed pungs, the fan made between its sets (`linked`) and what its fan of sets need (`holds`)."""
 
-    __slots__ = ("shape", "knit", "pair", "sets", "triplets", "linked", "concealed_pungs", "wait_place", "holds")
+    __slots__ = ("shape", "knit", "pair", "triplets", "linked", "concealed_pungs", "wait_place", "holds")
     shape: str
     knit: tuple[int, ...]  # the knitted straight's nine kinds (组合龙), else ()
     pair: int  # the pair's kind, -1 where the shape has none
-    sets: tuple[Group, ...]  # the sets, melds included (not the knitted straight)
     triplets: list[int]  # the kinds of the pungs and kongs, ascending
     linked: Linked
     concealed_pungs: int  # 暗刻: concealed pungs and concealed kongs
@@ -106,65 +103,69 @@ class McrFacts(ReadingFacts):
     def __init__(
         self, groups: tuple[Group, ...], shape: str, win: int, self_drawn: bool, knit: tuple[int, ...] = ()
     ) -> None:
-        super().__init__(groups)
+        ReadingFacts.__init__(self, groups)  # not super(): no super object made for every reading
         self.shape = shape
         self.knit = knit
-        pairs = self.pairs
-        self.sets = tuple([g for g in groups if g.shape != PAIR]) if pairs else groups
-        self.pair = pair = pairs[0].kind if len(pairs) == 1 else -1
-        pungs, kongs = self.pungs, self.kongs
-        if kongs:
-            self.triplets = triplets = sorted([g.kind for _, g in pungs] + [g.kind for g in kongs])
-        else:
-            self.triplets = triplets = (
-                sorted([g.kind for _, g in pungs]) if len(pungs) > 1 else [g.kind for _, g in pungs]
-            )
-        holds = SHAPE_HOLDS[shape]
-        for kind in triplets:
-            holds |= PUNG_HOLDS[kind]
-        if pair >= 0:
-            holds |= PAIR_HOLDS[pair]
-        if shape == STANDARD or shape == KNITTED:
-            # the chows, the concealed pungs and the winning tile's place in one pass: as `concealed_pungs` and
-            # `wait_place` find them (tests/test_mcr_fast_paths.py)
-            starts: list[int] = []
-            hidden = 0
-            completed = edge = middle = in_pair = False
-            in_chow = win in knit
-            for g in groups:
-                group_shape = g.shape
-                if group_shape == CHOW:
-                    start = g.kind
-                    starts.append(start)
-                    if start <= win <= start + 2 and not g.exposed:
-                        in_chow = True
-                        if win == start + 1:
-                            middle = True
-                        else:
-                            edge = True
-                elif group_shape == PAIR:
-                    in_pair = in_pair or g.kind == win
-                elif not g.exposed:  # a concealed pung or kong
-                    hidden += 1
-                    completed = completed or (not self_drawn and not g.concealed_kong and g.kind == win)
-            if completed and not in_chow:
-                hidden -= 1  # the pung the winning tile completed on a discard is exposed
-            chows = len(starts)
-            if chows > 1:
-                starts.sort()
-                self.linked = between_sets(starts, triplets, pair)
-            else:
-                self.linked = between_sets(starts, triplets, pair) if len(triplets) > 1 else NO_LINKS
-            self.concealed_pungs = hidden
-            self.wait_place = place = "bian" if edge else "kan" if middle else "dan" if in_pair else ""
-            holds |= CONCEALED_HOLDS[hidden] | WAIT_HOLDS[place]
-            if chows + (3 if knit and shape == KNITTED else 0) == 4:
-                holds |= ALL_CHOWS
-        else:
+        if shape != STANDARD and shape != KNITTED:
+            # 七对 and the shapes of single tiles: no pung, no set, no one pair
+            self.pair = -1
+            self.triplets = []
             self.linked = NO_LINKS
             self.concealed_pungs = 0
             self.wait_place = ""
+            self.holds = SHAPE_HOLDS[shape]
+            return
+        # sets and one pair: the chows, the pungs, the pair, the concealed pungs and the winning tile's place in
+        # one pass, as `plain_facts` finds them apart (tests/test_mcr_links_fast.py)
+        holds = STANDARD_SHAPE if shape == STANDARD else KNITTED_SHAPE
+        starts: list[int] = []
+        triplets: list[int] = []
+        pair = -1
+        hidden = 0
+        completed = edge = middle = False
+        in_chow = win in knit
+        for g in groups:
+            group_shape = g.shape
+            if group_shape == CHOW:
+                start = g.kind
+                starts.append(start)
+                if start <= win <= start + 2 and not g.exposed:
+                    in_chow = True
+                    if win == start + 1:
+                        middle = True
+                    else:
+                        edge = True
+            elif group_shape == PAIR:
+                pair = g.kind
+            else:  # a pung or a kong
+                kind = g.kind
+                triplets.append(kind)
+                holds |= PUNG_HOLDS[kind]
+                if not g.exposed:
+                    hidden += 1
+                    completed = completed or (not self_drawn and not g.concealed_kong and kind == win)
+        if completed and not in_chow:
+            hidden -= 1  # the pung the winning tile completed on a discard is exposed
+        chows = len(starts)
+        if chows > 1:
+            starts.sort()
+        if len(triplets) > 1:
+            triplets.sort()
+        self.linked = between_sets(starts, triplets, pair) if chows > 1 or len(triplets) > 1 else NO_LINKS
+        self.pair = pair
+        self.triplets = triplets
+        self.concealed_pungs = hidden
+        self.wait_place = place = "bian" if edge else "kan" if middle else "dan" if pair == win else ""
+        holds |= PAIR_HOLDS[pair] | CONCEALED_HOLDS[hidden] | WAIT_HOLDS[place]
+        if chows == (1 if knit else 4):  # the knitted straight counts as three chows
+            holds |= ALL_CHOWS
         self.holds = holds
+
+    @property
+    def sets(self) -> tuple[Group, ...]:
+        """The sets, melds included (not the knitted straight): made when a fan asks (few do)."""
+        groups = self.groups
+        return tuple([g for g in groups if g.shape != PAIR]) if self.pairs else groups
 
 
 def concealed_pungs(sets: tuple[Group, ...], win: int, self_drawn: bool, knit: tuple[int, ...]) -> int:
@@ -372,88 +373,131 @@ def pung_fans(kinds: list[int]) -> list[tuple[str, tuple[int, ...]]]:
 
 
 # The fan between some sets, each followed by its detail, in one flat tuple of strings: ("yi_ban_gao", "123m
-# 123m", ...). Flat, so the garbage collector untracks a new answer at the first collection that sees it (a
-# tuple of tuples waits a collection per level, in the older generation a memo's entries reach)
+# 123m", ...); the chows' and the pungs' are added together
 Made = tuple[str, ...]
+
+SUITED = T.EAST  # the suited kinds come first: a chow's lowest kind is below this
+# each chow's text by its lowest kind (123m), and each kind's name, for the details of the fan between sets
+CHOW_TEXT = tuple(group_text(Group(CHOW, k)) if k % 9 < 7 else "" for k in range(SUITED))
+KIND_NAME = tuple(T.name(k) for k in range(T.PLAYABLE))
+
+# The fan two sets make and its detail, for every two chows (by their lowest kinds a, b: at a × 27 + b) and every
+# two pungs (by their kinds: at a × 34 + b), in either order, the detail in that order; () where they make none.
+# A few hundred small tuples made once: most readings' sets are looked up here, none combined afresh
+TWO_CHOWS_MADE: tuple[Made, ...] = tuple(
+    (fan, f"{CHOW_TEXT[a]} {CHOW_TEXT[b]}") if (fan := two_chows(a, b)) else ()
+    for a in range(SUITED)
+    for b in range(SUITED)
+)
+TWO_PUNGS_MADE: tuple[Made, ...] = tuple(
+    (fan, f"{KIND_NAME[a]} {KIND_NAME[b]}") if (fan := two_pungs(a, b)) else ()
+    for a in range(T.PLAYABLE)
+    for b in range(T.PLAYABLE)
+)
+# The fan three chows make, by their lowest kinds a ≤ b ≤ c at (a × 27 + b) × 27 + c: only the few that make one
+THREE_CHOWS_FAN: dict[int, str] = {
+    (a * SUITED + b) * SUITED + c: fan
+    for a, b, c in combinations_with_replacement([k for k in range(SUITED) if k % 9 < 7], 3)
+    if (fan := three_chows(a, b, c))
+}
+# each three of four sets, and each two of three or four, as places, in `combinations`' order
+FOUR_TRIOS = tuple(combinations(range(4), 3))
+TWOS = {3: tuple(combinations(range(3), 2)), 4: tuple(combinations(range(4), 2))}
 
 
 def between_sets(starts: list[int], kinds: list[int], pair: int) -> Linked:
     """Every fan made between the sets of a reading, one detail per occurrence: its chows by their lowest kinds
     and its pungs and kongs by their kinds, each ascending, and its pair (only four chows read it)."""
-    made: Made = ()
-    if len(starts) > 1:
-        key = bytes(starts) if len(starts) < 4 else bytes((*starts, pair + 1))
-        at = CHOW_LINKS.places.get(key)
-        made = (
-            CHOW_LINKS.answers[at]
-            if at is not None
-            else CHOW_LINKS.miss(key, (tuple(starts), pair if len(starts) == 4 else -1))
-        )
+    made = chows_made(starts, pair) if len(starts) > 1 else ()
     if len(kinds) > 1:
-        key = bytes(kinds)
-        at = PUNG_LINKS.places.get(key)
-        made += PUNG_LINKS.answers[at] if at is not None else PUNG_LINKS.miss(key, (tuple(kinds),))
+        made += pungs_made(kinds)
     if not made:
         return NO_LINKS
+    if len(made) == 2:  # one fan (most readings that make any)
+        return {made[0]: [made[1]]}
     linked: Linked = {}
     for at in range(0, len(made), 2):
         linked.setdefault(made[at], []).append(made[at + 1])
     return linked
 
 
-class LinksMemo:
-    """The fan between some sets by their kinds as bytes (the same few thousand combinations recur hand after
-    hand): a dict of bytes to places in one list of answers (`Made`), none of which the garbage collector
-    tracks for long. A dict holding new tuples is tracked again at each new entry and walked whole by the
-    collections that follow (so was `functools.lru_cache` of several arguments, keyed by a new tuple each)."""
-
-    def __init__(self, name: str, find: Callable[..., Made], limit: int = 20_000) -> None:
-        self.places: dict[bytes, int] = {}
-        self.answers: list[Made] = [()]  # an answer of no fan, shared
-        self.find = find
-        self.limit = limit  # entries; past it the memo starts afresh
-        M.register(name, self.places.__len__, self.clear, bytes_per_entry=300)
-
-    def clear(self) -> None:
-        self.places.clear()
-        del self.answers[1:]
-
-    def miss(self, key: bytes, arguments: tuple[object, ...]) -> Made:
-        if len(self.places) >= self.limit:
-            self.clear()
-        made: Made = self.find(*arguments)
-        if made:
-            self.places[key] = len(self.answers)
-            self.answers.append(made)
-        else:
-            self.places[key] = 0
-        return made
-
-
-# each chow's text by its lowest kind (123m), and each kind's name, for the details of the fan between sets
-CHOW_TEXT = tuple(group_text(Group(CHOW, k)) if k < T.EAST and k % 9 < 7 else "" for k in range(T.EAST))
-KIND_NAME = tuple(T.name(k) for k in range(T.PLAYABLE))
-
-
-def chow_links(starts: tuple[int, ...], pair: int) -> Made:
-    """The fan between chows (`chow_fans`), each followed by its detail: the chows as their tiles (123m)."""
-    made: list[str] = []
-    for fan, chows in chow_fans([*starts], pair):
-        made += (fan, " ".join([CHOW_TEXT[k] for k in chows]))
-    return tuple(made)
+def chows_made(starts: list[int], pair: int) -> Made:
+    """The fan between two to four chows (lowest kinds, ascending), each followed by its detail (123m 456m): as
+    `chow_fans` finds them (tests/test_mcr_links_fast.py), read off the tables of two and three chows."""
+    n = len(starts)
+    if n == 2:
+        return TWO_CHOWS_MADE[starts[0] * SUITED + starts[1]]
+    if n == 3:
+        a, b, c = starts
+        fan = THREE_CHOWS_FAN.get((a * SUITED + b) * SUITED + c)
+        if fan:
+            return (fan, f"{CHOW_TEXT[a]} {CHOW_TEXT[b]} {CHOW_TEXT[c]}")
+        ab, ac, bc = TWO_CHOWS_MADE[a * SUITED + b], TWO_CHOWS_MADE[a * SUITED + c], TWO_CHOWS_MADE[b * SUITED + c]
+        if ab and ac and bc:
+            return chow_pairs_made(starts)  # each two of the three make one: one too many for three chows
+        return ab + ac + bc
+    fan = four_chows(starts, pair)
+    if fan:
+        return (fan, " ".join([CHOW_TEXT[k] for k in starts]))
+    for i, j, k in FOUR_TRIOS:
+        a, b, c = starts[i], starts[j], starts[k]
+        fan = THREE_CHOWS_FAN.get((a * SUITED + b) * SUITED + c)
+        if fan:
+            # the fourth chow's one fan with one of the three: the first of `TWO_CHOWS` it makes, with the first
+            # of them that makes it
+            extra = starts[6 - i - j - k]
+            best: Made = ()
+            for start in (a, b, c):
+                two = TWO_CHOWS_MADE[start * SUITED + extra]
+                if two and (not best or TWO_CHOWS.index(two[0]) < TWO_CHOWS.index(best[0])):
+                    best = two
+            return (fan, f"{CHOW_TEXT[a]} {CHOW_TEXT[b]} {CHOW_TEXT[c]}", *best)
+    return chow_pairs_made(starts)
 
 
-def pung_links(kinds: tuple[int, ...]) -> Made:
-    """The fan between pungs and kongs (`pung_fans`), each followed by its detail: the pungs by their kinds
-    (5m N)."""
-    made: list[str] = []
-    for fan, pungs in pung_fans([*kinds]):
-        made += (fan, " ".join([KIND_NAME[k] for k in pungs]))
-    return tuple(made)
+def chow_pairs_made(starts: list[int]) -> Made:
+    """The fan of two chows among three or four, no more of them than the chows account for (`account_once`)."""
+    found = []
+    for i, j in TWOS[len(starts)]:
+        two = TWO_CHOWS_MADE[starts[i] * SUITED + starts[j]]
+        if two:
+            found.append((i, j, two))
+    linked = {i for i, _, _ in found} | {j for _, j, _ in found}
+    kept = account_once([(i, j, two[0]) for i, j, two in found], len(linked) - 1)
+    return tuple([text for i, j, _ in kept for text in TWO_CHOWS_MADE[starts[i] * SUITED + starts[j]]])
 
 
-CHOW_LINKS = LinksMemo("mcr.chow_links", chow_links)  # by the chows' lowest kinds, and the pair of four chows
-PUNG_LINKS = LinksMemo("mcr.pung_links", pung_links)  # by the pungs' and kongs' kinds
+def pungs_made(kinds: list[int]) -> Made:
+    """The fan between two to four pungs and kongs (kinds, ascending), each followed by its detail (5m 5p): as
+    `pung_fans` finds them (tests/test_mcr_links_fast.py), two pungs at a time read off `TWO_PUNGS_MADE`."""
+    n = len(kinds)
+    if n == 2:
+        return TWO_PUNGS_MADE[kinds[0] * T.PLAYABLE + kinds[1]]
+    if n == 3:
+        a, b, c = kinds
+        fan = three_pungs(a, b, c)
+        if fan:
+            return (fan, f"{KIND_NAME[a]} {KIND_NAME[b]} {KIND_NAME[c]}")
+        ab, ac, bc = a * T.PLAYABLE + b, a * T.PLAYABLE + c, b * T.PLAYABLE + c
+        return TWO_PUNGS_MADE[ab] + TWO_PUNGS_MADE[ac] + TWO_PUNGS_MADE[bc]
+    fan = four_pungs(kinds)
+    if fan:
+        return (fan, " ".join([KIND_NAME[k] for k in kinds]))
+    for i, j, k in FOUR_TRIOS:
+        a, b, c = kinds[i], kinds[j], kinds[k]
+        fan = three_pungs(a, b, c)
+        if fan:
+            # the fourth pung's fan with the first of the three it makes one with
+            extra = kinds[6 - i - j - k]
+            for kind in (a, b, c):
+                two = TWO_PUNGS_MADE[kind * T.PLAYABLE + extra]
+                if two:
+                    return (fan, f"{KIND_NAME[a]} {KIND_NAME[b]} {KIND_NAME[c]}", *two)
+            return (fan, f"{KIND_NAME[a]} {KIND_NAME[b]} {KIND_NAME[c]}")
+    made: Made = ()
+    for i, j in TWOS[4]:
+        made += TWO_PUNGS_MADE[kinds[i] * T.PLAYABLE + kinds[j]]
+    return made
 
 
 CHOW_FANS = frozenset(
