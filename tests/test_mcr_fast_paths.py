@@ -90,6 +90,7 @@ def lines() -> list[str]:
         "234678m 345p 456s 5p +5p seat:E",  # 断幺
         "234234666s FFF 8s +8s seat:E",  # 绿一色
         "EEE SSS WWW CCC P +P seat:E",  # 字一色
+        "123345p 999p 888s P +P seat:E",  # 推不倒
         "[1111m] [2222p] [3333s] 456m 9p +9p seat:E",  # 三杠
         "[1111m] [2222p] [3333s] [4444m] 9p +9p seat:E",  # 四杠
         "[123m] [456p] [678s] 45m WW f1 f2 +3m seat:E round:E",  # 无番和 and flowers

@@ -428,6 +428,8 @@ HAND_FACTS = frozenset(
         "nine_gates",
         "honors",
         "no_honors",
+        "honors_only",
+        "no_characters",  # no 万: 推不倒's tiles are dots, bamboo and 白
         "one_suit",
         "two_suits",
         "three_suits",
@@ -448,6 +450,8 @@ def hand_facts(hand: McrHand) -> int:
     held = hand.held
     facts = (_HONORS_BIT if held & HONORS else _NO_HONORS_BIT) | _SUITS_BITS[_suits(held)]
     facts |= _RANKS_BITS[(held | held >> 9 | held >> 18) & _ONE_SUIT_RANKS]
+    if not held & _CHARACTERS:
+        facts |= _NO_CHARACTERS_BIT
     if hand.melds:
         if hand.exposed_kongs or hand.concealed_kongs:
             facts |= HAND_BIT["kongs"]
@@ -467,7 +471,8 @@ def hand_facts(hand: McrHand) -> int:
 
 
 _HONORS_BIT, _NO_HONORS_BIT = HAND_BIT["honors"], HAND_BIT["no_honors"]
-_SUITS_BITS = (0, HAND_BIT["one_suit"], HAND_BIT["two_suits"], HAND_BIT["three_suits"])  # by `_suits`
+_SUITS_BITS = (HAND_BIT["honors_only"], HAND_BIT["one_suit"], HAND_BIT["two_suits"], HAND_BIT["three_suits"])
+_CHARACTERS, _NO_CHARACTERS_BIT = SUITS[0], HAND_BIT["no_characters"]
 _ONE_SUIT_RANKS = SUITS[0]  # ranks 1–9 as bits: a suit's kinds moved down to the first suit's
 
 
@@ -521,7 +526,7 @@ ITEMS = (
     ),
     _fan("xiao_si_xi", "小四喜", "Little Four Winds", 64, _winds, gate=HONORS_HELD, holds=F.WIND_PAIR),
     _fan("xiao_san_yuan", "小三元", "Little Three Dragons", 64, _dragons, gate=HONORS_HELD, holds=F.DRAGON_PAIR),
-    _hand_fan("zi_yi_se", "字一色", "All Honors", 64, _tiles(_zi_yi_se), needs=("honors",)),
+    _hand_fan("zi_yi_se", "字一色", "All Honors", 64, _tiles(_zi_yi_se), needs=("honors_only",)),
     _fan("si_an_ke", "四暗刻", "Four Concealed Pungs", 64, _an_ke(4), gate=PUNGS, holds=F.FOUR_CONCEALED),
     _fan("yi_se_shuang_long_hui", "一色双龙会", "Pure Terminal Chows", 64, _linked("yi_se_shuang_long_hui")),
     # 48
@@ -581,7 +586,7 @@ ITEMS = (
     _fan("san_feng_ke", "三风刻", "Big Three Winds", 12, _linked("san_feng_ke"), gate=PUNGS),
     # 8
     _fan("hua_long", "花龙", "Mixed Straight", 8, _linked("hua_long")),
-    _hand_fan("tui_bu_dao", "推不倒", "Reversible Tiles", 8, _tiles(_within(REVERSIBLE))),
+    _hand_fan("tui_bu_dao", "推不倒", "Reversible Tiles", 8, _tiles(_within(REVERSIBLE)), needs=("no_characters",)),
     _fan("san_se_san_tong_shun", "三色三同顺", "Mixed Triple Chow", 8, _linked("san_se_san_tong_shun")),
     _fan("san_se_san_jie_gao", "三色三节高", "Mixed Shifted Pungs", 8, _linked("san_se_san_jie_gao"), gate=PUNGS),
     _hand_fan("wu_fan_he", "无番和", "Chicken Hand", 8, _nothing),
