@@ -1313,16 +1313,20 @@ def _bare_parts(kinds: tuple[int, ...]) -> list[str]:
 
 def to_text(hand: ParsedHand) -> str:
     """The canonical notation: parse(to_text(h)) == h."""
-    parts = _bare_parts(hand.tiles)
-    if hand.melds:
-        parts += [m.text() for m in hand.melds]
-    if hand.values:  # declared values or marked fives
-        marked = _marked(hand.values)
+    tiles, melds, win, seat, wild, flip, flags, declare, _, values = hand  # unpacked: fields by name cost more
+    parts = _bare_parts(tiles)
+    if melds:
+        parts += [m.text() for m in melds]
+    held = values._held  # this module's own class: a dict's lookups, not `Mapping`'s calls
+    if held:  # declared values or marked fives
+        marked = _marked(values)
         if marked:
             parts = _with_marks(parts, hand, marked)
-        parts.append(_values_tail(hand, marked))
+            parts.append(_values_tail(hand, marked))
+        else:
+            parts.append(_declared_tail(win, seat, wild, flip, flags, declare, tuple(held.items())))
         return " ".join(parts)
-    tail = _tail_text(hand.win, hand.seat, hand.wild, hand.flip, hand.flags, hand.declare)
+    tail = _tail_text(win, seat, wild, flip, flags, declare)
     if tail:
         parts.append(tail)
     return " ".join(parts)
@@ -1360,11 +1364,15 @@ def _marked_five(text: str) -> str:
 
 def _marked(values: Values) -> frozenset[tuple[Any, ...]]:
     """Where a hand's marked fives were written (under the name its rule set's words give them), if any."""
+    held = values._held
     for word in MARKS:
-        if word in values:
-            found: frozenset[tuple[Any, ...]] = values[word]
+        if word in held:
+            found: frozenset[tuple[Any, ...]] = held[word]
             return found
-    return frozenset()
+    return _NO_MARKS
+
+
+_NO_MARKS: frozenset[tuple[Any, ...]] = frozenset()
 
 
 def _with_marks(parts: list[str], hand: ParsedHand, marked: frozenset[tuple[Any, ...]]) -> list[str]:
@@ -1406,12 +1414,28 @@ def _flags_text(flags: frozenset[str]) -> str:
     return " ".join(f for f in FLAG_CONDITIONS if f in flags)
 
 
+@M.lru_cache("notation.declared_tail", maxsize=4096, bytes_per_entry=600)
+def _declared_tail(
+    win: int | None,
+    seat: str | None,
+    wild: tuple[int, ...] | None,
+    flip: int | None,
+    flags: frozenset[str],
+    declare: str | None,
+    declared: tuple[tuple[str, Any], ...],
+) -> str:
+    """`_values_tail` of a line with declared values and no marked fives (a line of MCR's, `round:E`), cached,
+    as its fields take few values between them: its tiles are not among them."""
+    hand = ParsedHand((), (), win, seat, wild, flip, flags, declare, values=Values(declared))
+    return _values_tail(hand, _NO_MARKS)
+
+
 def _values_tail(hand: ParsedHand, marked: frozenset[tuple[Any, ...]]) -> str:
     """The `+` tile and the conditions of a line with declared values: seat, the values printed first, wild,
     flip, the flags, declare, the other values.
 
-    Not cached whole: a winning tile, seat and tiles of values together rarely recur, so a cache of the
-    whole tail mostly misses; its parts that do recur (a value's tiles, flags) are cached each.
+    Cached whole only without marked fives (`_declared_tail`): with them, a winning tile, seat and tiles of
+    values together rarely recur; its parts that do recur (a value's tiles, flags) are cached each.
     """
     _, _, win, seat, wild, flip, flags, declare, _, values = hand  # unpacked: fields by name cost more each
     held = values._held  # this module's own class: a dict's lookups, not `Mapping`'s calls
