@@ -203,3 +203,20 @@ def test_text_of_declared_values_is_the_plain_text(line: str) -> None:
     assert hand.values  # each has a tail of declared values
     assert to_text(hand) == plain_text(hand)
     assert to_text(hand) == plain_text(hand)
+
+
+@pytest.mark.parametrize(
+    ("line", "plain"),
+    [
+        ("123m 456p 789s EE 1s +1s seat:S round:E", True),  # the fast path
+        ("123m 456p 789s", True),  # tiles alone
+        ("123m 456p [ E E E ] +5p", False),  # the careful parser
+        ("一二三万 456p 789s EE 1s +1s", False),  # the players' forms
+    ],
+)
+def test_every_parse_sets_what_was_read_otherwise(line: str, plain: bool) -> None:
+    """`read_as` is set on every line's columns (`RuleSet.score` reads it; a slot left unset raises there)."""
+    assert (N._parse_plain(line) is not None) == plain
+    for hand in (N.parse(line), N.parse_generally(line)):
+        assert isinstance(hand.columns, N.WrittenAt)
+        assert hand.columns.read_as == ()

@@ -199,7 +199,9 @@ class WrittenAt(dict[str, int]):
     __slots__ = ("line", "read_as")
 
     line: str
-    read_as: tuple[str, ...]  # what was read otherwise than typed (a slip, a decoration left out), as notes
+    # what was read otherwise than typed (a slip, a decoration left out), as notes; set () where nothing was, as
+    # `getattr(columns, "read_as", ())` of a slot left unset raises and catches an AttributeError, a cost of its own
+    read_as: tuple[str, ...]
 
 
 class Values(Mapping[str, Any]):
@@ -806,6 +808,7 @@ def _parse_careful(
     win: int | None = None
     seen = WrittenAt()
     seen.line = text
+    seen.read_as = ()
     values: dict[str, object] = {}
     flags: set[str] = set()
     while True:
@@ -979,27 +982,33 @@ M.register("notation.other_tokens", _OTHER_TOKENS.__len__, _OTHER_TOKENS.clear, 
 M.register("notation.tails", _TAILS.__len__, _TAILS.clear, bytes_per_entry=900)
 
 # A run in the order a hand's text is printed in (`T.group_text`: characters, dots, bamboos, then honors as
-# letters), as nearly every tile token is: each suit's digits are one group, translated to kinds at once.
-_CANONICAL_RUN = re.compile(r"(?:([1-9]+)m)?(?:([1-9]+)p)?(?:([1-9]+)s)?([ESWNCFP]*)")
-# for `str.translate`, each character to the character whose code is its tile's kind
+# letters), as nearly every tile token is: each suit's digits are one group, translated to kinds at once. Read
+# as bytes (a token is ASCII when it is such a run), whose translation is a table's lookup per character.
+_CANONICAL_RUN = re.compile(rb"(?:([1-9]+)m)?(?:([1-9]+)p)?(?:([1-9]+)s)?([ESWNCFP]*)")
+# for `bytes.translate`, each character to the byte that is its tile's kind
 _CHARACTERS, _DOTS, _BAMBOOS = (
-    str.maketrans({str(rank): chr(suit * 9 + rank - 1) for rank in range(1, 10)}) for suit in range(3)
+    bytes.maketrans(b"123456789", bytes(range(suit * 9, suit * 9 + 9))) for suit in range(3)
 )
-_HONOR_LETTERS = str.maketrans({letter: chr(kind) for letter, kind in T.LETTER.items()})
+_HONOR_LETTERS = bytes.maketrans("".join(T.LETTER).encode(), bytes(T.LETTER.values()))
 
 
 def _run_kinds(token: str) -> bytes | None:
     """The kinds of `token` if it is a well-formed run of tiles (`_RUN`), in the order written; else None.
 
     A run in the printed order (`_CANONICAL_RUN`) is read without a step per tile: its groups are
-    translated, and the text made is the kinds' bytes in Latin-1 (kinds are below 256). Any other run
-    (`1z`, `f1`, `東`, `5p1m`) is read by `_decode_run`, as the careful parser reads it.
+    translated, each to the bytes of its kinds. Any other run (`1z`, `f1`, `東`, `5p1m`) is read by
+    `_decode_run`, as the careful parser reads it.
     """
-    canonical = _CANONICAL_RUN.fullmatch(token)
-    if canonical is not None and token:  # (the empty token matches, and is no run)
-        characters, dots, bamboos, honors = canonical.groups("")
-        text = characters.translate(_CHARACTERS) + dots.translate(_DOTS) + bamboos.translate(_BAMBOOS)
-        return (text + honors.translate(_HONOR_LETTERS)).encode("latin-1")
+    if token.isascii():
+        canonical = _CANONICAL_RUN.fullmatch(token.encode())
+        if canonical is not None and token:  # (the empty token matches, and is no run)
+            characters, dots, bamboos, honors = canonical.groups(b"")
+            return (
+                characters.translate(_CHARACTERS)
+                + dots.translate(_DOTS)
+                + bamboos.translate(_BAMBOOS)
+                + honors.translate(_HONOR_LETTERS)
+            )
     if _RUN.fullmatch(token) is None:
         return None
     return bytes(kind for kind, _ in _decode_run(token))
@@ -1138,6 +1147,7 @@ def _parse_plain(text: str) -> ParsedHand | None:
         bare.sort()
         columns = WrittenAt()
         columns.line = text
+        columns.read_as = ()
         return _new_tuple(ParsedHand, (tuple(bare), (), None, None, None, None, _NO_FLAGS, None, columns, NO_VALUES))
     start = text.find(token)
     tail_text = text[start:]
@@ -1153,6 +1163,7 @@ def _parse_plain(text: str) -> ParsedHand | None:
     for name, column in zip(names, at, strict=True):  # sooner than `dict(zip(…))` for a few
         columns[name] = start + column
     columns.line = text
+    columns.read_as = ()
     if declared:
         values = _new_object(Values)  # as `Values(declared)`, less its `__init__`'s own frame
         values._held = dict(declared)

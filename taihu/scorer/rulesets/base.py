@@ -311,7 +311,7 @@ class RuleSet(ScoringLoop):
         likely slip (`hints.with_hint`, a search that scores candidate hands
         with `hints=False`, so it never starts another).
         """
-        if not self.stand_in_pungs:
+        if parsed.melds and not self.stand_in_pungs:
             reject_stand_in_pungs(parsed)
         resolved = self.resolve_options(options)
         try:
