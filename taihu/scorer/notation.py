@@ -1165,8 +1165,9 @@ def _parse_plain(text: str) -> ParsedHand | None:
     columns.line = text
     columns.read_as = ()
     if declared:
-        values = _new_object(Values)  # as `Values(declared)`, less its `__init__`'s own frame
-        values._held = dict(declared)
+        values = _DECLARED.get(declared)
+        if values is None:
+            values = _declared_values(declared)
     else:
         values = NO_VALUES
     # in field order, as `_PLAIN_FIELDS` names them (tests/test_notation_fast.py); `_make` is this call and a
@@ -1190,8 +1191,21 @@ def _parse_plain(text: str) -> ParsedHand | None:
     )
 
 
+# the declared values of each tail read (`_Tail.values`), one `Values` shared by the hands written with them, as
+# it is immutable: a few objects the garbage collector tracks, for one made per hand
+_DECLARED: dict[tuple[tuple[str, object], ...], Values] = {}
+M.register("notation.declared", _DECLARED.__len__, _DECLARED.clear, bytes_per_entry=400)
+
+
+def _declared_values(declared: tuple[tuple[str, object], ...]) -> Values:
+    values = Values(declared)
+    if len(_DECLARED) >= _CACHE_SIZE:
+        _DECLARED.clear()
+    _DECLARED[declared] = values
+    return values
+
+
 _new_tuple = tuple.__new__
-_new_object = object.__new__
 _NO_FLAGS: frozenset[str] = frozenset()
 # the fields in the order `_parse_plain` gives them (tests/test_notation_fast.py)
 _PLAIN_FIELDS = ("tiles", "melds", "win", "seat", "wild", "flip", "flags", "declare", "columns", "values")
