@@ -124,6 +124,9 @@ EDGES = [
     "123m 456p 789s EE 11s (f1f2f3f4) +1s",  # a flower group
     "123m 456p 789s EE 11s +f1",  # a flower won
     "11111m 456p 789s EE +E",  # five alike
+    "1" * 300 + "m +1m",  # more of a kind than a byte holds
+    "1" * 250 + "m [111m] [111m] +1m",
+    "[1111m] [1111m] 11m 456p 789s EE +E",
     "[1111m] 1m 456p 789s EE +E",
     "123m 456p 789s EE +E",  # a tile short
     "123m 456p 789s EE 1s +1s rob-kong",

@@ -38,6 +38,8 @@ NOT_MCR_FAN = Text("error.condition.mcr.no_such_fan")
 NO_WILDCARDS = Text("error.condition.mcr.no_wild")
 HINTS = {"heaven": NOT_MCR_FAN, "earth": NOT_MCR_FAN, "human": NOT_MCR_FAN, "wild": NO_WILDCARDS, "flip": NO_WILDCARDS}
 WIND = {"E": T.EAST, "S": T.SOUTH, "W": T.WEST, "N": T.NORTH}
+UP_TO_FOUR = bytes(range(5))  # a kind's count that is no error
+HELD_DIGIT = bytes.maketrans(bytes(range(256)), b"0" + b"1" * 255)  # a kind's count as its binary digit of `held`
 
 
 @dataclass
@@ -94,24 +96,23 @@ def prepare(parsed: ParsedHand, options: dict[str, int]) -> McrHand:
         insort(held, won)
         win = won
     counts = [0] * T.PLAYABLE
-    bits = 0  # the kinds held, as bits
     for kind in held:
         counts[kind] += 1
-        bits |= 1 << kind
     if written:
         melds = tuple([I.meld_group(m) for m in written])
         for meld in written:
             for kind in meld.tiles:
                 counts[kind] += 1
-                bits |= 1 << kind
         exposed_kongs = sum(1 for g in melds if g.shape == KONG and g.exposed)
         concealed_kongs = sum(1 for g in melds if g.concealed_kong)
     else:
         melds = ()
         exposed_kongs = concealed_kongs = 0
-    most = max(counts)
-    if most > 4:
-        kind = next(k for k, seen in enumerate(counts) if seen > 4)
+    # every count as a byte, read by bytes' own methods, not a compare per kind (capped at 5 on a line of hundreds
+    # of tiles, which a byte may not hold: more than 4 is an error all the same)
+    seen = bytes(counts) if len(held) + 4 * len(written) < 256 else bytes(min(n, 5) for n in counts)
+    if seen.translate(None, UP_TO_FOUR):
+        kind = next(k for k, n in enumerate(counts) if n > 4)
         raise V.too_many_copies(parsed, kind, counts[kind], 4)
 
     size = len(held) + 3 * len(melds)
@@ -135,12 +136,12 @@ def prepare(parsed: ParsedHand, options: dict[str, int]) -> McrHand:
         not flags.isdisjoint(SELF_DRAWN) if flags else False,  # self_drawn
         flowers,
         tuple(counts),
-        bits,  # held
+        int(seen.translate(HELD_DIGIT)[::-1], 2),  # held: the kinds as bits, kind 0 the lowest
         exposed_kongs,
         concealed_kongs,
         # nine_gates: 九莲宝灯's fourteen tiles run from its suit's 1 to its 9
         winner and not melds and held[-1] - held[0] == 8 and S.nine_gates(_without(held, win)),
-        most == 4,  # four_alike
+        4 in seen,  # four_alike
     )
 
 
