@@ -21,15 +21,17 @@ from test_notation_fast import SETTINGS, lines_of_any_conditions, rule_set_lines
 from taihu.scorer import HandError, to_text
 from taihu.scorer import notation as N
 from taihu.scorer import tiles as T
-from taihu.scorer.engine import KONG
+from taihu.scorer.engine import CHOW, KONG, PAIR, Group, group_text
 from taihu.scorer.errors import Text
 from taihu.scorer.notation import ParsedHand
 from taihu.scorer.rulesets import RULESETS
 from taihu.scorer.rulesets import interface as I
 from taihu.scorer.rulesets import validation as V
+from taihu.scorer.rulesets.base import GROUP_TEXTS
 from taihu.scorer.rulesets.mcr import RULE_SET as MCR
 from taihu.scorer.rulesets.mcr import hand as H
 from taihu.scorer.rulesets.mcr import shapes as S
+from taihu.scorer.rulesets.mcr.facts import HONORS_AND_KNITTED, ORPHANS
 from taihu.scorer.said import said
 
 
@@ -223,3 +225,48 @@ def test_every_parse_sets_what_was_read_otherwise(line: str, plain: bool) -> Non
     for hand in (N.parse(line), N.parse_generally(line)):
         assert isinstance(hand.columns, N.WrittenAt)
         assert hand.columns.read_as == ()
+
+
+def plain_arrangement(hand: H.McrHand, reading: Any) -> list[str]:
+    """Melds first (as written), the knitted straight, the sets by kind, the pairs: each group classed by its
+    own fields and written by `group_text`."""
+    if reading.shape in (ORPHANS, HONORS_AND_KNITTED):
+        return [T.group_text(list(hand.concealed))]
+    melds = [g for g in reading.groups if g.exposed or g.concealed_kong]
+    sets = sorted((g for g in reading.groups if g not in melds and g.shape != PAIR), key=lambda g: (g.kind, g.shape))
+    pairs = [g for g in reading.groups if g not in melds and g.shape == PAIR]
+    knit = [T.group_text(reading.knit)] if reading.knit else []
+    return [group_text(g) for g in melds] + knit + [group_text(g) for g in (*sets, *pairs)]
+
+
+ARRANGED = [
+    "[123m] [EEE] 456p 789s 1s +1s",  # melds
+    "(1111m) [2222p] 456p 789s 1s +1s",  # kongs
+    "147m258p369s 123m 1p +1p",  # a knitted straight
+    "[123m] 147p258s369m 1p +1p",
+    "1133557799m 22pE +E",  # seven pairs, and a reading of sets
+    "1122334455667m +7m",
+    "19m19p19s ESWNCFP +P",  # 十三幺
+    "147m258p369s ESWN +C",  # 全不靠
+]
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_arrangement_of_every_reading_is_the_plain_one(seed: int) -> None:
+    rng = random.Random(seed)
+    shapes = set()
+    for line in ARRANGED + [random_hand(rng) for _ in range(80)]:
+        hand = H.prepare(MCR.read_line(line), MCR.resolve_options(None))
+        for reading in MCR.readings(hand):
+            shapes.add((reading.shape, bool(hand.melds), bool(reading.knit)))
+            assert MCR.arrangement(hand, reading) == plain_arrangement(hand, reading), line
+    assert len(shapes) >= 7  # every shape, with melds and without
+
+
+def test_group_texts_are_the_memos_and_stay_bounded() -> None:
+    groups = [Group(PAIR, kind) for kind in range(T.PLAYABLE)] + [Group(CHOW, 0, exposed=True)]
+    for group in groups * 2:
+        assert GROUP_TEXTS[group] == group_text(group)
+    for kind in range(5000):  # more than it keeps
+        GROUP_TEXTS[Group(PAIR, kind % T.PLAYABLE, slots=(kind,))]
+    assert 0 < len(GROUP_TEXTS) <= 4096
