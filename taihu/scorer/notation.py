@@ -199,7 +199,9 @@ class WrittenAt(dict[str, int]):
     __slots__ = ("line", "read_as")
 
     line: str
-    read_as: tuple[str, ...]  # what was read otherwise than typed (a slip, a decoration left out), as notes
+    # what was read otherwise than typed (a slip, a decoration left out), as notes; set () where nothing was, as
+    # `getattr(columns, "read_as", ())` of a slot left unset raises and catches an AttributeError, a cost of its own
+    read_as: tuple[str, ...]
 
 
 class Values(Mapping[str, Any]):
@@ -806,6 +808,7 @@ def _parse_careful(
     win: int | None = None
     seen = WrittenAt()
     seen.line = text
+    seen.read_as = ()
     values: dict[str, object] = {}
     flags: set[str] = set()
     while True:
@@ -979,27 +982,33 @@ M.register("notation.other_tokens", _OTHER_TOKENS.__len__, _OTHER_TOKENS.clear, 
 M.register("notation.tails", _TAILS.__len__, _TAILS.clear, bytes_per_entry=900)
 
 # A run in the order a hand's text is printed in (`T.group_text`: characters, dots, bamboos, then honors as
-# letters), as nearly every tile token is: each suit's digits are one group, translated to kinds at once.
-_CANONICAL_RUN = re.compile(r"(?:([1-9]+)m)?(?:([1-9]+)p)?(?:([1-9]+)s)?([ESWNCFP]*)")
-# for `str.translate`, each character to the character whose code is its tile's kind
+# letters), as nearly every tile token is: each suit's digits are one group, translated to kinds at once. Read
+# as bytes (a token is ASCII when it is such a run), whose translation is a table's lookup per character.
+_CANONICAL_RUN = re.compile(rb"(?:([1-9]+)m)?(?:([1-9]+)p)?(?:([1-9]+)s)?([ESWNCFP]*)")
+# for `bytes.translate`, each character to the byte that is its tile's kind
 _CHARACTERS, _DOTS, _BAMBOOS = (
-    str.maketrans({str(rank): chr(suit * 9 + rank - 1) for rank in range(1, 10)}) for suit in range(3)
+    bytes.maketrans(b"123456789", bytes(range(suit * 9, suit * 9 + 9))) for suit in range(3)
 )
-_HONOR_LETTERS = str.maketrans({letter: chr(kind) for letter, kind in T.LETTER.items()})
+_HONOR_LETTERS = bytes.maketrans("".join(T.LETTER).encode(), bytes(T.LETTER.values()))
 
 
 def _run_kinds(token: str) -> bytes | None:
     """The kinds of `token` if it is a well-formed run of tiles (`_RUN`), in the order written; else None.
 
     A run in the printed order (`_CANONICAL_RUN`) is read without a step per tile: its groups are
-    translated, and the text made is the kinds' bytes in Latin-1 (kinds are below 256). Any other run
-    (`1z`, `f1`, `東`, `5p1m`) is read by `_decode_run`, as the careful parser reads it.
+    translated, each to the bytes of its kinds. Any other run (`1z`, `f1`, `東`, `5p1m`) is read by
+    `_decode_run`, as the careful parser reads it.
     """
-    canonical = _CANONICAL_RUN.fullmatch(token)
-    if canonical is not None and token:  # (the empty token matches, and is no run)
-        characters, dots, bamboos, honors = canonical.groups("")
-        text = characters.translate(_CHARACTERS) + dots.translate(_DOTS) + bamboos.translate(_BAMBOOS)
-        return (text + honors.translate(_HONOR_LETTERS)).encode("latin-1")
+    if token.isascii():
+        canonical = _CANONICAL_RUN.fullmatch(token.encode())
+        if canonical is not None and token:  # (the empty token matches, and is no run)
+            characters, dots, bamboos, honors = canonical.groups(b"")
+            return (
+                characters.translate(_CHARACTERS)
+                + dots.translate(_DOTS)
+                + bamboos.translate(_BAMBOOS)
+                + honors.translate(_HONOR_LETTERS)
+            )
     if _RUN.fullmatch(token) is None:
         return None
     return bytes(kind for kind, _ in _decode_run(token))
@@ -1138,6 +1147,7 @@ def _parse_plain(text: str) -> ParsedHand | None:
         bare.sort()
         columns = WrittenAt()
         columns.line = text
+        columns.read_as = ()
         return _new_tuple(ParsedHand, (tuple(bare), (), None, None, None, None, _NO_FLAGS, None, columns, NO_VALUES))
     start = text.find(token)
     tail_text = text[start:]
@@ -1153,9 +1163,11 @@ def _parse_plain(text: str) -> ParsedHand | None:
     for name, column in zip(names, at, strict=True):  # sooner than `dict(zip(…))` for a few
         columns[name] = start + column
     columns.line = text
+    columns.read_as = ()
     if declared:
-        values = _new_object(Values)  # as `Values(declared)`, less its `__init__`'s own frame
-        values._held = dict(declared)
+        values = _DECLARED.get(declared)
+        if values is None:
+            values = _declared_values(declared)
     else:
         values = NO_VALUES
     # in field order, as `_PLAIN_FIELDS` names them (tests/test_notation_fast.py); `_make` is this call and a
@@ -1179,8 +1191,21 @@ def _parse_plain(text: str) -> ParsedHand | None:
     )
 
 
+# the declared values of each tail read (`_Tail.values`), one `Values` shared by the hands written with them, as
+# it is immutable: a few objects the garbage collector tracks, for one made per hand
+_DECLARED: dict[tuple[tuple[str, object], ...], Values] = {}
+M.register("notation.declared", _DECLARED.__len__, _DECLARED.clear, bytes_per_entry=400)
+
+
+def _declared_values(declared: tuple[tuple[str, object], ...]) -> Values:
+    values = Values(declared)
+    if len(_DECLARED) >= _CACHE_SIZE:
+        _DECLARED.clear()
+    _DECLARED[declared] = values
+    return values
+
+
 _new_tuple = tuple.__new__
-_new_object = object.__new__
 _NO_FLAGS: frozenset[str] = frozenset()
 # the fields in the order `_parse_plain` gives them (tests/test_notation_fast.py)
 _PLAIN_FIELDS = ("tiles", "melds", "win", "seat", "wild", "flip", "flags", "declare", "columns", "values")
@@ -1313,16 +1338,20 @@ def _bare_parts(kinds: tuple[int, ...]) -> list[str]:
 
 def to_text(hand: ParsedHand) -> str:
     """The canonical notation: parse(to_text(h)) == h."""
-    parts = _bare_parts(hand.tiles)
-    if hand.melds:
-        parts += [m.text() for m in hand.melds]
-    if hand.values:  # declared values or marked fives
-        marked = _marked(hand.values)
+    tiles, melds, win, seat, wild, flip, flags, declare, _, values = hand  # unpacked: fields by name cost more
+    parts = _bare_parts(tiles)
+    if melds:
+        parts += [m.text() for m in melds]
+    held = values._held  # this module's own class: a dict's lookups, not `Mapping`'s calls
+    if held:  # declared values or marked fives
+        marked = _marked(values)
         if marked:
             parts = _with_marks(parts, hand, marked)
-        parts.append(_values_tail(hand, marked))
+            parts.append(_values_tail(hand, marked))
+        else:
+            parts.append(_declared_tail(win, seat, wild, flip, flags, declare, tuple(held.items())))
         return " ".join(parts)
-    tail = _tail_text(hand.win, hand.seat, hand.wild, hand.flip, hand.flags, hand.declare)
+    tail = _tail_text(win, seat, wild, flip, flags, declare)
     if tail:
         parts.append(tail)
     return " ".join(parts)
@@ -1360,11 +1389,15 @@ def _marked_five(text: str) -> str:
 
 def _marked(values: Values) -> frozenset[tuple[Any, ...]]:
     """Where a hand's marked fives were written (under the name its rule set's words give them), if any."""
+    held = values._held
     for word in MARKS:
-        if word in values:
-            found: frozenset[tuple[Any, ...]] = values[word]
+        if word in held:
+            found: frozenset[tuple[Any, ...]] = held[word]
             return found
-    return frozenset()
+    return _NO_MARKS
+
+
+_NO_MARKS: frozenset[tuple[Any, ...]] = frozenset()
 
 
 def _with_marks(parts: list[str], hand: ParsedHand, marked: frozenset[tuple[Any, ...]]) -> list[str]:
@@ -1406,12 +1439,28 @@ def _flags_text(flags: frozenset[str]) -> str:
     return " ".join(f for f in FLAG_CONDITIONS if f in flags)
 
 
+@M.lru_cache("notation.declared_tail", maxsize=4096, bytes_per_entry=600)
+def _declared_tail(
+    win: int | None,
+    seat: str | None,
+    wild: tuple[int, ...] | None,
+    flip: int | None,
+    flags: frozenset[str],
+    declare: str | None,
+    declared: tuple[tuple[str, Any], ...],
+) -> str:
+    """`_values_tail` of a line with declared values and no marked fives (a line of MCR's, `round:E`), cached,
+    as its fields take few values between them: its tiles are not among them."""
+    hand = ParsedHand((), (), win, seat, wild, flip, flags, declare, values=Values(declared))
+    return _values_tail(hand, _NO_MARKS)
+
+
 def _values_tail(hand: ParsedHand, marked: frozenset[tuple[Any, ...]]) -> str:
     """The `+` tile and the conditions of a line with declared values: seat, the values printed first, wild,
     flip, the flags, declare, the other values.
 
-    Not cached whole: a winning tile, seat and tiles of values together rarely recur, so a cache of the
-    whole tail mostly misses; its parts that do recur (a value's tiles, flags) are cached each.
+    Cached whole only without marked fives (`_declared_tail`): with them, a winning tile, seat and tiles of
+    values together rarely recur; its parts that do recur (a value's tiles, flags) are cached each.
     """
     _, _, win, seat, wild, flip, flags, declare, _, values = hand  # unpacked: fields by name cost more each
     held = values._held  # this module's own class: a dict's lookups, not `Mapping`'s calls

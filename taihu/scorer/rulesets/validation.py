@@ -13,7 +13,7 @@ from typing import NamedTuple
 from .. import tiles as T
 from ..engine import KONG, Group
 from ..errors import HandError, Term, Text, quote
-from ..notation import DECLARED_VALUES, Meld, ParsedHand, notation_error
+from ..notation import DECLARED_VALUES, NO_VALUES, Meld, ParsedHand, notation_error
 from ..said import phrase
 from . import REGISTRY, condition_word, owners_of, rules_word, rules_words
 from .heuristics import likely_wait_kind
@@ -25,13 +25,14 @@ def check_known_conditions(
     parsed: ParsedHand, rule_set: str, known: frozenset[str], hints: Mapping[str, Text] | None = None
 ) -> None:
     """A condition another rule set uses is an error naming it and this rule set."""
+    _, _, _, seat, wild, flip, flags, declare, _, values = parsed  # unpacked: fields by name cost more each
     if (
-        parsed.flags <= known
-        and (parsed.seat is None or "seat" in known)
-        and (parsed.wild is None or "wild" in known)
-        and (parsed.flip is None or "flip" in known)
-        and (parsed.declare is None or "declare" in known)
-        and (not parsed.values or _values_known(parsed.values, known))
+        flags <= known
+        and (seat is None or "seat" in known)
+        and (wild is None or "wild" in known)
+        and (flip is None or "flip" in known)
+        and (declare is None or "declare" in known)
+        and (values is NO_VALUES or _values_known(values, known))  # (`not values` is a call of its own)
     ):
         return  # all known: the common case, without listing the conditions
     for cond in parsed.conditions:

@@ -262,10 +262,18 @@ class Mcr(B.RuleSet):
         (十三幺, 全不靠) as its tiles."""
         if reading.shape in (ORPHANS, HONORS_AND_KNITTED):
             return [T.group_text(list(hand.concealed))]
-        shown = super().arrangement(hand, reading.groups)
+        # as `RuleSet.arrangement` lays out `reading.groups` (tests/test_shell_fast.py), read off the facts: the
+        # melds are the first of the sets, as a reading puts them, and the pairs are apart
+        sets, melds = reading.sets, len(hand.melds)
+        if melds:
+            shown = list(map(B.GROUP_TEXTS.__getitem__, sets[:melds]))
+            sets = sets[melds:]
+        else:
+            shown = []
         if reading.knit:
-            at = sum(1 for g in reading.groups if g.exposed or g.concealed_kong)
-            shown.insert(at, T.group_text(reading.knit))
+            shown.append(T.group_text(reading.knit))
+        shown += map(B.GROUP_TEXTS.__getitem__, sorted(sets, key=B.BY_KIND) if len(sets) > 1 else sets)
+        shown += map(B.GROUP_TEXTS.__getitem__, reading.pairs)
         return shown
 
     def no_shape_error(self, hand: McrHand) -> HandError:

@@ -15,7 +15,7 @@ from functools import cached_property
 from ... import tiles as T
 from ...engine import KONG, Group, standard_waits
 from ...errors import HandError, Text
-from ...notation import ParsedHand
+from ...notation import NO_VALUES, ParsedHand
 from ...said import said
 from .. import interface as I
 from .. import validation as V
@@ -38,6 +38,8 @@ NOT_MCR_FAN = Text("error.condition.mcr.no_such_fan")
 NO_WILDCARDS = Text("error.condition.mcr.no_wild")
 HINTS = {"heaven": NOT_MCR_FAN, "earth": NOT_MCR_FAN, "human": NOT_MCR_FAN, "wild": NO_WILDCARDS, "flip": NO_WILDCARDS}
 WIND = {"E": T.EAST, "S": T.SOUTH, "W": T.WEST, "N": T.NORTH}
+UP_TO_FOUR = bytes(range(5))  # a kind's count that is no error
+HELD_DIGIT = bytes.maketrans(bytes(range(256)), b"0" + b"1" * 255)  # a kind's count as its binary digit of `held`
 
 
 @dataclass
@@ -69,73 +71,78 @@ class McrHand(I.Prepared):
 
 def prepare(parsed: ParsedHand, options: dict[str, int]) -> McrHand:
     V.check_known_conditions(parsed, "mcr", CONDITIONS, HINTS)
-    tiles = parsed.tiles
-    flowers = tuple(k for k in tiles if T.is_flower(k)) if tiles and T.is_flower(max(tiles)) else ()
-    for meld in parsed.melds:
-        if meld.is_flower_set:
-            raise HandError.of(
-                "error.notation.mcr.flower_group",
-                code="bad_flower_group",
-                column=meld.column or None,
-                group=meld.source or meld.text(),
-            )
-    for kind in set(flowers):
-        if flowers.count(kind) > 1:
-            raise V.too_many_copies(parsed, kind, flowers.count(kind), 1, Text("error.tiles.mcr.one_flower"))
-    held = [k for k in tiles if not T.is_flower(k)] if flowers else list(tiles)
-    if parsed.win is not None:
-        if T.is_flower(parsed.win):
+    tiles, written, won, seat, _, _, flags, _, _, values = parsed  # unpacked: fields by name cost more each
+    # the tiles are sorted: a flower, the highest kind, is last if there is one
+    flowers = tuple(k for k in tiles if k >= T.FIRST_FLOWER) if tiles and tiles[-1] >= T.FIRST_FLOWER else ()
+    if written:
+        for meld in written:
+            if meld.is_flower_set:
+                raise HandError.of(
+                    "error.notation.mcr.flower_group",
+                    code="bad_flower_group",
+                    column=meld.column or None,
+                    group=meld.source or meld.text(),
+                )
+    if flowers:
+        for kind in set(flowers):
+            if flowers.count(kind) > 1:
+                raise V.too_many_copies(parsed, kind, flowers.count(kind), 1, Text("error.tiles.mcr.one_flower"))
+    held = [k for k in tiles if k < T.FIRST_FLOWER] if flowers else list(tiles)
+    winner = won is not None
+    win = -1
+    if won is not None:
+        if won >= T.FIRST_FLOWER:
             raise HandError.of("error.notation.mcr.flower_won", code="bad_winning_tile", column=parsed.columns.get("+"))
-        insort(held, parsed.win)
-    melds = tuple([I.meld_group(m) for m in parsed.melds]) if parsed.melds else ()
+        insort(held, won)
+        win = won
     counts = [0] * T.PLAYABLE
-    bits = 0  # the kinds held, as bits
     for kind in held:
         counts[kind] += 1
-        bits |= 1 << kind
-    for meld in parsed.melds:
-        for kind in meld.tiles:
-            counts[kind] += 1
-            bits |= 1 << kind
-    most = max(counts)
-    if most > 4:
-        kind = next(k for k, seen in enumerate(counts) if seen > 4)
+    if written:
+        melds = tuple([I.meld_group(m) for m in written])
+        for meld in written:
+            for kind in meld.tiles:
+                counts[kind] += 1
+        exposed_kongs = sum(1 for g in melds if g.shape == KONG and g.exposed)
+        concealed_kongs = sum(1 for g in melds if g.concealed_kong)
+    else:
+        melds = ()
+        exposed_kongs = concealed_kongs = 0
+    # every count as a byte, read by bytes' own methods, not a compare per kind (capped at 5 on a line of hundreds
+    # of tiles, which a byte may not hold: more than 4 is an error all the same)
+    seen = bytes(counts) if len(held) + 4 * len(written) < 256 else bytes(min(n, 5) for n in counts)
+    if seen.translate(None, UP_TO_FOUR):
+        kind = next(k for k, n in enumerate(counts) if n > 4)
         raise V.too_many_copies(parsed, kind, counts[kind], 4)
 
     size = len(held) + 3 * len(melds)
-    winner = parsed.win is not None
     if size != (WIN_SIZE if winner else HAND_SIZE):
         raise V.tile_count_error(parsed, "mcr", size, HAND_SIZE, winner)
-    flags = parsed.flags
-    win = parsed.win if parsed.win is not None else -1
     if flags:  # the checks of the conditions written: none to check on most hands
         _check_conditions(parsed, winner, melds, counts, held, win)
-    notes: list[str] = []
-    if not winner:
-        notes.append(said("note.mcr.non_winner"))
-    concealed = bytes(held)
-    hand = McrHand(
-        parsed=parsed,
-        winner=winner,
-        declared=False,
-        options=options,
-        notes=notes,
-        concealed=concealed,
-        melds=melds,
-        win=win,
-        seat_wind=WIND[parsed.seat or "E"],
-        round_wind=WIND[parsed.values.get("round") or "E"],
-        self_drawn=not flags.isdisjoint(SELF_DRAWN),
-        flowers=flowers,
-        counts=tuple(counts),
-        held=bits,
-        exposed_kongs=sum(1 for g in melds if g.shape == KONG and g.exposed) if melds else 0,
-        concealed_kongs=sum(1 for g in melds if g.concealed_kong) if melds else 0,
-        # 九莲宝灯's fourteen tiles run from its suit's 1 to its 9
-        nine_gates=winner and not melds and held[-1] - held[0] == 8 and S.nine_gates(_without(held, win)),
-        four_alike=most == 4,
+    round_wind = values is not NO_VALUES and values.get("round")  # (`if values` is a call of its own)
+    # the fields in their order (a call by keywords would cost twice as much, tests/test_shell_fast.py)
+    return McrHand(
+        parsed,
+        winner,
+        False,  # declared
+        options,
+        [] if winner else [said("note.mcr.non_winner")],  # notes
+        bytes(held),  # concealed
+        melds,
+        win,
+        WIND[seat or "E"],  # seat_wind
+        WIND[round_wind or "E"],  # round_wind
+        not flags.isdisjoint(SELF_DRAWN) if flags else False,  # self_drawn
+        flowers,
+        tuple(counts),
+        int(seen.translate(HELD_DIGIT)[::-1], 2),  # held: the kinds as bits, kind 0 the lowest
+        exposed_kongs,
+        concealed_kongs,
+        # nine_gates: 九莲宝灯's fourteen tiles run from its suit's 1 to its 9
+        winner and not melds and held[-1] - held[0] == 8 and S.nine_gates(_without(held, win)),
+        4 in seen,  # four_alike
     )
-    return hand
 
 
 def _check_conditions(
