@@ -813,19 +813,21 @@ def _stretch_completions(relative: bytes) -> tuple[tuple[int, int], ...]:
     for rank in relative:
         counts[rank] += 1
     held = bytes(counts).rstrip(_NONE_HELD)
+    # once the table is built, a stretch of no more tiles than it holds reads whole where it is in the table
+    whole = _STRETCHES.__contains__ if _STRETCHES and size <= TABLE_TILES else _suit_ways
     low, high = -1, last + 1  # the ranks a tile beside some tile held may take
     start = 0
     for stretch in held.split(_NONE_HELD):
-        if stretch and not _suit_ways(stretch):
+        if stretch and not whole(stretch):
             low, high = max(low, start - 1), min(high, start + len(stretch))
         start += len(stretch) + 1
     found = []
-    if low < 0 and _suit_ways(b"\1" + held):  # one below the run's first
+    if low < 0 and whole(b"\1" + held):  # one below the run's first
         found.append((-1, pair))
     for offset in range(max(low, 0), high + 1):
         if counts[offset] or counts[offset - 1] or counts[offset + 1]:
             counts[offset] += 1
-            if _suit_ways(bytes(counts).rstrip(_NONE_HELD)):
+            if whole(bytes(counts).rstrip(_NONE_HELD)):
                 found.append((offset, pair))
             counts[offset] -= 1
     return tuple(found)
