@@ -470,6 +470,7 @@ def _run_ways(relative: bytes) -> RunWays:
 
 # the kinds above each suit (and none above the honors): what `bytes.rstrip` takes off to leave a suit's run
 _ABOVE_SUIT = (bytes(range(9, T.PLAYABLE)), bytes(range(18, T.PLAYABLE)), bytes(range(T.EAST, T.PLAYABLE)), b"")
+_BELOW_SUIT = (b"", bytes(range(9)), bytes(range(18)), bytes(range(T.EAST)))  # and the kinds below, for `lstrip`
 
 
 def kinds_readings(
@@ -687,22 +688,31 @@ def standard_waits(kinds: bytes, sets: int) -> list[int]:
     the pair where its count is two more than a multiple of three, and one
     suit only holds that pair. So X goes to the one suit that does not read
     whole yet, or, where all do, to a suit holding a pair. Each suit's run of
-    the sorted kinds is cut off as `kinds_readings` cuts it; whether it reads
-    whole, and what makes it whole, are memoised by the run.
+    the sorted kinds is cut off as `kinds_readings` cuts it and read whole or
+    not off its memo (where a winning hand's readings have left every suit
+    the winning tile is not in); what makes a run whole is memoised by its
+    stretch.
     The same kinds as `completing_kinds` (tests/test_engine_fast_paths.py).
     """
     if len(kinds) != 3 * sets + 1:
         return []
     runs = []
+    pairs = []
+    broken: list[int] = []
     rest = kinds
-    for above in _ABOVE_SUIT:
+    for suit, above in enumerate(_ABOVE_SUIT):
         run = rest.rstrip(above)
-        rest = rest[len(run) :]
+        if run:
+            rest = rest[len(run) :]
+            pair = _whole_pairs(run)
+            if pair < 0:
+                if broken:  # a second suit that does not read whole: one tile cannot mend both
+                    return []
+                broken.append(suit)
+        else:
+            pair = 0
         runs.append(run)
-    pairs = [_whole_pairs(run) for run in runs]
-    broken = [suit for suit, pair in enumerate(pairs) if pair < 0]
-    if len(broken) > 1:
-        return []
+        pairs.append(pair)
     found = []
     for suit in broken or [suit for suit, pair in enumerate(pairs) if pair == 1]:
         others = sum(pairs) - pairs[suit]
@@ -710,21 +720,50 @@ def standard_waits(kinds: bytes, sets: int) -> list[int]:
     return found
 
 
+def standard_waits_with(kinds: bytes, sets: int, kind: int) -> list[int]:
+    """`standard_waits(kinds, sets)` of tiles known to read as `sets` sets and a pair with a tile of `kind`
+    added (a winning hand's tiles before the win), found in the suit of `kind` alone where it can be.
+
+    The other suits read whole as they are. Where the suit of `kind` holds the
+    pair, its run without that tile leaves one over a multiple of three: it
+    does not read whole, so every wait is a tile that mends it, and the other
+    suits want no pair. Where another suit holds the pair, the run leaves two
+    over: if it does not read whole either, the waits are again the tiles that
+    mend it, with no pair of its own; if it does (the pair suit could then take
+    a tile too), every suit is asked (`standard_waits`).
+    The same kinds as `standard_waits` (tests/test_wait_fast.py).
+    """
+    suit = _SUIT_OF[kind]
+    run = kinds.rstrip(_ABOVE_SUIT[suit]).lstrip(_BELOW_SUIT[suit])
+    left = len(run) % 3
+    if left and suit == 3:
+        if left == 1 or _honors_whole(run) < 0:
+            return [found for found, _ in _honors_completions(run)]
+    elif left:
+        first = run[0]
+        relative = run.translate(_DOWN_FROM[first])
+        if left == 1 or _stretch_whole(relative) < 0:
+            low = _SUIT_STARTS[suit]
+            mends = _stretch_completions(relative)
+            return [first + offset for offset, _ in mends if low <= first + offset < low + 9]
+    return standard_waits(kinds, sets)
+
+
 def _whole_pairs(run: bytes) -> int:
-    """The pairs (0 or 1) one suit's run of sorted kinds uses when it reads whole (as sets, and a pair where
-    its count is two more than a multiple of three); -1 where it does not. A suit's run is looked up moved
-    down to rank 0 (`234m` and `567p` are one), as `_suit_memo_miss` does."""
-    if not run:
-        return 0
-    first = run[0]
-    if first >= T.EAST:
-        return _honors_whole(run)
-    return _stretch_whole(run.translate(_DOWN_FROM[first]))
+    """The pairs (0 or 1) one suit's run of sorted kinds (not empty) uses when it reads whole (as sets, and a
+    pair where its count is two more than a multiple of three); -1 where it does not, honors of more than one
+    pair too. Read off the run's readings in `kinds_readings`' memo."""
+    if len(run) % 3 == 1:
+        return -1
+    ways = _SUIT_MEMO.get(run) or _suit_memo_miss(run)
+    if len(ways) == FIRST_WAY or ways[PAIRS] > 1:
+        return -1
+    return ways[PAIRS]
 
 
 @M.lru_cache("engine.stretch_whole", maxsize=20_000, bytes_per_entry=150)
 def _stretch_whole(relative: bytes) -> int:
-    """`_whole_pairs` of a suited run moved down to rank 0."""
+    """`_whole_pairs` of a suited run moved down to rank 0, read off its counts."""
     n = len(relative)
     if n % 3 == 1:
         return -1
@@ -753,11 +792,8 @@ def _run_completions(suit: int, run: bytes) -> list[tuple[int, int]] | tuple[tup
         return _honors_completions(run)
     first = run[0]
     low, high = _SUIT_STARTS[suit], _SUIT_STARTS[suit] + 9
-    return [
-        (first + offset, pair)
-        for offset, pair in _stretch_completions(run.translate(_DOWN_FROM[first]))
-        if low <= first + offset < high
-    ]
+    relative = run.translate(_DOWN_FROM[first])
+    return [(first + offset, pair) for offset, pair in _stretch_completions(relative) if low <= first + offset < high]
 
 
 @M.lru_cache("engine.stretch_completions", maxsize=20_000, bytes_per_entry=200)
@@ -767,25 +803,36 @@ def _stretch_completions(relative: bytes) -> tuple[tuple[int, int], ...]:
 
     As `_stretch_whole` of the run with each tile added, from the run's counts made once: the tile count
     fixes the pairs (and rules every tile out where it leaves one over a multiple of three), and each added
-    tile's counts are looked up in the stretch table (tests/test_engine_fast_paths.py)."""
+    tile's counts are looked up in the stretch table (tests/test_engine_fast_paths.py). Only tiles that can
+    mend the run are tried: a tile with no tile held a rank either side stands alone, and no set crosses a
+    rank held by none, so a stretch of the run between such ranks that does not read whole by itself must
+    have the tile in it or beside it."""
     size = len(relative) + 1
     if size % 3 == 1:
         return ()
     pair = 1 if size % 3 == 2 else 0
-    counts = bytearray(relative[-1] + 3)  # the run's counts, and two ranks above it for a tile added there
+    last = relative[-1]
+    counts = bytearray(last + 3)  # the run's counts, and two ranks above it for a tile added there
     for rank in relative:
         counts[rank] += 1
     held = bytes(counts).rstrip(_NONE_HELD)
+    # once the table is built, a stretch of no more tiles than it holds reads whole where it is in the table
+    whole = _STRETCHES.__contains__ if _STRETCHES and size <= TABLE_TILES else _suit_ways
+    low, high = -1, last + 1  # the ranks a tile beside some tile held may take
+    start = 0
+    for stretch in held.split(_NONE_HELD):
+        if stretch and not whole(stretch):
+            low, high = max(low, start - 1), min(high, start + len(stretch))
+        start += len(stretch) + 1
     found = []
-    if _suit_ways(b"\1\0" + held):  # two ranks below the run's first
-        found.append((-2, pair))
-    if _suit_ways(b"\1" + held):  # one below
+    if low < 0 and whole(b"\1" + held):  # one below the run's first
         found.append((-1, pair))
-    for offset in range(relative[-1] + 3):
-        counts[offset] += 1
-        if _suit_ways(bytes(counts).rstrip(_NONE_HELD)):
-            found.append((offset, pair))
-        counts[offset] -= 1
+    for offset in range(max(low, 0), high + 1):
+        if counts[offset] or counts[offset - 1] or counts[offset + 1]:
+            counts[offset] += 1
+            if whole(bytes(counts).rstrip(_NONE_HELD)):
+                found.append((offset, pair))
+            counts[offset] -= 1
     return tuple(found)
 
 

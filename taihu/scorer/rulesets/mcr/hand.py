@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from ... import tiles as T
-from ...engine import KONG, Group, standard_waits
+from ...engine import KONG, Group, standard_waits, standard_waits_with
 from ...errors import HandError, Text
 from ...notation import NO_VALUES, ParsedHand
 from ...said import said
@@ -62,11 +62,20 @@ class McrHand(I.Prepared):
     def single_wait(self) -> bool:
         """独听: the 13 tiles before the win waited on this one kind only. Found when a reading asks (the
         winning tile at a chow's edge or middle, or in the pair), as most readings place it otherwise."""
+        return self._single_wait(of_sets=False)
+
+    @cached_property
+    def single_wait_of_sets(self) -> bool:
+        """`single_wait`, asked by a reading of sets and a pair: the tiles are then known to read so, and the
+        waits of sets and a pair are found in the winning tile's suit where they can be (`standard_waits_with`)."""
+        return self._single_wait(of_sets=True)
+
+    def _single_wait(self, of_sets: bool) -> bool:
         if not self.winner:
             return False
         before = bytearray(self.concealed)
         before.remove(self.win)
-        return single_wait(bytes(before), self.melds, self.counts, self.win)
+        return single_wait(bytes(before), self.melds, self.counts, self.win, self.held, of_sets)
 
 
 def prepare(parsed: ParsedHand, options: dict[str, int]) -> McrHand:
@@ -174,15 +183,20 @@ def _without(held: list[int], win: int) -> list[int]:
     return before
 
 
-def single_wait(before: bytes, melds: tuple[Group, ...], counts: tuple[int, ...], win: int) -> bool:
+def single_wait(
+    before: bytes, melds: tuple[Group, ...], counts: tuple[int, ...], win: int, held: int, of_sets: bool = False
+) -> bool:
     """独听: the winning kind is the one kind that completes the 13 tiles, a kind whose four tiles are all the
-    winner's own left out (it cannot be drawn). The waits of sets and a pair are found first; the other shapes
-    are tried only where those leave the winning kind alone, and only on the kinds that might complete them."""
+    winner's own left out (it cannot be drawn). The waits of sets and a pair are found first (`of_sets`: the 13
+    tiles and the winning tile read as sets and a pair); the other shapes are tried only where those leave the
+    winning kind alone and the kinds of the hand (`held`, as bits) allow one, and only on the kinds that might
+    complete them."""
     sets = 4 - len(melds)
-    standard = standard_waits(before, sets)
-    if any(k != win and counts[k] < 4 for k in standard):
-        return False
+    standard = standard_waits_with(before, sets, win) if of_sets else standard_waits(before, sets)
+    for kind in standard:
+        if kind != win and counts[kind] < 4:
+            return False
     return not any(
         k != win and counts[k] < 4 and k not in standard and S.special_win(before, k, len(melds))
-        for k in S.special_candidates(before, len(melds))
+        for k in S.special_candidates(before, len(melds), held)
     )

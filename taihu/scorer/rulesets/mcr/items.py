@@ -330,11 +330,13 @@ def _yao_jiu_ke(hand: McrHand, facts: McrFacts) -> Found:
 def _wait(place: str) -> I.Finder:
     """独听 and the winning tile's place in the reading's concealed sets and pair (`McrFacts.wait_place`): 边张
     (an end of a chow) before 坎张 (its middle) before 单钓将 (the pair). Whether the hand waited on that tile
-    alone is a search of the hand's waits (`McrHand.single_wait`): asked last, and not at all where the
-    reading itself shows another wait (`_two_sided`)."""
+    alone is a search of the hand's waits (`McrHand.single_wait`, or `single_wait_of_sets` where the reading is
+    of sets and a pair): asked last, and not at all where the reading itself shows another wait (`_two_sided`)."""
 
     def find(hand: McrHand, facts: McrFacts) -> Found:
-        if facts.wait_place != place or (place == "bian" and _two_sided(hand, facts)) or not hand.single_wait:
+        if facts.wait_place != place or (place == "bian" and _two_sided(hand, facts)):
+            return NONE
+        if not (hand.single_wait_of_sets if facts.shape == STANDARD else hand.single_wait):
             return NONE
         return once(ONE, T.name(hand.win))
 

@@ -7,6 +7,7 @@ seven-honor form), the knitted straight 组合龙 (the nine tiles 147, 258,
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from itertools import permutations
 
@@ -23,6 +24,10 @@ KNITS: tuple[tuple[int, ...], ...] = tuple(
 KNIT_SETS = tuple(map(frozenset, KNITS))
 KNIT_BITS = tuple(sum(1 << k for k in knit) for knit in KNITS)  # each as bits of kinds (`McrHand.held`)
 ORPHAN_BITS = sum(1 << k for k in ORPHANS)
+# the 1, 2 and 3 of each suit, as bits: where a knitted straight's three kinds of a suit (147, 258 or 369) begin
+KNIT_TRIPLE_STARTS = sum(1 << (9 * suit + rank) for suit in range(3) for rank in range(3))
+# sorted kinds that are pairs (four alike are two) and one tile: pairs, the tile, pairs (`fullmatch`)
+PAIRS_AND_ONE = re.compile(rb"(?:(.)\1)*.(?:(.)\2)*", re.DOTALL)
 NINE_GATES = (3, 1, 1, 1, 1, 1, 1, 1, 3)
 
 
@@ -73,28 +78,39 @@ def nine_gates(before: list[int] | bytes) -> bool:
     return tuple(before.count(base + r) for r in range(9)) == NINE_GATES
 
 
-def special_candidates(before: bytes, melds: int) -> list[int]:
+def special_candidates(before: bytes, melds: int, held: int) -> list[int]:
     """The kinds that might complete `before` into a shape other than sets and a pair, found without trying
     all 34: a knitted straight needs eight of its nine tiles held already; 七对 six pairs; 十三幺 only orphans;
-    全不靠 thirteen different tiles of honors and one knitted straight."""
+    全不靠 thirteen different tiles of honors and one knitted straight.
+
+    `held` is the kinds of `before` as bits, or of the whole hand (the winning
+    tile's and the melds' too, as `McrHand.held`): a shape is looked at only
+    where those kinds allow it, which most standard hands do not. Eight kinds
+    of a knitted straight hold all three of its kinds (147, 258 or 369) in two
+    suits; six pairs and a tile are seven kinds at most, eight with the winning
+    tile; only orphans leave one kind at most outside them; thirteen different
+    tiles are thirteen kinds."""
     if melds > 1:
         return []
-    held = set(before)
-    kinds: set[int] = set()
-    if len(held) >= 8:  # a knitted straight's eight kinds
+    kinds: list[int] = []
+    if (held & held >> 3 & held >> 6 & KNIT_TRIPLE_STARTS).bit_count() >= 2:
+        present = set(before)
         for knit in KNIT_SETS:
-            missing = knit.difference(held)
+            missing = knit.difference(present)
             if len(missing) <= 1:
-                kinds.update(missing or range(T.PLAYABLE))
+                kinds += missing or range(T.PLAYABLE)
     if not melds:
-        if len(held) <= 7 and sum(before.count(k) // 2 for k in held) >= 6:  # 七对: four alike are two pairs
-            kinds.update(k for k in held if before.count(k) % 2)
-        if held <= ORPHANS:
-            kinds.update(ORPHANS)
-        single = knit_of(held) if len(held) == 13 else None
-        if single is not None:
-            kinds.update((*single, *HONORS))
-    return sorted(kinds)
+        different = held.bit_count()
+        if different <= 8 and len(before) == 13 and PAIRS_AND_ONE.fullmatch(before):  # 七对: six pairs and a tile
+            kinds += [k for k in set(before) if before.count(k) % 2]
+        if (held & ~ORPHAN_BITS).bit_count() <= 1 and ORPHANS.issuperset(before):
+            kinds += ORPHANS
+        if different >= 13:
+            present = set(before)
+            single = knit_of(present) if len(present) == 13 else None
+            if single is not None:
+                kinds += (*single, *HONORS)
+    return sorted(set(kinds)) if kinds else kinds
 
 
 def special_win(before: bytes, kind: int, melds: int) -> bool:
