@@ -43,7 +43,8 @@ EXAMPLES = settings(
 STRETCHES: dict[bytes, tuple[E.SuitWay, ...]] = {}  # the table, made once and copied in for each example
 
 
-@pytest.fixture(params=["searched", "tables"])
+# the searched state (a process's first stretches) is checked by `make test`; the fast loop reads the tables
+@pytest.fixture(params=[pytest.param("searched", marks=pytest.mark.slow), "tables"])
 def stretches(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
     """The suits searched (the stretch table not built, as in a process's first 300 stretches) or read off the
     tables; the memos emptied after the test, so that no other test meets this state."""
