@@ -21,13 +21,12 @@ from test_notation_fast import SETTINGS, lines_of_any_conditions, rule_set_lines
 from taihu.scorer import HandError, to_text
 from taihu.scorer import notation as N
 from taihu.scorer import tiles as T
-from taihu.scorer.engine import CHOW, KONG, PAIR, Group, group_text
+from taihu.scorer.engine import CHOW, GROUP_TEXTS, KONG, PAIR, Group, _written_group_text, group_text
 from taihu.scorer.errors import Text
 from taihu.scorer.notation import ParsedHand
 from taihu.scorer.rulesets import RULESETS
 from taihu.scorer.rulesets import interface as I
 from taihu.scorer.rulesets import validation as V
-from taihu.scorer.rulesets.base import GROUP_TEXTS
 from taihu.scorer.rulesets.mcr import RULE_SET as MCR
 from taihu.scorer.rulesets.mcr import hand as H
 from taihu.scorer.rulesets.mcr import shapes as S
@@ -266,7 +265,7 @@ def test_arrangement_of_every_reading_is_the_plain_one(seed: int) -> None:
 def test_group_texts_are_the_memos_and_stay_bounded() -> None:
     groups = [Group(PAIR, kind) for kind in range(T.PLAYABLE)] + [Group(CHOW, 0, exposed=True)]
     for group in groups * 2:
-        assert GROUP_TEXTS[group] == group_text(group)
+        assert GROUP_TEXTS[group] == group_text(group) == _written_group_text(group)
     for kind in range(5000):  # more than it keeps
         GROUP_TEXTS[Group(PAIR, kind % T.PLAYABLE, slots=(kind,))]
     assert 0 < len(GROUP_TEXTS) <= 4096

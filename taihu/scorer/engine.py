@@ -65,9 +65,28 @@ class Group(NamedTuple):
         return group_text(self)
 
 
-@M.lru_cache("engine.group_text", maxsize=4096, bytes_per_entry=400)
+class GroupTexts(dict[Group, str]):
+    """The text of each group written so far, by the group: the same few hundred groups are written over and
+    over in item details and arrangements. `map(GROUP_TEXTS.__getitem__, groups)` finds those seen before
+    without a Python step; a group new to it is written once. Emptied when full."""
+
+    def __missing__(self, group: Group) -> str:
+        if len(self) >= 4096:
+            self.clear()
+        text = self[group] = _written_group_text(group)
+        return text
+
+
+GROUP_TEXTS = GroupTexts()
+M.register("engine.group_text", GROUP_TEXTS.__len__, GROUP_TEXTS.clear, bytes_per_entry=400)
+
+
 def group_text(group: Group) -> str:
-    """Memoised: the same few hundred groups are written over and over in item details."""
+    """The group as the notation writes it (memoised in `GROUP_TEXTS`)."""
+    return GROUP_TEXTS[group]
+
+
+def _written_group_text(group: Group) -> str:
     if group.shape == WILD_SET:
         return "".join(T.name(w) for w, _ in group.wilds)
     stood = [w for w in group.wilds if w[0] != w[1]]

@@ -14,8 +14,7 @@ from importlib import import_module
 from operator import itemgetter
 from typing import TYPE_CHECKING, Any
 
-from .. import memo as M
-from ..engine import PAIR, Group, ReadingFacts, group_text
+from ..engine import GROUP_TEXTS, PAIR, Group, ReadingFacts
 from ..errors import HandError, Text, quote
 from ..models import ExclusionKeys, HandScore, ItemInfo, OptionInfo, RuleSetInfo, Settlement, Table
 from ..notation import ParsedHand, notation_error, parse, reject_stand_in_pungs, to_text
@@ -47,22 +46,6 @@ if TYPE_CHECKING:
 
 # a group's kind, then its shape: read by index, as a NamedTuple's fields by name cost several times more
 BY_KIND = itemgetter(Group._fields.index("kind"), Group._fields.index("shape"))
-
-
-class GroupTexts(dict[Group, str]):
-    """`group_text` of each group shown, by the group: `map(GROUP_TEXTS.__getitem__, groups)` finds the groups
-    seen before without a Python step (a call of the memo `group_text` costs several lookups here); a group new
-    to it is written once. Emptied when full, as the few hundred groups of every hand fill it long before."""
-
-    def __missing__(self, group: Group) -> str:
-        if len(self) >= 4096:
-            self.clear()
-        text = self[group] = group_text(group)
-        return text
-
-
-GROUP_TEXTS = GroupTexts()
-M.register("rulesets.group_texts", GROUP_TEXTS.__len__, GROUP_TEXTS.clear, bytes_per_entry=400)
 
 
 class RuleSet(ScoringLoop):

@@ -18,7 +18,7 @@ from functools import cached_property
 from operator import itemgetter
 
 from ... import tiles as T
-from ...engine import PAIR, Group, ReadingFacts, kinds_readings
+from ...engine import GROUP_TEXTS, PAIR, Group, ReadingFacts, kinds_readings
 from ...errors import HandError
 from ...said import phrase
 from .. import base as B
@@ -266,14 +266,14 @@ class Mcr(B.RuleSet):
         # melds are the first of the sets, as a reading puts them, and the pairs are apart
         sets, melds = reading.sets, len(hand.melds)
         if melds:
-            shown = list(map(B.GROUP_TEXTS.__getitem__, sets[:melds]))
+            shown = list(map(GROUP_TEXTS.__getitem__, sets[:melds]))
             sets = sets[melds:]
         else:
             shown = []
         if reading.knit:
             shown.append(T.group_text(reading.knit))
-        shown += map(B.GROUP_TEXTS.__getitem__, sorted(sets, key=B.BY_KIND) if len(sets) > 1 else sets)
-        shown += map(B.GROUP_TEXTS.__getitem__, reading.pairs)
+        shown += map(GROUP_TEXTS.__getitem__, sorted(sets, key=B.BY_KIND) if len(sets) > 1 else sets)
+        shown += map(GROUP_TEXTS.__getitem__, reading.pairs)
         return shown
 
     def no_shape_error(self, hand: McrHand) -> HandError:
